@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Set up everything on a fresh machine (a virtual environment in .venv) and run the whole test suite,
+# then ruff and mypy. Exits non-zero when any of them fails.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[dev]'
+.venv/bin/python -m pytest -q "$@"
+.venv/bin/python -m ruff check .
+.venv/bin/python -m ruff format --check .
+.venv/bin/python -m mypy
