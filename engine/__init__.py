@@ -3,6 +3,6 @@
 from engine.core import GAMES, GameRecord, IllegalActionError, Outcome, make_game, replay
 
 # Importing the game packages registers them in GAMES.
-from engine import king, konchinka  # noqa: E402,F401  isort: skip
+from engine import king, konchinka  # noqa: F401  isort: skip
 
 __all__ = ["GAMES", "GameRecord", "IllegalActionError", "Outcome", "make_game", "replay"]

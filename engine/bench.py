@@ -138,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     results = run(args.seconds, args.seed, set(args.game) if args.game else None)
     if args.json:
-        print(json.dumps({"python": sys.version.split()[0], "results": [asdict(r) for r in results]}, indent=2))
+        print(
+            json.dumps({"python": sys.version.split()[0], "results": [asdict(r) for r in results]}, indent=2)
+        )
         return 0
     for r in results:
         opts = ",".join(f"{k}={v}" for k, v in r.options.items())

@@ -16,7 +16,7 @@ from typing import Any, Protocol, Self, TypeAlias, runtime_checkable
 Player: TypeAlias = int
 """A seat number, 0-based, in clockwise order."""
 
-JSONValue: TypeAlias = "str | int | float | bool | None | list[JSONValue] | dict[str, JSONValue]"
+JSONValue: TypeAlias = "str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None"
 
 
 class IllegalActionError(ValueError):
