@@ -1,0 +1,105 @@
+"""A fake Telegram Bot API server for tests: aiohttp on localhost, Telegram's answers and refusals.
+
+How a test uses it::
+
+    tg = FakeTelegram(speed=60)                      # limits run 60x faster than real time
+    base = await tg.start()                          # "http://127.0.0.1:PORT"
+    bot = Bot(tg.token, session=AiohttpSession(api=TelegramAPIServer.from_base(base)))
+    # or Bot(tg.token, session=tg.session()): the same, minus aiogram's 250 ms sleep on close
+    alice = tg.add_user("Аня")
+    bob = tg.add_user("Боря", username="borya")
+    group = tg.add_group("Друзья", members=[alice, bob], admins=[alice])
+    # ... start the bot's dispatcher (polling) against `bot` ...
+    await alice.send(group, "/konchinka@konchinka_test_bot")   # an update for the bot
+    await tg.wait_for(lambda: group.last_bot_message() is not None, timeout=5)
+    lobby = group.last_bot_message()
+    assert lobby.button("Присоединиться").url == tg.deep_link(...)
+    await alice.send_private("/start j_abc")        # now the bot may write to her
+    answer = await alice.press(lobby, "Начать")     # callback query; waits for answerCallbackQuery
+    assert answer.answered and answer.text is None
+    bob.block_bot()                                 # the bot's next private message to him: 403
+    tg.inject_duplicate(tg.last_update_id)          # the same update delivered again
+    print(tg.stats.total_calls(), tg.stats.too_many_requests)
+    await tg.stop()
+
+What Telegram does and this server does too:
+- URLs `{base}/bot{token}/{method}`; method names are case-insensitive; a wrong token gets 401 "Unauthorized",
+  an unknown method 404 "Not Found"; answers are `{"ok": true, "result": ...}` or
+  `{"ok": false, "error_code": N, "description": ..., "parameters": {"retry_after": S}}`.
+- getUpdates: long polling with offset/limit/timeout/allowed_updates; an update stays queued until a later call's
+  offset confirms it, so a restarted bot re-reads what it had not confirmed; a second concurrent poll ends the
+  first with 409. `inject_duplicate(update_id)` re-sends an update once, ahead of the queue, whatever the offset.
+- Private chats: a user who never wrote to the bot → 403 "Forbidden: bot can't initiate conversation with a
+  user"; a user who blocked it → 403 "Forbidden: bot was blocked by the user" (sends, edits, chat actions).
+  Any private message from the user (e.g. "/start payload") starts and unblocks; block/unblock also produce
+  my_chat_member updates.
+- Groups (supergroups, privacy mode on by default): the bot receives only commands with no @ or with its own
+  @username. The bot is a plain member (it may delete only its own messages) unless `bot_is_admin=True`.
+- Messages: text ≤ 4096 UTF-16 code units after entity parsing and trimming ("message is too long", "message text
+  is empty"); parse_mode HTML is parsed with a real parser of Telegram's tag subset (see `html.py`; stricter than
+  Telegram on one point: a stray "&" is refused); inline keyboards: callback_data 1–64 bytes
+  (BUTTON_DATA_INVALID), ≤ 8 per row and ≤ 100 buttons ("too many buttons", an approximation), a button needs an
+  action. Edits: "message is not modified" when text, entities and keyboard are all unchanged (editMessageText
+  without reply_markup removes the keyboard, as in Telegram); "message to edit not found", "message to delete not
+  found", "message can't be edited".
+- answerCallbackQuery: text ≤ 200 characters (longer: "MESSAGE_TOO_LONG"); answering twice, an unknown id or
+  after `callback_ttl` real seconds (default 15; `expire_callback_queries()` ages them at once) → "query is too
+  old and response timeout expired or query ID is invalid".
+- Flood limits on sends and edits (see `limits.py` for the rule and how `speed` scales it): 429
+  "Too Many Requests: retry after N" with parameters.retry_after = N real seconds (≥ 1); a refused request
+  changes nothing. `Limits.off()` disables them.
+
+Knobs: `FakeTelegram(token=..., bot_username=..., speed=..., limits=Limits(...) or Limits.off(),
+callback_ttl=..., privacy_mode=..., strict_html=...)`; `add_group(..., forum=True, bot_is_admin=False)` and
+`group.add_topic(name)` → message_thread_id; `tg.clock.freeze()` / `advance(s)` / `resume()` move Telegram time by
+hand for exact limit tests. With `speed=60` a bot that honours retry_after waits at least one real second per 429,
+so a fast e2e test wants a bot that paces itself and an assertion that `tg.stats.too_many_requests == 0`.
+
+Reading the world: `chat.last_bot_message()`, `chat.bot_messages()`, `chat.visible_messages()`,
+`message.text`, `message.buttons` / `flat_buttons` / `url_buttons` / `button(text)`, `message.history` (every
+version), `message.is_deleted`; `tg.commands` (setMyCommands by (scope JSON, language)); `tg.stats` (calls,
+successes and errors per method and per chat). Waiting: `await tg.wait_for(predicate, timeout=...)` polls state;
+`await tg.settle()` waits until all updates are confirmed and the bot made no call for a moment;
+`tg.waiting_polls` counts getUpdates calls now waiting; `tg.pending_updates` the unconfirmed updates.
+"""
+
+from __future__ import annotations
+
+from tests.fakebot.client import LocalSession
+from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html
+from tests.fakebot.limits import Limits, ScaledClock
+from tests.fakebot.models import (
+    ApiStats,
+    Button,
+    CallbackAnswer,
+    ChatType,
+    FakeChat,
+    FakeMessage,
+    FakeUser,
+    MessageVersion,
+    UpdateType,
+)
+from tests.fakebot.server import DEFAULT_TOKEN, ApiError, Description, FakeTelegram
+
+__all__ = [
+    "DEFAULT_TOKEN",
+    "ApiError",
+    "ApiStats",
+    "Button",
+    "CallbackAnswer",
+    "ChatType",
+    "Description",
+    "Entity",
+    "EntityParseError",
+    "EntityType",
+    "FakeChat",
+    "FakeMessage",
+    "FakeTelegram",
+    "FakeUser",
+    "Limits",
+    "LocalSession",
+    "MessageVersion",
+    "ScaledClock",
+    "UpdateType",
+    "parse_html",
+]

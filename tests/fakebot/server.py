@@ -1,0 +1,952 @@
+"""The fake Bot API server: an aiohttp app on localhost that answers like api.telegram.org."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from aiohttp import web
+
+from tests.fakebot.client import LocalSession
+from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html, strip_text, utf16_len
+from tests.fakebot.limits import Limits, RateLimiter, ScaledClock
+from tests.fakebot.models import (
+    DEFAULT_UPDATE_TYPES,
+    JSON,
+    ApiStats,
+    CallbackAnswer,
+    ChatType,
+    FakeChat,
+    FakeMessage,
+    FakeUser,
+    MessageVersion,
+    UpdateType,
+)
+
+DEFAULT_TOKEN = "7000000001:AAFakeTokenForTestsOnly_konchinka_0000"
+MAX_TEXT_LENGTH = 4096
+MAX_CALLBACK_DATA_BYTES = 64
+MAX_CALLBACK_ANSWER_LENGTH = 200
+MAX_BUTTONS = 100
+MAX_BUTTONS_PER_ROW = 8
+# Sends and edits: what Telegram's flood control counts.
+RATE_LIMITED_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+_BUTTON_ACTIONS = (
+    "callback_data",
+    "url",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+    "web_app",
+)
+_CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+
+
+class Description(StrEnum):
+    """Telegram's descriptions for the refusals this server reproduces."""
+
+    UNAUTHORIZED = "Unauthorized"
+    NOT_FOUND = "Not Found"
+    CHAT_NOT_FOUND = "Bad Request: chat not found"
+    USER_NOT_FOUND = "Bad Request: user not found"
+    CANT_INITIATE = "Forbidden: bot can't initiate conversation with a user"
+    BLOCKED = "Forbidden: bot was blocked by the user"
+    TEXT_EMPTY = "Bad Request: message text is empty"
+    TEXT_TOO_LONG = "Bad Request: message is too long"
+    CANT_PARSE_ENTITIES = "Bad Request: can't parse entities: "
+    UNSUPPORTED_PARSE_MODE = "Bad Request: unsupported parse_mode"
+    BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
+    BUTTON_URL_INVALID = "Bad Request: BUTTON_URL_INVALID"
+    TEXT_BUTTONS_UNALLOWED = (
+        "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
+    )
+    BAD_MARKUP = "Bad Request: can't parse reply keyboard markup JSON object"
+    TOO_MANY_BUTTONS = "Bad Request: too many buttons"
+    NOT_MODIFIED = (
+        "Bad Request: message is not modified: specified new message content and reply markup are exactly "
+        "the same as a current content and reply markup of the message"
+    )
+    EDIT_NOT_FOUND = "Bad Request: message to edit not found"
+    DELETE_NOT_FOUND = "Bad Request: message to delete not found"
+    REPLY_NOT_FOUND = "Bad Request: message to be replied not found"
+    CANT_EDIT = "Bad Request: message can't be edited"
+    CANT_DELETE = "Bad Request: message can't be deleted"
+    THREAD_NOT_FOUND = "Bad Request: message thread not found"
+    QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+    ANSWER_TOO_LONG = "Bad Request: MESSAGE_TOO_LONG"
+    NO_ADMINS_IN_PRIVATE = "Bad Request: there are no administrators in the private chat"
+    BAD_CHAT_ACTION = "Bad Request: wrong type of action"
+    COMMAND_INVALID = "Bad Request: BOT_COMMAND_INVALID"
+    COMMAND_DESCRIPTION_INVALID = "Bad Request: command description is empty"
+    INLINE_UNSUPPORTED = "Bad Request: MESSAGE_ID_INVALID"
+    POLLING_CONFLICT = (
+        "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
+    )
+    TOO_MANY_REQUESTS = "Too Many Requests: retry after "
+
+
+class ApiError(Exception):
+    """A refusal: becomes {"ok": false, "error_code": code, "description": ...}."""
+
+    def __init__(self, code: int, description: str, *, retry_after: int | None = None) -> None:
+        super().__init__(description)
+        self.code = code
+        self.description = description
+        self.retry_after = retry_after
+
+    def to_json(self) -> JSON:
+        body: JSON = {"ok": False, "error_code": self.code, "description": self.description}
+        if self.retry_after is not None:
+            body["parameters"] = {"retry_after": self.retry_after}
+        return body
+
+
+def bad_request(description: str) -> ApiError:
+    return ApiError(400, description)
+
+
+class Params:
+    """A request's parameters (query string, form, multipart or JSON), as Telegram reads them."""
+
+    def __init__(self, raw: dict[str, Any]) -> None:
+        self.raw = raw
+        self.chat_id: int | None = None  # set once the target chat is known, for the counters
+
+    def has(self, name: str) -> bool:
+        return self.raw.get(name) not in (None, "")
+
+    def str_(self, name: str) -> str | None:
+        value = self.raw.get(name)
+        if value is None:
+            return None
+        if isinstance(value, dict | list):
+            return json.dumps(value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    def int_(self, name: str) -> int | None:
+        value = self.raw.get(name)
+        if value in (None, ""):
+            return None
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise bad_request(f"Bad Request: invalid {name} specified") from None
+
+    def require_int(self, name: str) -> int:
+        value = self.int_(name)
+        if value is None:
+            raise bad_request(f"Bad Request: {name} is empty")
+        return value
+
+    def bool_(self, name: str) -> bool:
+        return self.raw.get(name) in (True, 1, "true", "True", "1")
+
+    def json_(self, name: str) -> Any:
+        value = self.raw.get(name)
+        if value is None or value == "":
+            return None
+        if isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError:
+                raise bad_request(f"Bad Request: can't parse {name} JSON object") from None
+        return value
+
+
+@dataclass
+class _PendingUpdate:
+    update_id: int
+    kind: UpdateType
+    payload: JSON
+    is_forced: bool = False  # an injected duplicate: delivered once, whatever the offset
+
+    def to_json(self) -> JSON:
+        return {"update_id": self.update_id, str(self.kind): self.payload}
+
+
+@dataclass
+class _CallbackQuery:
+    query_id: str
+    user: FakeUser
+    created: float
+    answer: asyncio.Future[CallbackAnswer]
+    is_answered: bool = False
+
+
+Handler = Callable[[Params], Awaitable[Any]]
+
+
+@dataclass
+class _Activity:
+    in_flight: int = 0
+    last: float = field(default_factory=time.monotonic)
+
+
+class FakeTelegram:
+    """The fake Bot API server plus the simulated users; see the package docstring for a tour."""
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        bot_username: str = "konchinka_test_bot",
+        bot_name: str = "Кончинка",
+        speed: float = 1.0,
+        limits: Limits | None = None,
+        callback_ttl: float = 15.0,
+        privacy_mode: bool = True,
+        strict_html: bool = True,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
+        self.token = token
+        self.bot_id = int(token.split(":", 1)[0])
+        self.bot_username = bot_username
+        self.bot_name = bot_name
+        self.clock = ScaledClock(speed)
+        self.limiter = RateLimiter(limits or Limits(), self.clock)
+        self.callback_ttl = callback_ttl
+        self.privacy_mode = privacy_mode
+        self.strict_html = strict_html
+        self.host = host
+        self.port = port
+        self.stats = ApiStats()
+        self.users: dict[int, FakeUser] = {}
+        self.chats: dict[int, FakeChat] = {}
+        self.commands: dict[tuple[str, str], list[JSON]] = {}
+        self._user_ids = itertools.count(100_001)
+        self._group_ids = itertools.count(1_000_000_001)
+        self._update_ids = itertools.count(500_000_001)
+        self._query_ids = itertools.count(4_200_000_000_000_000_001)
+        self._updates: list[_PendingUpdate] = []
+        self._history: dict[int, _PendingUpdate] = {}
+        self._allowed: frozenset[str] = frozenset(DEFAULT_UPDATE_TYPES)
+        self._wakeup = asyncio.Event()
+        self._poll_generation = 0
+        self.waiting_polls = 0  # getUpdates calls now waiting for updates (long polling)
+        self._closing = False
+        self._queries: dict[str, _CallbackQuery] = {}
+        self._activity = _Activity()
+        self._runner: web.AppRunner | None = None
+        self.base_url = ""
+        self._methods: dict[str, tuple[str, Handler]] = {}
+        for name, handler in self._handlers().items():
+            self._methods[name.lower()] = (name, handler)
+
+    # --- lifecycle -----------------------------------------------------------------------------------------
+    async def start(self) -> str:
+        """Start listening; returns the base URL for `TelegramAPIServer.from_base`."""
+        app = web.Application()
+        app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        host, port = self._runner.addresses[0][:2]
+        self.base_url = f"http://{host}:{port}"
+        return self.base_url
+
+    async def stop(self) -> None:
+        self._closing = True
+        self._notify()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    def session(self) -> LocalSession:
+        """A fresh aiogram session for this server: `Bot(tg.token, session=tg.session())`."""
+        if not self.base_url:
+            raise RuntimeError("start() the server first")
+        return LocalSession(self.base_url)
+
+    async def __aenter__(self) -> FakeTelegram:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    # --- the world -----------------------------------------------------------------------------------------
+    @property
+    def bot_user_json(self) -> JSON:
+        return {"id": self.bot_id, "is_bot": True, "first_name": self.bot_name, "username": self.bot_username}
+
+    def add_user(
+        self,
+        first_name: str,
+        last_name: str | None = None,
+        *,
+        username: str | None = None,
+        language_code: str | None = "ru",
+    ) -> FakeUser:
+        user = FakeUser(self, next(self._user_ids), first_name, last_name, username, language_code)
+        self.users[user.id] = user
+        return user
+
+    def add_group(
+        self,
+        title: str,
+        members: Iterable[FakeUser],
+        admins: Iterable[FakeUser] = (),
+        *,
+        forum: bool = False,
+        bot_is_admin: bool = False,
+    ) -> FakeChat:
+        """A supergroup with the bot in it; the first admin (or else the first member) is the owner.
+
+        The bot is a plain member unless `bot_is_admin` (then it may delete anyone's messages).
+        """
+        chat = FakeChat(-next(self._group_ids), ChatType.SUPERGROUP, title=title, is_forum=forum)
+        chat.bot_is_admin = bot_is_admin
+        chat.members = list(members)
+        admin_list = list(admins) or chat.members[:1]
+        chat.admin_ids = [u.id for u in admin_list]
+        for admin in admin_list:
+            if admin not in chat.members:
+                chat.members.append(admin)
+        self.chats[chat.id] = chat
+        return chat
+
+    def private_chat(self, user: FakeUser) -> FakeChat:
+        chat = self.chats.get(user.id)
+        if chat is None:
+            chat = self.chats[user.id] = FakeChat(user.id, ChatType.PRIVATE, user=user)
+        return chat
+
+    def deep_link(self, payload: str) -> str:
+        return f"https://t.me/{self.bot_username}?start={payload}"
+
+    # --- simulated users' actions --------------------------------------------------------------------------
+    def user_sends(
+        self, user: FakeUser, chat: FakeChat, text: str, *, thread_id: int | None = None
+    ) -> FakeMessage:
+        if chat.type is ChatType.PRIVATE:
+            if chat.user is not user:
+                raise ValueError(f"{user!r} cannot write in {chat!r}")
+            if user.has_blocked:
+                self.set_blocked(user, blocked=False)
+            user.has_started = True
+        elif user not in chat.members:
+            raise ValueError(f"{user!r} is not a member of {chat!r}")
+        entities: list[Entity] = []
+        if text.startswith("/"):
+            command = text.split(maxsplit=1)[0]
+            entities.append(Entity(EntityType.BOT_COMMAND, 0, len(command)))
+        version = MessageVersion(text, tuple(entities), None)
+        message = FakeMessage(
+            chat, chat.next_message_id(), user, self.bot_user_json, version, thread_id=thread_id
+        )
+        chat.messages[message.message_id] = message
+        if self._bot_sees(chat, text):
+            self.push_update(UpdateType.MESSAGE, message.to_json())
+        return message
+
+    def _bot_sees(self, chat: FakeChat, text: str) -> bool:
+        if chat.type is ChatType.PRIVATE or not self.privacy_mode:
+            return True
+        if not text.startswith("/"):
+            return False
+        command = text.split(maxsplit=1)[0]
+        _, at, addressee = command.partition("@")
+        return not at or addressee.lower() == self.bot_username.lower()
+
+    def set_blocked(self, user: FakeUser, *, blocked: bool) -> None:
+        """Block or unblock the bot; the bot gets a my_chat_member update as from Telegram."""
+        if user.has_blocked == blocked:
+            return
+        user.has_blocked = blocked
+        old, new = ("member", "kicked") if blocked else ("kicked", "member")
+        payload = {
+            "chat": self.private_chat(user).to_json(),
+            "from": user.to_json(),
+            "date": int(time.time()),
+            "old_chat_member": self._member_status_json(old),
+            "new_chat_member": self._member_status_json(new),
+        }
+        self.push_update(UpdateType.MY_CHAT_MEMBER, payload)
+
+    def _member_status_json(self, status: str) -> JSON:
+        result: JSON = {"status": status, "user": self.bot_user_json}
+        if status == "kicked":
+            result["until_date"] = 0
+        return result
+
+    async def user_presses(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        *,
+        text: str | None,
+        data: str | None,
+        timeout: float,
+        force: bool,
+    ) -> CallbackAnswer:
+        chat = message.chat
+        if message.is_deleted or not message.is_from_bot:
+            raise LookupError(f"{message!r} cannot be pressed (deleted, or not the bot's)")
+        if (chat.type is ChatType.PRIVATE and chat.user is not user) or (
+            chat.is_group and user not in chat.members
+        ):
+            raise LookupError(f"{user!r} cannot see {message!r}")
+        if text is not None:
+            button = message.button(text)
+            if button.callback_data is None:
+                raise LookupError(f"{button!r} has no callback data (a URL button?)")
+            data = button.callback_data
+        if data is None:
+            raise ValueError("press() needs a button text or callback data")
+        if not force and data not in {b.callback_data for b in message.flat_buttons}:
+            raise LookupError(f"no button with data {data!r} on {message!r}")
+        query = _CallbackQuery(
+            query_id=str(next(self._query_ids)),
+            user=user,
+            created=time.monotonic(),
+            answer=asyncio.get_running_loop().create_future(),
+        )
+        self._queries[query.query_id] = query
+        payload = {
+            "id": query.query_id,
+            "from": user.to_json(),
+            "message": message.to_json(),
+            "chat_instance": str(abs(chat.id) * 31 + 7),
+            "data": data,
+        }
+        self.push_update(UpdateType.CALLBACK_QUERY, payload)
+        try:
+            return await asyncio.wait_for(asyncio.shield(query.answer), timeout)
+        except TimeoutError:
+            return CallbackAnswer(answered=False)
+
+    def expire_callback_queries(self) -> None:
+        """Make every open callback query too old to answer (as if Telegram's timeout passed)."""
+        for query in self._queries.values():
+            query.created = float("-inf")
+
+    # --- updates -------------------------------------------------------------------------------------------
+    def push_update(self, kind: UpdateType, payload: JSON) -> int:
+        update = _PendingUpdate(next(self._update_ids), kind, payload)
+        self._updates.append(update)
+        self._history[update.update_id] = update
+        self._notify()
+        return update.update_id
+
+    def inject_duplicate(self, update_id: int) -> None:
+        """Deliver update `update_id` (already sent once) again with the next getUpdates, whatever the offset."""
+        original = self._history[update_id]
+        self._updates.insert(0, _PendingUpdate(original.update_id, original.kind, original.payload, True))
+        self._notify()
+
+    @property
+    def last_update_id(self) -> int | None:
+        return max(self._history) if self._history else None
+
+    @property
+    def pending_updates(self) -> int:
+        """Updates not yet confirmed by the bot."""
+        return len(self._updates)
+
+    def _notify(self) -> None:
+        self._wakeup.set()
+        self._wakeup = asyncio.Event()
+
+    def _confirm(self, offset: int) -> None:
+        if offset < 0:
+            regular = [u for u in self._updates if not u.is_forced]
+            keep = regular[offset:]
+            self._updates = [u for u in self._updates if u.is_forced or u in keep]
+        else:
+            self._updates = [u for u in self._updates if u.is_forced or u.update_id >= offset]
+
+    def _take(self, limit: int) -> list[JSON]:
+        self._updates = [u for u in self._updates if str(u.kind) in self._allowed]
+        batch = self._updates[:limit]
+        self._updates = [u for u in self._updates if not (u.is_forced and u in batch)]
+        return [u.to_json() for u in batch]
+
+    # --- waiting, for tests --------------------------------------------------------------------------------
+    async def wait_for(
+        self, predicate: Callable[[], object], *, timeout: float = 5.0, interval: float = 0.01, what: str = ""
+    ) -> None:
+        """Poll `predicate` until it is true; TimeoutError (saying `what`) after `timeout` real seconds."""
+        deadline = time.monotonic() + timeout
+        while not predicate():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"condition not met within {timeout} s: {what or predicate}")
+            await asyncio.sleep(interval)
+
+    async def settle(self, *, quiet: float = 0.2, timeout: float = 10.0) -> None:
+        """Wait until every update is confirmed and no API call (except polling) happened for `quiet` s."""
+
+        def is_quiet() -> bool:
+            activity = self._activity
+            return not self._updates and activity.in_flight == 0 and time.monotonic() - activity.last >= quiet
+
+        await self.wait_for(is_quiet, timeout=timeout, what="the bot to go quiet")
+
+    # --- HTTP ----------------------------------------------------------------------------------------------
+    async def _handle(self, request: web.Request) -> web.Response:
+        method_raw = request.match_info["method"]
+        known = self._methods.get(method_raw.lower())
+        method = known[0] if known else method_raw
+        params = Params(await self._read_params(request))
+        is_polling = method == "getUpdates"
+        if not is_polling:
+            self._activity.in_flight += 1
+        try:
+            if request.match_info["token"] != self.token:
+                raise ApiError(401, Description.UNAUTHORIZED)
+            if known is None:
+                raise ApiError(404, Description.NOT_FOUND)
+            result = await known[1](params)
+        except ApiError as error:
+            self.stats.record(method, params.chat_id, error.code)
+            return web.json_response(error.to_json(), status=error.code)
+        finally:
+            if not is_polling:
+                self._activity.in_flight -= 1
+                self._activity.last = time.monotonic()
+        self.stats.record(method, params.chat_id, None)
+        return web.json_response({"ok": True, "result": result})
+
+    @staticmethod
+    async def _read_params(request: web.Request) -> dict[str, Any]:
+        raw: dict[str, Any] = dict(request.query)
+        if request.method != "POST" or not request.can_read_body:
+            return raw
+        if request.content_type == "application/json":
+            body = await request.json()
+            if isinstance(body, dict):
+                raw.update(body)
+            return raw
+        form = await request.post()
+        raw.update({key: value for key, value in form.items() if isinstance(value, str)})
+        return raw
+
+    def _handlers(self) -> dict[str, Handler]:
+        return {
+            "getMe": self._get_me,
+            "getUpdates": self._get_updates,
+            "deleteWebhook": self._delete_webhook,
+            "getWebhookInfo": self._get_webhook_info,
+            "setMyCommands": self._set_my_commands,
+            "getMyCommands": self._get_my_commands,
+            "deleteMyCommands": self._delete_my_commands,
+            "setMyDescription": self._accept,
+            "setMyShortDescription": self._accept,
+            "setChatMenuButton": self._accept,
+            "close": self._accept,
+            "logOut": self._accept,
+            "sendMessage": self._send_message,
+            "editMessageText": self._edit_message_text,
+            "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "deleteMessage": self._delete_message,
+            "deleteMessages": self._delete_messages,
+            "answerCallbackQuery": self._answer_callback_query,
+            "getChat": self._get_chat,
+            "getChatMember": self._get_chat_member,
+            "getChatMemberCount": self._get_chat_member_count,
+            "getChatAdministrators": self._get_chat_administrators,
+            "sendChatAction": self._send_chat_action,
+        }
+
+    # --- methods: the bot itself ---------------------------------------------------------------------------
+    async def _get_me(self, params: Params) -> JSON:
+        return {
+            **self.bot_user_json,
+            "can_join_groups": True,
+            "can_read_all_group_messages": not self.privacy_mode,
+            "supports_inline_queries": False,
+            "can_connect_to_business": False,
+            "has_main_web_app": False,
+        }
+
+    async def _accept(self, params: Params) -> bool:
+        return True
+
+    async def _delete_webhook(self, params: Params) -> bool:
+        if params.bool_("drop_pending_updates"):
+            self._updates.clear()
+        return True
+
+    async def _get_webhook_info(self, params: Params) -> JSON:
+        return {"url": "", "has_custom_certificate": False, "pending_update_count": len(self._updates)}
+
+    @staticmethod
+    def _commands_key(params: Params) -> tuple[str, str]:
+        scope = params.json_("scope") or {"type": "default"}
+        return json.dumps(scope, sort_keys=True), params.str_("language_code") or ""
+
+    async def _set_my_commands(self, params: Params) -> bool:
+        commands = params.json_("commands")
+        if not isinstance(commands, list) or len(commands) > MAX_BUTTONS:
+            raise bad_request(Description.COMMAND_INVALID)
+        for command in commands:
+            name = str(command.get("command", "")) if isinstance(command, dict) else ""
+            description = str(command.get("description", "")) if isinstance(command, dict) else ""
+            is_valid = 1 <= len(name) <= 32 and all(c.isascii() and (c.isalnum() or c == "_") for c in name)
+            if not is_valid or name != name.lower():
+                raise bad_request(Description.COMMAND_INVALID)
+            if not 1 <= len(description) <= 256:
+                raise bad_request(Description.COMMAND_DESCRIPTION_INVALID)
+        self.commands[self._commands_key(params)] = commands
+        return True
+
+    async def _get_my_commands(self, params: Params) -> list[JSON]:
+        return self.commands.get(self._commands_key(params), [])
+
+    async def _delete_my_commands(self, params: Params) -> bool:
+        self.commands.pop(self._commands_key(params), None)
+        return True
+
+    # --- methods: updates ----------------------------------------------------------------------------------
+    async def _get_updates(self, params: Params) -> list[JSON]:
+        allowed = params.json_("allowed_updates")
+        if isinstance(allowed, list):
+            self._allowed = frozenset(str(a) for a in allowed) or frozenset(DEFAULT_UPDATE_TYPES)
+        offset = params.int_("offset")
+        if offset is not None:
+            self._confirm(offset)
+        limit = min(max(params.int_("limit") or 100, 1), 100)
+        timeout = max(params.int_("timeout") or 0, 0)
+        self._poll_generation += 1
+        generation = self._poll_generation
+        self._notify()  # an older long poll still waiting now ends with 409
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while True:
+            wakeup = self._wakeup
+            batch = self._take(limit)
+            remaining = deadline - loop.time()
+            if batch or remaining <= 0 or self._closing:
+                return batch
+            self.waiting_polls += 1
+            try:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wakeup.wait(), remaining)
+            finally:
+                self.waiting_polls -= 1
+            if generation != self._poll_generation:
+                raise ApiError(409, Description.POLLING_CONFLICT)
+
+    # --- methods: chats and members ------------------------------------------------------------------------
+    def _target_chat(self, params: Params) -> FakeChat:
+        raw = params.raw.get("chat_id")
+        try:
+            chat_id = int(raw) if raw not in (None, "") else None
+        except (TypeError, ValueError):
+            chat_id = None
+        if chat_id is None:
+            raise bad_request(Description.CHAT_NOT_FOUND)
+        params.chat_id = chat_id
+        chat = self.chats.get(chat_id)
+        if chat is None:
+            user = self.users.get(chat_id)
+            if user is None:
+                raise bad_request(Description.CHAT_NOT_FOUND)
+            chat = self.private_chat(user)
+        return chat
+
+    @staticmethod
+    def _check_can_write(chat: FakeChat) -> None:
+        user = chat.user
+        if user is None:
+            return
+        if user.has_blocked:
+            raise ApiError(403, Description.BLOCKED)
+        if not user.has_started:
+            raise ApiError(403, Description.CANT_INITIATE)
+
+    async def _get_chat(self, params: Params) -> JSON:
+        chat = self._target_chat(params)
+        return {
+            **chat.to_json(),
+            "accent_color_id": 0,
+            "max_reaction_count": 11,
+            "accepted_gift_types": {
+                "unlimited_gifts": False,
+                "limited_gifts": False,
+                "unique_gifts": False,
+                "premium_subscription": False,
+                "gifts_from_channels": False,
+            },
+        }
+
+    @staticmethod
+    def _admin_json(user_json: JSON) -> JSON:
+        rights = (
+            "can_manage_chat can_delete_messages can_manage_video_chats can_restrict_members "
+            "can_promote_members can_change_info can_invite_users can_post_stories can_edit_stories "
+            "can_delete_stories can_send_welcome_messages"
+        )
+        return {
+            "status": "administrator",
+            "user": user_json,
+            "can_be_edited": False,
+            "is_anonymous": False,
+            **{right: True for right in rights.split()},
+        }
+
+    def _member_json(self, chat: FakeChat, user_id: int) -> JSON:
+        if user_id == self.bot_id:
+            if chat.bot_is_admin:
+                return self._admin_json(self.bot_user_json)
+            return {"status": "member", "user": self.bot_user_json}
+        user = self.users.get(user_id)
+        if user is None:
+            raise bad_request(Description.USER_NOT_FOUND)
+        if chat.type is ChatType.PRIVATE:
+            return {"status": "member", "user": user.to_json()}
+        if chat.admin_ids and chat.admin_ids[0] == user_id:
+            return {"status": "creator", "user": user.to_json(), "is_anonymous": False}
+        if user_id in chat.admin_ids:
+            return self._admin_json(user.to_json())
+        if user in chat.members:
+            return {"status": "member", "user": user.to_json()}
+        return {"status": "left", "user": user.to_json()}
+
+    async def _get_chat_member(self, params: Params) -> JSON:
+        chat = self._target_chat(params)
+        return self._member_json(chat, params.require_int("user_id"))
+
+    async def _get_chat_member_count(self, params: Params) -> int:
+        chat = self._target_chat(params)
+        return 2 if chat.type is ChatType.PRIVATE else len(chat.members) + 1
+
+    async def _get_chat_administrators(self, params: Params) -> list[JSON]:
+        chat = self._target_chat(params)
+        if chat.type is ChatType.PRIVATE:
+            raise bad_request(Description.NO_ADMINS_IN_PRIVATE)
+        admins = [self._member_json(chat, user_id) for user_id in chat.admin_ids]
+        if chat.bot_is_admin:
+            admins.append(self._member_json(chat, self.bot_id))
+        return admins
+
+    async def _send_chat_action(self, params: Params) -> bool:
+        chat = self._target_chat(params)
+        self._check_can_write(chat)
+        if params.str_("action") not in _CHAT_ACTIONS:
+            raise bad_request(Description.BAD_CHAT_ACTION)
+        return True
+
+    # --- methods: messages ---------------------------------------------------------------------------------
+    def _compose_text(self, params: Params) -> tuple[str, tuple[Entity, ...]]:
+        text = params.str_("text") or ""
+        explicit = params.json_("entities")
+        parse_mode = (params.str_("parse_mode") or "").lower()
+        entities: list[Entity] = []
+        if isinstance(explicit, list):
+            entities = _entities_from_json(text, explicit)
+        elif parse_mode == "html":
+            try:
+                text, entities = parse_html(text, strict_ampersand=self.strict_html)
+            except EntityParseError as error:
+                raise bad_request(f"{Description.CANT_PARSE_ENTITIES}{error}") from None
+        elif parse_mode not in ("", "markdown", "markdownv2"):
+            raise bad_request(Description.UNSUPPORTED_PARSE_MODE)
+        text, entities = strip_text(text, entities)
+        if not text:
+            raise bad_request(Description.TEXT_EMPTY)
+        if utf16_len(text) > MAX_TEXT_LENGTH:
+            raise bad_request(Description.TEXT_TOO_LONG)
+        return text, tuple(entities)
+
+    @staticmethod
+    def _compose_markup(params: Params) -> JSON | None:
+        raw = params.json_("reply_markup")
+        if raw is None:
+            return None
+        if not isinstance(raw, dict):
+            raise bad_request(Description.BAD_MARKUP)
+        if "inline_keyboard" not in raw:
+            return raw  # reply keyboards and their removal: kept, never shown in Message JSON
+        rows = raw["inline_keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise bad_request(Description.BAD_MARKUP)
+        if sum(len(row) for row in rows) > MAX_BUTTONS or any(len(row) > MAX_BUTTONS_PER_ROW for row in rows):
+            raise bad_request(Description.TOO_MANY_BUTTONS)
+        for button in itertools.chain.from_iterable(rows):
+            _check_button(button)
+        return {"inline_keyboard": [row for row in rows if row]}
+
+    def _rate(self, chat: FakeChat) -> None:
+        retry_after = self.limiter.acquire(chat.id, is_group=chat.is_group)
+        if retry_after is not None:
+            raise ApiError(429, f"{Description.TOO_MANY_REQUESTS}{retry_after}", retry_after=retry_after)
+
+    def _thread_of(self, chat: FakeChat, params: Params) -> int | None:
+        thread_id = params.int_("message_thread_id")
+        if thread_id is None or not chat.is_forum:
+            return None
+        if thread_id not in chat.topics:
+            raise bad_request(Description.THREAD_NOT_FOUND)
+        return thread_id
+
+    def _check_reply(self, chat: FakeChat, params: Params) -> None:
+        reply = params.json_("reply_parameters")
+        reply_to = reply.get("message_id") if isinstance(reply, dict) else params.int_("reply_to_message_id")
+        if reply_to is None:
+            return
+        allowed = isinstance(reply, dict) and bool(reply.get("allow_sending_without_reply"))
+        target = chat.messages.get(int(reply_to))
+        if (target is None or target.is_deleted) and not allowed:
+            raise bad_request(Description.REPLY_NOT_FOUND)
+
+    async def _send_message(self, params: Params) -> JSON:
+        chat = self._target_chat(params)
+        self._check_can_write(chat)
+        thread_id = self._thread_of(chat, params)
+        self._check_reply(chat, params)
+        text, entities = self._compose_text(params)
+        version = MessageVersion(text, entities, self._compose_markup(params))
+        self._rate(chat)
+        message = FakeMessage(
+            chat, chat.next_message_id(), None, self.bot_user_json, version, thread_id=thread_id
+        )
+        chat.messages[message.message_id] = message
+        return message.to_json()
+
+    def _message_to_edit(self, params: Params) -> FakeMessage:
+        if params.has("inline_message_id"):
+            raise bad_request(Description.INLINE_UNSUPPORTED)
+        chat = self._target_chat(params)
+        message = chat.messages.get(params.require_int("message_id"))
+        if message is None or message.is_deleted:
+            raise bad_request(Description.EDIT_NOT_FOUND)
+        if not message.is_from_bot:
+            raise bad_request(Description.CANT_EDIT)
+        self._check_can_write(chat)
+        return message
+
+    def _apply_edit(self, message: FakeMessage, version: MessageVersion) -> JSON:
+        if version == message.current:
+            raise bad_request(Description.NOT_MODIFIED)
+        self._rate(message.chat)
+        message.history.append(version)
+        message.edit_date = int(time.time())
+        return message.to_json()
+
+    async def _edit_message_text(self, params: Params) -> JSON:
+        message = self._message_to_edit(params)
+        text, entities = self._compose_text(params)
+        return self._apply_edit(message, MessageVersion(text, entities, self._compose_markup(params)))
+
+    async def _edit_message_reply_markup(self, params: Params) -> JSON:
+        message = self._message_to_edit(params)
+        current = message.current
+        markup = self._compose_markup(params)
+        return self._apply_edit(message, MessageVersion(current.text, current.entities, markup))
+
+    def _delete_one(self, chat: FakeChat, message_id: int) -> None:
+        message = chat.messages.get(message_id)
+        if message is None or message.is_deleted:
+            raise bad_request(Description.DELETE_NOT_FOUND)
+        if chat.is_group and not message.is_from_bot and not chat.bot_is_admin:
+            raise bad_request(Description.CANT_DELETE)
+        message.is_deleted = True
+
+    async def _delete_message(self, params: Params) -> bool:
+        chat = self._target_chat(params)
+        self._delete_one(chat, params.require_int("message_id"))
+        return True
+
+    async def _delete_messages(self, params: Params) -> bool:
+        chat = self._target_chat(params)
+        ids = params.json_("message_ids")
+        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
+            raise bad_request("Bad Request: message_ids is empty")
+        for message_id in ids:
+            try:
+                self._delete_one(chat, int(message_id))
+            except ApiError:
+                continue  # Telegram skips messages it cannot delete
+        return True
+
+    async def _answer_callback_query(self, params: Params) -> bool:
+        query = self._queries.get(params.str_("callback_query_id") or "")
+        if query is None or query.is_answered or time.monotonic() - query.created > self.callback_ttl:
+            raise bad_request(Description.QUERY_INVALID)
+        text = params.str_("text")
+        if text is not None and len(text) > MAX_CALLBACK_ANSWER_LENGTH:
+            raise bad_request(Description.ANSWER_TOO_LONG)
+        query.is_answered = True
+        answer = CallbackAnswer(
+            answered=True, text=text, show_alert=params.bool_("show_alert"), url=params.str_("url")
+        )
+        if not query.answer.done():
+            query.answer.set_result(answer)
+        return True
+
+
+def _check_button(button: object) -> None:
+    if not isinstance(button, dict) or not isinstance(button.get("text"), str):
+        raise bad_request(Description.BAD_MARKUP)
+    if not any(key in button for key in _BUTTON_ACTIONS):
+        raise bad_request(Description.TEXT_BUTTONS_UNALLOWED)
+    data = button.get("callback_data")
+    if data is not None and not 1 <= len(str(data).encode("utf-8")) <= MAX_CALLBACK_DATA_BYTES:
+        raise bad_request(Description.BUTTON_DATA_INVALID)
+    url = button.get("url")
+    if url is not None and not _is_button_url(str(url)):
+        raise bad_request(Description.BUTTON_URL_INVALID)
+
+
+def _is_button_url(url: str) -> bool:
+    if not url or any(c.isspace() for c in url):
+        return False
+    scheme, sep, rest = url.partition("://")
+    if sep:
+        return scheme.lower() in ("http", "https", "tg") and bool(rest)
+    return "." in url.split("/", 1)[0]
+
+
+def _entities_from_json(text: str, raw: list[Any]) -> list[Entity]:
+    """Entities given explicitly (UTF-16 offsets) as code point offsets."""
+    starts: dict[int, int] = {}
+    units = 0
+    for index, char in enumerate(text):
+        starts[units] = index
+        units += utf16_len(char)
+    starts[units] = len(text)
+    result: list[Entity] = []
+    for item in raw:
+        if not isinstance(item, dict):
+            raise bad_request("Bad Request: can't parse entities JSON object")
+        try:
+            kind = EntityType(str(item.get("type")))
+            start = starts[int(item["offset"])]
+            stop = starts[int(item["offset"]) + int(item["length"])]
+        except (KeyError, ValueError, TypeError):
+            raise bad_request("Bad Request: can't parse entities JSON object") from None
+        result.append(
+            Entity(
+                kind, start, stop - start, item.get("url"), item.get("language"), item.get("custom_emoji_id")
+            )
+        )
+    return result
