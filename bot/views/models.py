@@ -1,0 +1,98 @@
+"""The small frozen inputs the views take, and what they return.
+
+The bot core builds these from storage rows and engine views; the views never touch storage or Telegram.
+Game screens take the engine's own view of one player (``state.view(player)``); group messages use only its
+public fields, so any seat's view will do for them.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.callbacks import GameKind
+from engine.ai import Level
+from engine.core import JSONValue
+
+if TYPE_CHECKING:
+    from engine.konchinka import KonchinkaView
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A message ready to send: Telegram HTML text (≤ 4096 characters) and an optional inline keyboard."""
+
+    text: str
+    markup: InlineKeyboardMarkup | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """One seat at the table (or in a lobby), in seat order.
+
+    ``name`` is the raw user-supplied name (the views escape it). ``level`` is set for bot players.
+    ``is_reachable`` is False for a person who never opened the bot or blocked it. ``is_replaced`` marks a
+    person whose seat a bot player took over after missed turns.
+    """
+
+    name: str
+    user_id: int | None = None
+    is_bot: bool = False
+    level: Level | None = None
+    is_reachable: bool = True
+    is_replaced: bool = False
+
+
+class LobbyScreen(enum.StrEnum):
+    """What the lobby message shows."""
+
+    MAIN = "main"
+    SETTINGS = "settings"
+    BOT_LEVEL = "bot_level"
+
+
+class LobbyStatus(enum.StrEnum):
+    OPEN = "open"
+    STARTED = "started"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyInfo:
+    """A group lobby: ``options`` is the game's ``options_dict()`` (Кончинка: ``KonchinkaOptions.to_dict()``
+    without ``players``, which is the number of seats at the start); ``turn_seconds`` is the bot's turn time
+    limit (0: none)."""
+
+    game_id: str
+    kind: GameKind
+    options: Mapping[str, JSONValue]
+    seats: tuple[SeatInfo, ...]
+    bot_username: str
+    creator_name: str = ""
+    turn_seconds: int = 60
+    min_players: int = 2
+    max_players: int = 4
+    screen: LobbyScreen = LobbyScreen.MAIN
+    status: LobbyStatus = LobbyStatus.OPEN
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A Кончинка table as one player sees it.
+
+    ``view`` is ``state.view(player)``; the group table and the deal/party results read only its public
+    fields. ``seconds_left`` is the time left for the player to move (None: no limit shown). ``solo`` marks a
+    private game against bot players (one live message, more moves written out).
+    """
+
+    game_id: str
+    seats: tuple[SeatInfo, ...]
+    view: KonchinkaView
+    seconds_left: int | None = None
+    bot_username: str = ""
+    solo: bool = False

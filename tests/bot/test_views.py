@@ -1,0 +1,696 @@
+"""The views as a player sees them: texts, buttons and what the buttons do, on real engine states.
+
+Every rendered message also passes the Telegram checks: only Telegram's HTML tags, balanced, names escaped,
+≤ 4096 characters, ≤ 8 buttons a row, ≤ 100 buttons, callback data ≤ 64 bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from collections.abc import Callable, Iterator
+from html.parser import HTMLParser
+
+import pytest
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import (
+    BackCb,
+    GameKind,
+    LobbyCb,
+    LobbyOp,
+    MoveCb,
+    PickCb,
+    RematchCb,
+    RulesCb,
+    RulesSection,
+    SeatCb,
+    SettingKey,
+    SoloCb,
+    SoloStep,
+)
+from bot.i18n import Locale, Translator, translator
+from bot.views import (
+    Answer,
+    LobbyInfo,
+    LobbyScreen,
+    LobbyStatus,
+    Rendered,
+    SeatInfo,
+    TableInfo,
+    actions_of_card,
+    answer_text,
+    bot_commands,
+    event_text,
+    illegal_answer,
+    render_auto_move,
+    render_deal_end,
+    render_game_cancelled,
+    render_hand,
+    render_help,
+    render_lobby,
+    render_party_end,
+    render_rules,
+    render_seat_back,
+    render_seat_replaced,
+    render_solo,
+    render_solo_setup,
+    render_start_bot,
+    render_table,
+    render_turn_reminder,
+)
+from engine import IllegalActionError, make_game
+from engine.ai import Level
+from engine.cards import Card
+from engine.core import CommonIllegal, JSONValue
+from engine.king import KingIllegal
+from engine.konchinka import (
+    Capture,
+    Event,
+    EventKind,
+    Finish,
+    KonchinkaAction,
+    KonchinkaIllegal,
+    KonchinkaState,
+    KonchinkaView,
+    Lay,
+)
+
+RU = translator(Locale.RU)
+EN = translator(Locale.EN)
+HOSTILE = "<b>&Аня</script>"
+SEATS = (
+    SeatInfo("Аня", 1),
+    SeatInfo("Борис", 2),
+    SeatInfo("Вера", 3),
+    SeatInfo("", None, True, Level.NORMAL),
+)
+HOSTILE_SEATS = (
+    SeatInfo(HOSTILE, 1),
+    SeatInfo("x" * 64 + "&lt;", 2),
+    SeatInfo("<i>Вера", 3),
+    SeatInfo("<s>bot", None, True, Level.HARD),
+)
+ALLOWED_TAGS = {"b", "i", "u", "s", "code", "pre", "a", "blockquote", "tg-spoiler"}
+ENTITY = re.compile(r"&(amp|lt|gt|quot|#\d+);")
+
+
+# ------------------------------------------------------------------------------------------- checks
+
+
+class _TelegramHTML(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=False)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in ALLOWED_TAGS:
+            self.errors.append(f"tag <{tag}>")
+        if attrs and not (tag == "a" and [k for k, _ in attrs] == ["href"]):
+            self.errors.append(f"attributes on <{tag}>")
+        self.stack.append(tag)
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack.pop() != tag:
+            self.errors.append(f"unbalanced </{tag}>")
+
+    def handle_data(self, data: str) -> None:
+        if "<" in data or ">" in data:
+            self.errors.append(f"raw bracket in {data!r}")
+
+
+def assert_telegram_html(text: str) -> None:
+    parser = _TelegramHTML()
+    parser.feed(text)
+    parser.close()
+    assert not parser.errors, (parser.errors, text)
+    assert not parser.stack, ("unclosed", parser.stack, text)
+    for match in re.finditer("&", text):
+        assert ENTITY.match(text, match.start()), ("raw &", text[match.start() : match.start() + 12])
+    assert "\u2068" not in text and "\u2069" not in text
+
+
+def buttons(rendered: Rendered) -> list[InlineKeyboardButton]:
+    if rendered.markup is None:
+        return []
+    return [b for row in rendered.markup.inline_keyboard for b in row]
+
+
+def assert_valid(rendered: Rendered) -> None:
+    """Everything Telegram would refuse, checked at once."""
+    assert 0 < len(rendered.text) <= 4096
+    assert_telegram_html(rendered.text)
+    if rendered.markup is not None:
+        rows = rendered.markup.inline_keyboard
+        assert all(0 < len(row) <= 8 for row in rows)
+        assert len(buttons(rendered)) <= 100
+        for b in buttons(rendered):
+            assert b.text
+            assert (b.callback_data is None) != (b.url is None)
+            if b.callback_data is not None:
+                assert b.callback_data.isascii() and len(b.callback_data.encode()) <= 64
+
+
+def by_text(rendered: Rendered, text: str) -> InlineKeyboardButton:
+    found = [b for b in buttons(rendered) if b.text == text]
+    assert len(found) == 1, (text, [b.text for b in buttons(rendered)])
+    return found[0]
+
+
+# ------------------------------------------------------------------------------------------- states
+
+
+def new_state(players: int = 3, seed: int = 1, **options: object) -> KonchinkaState:
+    state = make_game("konchinka", {"players": players, **options}).new_initial_state(seed)
+    assert isinstance(state, KonchinkaState)
+    return state
+
+
+def play_until(
+    state: KonchinkaState, done: Callable[[KonchinkaState], bool], seed: int = 0
+) -> KonchinkaState:
+    """Random legal play (Finish only when nothing else is left) until ``done``."""
+    rng = random.Random(seed)
+    for _ in range(5000):
+        if done(state):
+            return state
+        actions: list[KonchinkaAction] = [a for a in state.legal_actions() if not isinstance(a, Finish)]
+        actions = actions or list(state.legal_actions())
+        state.apply(rng.choice(actions))
+    raise AssertionError("condition never reached")
+
+
+def table(
+    state: KonchinkaState,
+    player: int | None = None,
+    seats: tuple[SeatInfo, ...] = SEATS,
+    *,
+    seconds_left: int | None = None,
+    bot_username: str = "",
+) -> TableInfo:
+    view = state.view(state.current_player if player is None else player)
+    return TableInfo("g1", seats[: state.game.num_players], view, seconds_left, bot_username)
+
+
+def has_card_with(n_actions: Callable[[int], bool]) -> Callable[[KonchinkaState], bool]:
+    def check(state: KonchinkaState) -> bool:
+        if state.is_terminal:
+            return False
+        view = state.view(state.current_player)
+        return any(n_actions(len(actions_of_card(view, c))) for c in view.hand)
+
+    return check
+
+
+def all_renders(seats: tuple[SeatInfo, ...]) -> Iterator[tuple[str, Rendered]]:
+    """One of every screen, in both locales, for these seats."""
+    deal_over = play_until(new_state(3, 5), lambda s: len(s.deal_scores) >= 1 and not s.is_terminal, 5)
+    over = play_until(new_state(3, 6, target=3, early_finish=False), lambda s: s.is_terminal, 6)
+    two_tap = play_until(new_state(3, 7), has_card_with(lambda n: n >= 2), 7)
+    for tr in (RU, EN):
+        lobby = LobbyInfo(
+            "g1", GameKind.KONCHINKA, {"target": 15}, seats[:3], "kbot", creator_name=seats[0].name
+        )
+        for screen in LobbyScreen:
+            yield f"lobby-{screen}", render_lobby(dataclasses.replace(lobby, screen=screen), tr)
+        for status in LobbyStatus:
+            yield f"lobby-{status}", render_lobby(dataclasses.replace(lobby, status=status), tr)
+        king = LobbyInfo("g2", GameKind.KING, {}, seats[:2], "kbot")
+        yield "king-lobby", render_lobby(king, tr)
+        yield "king-settings", render_lobby(dataclasses.replace(king, screen=LobbyScreen.SETTINGS), tr)
+        for state in (deal_over, over, two_tap):
+            info = table(state, 0, seats, seconds_left=61, bot_username="kbot")
+            yield "table", render_table(info, tr)
+            yield "hand", render_hand(info, tr)
+            yield "solo", render_solo(dataclasses.replace(info, solo=True), tr)
+            yield "deal-end", render_deal_end(info, tr)
+            yield "party-end", render_party_end(info, tr)
+        current = table(two_tap, None, seats)
+        card = next(c for c in current.view.hand if len(actions_of_card(current.view, c)) >= 2)
+        yield "hand-selected", render_hand(current, tr, card)
+        for section in RulesSection:
+            yield f"rules-{section}", render_rules(section, tr, game_id="g1", options={"variant": "points"})
+        yield "help", render_help(tr)
+        yield "start-bot", render_start_bot(seats[0], "g1", "kbot", tr)
+        yield "reminder", render_turn_reminder(seats[0], 15, tr)
+        yield "auto", render_auto_move(seats[0], tr)
+        yield "replaced", render_seat_replaced(seats[0], "g1", tr)
+        yield "back", render_seat_back(seats[0], tr)
+        yield "cancelled", render_game_cancelled(tr)
+        yield "solo-1", render_solo_setup(tr)
+        yield "solo-2", render_solo_setup(tr, GameKind.KONCHINKA)
+        yield "solo-3", render_solo_setup(tr, GameKind.KONCHINKA, 2)
+        yield "solo-king", render_solo_setup(tr, GameKind.KING)
+
+
+# ------------------------------------------------------------------------------------------- limits
+
+
+def test_every_screen_is_valid_telegram_html_with_hostile_names() -> None:
+    count = 0
+    for name, rendered in all_renders(HOSTILE_SEATS):
+        assert "<script" not in rendered.text and "</script" not in rendered.text, name
+        assert_valid(rendered)
+        count += 1
+    assert count > 60
+
+
+def test_hostile_name_is_shown_escaped_not_dropped() -> None:
+    state = new_state(2, 3)
+    text = render_table(table(state, 0, HOSTILE_SEATS), RU).text
+    assert "&lt;b&gt;&amp;Аня&lt;/script&gt;" in text
+
+
+def test_a_very_long_tally_still_fits_and_keeps_the_current_totals() -> None:
+    state = play_until(new_state(4, 2), lambda s: len(s.deal_scores) >= 1, 2)
+    view = state.view(0)
+    long_tally = tuple(tuple(range(1, 400)) for _ in range(4))
+    view = dataclasses.replace(view, tally=long_tally)
+    info = TableInfo("g1", HOSTILE_SEATS, view)
+    for render in (render_table, render_deal_end, render_party_end):
+        rendered = render(info, RU)
+        assert_valid(rendered)
+        assert rendered.text.count("<b>399</b>") == 4
+        assert "… <s>" in rendered.text
+
+
+# ------------------------------------------------------------------------------------------- lobby
+
+
+def test_lobby_lists_players_and_offers_join_link_and_creator_buttons() -> None:
+    info = LobbyInfo(
+        "g1", GameKind.KONCHINKA, {"variant": "classic", "target": 15}, SEATS[:2] + SEATS[3:], "kbot"
+    )
+    rendered = render_lobby(info, RU)
+    lines = rendered.text.splitlines()
+    assert lines[0] == "🃏 <b>Кончинка</b> · классика · до 15"
+    assert "Игроки (3/4):" in lines
+    assert " 1. Аня" in lines and " 2. Борис" in lines
+    assert " 3. 🤖 Бот-любитель <i>(любитель)</i>" in lines
+    assert by_text(rendered, "✋ Присоединиться").url == "https://t.me/kbot?start=j_g1"
+    ops = {
+        LobbyCb.unpack(b.callback_data).op
+        for b in buttons(rendered)
+        if b.callback_data and b.callback_data[0] == "l"
+    }
+    assert ops == {LobbyOp.LEAVE, LobbyOp.BOT_MENU, LobbyOp.SETTINGS, LobbyOp.START, LobbyOp.CANCEL}
+    assert (
+        RulesCb.unpack(by_text(rendered, "📖 Правила").callback_data or "").section is RulesSection.KONCHINKA
+    )
+
+
+def test_full_lobby_hides_join_and_add_bot() -> None:
+    rendered = render_lobby(LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS, "kbot"), RU)
+    texts = [b.text for b in buttons(rendered)]
+    assert "✋ Присоединиться" not in texts and "🤖 + Бот" not in texts
+    assert "Игроки (4/4):" in rendered.text
+
+
+def test_bot_level_screen_adds_a_bot_of_each_level() -> None:
+    info = LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS[:1], "kbot", screen=LobbyScreen.BOT_LEVEL)
+    rendered = render_lobby(info, RU)
+    added = [LobbyCb.unpack(b.callback_data) for b in buttons(rendered) if "🤖" in b.text and b.callback_data]
+    assert [(d.op, d.value) for d in added] == [(LobbyOp.ADD_BOT, lv.value) for lv in Level]
+    assert LobbyCb.unpack(by_text(rendered, "← Назад").callback_data or "").op is LobbyOp.BACK
+
+
+def test_settings_buttons_carry_the_new_value_and_mark_the_current_one() -> None:
+    options: dict[str, JSONValue] = {
+        "variant": "points",
+        "target": 21,
+        "multi_capture": False,
+        "early_finish": True,
+        "settlement": "stake",
+        "stake": 5,
+    }
+    rendered = render_lobby(
+        LobbyInfo("g1", GameKind.KONCHINKA, options, SEATS[:2], "kbot", screen=LobbyScreen.SETTINGS), RU
+    )
+    assert "Вариант: очковая кончинка" in rendered.text
+    assert "Расчёт: на кон, ставка 5" in rendered.text
+    assert "✅ очковая" in [b.text for b in buttons(rendered)]
+    assert "✅ до 21" in [b.text for b in buttons(rendered)]
+    multi = LobbyCb.unpack(by_text(rendered, "Несколько взяток: нет").callback_data or "")
+    assert (multi.op, multi.key, multi.value) == (LobbyOp.SET, SettingKey.MULTI_CAPTURE.value, "1")
+    early = LobbyCb.unpack(by_text(rendered, "Прикончить: да").callback_data or "")
+    assert (early.key, early.value) == (SettingKey.EARLY_FINISH.value, "0")
+    stake = LobbyCb.unpack(by_text(rendered, "✅ на кон 5").callback_data or "")
+    assert (stake.key, stake.value) == (SettingKey.STAKE.value, "5")
+    times = [
+        LobbyCb.unpack(b.callback_data)
+        for b in buttons(rendered)
+        if b.callback_data and ":time:" in b.callback_data
+    ]
+    assert [t.value for t in times] == ["30", "60", "120", "0"]
+
+
+# ------------------------------------------------------------------------------------------- table
+
+
+def test_group_table_shows_public_state_and_never_a_hand() -> None:
+    state = new_state(3, 11)
+    info = table(state, 0, seconds_left=45, bot_username="kbot")
+    rendered = render_table(info, RU)
+    text = rendered.text
+    view = info.view
+    assert "На столе: " + "  ".join(c.ru for c in view.table) in text
+    assert "Ходит: " + ["Аня", "Борис", "Вера"][view.current_player] + " (0:45)" in text
+    assert f"Колода: {view.deck_size}" in text
+    assert f"Раздача 1 · сдаёт {['Аня', 'Борис', 'Вера'][view.dealer]}" in text
+    assert "Аня — взято 0 (♣ 0)" in text
+    for hand in state.hands:
+        for c in hand:
+            assert c.ru not in text, c
+    assert by_text(rendered, "🃏 Мои карты").url == "https://t.me/kbot?start=g_g1"
+
+
+def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
+    state = play_until(
+        new_state(3, 4), lambda s: len(s.deal_scores) >= 1 and len(s.view(0).recent_events) >= 3, 4
+    )
+    view = dataclasses.replace(state.view(0), tally=((2, 6, 9), (1, 3), (2, 3, 4)))
+    text = render_table(TableInfo("g1", SEATS[:3], view), RU).text
+    assert "Последние ходы:" in text
+    assert "Аня: <s>2</s> <s>6</s> <b>9</b>" in text
+    assert "Борис: <s>1</s> <b>3</b>" in text
+    told = [t for t in (event_text(e, SEATS, RU) for e in view.recent_events) if t]
+    for line in told[-4:]:
+        assert f"· {line}" in text
+
+
+@pytest.mark.parametrize(
+    ("event", "ru", "en"),
+    [
+        (
+            Event(0, EventKind.CAPTURE, Card.parse("8h"), (Card.parse("3s"), Card.parse("5d")), 1),
+            "Аня берёт 3♠ + 5♦ восьмёркой червей",
+            "Аня takes 3♠ + 5♦ with 8♥",
+        ),
+        (
+            Event(
+                1,
+                EventKind.SWEEP,
+                Card.parse("Js"),
+                tuple(Card.parse(c) for c in ("4h", "2c", "Qd", "7s")),
+                1,
+            ),
+            "Борис берёт валетом пик весь стол (4 карты) · 🎯 кончинка 2♣",
+            "Борис sweeps the table with J♠ (4 cards) · 🎯 konchinka 2♣",
+        ),
+        (Event(2, EventKind.LAY, Card.parse("Qh"), (), 1), "Вера кладёт Д♥", "Вера puts down Q♥"),
+        (
+            Event(0, EventKind.FINISH, None, (), 1),
+            "🏁 Аня приканчивает партию!",
+            "🏁 Аня finishes the party!",
+        ),
+        (
+            Event(1, EventKind.LEFTOVERS, None, (Card.parse("Td"),), 2),
+            "Остаток стола (1 карта) забирает Борис · 🎯 кончинка 10♦",
+            "The rest of the table (1 card) goes to Борис · 🎯 konchinka 10♦",
+        ),
+        (
+            Event(-1, EventKind.LEFTOVERS, None, (Card.parse("5d"),), 2),
+            "Остаток стола (1) не достаётся никому",
+            None,
+        ),
+        (Event(1, EventKind.DEAL_START, None, (), 2), None, None),
+    ],
+)
+def test_moves_in_words(event: Event, ru: str | None, en: str | None) -> None:
+    assert event_text(event, SEATS, RU) == ru
+    if en is not None:
+        assert event_text(event, SEATS, EN) == en
+
+
+# ------------------------------------------------------------------------------------------- private
+
+
+def test_two_tap_move_pick_a_card_then_what_it_does() -> None:
+    state = play_until(new_state(3, 7), has_card_with(lambda n: n >= 2), 7)
+    info = table(state, seconds_left=30)
+    view = info.view
+    me = ["Аня", "Борис", "Вера"][view.player]
+    first = render_hand(info, RU)
+    assert first.text.startswith(f"👉 <b>Ваш ход, {me}!</b> (0:30)")
+    card = next(c for c in view.hand if len(actions_of_card(view, c)) >= 2)
+    pick = PickCb.unpack(by_text(first, card.ru).callback_data or "")
+    assert (pick.game, pick.version, pick.card) == ("g1", view.version, card.code)
+
+    second = render_hand(info, RU, Card.parse(pick.card))
+    assert f"<b>{card.ru} — что делаем?</b>" in second.text
+    moves = [
+        MoveCb.unpack(b.callback_data)
+        for b in buttons(second)
+        if b.callback_data and b.callback_data[0] == "m"
+    ]
+    chosen = [view.legal_actions[m.index] for m in moves]
+    assert {a for a in chosen} == {a for _, a in actions_of_card(view, card)}
+    assert all(m.version == view.version for m in moves)
+    labels = [b.text for b in buttons(second)]
+    assert "Положить на стол" in labels
+    for action in chosen:
+        if isinstance(action, Capture):
+            assert any(label.startswith("Взять") for label in labels)
+    assert BackCb.unpack(by_text(second, "← Другая карта").callback_data or "").version == view.version
+
+
+def test_capture_button_writes_the_cards_out() -> None:
+    state = play_until(
+        new_state(2, 9),
+        lambda s: (
+            not s.is_terminal and any(isinstance(a, Capture) and a.card.rank <= 10 for a in s.legal_actions())
+        ),
+        9,
+    )
+    info = table(state)
+    action = next(a for a in info.view.legal_actions if isinstance(a, Capture) and a.card.rank <= 10)
+    rendered = render_hand(info, RU, action.card)
+    label = "Взять " + " + ".join(c.ru for c in action.groups[0])
+    data = MoveCb.unpack(by_text(rendered, label).callback_data or "")
+    assert info.view.legal_actions[data.index] == action
+
+
+def test_a_card_with_one_action_plays_on_the_first_tap() -> None:
+    state = play_until(new_state(3, 8), has_card_with(lambda n: n == 1), 8)
+    info = table(state)
+    view = info.view
+    card = next(c for c in view.hand if len(actions_of_card(view, c)) == 1)
+    data = MoveCb.unpack(by_text(render_hand(info, RU), card.ru).callback_data or "")
+    action = view.legal_actions[data.index]
+    assert isinstance(action, Lay | Capture) and action.card is card
+
+
+def test_not_your_turn_shows_cards_as_text_without_move_buttons() -> None:
+    state = new_state(3, 12)
+    other = (state.current_player + 1) % 3
+    info = table(state, other, seconds_left=50)
+    rendered = render_hand(info, RU)
+    assert "Ваш ход" not in rendered.text
+    assert "Ваши карты: " + "  ".join(c.ru for c in info.view.hand) in rendered.text
+    assert [b.text for b in buttons(rendered)] == ["📖 Правила"]
+
+
+def test_finish_button_is_offered_and_plays_the_finish() -> None:
+    state = play_until(
+        new_state(2, 3, target=1), lambda s: any(isinstance(a, Finish) for a in s.legal_actions()), 3
+    )
+    info = table(state)
+    data = MoveCb.unpack(by_text(render_hand(info, RU), "🏁 Прикончить!").callback_data or "")
+    assert isinstance(info.view.legal_actions[data.index], Finish)
+    assert by_text(render_hand(info, EN), "🏁 Finish it!")
+
+
+def test_english_uses_english_ranks() -> None:
+    state = play_until(
+        new_state(2, 21), lambda s: any(c.rank >= 11 for c in s.view(s.current_player).hand), 21
+    )
+    info = table(state)
+    face = next(c for c in info.view.hand if c.rank >= 11)
+    assert any(b.text == face.text for b in buttons(render_hand(info, EN)))
+    assert any(b.text == face.ru for b in buttons(render_hand(info, RU)))
+
+
+def test_solo_shows_more_bot_moves_and_the_tally() -> None:
+    state = play_until(
+        new_state(3, 13), lambda s: len(s.deal_scores) >= 1 and len(s.view(0).recent_events) >= 6, 13
+    )
+    info = dataclasses.replace(table(state, 0), solo=True)
+    solo = render_solo(info, RU).text
+    hand = render_hand(dataclasses.replace(info, solo=False), RU).text
+    assert solo.count("\n· ") > hand.count("\n· ")
+    assert "Запись:" in solo
+
+
+# ------------------------------------------------------------------------------------------- results
+
+
+def test_deal_end_shows_each_scoring_line_and_the_tally() -> None:
+    state = play_until(new_state(3, 14), lambda s: len(s.deal_scores) >= 1, 14)
+    info = table(state, 0)
+    score = info.view.deal_scores[0]
+    text = render_deal_end(info, RU).text
+    assert "<b>Раздача 1 окончена</b>" in text
+    names = ["Аня", "Борис", "Вера"]
+    assert "Карты: " + " · ".join(f"{n} {score.cards[i]}" for i, n in enumerate(names)) in text
+    if score.cards_winner is None:
+        assert "поровну — никому" in text
+    else:
+        assert f"→ {names[score.cards_winner]} +2" in text
+    for c, holder in score.konchinki.items():
+        assert f"{c.ru} — {names[holder]}" in text
+    assert (
+        "Очки за раздачу: "
+        + " · ".join(
+            f"{n} {'+' if score.points[i] > 0 else ''}{score.points[i]}" for i, n in enumerate(names)
+        )
+        in text
+    )
+    assert "Запись:" in text
+
+
+def test_party_end_names_the_winner_settles_and_offers_a_rematch() -> None:
+    state = play_until(new_state(3, 15, target=3, early_finish=False), lambda s: s.is_terminal, 15)
+    info = table(state, 0)
+    outcome = info.view.outcome
+    assert outcome is not None
+    rendered = render_party_end(info, RU)
+    names = ["Аня", "Борис", "Вера"]
+    winner = outcome.winners[0]
+    assert f"Победа: {names[winner]} — {outcome.scores[winner]}" in rendered.text
+    for payer, amount in enumerate(outcome.settlement):
+        if amount < 0:
+            assert f"{names[payer]} → {names[winner]}: {-amount}" in rendered.text
+    assert RematchCb.unpack(by_text(rendered, "🔁 Реванш").callback_data or "").game == "g1"
+
+
+# ------------------------------------------------------------------------------------------- rules, help, answers
+
+
+@pytest.mark.parametrize("tr", [RU, EN], ids=["ru", "en"])
+def test_rules_sections_navigate_to_every_section(tr: Translator) -> None:
+    for section in RulesSection:
+        rendered = render_rules(section, tr, game_id="g1")
+        targets = [RulesCb.unpack(b.callback_data or "") for b in buttons(rendered)]
+        assert {t.section for t in targets} == set(RulesSection)
+        assert all(t.game == "g1" for t in targets)
+        assert len(rendered.text) > 200
+
+
+def test_rules_state_the_numbers_of_the_spec() -> None:
+    scoring = render_rules(RulesSection.SCORING, RU).text
+    assert "2 очка" in scoring and "1 очко" in scoring and "2♣ и 10♦" in scoring
+    early = render_rules(RulesSection.EARLY_FINISH, RU).text
+    assert "7 треф" in early and "27 карт" in early and "2 очков" in early
+    tally = render_rules(
+        RulesSection.TALLY, RU, options={"target": 21, "settlement": "stake", "stake": 3}
+    ).text
+    assert "<s>2</s> <s>6</s> 9" in tally
+    assert "В этой игре: классика · до 21 · на кон 3" in tally
+    king = render_rules(RulesSection.KING_SCORING, RU).text
+    assert "192" in king and "96" in king
+
+
+def test_help_and_command_menus() -> None:
+    assert "/konchinka" in render_help(RU).text and "/play" in render_help(EN).text
+    for tr in (RU, EN):
+        private, group = bot_commands(tr)
+        assert [c.command for c in private] == ["play", "rules", "stats", "help"]
+        assert "konchinka" in [c.command for c in group] and "cancel" in [c.command for c in group]
+        for command in (*private, *group):
+            assert re.fullmatch(r"[a-z0-9_]{1,32}", command.command)
+            assert 0 < len(command.description) <= 256
+
+
+def test_answers_are_localized_and_short() -> None:
+    assert answer_text(Answer.STALE, RU) == "Этот ход уже сделан."
+    assert answer_text(CommonIllegal.NOT_YOUR_TURN, RU, name="Аня") == "Сейчас ходит Аня."
+    generic = answer_text(Answer.UNKNOWN, RU)
+    for tr in (RU, EN):
+        for reason in (*Answer, *CommonIllegal, *KonchinkaIllegal, *KingIllegal):
+            text = answer_text(reason, tr, name="x" * 300, card="10♦", suit="♦", need=2, secured=1)
+            assert 0 < len(text) <= 200
+            if reason is not Answer.UNKNOWN and tr is RU:
+                assert text != generic, reason
+
+
+def test_illegal_answer_uses_the_error_params() -> None:
+    state = new_state(2, 1, forced_capture=True)
+    state = play_until(
+        state,
+        lambda s: not s.is_terminal and any(isinstance(a, Capture) for a in s.legal_actions()),
+        1,
+    )
+    card = state.view(state.current_player).hand[0]
+    with pytest.raises(IllegalActionError) as caught:
+        state.apply(Lay(card))
+    assert illegal_answer(caught.value, RU) == "Брать обязательно: этой картой нужно что-то взять."
+
+
+def test_start_bot_notice_and_seat_buttons() -> None:
+    notice = render_start_bot(SeatInfo(HOSTILE), "g1", "kbot", RU)
+    assert notice.text.startswith("&lt;b&gt;&amp;Аня&lt;/script&gt;, бот не может вам написать")
+    assert by_text(notice, "▶️ Открыть бота").url == "https://t.me/kbot?start=g_g1"
+    replaced = render_seat_replaced(SeatInfo("Аня"), "g1", RU)
+    assert SeatCb.unpack(by_text(replaced, "↩️ Вернуться в игру").callback_data or "").game == "g1"
+
+
+def test_solo_setup_walks_game_opponents_level() -> None:
+    first = render_solo_setup(RU)
+    games = [SoloCb.unpack(b.callback_data or "") for b in buttons(first)]
+    assert [(g.step, g.game) for g in games] == [
+        (SoloStep.GAME, GameKind.KONCHINKA),
+        (SoloStep.GAME, GameKind.KING),
+    ]
+    second = render_solo_setup(RU, GameKind.KONCHINKA)
+    assert [b.text for b in buttons(second)] == ["1 соперник", "2 соперника", "3 соперника"]
+    third = render_solo_setup(RU, GameKind.KONCHINKA, 2)
+    levels = [SoloCb.unpack(b.callback_data or "") for b in buttons(third)]
+    assert [(s.step, s.opponents, s.level) for s in levels] == [(SoloStep.LEVEL, 2, lv.value) for lv in Level]
+    king = render_solo_setup(RU, GameKind.KING)
+    assert {SoloCb.unpack(b.callback_data or "").opponents for b in buttons(king)} == {3}
+
+
+def test_view_types_are_the_engine_ones() -> None:
+    state = new_state(2, 1)
+    assert isinstance(state.view(0), KonchinkaView)
+
+
+def test_forced_capture_card_without_a_capture_explains_instead_of_playing() -> None:
+    state = play_until(new_state(2, 4, forced_capture=True), has_card_with(lambda n: n == 0), 4)
+    info = table(state)
+    card = next(c for c in info.view.hand if not actions_of_card(info.view, c))
+    first = render_hand(info, RU)
+    assert PickCb.unpack(by_text(first, card.ru).callback_data or "").card == card.code
+    second = render_hand(info, RU, card)
+    assert f"{card.ru} сейчас не сыграть" in second.text
+    assert [b.text for b in buttons(second)] == ["← Другая карта", "📖 Правила"]
+
+
+def test_early_finish_is_told_in_the_deal_and_party_results() -> None:
+    state = play_until(
+        new_state(2, 3, target=1), lambda s: any(isinstance(a, Finish) for a in s.legal_actions()), 3
+    )
+    finisher = state.current_player
+    state.apply(next(a for a in state.legal_actions() if isinstance(a, Finish)))
+    info = table(state, 0)
+    name = ["Аня", "Борис"][finisher]
+    deal = render_deal_end(info, RU).text
+    assert f"🏁 {name} приканчивает партию посреди раздачи" in deal
+    assert "поровну" not in deal
+    party = render_party_end(info, RU).text
+    assert f"🏁 {name} приканчивает партию!" in party
+    assert f"Победа: {name}" in party
+
+
+def test_table_marks_seats_played_by_a_bot_or_unreachable() -> None:
+    seats = (
+        SeatInfo("Аня", 1, is_replaced=True),
+        SeatInfo("Борис", 2, is_reachable=False),
+        SeatInfo("Вера", 3),
+    )
+    text = render_table(table(new_state(3, 2), 0, seats), RU).text
+    assert "Аня — взято 0 (♣ 0) · 🤖 пока играет бот\n" in text
+    assert "Борис — взято 0 (♣ 0) · ⚠️ бот не может написать" in text
+    assert text.splitlines()[-1] == "Вера — взято 0 (♣ 0)"
