@@ -6,6 +6,7 @@ COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY locales ./locales
-RUN pip install --no-cache-dir .
+# Editable, so the package reads locales/ beside it in /app.
+RUN pip install --no-cache-dir -e .
 VOLUME ["/app/data"]
 CMD ["python", "-m", "bot"]

@@ -7,6 +7,6 @@ only ``state.view(player)``; hidden cards are guessed by sampling worlds consist
 from __future__ import annotations
 
 from engine.ai.levels import Level
-from engine.ai.players import choose_action
+from engine.ai.players import choose_action, describe_action
 
-__all__ = ["Level", "choose_action"]
+__all__ = ["Level", "choose_action", "describe_action"]
