@@ -1,0 +1,215 @@
+"""The bot under test: the real aiogram dispatcher polling a fake Bot API server, and simulated players.
+
+``bot_runner`` starts the whole application in-process (``bot.app.build_app`` + polling) against a
+``FakeTelegram`` whose clock and limits run ``SPEED`` times faster than real time; the bot's own clock runs at
+the same speed, so a Telegram minute passes in a second on both sides. Helpers below play turns the way a
+person does: read the newest private message, press a button, and when a card has several moves, press one of
+those.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.enums import ParseMode
+
+from bot.app import App, build_app
+from bot.settings import Settings
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
+
+SPEED = 60.0
+"""Both clocks run this much faster than real time (a Telegram minute per real second)."""
+SEED = 20240601
+
+
+def make_settings(tg: FakeTelegram, db_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "bot_token": tg.token,
+        "database_path": db_path,
+        "telegram_api_url": tg.base_url,
+        "clock_speed": SPEED,
+        "bot_delay": 1.0,
+        "turn_timeout": 0,
+        "reminder_before": 15.0,
+        "game_seed": SEED,
+        "default_target": 3,
+    }
+    values.update(overrides)
+    return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+@dataclass
+class Running:
+    app: App
+    task: asyncio.Task[None]
+
+    async def stop(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            await self.app.dispatcher.stop_polling()
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.wait_for(self.task, 10)
+        await self.app.bot.session.close()
+
+
+BotRunner = Callable[..., Awaitable[Running]]
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram(speed=SPEED, limits=Limits())
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "bot.sqlite3"
+
+
+@pytest.fixture
+async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner]:
+    started: list[Running] = []
+
+    async def start(**overrides: Any) -> Running:
+        settings = make_settings(tg, db_path, **overrides)
+        bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+        app = await build_app(settings, bot)
+        task = asyncio.create_task(
+            app.dispatcher.start_polling(
+                bot,
+                handle_signals=False,
+                close_bot_session=False,
+                polling_timeout=1,
+                allowed_updates=app.dispatcher.resolve_used_update_types(),
+            )
+        )
+        running = Running(app, task)
+        started.append(running)
+        await tg.wait_for(
+            lambda: app.outbox._idle is not None and tg.commands != {}, timeout=10, what="start-up"
+        )
+        return running
+
+    yield start
+    for running in started:
+        if not running.task.done():
+            await running.stop()
+
+
+# --- playing like a person ---------------------------------------------------------------------------------
+
+MOVE_PREFIXES = ("m:", "p:")
+
+
+def move_buttons(message: FakeMessage) -> list[str]:
+    return [
+        b.callback_data
+        for b in message.flat_buttons
+        if b.callback_data and b.callback_data.startswith(MOVE_PREFIXES)
+    ]
+
+
+def turn_message(user: FakeUser) -> FakeMessage | None:
+    """The user's private message that offers moves now (None when it is not their turn)."""
+    for message in reversed(user.private_chat.visible_messages()):
+        if message.is_from_bot and move_buttons(message):
+            return message
+    return None
+
+
+async def take_turn(tg: FakeTelegram, user: FakeUser, pick: int = 0) -> bool:
+    """Play one move if it is this user's turn: the ``pick``-th button (a card; then its first move)."""
+    message = turn_message(user)
+    if message is None:
+        return False
+    buttons = move_buttons(message)
+    data = buttons[pick % len(buttons)]
+    answer = await user.press(message, data=data)
+    if not data.startswith("p:") or answer.text:
+        return True
+    with contextlib.suppress(TimeoutError):
+        await tg.wait_for(
+            lambda: message.is_deleted or any(d.startswith("m:") for d in move_buttons(message)),
+            timeout=5,
+            what="the picked card's moves",
+        )
+    moves = [d for d in move_buttons(message) if d.startswith("m:")] if not message.is_deleted else []
+    if moves:
+        await user.press(message, data=moves[0])
+    return True
+
+
+def has_rematch(chat_messages: list[FakeMessage]) -> bool:
+    return any(
+        b.callback_data and b.callback_data.startswith("rm:") for m in chat_messages for b in m.flat_buttons
+    )
+
+
+async def play_until(
+    tg: FakeTelegram,
+    users: list[FakeUser],
+    done: Callable[[], bool],
+    *,
+    timeout: float = 60.0,
+    moves: int = 0,
+) -> int:
+    """Let the users play whenever it is their turn until ``done()``; the number of moves they made."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    made = 0
+    while not done():
+        if loop.time() > deadline:
+            raise TimeoutError(f"the party did not finish in {timeout} s ({made} moves by people)")
+        played = False
+        for user in users:
+            if await take_turn(tg, user, pick=made):
+                made += 1
+                played = True
+                if moves and made >= moves:
+                    return made
+        if not played:
+            await asyncio.sleep(0.01)
+    return made
+
+
+def lobby_of(group: FakeChat) -> FakeMessage:
+    """The newest lobby message in the group (the one with the deep-link join button)."""
+    for message in reversed(group.visible_messages()):
+        if message.is_from_bot and any("start=j_" in (b.url or "") for b in message.flat_buttons):
+            return message
+    raise AssertionError("no lobby in the group")
+
+
+async def open_lobby(tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser]) -> str:
+    """``/konchinka`` in the group, then every player follows the join link; the game id."""
+    await creator.send(group, "/konchinka")
+    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the lobby")
+    lobby = lobby_of(group)
+    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
+    payload = url.split("start=", 1)[1]
+    for user in players:
+        await user.send_private(f"/start {payload}")
+    await tg.wait_for(
+        lambda: all(u.full_name in lobby_of(group).text for u in players), what="everyone seated"
+    )
+    return payload.removeprefix("j_")
+
+
+async def start_party(tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser]) -> str:
+    from bot.callbacks import LobbyCb, LobbyOp
+
+    game = await open_lobby(tg, group, creator, players)
+    answer = await creator.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    assert answer.answered and not answer.text
+    return game

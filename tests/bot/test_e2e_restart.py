@@ -1,0 +1,90 @@
+"""Kill the bot at any moment, start it again: the party continues where it was and finishes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from bot.storage import Database, GameStatus, repo
+from engine.core import replay
+from tests.bot.conftest import SEED, SPEED, BotRunner, has_rematch, play_until, start_party
+from tests.fakebot import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+async def _check_record(db_path: Path, game: str) -> None:
+    """Every stored move once, in order, and the record replays to a finished party."""
+    db = await Database.open(db_path)
+    try:
+        async with db.tx() as tx:
+            row = await repo.get_game(tx, int(game))
+            moves = await repo.moves_of(tx, int(game))
+    finally:
+        await db.close()
+    assert row is not None and row.record is not None
+    assert row.status is GameStatus.FINISHED
+    assert [m[0] for m in moves] == list(range(row.version))
+    assert [m[1] for m in moves] == list(row.record.actions)
+    assert replay(row.record).is_terminal
+
+
+async def test_a_restarted_bot_finishes_the_party(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
+) -> None:
+    first = await bot_runner()
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris, vera])
+    await play_until(tg, [anna, boris, vera], lambda: False, moves=20, timeout=60)
+    await first.stop()
+    await bot_runner()
+    await play_until(tg, [anna, boris, vera], lambda: has_rematch(group.visible_messages()), timeout=90)
+    await _check_record(db_path, game)
+
+
+async def _spawn(tg: FakeTelegram, db_path: Path) -> asyncio.subprocess.Process:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "BOT_TOKEN": tg.token,
+        "TELEGRAM_API_URL": tg.base_url,
+        "DATABASE_PATH": str(db_path),
+        "CLOCK_SPEED": str(SPEED),
+        "GAME_SEED": str(SEED),
+        "DEFAULT_TARGET": "3",
+        "TURN_TIMEOUT": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=db_path.parent, env=env, stdin=asyncio.subprocess.DEVNULL
+    )
+
+
+async def test_python_m_bot_killed_mid_deal_and_restarted_finishes_the_party(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    vera = tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    process = await _spawn(tg, db_path)
+    try:
+        await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
+        game = await start_party(tg, group, anna, [anna, boris, vera])
+        await play_until(tg, [anna, boris, vera], lambda: False, moves=15, timeout=60)
+        process.send_signal(signal.SIGKILL)
+        await process.wait()
+        tg.commands.clear()
+        process = await _spawn(tg, db_path)
+        await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start again")
+        await play_until(tg, [anna, boris, vera], lambda: has_rematch(group.visible_messages()), timeout=120)
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGKILL)
+            await process.wait()
+    await _check_record(db_path, game)
+    assert tg.stats.too_many_requests == 0

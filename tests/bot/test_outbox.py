@@ -1,0 +1,109 @@
+"""The outbox against the fake Telegram: coalesced edits, nothing sent twice, 429 waited out, 403 reported."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.enums import ParseMode
+
+from bot.services.clock import Clock
+from bot.services.outbox import Outbox, OutboxLimits
+from bot.storage import Database
+from tests.fakebot import FakeTelegram, Limits
+
+SPEED = 60.0
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, Bot, Database]]:
+    tg = FakeTelegram(speed=SPEED, limits=Limits())
+    await tg.start()
+    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        yield tg, bot, db
+    finally:
+        await db.close()
+        await bot.session.close()
+        await tg.stop()
+
+
+async def test_fast_changes_to_a_live_message_go_out_as_few_edits_ending_with_the_newest(
+    world: tuple[FakeTelegram, Bot, Database],
+) -> None:
+    tg, bot, db = world
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna])
+    outbox = Outbox(bot, db, Clock(SPEED))
+    await outbox.start()
+    for n in range(40):
+        outbox.show("table", group.id, f"state {n}")
+    await outbox.drain()
+    outbox.show("table", group.id, "state 39")  # unchanged: no call at all
+    await outbox.drain()
+    messages = group.bot_messages()
+    assert len(messages) == 1
+    assert messages[0].text == "state 39"
+    assert messages[0].edit_count <= 3
+    assert tg.stats.calls["sendMessage"] + tg.stats.calls["editMessageText"] <= 4
+    await outbox.stop()
+
+
+async def test_a_flood_is_paced_below_the_group_limit(world: tuple[FakeTelegram, Bot, Database]) -> None:
+    tg, bot, db = world
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna])
+    outbox = Outbox(bot, db, Clock(SPEED))
+    await outbox.start()
+    for n in range(30):
+        await outbox.say(group.id, f"notice {n}")
+    await outbox.drain(timeout=20)
+    assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(30)]
+    assert tg.stats.too_many_requests == 0
+    await outbox.stop()
+
+
+async def test_a_429_is_waited_out_and_the_message_still_goes_out(
+    world: tuple[FakeTelegram, Bot, Database],
+) -> None:
+    tg, bot, db = world
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna])
+    # An outbox that believes in much looser limits than Telegram's: it will be refused, and must recover.
+    outbox = Outbox(bot, db, Clock(SPEED), OutboxLimits(chat_interval=0, group_per_minute=1000))
+    await outbox.start()
+    for n in range(5):
+        await outbox.say(group.id, f"notice {n}")
+    await outbox.drain(timeout=20)
+    assert tg.stats.too_many_requests >= 1
+    assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(5)]
+    await outbox.stop()
+
+
+async def test_a_user_who_never_opened_the_bot_is_reported_not_retried(
+    world: tuple[FakeTelegram, Bot, Database],
+) -> None:
+    tg, bot, db = world
+    stranger = tg.add_user("Глеб")
+    forbidden: list[int] = []
+
+    async def on_forbidden(chat_id: int) -> None:
+        forbidden.append(chat_id)
+
+    outbox = Outbox(bot, db, Clock(SPEED), on_forbidden=on_forbidden)
+    await outbox.start()
+    outbox.show("hand", stranger.id, "your cards")
+    await outbox.say(stranger.id, "a notice")
+    await outbox.drain()
+    assert forbidden == [stranger.id]
+    assert tg.stats.error_count(403) == 1
+    await outbox.stop()
+    again = Outbox(bot, db, Clock(SPEED))  # nothing left to re-send after a restart
+    await again.start()
+    await again.drain()
+    assert tg.stats.error_count(403) == 1
+    await again.stop()
