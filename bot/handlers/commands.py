@@ -1,4 +1,4 @@
-"""Plain commands: /start, /help, /rules (and its section buttons), /score, /stats."""
+"""Plain commands: /start, /help, /rules (and its section buttons), /score, /stats, /top."""
 
 from __future__ import annotations
 
@@ -9,20 +9,11 @@ from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
 
 from bot.callbacks import RulesCb
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
-from bot.i18n import Translator
 from bot.services.game import GameService
 from bot.services.outbox import Outbox
-from bot.storage.models import UserStats
 from bot.views import render_help, render_rules
 from bot.views.rules import KONCHINKA_SECTIONS
-
-
-def stats_text(stats: UserStats, tr: Translator) -> str:
-    """/stats. Adapter: uses the ``stats-text`` message when the locales have it."""
-    args = {"games": stats.games, "wins": stats.wins, "points": stats.points, "settlement": stats.settlement}
-    if tr.has("stats-text"):
-        return tr.t("stats-text", **args)
-    return f"📊 {stats.games} · 🏆 {stats.wins} · {stats.points} · {stats.settlement:+d}"
+from bot.views.stats import render_stats, render_top
 
 
 async def on_start(message: Message, service: GameService, outbox: Outbox) -> None:
@@ -67,9 +58,14 @@ async def on_score(message: Message, service: GameService) -> None:
 
 async def on_stats(message: Message, service: GameService, outbox: Outbox) -> None:
     assert message.from_user is not None
-    stats = await service.stats(message.from_user.id)
-    text = stats_text(stats, tr_of(message.from_user))
-    await outbox.say(message.chat.id, text, thread_id=thread_of(message))
+    rendered = render_stats(await service.stats(message.from_user.id), tr_of(message.from_user))
+    await outbox.say(message.chat.id, rendered.text, thread_id=thread_of(message))
+
+
+async def on_top(message: Message, service: GameService, outbox: Outbox) -> None:
+    """/top in a group: the chat's leaderboard over its finished parties."""
+    rendered = render_top(await service.top(message.chat.id), tr_of(message.from_user))
+    await outbox.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
 async def on_my_chat_member(event: ChatMemberUpdated, service: GameService) -> None:
@@ -92,5 +88,6 @@ def make_router() -> Router:
     router.callback_query.register(on_rules_section, RulesCb.filter())
     router.message.register(on_score, Command("score"))
     router.message.register(on_stats, Command("stats"))
+    router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
     router.my_chat_member.register(on_my_chat_member)
     return router

@@ -35,7 +35,7 @@ from bot.services.kinds import KindSpec, spec_of
 from bot.services.outbox import Outbox
 from bot.services.updates import mark_current_update
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, Tx, UserRow, repo
-from bot.storage.models import UserStats
+from bot.storage.models import ChatRank, UserStats
 from bot.storage.repo import StaleVersionError
 from bot.views import Answer, LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo, TableInfo
 from engine.ai import Level, choose_action
@@ -546,6 +546,10 @@ class GameService:
     async def stats(self, user_id: int) -> UserStats:
         async with self.db.tx() as tx:
             return await repo.user_stats(tx, user_id)
+
+    async def top(self, chat_id: int) -> list[ChatRank]:
+        async with self.db.tx() as tx:
+            return await repo.chat_top(tx, chat_id)
 
     async def game_options(self, game_id: int) -> dict[str, Any] | None:
         async with self.db.tx() as tx:

@@ -179,3 +179,14 @@ class UserStats:
     wins: int
     points: int
     settlement: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRank:
+    """One line of a chat's leaderboard (/top): a person's finished parties in that chat."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    points: int

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from bot.storage.db import Tx
 from bot.storage.models import (
     Actor,
+    ChatRank,
     GameMode,
     GameRow,
     GameStatus,
@@ -240,6 +241,22 @@ async def user_stats(tx: Tx, user_id: int) -> UserStats:
     if row is None:
         return UserStats(0, 0, 0, 0)
     return UserStats(int(row["games"]), int(row["wins"]), int(row["points"]), int(row["settlement"]))
+
+
+async def chat_top(tx: Tx, chat_id: int, limit: int = 10) -> list[ChatRank]:
+    """The chat's people by wins, then points, over the parties finished there (group games only)."""
+    rows = await tx.all(
+        "SELECT s.user_id AS user_id, u.name AS name, COUNT(*) AS games, COALESCE(SUM(s.won), 0) AS wins, "
+        "COALESCE(SUM(s.score), 0) AS points FROM seats s JOIN games g ON g.id = s.game_id "
+        "JOIN users u ON u.user_id = s.user_id "
+        "WHERE g.chat_id = ? AND g.status = 'finished' AND s.user_id IS NOT NULL "
+        "GROUP BY s.user_id ORDER BY wins DESC, points DESC, games ASC, s.user_id ASC LIMIT ?",
+        (chat_id, limit),
+    )
+    return [
+        ChatRank(int(r["user_id"]), str(r["name"]), int(r["games"]), int(r["wins"]), int(r["points"]))
+        for r in rows
+    ]
 
 
 # --- updates -----------------------------------------------------------------------------------------------

@@ -183,18 +183,25 @@ async def play_until(
     return made
 
 
-def lobby_of(group: FakeChat) -> FakeMessage:
-    """The newest lobby message in the group (the one with the deep-link join button)."""
+def find_lobby(group: FakeChat) -> FakeMessage | None:
+    """The newest lobby message in the group (the one with the deep-link join button), if any."""
     for message in reversed(group.visible_messages()):
         if message.is_from_bot and any("start=j_" in (b.url or "") for b in message.flat_buttons):
             return message
-    raise AssertionError("no lobby in the group")
+    return None
+
+
+def lobby_of(group: FakeChat) -> FakeMessage:
+    lobby = find_lobby(group)
+    if lobby is None:
+        raise AssertionError("no lobby in the group")
+    return lobby
 
 
 async def open_lobby(tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser]) -> str:
     """``/konchinka`` in the group, then every player follows the join link; the game id."""
     await creator.send(group, "/konchinka")
-    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the lobby")
+    await tg.wait_for(lambda: find_lobby(group) is not None, what="the lobby")
     lobby = lobby_of(group)
     url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
     payload = url.split("start=", 1)[1]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.bot.conftest import BotRunner, has_rematch, play_until, start_party, turn_message
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeChat, FakeTelegram
 
 
 async def test_three_people_play_a_group_party_to_the_winner(tg: FakeTelegram, bot_runner: BotRunner) -> None:
@@ -29,3 +29,33 @@ async def test_three_people_play_a_group_party_to_the_winner(tg: FakeTelegram, b
     # Nobody's private chat is left with dead move buttons.
     for user in (anna, boris, vera):
         assert turn_message(user) is None
+
+
+def last_text(chat: FakeChat) -> str:
+    message = chat.last_bot_message()
+    return message.text if message else ""
+
+
+async def test_top_and_stats_count_a_finished_party(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await boris.send(group, "/top")
+    await tg.wait_for(lambda: "ещё не доиграли" in last_text(group), timeout=5, what="/top")
+    await start_party(tg, group, anna, [anna, boris])
+    await play_until(tg, [anna, boris], lambda: has_rematch(group.visible_messages()), timeout=120)
+    await tg.settle()
+    final = next(m.text for m in group.visible_messages() if m.is_from_bot and "Партия окончена" in m.text)
+    winner = "Аня" if "Победа: Аня" in final else "Борис"
+
+    await boris.send(group, "/top")
+    await tg.wait_for(lambda: "Лучшие игроки" in last_text(group), timeout=5, what="/top")
+    top = last_text(group).splitlines()
+    assert top[1].startswith(f"1. {winner} — побед 1 из 1"), top
+    assert len(top) == 3
+
+    await anna.send_private("/stats")
+    await tg.wait_for(lambda: "статистика" in last_text(anna.private_chat), timeout=5)
+    stats = last_text(anna.private_chat)
+    assert "Партий сыграно: 1" in stats
+    assert f"Побед: {1 if winner == 'Аня' else 0}" in stats
