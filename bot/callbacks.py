@@ -60,6 +60,8 @@ class SettingKey(enum.StrEnum):
     """Кинг ``king_forced_on_heart_lead``: ``1`` / ``0``."""
     KING_STOP = "kstop"
     """Кинг ``stop_when_decided``: ``1`` / ``0``."""
+    KING_ORDER = "korder"
+    """Кинг ``order``: the code of one of the preset orders of the negative deals (``bot.views.king``)."""
 
 
 SETTING_OPTION_NAMES: Final[dict[SettingKey, str]] = {
@@ -72,6 +74,7 @@ SETTING_OPTION_NAMES: Final[dict[SettingKey, str]] = {
     SettingKey.STAKE: "stake",
     SettingKey.KING_FORCED: "king_forced_on_heart_lead",
     SettingKey.KING_STOP: "stop_when_decided",
+    SettingKey.KING_ORDER: "order",
 }
 """The game option each setting key maps to (TURN_TIME is the bot's own setting, not a game option)."""
 

@@ -12,6 +12,6 @@ def routers() -> list[Router]:
 
 
 HANDLED_COMMANDS = frozenset(
-    {"konchinka", "new", "cancel", "score", "rules", "help", "play", "stats", "top", "start"}
+    {"konchinka", "king", "new", "cancel", "score", "rules", "help", "play", "stats", "top", "start"}
 )
 """Commands this bot answers (the command menu shows only these)."""

@@ -1,4 +1,4 @@
-"""Group lobbies: /konchinka, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
+"""Group lobbies: /konchinka, /king, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
 
 from __future__ import annotations
 
@@ -35,6 +35,11 @@ async def on_konchinka(message: Message, service: GameService) -> None:
     await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user))
 
 
+async def on_king(message: Message, service: GameService) -> None:
+    assert message.from_user is not None
+    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), GameKind.KING)
+
+
 async def on_new(message: Message, outbox: Outbox) -> None:
     tr = tr_of(message.from_user)
     rows = [
@@ -46,7 +51,8 @@ async def on_new(message: Message, outbox: Outbox) -> None:
                 NewCb(kind=GameKind.KONCHINKA, variant=v).pack(),
             )
             for v in Variant
-        ]
+        ],
+        [button(tr.t("btn-game", kind=GameKind.KING.value), NewCb(kind=GameKind.KING).pack())],
     ]
     await outbox.say(message.chat.id, tr.t("solo-choose-game"), keyboard(rows), thread_id=thread_of(message))
 
@@ -140,6 +146,7 @@ def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="lobby")
     router.message.register(on_konchinka, Command("konchinka"), ~F.chat.type.in_({"private"}))
+    router.message.register(on_king, Command("king"), ~F.chat.type.in_({"private"}))
     router.message.register(on_new, Command("new"), ~F.chat.type.in_({"private"}))
     router.callback_query.register(on_new_choice, NewCb.filter())
     router.message.register(on_cancel, Command("cancel"))

@@ -6,14 +6,14 @@ from aiogram import F, Router
 from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import GameKind, SoloCb, SoloStep
+from bot.callbacks import SoloCb, SoloStep
 from bot.handlers.common import answer_quietly, person, tr_of
 from bot.services.errors import ServiceError
 from bot.services.game import GameService
 from bot.services.kinds import KINDS
 from bot.services.outbox import Outbox
 from bot.views import Answer
-from bot.views.rules import render_solo_setup
+from bot.views.rules import render_play_menu, render_solo_setup
 from engine.ai import Level
 
 
@@ -22,8 +22,8 @@ def setup_slot(chat_id: int, message_id: int) -> str:
 
 
 async def on_play(message: Message, outbox: Outbox) -> None:
-    # Only Кончинка is hosted so far: skip the choice of the game.
-    rendered = render_solo_setup(tr_of(message.from_user), GameKind.KONCHINKA)
+    # One screen: Кончинка's numbers of opponents, or Кинг (always three bots, then the level).
+    rendered = render_play_menu(tr_of(message.from_user))
     await outbox.say(message.chat.id, rendered.text, rendered.markup)
 
 

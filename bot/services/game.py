@@ -355,11 +355,15 @@ class GameService:
             loaded = await self._lobby(game_id)
             if person.user_id != loaded.game.creator_id:
                 raise ServiceError(Answer.NOT_CREATOR)
+            spec = loaded.spec
             players = len(loaded.seats)
-            if players < loaded.spec.min_players:
+            if players < spec.min_players:
                 raise ServiceError(Answer.NOT_ENOUGH_PLAYERS)
-            record = self._new_record(loaded.spec, loaded.game.options, players)
+            empty = spec.max_players - players if spec.fills_with_bots else 0
+            record = self._new_record(spec, loaded.game.options, players + empty)
             async with self.db.tx() as tx:
+                for _ in range(empty):
+                    await repo.add_seat(tx, game_id, None, "", Level.NORMAL.value)
                 await repo.start_game(tx, game_id, record)
                 await self._set_deadline_if_needed(tx, game_id)
                 await mark_current_update(tx, self.clock.now())
@@ -433,6 +437,8 @@ class GameService:
         spec = spec_of(kind)
         if not 1 <= opponents <= spec.max_players - 1:
             raise ServiceError(Answer.UNKNOWN)
+        if spec.fills_with_bots and opponents != spec.max_players - 1:
+            raise ServiceError(Answer.UNKNOWN)  # Кинг: always a full table
         lobby_options = options or spec.default_options(self.config.default_target)
         record = self._new_record(spec, lobby_options, opponents + 1)
         now = self.clock.now()
@@ -484,6 +490,9 @@ class GameService:
             loaded, seat, state = await self._my_turn(game_id, person, version)
             indexes = loaded.spec.actions_of_card(state.view(seat.seat), card)
             if not indexes:
+                refusal = loaded.spec.refusal(state, card)
+                if refusal is not None:
+                    raise ServiceError(refusal.reason, **refusal.params) from refusal
                 raise ServiceError(CommonIllegal.NOT_LEGAL)
             if len(indexes) == 1:
                 await self._play_locked(loaded, seat, state, indexes[0], Actor.PLAYER)

@@ -19,6 +19,7 @@ as the move that caused it, so it survives a crash). One worker per chat then ta
 from __future__ import annotations
 
 import asyncio
+import bisect
 import contextlib
 import hashlib
 import logging
@@ -135,16 +136,31 @@ class RateLimiter:
         now = self.clock.now()
         return max(w.wait(now) for w in self._for(chat_id))
 
-    async def acquire(self, chat_id: int) -> None:
-        """Wait until one more call to ``chat_id`` fits every window, and take its place."""
+    async def acquire(self, chat_id: int) -> float:
+        """Wait until one more call to ``chat_id`` fits every window, and take its place; the place's stamp."""
         while True:
             wait = self.wait_for(chat_id)
             if wait <= 0:
                 now = self.clock.now()
                 for window in self._for(chat_id):
                     window.stamps.append(now)
-                return
+                return now
             await self.clock.sleep(wait + 0.001)
+
+    def restamp(self, chat_id: int, stamp: float) -> None:
+        """Move a place taken at ``stamp`` to now, once the call is answered.
+
+        Telegram counts a call when it arrives, which may be later than we took its place (a slow network, a
+        busy event loop); counting it at the answer instead keeps our windows behind Telegram's, never ahead.
+        """
+        now = self.clock.now()
+        for window in self._for(chat_id):
+            stamps = window.stamps
+            for i in range(len(stamps) - 1, -1, -1):
+                if stamps[i] == stamp:
+                    del stamps[i]
+                    bisect.insort(stamps, now)
+                    break
 
 
 class Outbox:
@@ -286,7 +302,7 @@ class Outbox:
                     queue.order.popleft()
                     queue.lives.pop(head)
                     continue
-                await self.limiter.acquire(chat_id)
+                stamp = await self.limiter.acquire(chat_id)
                 if not queue.order:
                     break
                 head = queue.order.popleft()
@@ -311,6 +327,8 @@ class Outbox:
                     if isinstance(item, Notice):
                         async with self.db.tx() as tx:
                             await repo.drop_notice(tx, item.id)
+                finally:
+                    self.limiter.restamp(chat_id, stamp)
         except asyncio.CancelledError:
             raise
         except Exception:

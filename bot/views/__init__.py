@@ -16,8 +16,12 @@ Group:
 Private:
 - ``render_hand(TableInfo, tr, selected: Card | None = None)`` — the player's live message (two-tap moves).
 - ``render_solo(TableInfo, tr, selected=None)`` — the solo game's live message.
-- ``render_solo_setup(tr, kind=None, opponents=0)`` — /play: game, opponents, level.
+- ``render_solo_setup(tr, kind=None, opponents=0)`` — /play: game, opponents, level; ``render_play_menu(tr)`` —
+  /play's first screen (Кончинка's opponents, or Кинг).
 - ``render_turn_reminder(SeatInfo, seconds_left, tr)``.
+Кинг (``bot.views.king``, the same shapes with ``TableInfo[KingView]``): ``render_table``, ``render_hand``,
+``render_solo`` (cards in suit rows; the trump choice), ``render_deal_end``, ``render_party_end`` (the paper score
+sheet), ``ORDER_PRESETS`` (the lobby's orders of the negative deals).
 Anywhere:
 - ``render_rules(section, tr, game_id="", options=None)``, ``render_help(tr)``,
   ``bot_commands(tr) -> (private, group)`` lists of ``BotCommand``.

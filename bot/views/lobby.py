@@ -29,6 +29,7 @@ from bot.views.common import (
     seat_name,
     url_button,
 )
+from bot.views.king import ORDER_PRESETS, order_preset
 from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
 from engine.ai import Level
 
@@ -212,14 +213,28 @@ def _king_settings(info: LobbyInfo, tr: Translator) -> Rendered:
     opts = info.options
     forced = bool(option(opts, "king_forced_on_heart_lead", True))
     stop = bool(option(opts, "stop_when_decided", True))
+    raw_order = opts.get("order")
+    order = (
+        [str(c) for c in raw_order] if isinstance(raw_order, list) else [str(c) for c in ORDER_PRESETS["std"]]
+    )
+    preset = order_preset(order)
     lines = [
         f"⚙️ <b>{tr.t('settings-title')}</b> · {tr.t('game-king')}",
         "",
+        tr.t("settings-king-order", order=" → ".join(tr.t("king-contract-short", contract=c) for c in order)),
         tr.t("settings-king-forced", value=tr.t("yes" if forced else "no")),
         tr.t("settings-king-stop", value=tr.t("yes" if stop else "no")),
         tr.t("settings-turn-time", seconds=info.turn_seconds),
     ]
     rows: list[Sequence[InlineKeyboardButton]] = [
+        [
+            _choice(
+                tr.t("king-order-preset", preset=code),
+                preset == code,
+                _set(info, SettingKey.KING_ORDER, code),
+            )
+            for code in ORDER_PRESETS
+        ],
         [_toggle(info, tr, SettingKey.KING_FORCED, "settings-king-forced-short", forced)],
         [_toggle(info, tr, SettingKey.KING_STOP, "settings-king-stop-short", stop)],
         [

@@ -10,9 +10,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic
 
 from aiogram.types import InlineKeyboardMarkup
+from typing_extensions import TypeVar
 
 from bot.callbacks import GameKind
 from engine.ai import Level
@@ -20,6 +21,9 @@ from engine.core import JSONValue
 
 if TYPE_CHECKING:
     from engine.konchinka import KonchinkaView
+
+ViewT = TypeVar("ViewT", default="KonchinkaView")
+"""The engine view a table carries: ``KonchinkaView`` unless said otherwise (``TableInfo[KingView]``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,8 +86,8 @@ class LobbyInfo:
 
 
 @dataclass(frozen=True, slots=True)
-class TableInfo:
-    """A Кончинка table as one player sees it.
+class TableInfo(Generic[ViewT]):
+    """A table as one player sees it (Кончинка: ``TableInfo``; Кинг: ``TableInfo[KingView]``).
 
     ``view`` is ``state.view(player)``; the group table and the deal/party results read only its public
     fields. ``seconds_left`` is the time left for the player to move (None: no limit shown). ``solo`` marks a
@@ -92,7 +96,7 @@ class TableInfo:
 
     game_id: str
     seats: tuple[SeatInfo, ...]
-    view: KonchinkaView
+    view: ViewT
     seconds_left: int | None = None
     bot_username: str = ""
     solo: bool = False

@@ -115,3 +115,13 @@ def render_solo_setup(tr: Translator, kind: GameKind | None = None, opponents: i
         ]
     ]
     return Rendered(tr.t("solo-choose-level", kind=kind.value, count=opponents), keyboard(rows))
+
+
+def render_play_menu(tr: Translator) -> Rendered:
+    """/play: Кончинка's numbers of bot opponents (one tap to the level), and Кинг (always three bots)."""
+    konchinka = render_solo_setup(tr, GameKind.KONCHINKA)
+    rows: list[Sequence[InlineKeyboardButton]] = list(
+        konchinka.markup.inline_keyboard if konchinka.markup else []
+    )
+    rows.append([button(tr.t("btn-solo-king"), SoloCb(step=SoloStep.GAME, game=GameKind.KING).pack())])
+    return Rendered(tr.t("solo-menu"), keyboard(rows))

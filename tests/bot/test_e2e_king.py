@@ -1,0 +1,218 @@
+"""Кинг through the fake Telegram: a group party of two people and two bot players, and a solo party against
+three bots, each played to the end of the 15th deal by button presses; the trump choice; an unplayable card."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from bot.callbacks import GameKind, LobbyCb, LobbyOp, MoveCb, PickCb, SettingKey, SoloCb, SoloStep
+from bot.storage import repo
+from engine.core import replay
+from engine.king import KingState
+from tests.bot.conftest import BotRunner, Running, has_rematch, lobby_of, turn_message
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+
+FAST = {"bot_delay": 0.05}
+"""Bot players move after 0.05 s of the bot's clock (under a millisecond of real time), so the group's table is
+edited as often as its budget allows all party long: the outbox must still never be answered 429."""
+REASONS = ("Нужно ходить в масть", "С червей ходить нельзя", "нужно отдать кинга", "нужно бить козырем")
+"""The beginnings of the answers to an unplayable card."""
+
+
+def _moves(message: FakeMessage) -> list[str]:
+    return [
+        b.callback_data for b in message.flat_buttons if b.callback_data and b.callback_data.startswith("m:")
+    ]
+
+
+def _unplayable(message: FakeMessage) -> list[str]:
+    return [
+        b.callback_data for b in message.flat_buttons if b.callback_data and b.callback_data.startswith("p:")
+    ]
+
+
+async def _state(running: Running, game: str) -> KingState:
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None and row.record is not None
+    state = replay(row.record)
+    assert isinstance(state, KingState)
+    return state
+
+
+class Table:
+    """People playing Кинг the way a person does: press a card (or a trump) of their newest turn message."""
+
+    def __init__(
+        self, tg: FakeTelegram, running: Running, game: str, people: list[FakeUser], *, refusals: int = 2
+    ) -> None:
+        self.tg = tg
+        self.running = running
+        self.game = game
+        self.people = people
+        self.rng = random.Random(7)
+        self.refusals: list[str] = []
+        self.refusals_wanted = refusals
+        self.trump_screens = 0
+        self.by_last = False
+
+    async def play(self, done: FakeChat, *, timeout: float = 50.0) -> int:
+        """Play until the Реванш button shows up in ``done``; the number of moves the people made."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        made = 0
+        while not has_rematch(done.visible_messages()):
+            assert asyncio.get_running_loop().time() < deadline, f"not finished in {timeout} s ({made} moves)"
+            played = False
+            for user in self.people:
+                message = turn_message(user)
+                if message is None:
+                    continue
+                if await self._turn(user, message):
+                    made += 1
+                    played = True
+            if not played:
+                await asyncio.sleep(0.005)
+        return made
+
+    async def _turn(self, user: FakeUser, message: FakeMessage) -> bool:
+        moves = _moves(message)
+        if not moves:
+            return False
+        data = self.rng.choice(moves)
+        if "♠" in [b.text for b in message.flat_buttons]:
+            await self._check_trump_choice(user, message)
+            if not self.by_last:
+                self.by_last = True
+                data = next(b.callback_data or "" for b in message.flat_buttons if "По последней" in b.text)
+        elif _unplayable(message) and len(self.refusals) < self.refusals_wanted:
+            await self._check_refusal(user, message)
+        answer = await user.press(message, data=data)
+        assert answer.answered and not answer.text, answer.text
+        # The live message changes (or goes) before the person looks at it again.
+        await self.tg.wait_for(
+            lambda: message.is_deleted or data not in _moves(message), what="the move shown"
+        )
+        return True
+
+    async def _check_trump_choice(self, chooser: FakeUser, message: FakeMessage) -> None:
+        """The chooser sees three cards and the five choices; everyone else waits without a hand."""
+        self.trump_screens += 1
+        assert "Ваши первые три карты" in message.text
+        labels = [
+            b.text for b in message.flat_buttons if b.callback_data and b.callback_data.startswith("m:")
+        ]
+        assert labels == ["♠", "♥", "♦", "♣", "🂠 По последней"]
+        state = await _state(self.running, self.game)
+        assert MoveCb.unpack(_moves(message)[0]).version == state.version
+        for other in self.people:
+            if other is chooser:
+                continue
+            live = other.private_chat.last_bot_message()
+            await self.tg.wait_for(
+                lambda live=live: live is not None and "Ждём козыря" in live.text, what="the others wait"
+            )
+            assert live is not None and not _moves(live) and not _unplayable(live)
+
+    async def _check_refusal(self, user: FakeUser, message: FakeMessage) -> None:
+        """Pressing an unplayable card says why, and changes nothing."""
+        before = (await _state(self.running, self.game)).version
+        data = _unplayable(message)[0]
+        answer = await user.press(message, data=data)
+        assert answer.text is not None and answer.text.startswith(REASONS), answer.text
+        self.refusals.append(answer.text)
+        assert (await _state(self.running, self.game)).version == before
+        assert PickCb.unpack(data).version == before
+        assert turn_message(user) is message, "the same turn message stays"
+
+
+async def _open_king(tg: FakeTelegram, group: FakeChat, creator: FakeUser, people: list[FakeUser]) -> str:
+    await creator.send(group, "/king")
+    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the lobby")
+    lobby = lobby_of(group)
+    assert "Кинг" in lobby.text
+    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
+    payload = url.split("start=", 1)[1]
+    for user in people:
+        await user.send_private(f"/start {payload}")
+    await tg.wait_for(lambda: all(u.full_name in lobby_of(group).text for u in people), what="all seated")
+    return payload.removeprefix("j_")
+
+
+async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_end(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(**FAST)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await _open_king(tg, group, anna, [anna, boris])
+    lobby = lobby_of(group)
+    # The creator picks another order of the «не брать» deals; one bot is added, the last seat fills itself.
+    order = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.KING_ORDER.value, value="jacks").pack()
+    answer = await boris.press(lobby, data=order, force=True)
+    assert answer.text is not None and "создатель" in answer.text
+    await anna.press(lobby, data=order, force=True)
+    await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="easy").pack(), force=True)
+    await tg.wait_for(lambda: "Бот-новичок" in lobby_of(group).text, what="the bot player")
+    answer = await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    assert answer.answered and not answer.text
+
+    table = Table(tg, running, game, [anna, boris])
+    made = await table.play(group)
+    await tg.settle()
+
+    state = await _state(running, game)
+    assert state.is_terminal and len(state.score_sheet) == 15
+    assert sum(state.results) == 0
+    assert [str(c) for c in state.game.options.order][:2] == ["jacks", "tricks"]
+    texts = [m.text for m in group.visible_messages() if m.is_from_bot]
+    deal_ends = [t for t in texts if "окончена ·" in t and t.startswith("Раздача")]
+    assert len(deal_ends) == 15, "each deal's points are posted in the group"
+    assert deal_ends[0].startswith("Раздача 1/15 окончена · «не брать мальчиков»")
+    final = texts[-1]
+    assert "Партия окончена" in final and "Итоги (отыгрыш − штрафы)" in final
+    assert "15 +" in final and final.count("\n") > 20, "the whole 15-deal sheet"
+    assert any("по последней:" in t for t in _table_versions(group)), "the 8th card is shown to the group"
+    assert table.trump_screens >= 2 and table.refusals
+    for user in (anna, boris):
+        assert turn_message(user) is None
+    assert tg.stats.too_many_requests == 0
+    print(f"\nКинг group party: {made} moves by people; refusals {table.refusals}")
+
+
+def _table_versions(group: FakeChat) -> list[str]:
+    return [v.text for m in group.bot_messages() for v in m.history]
+
+
+async def test_a_solo_king_party_against_three_bots_is_played_to_the_end(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(**FAST)
+    vera = tg.add_user("Вера")
+    chat = vera.private_chat
+    await vera.send_private("/play")
+    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the game menu")
+    menu = chat.last_bot_message()
+    assert menu is not None
+    forged = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=1, level="normal").pack()
+    answer = await vera.press(menu, data=forged, force=True)
+    assert answer.text == "Так нельзя.", "Кинг is always played by four"
+    await vera.press(menu, "👑 Кинг — с тремя ботами")
+    level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=3, level="normal").pack()
+    await tg.wait_for(lambda: level in [b.callback_data for b in menu.flat_buttons], what="the levels")
+    await vera.press(menu, data=level)
+    await tg.wait_for(lambda: turn_message(vera) is not None, what="the first turn")
+    async with running.app.db.tx() as tx:
+        game = await repo.active_game_in_chat(tx, vera.id, 0)
+    assert game is not None and game.kind == "king"
+
+    table = Table(tg, running, str(game.id), [vera], refusals=0)
+    made = await table.play(chat)
+    await tg.settle()
+    state = await _state(running, str(game.id))
+    assert state.is_terminal and sum(state.results) == 0
+    texts = [m.text for m in chat.visible_messages() if m.is_from_bot]
+    assert sum(1 for t in texts if t.startswith("Раздача") and "/15 окончена" in t) == 15
+    assert any("Партия окончена" in t and "Итоги" in t for t in texts)
+    assert made >= 8 * 7 // 2
+    assert tg.stats.too_many_requests == 0

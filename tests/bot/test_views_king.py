@@ -1,0 +1,364 @@
+"""Кинг screens as a player sees them, on real engine states: the hand in suit rows, the trump choice, the
+group table, the ends of deals and of the party with the score sheet, and the answers to unplayable cards."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from bot.callbacks import GameKind, LobbyCb, MoveCb, PickCb, RematchCb, SettingKey
+from bot.services.kinds import KING
+from bot.views import LobbyInfo, LobbyScreen, Rendered, SeatInfo, TableInfo, illegal_answer, render_lobby
+from bot.views import king as kv
+from engine.ai import Level
+from engine.cards import PIQUET_DECK, Card, Suit, parse_cards
+from engine.king import ChooseTrump, Contract, KingGame, KingOptions, KingState, KingView, Phase, Play
+from tests.bot.test_views import EN, HOSTILE, HOSTILE_SEATS, RU, assert_valid, buttons, by_text
+
+SEATS = (
+    SeatInfo("Аня", 1),
+    SeatInfo("Борис", 2),
+    SeatInfo("Вера", 3),
+    SeatInfo("", None, True, Level.NORMAL),
+)
+
+
+def table(
+    state: KingState,
+    player: int,
+    seats: tuple[SeatInfo, ...] = SEATS,
+    *,
+    seconds_left: int | None = None,
+    solo: bool = False,
+) -> TableInfo[KingView]:
+    return TableInfo("g1", seats, state.view(player), seconds_left, "kbot", solo)
+
+
+def play_until(state: KingState, done: Callable[[KingState], bool], seed: int = 0) -> KingState:
+    rng = random.Random(seed)
+    for _ in range(2000):
+        if done(state):
+            return state
+        state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("condition never reached")
+
+
+def plain(rendered: Rendered) -> str:
+    """The text as Telegram shows it: tags gone, entities unescaped."""
+    return html.unescape(re.sub(r"<[^>]+>", "", rendered.text))
+
+
+def rows_of(rendered: Rendered) -> list[list[str]]:
+    assert rendered.markup is not None
+    return [[b.text for b in row] for row in rendered.markup.inline_keyboard]
+
+
+def mockup_position() -> KingState:
+    """The mockup: «не брать кинга», Вера led 9♦, the bot played В♦, and Аня holds two diamonds (and K♥)."""
+    anna = parse_cards("As 8s Kh Td 7d Qc 9c 7c")
+    trick = parse_cards("9d Jd")
+    rest = [c for c in PIQUET_DECK if c not in anna and c not in trick]
+    hands = [anna, rest[:8], rest[8:15], rest[15:22]]
+    return KingState.from_position(
+        hands, contract=Contract.NO_KING, dealer=1, leader=2, trick=[(2, trick[0]), (3, trick[1])]
+    )
+
+
+def positive_choice(seed: int = 3) -> KingState:
+    return play_until(KingGame().new_initial_state(seed), lambda s: s.phase is Phase.CHOOSE_TRUMP, seed)
+
+
+# ------------------------------------------------------------------------------------------- the hand
+
+
+def test_hand_is_grouped_by_suit_and_legal_cards_play_on_one_tap() -> None:
+    state = mockup_position()
+    assert state.current_player == 0
+    info = table(state, 0)
+    rendered = kv.render_hand(info, RU)
+    assert_valid(rendered)
+    assert rows_of(rendered) == [
+        ["Т♠", "8♠"],
+        ["К♥"],
+        ["10♦", "7♦"],
+        ["Д♣", "9♣", "7♣"],
+        ["📖 Правила"],
+    ]
+    for b in buttons(rendered)[:-1]:
+        c = Card.parse(b.text)
+        if c.suit is Suit.DIAMONDS:
+            move = MoveCb.unpack(b.callback_data or "")
+            assert info.view.legal_actions[move.index] == Play(c)
+            assert move.version == state.version
+        else:
+            pick = PickCb.unpack(b.callback_data or "")
+            assert pick.card == c.code and pick.version == state.version
+    assert plain(rendered).startswith("👉 Ваш ход, Аня!\n👑 Кинг · раздача 6/15 · сдаёт Борис\n")
+    assert "📜 «не брать кинга»\nНа столе: Вера 9♦ · 🤖 Бот-любитель В♦" in plain(rendered)
+    assert plain(rendered).endswith("Ваши карты — чем ходите?")
+
+
+def test_an_unplayable_card_is_answered_with_the_reason_and_changes_nothing() -> None:
+    follow = mockup_position()
+    version = follow.version
+    assert KING.actions_of_card(follow.view(0), "Kh") == []
+    assert KING.actions_of_card(follow.view(0), "Td") != []
+    refusal = KING.refusal(follow, "Kh")
+    assert refusal is not None and follow.version == version and "Kh" in [c.code for c in follow.hands[0]]
+    assert illegal_answer(refusal, RU) == "Нужно ходить в масть: у вас есть ♦."
+    assert illegal_answer(refusal, EN).endswith("♦.")
+
+    lead = KingState.from_position(
+        [
+            parse_cards("7h 8s Kd Ac"),
+            parse_cards("8h 9s Qd Kc"),
+            parse_cards("9h Ts Jd Qc"),
+            parse_cards("Th Js Td Jc"),
+        ],
+        contract=Contract.NO_HEARTS,
+        dealer=3,
+    )
+    assert lead.current_player == 0
+    no_heart = KING.refusal(lead, "7h")
+    assert no_heart is not None
+    assert illegal_answer(no_heart, RU) == "С червей ходить нельзя, пока есть другие масти."
+
+    king = KingState.from_position(
+        [parse_cards("8s"), parse_cards("Kh 9s"), parse_cards("9h Ts"), parse_cards("Th Js")],
+        contract=Contract.NO_KING,
+        dealer=3,
+        leader=0,
+        trick=[(0, Card.parse("Ac"))],
+    )
+    forced = KING.refusal(king, "9s")
+    assert forced is not None
+    assert illegal_answer(forced, RU) == "Сейчас нужно отдать кинга (К♥)."
+
+    trump = KingState.from_position(
+        [parse_cards("8s"), parse_cards("7h 9s"), parse_cards("9h Ts"), parse_cards("Th Js")],
+        deal_index=9,
+        dealer=1,
+        leader=0,
+        trump=Suit.HEARTS,
+        trick=[(0, Card.parse("Ac"))],
+    )
+    must_trump = KING.refusal(trump, "9s")
+    assert must_trump is not None
+    assert illegal_answer(must_trump, RU) == "Масти нет — нужно бить козырем ♥."
+
+
+def test_not_your_turn_shows_the_hand_as_text_by_suit_without_buttons() -> None:
+    state = mockup_position()
+    state.apply(Play(Card.parse("7d")))
+    rendered = kv.render_hand(table(state, 0, seconds_left=30), RU)
+    assert_valid(rendered)
+    assert rows_of(rendered) == [["📖 Правила"]]
+    assert plain(rendered).endswith("Ваши карты:\nТ♠ 8♠\nК♥\n10♦\nД♣ 9♣ 7♣")
+    assert "На столе: Вера 9♦ · 🤖 Бот-любитель В♦ · Аня 7♦\nХодит: Борис (0:30)" in plain(rendered)
+
+
+# ------------------------------------------------------------------------------------------- trump choice
+
+
+def test_the_chooser_sees_three_cards_and_names_trump_the_others_wait() -> None:
+    state = positive_choice()
+    chooser = state.current_player
+    assert state.view(chooser).chooser == chooser
+    mine = kv.render_hand(table(state, chooser), RU)
+    assert_valid(mine)
+    three = state.view(chooser).hand
+    assert len(three) == 3
+    assert "Ваши первые три карты: " + "  ".join(c.ru for c in three) in plain(mine)
+    assert "козыря назначаете вы" in plain(mine)
+    assert rows_of(mine) == [["♠", "♥", "♦", "♣"], ["🂠 По последней"], ["📖 Правила"]]
+    legal = state.view(chooser).legal_actions
+    chosen = {b.text: legal[MoveCb.unpack(b.callback_data or "").index] for b in buttons(mine)[:5]}
+    assert chosen == {
+        "♠": ChooseTrump(Suit.SPADES),
+        "♥": ChooseTrump(Suit.HEARTS),
+        "♦": ChooseTrump(Suit.DIAMONDS),
+        "♣": ChooseTrump(Suit.CLUBS),
+        "🂠 По последней": ChooseTrump(None),
+    }
+    name = ["Аня", "Борис", "Вера", "🤖 Бот-любитель"][chooser]
+    for other in range(4):
+        if other == chooser:
+            continue
+        theirs = kv.render_hand(table(state, other), RU)
+        assert f"⏳ Ждём козыря — выбирает {name}" in plain(theirs)
+        assert rows_of(theirs) == [["📖 Правила"]] and "Ваши карты" not in plain(theirs)
+    group = kv.render_table(table(state, chooser), RU)
+    assert f"Ждём козыря — выбирает {name}" in plain(group)
+    assert not any(c.ru in plain(group) for c in three), "the chooser's cards stay private"
+
+
+def test_trump_by_the_last_card_shows_the_eighth_card_to_everyone() -> None:
+    state = positive_choice()
+    chooser = state.current_player
+    state.apply(ChooseTrump(None))
+    eighth = state.trump_card_shown
+    assert eighth is not None
+    line = f"козырь {eighth.suit.symbol} — по последней: {eighth.ru}"
+    assert line in plain(kv.render_table(table(state, 0), RU))
+    for seat in range(4):
+        assert line in plain(kv.render_hand(table(state, seat), RU))
+    named = positive_choice()
+    named.apply(ChooseTrump(Suit.HEARTS))
+    text = plain(kv.render_table(table(named, chooser), RU))
+    assert "козырь ♥ (выбор:" in text and "по последней" not in text
+
+
+# ------------------------------------------------------------------------------------------- group table
+
+
+def test_group_table_shows_deal_contract_trick_tricks_penalties_last_trick_and_totals() -> None:
+    state = play_until(
+        KingGame().new_initial_state(11),
+        lambda s: s.deal_index == 3 and s.tricks_done >= 2 and len(s.trick) == 1 and any(s.penalty_cards),
+        11,
+    )
+    rendered = kv.render_table(table(state, 0, seconds_left=42), RU)
+    assert_valid(rendered)
+    text = plain(rendered)
+    assert text.startswith("👑 Кинг · раздача 4/15 · сдаёт ")
+    assert "📜 «не брать червей»" in text
+    leader, led = state.trick[0]
+    assert f"На столе: {['Аня', 'Борис', 'Вера', '🤖 Бот-любитель'][leader]} {led.ru}" in text
+    assert "(0:42)" in text
+    for seat, name in enumerate(["Аня", "Борис", "Вера", "🤖 Бот-любитель"]):
+        line = next(x for x in text.splitlines() if x.lstrip("👉 ").startswith(f"{name} — взяток: "))
+        assert line.lstrip("👉 ").startswith(f"{name} — взяток: {state.tricks_won[seat]}")
+        for c in state.penalty_cards[seat]:
+            assert c.ru in line
+    last = state.tricks_this_deal[-1]
+    assert (
+        "Прошлая взятка: "
+        + " · ".join(f"{['Аня', 'Борис', 'Вера', '🤖 Бот-любитель'][p]} {c.ru}" for p, c in last.plays)
+        in text
+    )
+    totals = state.results
+    assert "Итого: Аня " + kv.signed(totals[0]) in text
+    assert [b.text for b in buttons(rendered)] == ["📖 Правила", "🃏 Мои карты"]
+    in_hands = [c for hand in state.hands for c in hand]
+    assert in_hands and not any(c.ru in text for c in in_hands), "no card of any hand in the group"
+
+
+# ------------------------------------------------------------------------------------------- results
+
+
+def test_deal_end_and_the_score_sheet_one_row_per_deal_one_column_per_player() -> None:
+    state = play_until(KingGame().new_initial_state(5), lambda s: s.deals_completed == 9, 5)
+    rendered = kv.render_deal_end(table(state, 0), RU, 9)
+    assert_valid(rendered)
+    text = plain(rendered)
+    row = state.score_sheet[8]
+    assert text.startswith("Раздача 9/15 окончена · отыгрыш 2/8\n")
+    assert "Аня " + kv.signed(row[0]) + " · Борис " + kv.signed(row[1]) in text
+    assert "1 Аня · 2 Борис · 3 Вера · 4 🤖 Бот-любитель" in text
+    sheet = re.search(r"<pre>(.*)</pre>", rendered.text, re.S)
+    assert sheet is not None
+    lines = sheet.group(1).split("\n")
+    assert lines[0].split() == ["1", "2", "3", "4"]
+    assert len(lines) == 1 + 9 + 1
+    assert max(len(line) for line in lines) <= 26, "fits a phone held upright"
+    labels = [line[:5].strip() for line in lines[1:10]]
+    assert labels == ["1 Вз", "2 Ма", "3 Де", "4 Че", "5 2П", "6 Ки", "7 Ер", "8 +", "9 +"]
+    for line, deal in zip(lines[1:10], state.score_sheet, strict=True):
+        assert line[5:].split() == [kv.signed(v) for v in deal]
+    assert lines[-1].split() == ["Σ", *(kv.signed(v) for v in state.results)]
+    # The penalties of every negative deal are what the contract is worth.
+    assert [sum(r) for r in state.score_sheet[:7]] == [-16] * 6 + [-96]
+
+
+def test_party_end_results_winners_sheet_and_rematch() -> None:
+    state = play_until(KingGame().new_initial_state(8), lambda s: s.is_terminal, 8)
+    rendered = kv.render_party_end(table(state, 0), RU)
+    assert_valid(rendered)
+    text = plain(rendered)
+    assert text.startswith("🏆 Партия окончена!")
+    outcome = state.outcome
+    assert outcome is not None and sum(outcome.scores) == 0
+    names = ["Аня", "Борис", "Вера", "🤖 Бот-любитель"]
+    for w in outcome.winners:
+        assert f"Победа: {names[w]} — {kv.signed(outcome.scores[w])}" in text
+    for seat, name in enumerate(names):
+        plus = sum(r[seat] for r in state.score_sheet[7:])
+        minus = -sum(r[seat] for r in state.score_sheet[:7])
+        assert f"{name}: {plus} − {minus} = {kv.signed(plus - minus)}" in text
+    assert "15 +" in text and "Σ" in text
+    assert RematchCb.unpack(by_text(rendered, "🔁 Реванш").callback_data or "").game == "g1"
+    last = kv.render_deal_end(table(state, 0), RU, 15)
+    assert "<pre>" not in last.text, "the last deal's sheet comes with the results"
+    solo = kv.render_solo(table(state, 0, solo=True), RU)
+    assert "🔁 Реванш" in [b.text for b in buttons(solo)]
+
+
+# ------------------------------------------------------------------------------------------- limits
+
+
+def _all_screens(seats: tuple[SeatInfo, ...]) -> Iterator[Rendered]:
+    game = KingGame(KingOptions(king_forced_on_heart_lead=False))
+    states = [
+        mockup_position(),
+        positive_choice(4),
+        play_until(game.new_initial_state(2), lambda s: s.deals_completed == 7 and s.phase is Phase.PLAY, 2),
+        play_until(game.new_initial_state(3), lambda s: s.is_terminal, 3),
+    ]
+    for tr in (RU, EN):
+        for state in states:
+            for seat in range(4):
+                info = table(state, seat, seats, seconds_left=75)
+                yield kv.render_hand(info, tr)
+                yield kv.render_solo(TableInfo("g1", seats, info.view, None, "kbot", True), tr)
+            yield kv.render_table(table(state, 0, seats), tr)
+            yield kv.render_deal_end(table(state, 0, seats), tr)
+            yield kv.render_party_end(table(state, 0, seats), tr)
+        lobby = LobbyInfo("g1234567890ab", GameKind.KING, KING.default_options(None), seats[:2], "kbot")
+        yield render_lobby(LobbyInfo(**{**_fields(lobby), "screen": LobbyScreen.SETTINGS}), tr)
+
+
+def _fields(info: LobbyInfo) -> dict[str, object]:
+    return {name: getattr(info, name) for name in info.__dataclass_fields__}
+
+
+def test_every_king_screen_is_valid_telegram_html_with_hostile_names() -> None:
+    count = 0
+    for rendered in _all_screens(HOSTILE_SEATS):
+        assert_valid(rendered)
+        count += 1
+    assert count > 60
+    text = kv.render_table(table(mockup_position(), 0, HOSTILE_SEATS), RU).text
+    assert "&lt;b&gt;&amp;Аня&lt;/script&gt;" in text and HOSTILE not in text
+
+
+# ------------------------------------------------------------------------------------------- settings
+
+
+def test_order_presets_in_the_settings_and_the_options_they_set() -> None:
+    options = KING.default_options(None)
+    lobby = LobbyInfo("g1", GameKind.KING, options, SEATS[:1], "kbot", screen=LobbyScreen.SETTINGS)
+    rendered = render_lobby(lobby, RU)
+    assert "Порядок раздач «не брать»: взятки → мальчики → девочки → черви" in plain(rendered)
+    usual = by_text(rendered, "✅ Обычный")
+    jacks = LobbyCb.unpack(by_text(rendered, "С мальчиков").callback_data or "")
+    assert LobbyCb.unpack(usual.callback_data or "").value == "std"
+    assert (jacks.key, jacks.value) == (SettingKey.KING_ORDER.value, "jacks")
+    changed = KING.set_option(options, SettingKey.KING_ORDER, "jacks")
+    assert KingOptions.from_dict(changed).order[:2] == (Contract.NO_JACKS, Contract.NO_TRICKS)
+    again = render_lobby(LobbyInfo(**{**_fields(lobby), "options": changed}), RU)
+    assert "✅ С мальчиков" in [b.text for b in buttons(again)]
+    assert "мальчики → взятки → девочки" in plain(again)
+    off = KING.set_option(changed, SettingKey.KING_STOP, "0")
+    assert KingOptions.from_dict(off).stop_when_decided is False
+    assert KING.game_options(off, 2) == KingOptions.from_dict(off).to_dict()
+    for key, value in (
+        (SettingKey.KING_ORDER, "nope"),
+        (SettingKey.KING_FORCED, "2"),
+        (SettingKey.TARGET, "5"),
+    ):
+        with pytest.raises(ValueError):
+            KING.set_option(options, key, value)
