@@ -358,7 +358,7 @@ class GameService:
             spec = loaded.spec
             players = len(loaded.seats)
             if players < spec.min_players:
-                raise ServiceError(Answer.NOT_ENOUGH_PLAYERS)
+                raise ServiceError(Answer.NOT_ENOUGH_PLAYERS, count=spec.min_players)
             empty = spec.max_players - players if spec.fills_with_bots else 0
             record = self._new_record(spec, loaded.game.options, players + empty)
             async with self.db.tx() as tx:

@@ -87,7 +87,10 @@ answer-not-creator = Only the host can do that.
 answer-not-creator-or-admin = Only the host or a chat admin can do that.
 answer-lobby-full = No seats left.
 answer-already-joined = You are already in the game.
-answer-not-enough-players = At least two players are needed.
+answer-not-enough-players = { $count ->
+    [one] At least one player is needed.
+   *[other] At least { $count } players are needed.
+}
 answer-joined = You're in!
 answer-left = You left the game.
 answer-bot-added = A bot has joined.

@@ -108,7 +108,10 @@ answer-not-creator = Это может только создатель игры.
 answer-not-creator-or-admin = Это может только создатель игры или админ чата.
 answer-lobby-full = Мест больше нет.
 answer-already-joined = Вы уже в игре.
-answer-not-enough-players = Нужно хотя бы два игрока.
+answer-not-enough-players = { $count ->
+    [one] Нужен хотя бы один игрок.
+   *[other] Нужно хотя бы { $count } игрока.
+}
 answer-joined = Вы в игре!
 answer-left = Вы вышли из игры.
 answer-bot-added = Бот за столом.

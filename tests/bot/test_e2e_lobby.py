@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp, SettingKey
-from tests.bot.conftest import BotRunner, has_rematch, lobby_of, open_lobby, play_until, turn_message
+from tests.bot.conftest import (
+    BotRunner,
+    find_lobby,
+    has_rematch,
+    lobby_of,
+    open_lobby,
+    play_until,
+    turn_message,
+)
 from tests.fakebot import FakeTelegram
 
 
@@ -69,3 +77,13 @@ async def test_score_reposts_the_table_at_the_bottom(tg: FakeTelegram, bot_runne
     assert fresh is not None and fresh.message_id > table.message_id
     assert fresh.text.splitlines()[0] == table.text.splitlines()[0]
     await play_until(tg, [anna, boris], lambda: has_rematch(group.visible_messages()), timeout=90)
+
+
+async def test_a_lobby_with_too_few_players_does_not_start(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna], admins=[anna])
+    game = await open_lobby(tg, group, anna, [anna])
+    answer = await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    assert answer.text == "Нужно хотя бы 2 игрока."
+    assert find_lobby(group) is not None and turn_message(anna) is None
