@@ -36,6 +36,7 @@ import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields
 from itertools import combinations, product
+from operator import attrgetter
 from typing import Any, ClassVar, Final
 
 from engine.cards import FULL_DECK, Card, Rank, Suit
@@ -93,12 +94,16 @@ up to 10 are pip values; 11 (jack), 12, 13 mark rank only."""
 BIT: Final[tuple[int, ...]] = tuple(1 << c.index for c in FULL_DECK)
 IS_CLUB: Final[tuple[bool, ...]] = tuple(c.suit is Suit.CLUBS for c in FULL_DECK)
 IS_KONCHINKA: Final[tuple[bool, ...]] = tuple(c in KONCHINKI for c in FULL_DECK)
+CLUBS_MASK: Final = sum(BIT[c.index] for c in FULL_DECK if c.suit is Suit.CLUBS)
+KONCHINKI_MASK: Final = sum(BIT[c.index] for c in KONCHINKI)
+"""Bitmasks (bit ``card.index``) of the clubs and of the кончинки: ``(mask & CLUBS_MASK).bit_count()`` counts the
+clubs among some cards in one step."""
 JACK_VALUE: Final = 11
 MAX_CLASSIC_PIP: Final = 10
 
 
-def _sort_key(card: Card) -> int:
-    return card.index
+BY_INDEX: Final = attrgetter("index")
+"""The sort key ``card.index`` as a C-level getter (cheaper than a Python function called per card)."""
 
 
 def cards_of_mask(mask: int) -> tuple[Card, ...]:
@@ -291,6 +296,7 @@ CAPTURES: Final[tuple[dict[int, Capture], ...]] = tuple({} for _ in FULL_DECK)
 """By played card index: taken mask -> the interned Capture (one group, or the canonical multi-group split)."""
 _CAPTURE_CACHE_LIMIT: Final = 20_000  # per played card
 
+
 _COUNT_BITS: Final = 3  # at most 4 cards of a value on the table (< 8)
 
 
@@ -338,6 +344,14 @@ def _intern_capture(card: Card, mask: int, groups: tuple[tuple[Card, ...], ...])
             cache.clear()
         found = cache[mask] = Capture(card, groups)
     return found
+
+
+def sweep_for(jack: Card, table: Sequence[Card]) -> Capture:
+    """The classic sweep of ``table`` by ``jack``: one group, the whole table ordered by index.
+
+    Built afresh: the table changes on every move, so a cache keyed by it would almost never be hit.
+    """
+    return Capture(jack, (tuple(sorted(table, key=BY_INDEX)),))
 
 
 def group_masks(
@@ -446,6 +460,10 @@ def multi_unions(groups: Sequence[int]) -> list[int]:
     return list(seen)
 
 
+_RANK_NUMBER: Final[tuple[int, ...]] = tuple(int(c.rank) for c in FULL_DECK)
+_JACK_NUMBER: Final = int(Rank.JACK)
+
+
 def draw_table(deck: list[Card]) -> list[Card]:
     """Deal the first round's four table cards from the top of ``deck`` (``deck[0]``), in place.
 
@@ -453,18 +471,19 @@ def draw_table(deck: list[Card]) -> list[Card]:
     was taken off) and the next top card is drawn instead, until four valid cards lie on the table.
     """
     table: list[Card] = []
-    ranks: set[Rank] = set()
+    ranks: set[int] = set()  # plain ints: hashing an IntEnum member runs Python code
     guard = 0
     while len(table) < TABLE_SIZE:
         card = deck.pop(0)
-        if card.rank is Rank.JACK or card.rank in ranks:
+        rank = _RANK_NUMBER[card.index]
+        if rank == _JACK_NUMBER or rank in ranks:
             deck.insert(len(deck) // 2, card)
             guard += 1
             if guard > 10_000:  # pragma: no cover - impossible with a real deck
                 raise RuntimeError("no valid table can be drawn from this deck")
             continue
         table.append(card)
-        ranks.add(card.rank)
+        ranks.add(rank)
     return table
 
 
@@ -476,46 +495,63 @@ captures) and every set of two or more pip-valued cards adding up to at most 13 
 
 A state keeps it up to date move by move (a laid card combines with the sets already there; a capture drops
 the sets that lost a card), so listing a card's captures is one lookup. Its order is a function of the table's
-order alone: a rebuild from the table gives the same lists."""
+order alone (sets ordered by their positions on the table, the last laid card deciding first): a rebuild from
+the table gives the same lists."""
 
 INDEX_LIMIT: Final = 16
 """Tables with more cards than this are enumerated by value patterns instead (the index would grow large)."""
-_TOTALS: Final = 14
+TOTALS: Final = 14
+
+_SOURCES: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(tuple(range(top - w, 0, -1)) for w in range(TOTALS)) for top in (MAX_CLASSIC_PIP, 13)
+)
+"""``_SOURCES[points][w]``: the totals a laid card of value ``w`` combines with, highest first (see index_add).
+
+Precomputed so that the hot loop walks a ready tuple instead of building a ``range`` per lay."""
 
 
-def index_add(index: GroupIndex, card: Card, points: bool) -> None:
-    """Update ``index`` for ``card`` laid on the table."""
-    i = card.index
+def index_add(index: GroupIndex, i: int, points: bool) -> None:
+    """Update ``index`` for the card of index ``i`` laid on the table.
+
+    A 0/1-knapsack step: every set adding up to ``s`` grows into one adding up to ``s + w``. The totals are
+    walked from the highest down, so each source list is read before this very step extends it.
+
+    Most source lists hold a single set (three in four in random play), and a list comprehension costs a
+    function frame on Python 3.11, so that case takes a plain ``append``.
+    """
     w = VALUE[i]
     b = BIT[i]
     if points or w <= MAX_CLASSIC_PIP:
-        for s in range((13 if points else MAX_CLASSIC_PIP) - w, 0, -1):
+        for s in _SOURCES[points][w]:
             found = index[s]
             if found:
-                index[s + w].extend([m | b for m in found])
+                if len(found) == 1:
+                    index[s + w].append(found[0] | b)
+                else:
+                    index[s + w] += [m | b for m in found]
     index[w].append(b)
 
 
-def index_remove(index: GroupIndex, taken: Sequence[Card]) -> None:
-    """Update ``index`` for the cards of ``taken`` leaving the table.
+def index_remove(index: GroupIndex, mask: int, low: int, points: bool) -> None:
+    """Update ``index`` for the cards of ``mask`` leaving the table; ``low`` is the smallest value among them.
 
-    A group holding a card of value ``w`` adds up to at least ``w``: smaller totals need no look.
+    A group holding a card of value ``w`` adds up to at least ``w``, so smaller totals need no look; in the
+    classic variant sum groups stop at 10 and a face card (J, Q, K) is only ever in its own single group, which
+    bounds the totals to filter from above too.
     """
-    mask = 0
-    low = _TOTALS
-    for card in taken:
-        i = card.index
-        mask |= BIT[i]
-        if VALUE[i] < low:
-            low = VALUE[i]
-    for s in range(low, _TOTALS):
+    stop = TOTALS if points or low > MAX_CLASSIC_PIP else MAX_CLASSIC_PIP + 1
+    for s in range(low, stop):
         masks = index[s]
         if masks:
-            index[s] = [m for m in masks if not m & mask]
+            if len(masks) == 1:  # the common case, without a comprehension's frame (see index_add)
+                if masks[0] & mask:
+                    index[s] = []
+            else:
+                index[s] = [m for m in masks if not m & mask]
 
 
 def build_index(table: Sequence[Card], points: bool) -> GroupIndex:
-    index: GroupIndex = [[] for _ in range(_TOTALS)]
+    index: GroupIndex = [[] for _ in range(TOTALS)]
     for card in table:
-        index_add(index, card, points)
+        index_add(index, card.index, points)
     return index

@@ -18,8 +18,11 @@ from typing import Any, Final, Self
 from engine.cards import FULL_DECK, Card
 from engine.core import CommonIllegal, GameRecord, IllegalActionError, JSONValue, Outcome, Player
 from engine.konchinka.rules import (
+    BIT,
+    BY_INDEX,
     CAPTURES,
     CARDS_POINTS,
+    CLUBS_MASK,
     CLUBS_POINTS,
     FINISH,
     HAND_SIZE,
@@ -28,10 +31,13 @@ from engine.konchinka.rules import (
     IS_KONCHINKA,
     JACK_VALUE,
     KONCHINKI,
+    KONCHINKI_MASK,
     LAYS,
     MAX_CLASSIC_PIP,
+    MAX_TARGET,
     SECURE_CARDS,
     SECURE_CLUBS,
+    TOTALS,
     VALUE,
     Capture,
     Finish,
@@ -51,6 +57,7 @@ from engine.konchinka.rules import (
     is_valid_group,
     multi_unions,
     parse_action,
+    sweep_for,
 )
 
 NAME: Final = "konchinka"
@@ -125,6 +132,32 @@ class KonchinkaView:
 # A raw event, kept as a plain tuple on the hot path: (player, kind, card, taken, deal_number).
 _RawEvent = tuple[int, EventKind, Card | None, tuple[Card, ...], int]
 
+# Enum members bound to module names: ``EventKind.LAY`` is a class attribute lookup that costs about ten times
+# a global name on Python 3.11, and the hot path names a kind on every move.
+_LAY: Final = EventKind.LAY
+_CAPTURE: Final = EventKind.CAPTURE
+_SWEEP: Final = EventKind.SWEEP
+_NO_SWEEP: Final = -1  # a value no card has: the "sweep value" of the points variant, where jacks sum
+
+
+class _Rules:
+    """The options as the hot path reads them: plain attributes, worked out once per state.
+
+    ``sweep_value`` is the value of a sweeping card (the jack in the classic variant, nothing in the points
+    variant); ``finish_from`` the lowest running total from which an early finish is worth checking.
+    """
+
+    __slots__ = ("finish_from", "forced", "multi", "points", "sweep_value", "variant")
+
+    def __init__(self, options: KonchinkaOptions) -> None:
+        self.variant = options.variant
+        self.points = options.variant is Variant.POINTS
+        self.multi = options.multi_capture
+        self.forced = options.forced_capture
+        self.sweep_value = _NO_SWEEP if self.points else JACK_VALUE
+        # a finish needs at most 2 points to the target; without early_finish no total qualifies
+        self.finish_from = options.target - 2 if options.early_finish else MAX_TARGET + 1
+
 
 def _strict_winner(values: Sequence[int]) -> int | None:
     best = max(values)
@@ -184,7 +217,6 @@ class KonchinkaState:
         "_deals_completed",
         "_deck",
         "_events",
-        "_forced",
         "_game",
         "_hands",
         "_history",
@@ -194,12 +226,12 @@ class KonchinkaState:
         "_legal",
         "_n",
         "_outcome",
-        "_points",
+        "_rules",
         "_seed",
         "_table",
         "_tally",
         "_totals",
-        "_version",
+        "_version_base",
     )
 
     _game: KonchinkaGame
@@ -221,13 +253,12 @@ class KonchinkaState:
     _events: list[_RawEvent]
     _deal_events_from: int
     _history: list[KonchinkaAction]
-    _version: int
+    _version_base: int  # the version before the first action of ``_history`` (see ``version``)
     _deals_completed: int
     _outcome: Outcome | None
     _legal: tuple[KonchinkaAction, ...] | None
     _index: GroupIndex | None
-    _points: bool  # the points variant
-    _forced: bool  # forced_capture
+    _rules: _Rules
 
     # ------------------------------------------------------------------------------------------ building
 
@@ -254,13 +285,12 @@ class KonchinkaState:
         self._events = []
         self._deal_events_from = 0
         self._history = []
-        self._version = 0
+        self._version_base = 0
         self._deals_completed = 0
         self._outcome = None
         self._legal = None
         self._index = None
-        self._points = game.options.variant is Variant.POINTS
-        self._forced = game.options.forced_capture
+        self._rules = _Rules(game.options)
         return self
 
     @classmethod
@@ -318,7 +348,7 @@ class KonchinkaState:
         if len(hands) != n:
             raise ValueError(f"{n} hands expected")
         self = cls._blank(game, seed)
-        self._hands = [sorted(h, key=_index) for h in hands]
+        self._hands = [sorted(h, key=BY_INDEX) for h in hands]
         self._table = list(table)
         self._deck = list(deck)
         self._captured = [list(c) for c in captured] if captured is not None else [[] for _ in range(n)]
@@ -348,7 +378,7 @@ class KonchinkaState:
                     last_capturer = event.player
         self._last_capturer = last_capturer
         self._events = [(e.player, e.kind, e.card, e.taken, e.deal_number) for e in events]
-        self._version = version
+        self._version_base = version
         if outcome is not None:
             self._current = -1
             self._outcome = outcome
@@ -411,7 +441,7 @@ class KonchinkaState:
             seat = (dealer + i) % n
             hand = deck[:HAND_SIZE]
             del deck[:HAND_SIZE]
-            hand.sort(key=_index)
+            hand.sort(key=BY_INDEX)
             hands[seat] = hand
         self._table = draw_table(deck)
         self._index = None
@@ -435,7 +465,7 @@ class KonchinkaState:
                 seat = (dealer + i) % n
                 hand = deck[:HAND_SIZE]
                 del deck[:HAND_SIZE]
-                hand.sort(key=_index)
+                hand.sort(key=BY_INDEX)
                 hands[seat] = hand
             return
         self._end_deal()
@@ -449,7 +479,7 @@ class KonchinkaState:
                 self._take(lc, taken)
             self._events.append((lc, EventKind.LEFTOVERS, None, taken, self._deal_number))
             self._table = []
-        cards = tuple(len(p) for p in self._captured)
+        cards = tuple(map(len, self._captured))
         clubs = tuple(self._clubs)
         konchinki = self._konchinki_holders()
         cards_winner = _strict_winner(cards)
@@ -474,13 +504,14 @@ class KonchinkaState:
         self._start_deal()
 
     def _konchinki_holders(self) -> dict[Card, int]:
+        """The seat holding each captured кончинка, in ``KONCHINKI`` order (only piles that hold one are searched)."""
         holders: dict[Card, int] = {}
-        for seat, pile in enumerate(self._captured):
-            if self._konch[seat]:
-                for card in pile:
-                    if IS_KONCHINKA[card.index]:
-                        holders[card] = seat
-        return {card: holders[card] for card in KONCHINKI if card in holders}
+        for card in KONCHINKI:
+            for seat, pile in enumerate(self._captured):
+                if self._konch[seat] and card in pile:
+                    holders[card] = seat
+                    break
+        return holders
 
     def _score(
         self,
@@ -527,15 +558,16 @@ class KonchinkaState:
 
     def _take(self, seat: int, cards: Sequence[Card]) -> None:
         self._captured[seat].extend(cards)
-        clubs = konch = 0
+        mask = 0
         for card in cards:
-            i = card.index
-            if IS_CLUB[i]:
-                clubs += 1
-            if IS_KONCHINKA[i]:
-                konch += 1
-        self._clubs[seat] += clubs
-        self._konch[seat] += konch
+            mask |= BIT[card.index]
+        self._count_taken(seat, mask)
+
+    def _count_taken(self, seat: int, mask: int) -> None:
+        """Add the clubs and кончинки among the cards of ``mask`` to ``seat``'s counts (popcounts, no loop)."""
+        self._clubs[seat] += (mask & CLUBS_MASK).bit_count()
+        if mask & KONCHINKI_MASK:
+            self._konch[seat] += (mask & KONCHINKI_MASK).bit_count()
 
     # ------------------------------------------------------------------------------------------ the State protocol
 
@@ -565,7 +597,8 @@ class KonchinkaState:
 
     @property
     def version(self) -> int:
-        return self._version
+        # derived rather than counted: one attribute update less on every move
+        return self._version_base + len(self._history)
 
     @property
     def deals_completed(self) -> int:
@@ -667,18 +700,20 @@ class KonchinkaState:
         """The current player's actions: per hand card (hand order) its captures then its lay; Finish last.
 
         With ``forced_capture`` the lays are left out whenever any capture exists. The list is cached until the
-        next ``apply``.
+        next ``apply`` (the cache check and the enumeration share one method: a call less on every move).
+
+        Lays and captures are interned (``LAYS``, ``CAPTURES``), so a move costs dictionary look-ups, not
+        dataclass constructions, and the group index gives each card's groups in one look-up. Only a classic
+        sweep is built afresh (its table changes on every move).
         """
         legal = self._legal
-        if legal is None:
-            legal = self._legal = tuple(self._compute_legal())
-        return legal
-
-    def _compute_legal(self) -> list[KonchinkaAction]:
+        if legal is not None:
+            return legal
         seat = self._current
         if seat < 0:
-            return []
-        options = self._game.options
+            legal = self._legal = ()
+            return legal
+        rules = self._rules
         hand = self._hands[seat]
         table = self._table
         if not table:
@@ -686,19 +721,19 @@ class KonchinkaState:
         else:
             index = self._index
             if index is None and len(table) <= INDEX_LIMIT:
-                index = self._index = build_index(table, options.variant is Variant.POINTS)
+                index = self._index = build_index(table, rules.points)
             if index is None:
                 out = self._legal_by_patterns(hand, table)
             else:
                 out = []
-                classic = options.variant is Variant.CLASSIC
-                multi = options.multi_capture
+                sweep_value = rules.sweep_value
+                multi = rules.multi
                 any_capture = False
                 for card in hand:
                     ci = card.index
                     v = VALUE[ci]
-                    if v == JACK_VALUE and classic:
-                        out.append(Capture(card, (tuple(sorted(table, key=_index)),)))
+                    if v == sweep_value:
+                        out.append(sweep_for(card, table))
                         any_capture = True
                     else:
                         masks = index[v]
@@ -708,20 +743,22 @@ class KonchinkaState:
                                 if len(masks) > 1:
                                     masks = multi_unions(masks)
                                 for m in masks:
-                                    out.append(capture_for(card, m, options.variant, True))
+                                    out.append(capture_for(card, m, rules.variant, True))
                             else:
                                 captures = CAPTURES[ci]
                                 for m in masks:
                                     action = captures.get(m)
                                     if action is None:
-                                        action = capture_for(card, m, options.variant, False)
+                                        action = capture_for(card, m, rules.variant, False)
                                     out.append(action)
                     out.append(LAYS[ci])
-                if any_capture and options.forced_capture:
+                if any_capture and rules.forced:
                     out = [a for a in out if type(a) is not Lay]
-        if options.early_finish and self._totals[seat] + 2 >= options.target and self.can_finish(seat):
+        # ``finish_from`` only skips the full check where it must fail (more than 2 points short)
+        if self._totals[seat] >= rules.finish_from and self.can_finish(seat):
             out.append(FINISH)
-        return out
+        legal = self._legal = tuple(out)
+        return legal
 
     def _legal_by_patterns(self, hand: Sequence[Card], table: Sequence[Card]) -> list[KonchinkaAction]:
         """The actions on a big table: sum groups from the value patterns of the table (see rules.py)."""
@@ -739,7 +776,7 @@ class KonchinkaState:
         any_capture = False
         for card in hand:
             if VALUE[card.index] == JACK_VALUE and not points:
-                out.append(Capture(card, (tuple(sorted(table, key=_index)),)))
+                out.append(Capture(card, (tuple(sorted(table, key=BY_INDEX)),)))
                 any_capture = True
             else:
                 masks = group_masks(card, buckets, sig, options.variant)
@@ -768,7 +805,7 @@ class KonchinkaState:
             hand = self._hands[seat]
             if card not in hand:
                 raise IllegalActionError(CommonIllegal.NOT_IN_HAND, f"{card} is not in the hand", card=card)
-            if self._forced and self.has_capture():
+            if self._rules.forced and self.has_capture():
                 raise IllegalActionError(KonchinkaIllegal.MUST_CAPTURE, "a capture is compulsory", card=card)
             hand.remove(card)
             table = self._table
@@ -778,45 +815,11 @@ class KonchinkaState:
                 if len(table) > INDEX_LIMIT:
                     self._index = None
                 else:
-                    index_add(index, card, self._points)
-            self._events.append((seat, EventKind.LAY, card, (), self._deal_number))
+                    index_add(index, card.index, self._rules.points)
+            self._events.append((seat, _LAY, card, (), self._deal_number))
         elif kind is Capture:
             assert isinstance(action, Capture)
-            legal = self._legal
-            known = False
-            if legal is not None:
-                for a in legal:
-                    if a is action:
-                        known = True
-                        break
-            if not known:
-                self._check_capture(seat, action)
-            card = action.card
-            self._hands[seat].remove(card)
-            groups = action.groups
-            table = self._table
-            index = self._index
-            if len(groups) == 1 and len(groups[0]) == 1:
-                taken: tuple[Card, ...] = groups[0]
-                table.remove(taken[0])
-                if index is not None:
-                    index_remove(index, taken)
-            else:
-                taken = action.taken
-                if len(taken) == len(table):
-                    table.clear()
-                    self._index = None
-                else:
-                    gone = set(taken)
-                    self._table = [t for t in table if t not in gone]
-                    if index is not None:
-                        index_remove(index, taken)
-            self._take(seat, (*taken, card))
-            self._last_capturer = seat
-            is_sweep = VALUE[card.index] == JACK_VALUE and not self._points
-            self._events.append(
-                (seat, EventKind.SWEEP if is_sweep else EventKind.CAPTURE, card, taken, self._deal_number)
-            )
+            self._apply_capture(seat, action)
         elif kind is Finish:
             if not self.can_finish(seat):
                 raise IllegalActionError(
@@ -826,14 +829,12 @@ class KonchinkaState:
                     secured=self.secured_points(seat),
                 )
             self._history.append(action)
-            self._version += 1
             self._legal = None
             self._finish_early(seat)
             return
         else:
             raise IllegalActionError(CommonIllegal.MALFORMED, f"not a Кончинка action: {action!r}")
         self._history.append(action)
-        self._version += 1
         self._legal = None
         nxt = seat + 1
         if nxt == self._n:
@@ -841,6 +842,56 @@ class KonchinkaState:
         self._current = nxt
         if not self._hands[nxt]:
             self._after_round()
+
+    def _apply_capture(self, seat: int, action: Capture) -> None:
+        """Take the cards of ``action`` (validated unless it is the very object ``legal_actions`` offered).
+
+        The taken cards are gathered into a bitmask once; the table index, the club and кончинка counts all
+        update from it.
+        """
+        legal = self._legal
+        if legal is None:
+            self._check_capture(seat, action)
+        else:
+            for offered in legal:
+                if offered is action:
+                    break
+            else:
+                self._check_capture(seat, action)
+        card = action.card
+        self._hands[seat].remove(card)
+        groups = action.groups
+        taken = groups[0] if len(groups) == 1 else action.taken
+        mask = 0
+        low = TOTALS  # above every value
+        for t in taken:
+            i = t.index
+            mask |= BIT[i]
+            if VALUE[i] < low:
+                low = VALUE[i]
+        table = self._table
+        rules = self._rules
+        if len(taken) == len(table):
+            table.clear()
+            self._index = None
+        else:
+            if len(taken) == 1:
+                table.remove(taken[0])
+            else:
+                self._table = [t for t in table if not BIT[t.index] & mask]
+            index = self._index
+            if index is not None:
+                index_remove(index, mask, low, rules.points)
+        pile = self._captured[seat]
+        pile.extend(taken)
+        pile.append(card)
+        mask |= BIT[card.index]
+        self._clubs[seat] += (mask & CLUBS_MASK).bit_count()  # as in _count_taken, without the call
+        if mask & KONCHINKI_MASK:
+            self._konch[seat] += (mask & KONCHINKI_MASK).bit_count()
+        self._last_capturer = seat
+        kind = _SWEEP if VALUE[card.index] == rules.sweep_value else _CAPTURE
+        self._events.append((seat, kind, card, taken, self._deal_number))
 
     def _check_capture(self, seat: int, action: Capture) -> None:
         options = self._game.options
@@ -910,13 +961,12 @@ class KonchinkaState:
         other._events = self._events[:]
         other._deal_events_from = self._deal_events_from
         other._history = self._history[:]
-        other._version = self._version
+        other._version_base = self._version_base
         other._deals_completed = self._deals_completed
         other._outcome = self._outcome
         other._legal = None  # a clone enumerates afresh (benchmarks time exactly that)
         other._index = None
-        other._points = self._points
-        other._forced = self._forced
+        other._rules = self._rules
         return other
 
     def view(self, player: Player) -> KonchinkaView:
@@ -944,7 +994,7 @@ class KonchinkaState:
             legal_actions=self.legal_actions() if player == self._current else (),
             is_terminal=self._current < 0,
             outcome=self._outcome,
-            version=self._version,
+            version=self.version,
         )
 
     def record(self) -> GameRecord:
@@ -960,10 +1010,6 @@ class KonchinkaState:
             f"<KonchinkaState deal {self._deal_number} dealer {self._dealer} to move {self._current} "
             f"table {' '.join(c.code for c in self._table)} deck {len(self._deck)} totals {self._totals}>"
         )
-
-
-def _index(card: Card) -> int:
-    return card.index
 
 
 __all__ = [
