@@ -377,9 +377,17 @@ class KingModel:
         self.player = view.player
         self.deal_index = view.deal_index
         self.knowledge = infer(view)
+        self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
 
     def sample_world(self, rng: random.Random) -> State:
         return sample_world(self.view, rng, self.knowledge)
+
+    def world_weight(self, world: State) -> float:
+        """Worlds where the others' plays so far are what a sensible player would have played weigh more."""
+        assert isinstance(world, KingState)
+        if INFERENCE_TOLERANCE >= 1.0 or not self.has_history:
+            return 1.0
+        return float(INFERENCE_TOLERANCE ** surprises(self.view, world))
 
     def playout_action(self, state: State, rng: random.Random) -> KingAction:
         assert isinstance(state, KingState)
@@ -392,6 +400,38 @@ class KingModel:
     def value(self, state: State) -> float:
         assert isinstance(state, KingState)
         return float(state.score_sheet[self.deal_index][self.player])
+
+
+def surprises(view: KingView, world: KingState) -> int:
+    """How many of this deal's plays by the other players the normal player would not have made in ``world``.
+
+    The deal is replayed from its start with the hands of ``world`` (plus the cards played since); a play
+    where the player had a choice and the normal policy picks another card counts as one surprise.
+    """
+    plays = [pc for t in view.tricks_this_deal for pc in t.plays]
+    plays.extend(view.trick)
+    if not plays:
+        return 0
+    hands = [list(h) for h in world.hands]
+    for p, c in plays:
+        hands[p].append(c)
+    first_leader = view.tricks_this_deal[0].leader if view.tricks_this_deal else view.leader
+    replay = KingState.from_position(
+        hands,
+        deal_index=view.deal_index,
+        dealer=view.dealer,
+        leader=first_leader,
+        trump=view.trump,
+        options=view.options,
+    )
+    count = 0
+    me = view.player
+    for p, c in plays:
+        action = PLAYS[c]
+        if p != me and len(replay.legal_actions()) > 1 and policy_action(replay) != action:
+            count += 1
+        replay.apply(action)
+    return count
 
 
 def policy_action(state: KingState) -> KingAction:
@@ -419,7 +459,9 @@ def policy_action(state: KingState) -> KingAction:
 # ------------------------------------------------------------------------------------------ the players
 
 
-HARD_WORLDS = 48
+INFERENCE_TOLERANCE = 0.3
+"""The weight factor of a world per play of the others that the normal player would not have made there."""
+HARD_WORLDS = 64
 HARD_TRUMP_WORLDS = 40
 HARD_TIME_MS = 300.0
 

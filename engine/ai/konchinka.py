@@ -13,9 +13,12 @@ in one pile) is worth nothing any more.
 - The **easy** player («новичок») grabs the capture with the most cards, lays a random card otherwise, and
   now and then plays any legal move.
 - The **hard** player («мастер») searches (:mod:`engine.ai.search`): it samples the unseen cards into the
-  other hands and the deck, plays its best candidates (by the normal player's score) and then a fast greedy
-  policy for everybody to the end of the deal, and scores the deal's points difference (plus a small term
-  for cards and clubs, and the party itself when it ends).
+  other hands and the deck, plays each of its best candidates (by the normal player's score) and then the
+  normal policy for everybody for ``PLAYOUT_HORIZON`` plies (or to the end of the deal, if sooner), and
+  scores the result as its expected deal points minus the others' (:func:`expected_edge`: piles so far, and
+  the chances of the cards and clubs points given what is still in play), or the deal's actual points when
+  the deal ended, plus a bonus or malus when the party itself ended. Short playouts by a good policy measured
+  better than greedy playouts to the end of the deal: the far future of a deal is mostly the luck of the deck.
 """
 
 from __future__ import annotations
@@ -47,32 +50,43 @@ EASY_BLUNDER_RATE = 0.3
 # --------------------------------------------------------------------------------------------- card worth
 
 
-def worth_table(captured_cards: Sequence[int], captured_clubs: Sequence[int]) -> tuple[float, ...]:
-    """The worth of each card (by index) to whoever takes it, given the piles so far this deal."""
-    cards_open = max(captured_cards) < SECURE_CARDS
-    clubs_open = max(captured_clubs) < SECURE_CLUBS
+@dataclass(frozen=True, slots=True)
+class Worth:
+    """Card worth in deal points: ``card`` by card index, ``capturer`` by rank (the average over its suits)."""
+
+    card: tuple[float, ...]
+    capturer: tuple[float, ...]
+
+
+_WORTH: dict[tuple[bool, bool], Worth] = {}
+
+
+def worth_table(captured_cards: Sequence[int], captured_clubs: Sequence[int]) -> Worth:
+    """The worth of each card to whoever takes it, given the piles so far this deal."""
+    key = (max(captured_cards) < SECURE_CARDS, max(captured_clubs) < SECURE_CLUBS)
+    found = _WORTH.get(key)
+    if found is not None:
+        return found
+    cards_open, clubs_open = key
     card_w = WORTH_CARD if cards_open else 0.0
     club_w = WORTH_CLUB if clubs_open else 0.0
-    out = []
+    card = []
     for c in FULL_DECK:
         w = card_w
         if c.suit is Suit.CLUBS:
             w += club_w
         if IS_KONCHINKA[c.index]:
             w += WORTH_KONCHINKA
-        out.append(w)
-    return tuple(out)
+        card.append(w)
+    capturer = [0.0] * 15
+    for rank in Rank:
+        capturer[rank] = sum(card[Card(rank, s).index] for s in Suit) / 4.0
+    found = _WORTH[key] = Worth(tuple(card), tuple(capturer))
+    return found
 
 
-STATIC_WORTH = worth_table((0,), (0,))
-
-
-def _pip(card: Card, points: bool) -> int:
-    """The value a card counts in sums (0: none, classic J Q K)."""
-    v = VALUE[card.index]
-    if not points and v > MAX_CLASSIC_PIP:
-        return 0
-    return v
+_RANKS = tuple(Rank)
+_RANK_VALUE = {rank: VALUE[Card(rank, Suit.CLUBS).index] for rank in Rank}
 
 
 def best_sums(table: Sequence[Card], worth: Sequence[float], points: bool) -> dict[int, float]:
@@ -80,8 +94,8 @@ def best_sums(table: Sequence[Card], worth: Sequence[float], points: bool) -> di
     best: dict[int, float] = {0: 0.0}
     top = 13 if points else MAX_CLASSIC_PIP
     for c in table:
-        v = _pip(c, points)
-        if not v:
+        v = VALUE[c.index]
+        if v > top:
             continue
         w = worth[c.index]
         for s, total in list(best.items()):
@@ -94,51 +108,47 @@ def best_sums(table: Sequence[Card], worth: Sequence[float], points: bool) -> di
     return best
 
 
-@dataclass(frozen=True, slots=True)
-class Unseen:
-    """Counts of the cards the viewer has not seen, by rank."""
-
-    by_rank: dict[Rank, int]
-    total: int
-
-    @classmethod
-    def from_cards(cls, cards: Sequence[Card]) -> Unseen:
-        counts: dict[Rank, int] = {}
-        for c in cards:
-            counts[c.rank] = counts.get(c.rank, 0) + 1
-        return cls(counts, len(cards))
-
-    def chance(self, rank: Rank, hand: int) -> float:
-        """The chance that a hand of ``hand`` unseen cards holds at least one card of ``rank``."""
-        k = self.by_rank.get(rank, 0)
-        if not k or not hand or not self.total:
-            return 0.0
-        return 1.0 - (1.0 - k / self.total) ** hand
+Chances = tuple[tuple[Rank, int, float], ...]
+"""(rank, its value, the chance that the next hand holds one) for each rank that may be held."""
 
 
-def exposure(table: Sequence[Card], worth: Sequence[float], unseen: Unseen, hand: int, points: bool) -> float:
-    """The expected value of the best capture an opponent holding ``hand`` unseen cards can make from ``table``."""
-    if not table or not hand:
+def rank_chances(unseen: Sequence[Card], hand: int) -> Chances:
+    """For each rank, the chance that a hand of ``hand`` cards drawn from ``unseen`` holds at least one."""
+    total = len(unseen)
+    if not total or not hand:
+        return ()
+    counts = [0] * 15
+    for c in unseen:
+        counts[c.rank] += 1
+    out = []
+    for rank in _RANKS:
+        k = counts[rank]
+        if k:
+            out.append((rank, _RANK_VALUE[rank], 1.0 - (1.0 - k / total) ** hand))
+    return tuple(out)
+
+
+def exposure(table: Sequence[Card], worth: Worth, chances: Chances, points: bool) -> float:
+    """The expected value of the best capture the next player can make from ``table``."""
+    if not table or not chances:
         return 0.0
-    sums = best_sums(table, worth, points)
+    cw = worth.card
+    capturer = worth.capturer
+    sums = best_sums(table, cw, points)
     options: list[tuple[float, float]] = []
-    for rank in Rank:
-        value = VALUE[FULL_DECK[rank - 2].index]
-        p = unseen.chance(rank, hand)
-        if p <= 0.0:
-            continue
-        if not points and rank is Rank.JACK:
-            gain = sum(worth[c.index] for c in table) + worth_of_rank(rank, worth)
-        elif not points and value > MAX_CLASSIC_PIP:
-            same = [worth[c.index] for c in table if c.rank is rank]
-            if not same:
-                continue
-            gain = max(same) + worth_of_rank(rank, worth)
-        else:
+    for rank, value, p in chances:
+        if points or value <= MAX_CLASSIC_PIP:
             s = sums.get(value)
             if s is None:
                 continue
-            gain = s + worth_of_rank(rank, worth)
+            gain = s + capturer[rank]
+        elif value == JACK_VALUE:
+            gain = sum(cw[c.index] for c in table) + capturer[rank]
+        else:
+            same = [cw[c.index] for c in table if c.rank is rank]
+            if not same:
+                continue
+            gain = max(same) + capturer[rank]
         options.append((gain, p))
     options.sort(reverse=True)
     expected = 0.0
@@ -147,11 +157,6 @@ def exposure(table: Sequence[Card], worth: Sequence[float], unseen: Unseen, hand
         expected += miss * p * gain
         miss *= 1.0 - p
     return expected
-
-
-def worth_of_rank(rank: Rank, worth: Sequence[float]) -> float:
-    """The average worth of the capturing card of a rank (it joins the pile too)."""
-    return sum(worth[Card(rank, s).index] for s in Suit) / 4.0
 
 
 # ------------------------------------------------------------------------------------------- the players
@@ -166,9 +171,8 @@ class Position:
     hand: Sequence[Card]
     table: Sequence[Card]
     deck_size: int
-    next_hand: int
-    unseen: Unseen
-    worth: tuple[float, ...]
+    chances: Chances
+    worth: Worth
     points: bool
 
 
@@ -188,8 +192,7 @@ def position_from_view(view: KonchinkaView) -> Position:
         hand=view.hand,
         table=view.table,
         deck_size=view.deck_size,
-        next_hand=next_hand,
-        unseen=Unseen.from_cards(unseen),
+        chances=rank_chances(unseen, next_hand),
         worth=worth_table(view.pile_sizes, view.pile_clubs),
         points=view.options.variant is Variant.POINTS,
     )
@@ -213,16 +216,17 @@ def position_from_state(state: KonchinkaState) -> Position:
         hand=hands[me],
         table=state.table,
         deck_size=state.deck_size,
-        next_hand=next_hand,
-        unseen=Unseen.from_cards(unseen),
-        worth=worth_table([len(p) for p in piles], [sum(1 for c in p if c.suit is Suit.CLUBS) for p in piles]),
+        chances=rank_chances(unseen, next_hand),
+        worth=worth_table(
+            [len(p) for p in piles], [sum(1 for c in p if c.suit is Suit.CLUBS) for p in piles]
+        ),
         points=state.options.variant is Variant.POINTS,
     )
 
 
 def score_actions(pos: Position, actions: Sequence[KonchinkaAction]) -> list[float]:
     """The normal player's score of each action: what it takes minus what it leaves exposed."""
-    worth = pos.worth
+    worth = pos.worth.card
     table = pos.table
     scale = 1.0 + 0.25 * (pos.players - 2)
     hands_left = len(pos.hand)
@@ -247,7 +251,7 @@ def score_actions(pos: Position, actions: Sequence[KonchinkaAction]) -> list[flo
             gain = 0.0
             if not pos.points and a.card.rank is Rank.JACK:
                 gain -= JACK_KEEP + 0.1
-        risk = exposure(after, worth, pos.unseen, pos.next_hand, pos.points) * scale
+        risk = exposure(after, pos.worth, pos.chances, pos.points) * scale
         scores.append(gain - risk)
     return scores
 
@@ -277,41 +281,6 @@ def easy_action(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
 # -------------------------------------------------------------------------------------------- the search
 
 
-def greedy_action(state: KonchinkaState, rng: random.Random) -> KonchinkaAction:
-    """The fast playout policy: finish when allowed, take the most valuable capture, else lay a cheap card."""
-    legal = state.legal_actions()
-    if len(legal) == 1:
-        return legal[0]
-    last = legal[-1]
-    if type(last) is Finish:
-        return last
-    worth = STATIC_WORTH
-    classic = state.options.variant is Variant.CLASSIC
-    table_size = len(state.table)
-    best: KonchinkaAction | None = None
-    best_gain = 0.15
-    lays: list[Lay] = []
-    for a in legal:
-        if type(a) is Lay:
-            lays.append(a)
-            continue
-        assert isinstance(a, Capture)
-        taken = a.taken
-        gain = worth[a.card.index]
-        for c in taken:
-            gain += worth[c.index]
-        if classic and a.card.rank is Rank.JACK and len(taken) < table_size + 1 and len(taken) < 4:
-            gain -= JACK_KEEP
-        if gain > best_gain:
-            best, best_gain = a, gain
-    if best is not None:
-        return best
-    if not lays:
-        return legal[rng.randrange(len(legal))]
-    # Lay the card that gives least away: not a кончинка or a club, not a jack, a card of a rank already out.
-    return min(lays, key=lambda a: (worth[a.card.index], a.card.rank is Rank.JACK, rng.random()))
-
-
 def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
     """A full state consistent with ``view``: the unseen cards dealt at random into the other hands and deck."""
     seen = set(view.hand) | set(view.table)
@@ -331,7 +300,7 @@ def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
 
 
 class KonchinkaModel:
-    """The hard player's search model: greedy playouts to the end of the deal, scored in deal points."""
+    """The hard player's search model: short playouts by the normal policy, scored in expected deal points."""
 
     def __init__(self, view: KonchinkaView) -> None:
         self.view = view
@@ -343,13 +312,14 @@ class KonchinkaModel:
 
     def playout_action(self, state: State, rng: random.Random) -> KonchinkaAction:
         assert isinstance(state, KonchinkaState)
-        if state.version - self.view.version <= PLAYOUT_NORMAL_PLIES:
-            legal = state.legal_actions()
-            if len(legal) == 1:
-                return legal[0]
-            scores = score_actions(position_from_state(state), legal)
-            return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
-        return greedy_action(state, rng)
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        scores = score_actions(position_from_state(state), legal)
+        return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
+
+    def world_weight(self, world: State) -> float:
+        return 1.0
 
     def is_horizon(self, state: State) -> bool:
         if state.is_terminal or state.deals_completed > self.deals:
@@ -414,11 +384,9 @@ def expected_edge(state: KonchinkaState, me: int) -> float:
 
 CARD_SPREAD = 2.5
 CLUB_SPREAD = 1.5
-PLAYOUT_HORIZON: int | None = None
+PLAYOUT_HORIZON: int | None = 8
 """How many plies a playout runs past the searched move (None: to the end of the deal)."""
-PLAYOUT_NORMAL_PLIES = 0
-"""The first plies of a playout (after the searched move) are played by the normal player, the rest greedily."""
-HARD_WORLDS = 40
+HARD_WORLDS = 64
 HARD_TIME_MS = 300.0
 HARD_CANDIDATES = 6
 

@@ -44,18 +44,23 @@ class SearchModel(Protocol):
         """How good a horizon state is for the searching player (higher is better)."""
         ...
 
+    def world_weight(self, world: State) -> float:
+        """How plausible a sampled world is (1.0 for all when every consistent world is as likely)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class SearchBudget:
     """How much a decision may cost: at most ``worlds`` sampled worlds, and at most ``time_ms`` of wall time.
 
-    For reproducible play keep ``worlds`` the binding limit and ``time_ms`` a safety net: the first complete
-    ``min_worlds`` worlds are always searched unless the time cap runs out first.
+    For reproducible play keep ``worlds`` the binding limit and ``time_ms`` a safety net. One whole world is
+    always searched, however small the time cap; a world cut short by the time cap is dropped. After
+    ``prune_after`` worlds, a candidate whose paired difference to the leader is below zero by more than
+    ``prune_z`` standard errors is no longer played out.
     """
 
     worlds: int = 64
     time_ms: float | None = 300.0
-    min_worlds: int = 4
     prune_after: int = 8
     prune_z: float = 2.5
 
@@ -79,6 +84,16 @@ def _paired_gap(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
+    """The weighted mean of the values of the first ``len(values)`` worlds."""
+    if not values:
+        return -math.inf
+    total = sum(weights[: len(values)])
+    if total <= 0.0:
+        return sum(values) / len(values)
+    return sum(v * w for v, w in zip(values, weights, strict=False)) / total
+
+
 def pimc(
     actions: Sequence[Action],
     model: SearchModel,
@@ -92,9 +107,11 @@ def pimc(
     deadline = math.inf if budget.time_ms is None else start + budget.time_ms / 1000.0
     active = list(range(len(actions)))
     values: list[list[float]] = [[] for _ in actions]
+    weights: list[float] = []
     worlds = playouts = 0
     while worlds < budget.worlds and len(active) > 1:
         world = model.sample_world(rng)
+        weight = model.world_weight(world)
         playout_seed = rng.getrandbits(48)
         row: dict[int, float] = {}
         for i in active:
@@ -111,11 +128,12 @@ def pimc(
             break  # out of time in the middle of a world: that world is dropped
         for i, v in row.items():
             values[i].append(v)
+        weights.append(weight)
         worlds += 1
-        if clock() > deadline and worlds >= min(budget.min_worlds, budget.worlds):
+        if clock() > deadline:
             break
         if worlds >= budget.prune_after and worlds % 4 == 0:
-            best = max(active, key=lambda i: (sum(values[i]), -i))
+            best = max(active, key=lambda i: (_mean(values[i], weights), -i))
             survivors = []
             for i in active:
                 if i == best:
@@ -127,13 +145,7 @@ def pimc(
             # Pruned actions keep their value lists frozen; compare on the worlds they saw.
             active = survivors
     means = {
-        str(getattr(actions[i], "code", actions[i])): (
-            sum(values[i]) / len(values[i]) if values[i] else -math.inf
-        )
-        for i in range(len(actions))
+        str(getattr(actions[i], "code", actions[i])): _mean(values[i], weights) for i in range(len(actions))
     }
-    if len(active) == 1:
-        choice = active[0]
-    else:
-        choice = max(active, key=lambda i: (sum(values[i]) / len(values[i]) if values[i] else -math.inf, -i))
+    choice = active[0] if len(active) == 1 else max(active, key=lambda i: (_mean(values[i], weights), -i))
     return SearchResult(action=actions[choice], worlds=worlds, playouts=playouts, means=means)

@@ -66,18 +66,20 @@ def test_konchinka_every_level_plays_legal_moves(options: dict[str, Any]) -> Non
 
 @pytest.mark.parametrize("options", KING_OPTIONS, ids=["default", "options-off"])
 def test_king_every_level_plays_legal_moves_and_names_trump(options: dict[str, Any]) -> None:
-    trump_choices = 0
-    checked = 0
-    for state in positions("king", options, seed=5, every=9):
+    trump_choices = checked = 0
+    for step, state in enumerate(positions("king", options, seed=5, every=1)):
         view = state.view(state.current_player)
+        naming = view.phase is Phase.CHOOSE_TRUMP
+        if not naming and step % 9:
+            continue
         for level in Level:
-            action = _act(view, level, checked)
+            action = _act(view, level, step)
             assert action in view.legal_actions
-            trump_choices += isinstance(action, ChooseTrump)
+            assert isinstance(action, ChooseTrump) == naming
+            trump_choices += naming
         checked += 1
-    assert checked > 30
-    # Trump choices happen 8 times a party; some of them are met at this sampling rate.
-    assert trump_choices > 0 or checked < 60
+    assert checked > 50
+    assert trump_choices == 8 * len(Level)  # every positive deal's trump is named by each level
 
 
 def test_whole_parties_finish_with_bots_in_every_seat() -> None:
@@ -394,3 +396,19 @@ def test_king_hard_names_a_trump_it_holds_strongly() -> None:
     for level in (Level.NORMAL, Level.HARD):
         action = choose_action(view, level, random.Random(3), iterations=12, budget_ms=10_000.0)
         assert action == ChooseTrump(Suit.SPADES)
+
+
+def test_king_opponent_model_explains_normal_players_and_doubts_random_worlds() -> None:
+    """Against normal players the true hands never surprise the model; most sampled worlds sometimes do."""
+    rng = random.Random(2)
+    true_surprises = sampled_surprises = checked = 0
+    for state in positions("king", {}, seed=13, every=2):
+        view = state.view(state.current_player)
+        if view.phase is not Phase.PLAY or not (view.tricks_this_deal or view.trick):
+            continue
+        true_surprises += king_ai.surprises(view, state)
+        sampled_surprises += king_ai.surprises(view, king_ai.sample_world(view, rng))
+        checked += 1
+    assert checked > 50
+    assert true_surprises == 0
+    assert sampled_surprises > checked // 4
