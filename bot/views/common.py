@@ -74,6 +74,14 @@ def tally_line(totals: Sequence[int], keep: int | None = None) -> str:
     return prefix + " ".join(parts)
 
 
+def turn_line(seats: Sequence[SeatInfo], player: int, seconds_left: int | None, tr: Translator) -> str:
+    """«Ходит: Аня», with the time left on the turn when it is limited."""
+    name = name_of(seats, player, tr)
+    if seconds_left is not None:
+        return tr.t("table-turn-timed", name=name, time=clock(seconds_left))
+    return tr.t("table-turn", name=name)
+
+
 def clock(seconds: int) -> str:
     seconds = max(0, seconds)
     return f"{seconds // 60}:{seconds % 60:02d}"

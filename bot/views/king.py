@@ -25,6 +25,7 @@ from bot.views.common import (
     name_of,
     rules_button,
     seat_name,
+    turn_line,
     url_button,
 )
 from bot.views.models import Rendered, SeatInfo, TableInfo
@@ -155,10 +156,7 @@ def _turn_line(table: KingTable, tr: Translator) -> str | None:
     view = table.view
     if view.is_terminal or view.phase is not Phase.PLAY or view.current_player < 0:
         return None
-    name = name_of(table.seats, view.current_player, tr)
-    if table.seconds_left is not None:
-        return tr.t("table-turn-timed", name=name, time=clock(table.seconds_left))
-    return tr.t("table-turn", name=name)
+    return turn_line(table.seats, view.current_player, table.seconds_left, tr)
 
 
 def _player_lines(table: KingTable, tr: Translator) -> list[str]:

@@ -25,6 +25,7 @@ from bot.views.common import (
     rules_button,
     seat_name,
     tally_line,
+    turn_line,
     url_button,
 )
 from bot.views.models import Rendered, SeatInfo, TableInfo
@@ -67,10 +68,7 @@ def _turn_line(table: TableInfo, tr: Translator) -> str | None:
     view = table.view
     if view.is_terminal or view.current_player < 0:
         return None
-    name = name_of(table.seats, view.current_player, tr)
-    if table.seconds_left is not None:
-        return tr.t("table-turn-timed", name=name, time=clock(table.seconds_left))
-    return tr.t("table-turn", name=name)
+    return turn_line(table.seats, view.current_player, table.seconds_left, tr)
 
 
 def _player_lines(table: TableInfo, tr: Translator) -> list[str]:
