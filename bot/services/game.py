@@ -38,6 +38,7 @@ from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, 
 from bot.storage.models import ChatRank, UserStats
 from bot.storage.repo import StaleVersionError
 from bot.views import Answer, LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo, TableInfo
+from bot.views.models import number_bots
 from engine.ai import Level, choose_action
 from engine.core import CommonIllegal, GameRecord, IllegalActionError, State, make_game, replay
 
@@ -898,7 +899,7 @@ class GameService:
     ) -> TableInfo:
         return TableInfo(
             game_id=loaded.game.key,
-            seats=tuple(self._seat_info(s, loaded.users) for s in seats),
+            seats=number_bots(self._seat_info(s, loaded.users) for s in seats),
             view=state.view(player),
             seconds_left=seconds_left,
             bot_username=self.bot_username,
@@ -980,7 +981,7 @@ class GameService:
             game_id=game.key,
             kind=spec.kind,
             options=game.options,
-            seats=tuple(self._seat_info(s, loaded.users) for s in loaded.seats),
+            seats=number_bots(self._seat_info(s, loaded.users) for s in loaded.seats),
             bot_username=self.bot_username,
             creator_name=creator,
             turn_seconds=game.turn_timeout,

@@ -46,7 +46,7 @@ def seat_name(seat: SeatInfo, tr: Translator) -> str:
     """The escaped name of a seat; bot players get 🤖 and, without a name, a name from their level."""
     if seat.is_bot:
         name = seat.name or tr.t("bot-default-name", level=(seat.level or Level.NORMAL).value)
-        return "🤖 " + esc(name)
+        return "🤖 " + esc(name) + (f" {seat.number}" if seat.number else "")
     return esc(seat.name) if seat.name else tr.t("player-nameless")
 
 

@@ -8,8 +8,9 @@ public fields, so any seat's view will do for them.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic
 
 from aiogram.types import InlineKeyboardMarkup
@@ -40,7 +41,8 @@ class SeatInfo:
 
     ``name`` is the raw user-supplied name (the views escape it). ``level`` is set for bot players.
     ``is_reachable`` is False for a person who never opened the bot or blocked it. ``is_replaced`` marks a
-    person whose seat a bot player took over after missed turns.
+    person whose seat a bot player took over after missed turns. ``number`` tells apart unnamed bot players of
+    the same level at one table («Бот-мастер 1», «Бот-мастер 2»); 0 when it is not needed.
     """
 
     name: str
@@ -49,6 +51,21 @@ class SeatInfo:
     level: Level | None = None
     is_reachable: bool = True
     is_replaced: bool = False
+    number: int = 0
+
+
+def number_bots(seats: Iterable[SeatInfo]) -> tuple[SeatInfo, ...]:
+    """The seats with unnamed bot players numbered wherever two or more of them share a level."""
+    seats = tuple(seats)
+    same = Counter(seat.level for seat in seats if seat.is_bot and not seat.name)
+    seen: Counter[Level | None] = Counter()
+    numbered = []
+    for seat in seats:
+        if seat.is_bot and not seat.name and same[seat.level] > 1:
+            seen[seat.level] += 1
+            seat = replace(seat, number=seen[seat.level])
+        numbered.append(seat)
+    return tuple(numbered)
 
 
 class LobbyScreen(enum.StrEnum):

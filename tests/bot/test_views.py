@@ -694,3 +694,23 @@ def test_table_marks_seats_played_by_a_bot_or_unreachable() -> None:
     assert "Аня — взято 0 (♣ 0) · 🤖 пока играет бот\n" in text
     assert "Борис — взято 0 (♣ 0) · ⚠️ бот не может написать" in text
     assert text.splitlines()[-1] == "Вера — взято 0 (♣ 0)"
+
+
+def test_unnamed_bots_of_one_level_are_told_apart_by_number() -> None:
+    from bot.views.common import seat_name
+    from bot.views.models import number_bots
+
+    seats = number_bots(
+        [
+            SeatInfo("Аня", user_id=1),
+            SeatInfo("", is_bot=True, level=Level.HARD),
+            SeatInfo("", is_bot=True, level=Level.NORMAL),
+            SeatInfo("", is_bot=True, level=Level.HARD),
+        ]
+    )
+    assert [seat_name(s, RU) for s in seats] == [
+        "Аня",
+        "🤖 Бот-мастер 1",
+        "🤖 Бот-любитель",
+        "🤖 Бот-мастер 2",
+    ]
