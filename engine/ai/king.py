@@ -11,8 +11,12 @@
   following suit (and by not trumping in a positive deal), a heart led where hearts may not be led while
   holding another suit (so the leader held hearts only), and the K♥ inferences: a player who had to drop K♥
   (void in the led suit, or A♥ already in a hearts trick when that rule is on) and did not, does not hold
-  it — then plays each candidate followed by the normal policy to the end of the deal, scoring its own deal
-  result. The trump choice is searched the same way over the five unseen cards of its hand.
+  it. Softer evidence makes cards unlikely rather than impossible: a follower who played over the winner in a
+  negative deal had nothing to duck with, one who ducked kept no better duck, a losing follower in a positive
+  deal played its lowest card of the suit, and a last player who let the trick go held nothing higher. Of a
+  few worlds so dealt, one is kept with odds that fall with each play a normal player would not have made
+  there. Then it plays each candidate followed by the normal policy to the end of the deal, scoring its own
+  deal result. The trump choice is searched the same way over the five unseen cards of its hand.
 """
 
 from __future__ import annotations
@@ -236,6 +240,8 @@ class Knowledge:
     voids: dict[Player, set[Suit]]
     banned: dict[Player, set[Card]]
     fixed: dict[Player, list[Card]]
+    unlikely: dict[Player, set[Card]] = field(default_factory=dict)
+    """Cards a sensible player would probably have played instead of what they did (soft evidence)."""
 
 
 def infer(view: KingView) -> Knowledge:
@@ -250,13 +256,16 @@ def infer(view: KingView) -> Knowledge:
     tricks = [t.plays for t in view.tricks_this_deal]
     if view.trick:
         tricks.append(view.trick)
+    unlikely: dict[Player, set[Card]] = {p: set() for p in range(NUM_PLAYERS)}
     for plays in tricks:
         leader, lead_card = plays[0]
         led = lead_card.suit
         if no_heart_lead and led is Suit.HEARTS:
             voids[leader].update(s for s in Suit if s is not Suit.HEARTS)
         ace_in = lead_card is ACE_OF_HEARTS
-        for p, c in plays[1:]:
+        for i, (p, c) in enumerate(plays[1:], start=1):
+            if c.suit is led:
+                unlikely[p].update(_follow_evidence(plays[:i], c, contract, trump))
             if c.suit is not led:
                 voids[p].add(led)
                 if trump is not None and c.suit is not trump:
@@ -282,7 +291,37 @@ def infer(view: KingView) -> Knowledge:
         and shown not in played_cards(view)
     ):
         fixed[chooser].append(shown)
-    return Knowledge(voids, banned, fixed)
+    return Knowledge(voids, banned, fixed, unlikely)
+
+
+def _follow_evidence(
+    before: Sequence[PlayedCard], card: Card, contract: Contract | None, trump: Suit | None
+) -> list[Card]:
+    """Cards of the led suit a sensible player following suit with ``card`` after ``before`` would not hold.
+
+    Negative deals: a card under the winner shows there was no card under it to duck with (when ``card``
+    beats the trick), or that it was the best card to duck with (the most penalty, then the highest).
+    Positive deals: a losing card of the led suit is the lowest one held, and the last player who lets the
+    trick go holds nothing that beats it.
+    """
+    best = _winning(before, trump)
+    led = before[0][1].suit
+    suit_cards = [x for x in PIQUET_DECK if x.suit is led and x is not card]
+    if contract is not None:
+        pen = CARD_PENALTY[contract]
+        if card.rank > best.rank:
+            return [x for x in suit_cards if x.rank < best.rank]
+        return [
+            x
+            for x in suit_cards
+            if x.rank < best.rank and (pen[x.index], x.rank) > (pen[card.index], card.rank)
+        ]
+    if _beats(card, best, trump):
+        return []
+    out = [x for x in suit_cards if x.rank < card.rank]
+    if len(before) == NUM_PLAYERS - 1 and best.suit is led:
+        out.extend(x for x in suit_cards if x.rank > best.rank)
+    return out
 
 
 def deal_hidden(
@@ -331,12 +370,15 @@ def _try_deal(
         open_seats = [p for p in allowed if room[p] > 0]
         if not open_seats:
             return None
-        total = sum(room[p] for p in open_seats)
-        pick = rng.randrange(total)
-        for p in open_seats:
-            pick -= room[p]
+        odds = [room[p] * (UNLIKELY_ODDS if c in k.unlikely.get(p, ()) else 1.0) for p in open_seats]
+        pick = rng.random() * sum(odds)
+        chosen = len(open_seats) - 1
+        for i, w in enumerate(odds):
+            pick -= w
             if pick < 0:
+                chosen = i
                 break
+        p = open_seats[chosen]
         hands[p].append(c)
         room[p] -= 1
     if any(room.values()):
@@ -380,14 +422,26 @@ class KingModel:
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
 
     def sample_world(self, rng: random.Random) -> State:
-        return sample_world(self.view, rng, self.knowledge)
+        """A world drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
+
+        ``CANDIDATES`` consistent worlds are dealt and one is kept with probability proportional to
+        ``INFERENCE_TOLERANCE ** surprises`` (sampling-importance-resampling), so the search spends its
+        playouts on the worlds that explain the play so far.
+        """
+        if not self.has_history or CANDIDATES <= 1:
+            return sample_world(self.view, rng, self.knowledge)
+        pool = [sample_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
+        weights = [INFERENCE_TOLERANCE ** surprises(self.view, w) for w in pool]
+        pick = rng.random() * sum(weights)
+        for w, world in zip(weights, pool, strict=True):
+            pick -= w
+            if pick < 0:
+                return world
+        return pool[-1]
 
     def world_weight(self, world: State) -> float:
-        """Worlds where the others' plays so far are what a sensible player would have played weigh more."""
-        assert isinstance(world, KingState)
-        if INFERENCE_TOLERANCE >= 1.0 or not self.has_history:
-            return 1.0
-        return float(INFERENCE_TOLERANCE ** surprises(self.view, world))
+        """Every world counts alike: plausibility is already in how the worlds are drawn."""
+        return 1.0
 
     def playout_action(self, state: State, rng: random.Random) -> KingAction:
         assert isinstance(state, KingState)
@@ -460,6 +514,11 @@ def policy_action(state: KingState) -> KingAction:
 
 
 INFERENCE_TOLERANCE = 0.3
+"""The odds of a candidate world per play of the others that the normal player would not have made there."""
+CANDIDATES = 4
+"""Consistent worlds dealt for each world the search keeps (the most plausible ones are kept more often)."""
+UNLIKELY_ODDS = 0.1
+"""How much less often the sampler gives a player a card their play so far suggests they do not hold."""
 """The weight factor of a world per play of the others that the normal player would not have made there."""
 HARD_WORLDS = 64
 HARD_TRUMP_WORLDS = 40

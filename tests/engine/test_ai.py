@@ -222,6 +222,28 @@ def test_king_inferences_hold_for_the_true_hands_and_every_sampled_world() -> No
     assert inferred_bans > 0
 
 
+def test_king_soft_evidence_from_following_suit_fits_normal_players_and_steers_the_sampler() -> None:
+    """Cards a follower's play makes unlikely are never in a normal player's hand, and worlds avoid them."""
+    rng = random.Random(4)
+    flagged = hits = dealt = 0
+    for state in positions("king", {}, seed=17, every=2):
+        if state.phase is not Phase.PLAY:
+            continue
+        view = state.view(state.current_player)
+        knowledge = king_ai.infer(view)
+        for p in range(4):
+            if p != view.player:
+                assert not knowledge.unlikely[p] & set(state.hands[p]), "a normal player's card was doubted"
+                flagged += len(knowledge.unlikely[p] & set(c for h in state.hands for c in h))
+        world = king_ai.sample_world(view, rng, knowledge)
+        for p in range(4):
+            if p != view.player:
+                hits += len(knowledge.unlikely[p] & set(world.hands[p]))
+                dealt += len(world.hands[p])
+    assert flagged > 50
+    assert hits < flagged // 4
+
+
 def test_king_sampler_knows_who_could_not_hold_the_king_of_hearts() -> None:
     """«Кинг»: seat 1 showed a void in spades without dropping K♥, so seat 1 never gets K♥ in a world."""
     hands = [
