@@ -355,20 +355,6 @@ def test_king_normal_throws_its_top_heart_on_others_tricks_in_hearts() -> None:
     assert action.card == Card.parse("Ah")
 
 
-def test_king_normal_never_leads_a_heart_while_holding_another_suit() -> None:
-    leads = 0
-    for state in positions("king", {}, seed=17, every=1):
-        view = state.view(state.current_player)
-        if view.phase is not Phase.PLAY or view.trick or view.contract is None:
-            continue
-        if not view.contract.forbids_heart_lead or not any(c.suit is not Suit.HEARTS for c in view.hand):
-            continue
-        action = choose_action(view, Level.NORMAL, random.Random(0))
-        assert action.card.suit is not Suit.HEARTS
-        leads += 1
-    assert leads > 10
-
-
 def test_king_normal_ducks_with_its_highest_card_under_the_winner() -> None:
     state = _king_position(
         [
