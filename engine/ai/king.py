@@ -439,10 +439,6 @@ class KingModel:
                 return world
         return pool[-1]
 
-    def world_weight(self, world: State) -> float:
-        """Every world counts alike: plausibility is already in how the worlds are drawn."""
-        return 1.0
-
     def playout_action(self, state: State, rng: random.Random) -> KingAction:
         assert isinstance(state, KingState)
         return policy_action(state)

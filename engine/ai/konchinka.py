@@ -318,9 +318,6 @@ class KonchinkaModel:
         scores = score_actions(position_from_state(state), legal)
         return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
 
-    def world_weight(self, world: State) -> float:
-        return 1.0
-
     def is_horizon(self, state: State) -> bool:
         if state.is_terminal or state.deals_completed > self.deals:
             return True

@@ -44,10 +44,6 @@ class SearchModel(Protocol):
         """How good a horizon state is for the searching player (higher is better)."""
         ...
 
-    def world_weight(self, world: State) -> float:
-        """How plausible a sampled world is (1.0 for all when every consistent world is as likely)."""
-        ...
-
 
 @dataclass(frozen=True, slots=True)
 class SearchBudget:
@@ -84,14 +80,11 @@ def _paired_gap(a: Sequence[float], b: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
-def _mean(values: Sequence[float], weights: Sequence[float]) -> float:
-    """The weighted mean of the values of the first ``len(values)`` worlds."""
+def _mean(values: Sequence[float]) -> float:
+    """The mean value over the worlds an action was played out in (every sampled world counts alike)."""
     if not values:
         return -math.inf
-    total = sum(weights[: len(values)])
-    if total <= 0.0:
-        return sum(values) / len(values)
-    return sum(v * w for v, w in zip(values, weights, strict=False)) / total
+    return sum(values) / len(values)
 
 
 def pimc(
@@ -107,11 +100,9 @@ def pimc(
     deadline = math.inf if budget.time_ms is None else start + budget.time_ms / 1000.0
     active = list(range(len(actions)))
     values: list[list[float]] = [[] for _ in actions]
-    weights: list[float] = []
     worlds = playouts = 0
     while worlds < budget.worlds and len(active) > 1:
         world = model.sample_world(rng)
-        weight = model.world_weight(world)
         playout_seed = rng.getrandbits(48)
         row: dict[int, float] = {}
         for i in active:
@@ -128,12 +119,11 @@ def pimc(
             break  # out of time in the middle of a world: that world is dropped
         for i, v in row.items():
             values[i].append(v)
-        weights.append(weight)
         worlds += 1
         if clock() > deadline:
             break
         if worlds >= budget.prune_after and worlds % 4 == 0:
-            best = max(active, key=lambda i: (_mean(values[i], weights), -i))
+            best = max(active, key=lambda i: (_mean(values[i]), -i))
             survivors = []
             for i in active:
                 if i == best:
@@ -144,8 +134,6 @@ def pimc(
                     survivors.append(i)
             # Pruned actions keep their value lists frozen; compare on the worlds they saw.
             active = survivors
-    means = {
-        str(getattr(actions[i], "code", actions[i])): _mean(values[i], weights) for i in range(len(actions))
-    }
-    choice = active[0] if len(active) == 1 else max(active, key=lambda i: (_mean(values[i], weights), -i))
+    means = {str(getattr(actions[i], "code", actions[i])): _mean(values[i]) for i in range(len(actions))}
+    choice = active[0] if len(active) == 1 else max(active, key=lambda i: (_mean(values[i]), -i))
     return SearchResult(action=actions[choice], worlds=worlds, playouts=playouts, means=means)
