@@ -18,6 +18,8 @@ For each level the arena reports:
 - ``mean_settlement``: what the seat received (+) or paid (−) in the outcome's settlement.
 - decision time per move in milliseconds: p50, p95 and max, over every decision the level made (decisions with
   a single legal action are counted too: they are answered at once).
+- Кинг only, ``mean_by_deal``: the seat's result per party summed over each kind of deal — each negative
+  contract, the trump deals where the seat named trump (``trumps_chosen``) and the others (``trumps_other``).
 
 ``--watch`` plays one party move by move and prints it (Russian card names) so that a person can judge the play.
 """
@@ -62,6 +64,8 @@ class PartyResult:
     settlement: tuple[int, ...]
     deals: int
     decision_ms: dict[Level, list[float]] = field(default_factory=dict)
+    deal_results: tuple[dict[str, int], ...] = ()
+    """Кинг: per seat, the seat's result in each kind of deal (summed over the deals of that kind)."""
 
 
 def party_seed(base_seed: int, group: int) -> int:
@@ -101,8 +105,10 @@ def play_party(spec: PartySpec) -> PartyResult:
     state = game.new_initial_state(spec.seed)
     rngs = [_player_rng(spec.seed, seat) for seat in range(len(spec.seats))]
     times: dict[Level, list[float]] = {level: [] for level in spec.seats}
+    kinds: dict[int, tuple[str | None, int | None]] = {}
     clock = time.perf_counter
     while not state.is_terminal:
+        _note_deal_kind(state, kinds)
         player = state.current_player
         level = spec.seats[player]
         view = state.view(player)
@@ -123,7 +129,33 @@ def play_party(spec: PartySpec) -> PartyResult:
         settlement=tuple(outcome.settlement),
         deals=state.deals_completed,
         decision_ms=times,
+        deal_results=_deal_results(state, kinds, len(spec.seats)),
     )
+
+
+def _note_deal_kind(state: Any, kinds: dict[int, tuple[str | None, int | None]]) -> None:
+    """Remember, for a game with a score sheet (Кинг), each deal's contract (or None: trumps) and chooser."""
+    deal = getattr(state, "deal_index", None)
+    if deal is None or deal in kinds or getattr(state, "score_sheet", None) is None:
+        return
+    contract = getattr(state, "contract", None)
+    kinds[deal] = (None if contract is None else str(contract.value), getattr(state, "chooser", None))
+
+
+def _deal_results(
+    state: Any, kinds: dict[int, tuple[str | None, int | None]], seats: int
+) -> tuple[dict[str, int], ...]:
+    """Per seat: its result summed by kind of deal («tricks» … «eralash», trumps it chose, trumps others chose)."""
+    sheet = getattr(state, "score_sheet", None)
+    if not sheet:
+        return ()
+    out: list[dict[str, int]] = [{} for _ in range(seats)]
+    for deal, row in enumerate(sheet):
+        contract, chooser = kinds.get(deal, (None, None))
+        for seat in range(seats):
+            key = contract or ("trumps_chosen" if seat == chooser else "trumps_other")
+            out[seat][key] = out[seat].get(key, 0) + row[seat]
+    return tuple(out)
 
 
 # ----------------------------------------------------------------------------------------------- statistics
@@ -181,12 +213,17 @@ def percentile(values: Sequence[float], q: float) -> float:
 def summarize(game: str, options: dict[str, JSONValue], results: Sequence[PartyResult]) -> dict[str, Any]:
     """The JSON summary of some parties: per level win rate, mean score, settlement and decision times."""
     levels: dict[Level, dict[str, list[float]]] = {}
+    by_deal: dict[Level, dict[str, list[float]]] = {}
     for result in results:
         for seat, level in enumerate(result.seats):
             entry = levels.setdefault(level, {"wins": [], "scores": [], "settlement": [], "ms": []})
             entry["wins"].append(result.win_shares[seat])
             entry["scores"].append(float(result.scores[seat]))
             entry["settlement"].append(float(result.settlement[seat]))
+            if result.deal_results:
+                by_kind = by_deal.setdefault(level, {})
+                for key, value in result.deal_results[seat].items():
+                    by_kind.setdefault(key, []).append(float(value))
         for level, ms in result.decision_ms.items():
             levels.setdefault(level, {"wins": [], "scores": [], "settlement": [], "ms": []})["ms"].extend(ms)
     out: dict[str, Any] = {}
@@ -209,6 +246,16 @@ def summarize(game: str, options: dict[str, JSONValue], results: Sequence[PartyR
             "decision_ms_p95": round(percentile(entry["ms"], 95), 3),
             "decision_ms_max": round(max(entry["ms"], default=0.0), 3),
         }
+        if level in by_deal:
+            # Кинг: the seat's result per party summed over each kind of deal (the trump deals split into
+            # those the seat chose trump in and the others'), to show where a level gains or loses.
+            out[level.value]["mean_by_deal"] = {
+                key: round(statistics.fmean(by_deal[level][key]), 3)
+                for key in sorted(
+                    by_deal[level],
+                    key=lambda k: (k.startswith("trumps"), k if k.startswith("trumps") else ""),
+                )
+            }
     return {
         "game": game,
         "options": options,
@@ -359,6 +406,8 @@ def main(argv: list[str] | None = None) -> int:
             f"  decision ms p50 {s['decision_ms_p50']:.2f} p95 {s['decision_ms_p95']:.2f}"
             f" max {s['decision_ms_max']:.1f}"
         )
+        if "mean_by_deal" in s:
+            print("          by deal: " + "  ".join(f"{k} {v:+.2f}" for k, v in s["mean_by_deal"].items()))
     return 0
 
 

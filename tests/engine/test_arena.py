@@ -79,6 +79,7 @@ def test_tiny_konchinka_run_prints_json_with_every_level() -> None:
             "decision_ms_max",
         ):
             assert key in stats
+        assert "mean_by_deal" not in stats  # Кинг only
         lo, hi = stats["win_rate_ci95"]
         assert 0.0 <= lo <= stats["win_rate"] <= hi <= 1.0
         wins += stats["wins"]
@@ -112,6 +113,13 @@ def test_tiny_king_run_with_a_hard_seat_and_two_jobs() -> None:
         + levels["easy"]["mean_score"] * 2
     )
     assert total == pytest.approx(0.0, abs=1e-6)  # Кинг is zero-sum
+    contracts = ["tricks", "jacks", "queens", "hearts", "last2", "king", "eralash"]
+    for entry in levels.values():
+        by_deal = entry["mean_by_deal"]
+        assert list(by_deal) == [*contracts, "trumps_chosen", "trumps_other"]
+        assert sum(by_deal.values()) == pytest.approx(entry["mean_score"], abs=0.01)
+        assert all(by_deal[c] <= 0 for c in contracts)
+        assert by_deal["trumps_chosen"] >= 0 and by_deal["trumps_other"] >= 0
     assert sum(s["wins"] for s in levels.values()) == pytest.approx(2.0)
 
 
