@@ -12,7 +12,7 @@ Group:
 - ``render_deal_end(TableInfo, tr, deal_number=None)`` — scoring of the last (or given) finished deal + tally.
 - ``render_party_end(TableInfo, tr)`` — winner, tally, settlement, 🔁 Реванш.
 - ``render_start_bot(SeatInfo, game_id, bot_username, tr)``, ``render_seat_replaced(SeatInfo, game_id, tr)``,
-  ``render_seat_back(SeatInfo, tr)``, ``render_auto_move(SeatInfo, tr)``, ``render_game_cancelled(tr)``.
+  ``render_seat_back(SeatInfo, tr)``, ``render_game_cancelled(tr)``.
 Private:
 - ``render_hand(TableInfo, tr, selected: Card | None = None)`` — the player's live message (two-tap moves).
 - ``render_solo(TableInfo, tr, selected=None)`` — the solo game's live message.
@@ -48,7 +48,6 @@ from bot.views.notices import (
     Answer,
     answer_text,
     illegal_answer,
-    render_auto_move,
     render_game_cancelled,
     render_seat_back,
     render_seat_replaced,
@@ -71,7 +70,6 @@ __all__ = [
     "bot_commands",
     "event_text",
     "illegal_answer",
-    "render_auto_move",
     "render_deal_end",
     "render_game_cancelled",
     "render_hand",

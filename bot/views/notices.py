@@ -75,11 +75,6 @@ def render_turn_reminder(seat: SeatInfo, seconds_left: int, tr: Translator) -> R
     return Rendered(tr.t("notice-reminder", name=seat_name(seat, tr), time=clock(seconds_left)), None)
 
 
-def render_auto_move(seat: SeatInfo, tr: Translator) -> Rendered:
-    """In the group (or privately): time ran out and a bot player moved for this seat."""
-    return Rendered(tr.t("notice-auto-move", name=seat_name(seat, tr)), None)
-
-
 def render_seat_replaced(seat: SeatInfo, game_id: str, tr: Translator) -> Rendered:
     """In the group: after missed turns a bot plays for this seat; one tap takes the seat back."""
     text = tr.t("notice-replaced", name=seat_name(seat, tr))

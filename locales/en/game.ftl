@@ -57,7 +57,6 @@ settle-owes = { $payer } pays { $amount }
 
 notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press «Start» — your cards will come there.
 notice-reminder = ⏰ { $name }, your move! { $time } left.
-notice-auto-move = ⏰ Time is up: a bot moved for { $name }.
 notice-replaced = 🤖 { $name } keeps missing turns — a bot plays this seat for now. One tap brings the player back.
 notice-seat-back = ↩️ { $name } is back in the game.
 notice-cancelled = ✖️ The game was cancelled.
@@ -97,7 +96,7 @@ answer-bot-added = A bot has joined.
 answer-setting-saved = Saved.
 answer-game-cancelled = The game was cancelled.
 answer-seat-taken-back = You're back at the table.
-answer-not-your-seat = That's not your seat.
+answer-not-your-seat = You are already in the game.
 answer-group-only = This command works in a group.
 answer-private-only = This command works in a private chat with the bot.
 answer-too-fast = Just a second…

@@ -78,7 +78,6 @@ settle-owes = { $payer } платит { $amount }
 
 notice-start-bot = { $name }, бот не может вам написать. Откройте его кнопкой ниже и нажмите «Старт» — туда придут ваши карты.
 notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
-notice-auto-move = ⏰ Время вышло: за игрока { $name } сходил бот.
 notice-replaced = 🤖 { $name } пропускает ходы — пока за этого игрока играет бот. Вернуться можно одной кнопкой.
 notice-seat-back = ↩️ { $name } снова в игре.
 notice-cancelled = ✖️ Игра отменена.
@@ -118,7 +117,7 @@ answer-bot-added = Бот за столом.
 answer-setting-saved = Сохранено.
 answer-game-cancelled = Игра отменена.
 answer-seat-taken-back = Вы снова за столом.
-answer-not-your-seat = Это не ваше место.
+answer-not-your-seat = Вы и так в игре.
 answer-group-only = Эта команда работает в группе.
 answer-private-only = Эта команда работает в личке с ботом.
 answer-too-fast = Секунду…

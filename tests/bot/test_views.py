@@ -44,7 +44,6 @@ from bot.views import (
     bot_commands,
     event_text,
     illegal_answer,
-    render_auto_move,
     render_deal_end,
     render_game_cancelled,
     render_hand,
@@ -235,7 +234,6 @@ def all_renders(seats: tuple[SeatInfo, ...]) -> Iterator[tuple[str, Rendered]]:
         yield "help", render_help(tr)
         yield "start-bot", render_start_bot(seats[0], "g1", "kbot", tr)
         yield "reminder", render_turn_reminder(seats[0], 15, tr)
-        yield "auto", render_auto_move(seats[0], tr)
         yield "replaced", render_seat_replaced(seats[0], "g1", tr)
         yield "back", render_seat_back(seats[0], tr)
         yield "cancelled", render_game_cancelled(tr)
