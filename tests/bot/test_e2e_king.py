@@ -1,12 +1,14 @@
 """Кинг through the fake Telegram: a group party of two people and two bot players, and a solo party against
-three bots, each played to the end of the 15th deal by button presses; the trump choice; an unplayable card."""
+three bots, each played to the end of the 15th deal by button presses; the trump choice; an unplayable card; a
+player who walks away (his turns played for him, then a bot in his seat, which he takes back) across a restart."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, MoveCb, PickCb, SettingKey, SoloCb, SoloStep
+from bot.callbacks import GameKind, LobbyCb, LobbyOp, MoveCb, PickCb, SeatCb, SettingKey, SoloCb, SoloStep
 from bot.storage import repo
 from engine.core import replay
 from engine.king import KingState
@@ -18,6 +20,7 @@ FAST = {"bot_delay": 0.05}
 edited as often as its budget allows all party long: the outbox must still never be answered 429."""
 REASONS = ("Нужно ходить в масть", "С червей ходить нельзя", "нужно отдать кинга", "нужно бить козырем")
 """The beginnings of the answers to an unplayable card."""
+LATE = "Этот ход уже сделан."
 
 
 def _moves(message: FakeMessage) -> list[str]:
@@ -56,12 +59,15 @@ class Table:
         self.refusals_wanted = refusals
         self.trump_screens = 0
         self.by_last = False
+        self.late_ok = False
 
-    async def play(self, done: FakeChat, *, timeout: float = 50.0) -> int:
-        """Play until the Реванш button shows up in ``done``; the number of moves the people made."""
+    async def play(
+        self, done: FakeChat, *, timeout: float = 50.0, until: Callable[[], bool] | None = None
+    ) -> int:
+        """Play until the Реванш button shows up in ``done`` (or ``until`` holds); the moves the people made."""
         deadline = asyncio.get_running_loop().time() + timeout
         made = 0
-        while not has_rematch(done.visible_messages()):
+        while not has_rematch(done.visible_messages()) and not (until is not None and until()):
             assert asyncio.get_running_loop().time() < deadline, f"not finished in {timeout} s ({made} moves)"
             played = False
             for user in self.people:
@@ -88,6 +94,8 @@ class Table:
         elif _unplayable(message) and len(self.refusals) < self.refusals_wanted:
             await self._check_refusal(user, message)
         answer = await user.press(message, data=data)
+        if self.late_ok and answer.text == LATE:
+            return False  # the turn ran out just before the press: it was played for this person
         assert answer.answered and not answer.text, answer.text
         # The live message changes (or goes) before the person looks at it again.
         await self.tg.wait_for(
@@ -215,4 +223,57 @@ async def test_a_solo_king_party_against_three_bots_is_played_to_the_end(
     assert sum(1 for t in texts if t.startswith("Раздача") and "/15 окончена" in t) == 15
     assert any("Партия окончена" in t and "Итоги" in t for t in texts)
     assert made >= 8 * 7 // 2
+    assert tg.stats.too_many_requests == 0
+
+
+async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_restart(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    first = await bot_runner(turn_timeout=60, reminder_before=15, **FAST)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await _open_king(tg, group, anna, [anna, boris])
+    add_bot = LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="normal").pack()
+    await anna.press(lobby_of(group), data=add_bot, force=True)
+    await tg.wait_for(lambda: "Бот-любитель" in lobby_of(group).text, what="the bot player")
+    await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    seat = SeatCb(game=game).pack()
+
+    def seat_offered() -> bool:
+        return any(b.callback_data == seat for m in group.visible_messages() for b in m.flat_buttons)
+
+    # Boris never presses: his turns run out and are played for him, then a bot takes his seat.
+    table = Table(tg, first, game, [anna], refusals=0)
+    table.late_ok = True  # with turns that run out, a press can come a moment too late on a busy machine
+    await table.play(group, until=seat_offered, timeout=60)
+    assert not has_rematch(group.visible_messages())
+    private = [m.text for m in boris.private_chat.bot_messages()]
+    assert any(t.startswith("⏰ Борис, ваш ход!") for t in private), "Boris was reminded"
+    assert any("Борис пропускает ходы" in m.text for m in group.bot_messages()), "the group was told"
+    moved = (await _state(first, game)).version
+
+    # The bot is restarted in the middle of the party; nothing is lost.
+    await first.stop()
+    running = await bot_runner(turn_timeout=60, reminder_before=15, **FAST)
+    table.running = running
+    assert (await _state(running, game)).version >= moved
+
+    # Boris comes back and takes his seat with one tap; both people play the party out.
+    message = next(
+        m for m in group.visible_messages() if any(b.callback_data == seat for b in m.flat_buttons)
+    )
+    answer = await boris.press(message, data=seat)
+    assert answer.text == "Вы снова за столом."
+    await tg.wait_for(
+        lambda: any("Борис снова в игре" in m.text for m in group.visible_messages()), what="the return"
+    )
+    for user in (boris, anna):  # pressed again, or by somebody at the table: a clear answer, no change
+        answer = await user.press(message, data=seat)
+        assert answer.text == "Вы и так в игре."
+    table.people = [anna, boris]
+    made = await table.play(group, timeout=90)
+    await tg.settle()
+    state = await _state(running, game)
+    assert state.is_terminal and len(state.score_sheet) == 15 and sum(state.results) == 0
+    assert made > 0
     assert tg.stats.too_many_requests == 0
