@@ -251,6 +251,7 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     assert any(t.startswith("⏰ Борис, ваш ход!") for t in private), "Boris was reminded"
     assert any("Борис пропускает ходы" in m.text for m in group.bot_messages()), "the group was told"
     moved = (await _state(first, game)).version
+    assert tg.stats.too_many_requests == 0
 
     # The bot is restarted in the middle of the party; nothing is lost.
     await first.stop()
@@ -276,4 +277,5 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     state = await _state(running, game)
     assert state.is_terminal and len(state.score_sheet) == 15 and sum(state.results) == 0
     assert made > 0
-    assert tg.stats.too_many_requests == 0
+    # No 429 check from here: a new process cannot know what the old one sent in the group's minute window,
+    # so the first edits after a restart may be refused with 429, which the outbox waits out.
