@@ -133,6 +133,10 @@ def play_party(spec: PartySpec) -> PartyResult:
     )
 
 
+TRUMP_KINDS = ("trumps_chosen", "trumps_other")
+"""The kinds of a Кинг trump deal for a seat: it named trump, or another player did (after the contracts)."""
+
+
 def _note_deal_kind(state: Any, kinds: dict[int, tuple[str | None, int | None]]) -> None:
     """Remember, for a game with a score sheet (Кинг), each deal's contract (or None: trumps) and chooser."""
     deal = getattr(state, "deal_index", None)
@@ -153,7 +157,7 @@ def _deal_results(
     for deal, row in enumerate(sheet):
         contract, chooser = kinds.get(deal, (None, None))
         for seat in range(seats):
-            key = contract or ("trumps_chosen" if seat == chooser else "trumps_other")
+            key = contract or TRUMP_KINDS[0 if seat == chooser else 1]
             out[seat][key] = out[seat].get(key, 0) + row[seat]
     return tuple(out)
 
@@ -252,8 +256,7 @@ def summarize(game: str, options: dict[str, JSONValue], results: Sequence[PartyR
             out[level.value]["mean_by_deal"] = {
                 key: round(statistics.fmean(by_deal[level][key]), 3)
                 for key in sorted(
-                    by_deal[level],
-                    key=lambda k: (k.startswith("trumps"), k if k.startswith("trumps") else ""),
+                    by_deal[level], key=lambda k: TRUMP_KINDS.index(k) if k in TRUMP_KINDS else -1
                 )
             }
     return {

@@ -523,7 +523,7 @@ class GameService:
             if seat is None:
                 raise ServiceError(Answer.NOT_A_PLAYER)
             if not seat.replaced:
-                raise ServiceError(Answer.NOT_YOUR_SEAT)
+                raise ServiceError(Answer.ALREADY_IN_GAME)
             now = self.clock.now()
             async with self.db.tx() as tx:
                 await repo.set_seat_afk(tx, game_id, seat.seat, 0, False)

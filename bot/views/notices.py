@@ -32,7 +32,7 @@ class Answer(enum.StrEnum):
     SETTING_SAVED = "setting_saved"
     GAME_CANCELLED = "game_cancelled"
     SEAT_TAKEN_BACK = "seat_taken_back"
-    NOT_YOUR_SEAT = "not_your_seat"
+    ALREADY_IN_GAME = "already_in_game"
     GROUP_ONLY = "group_only"
     PRIVATE_ONLY = "private_only"
     TOO_FAST = "too_fast"
