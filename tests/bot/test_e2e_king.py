@@ -271,6 +271,8 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     for user in (boris, anna):  # pressed again, or by somebody at the table: a clear answer, no change
         answer = await user.press(message, data=seat)
         assert answer.text == "Вы и так в игре."
+    await tg.settle()
+    assert sum("Борис снова в игре" in m.text for m in group.visible_messages()) == 1
     table.people = [anna, boris]
     made = await table.play(group, timeout=90)
     await tg.settle()
