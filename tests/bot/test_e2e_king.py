@@ -239,8 +239,15 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
     seat = SeatCb(game=game).pack()
 
+    def seat_message() -> FakeMessage | None:
+        """The group's message with the «Вернуться в игру» button, if one is showing."""
+        return next(
+            (m for m in group.visible_messages() if any(b.callback_data == seat for b in m.flat_buttons)),
+            None,
+        )
+
     def seat_offered() -> bool:
-        return any(b.callback_data == seat for m in group.visible_messages() for b in m.flat_buttons)
+        return seat_message() is not None
 
     # Boris never presses: his turns run out and are played for him, then a bot takes his seat.
     table = Table(tg, first, game, [anna], refusals=0)
@@ -260,9 +267,8 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     assert (await _state(running, game)).version >= moved
 
     # Boris comes back and takes his seat with one tap; both people play the party out.
-    message = next(
-        m for m in group.visible_messages() if any(b.callback_data == seat for b in m.flat_buttons)
-    )
+    message = seat_message()
+    assert message is not None
     answer = await boris.press(message, data=seat)
     assert answer.text == "Вы снова за столом."
     await tg.wait_for(
