@@ -29,6 +29,11 @@ What Telegram does and this server does too:
 - getUpdates: long polling with offset/limit/timeout/allowed_updates; an update stays queued until a later call's
   offset confirms it, so a restarted bot re-reads what it had not confirmed; a second concurrent poll ends the
   first with 409. `inject_duplicate(update_id)` re-sends an update once, ahead of the queue, whatever the offset.
+- setWebhook: updates are then POSTed to the URL one at a time, in order, with the secret token in
+  X-Telegram-Bot-Api-Secret-Token; one answered with anything but 200 (or not reached) is tried again and shows in
+  getWebhookInfo's last_error_message; a method call in the answer's JSON body is executed; getUpdates is refused
+  with 409 until deleteWebhook. Plain http:// is accepted for 127.0.0.1 and localhost (Telegram wants HTTPS).
+  `tg.webhook_url`, `tg.webhook_deliveries`.
 - Private chats: a user who never wrote to the bot → 403 "Forbidden: bot can't initiate conversation with a
   user"; a user who blocked it → 403 "Forbidden: bot was blocked by the user" (sends, edits, chat actions).
   Any private message from the user (e.g. "/start payload") starts and unblocks; block/unblock also produce

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+import aiohttp
 from aiohttp import web
 
 from tests.fakebot.client import LocalSession
@@ -108,6 +109,12 @@ class Description(StrEnum):
         "Conflict: terminated by other getUpdates request; make sure that only one bot instance is running"
     )
     TOO_MANY_REQUESTS = "Too Many Requests: retry after "
+    WEBHOOK_ACTIVE = (
+        "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook"
+        " first"
+    )
+    WEBHOOK_NOT_HTTPS = "Bad Request: bad webhook: An HTTPS URL must be provided for webhook"
+    SECRET_INVALID = "Bad Request: secret token contains unallowed characters"
 
 
 class ApiError(Exception):
@@ -192,6 +199,19 @@ class _PendingUpdate:
 
 
 @dataclass
+class _Webhook:
+    url: str
+    secret: str | None
+    last_error: str | None = None
+    last_error_date: int | None = None
+
+
+WEBHOOK_RETRY = 0.05
+"""Real seconds before a refused webhook delivery is tried again (Telegram backs off longer)."""
+WEBHOOK_SECRET_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+@dataclass
 class _CallbackQuery:
     query_id: str
     user: FakeUser
@@ -251,6 +271,9 @@ class FakeTelegram:
         self._wakeup = asyncio.Event()
         self._poll_generation = 0
         self.waiting_polls = 0  # getUpdates calls now waiting for updates (long polling)
+        self._webhook: _Webhook | None = None
+        self._delivery: asyncio.Task[None] | None = None
+        self.webhook_deliveries = 0  # updates the bot's webhook accepted (HTTP 200)
         self._closing = False
         self._queries: dict[str, _CallbackQuery] = {}
         self._activity = _Activity()
@@ -276,6 +299,11 @@ class FakeTelegram:
     async def stop(self) -> None:
         self._closing = True
         self._notify()
+        if self._delivery is not None:
+            self._delivery.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._delivery
+            self._delivery = None
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -553,6 +581,7 @@ class FakeTelegram:
         return {
             "getMe": self._get_me,
             "getUpdates": self._get_updates,
+            "setWebhook": self._set_webhook,
             "deleteWebhook": self._delete_webhook,
             "getWebhookInfo": self._get_webhook_info,
             "setMyCommands": self._set_my_commands,
@@ -590,13 +619,94 @@ class FakeTelegram:
     async def _accept(self, params: Params) -> bool:
         return True
 
+    async def _set_webhook(self, params: Params) -> bool:
+        url = params.str_("url") or ""
+        if not url:
+            return await self._delete_webhook(params)
+        if not url.startswith(("https://", "http://127.0.0.1", "http://localhost")):
+            raise bad_request(Description.WEBHOOK_NOT_HTTPS)
+        secret = params.str_("secret_token")
+        if secret is not None and not (1 <= len(secret) <= 256 and set(secret) <= WEBHOOK_SECRET_CHARS):
+            raise bad_request(Description.SECRET_INVALID)
+        allowed = params.json_("allowed_updates")
+        if isinstance(allowed, list):
+            self._allowed = frozenset(str(a) for a in allowed) or frozenset(DEFAULT_UPDATE_TYPES)
+        if params.bool_("drop_pending_updates"):
+            self._updates.clear()
+        self._webhook = _Webhook(url, secret)
+        if self._delivery is None or self._delivery.done():
+            self._delivery = asyncio.create_task(self._deliver())
+        self._notify()
+        return True
+
     async def _delete_webhook(self, params: Params) -> bool:
         if params.bool_("drop_pending_updates"):
             self._updates.clear()
+        self._webhook = None
+        self._notify()
         return True
 
     async def _get_webhook_info(self, params: Params) -> JSON:
-        return {"url": "", "has_custom_certificate": False, "pending_update_count": len(self._updates)}
+        info: JSON = {"url": "", "has_custom_certificate": False, "pending_update_count": len(self._updates)}
+        hook = self._webhook
+        if hook is not None:
+            info["url"] = hook.url
+            info["allowed_updates"] = sorted(self._allowed)
+            if hook.last_error is not None:
+                info["last_error_message"] = hook.last_error
+                info["last_error_date"] = hook.last_error_date
+        return info
+
+    @property
+    def webhook_url(self) -> str | None:
+        """The URL set by setWebhook (None while the bot polls)."""
+        return self._webhook.url if self._webhook is not None else None
+
+    async def _deliver(self) -> None:
+        """Push the queued updates to the webhook one at a time, in order; a refused one is tried again."""
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=10)) as session:
+            while self._webhook is not None and not self._closing:
+                hook = self._webhook
+                wakeup = self._wakeup
+                self._updates = [u for u in self._updates if str(u.kind) in self._allowed]
+                if not self._updates:
+                    await wakeup.wait()
+                    continue
+                pending = self._updates[0]
+                headers = {"X-Telegram-Bot-Api-Secret-Token": hook.secret} if hook.secret else {}
+                reply: Any = None
+                try:
+                    async with session.post(hook.url, json=pending.to_json(), headers=headers) as response:
+                        error = (
+                            None
+                            if response.status == 200
+                            else f"Wrong response from the webhook: {response.status} {response.reason}"
+                        )
+                        if error is None and response.content_type == "application/json":
+                            reply = await response.json()
+                except (aiohttp.ClientError, TimeoutError) as exc:
+                    error = f"Connection failed: {exc.__class__.__name__}"
+                if error is not None:
+                    hook.last_error, hook.last_error_date = error, int(time.time())
+                    await asyncio.sleep(WEBHOOK_RETRY)
+                    continue
+                self.webhook_deliveries += 1
+                self._updates = [u for u in self._updates if u is not pending]
+                if isinstance(reply, dict) and isinstance(reply.get("method"), str):
+                    await self._webhook_reply(reply)
+
+    async def _webhook_reply(self, reply: dict[str, Any]) -> None:
+        """A method call sent back in the webhook's answer: executed like a request, its result not reported."""
+        known = self._methods.get(str(reply["method"]).lower())
+        params = Params({k: v for k, v in reply.items() if k != "method"})
+        if known is None:
+            return
+        try:
+            await known[1](params)
+        except ApiError as error:
+            self.stats.record(known[0], params.chat_id, error.code)
+        else:
+            self.stats.record(known[0], params.chat_id, None)
 
     @staticmethod
     def _commands_key(params: Params) -> tuple[str, str]:
@@ -627,6 +737,8 @@ class FakeTelegram:
 
     # --- methods: updates ----------------------------------------------------------------------------------
     async def _get_updates(self, params: Params) -> list[JSON]:
+        if self._webhook is not None:
+            raise ApiError(409, Description.WEBHOOK_ACTIVE)
         allowed = params.json_("allowed_updates")
         if isinstance(allowed, list):
             self._allowed = frozenset(str(a) for a in allowed) or frozenset(DEFAULT_UPDATE_TYPES)
