@@ -150,16 +150,18 @@ async def run_webhook(app: App) -> None:
         web_app, path=settings.webhook_path
     )
     setup_application(web_app, app.dispatcher, bot=app.bot)
-    await app.bot.set_webhook(
-        f"{settings.webhook_url}{settings.webhook_path}",
-        secret_token=secret,
-        allowed_updates=app.dispatcher.resolve_used_update_types(),
-    )
     runner = web.AppRunner(web_app)
     await runner.setup()
-    site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
-    await site.start()
     try:
+        site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
+        await site.start()
+        # Only now that the endpoint listens: Telegram's first delivery must not meet a closed port (it would
+        # back off and hold the updates back).
+        await app.bot.set_webhook(
+            f"{settings.webhook_url}{settings.webhook_path}",
+            secret_token=secret,
+            allowed_updates=app.dispatcher.resolve_used_update_types(),
+        )
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()

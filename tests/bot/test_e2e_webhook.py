@@ -1,0 +1,109 @@
+"""Webhook mode: Telegram pushes each update to the bot's endpoint with the secret token, and nothing polls.
+
+The whole application runs as ``bot.app.run_webhook`` runs it in production (aiohttp serving the webhook path,
+``setWebhook`` with the secret and the update types); the fake Telegram delivers updates by HTTP POST, as
+Telegram does, and refuses ``getUpdates`` while the webhook is set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from pathlib import Path
+
+import aiohttp
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.enums import ParseMode
+
+from bot.app import build_app, run_webhook
+from bot.callbacks import GameKind, SoloCb, SoloStep
+from tests.bot.conftest import make_settings, move_buttons, play_until, turn_message
+from tests.fakebot import FakeChat, FakeTelegram
+
+SECRET = "s3cret_Token-1"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _snapshot(chat: FakeChat) -> list[tuple[int, str, list[str | None]]]:
+    return [
+        (m.message_id, m.text, [b.callback_data for b in m.flat_buttons]) for m in chat.visible_messages()
+    ]
+
+
+async def test_in_webhook_mode_updates_arrive_with_the_secret_and_a_post_without_it_changes_nothing(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    port = _free_port()
+    public = f"http://127.0.0.1:{port}"
+    settings = make_settings(
+        tg, db_path, webhook_url=public, webhook_host="127.0.0.1", webhook_port=port, webhook_secret=SECRET
+    )
+    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    app = await build_app(settings, bot)
+    task = asyncio.create_task(run_webhook(app))
+    try:
+        await tg.wait_for(
+            lambda: tg.webhook_url is not None and app.outbox._idle is not None and tg.commands != {},
+            timeout=10,
+            what="start-up in webhook mode",
+        )
+        endpoint = public + settings.webhook_path
+        assert tg.webhook_url == endpoint
+
+        anna = tg.add_user("Аня")
+        chat = anna.private_chat
+        await anna.send_private("/play")
+        await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the solo setup")
+        setup = chat.last_bot_message()
+        assert setup is not None
+        one = SoloCb(step=SoloStep.OPPONENTS, game=GameKind.KONCHINKA, opponents=1).pack()
+        assert (await anna.press(setup, data=one)).answered
+        level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=1, level="normal").pack()
+        await tg.wait_for(lambda: level in [b.callback_data for b in setup.flat_buttons], what="the levels")
+        assert (await anna.press(setup, data=level)).answered
+        assert await play_until(tg, [anna], lambda: False, moves=4, timeout=30) == 4
+        await tg.wait_for(lambda: turn_message(anna) is not None, what="her next turn")
+        await tg.settle()
+        assert tg.stats.calls["getUpdates"] == 0
+        assert tg.webhook_deliveries >= 7  # /play, two setup presses, four moves (and their card picks)
+        assert tg.pending_updates == 0
+
+        # Someone who knows the URL but not the secret posts her press: refused, and nothing moves.
+        hand = turn_message(anna)
+        assert hand is not None
+        forged = {
+            "update_id": 999_999_999,
+            "callback_query": {
+                "id": "777",
+                "from": anna.to_json(),
+                "message": hand.to_json(),
+                "chat_instance": "1",
+                "data": move_buttons(hand)[0],
+            },
+        }
+        before, calls = _snapshot(chat), tg.stats.total_calls()
+        async with aiohttp.ClientSession() as session:
+            for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "wrong"}):
+                async with session.post(endpoint, json=forged, headers=headers) as response:
+                    assert response.status == 401
+        await tg.settle()
+        assert _snapshot(chat) == before
+        assert tg.stats.total_calls() == calls
+
+        # Her own press still plays; Telegram reports no delivery error.
+        assert await play_until(tg, [anna], lambda: False, moves=1, timeout=30) == 1
+        info = await bot.get_webhook_info()
+        assert info.url == endpoint
+        assert info.last_error_message is None
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await bot.session.close()
