@@ -150,6 +150,24 @@ async def take_turn(tg: FakeTelegram, user: FakeUser, pick: int = 0) -> bool:
     return True
 
 
+async def start_solo_konchinka(
+    tg: FakeTelegram, user: FakeUser, opponents: int, level: str = "normal"
+) -> None:
+    """``/play`` in private, then the number of bot opponents and their level, as a person presses them."""
+    from bot.callbacks import GameKind, SoloCb, SoloStep
+
+    chat = user.private_chat
+    await user.send_private("/play")
+    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the solo setup")
+    setup = chat.last_bot_message()
+    assert setup is not None
+    count = SoloCb(step=SoloStep.OPPONENTS, game=GameKind.KONCHINKA, opponents=opponents).pack()
+    assert (await user.press(setup, data=count)).answered
+    choice = SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=opponents, level=level).pack()
+    await tg.wait_for(lambda: choice in [b.callback_data for b in setup.flat_buttons], what="the levels")
+    assert (await user.press(setup, data=choice)).answered
+
+
 def has_rematch(chat_messages: list[FakeMessage]) -> bool:
     return any(
         b.callback_data and b.callback_data.startswith("rm:") for m in chat_messages for b in m.flat_buttons

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bot.callbacks import GameKind, SoloCb, SoloStep
-from tests.bot.conftest import BotRunner, has_rematch, play_until
+from tests.bot.conftest import BotRunner, has_rematch, play_until, start_solo_konchinka
 from tests.fakebot import FakeTelegram
 
 
@@ -13,16 +12,7 @@ async def test_a_solo_party_against_two_bots_is_played_to_the_end(
     await bot_runner()
     anna = tg.add_user("Аня")
     chat = anna.private_chat
-    await anna.send_private("/play")
-    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the setup")
-    setup = chat.last_bot_message()
-    assert setup is not None
-    two = SoloCb(step=SoloStep.OPPONENTS, game=GameKind.KONCHINKA, opponents=2).pack()
-    answer = await anna.press(setup, data=two)
-    assert answer.answered
-    level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=2, level="normal").pack()
-    await tg.wait_for(lambda: level in [b.callback_data for b in setup.flat_buttons], what="the levels")
-    await anna.press(setup, data=level)
+    await start_solo_konchinka(tg, anna, opponents=2)
     made = await play_until(tg, [anna], lambda: has_rematch(chat.visible_messages()), timeout=90)
     assert made > 10
     final = chat.visible_messages()

@@ -18,8 +18,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
 
 from bot.app import build_app, run_webhook
-from bot.callbacks import GameKind, SoloCb, SoloStep
-from tests.bot.conftest import make_settings, move_buttons, play_until, turn_message
+from tests.bot.conftest import make_settings, move_buttons, play_until, start_solo_konchinka, turn_message
 from tests.fakebot import FakeChat, FakeTelegram
 
 SECRET = "s3cret_Token-1"
@@ -59,15 +58,7 @@ async def test_in_webhook_mode_updates_arrive_with_the_secret_and_a_post_without
 
         anna = tg.add_user("Аня")
         chat = anna.private_chat
-        await anna.send_private("/play")
-        await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the solo setup")
-        setup = chat.last_bot_message()
-        assert setup is not None
-        one = SoloCb(step=SoloStep.OPPONENTS, game=GameKind.KONCHINKA, opponents=1).pack()
-        assert (await anna.press(setup, data=one)).answered
-        level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=1, level="normal").pack()
-        await tg.wait_for(lambda: level in [b.callback_data for b in setup.flat_buttons], what="the levels")
-        assert (await anna.press(setup, data=level)).answered
+        await start_solo_konchinka(tg, anna, opponents=1)
         assert await play_until(tg, [anna], lambda: False, moves=4, timeout=30) == 4
         await tg.wait_for(lambda: turn_message(anna) is not None, what="her next turn")
         await tg.settle()
