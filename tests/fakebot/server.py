@@ -512,8 +512,18 @@ class FakeTelegram:
         else:
             self._updates = [u for u in self._updates if u.is_forced or u.update_id >= offset]
 
-    def _take(self, limit: int) -> list[JSON]:
+    def _read_allowed(self, params: Params) -> None:
+        """The update types the bot asked for (getUpdates or setWebhook); the last request's list stands."""
+        allowed = params.json_("allowed_updates")
+        if isinstance(allowed, list):
+            self._allowed = frozenset(str(a) for a in allowed) or frozenset(DEFAULT_UPDATE_TYPES)
+
+    def _drop_unwanted(self) -> None:
+        """Updates of types the bot did not ask for are dropped, as Telegram does."""
         self._updates = [u for u in self._updates if str(u.kind) in self._allowed]
+
+    def _take(self, limit: int) -> list[JSON]:
+        self._drop_unwanted()
         batch = self._updates[:limit]
         self._updates = [u for u in self._updates if not (u.is_forced and u in batch)]
         return [u.to_json() for u in batch]
@@ -628,9 +638,7 @@ class FakeTelegram:
         secret = params.str_("secret_token")
         if secret is not None and not (1 <= len(secret) <= 256 and set(secret) <= WEBHOOK_SECRET_CHARS):
             raise bad_request(Description.SECRET_INVALID)
-        allowed = params.json_("allowed_updates")
-        if isinstance(allowed, list):
-            self._allowed = frozenset(str(a) for a in allowed) or frozenset(DEFAULT_UPDATE_TYPES)
+        self._read_allowed(params)
         if params.bool_("drop_pending_updates"):
             self._updates.clear()
         self._webhook = _Webhook(url, secret)
@@ -668,7 +676,7 @@ class FakeTelegram:
             while self._webhook is not None and not self._closing:
                 hook = self._webhook
                 wakeup = self._wakeup
-                self._updates = [u for u in self._updates if str(u.kind) in self._allowed]
+                self._drop_unwanted()
                 if not self._updates:
                     await wakeup.wait()
                     continue
@@ -739,9 +747,7 @@ class FakeTelegram:
     async def _get_updates(self, params: Params) -> list[JSON]:
         if self._webhook is not None:
             raise ApiError(409, Description.WEBHOOK_ACTIVE)
-        allowed = params.json_("allowed_updates")
-        if isinstance(allowed, list):
-            self._allowed = frozenset(str(a) for a in allowed) or frozenset(DEFAULT_UPDATE_TYPES)
+        self._read_allowed(params)
         offset = params.int_("offset")
         if offset is not None:
             self._confirm(offset)
