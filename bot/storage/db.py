@@ -8,7 +8,9 @@ the write lock at once, and the transaction commits on a normal exit or rolls ba
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -126,7 +128,14 @@ class Database:
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[Tx]:
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                await self._conn.execute("BEGIN IMMEDIATE")
+            except asyncio.CancelledError:
+                # The BEGIN was queued on the connection's thread and runs all the same: undo it before the lock
+                # is let go, or every later transaction fails («cannot start a transaction within a transaction»).
+                with contextlib.suppress(sqlite3.Error):
+                    await self._conn.execute("ROLLBACK")
+                raise
             try:
                 yield Tx(self._conn)
             except BaseException:

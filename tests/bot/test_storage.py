@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -135,5 +136,26 @@ async def test_lobby_seats_close_their_gaps(tmp_path: Path) -> None:
             await repo.remove_seat(tx, game_id, 1)
             seats = await repo.seats_of(tx, game_id)
         assert [(s.seat, s.name) for s in seats] == [(0, "Аня"), (1, "Вера")]
+    finally:
+        await db.close()
+
+
+async def test_a_transaction_cancelled_while_it_begins_leaves_the_database_usable(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+
+        async def hold() -> None:
+            async with db.tx():
+                await asyncio.sleep(10)
+
+        task = asyncio.create_task(hold())
+        await asyncio.sleep(0)  # it is now waiting for its BEGIN, which the connection's thread runs anyway
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        async with db.tx() as tx:
+            await tx.execute("INSERT INTO processed_updates (update_id, at) VALUES (1, 0)")
+        async with db.tx() as tx:
+            assert await tx.one("SELECT update_id FROM processed_updates") is not None
     finally:
         await db.close()
