@@ -11,7 +11,9 @@ as the move that caused it, so it survives a crash). One worker per chat then ta
 - ``renew=True`` deletes the old live message and sends a new one, so its owner gets a notification;
 - rates: at most one call per ``chat_interval`` per chat, ``group_per_minute`` per group chat and
   ``global_per_second`` for the whole bot (sliding windows, with a small safety margin); a 429 is waited out
-  (``retry_after``) and the call re-queued;
+  (``retry_after``) and the call re-queued; the calls to groups still inside their minute windows are handed
+  over to the next run through the database at :meth:`Outbox.stop`, so a restart does not spend a group's budget
+  twice;
 - 403 (the user never opened the bot, or blocked it): the chat's queue is dropped and ``on_forbidden`` tells
   the service, which shows a «start the bot» link in the group and lets the AFK rules run.
 """
@@ -23,6 +25,7 @@ import bisect
 import contextlib
 import hashlib
 import logging
+import sqlite3
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -114,7 +117,7 @@ class RateLimiter:
     def __init__(self, limits: OutboxLimits, clock: Clock) -> None:
         self.limits = limits
         self.clock = clock
-        self._windows: dict[object, _Window] = {}
+        self._windows: dict[tuple[str, int], _Window] = {}
         self._margin = JITTER * clock.speed
         self._global = _Window(limits.global_per_second, 1.0, self._margin)
 
@@ -126,11 +129,31 @@ class RateLimiter:
                 self._windows[key] = _Window(1, self.limits.chat_interval, self._margin)
             windows.append(self._windows[key])
         if is_group(chat_id):
-            gkey = ("group", chat_id)
-            if gkey not in self._windows:
-                self._windows[gkey] = _Window(self.limits.group_per_minute, 60.0, self._margin)
-            windows.append(self._windows[gkey])
+            windows.append(self._group_window(chat_id))
         return windows
+
+    def _group_window(self, chat_id: int) -> _Window:
+        key = ("group", chat_id)
+        window = self._windows.get(key)
+        if window is None:
+            window = self._windows[key] = _Window(self.limits.group_per_minute, 60.0, self._margin)
+        return window
+
+    def group_stamps(self) -> list[tuple[int, float]]:
+        """The calls to group chats still inside their minute windows, as (chat id, stamp)."""
+        now = self.clock.now()
+        stamps: list[tuple[int, float]] = []
+        for key, window in self._windows.items():
+            if key[0] == "group":
+                window.wait(now)  # forgets the stamps that left the window
+                stamps.extend((key[1], stamp) for stamp in window.stamps)
+        return stamps
+
+    def add_group_stamps(self, stamps: Iterable[tuple[int, float]]) -> None:
+        """Calls to groups made by a previous run: they count against the same minute windows here."""
+        for chat_id, stamp in stamps:
+            if is_group(chat_id):
+                bisect.insort(self._group_window(chat_id).stamps, stamp)
 
     def wait_for(self, chat_id: int) -> float:
         now = self.clock.now()
@@ -188,10 +211,12 @@ class Outbox:
         self._closed = False
 
     async def start(self) -> None:
-        """Load the live messages and the notices a previous run left unsent."""
+        """Load the live messages, the notices a previous run left unsent, and its recent calls to groups."""
         async with self.db.tx() as tx:
             rows = await tx.all("SELECT * FROM live_messages")
             notices = await repo.pending_notices(tx)
+            handed_over = await repo.take_rate_stamps(tx)
+        self.limiter.add_group_stamps(handed_over)
         self._known = {
             r["slot"]: LiveMessage(r["slot"], r["chat_id"], r["message_id"], r["digest"]) for r in rows
         }
@@ -206,6 +231,11 @@ class Outbox:
             if queue.worker is not None:
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await queue.worker
+        try:
+            async with self.db.tx() as tx:
+                await repo.put_rate_stamps(tx, self.limiter.group_stamps())
+        except sqlite3.Error:
+            log.exception("could not hand the groups' rate windows over to the next run")
 
     # --- asking for messages (never blocks) ------------------------------------------------------------
 

@@ -82,4 +82,12 @@ CREATE TABLE outbox (
 )
 """
 
-MIGRATIONS: Final[tuple[str, ...]] = (V1,)
+V2: Final = """
+CREATE TABLE rate_stamps (
+    chat_id  INTEGER NOT NULL,
+    stamp    REAL NOT NULL
+)
+"""
+"""The calls to group chats still inside their minute windows when the bot stopped, for the next run."""
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2)

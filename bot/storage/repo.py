@@ -317,5 +317,19 @@ async def drop_notice(tx: Tx, notice_id: int) -> None:
     await tx.execute("DELETE FROM outbox WHERE id = ?", (notice_id,))
 
 
+async def put_rate_stamps(tx: Tx, stamps: Sequence[tuple[int, float]]) -> None:
+    """Replace the recorded calls to group chats (chat id, time on the bot's clock) with ``stamps``."""
+    await tx.execute("DELETE FROM rate_stamps")
+    for chat_id, stamp in stamps:
+        await tx.execute("INSERT INTO rate_stamps (chat_id, stamp) VALUES (?, ?)", (chat_id, stamp))
+
+
+async def take_rate_stamps(tx: Tx) -> list[tuple[int, float]]:
+    """The recorded calls to group chats, oldest first; the record is emptied."""
+    rows = await tx.all("SELECT chat_id, stamp FROM rate_stamps ORDER BY stamp")
+    await tx.execute("DELETE FROM rate_stamps")
+    return [(int(row["chat_id"]), float(row["stamp"])) for row in rows]
+
+
 async def drop_notices_for_chat(tx: Tx, chat_id: int) -> None:
     await tx.execute("DELETE FROM outbox WHERE chat_id = ?", (chat_id,))

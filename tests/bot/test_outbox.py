@@ -67,6 +67,28 @@ async def test_a_flood_is_paced_below_the_group_limit(world: tuple[FakeTelegram,
     await outbox.stop()
 
 
+async def test_a_restarted_outbox_counts_the_group_calls_the_run_before_made(
+    world: tuple[FakeTelegram, Bot, Database],
+) -> None:
+    tg, bot, db = world
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna])
+    first = Outbox(bot, db, Clock(SPEED))
+    await first.start()
+    for n in range(20):  # the group's whole budget for a minute
+        await first.say(group.id, f"notice {n}")
+    await first.drain(timeout=20)
+    await first.stop()
+    second = Outbox(bot, db, Clock(SPEED))  # a restart within that minute
+    await second.start()
+    for n in range(20, 25):
+        await second.say(group.id, f"notice {n}")
+    await second.drain(timeout=20)
+    await second.stop()
+    assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(25)]
+    assert tg.stats.too_many_requests == 0
+
+
 async def test_a_429_is_waited_out_and_the_message_still_goes_out(
     world: tuple[FakeTelegram, Bot, Database],
 ) -> None:
