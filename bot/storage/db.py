@@ -8,11 +8,10 @@ the write lock at once, and the transaction commits on a normal exit or rolls ba
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, Final
 
@@ -133,7 +132,7 @@ class Database:
             except asyncio.CancelledError:
                 # The BEGIN was queued on the connection's thread and runs all the same: undo it before the lock
                 # is let go, or every later transaction fails («cannot start a transaction within a transaction»).
-                with contextlib.suppress(sqlite3.Error):
+                with suppress(sqlite3.Error):
                     await self._conn.execute("ROLLBACK")
                 raise
             try:
