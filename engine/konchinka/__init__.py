@@ -1,8 +1,7 @@
 """Кончинка: a fishing card game for 2–4 players (rules: /work/shared/spec/konchinka.md).
 
 ``KonchinkaGame(options).new_initial_state(seed)`` starts a party; ``legal_actions``/``apply`` play it.
-The package registers ``"konchinka"`` (and the straightforward ``"konchinka-baseline"`` used by the
-benchmark and as the tests' oracle) with :func:`engine.core.register_game`.
+The package registers ``"konchinka"`` with :func:`engine.core.register_game`.
 """
 
 from __future__ import annotations
@@ -39,8 +38,6 @@ def make_konchinka_game(options: Mapping[str, Any]) -> KonchinkaGame:
 
 
 register_game("konchinka", make_konchinka_game)
-
-import engine.konchinka.baseline  # noqa: E402,F401  (registers "konchinka-baseline")
 
 __all__ = [
     "KONCHINKI",

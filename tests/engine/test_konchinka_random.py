@@ -21,8 +21,8 @@ from engine.konchinka import (
     Settlement,
     Variant,
 )
-from engine.konchinka.baseline import BaselineKonchinkaState
 from engine.konchinka.rules import VALUE
+from tests.engine.konchinka_baseline import BaselineKonchinkaState
 
 PARTIES = 2000
 
