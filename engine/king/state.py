@@ -14,7 +14,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple
 
 from engine.cards import PIQUET_DECK, Card, Suit
 from engine.core import CommonIllegal, GameRecord, IllegalActionError, JSONValue, Outcome, Player
@@ -33,12 +33,11 @@ from engine.king.rules import (
     KingIllegal,
     KingOptions,
     Phase,
+    PlayedCard,
     chooser_of,
     dealer_after,
+    winning_play,
 )
-
-PlayedCard: TypeAlias = tuple[Player, Card]
-"""One card in a trick and who played it."""
 
 _HEARTS: Final = Suit.HEARTS
 _by_index: Final = attrgetter("index")
@@ -673,18 +672,7 @@ class KingState:
         if len(trick) < NUM_PLAYERS:
             self._current = (p + 1) & 3
             return
-        # The trick is complete: find who takes it.
-        winner, best = trick[0]
-        best_suit = best.suit
-        best_rank = best.rank
-        trump = self._trump
-        for q, c in trick[1:]:
-            s = c.suit
-            if s is best_suit:
-                if c.rank > best_rank:
-                    winner, best_rank = q, c.rank
-            elif s is trump:
-                winner, best_suit, best_rank = q, s, c.rank
+        winner = winning_play(trick, self._trump)[0]
         n = self._trick_no
         pen = self._card_pen
         c0, c1, c2, c3 = trick[0][1], trick[1][1], trick[2][1], trick[3][1]
