@@ -17,7 +17,7 @@ from operator import attrgetter
 from typing import Any, Final, NamedTuple
 
 from engine.cards import PIQUET_DECK, Card, Suit
-from engine.core import CommonIllegal, GameRecord, IllegalActionError, JSONValue, Outcome, Player
+from engine.core import CommonIllegal, GameBase, IllegalActionError, Outcome, Player, StateBase
 from engine.king.actions import CHOOSE_TRUMP_ACTIONS, PLAYS, ChooseTrump, KingAction, Play, parse_action
 from engine.king.rules import (
     ACE_OF_HEARTS,
@@ -96,20 +96,17 @@ class KingView:
         return self.current_player == self.player
 
 
-class KingGame:
+class KingGame(GameBase[KingOptions]):
     """Кинг with some options; ``new_initial_state(seed)`` starts a party."""
 
-    name: str = "king"
+    name = "king"
 
     def __init__(self, options: KingOptions | None = None) -> None:
-        self.options = options if options is not None else KingOptions()
+        super().__init__(options if options is not None else KingOptions())
 
     @property
     def num_players(self) -> int:
         return NUM_PLAYERS
-
-    def options_dict(self) -> dict[str, JSONValue]:
-        return self.options.to_dict()
 
     def new_initial_state(self, seed: int) -> KingState:
         return KingState._new(self, seed)
@@ -117,22 +114,13 @@ class KingGame:
     def parse_action(self, code: str) -> KingAction:
         return parse_action(code)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, KingGame) and other.options == self.options
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.options))
-
-    def __repr__(self) -> str:
-        return f"KingGame({self.options!r})"
-
 
 def make_king_game(options: Mapping[str, Any]) -> KingGame:
     """The registered factory: a game from plain option data."""
     return KingGame(KingOptions.from_dict(options))
 
 
-class KingState:
+class KingState(StateBase[KingGame, KingAction]):
     """One party of Кинг. Create it with ``KingGame.new_initial_state(seed)``; for hand-built positions use
     :meth:`from_position`, for a world consistent with a player's view :meth:`from_view`."""
 
@@ -140,12 +128,9 @@ class KingState:
         "_card_pen",
         "_chooser_dealt",
         "_contract",
-        "_current",
         "_deal_index",
         "_dealer",
-        "_game",
         "_hands",
-        "_history",
         "_king_forced",
         "_last_trick",
         "_leader",
@@ -155,7 +140,6 @@ class KingState:
         "_phase",
         "_points",
         "_remaining",
-        "_seed",
         "_sheet",
         "_trick",
         "_trick_no",
@@ -512,18 +496,6 @@ class KingState:
     # ------------------------------------------------------------------ the State protocol
 
     @property
-    def game(self) -> KingGame:
-        return self._game
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def current_player(self) -> Player:
-        return self._current
-
-    @property
     def is_terminal(self) -> bool:
         return self._phase is Phase.OVER
 
@@ -536,10 +508,6 @@ class KingState:
         return len(self._sheet)
 
     @property
-    def history(self) -> tuple[KingAction, ...]:
-        return tuple(self._history)
-
-    @property
     def outcome(self) -> Outcome | None:
         if self._phase is not Phase.OVER:
             return None
@@ -549,14 +517,6 @@ class KingState:
             winners=tuple(p for p in range(NUM_PLAYERS) if results[p] == best),
             scores=results,
             settlement=results,
-        )
-
-    def record(self) -> GameRecord:
-        return GameRecord(
-            game=self._game.name,
-            options=self._game.options_dict(),
-            seed=self._seed,
-            actions=tuple(a.code for a in self._history),
         )
 
     def legal_actions(self) -> tuple[KingAction, ...]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Self
 
 from engine.cards import FULL_DECK, Card
-from engine.core import CommonIllegal, GameRecord, IllegalActionError, JSONValue, Outcome, Player
+from engine.core import CommonIllegal, GameBase, IllegalActionError, Outcome, Player, StateBase
 from engine.konchinka.rules import (
     BIT,
     BY_INDEX,
@@ -166,13 +166,13 @@ def _strict_winner(values: Sequence[int]) -> int | None:
     return values.index(best)
 
 
-class KonchinkaGame:
+class KonchinkaGame(GameBase[KonchinkaOptions]):
     """Frozen options of Кончинка; the factory of its states."""
 
-    name: str = NAME
+    name = NAME
 
     def __init__(self, options: KonchinkaOptions | None = None) -> None:
-        self.options = options or KonchinkaOptions()
+        super().__init__(options or KonchinkaOptions())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -182,34 +182,19 @@ class KonchinkaGame:
     def num_players(self) -> int:
         return self.options.players
 
-    def options_dict(self) -> dict[str, JSONValue]:
-        return self.options.to_dict()
-
     def new_initial_state(self, seed: int) -> KonchinkaState:
         return KonchinkaState.new(self, seed)
 
     def parse_action(self, code: str) -> KonchinkaAction:
         return parse_action(code)
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.options!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, KonchinkaGame) and type(other) is type(self) and other.options == self.options
-        )
-
-    def __hash__(self) -> int:
-        return hash((type(self), self.options))
-
-
-class KonchinkaState:
+class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
     """One party of Кончинка. Create it with ``game.new_initial_state(seed)`` (or the position builders)."""
 
     __slots__ = (
         "_captured",
         "_clubs",
-        "_current",
         "_deal_events_from",
         "_deal_number",
         "_deal_scores",
@@ -217,9 +202,7 @@ class KonchinkaState:
         "_deals_completed",
         "_deck",
         "_events",
-        "_game",
         "_hands",
-        "_history",
         "_index",
         "_konch",
         "_last_capturer",
@@ -227,7 +210,6 @@ class KonchinkaState:
         "_n",
         "_outcome",
         "_rules",
-        "_seed",
         "_table",
         "_tally",
         "_totals",
@@ -572,20 +554,8 @@ class KonchinkaState:
     # ------------------------------------------------------------------------------------------ the State protocol
 
     @property
-    def game(self) -> KonchinkaGame:
-        return self._game
-
-    @property
     def options(self) -> KonchinkaOptions:
         return self._game.options
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def current_player(self) -> Player:
-        return self._current
 
     @property
     def is_terminal(self) -> bool:
@@ -603,10 +573,6 @@ class KonchinkaState:
     @property
     def deals_completed(self) -> int:
         return self._deals_completed
-
-    @property
-    def history(self) -> Sequence[KonchinkaAction]:
-        return tuple(self._history)
 
     @property
     def dealer(self) -> Player:
@@ -995,14 +961,6 @@ class KonchinkaState:
             is_terminal=self._current < 0,
             outcome=self._outcome,
             version=self.version,
-        )
-
-    def record(self) -> GameRecord:
-        return GameRecord(
-            game=self._game.name,
-            options=self._game.options_dict(),
-            seed=self._seed,
-            actions=tuple(a.code for a in self._history),
         )
 
     def __repr__(self) -> str:
