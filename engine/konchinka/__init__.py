@@ -10,26 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import register_game
-from engine.konchinka.rules import (
-    KONCHINKI,
-    Capture,
-    Finish,
-    KonchinkaAction,
-    KonchinkaIllegal,
-    KonchinkaOptions,
-    Lay,
-    Settlement,
-    Variant,
-    parse_action,
-)
-from engine.konchinka.state import (
-    DealScore,
-    Event,
-    EventKind,
-    KonchinkaGame,
-    KonchinkaState,
-    KonchinkaView,
-)
+from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, parse_action
+from engine.konchinka.rules import KONCHINKI, KonchinkaIllegal, KonchinkaOptions, Settlement, Variant
+from engine.konchinka.state import KonchinkaGame, KonchinkaState
+from engine.konchinka.views import DealScore, Event, EventKind, KonchinkaView
 
 
 def make_konchinka_game(options: Mapping[str, Any]) -> KonchinkaGame:

@@ -12,19 +12,9 @@ from itertools import combinations
 from typing import Any
 
 from engine.cards import Card
-from engine.konchinka.rules import (
-    FINISH,
-    JACK_VALUE,
-    MAX_CLASSIC_PIP,
-    VALUE,
-    Capture,
-    KonchinkaAction,
-    KonchinkaOptions,
-    Lay,
-    Variant,
-    canonical_partition,
-    mask_of,
-)
+from engine.konchinka.actions import FINISH, Capture, KonchinkaAction, Lay
+from engine.konchinka.captures import canonical_partition
+from engine.konchinka.rules import JACK_VALUE, MAX_CLASSIC_PIP, VALUE, KonchinkaOptions, Variant, mask_of
 from engine.konchinka.state import KonchinkaGame, KonchinkaState
 
 
