@@ -7,6 +7,7 @@ import html
 import random
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -321,7 +322,7 @@ def _all_screens(seats: tuple[SeatInfo, ...]) -> Iterator[Rendered]:
         yield render_lobby(LobbyInfo(**{**_fields(lobby), "screen": LobbyScreen.SETTINGS}), tr)
 
 
-def _fields(info: LobbyInfo) -> dict[str, object]:
+def _fields(info: LobbyInfo) -> dict[str, Any]:
     return {name: getattr(info, name) for name in info.__dataclass_fields__}
 
 

@@ -48,7 +48,7 @@ def test_cards_are_interned_and_immutable() -> None:
     assert copy.copy(card) is card and copy.deepcopy(card) is card
     assert pickle.loads(pickle.dumps(card)) is card
     with pytest.raises(AttributeError):
-        card.rank = Rank.ACE  # type: ignore[misc]
+        card.rank = Rank.ACE  # type: ignore[misc,unused-ignore]
 
 
 @pytest.mark.parametrize("bad", ["", "1c", "Zz", "10", "♦", "11♦", "Tx"])
