@@ -93,7 +93,11 @@ class Loaded:
 
 @dataclass(slots=True)
 class _Memory:
-    """What the service keeps in memory only (lost on restart, harmless)."""
+    """What the service keeps in memory only (lost on restart, harmless).
+
+    ``changed_at``: when each game last changed, the start of a bot player's pause; a game missing here (after
+    a restart) is stamped by its first tick.
+    """
 
     screens: dict[int, LobbyScreen] = field(default_factory=dict)
     picks: dict[tuple[int, int], str] = field(default_factory=dict)
@@ -598,7 +602,9 @@ class GameService:
                 return None
             seat = loaded.seats[state.current_player]
             if seat.bot_plays:
-                due = self._mem.changed_at.get(game_id, now) + self.config.bot_delay
+                # The pause counts from the last change this run saw; a game this run has not seen change yet
+                # (resumed after a restart) starts its pause now, so the due time never moves on.
+                due = self._mem.changed_at.setdefault(game_id, now) + self.config.bot_delay
                 if now < due:
                     return due - now
                 view, level = state.view(seat.seat), self._level_of(seat)
