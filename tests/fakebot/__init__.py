@@ -54,6 +54,11 @@ What Telegram does and this server does too:
   "Too Many Requests: retry after N" with parameters.retry_after = N real seconds (≥ 1); a refused request
   changes nothing. `Limits.off()` disables them.
 
+Network faults (see `faults.py`), each for a window of Telegram time and a set of methods (default: every method
+but getUpdates): `tg.fail(30, "sendMessage", code=502, html=False)` answers 5xx without executing the call,
+`tg.hang(30)` leaves calls unanswered until the server stops, `tg.slow(30, delay=5)` answers late; `tg.heal()`
+ends them; `tg.faults.errors` / `hangs` / `delays` count what they did.
+
 Knobs: `FakeTelegram(token=..., bot_username=..., speed=..., limits=Limits(...) or Limits.off(),
 callback_ttl=..., privacy_mode=..., strict_html=...)`; `add_group(..., forum=True, bot_is_admin=False)` and
 `group.add_topic(name)` → message_thread_id; `tg.clock.freeze()` / `advance(s)` / `resume()` move Telegram time by
