@@ -49,19 +49,25 @@ class OnceMiddleware(BaseMiddleware):
         update_id = event.update_id
         if update_id in self._in_flight:
             self.skipped += 1
+            log.info("skipping update %s: a copy of it is being handled", update_id)
             return None
-        async with self.db.tx() as tx:
-            seen = await repo.is_processed(tx, update_id)
-        if seen:
-            self.skipped += 1
-            log.info("skipping update %s: already processed", update_id)
-            return None
+        # Claimed before the first await: copies in the same batch run as concurrent tasks, and the next one
+        # may start while this one waits for the database.
         self._in_flight.add(update_id)
-        token = CURRENT_UPDATE.set(update_id)
         try:
-            return await handler(event, data)
-        finally:
-            CURRENT_UPDATE.reset(token)
-            self._in_flight.discard(update_id)
             async with self.db.tx() as tx:
-                await repo.mark_processed(tx, update_id, self.clock.now())
+                seen = await repo.is_processed(tx, update_id)
+            if seen:
+                self.skipped += 1
+                log.info("skipping update %s: already processed", update_id)
+                return None
+            token = CURRENT_UPDATE.set(update_id)
+            try:
+                return await handler(event, data)
+            finally:
+                CURRENT_UPDATE.reset(token)
+                async with self.db.tx() as tx:
+                    await repo.mark_processed(tx, update_id, self.clock.now())
+        finally:
+            # Only once the mark is stored: a copy arriving meanwhile finds one or the other.
+            self._in_flight.discard(update_id)

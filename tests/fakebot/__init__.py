@@ -28,7 +28,8 @@ What Telegram does and this server does too:
   `{"ok": false, "error_code": N, "description": ..., "parameters": {"retry_after": S}}`.
 - getUpdates: long polling with offset/limit/timeout/allowed_updates; an update stays queued until a later call's
   offset confirms it, so a restarted bot re-reads what it had not confirmed; a second concurrent poll ends the
-  first with 409. `inject_duplicate(update_id)` re-sends an update once, ahead of the queue, whatever the offset.
+  first with 409. `inject_duplicate(update_id)` re-sends an update once, ahead of the queue, whatever the offset (a copy in a later
+  batch); `tg.copies = 3` queues every new update three times in a row (copies in one batch).
 - setWebhook: updates are then POSTed to the URL one at a time, in order, with the secret token in
   X-Telegram-Bot-Api-Secret-Token; one answered with anything but 200 (or not reached) is tried again and shows in
   getWebhookInfo's last_error_message; a method call in the answer's JSON body is executed; getUpdates is refused

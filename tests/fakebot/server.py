@@ -268,6 +268,8 @@ class FakeTelegram:
         self._update_ids = itertools.count(500_000_001)
         self._query_ids = itertools.count(4_200_000_000_000_000_001)
         self._updates: list[_PendingUpdate] = []
+        self.copies = 1
+        """Each new update is queued this many times in a row (so its copies come in one getUpdates batch)."""
         self._history: dict[int, _PendingUpdate] = {}
         self._allowed: frozenset[str] = frozenset(DEFAULT_UPDATE_TYPES)
         self._wakeup = asyncio.Event()
@@ -484,6 +486,8 @@ class FakeTelegram:
     def push_update(self, kind: UpdateType, payload: JSON) -> int:
         update = _PendingUpdate(next(self._update_ids), kind, payload)
         self._updates.append(update)
+        for _ in range(self.copies - 1):
+            self._updates.append(_PendingUpdate(update.update_id, kind, payload))
         self._history[update.update_id] = update
         self._notify()
         return update.update_id
