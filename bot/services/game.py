@@ -546,6 +546,18 @@ class GameService:
         await self._after_change(game_id, renew={person.user_id})
         return Answer.SEAT_TAKEN_BACK
 
+    async def show_hand(self, game_id: int, person: Person) -> None:
+        """«🃏 Мои карты» (``/start g_<game>``): the player's live message sent anew at the bottom of the chat
+        (the old one may have been deleted by the player, and edits of it would go nowhere)."""
+        async with self._locks[game_id]:
+            loaded = await self._load(game_id)
+            if loaded is None or not loaded.game.status.is_active:
+                raise ServiceError(Answer.NO_GAME)
+            if loaded.seat_of(person.user_id) is None:
+                raise ServiceError(Answer.NOT_A_PLAYER)
+            if loaded.game.status is GameStatus.PLAYING:
+                self._publish(loaded, renew={person.user_id})
+
     async def repost(self, chat_id: int, thread_id: int) -> None:
         """``/score``: the table message again at the bottom of the chat (the old one deleted)."""
         async with self.db.tx() as tx:

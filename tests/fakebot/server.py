@@ -401,6 +401,16 @@ class FakeTelegram:
             self.push_update(UpdateType.MESSAGE, message.to_json())
         return message
 
+    def user_deletes(self, user: FakeUser, message: FakeMessage) -> None:
+        chat = message.chat
+        if message.is_deleted:
+            raise LookupError(f"{message!r} is already deleted")
+        if chat.type is ChatType.PRIVATE and chat.user is not user:
+            raise LookupError(f"{user!r} cannot see {message!r}")
+        if chat.is_group and message.sender is not user and user.id not in chat.admin_ids:
+            raise LookupError(f"{user!r} may not delete {message!r} in a group")
+        message.is_deleted = True
+
     def _bot_sees(self, chat: FakeChat, text: str) -> bool:
         if chat.type is ChatType.PRIVATE or not self.privacy_mode:
             return True
