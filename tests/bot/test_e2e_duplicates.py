@@ -4,6 +4,7 @@ once: one bot player per «+ Бот», one reply per command, one move per press
 from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
+from bot.services.updates import PRUNE_EVERY, UPDATES_KEPT_FOR
 from bot.storage import repo
 from tests.bot.conftest import BotRunner, lobby_of, open_lobby, start_party, turn_message
 from tests.fakebot import FakeTelegram, FakeUser
@@ -63,3 +64,23 @@ async def test_a_move_delivered_in_several_copies_and_again_later_is_played_once
         after = await repo.get_game(tx, int(game))
     assert after is not None and after.version == row.version + 1
     assert _help_replies(mover) == 1
+
+
+async def test_old_update_ids_are_forgotten_while_the_bot_runs(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna = tg.add_user("Аня")
+    await anna.send_private("/help")
+    await tg.settle()  # started up (and pruned once, as at every start)
+    clock = running.app.clock
+    await clock.sleep(PRUNE_EVERY)
+    long_ago = clock.now() - (UPDATES_KEPT_FOR + 3600) * clock.speed
+    async with running.app.db.tx() as tx:
+        await repo.mark_processed(tx, 1, long_ago)  # an update handled four days ago
+        await repo.mark_processed(tx, 2, clock.now())
+    await anna.send_private("/help")
+    await tg.settle()
+    async with running.app.db.tx() as tx:
+        assert not await repo.is_processed(tx, 1)
+        assert await repo.is_processed(tx, 2)
