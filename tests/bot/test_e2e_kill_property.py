@@ -335,3 +335,12 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
     assert bot.kills >= KILLS
     for game_id in _read(db_path):
         await _check_record(db_path, str(game_id))
+    conn = sqlite3.connect(db_path)
+    try:
+        stand_in = conn.execute(
+            "SELECT count(*) FROM moves JOIN seats USING (game_id, seat) WHERE seats.user_id = ? AND actor != ?",
+            (gleb.id, Actor.PLAYER.value),
+        ).fetchone()
+    finally:
+        conn.close()
+    assert stand_in[0] > 0, "Глеб's turns were played for him"
