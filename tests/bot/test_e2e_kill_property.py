@@ -189,15 +189,15 @@ class People:
         return False
 
 
-async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) -> None:
-    """Wait for a moment of this kind (or give up after a while and kill anywhere)."""
+async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) -> bool:
+    """Wait for a moment of this kind; False if none came in a while (the kill then lands anywhere)."""
     loop = asyncio.get_running_loop()
     end = loop.time() + 2.0
     before = await asyncio.to_thread(_read, db_path)
     while loop.time() < end:
         if kind == "anywhere":
             await asyncio.sleep(rng.uniform(0.0, 1.0))
-            return
+            return True
         if kind == "after a person's move, a bot next":
             people.moved.clear()
             with contextlib.suppress(TimeoutError):
@@ -207,7 +207,7 @@ async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) 
                 s.state is not None and not s.state.is_terminal and s.bot_plays[s.state.current_player]
                 for s in now.values()
             ):
-                return
+                return True
             continue
         await asyncio.sleep(0.02)
         now = await asyncio.to_thread(_read, db_path)
@@ -216,7 +216,7 @@ async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) 
             if stored.state is None or old is None or old.state is None:
                 continue
             if kind == "a deal ended" and stored.state.deals_completed > old.state.deals_completed:
-                return
+                return True
             if (
                 kind == "a trick gathered"
                 and isinstance(stored.state, KingState)
@@ -224,8 +224,9 @@ async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) 
                 and stored.state.tricks_done != old.state.tricks_done
                 and not stored.state.trick
             ):
-                return
+                return True
         before = now
+    return False
 
 
 async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
@@ -316,8 +317,10 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
         players = asyncio.create_task(people.play())
         moments = [MOMENTS[i % len(MOMENTS)] for i in range(KILLS)]
         rng.shuffle(moments)
+        met: list[str] = []
         for moment in moments:
-            await _moment(moment, people, db_path, rng)
+            if await _moment(moment, people, db_path, rng):
+                met.append(moment)
             await bot.kill()
             await asyncio.sleep(rng.uniform(0.0, 0.2))
             await bot.start()
@@ -326,6 +329,7 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
             return all(s.status is GameStatus.FINISHED for s in _read(db_path).values())
 
         await tg.wait_for(all_finished, timeout=60, interval=0.2, what="every party finished")
+        assert set(met) == set(MOMENTS), f"moments met: {met}"
     finally:
         if players is not None:
             players.cancel()
