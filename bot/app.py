@@ -18,15 +18,13 @@ from bot.i18n import Locale, translator
 from bot.services.clock import Clock
 from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
-from bot.services.updates import OnceMiddleware
+from bot.services.trouble import DatabaseTrouble, InFlightLimit
+from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
 from bot.settings import Settings
 from bot.storage import Database, repo
 from bot.views import bot_commands
 
 log = logging.getLogger(__name__)
-
-UPDATES_KEPT_FOR = 3 * 24 * 3600.0
-"""Processed update ids older than this are forgotten (Telegram re-sends only recent ones)."""
 
 
 @dataclass(slots=True)
@@ -72,6 +70,8 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     service = GameService(db, outbox, clock, service_config(settings), me.username or "")
     outbox.on_forbidden = service.on_forbidden
     dispatcher = Dispatcher(service=service, outbox=outbox, settings=settings, db=db, clock=clock)
+    dispatcher.update.outer_middleware(InFlightLimit())
+    dispatcher.update.outer_middleware(DatabaseTrouble())
     dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
     dispatcher.include_routers(*routers())
     app = App(settings, bot, db, clock, outbox, service, dispatcher)

@@ -569,3 +569,48 @@ async def test_whole_bot_gets_thirty_messages_a_second() -> None:
         tg.clock.advance(1)
         await bot.send_message(players[30].id, "твой ход")
         await bot.session.close()
+
+
+# --- network faults and users deleting messages -------------------------------------------------------------
+
+
+async def test_faults_answer_5xx_hang_or_delay_and_end_on_time(
+    tg: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    from aiogram.exceptions import ClientDecodeError, TelegramNetworkError, TelegramServerError
+
+    await alice.send_private("/start")
+    tg.fail(0.3, "sendMessage")
+    with pytest.raises(TelegramServerError, match="Bad Gateway"):
+        await bot.send_message(alice.id, "a")
+    assert await bot.get_me()  # other methods unaffected
+    tg.heal()
+    tg.fail(0.3, code=502, html=True)
+    with pytest.raises(ClientDecodeError):
+        await bot.send_message(alice.id, "b")
+    await asyncio.sleep(0.35)
+    sent = await bot.send_message(alice.id, "c")
+    assert [m.text for m in alice.private_chat.bot_messages()] == ["c"]  # refused calls were not executed
+
+    tg.hang(0.5, "editMessageText")
+    with pytest.raises(TelegramNetworkError):
+        await bot.edit_message_text("d", chat_id=alice.id, message_id=sent.message_id, request_timeout=1)
+    assert alice.private_chat.bot_messages()[0].text == "c"
+    tg.slow(5, 0.3)
+    started = time.monotonic()
+    await bot.edit_message_text("e", chat_id=alice.id, message_id=sent.message_id)
+    assert time.monotonic() - started >= 0.3
+    assert (tg.faults.errors, tg.faults.hangs, tg.faults.delays) == (2, 1, 1)
+
+
+async def test_a_message_the_user_deleted_cannot_be_edited_or_deleted(
+    tg: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    await alice.send_private("/start")
+    sent = await bot.send_message(alice.id, "hand", reply_markup=keyboard([("x", "x")]))
+    message = alice.private_chat.messages[sent.message_id]
+    alice.delete(message)
+    with pytest.raises(TelegramBadRequest, match="message to edit not found"):
+        await bot.edit_message_text("new", chat_id=alice.id, message_id=sent.message_id)
+    with pytest.raises(TelegramBadRequest, match="message to delete not found"):
+        await bot.delete_message(alice.id, sent.message_id)

@@ -103,7 +103,8 @@ async def on_start_link(
     if kind is DeepLink.JOIN:
         answer = await service.join(game_id, who)
         await outbox.say(message.chat.id, answer_text(answer, tr))
-    # DeepLink.GAME: seen(started=True) already re-sent the player's live message.
+    else:
+        await service.show_hand(game_id, who)
 
 
 async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: GameService, bot: Bot) -> None:

@@ -93,7 +93,11 @@ class Loaded:
 
 @dataclass(slots=True)
 class _Memory:
-    """What the service keeps in memory only (lost on restart, harmless)."""
+    """What the service keeps in memory only (lost on restart, harmless).
+
+    ``changed_at``: when each game last changed, the start of a bot player's pause; a game missing here (after
+    a restart) is stamped by its first tick.
+    """
 
     screens: dict[int, LobbyScreen] = field(default_factory=dict)
     picks: dict[tuple[int, int], str] = field(default_factory=dict)
@@ -542,6 +546,18 @@ class GameService:
         await self._after_change(game_id, renew={person.user_id})
         return Answer.SEAT_TAKEN_BACK
 
+    async def show_hand(self, game_id: int, person: Person) -> None:
+        """«🃏 Мои карты» (``/start g_<game>``): the player's live message sent anew at the bottom of the chat
+        (the old one may have been deleted by the player, and edits of it would go nowhere)."""
+        async with self._locks[game_id]:
+            loaded = await self._load(game_id)
+            if loaded is None or not loaded.game.status.is_active:
+                raise ServiceError(Answer.NO_GAME)
+            if loaded.seat_of(person.user_id) is None:
+                raise ServiceError(Answer.NOT_A_PLAYER)
+            if loaded.game.status is GameStatus.PLAYING:
+                self._publish(loaded, renew={person.user_id})
+
     async def repost(self, chat_id: int, thread_id: int) -> None:
         """``/score``: the table message again at the bottom of the chat (the old one deleted)."""
         async with self.db.tx() as tx:
@@ -598,7 +614,9 @@ class GameService:
                 return None
             seat = loaded.seats[state.current_player]
             if seat.bot_plays:
-                due = self._mem.changed_at.get(game_id, now) + self.config.bot_delay
+                # The pause counts from the last change this run saw; a game this run has not seen change yet
+                # (resumed after a restart) starts its pause now, so the due time never moves on.
+                due = self._mem.changed_at.setdefault(game_id, now) + self.config.bot_delay
                 if now < due:
                     return due - now
                 view, level = state.view(seat.seat), self._level_of(seat)

@@ -15,7 +15,10 @@ as the move that caused it, so it survives a crash). One worker per chat then ta
   over to the next run through the database at :meth:`Outbox.stop`, so a restart does not spend a group's budget
   twice;
 - 403 (the user never opened the bot, or blocked it): the chat's queue is dropped and ``on_forbidden`` tells
-  the service, which shows a «start the bot» link in the group and lets the AFK rules run.
+  the service, which shows a «start the bot» link in the group and lets the AFK rules run;
+- a network failure, a request left unanswered past ``REQUEST_TIMEOUT`` or a 5xx: the call is tried again, with
+  backoff, for as long as it takes — a notice stays in the database until it is sent, a live message until it
+  is delivered or newer content for its slot replaces it. Only a refusal (4xx) drops a message.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from typing import Final
 
 from aiogram import Bot
 from aiogram.exceptions import (
+    ClientDecodeError,
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
@@ -51,7 +55,14 @@ SAFETY: Final = 1.05
 """Our windows are this much longer than Telegram's, so jitter never tips a call over the limit ..."""
 JITTER: Final = 0.01
 """... plus this many real seconds (requests reach Telegram a little later or earlier than we count them)."""
-MAX_NETWORK_RETRIES: Final = 5
+REQUEST_TIMEOUT: Final = 10.0
+"""Clock seconds an outbox call may take before it counts as lost and is tried again (aiogram's default, 60 real
+seconds, would hold the chat's queue that long behind one hung request) ..."""
+MIN_REQUEST_TIMEOUT: Final = 2
+"""... but never less than this many real seconds (a busy machine answers slowly, and a send that timed out
+after Telegram executed it shows twice)."""
+BACKOFF: Final = (1.0, 30.0)
+"""Clock seconds before a chat's first retry after a failure, and the most, doubling in between."""
 NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 
 ForbiddenHook = Callable[[int], Awaitable[None]]
@@ -95,6 +106,8 @@ class _Queue:
     lives: dict[str, _Live] = field(default_factory=dict)
     notices: dict[int, Notice] = field(default_factory=dict)
     worker: asyncio.Task[None] | None = None
+    failures: int = 0
+    """Failed calls in a row (network, timeout, 5xx): how long the chat waits before the next try."""
 
 
 class _Window:
@@ -201,7 +214,10 @@ class Outbox:
         self.limiter = RateLimiter(limits or OutboxLimits(), clock)
         self.on_forbidden = on_forbidden
         self.calls: Counter[str] = Counter()
-        """Calls made, by method name (``send``, ``edit``, ``delete``) and refusals (``429``, ``403``)."""
+        """Calls made, by method name (``send``, ``edit``, ``delete``), refusals (``429``, ``403``) and
+        ``failed`` calls (network, timeout, 5xx) that are tried again."""
+        self.request_timeout = max(MIN_REQUEST_TIMEOUT, round(clock.real(REQUEST_TIMEOUT)))
+        """Real seconds (aiogram wants an int)."""
         self._queues: dict[int, _Queue] = {}
         self._known: dict[str, LiveMessage] = {}
         self._refused: set[int] = set()
@@ -352,11 +368,19 @@ class Outbox:
                 except TelegramForbiddenError:
                     self.calls["403"] += 1
                     await self._forbidden(chat_id, queue)
+                except (TelegramNetworkError, TelegramServerError, ClientDecodeError) as exc:
+                    self._requeue(queue, item)
+                    await self._back_off(chat_id, queue, exc)
+                    continue
                 except TelegramAPIError as exc:
                     log.warning("dropped a message to chat %s: %s", chat_id, exc.message)
                     if isinstance(item, Notice):
                         async with self.db.tx() as tx:
                             await repo.drop_notice(tx, item.id)
+                else:
+                    if queue.failures:
+                        log.info("chat %s reachable again after %d failed calls", chat_id, queue.failures)
+                        queue.failures = 0
                 finally:
                     self.limiter.restamp(chat_id, stamp)
         except asyncio.CancelledError:
@@ -375,11 +399,22 @@ class Outbox:
         if isinstance(item, Notice):
             queue.notices[item.id] = item
             queue.order.appendleft(item.id)
-        elif (
-            item.slot not in queue.lives
-        ):  # else newer content arrived meanwhile and replaces the refused one
+            return
+        newer = queue.lives.get(item.slot)
+        if newer is not None:
+            newer.renew = newer.renew or item.renew  # newer content replaces the refused one, renewal kept
+        else:
             queue.lives[item.slot] = item
             queue.order.appendleft(item.slot)
+
+    async def _back_off(self, chat_id: int, queue: _Queue, exc: Exception) -> None:
+        """A call failed on the way (not refused): wait, longer each time in a row, before the chat's next try."""
+        self.calls["failed"] += 1
+        queue.failures += 1
+        wait = min(BACKOFF[0] * 2 ** (queue.failures - 1), BACKOFF[1])
+        if queue.failures == 1:
+            log.warning("chat %s: a call failed (%s); trying again until it goes through", chat_id, exc)
+        await self.clock.sleep(wait)
 
     async def _drop_queue(self, chat_id: int, queue: _Queue) -> None:
         queue.order.clear()
@@ -409,6 +444,7 @@ class Outbox:
             return
         if known is not None:
             await self._delete(known)
+            self._known.pop(live.slot, None)  # gone: if the send below fails, the next try only sends
         message_id = await self._send(live.chat_id, live.thread_id, live.text, live.markup)
         await self._remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
 
@@ -423,16 +459,6 @@ class Outbox:
         async with self.db.tx() as tx:
             await repo.put_live(tx, message)
 
-    async def _call(self, make: Callable[[], Awaitable[object]]) -> object:
-        for attempt in range(MAX_NETWORK_RETRIES):
-            try:
-                return await make()
-            except (TelegramNetworkError, TelegramServerError):
-                if attempt == MAX_NETWORK_RETRIES - 1:
-                    raise
-                await asyncio.sleep(0.2 * 2**attempt)
-        raise AssertionError("unreachable")
-
     async def _send(
         self,
         chat_id: int,
@@ -441,29 +467,27 @@ class Outbox:
         markup: InlineKeyboardMarkup | None,
     ) -> int:
         self.calls["send"] += 1
-        message = await self._call(
-            lambda: self.bot.send_message(
-                chat_id,
-                text,
-                message_thread_id=thread_id or None,
-                reply_markup=markup,
-                link_preview_options=NO_PREVIEW,
-            )
+        message = await self.bot.send_message(
+            chat_id,
+            text,
+            message_thread_id=thread_id or None,
+            reply_markup=markup,
+            link_preview_options=NO_PREVIEW,
+            request_timeout=self.request_timeout,
         )
-        return int(getattr(message, "message_id", 0))
+        return message.message_id
 
     async def _edit(self, known: LiveMessage, live: _Live) -> bool:
         """Edit in place; False when the message is gone and a new one must be sent."""
         self.calls["edit"] += 1
         try:
-            await self._call(
-                lambda: self.bot.edit_message_text(
-                    text=live.text,
-                    chat_id=known.chat_id,
-                    message_id=known.message_id,
-                    reply_markup=live.markup,
-                    link_preview_options=NO_PREVIEW,
-                )
+            await self.bot.edit_message_text(
+                text=live.text,
+                chat_id=known.chat_id,
+                message_id=known.message_id,
+                reply_markup=live.markup,
+                link_preview_options=NO_PREVIEW,
+                request_timeout=self.request_timeout,
             )
         except TelegramBadRequest as exc:
             if "not modified" in exc.message:
@@ -475,7 +499,9 @@ class Outbox:
     async def _delete(self, known: LiveMessage) -> None:
         self.calls["delete"] += 1
         try:
-            await self._call(lambda: self.bot.delete_message(known.chat_id, known.message_id))
+            await self.bot.delete_message(
+                known.chat_id, known.message_id, request_timeout=self.request_timeout
+            )
         except TelegramBadRequest as exc:
             # Too old to delete (48 h) or already gone: at least take its buttons away.
             log.info("cannot delete %s: %s", known.slot, exc.message)
@@ -483,5 +509,8 @@ class Outbox:
                 self.calls["edit"] += 1
                 await self.limiter.acquire(known.chat_id)
                 await self.bot.edit_message_reply_markup(
-                    chat_id=known.chat_id, message_id=known.message_id, reply_markup=None
+                    chat_id=known.chat_id,
+                    message_id=known.message_id,
+                    reply_markup=None,
+                    request_timeout=self.request_timeout,
                 )

@@ -3,7 +3,8 @@
 Telegram (or a restarted bot) may deliver an update twice. An outer middleware skips updates already stored in
 ``processed_updates`` (and copies being handled right now), exposes the update id through
 :data:`CURRENT_UPDATE` so the game service can store it in the same transaction as the move it causes, and
-stores it after the handler in any case.
+stores it after the handler in any case. Ids older than :data:`UPDATES_KEPT_FOR` are forgotten as the bot runs
+(at most once per :data:`PRUNE_EVERY`), so the table stays as small as the last few days' traffic.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import contextvars
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
@@ -20,6 +21,11 @@ from bot.services.clock import Clock
 from bot.storage import Database, Tx, repo
 
 log = logging.getLogger(__name__)
+
+UPDATES_KEPT_FOR: Final = 3 * 24 * 3600.0
+"""Real seconds a processed update id is remembered (Telegram re-sends only recent ones)."""
+PRUNE_EVERY: Final = 60.0
+"""Clock seconds between two prunings of the older ids."""
 
 CURRENT_UPDATE: contextvars.ContextVar[int | None] = contextvars.ContextVar("current_update", default=None)
 
@@ -36,6 +42,7 @@ class OnceMiddleware(BaseMiddleware):
         self.db = db
         self.clock = clock
         self._in_flight: set[int] = set()
+        self._pruned_at = float("-inf")
         self.skipped = 0
 
     async def __call__(
@@ -49,19 +56,29 @@ class OnceMiddleware(BaseMiddleware):
         update_id = event.update_id
         if update_id in self._in_flight:
             self.skipped += 1
+            log.info("skipping update %s: a copy of it is being handled", update_id)
             return None
-        async with self.db.tx() as tx:
-            seen = await repo.is_processed(tx, update_id)
-        if seen:
-            self.skipped += 1
-            log.info("skipping update %s: already processed", update_id)
-            return None
+        # Claimed before the first await: copies in the same batch run as concurrent tasks, and the next one
+        # may start while this one waits for the database.
         self._in_flight.add(update_id)
-        token = CURRENT_UPDATE.set(update_id)
         try:
-            return await handler(event, data)
-        finally:
-            CURRENT_UPDATE.reset(token)
-            self._in_flight.discard(update_id)
             async with self.db.tx() as tx:
-                await repo.mark_processed(tx, update_id, self.clock.now())
+                seen = await repo.is_processed(tx, update_id)
+            if seen:
+                self.skipped += 1
+                log.info("skipping update %s: already processed", update_id)
+                return None
+            token = CURRENT_UPDATE.set(update_id)
+            try:
+                return await handler(event, data)
+            finally:
+                CURRENT_UPDATE.reset(token)
+                async with self.db.tx() as tx:
+                    now = self.clock.now()
+                    await repo.mark_processed(tx, update_id, now)
+                    if now - self._pruned_at >= PRUNE_EVERY:
+                        self._pruned_at = now
+                        await repo.forget_updates_before(tx, now - UPDATES_KEPT_FOR * self.clock.speed)
+        finally:
+            # Only once the mark is stored: a copy arriving meanwhile finds one or the other.
+            self._in_flight.discard(update_id)

@@ -28,7 +28,8 @@ What Telegram does and this server does too:
   `{"ok": false, "error_code": N, "description": ..., "parameters": {"retry_after": S}}`.
 - getUpdates: long polling with offset/limit/timeout/allowed_updates; an update stays queued until a later call's
   offset confirms it, so a restarted bot re-reads what it had not confirmed; a second concurrent poll ends the
-  first with 409. `inject_duplicate(update_id)` re-sends an update once, ahead of the queue, whatever the offset.
+  first with 409. `inject_duplicate(update_id)` re-sends an update once, ahead of the queue, whatever the offset (a copy in a later
+  batch); `tg.copies = 3` queues every new update three times in a row (copies in one batch).
 - setWebhook: updates are then POSTed to the URL one at a time, in order, with the secret token in
   X-Telegram-Bot-Api-Secret-Token; one answered with anything but 200 (or not reached) is tried again and shows in
   getWebhookInfo's last_error_message; a method call in the answer's JSON body is executed; getUpdates is refused
@@ -53,6 +54,11 @@ What Telegram does and this server does too:
 - Flood limits on sends and edits (see `limits.py` for the rule and how `speed` scales it): 429
   "Too Many Requests: retry after N" with parameters.retry_after = N real seconds (≥ 1); a refused request
   changes nothing. `Limits.off()` disables them.
+
+Network faults (see `faults.py`), each for a window of Telegram time and a set of methods (default: every method
+but getUpdates): `tg.fail(30, "sendMessage", code=502, html=False)` answers 5xx without executing the call,
+`tg.hang(30)` leaves calls unanswered until the server stops, `tg.slow(30, delay=5)` answers late; `tg.heal()`
+ends them; `tg.faults.errors` / `hangs` / `delays` count what they did.
 
 Knobs: `FakeTelegram(token=..., bot_username=..., speed=..., limits=Limits(...) or Limits.off(),
 callback_ttl=..., privacy_mode=..., strict_html=...)`; `add_group(..., forum=True, bot_is_admin=False)` and

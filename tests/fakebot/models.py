@@ -112,6 +112,12 @@ class FakeUser:
         """Write to the bot in private; from then on the bot may write to this user (unblocks too)."""
         return self.tg.user_sends(self, self.private_chat, text)
 
+    def delete(self, message: FakeMessage) -> None:
+        """Delete a message for everyone, as a user may in their private chat with the bot (any message there)
+        or in a group (their own). Telegram tells the bot nothing; its edits of it get «message to edit not
+        found»."""
+        self.tg.user_deletes(self, message)
+
     def block_bot(self) -> None:
         self.tg.set_blocked(self, blocked=True)
 

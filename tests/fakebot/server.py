@@ -16,6 +16,7 @@ import aiohttp
 from aiohttp import web
 
 from tests.fakebot.client import LocalSession
+from tests.fakebot.faults import GATEWAY_PAGE, REASONS, Fault, FaultKind, Faults
 from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html, strip_text, utf16_len
 from tests.fakebot.limits import Limits, RateLimiter, ScaledClock
 from tests.fakebot.models import (
@@ -258,6 +259,7 @@ class FakeTelegram:
         self.host = host
         self.port = port
         self.stats = ApiStats()
+        self.faults = Faults(self.clock)
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
@@ -266,6 +268,8 @@ class FakeTelegram:
         self._update_ids = itertools.count(500_000_001)
         self._query_ids = itertools.count(4_200_000_000_000_000_001)
         self._updates: list[_PendingUpdate] = []
+        self.copies = 1
+        """Each new update is queued this many times in a row (so its copies come in one getUpdates batch)."""
         self._history: dict[int, _PendingUpdate] = {}
         self._allowed: frozenset[str] = frozenset(DEFAULT_UPDATE_TYPES)
         self._wakeup = asyncio.Event()
@@ -298,6 +302,7 @@ class FakeTelegram:
 
     async def stop(self) -> None:
         self._closing = True
+        self.faults.stop()
         self._notify()
         if self._delivery is not None:
             self._delivery.cancel()
@@ -396,6 +401,16 @@ class FakeTelegram:
             self.push_update(UpdateType.MESSAGE, message.to_json())
         return message
 
+    def user_deletes(self, user: FakeUser, message: FakeMessage) -> None:
+        chat = message.chat
+        if message.is_deleted:
+            raise LookupError(f"{message!r} is already deleted")
+        if chat.type is ChatType.PRIVATE and chat.user is not user:
+            raise LookupError(f"{user!r} cannot see {message!r}")
+        if chat.is_group and message.sender is not user and user.id not in chat.admin_ids:
+            raise LookupError(f"{user!r} may not delete {message!r} in a group")
+        message.is_deleted = True
+
     def _bot_sees(self, chat: FakeChat, text: str) -> bool:
         if chat.type is ChatType.PRIVATE or not self.privacy_mode:
             return True
@@ -481,6 +496,8 @@ class FakeTelegram:
     def push_update(self, kind: UpdateType, payload: JSON) -> int:
         update = _PendingUpdate(next(self._update_ids), kind, payload)
         self._updates.append(update)
+        for _ in range(self.copies - 1):
+            self._updates.append(_PendingUpdate(update.update_id, kind, payload))
         self._history[update.update_id] = update
         self._notify()
         return update.update_id
@@ -562,6 +579,11 @@ class FakeTelegram:
                 raise ApiError(401, Description.UNAUTHORIZED)
             if known is None:
                 raise ApiError(404, Description.NOT_FOUND)
+            fault = self.faults.find(method)
+            if fault is not None:
+                faulty = await self._meet_fault(method, fault)
+                if faulty is not None:
+                    return faulty
             result = await known[1](params)
         except ApiError as error:
             self.stats.record(method, params.chat_id, error.code)
@@ -572,6 +594,38 @@ class FakeTelegram:
                 self._activity.last = time.monotonic()
         self.stats.record(method, params.chat_id, None)
         return web.json_response({"ok": True, "result": result})
+
+    async def _meet_fault(self, method: str, fault: Fault) -> web.Response | None:
+        """What a faulty network does to this call: an answer instead of the call's, or None to go on."""
+        if fault.kind is FaultKind.SLOW:
+            await self.faults.delay(fault)
+            return None
+        if fault.kind is FaultKind.HANG:
+            await self.faults.hang()
+        self.faults.errors += 1
+        self.stats.record(method, None, fault.code)
+        reason = REASONS.get(fault.code, "Server Error")
+        if fault.is_html:
+            return web.Response(text=GATEWAY_PAGE, status=fault.code, content_type="text/html")
+        body = {"ok": False, "error_code": fault.code, "description": reason}
+        return web.json_response(body, status=fault.code)
+
+    # --- network faults, for tests -------------------------------------------------------------------------
+    def fail(self, seconds: float, *methods: str, code: int = 502, html: bool = False) -> None:
+        """For ``seconds`` of Telegram time, answer calls of ``methods`` (default: all but getUpdates) ``code``."""
+        self.faults.add(FaultKind.ERROR, seconds, methods, code=code, is_html=html)
+
+    def hang(self, seconds: float, *methods: str) -> None:
+        """For ``seconds`` of Telegram time, leave calls of ``methods`` unanswered (and not executed)."""
+        self.faults.add(FaultKind.HANG, seconds, methods)
+
+    def slow(self, seconds: float, delay: float, *methods: str) -> None:
+        """For ``seconds`` of Telegram time, execute calls of ``methods`` only after ``delay`` Telegram seconds."""
+        self.faults.add(FaultKind.SLOW, seconds, methods, delay=delay)
+
+    def heal(self) -> None:
+        """End every fault now (requests already hanging stay hung)."""
+        self.faults.clear()
 
     @staticmethod
     async def _read_params(request: web.Request) -> dict[str, Any]:

@@ -1,0 +1,104 @@
+"""A database another process holds locked, or a full disk: every press is answered within Telegram's 15 s —
+applied once the lock is let go in time, else with a short apology that changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from pathlib import Path
+
+from bot.callbacks import MoveCb
+from bot.storage import repo
+from tests.bot.conftest import BotRunner, Running, start_party, turn_message
+from tests.fakebot import FakeTelegram, FakeUser
+
+APOLOGY = "Не получилось"
+
+
+async def _hold_write_lock(db_path: Path, seconds: float) -> None:
+    """Another process (here: another connection) holds the database's write lock for ``seconds``."""
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        await asyncio.sleep(seconds)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+async def _party(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[Running, str, FakeUser]:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    await tg.settle()
+    return running, game, anna if turn_message(anna) else boris
+
+
+async def _version(running: Running, game: str) -> int:
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None
+    return row.version
+
+
+async def _press_move(mover: FakeUser, game: str, version: int) -> tuple[bool, str | None, float]:
+    message = turn_message(mover)
+    assert message is not None
+    started = time.monotonic()
+    answer = await mover.press(message, data=MoveCb(game=game, version=version, index=0).pack(), timeout=15)
+    return answer.answered, answer.text, time.monotonic() - started
+
+
+async def test_a_press_waiting_out_a_7_s_lock_is_applied(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
+) -> None:
+    running, game, mover = await _party(tg, bot_runner)
+    version = await _version(running, game)
+    holder = asyncio.create_task(_hold_write_lock(db_path, 7.0))
+    await asyncio.sleep(0.1)
+    answered, text, _took = await _press_move(mover, game, version)
+    await holder
+    assert answered and text is None
+    assert await _version(running, game) == version + 1
+
+
+async def test_a_press_during_a_long_lock_gets_an_apology_in_time_and_changes_nothing(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
+) -> None:
+    running, game, mover = await _party(tg, bot_runner)
+    version = await _version(running, game)
+    holder = asyncio.create_task(_hold_write_lock(db_path, 13.0))
+    await asyncio.sleep(0.1)
+    answered, text, took = await _press_move(mover, game, version)
+    assert answered and text is not None and text.startswith(APOLOGY)
+    assert took < 14
+    await holder
+    assert await _version(running, game) == version
+    # Pressed again once the database is free: played.
+    answered, text, _took = await _press_move(mover, game, version)
+    assert answered and text is None
+    assert await _version(running, game) == version + 1
+
+
+async def test_a_press_the_database_cannot_write_gets_an_apology_and_changes_nothing(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """A full disk, or one the system remounted read-only: every write fails at once, not worth waiting for."""
+    running, game, mover = await _party(tg, bot_runner)
+    version = await _version(running, game)
+    async with running.app.db.tx() as tx:
+        await tx.execute(
+            "PRAGMA query_only = 1"
+        )  # SQLite refuses every write: «attempt to write a readonly …»
+    answered, text, took = await _press_move(mover, game, version)
+    assert answered and text is not None and text.startswith(APOLOGY), text
+    assert took < 3
+    # The disk has room again (outside a transaction: BEGIN IMMEDIATE is itself refused while query_only).
+    await running.app.db._conn.execute("PRAGMA query_only = 0")
+    assert await _version(running, game) == version
+    answered, text, _took = await _press_move(mover, game, version)
+    assert answered and text is None
+    assert await _version(running, game) == version + 1

@@ -1,0 +1,350 @@
+"""Restart safety as a property: ``python -m bot`` is SIGKILLed at random moments, again and again, while four
+parties run — a group Кончинка with a bot player and a person who walks away, a group Кинг with two bot players,
+and a solo party of each game. The kills land at chosen kinds of moments: right after a person's move while a
+bot (or the bot standing in for the absent person) is next, just after a Кинг trick is gathered, just after a
+deal ends, and anywhere. Every party must still finish, with every move stored once, in order, and its record
+replaying to the stored state."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import sqlite3
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey, SoloCb, SoloStep
+from bot.storage import Actor, Database, GameStatus, repo
+from engine.core import GameRecord, State, replay
+from engine.king import KingState
+from tests.bot.conftest import SPEED, lobby_of, move_buttons, open_lobby, start_solo_konchinka, turn_message
+from tests.bot.test_e2e_restart import _check_record
+from tests.fakebot import FakeChat, FakeTelegram, FakeUser
+
+ROOT = Path(__file__).resolve().parents[2]
+KILLS = 20
+MOMENTS = ("after a person's move, a bot next", "a trick gathered", "a deal ended", "anywhere")
+KING_DEALS = 15
+BOT_DELAY = 6.0
+"""Clock seconds a bot player waits (0.1 real s): a kill right after a person's move lands before the bot's."""
+
+
+def _env(tg: FakeTelegram, db_path: Path) -> dict[str, str]:
+    return {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "BOT_TOKEN": tg.token,
+        "TELEGRAM_API_URL": tg.base_url,
+        "DATABASE_PATH": str(db_path),
+        "CLOCK_SPEED": str(SPEED),
+        "DEFAULT_TARGET": "2",
+        "TURN_TIMEOUT": "0",
+        "BOT_DELAY": str(BOT_DELAY),
+        "LOG_LEVEL": "WARNING",
+    }
+
+
+FORK_SERVER = """
+import os, runpy, signal, sys
+import bot.app  # the imports, once: aiogram alone takes seconds of CPU to import
+signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the dead bots are reaped at once
+for line in sys.stdin:
+    pid = os.fork()
+    if pid == 0:
+        sys.argv = ["bot"]
+        runpy.run_module("bot", run_name="__main__", alter_sys=True)
+        os._exit(0)
+    print(pid, flush=True)
+"""
+"""Runs ``python -m bot`` — the package's ``__main__``, as ``-m`` runs it — in a fresh process forked for each
+line on stdin from one interpreter that did the imports, so twenty restarts do not cost twenty imports."""
+
+
+@dataclass
+class Bot:
+    """The bot's process, killed with SIGKILL and started again."""
+
+    tg: FakeTelegram
+    db_path: Path
+    server: asyncio.subprocess.Process | None = None
+    pid: int | None = None
+    kills: int = 0
+
+    async def start(self) -> None:
+        if self.server is None:
+            self.server = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-c",
+                FORK_SERVER,
+                cwd=self.db_path.parent,
+                env=_env(self.tg, self.db_path),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+            )
+        assert self.server.stdin is not None and self.server.stdout is not None
+        self.tg.commands.clear()
+        self.server.stdin.write(b"start\n")
+        await self.server.stdin.drain()
+        self.pid = int(await asyncio.wait_for(self.server.stdout.readline(), 60))
+        await self.tg.wait_for(lambda: self.tg.commands != {}, timeout=30, what="the bot to start")
+
+    async def kill(self) -> None:
+        if self.pid is None:
+            return
+        os.kill(self.pid, signal.SIGKILL)
+        while True:  # gone once the fork server reaped it
+            try:
+                os.kill(self.pid, 0)
+            except ProcessLookupError:
+                break
+            await asyncio.sleep(0.005)
+        self.pid = None
+        self.kills += 1
+
+    async def close(self) -> None:
+        await self.kill()
+        if self.server is not None and self.server.returncode is None:
+            self.server.kill()
+            await self.server.wait()
+
+
+@dataclass(frozen=True)
+class Stored:
+    """A party as the database has it now."""
+
+    status: GameStatus
+    state: State | None
+    bot_plays: tuple[bool, ...]
+
+
+_replayed: dict[tuple[int, int], State] = {}
+
+
+def _read(db_path: Path) -> dict[int, Stored]:
+    """Every party, read with a plain connection (no write lock: the bot keeps writing meanwhile)."""
+    conn = sqlite3.connect(db_path, timeout=5)
+    try:
+        games = conn.execute("SELECT id, status, version, record FROM games").fetchall()
+        seats = conn.execute("SELECT game_id, user_id, replaced FROM seats ORDER BY game_id, seat").fetchall()
+    finally:
+        conn.close()
+    plays: dict[int, list[bool]] = {}
+    for game_id, user_id, replaced in seats:
+        plays.setdefault(game_id, []).append(user_id is None or bool(replaced))
+    stored: dict[int, Stored] = {}
+    for game_id, status, version, record in games:
+        state = _replayed.get((game_id, version))
+        if state is None and record:
+            state = _replayed[(game_id, version)] = replay(GameRecord.from_json(record))
+        stored[game_id] = Stored(GameStatus(status), state, tuple(plays.get(game_id, [])))
+    return stored
+
+
+class People:
+    """The people at the tables, pressing their buttons whenever it is their turn, across the bot's deaths."""
+
+    def __init__(self, tg: FakeTelegram, people: list[FakeUser], rng: random.Random) -> None:
+        self.tg = tg
+        self.people = people
+        self.rng = rng
+        self.moved = asyncio.Event()
+
+    async def play(self) -> None:
+        """Each person on their own (one waiting for an answer the dead bot will never give holds up nobody)."""
+        await asyncio.gather(*(self._play(user) for user in self.people))
+
+    async def _play(self, user: FakeUser) -> None:
+        while True:
+            if await self._turn(user):
+                self.moved.set()
+            else:
+                await asyncio.sleep(0.02)
+
+    async def _turn(self, user: FakeUser) -> bool:
+        message = turn_message(user)
+        if message is None:
+            return False
+        buttons = move_buttons(message)
+        data = self.rng.choice(buttons)
+        with contextlib.suppress(LookupError):  # the message went meanwhile
+            answer = await user.press(message, data=data, timeout=1, force=True)
+            if not answer.answered or answer.text:
+                return False  # the bot was down, or the press came late: the person looks again
+            if data.startswith("p:"):
+                with contextlib.suppress(TimeoutError):
+                    await self.tg.wait_for(
+                        lambda: message.is_deleted or any(d.startswith("m:") for d in move_buttons(message)),
+                        timeout=1,
+                    )
+                moves = (
+                    [d for d in move_buttons(message) if d.startswith("m:")] if not message.is_deleted else []
+                )
+                if moves:
+                    await user.press(message, data=moves[0], timeout=1)
+            return True
+        return False
+
+
+async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) -> bool:
+    """Wait for a moment of this kind; False if none came in a while (the kill then lands anywhere)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 2.0
+    before = await asyncio.to_thread(_read, db_path)
+    while loop.time() < end:
+        if kind == "anywhere":
+            await asyncio.sleep(rng.uniform(0.0, 1.0))
+            return True
+        if kind == "after a person's move, a bot next":
+            people.moved.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(people.moved.wait(), end - loop.time())
+            now = await asyncio.to_thread(_read, db_path)
+            if any(
+                s.state is not None and not s.state.is_terminal and s.bot_plays[s.state.current_player]
+                for s in now.values()
+            ):
+                return True
+            continue
+        await asyncio.sleep(0.02)
+        now = await asyncio.to_thread(_read, db_path)
+        for game_id, stored in now.items():
+            old = before.get(game_id)
+            if stored.state is None or old is None or old.state is None:
+                continue
+            if kind == "a deal ended" and stored.state.deals_completed > old.state.deals_completed:
+                return True
+            if (
+                kind == "a trick gathered"
+                and isinstance(stored.state, KingState)
+                and isinstance(old.state, KingState)
+                and stored.state.tricks_done != old.state.tricks_done
+                and not stored.state.trick
+            ):
+                return True
+        before = now
+    return False
+
+
+async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
+    """Play every Кинг party on (random legal moves, stored as the bot stores them) until ``deals_left`` deals
+    remain, so the test spends its time on the kills rather than on 15 deals. The bot is down meanwhile."""
+    db = await Database.open(db_path)
+    try:
+        async with db.tx() as tx:
+            for game in await repo.active_games(tx):
+                if game.kind != GameKind.KING.value or game.record is None:
+                    continue
+                state = replay(game.record)
+                rng = random.Random(game.id)
+                while state.deals_completed < KING_DEALS - deals_left:
+                    action = rng.choice(list(state.legal_actions()))
+                    seat, version = state.current_player, state.version
+                    state.apply(action)
+                    await repo.record_move(
+                        tx, game.id, version, state.record(), action.code, seat, Actor.BOT, 0.0
+                    )
+    finally:
+        await db.close()
+
+
+async def _open_king(tg: FakeTelegram, group: FakeChat, people: list[FakeUser]) -> str:
+    await people[0].send(group, "/king")
+    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the Кинг lobby")
+    lobby = lobby_of(group)
+    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
+    payload = url.split("start=", 1)[1]
+    for user in people:
+        await user.send_private(f"/start {payload}")
+    await tg.wait_for(lambda: all(u.full_name in lobby_of(group).text for u in people), what="all seated")
+    game = payload.removeprefix("j_")
+    await people[0].press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    return game
+
+
+async def _solo_king(tg: FakeTelegram, user: FakeUser) -> None:
+    await user.send_private("/play")
+    chat = user.private_chat
+    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the game menu")
+    menu = chat.last_bot_message()
+    assert menu is not None
+    await user.press(menu, "👑 Кинг — с тремя ботами")
+    level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=3, level="normal").pack()
+    await tg.wait_for(lambda: level in [b.callback_data for b in menu.flat_buttons], what="the levels")
+    await user.press(menu, data=level)
+
+
+async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
+    tg: FakeTelegram, db_path: Path
+) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(14)
+    anna, boris, gleb = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Глеб")
+    dima, elena, fedor, zhenya = (
+        tg.add_user("Дима"),
+        tg.add_user("Елена"),
+        tg.add_user("Фёдор"),
+        tg.add_user("Женя"),
+    )
+    friends = tg.add_group("Друзья", [anna, boris, gleb], admins=[anna])
+    kings = tg.add_group("Короли", [elena, fedor], admins=[elena])
+    bot = Bot(tg, db_path)
+    await bot.start()
+    players: asyncio.Task[None] | None = None
+    try:
+        # Кончинка in a group: Аня, Борис, Глеб (who never plays: his turns run out, then a bot sits in) and a
+        # bot player; 30 s a turn.
+        konchinka = await open_lobby(tg, friends, anna, [anna, boris, gleb])
+        set_time = LobbyCb(game=konchinka, op=LobbyOp.SET, key=SettingKey.TURN_TIME.value, value="30").pack()
+        assert (await anna.press(lobby_of(friends), data=set_time, force=True)).answered
+        add_bot = LobbyCb(game=konchinka, op=LobbyOp.ADD_BOT, value="normal").pack()
+        assert (await anna.press(lobby_of(friends), data=add_bot, force=True)).answered
+        start = LobbyCb(game=konchinka, op=LobbyOp.START).pack()
+        assert (await anna.press(lobby_of(friends), data=start, force=True)).answered
+        await _open_king(tg, kings, [elena, fedor])
+        await start_solo_konchinka(tg, dima, opponents=2)
+        await _solo_king(tg, zhenya)
+        await tg.wait_for(lambda: len(_read(db_path)) == 4, what="four parties")
+        await bot.kill()
+        await _fast_forward_king(db_path, deals_left=2)
+        await bot.start()
+        bot.kills = 0
+
+        people = People(tg, [anna, boris, dima, elena, fedor, zhenya], rng)
+        players = asyncio.create_task(people.play())
+        moments = [MOMENTS[i % len(MOMENTS)] for i in range(KILLS)]
+        rng.shuffle(moments)
+        met: list[str] = []
+        for moment in moments:
+            if await _moment(moment, people, db_path, rng):
+                met.append(moment)
+            await bot.kill()
+            await asyncio.sleep(rng.uniform(0.0, 0.2))
+            await bot.start()
+
+        def all_finished() -> bool:
+            return all(s.status is GameStatus.FINISHED for s in _read(db_path).values())
+
+        await tg.wait_for(all_finished, timeout=60, interval=0.2, what="every party finished")
+        assert set(met) == set(MOMENTS), f"moments met: {met}"
+    finally:
+        if players is not None:
+            players.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await players
+        await bot.close()
+    assert bot.kills >= KILLS
+    for game_id in _read(db_path):
+        await _check_record(db_path, str(game_id))
+    conn = sqlite3.connect(db_path)
+    try:
+        stand_in = conn.execute(
+            "SELECT count(*) FROM moves JOIN seats USING (game_id, seat) WHERE seats.user_id = ? AND actor != ?",
+            (gleb.id, Actor.PLAYER.value),
+        ).fetchone()
+    finally:
+        conn.close()
+    assert stand_in[0] > 0, "Глеб's turns were played for him"

@@ -1,0 +1,108 @@
+"""Network faults the fake server can switch on for a while: 5xx answers, requests that hang, slow answers.
+
+A fault covers a window of Telegram time (see :class:`ScaledClock`) and a set of methods (by default every
+method but getUpdates, so that updates keep arriving while the bot's own calls fail). Which requests meet a fault
+is decided when they arrive:
+
+- ``ERROR``: the call is not executed and is answered ``code`` — as JSON ``{"ok": false, "error_code": 502,
+  "description": "Bad Gateway"}`` the way the Bot API answers, or as the HTML page of a proxy in front of it;
+- ``HANG``: the call is not executed and never answered: the connection stays open until the server stops (the
+  bot has to give up on it by its own request timeout);
+- ``SLOW``: the call is executed after ``delay`` Telegram seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from enum import StrEnum
+
+from tests.fakebot.limits import ScaledClock
+
+GATEWAY_PAGE = (
+    "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>"
+)
+"""What a proxy in front of the Bot API answers when the API behind it is down: not JSON."""
+REASONS = {
+    500: "Internal Server Error",
+    502: "Bad Gateway",
+    503: "Service Unavailable",
+    504: "Gateway Timeout",
+}
+
+
+class FaultKind(StrEnum):
+    ERROR = "error"
+    HANG = "hang"
+    SLOW = "slow"
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    kind: FaultKind
+    methods: frozenset[str] | None
+    """Method names as Telegram spells them; None: every method but getUpdates."""
+    until: float
+    """Telegram time at which the fault ends."""
+    code: int = 502
+    is_html: bool = False
+    delay: float = 0.0
+
+    def covers(self, method: str, now: float) -> bool:
+        if now >= self.until:
+            return False
+        if self.methods is None:
+            return method != "getUpdates"
+        return method in self.methods
+
+
+class Faults:
+    """The faults switched on now, and what they did (for assertions)."""
+
+    def __init__(self, clock: ScaledClock) -> None:
+        self.clock = clock
+        self._active: list[Fault] = []
+        self._stopped = asyncio.Event()
+        self.errors = 0
+        self.hangs = 0
+        self.delays = 0
+
+    def add(
+        self,
+        kind: FaultKind,
+        seconds: float,
+        methods: tuple[str, ...],
+        *,
+        code: int = 502,
+        is_html: bool = False,
+        delay: float = 0.0,
+    ) -> Fault:
+        chosen = frozenset(methods) if methods else None
+        fault = Fault(kind, chosen, self.clock.now() + seconds, code, is_html, delay)
+        self._active.append(fault)
+        return fault
+
+    def clear(self) -> None:
+        self._active.clear()
+
+    def stop(self) -> None:
+        """The server stops: hung requests end (their connections close)."""
+        self._stopped.set()
+
+    def is_active(self) -> bool:
+        now = self.clock.now()
+        self._active = [f for f in self._active if f.until > now]
+        return bool(self._active)
+
+    def find(self, method: str) -> Fault | None:
+        now = self.clock.now()
+        self._active = [f for f in self._active if f.until > now]
+        return next((f for f in self._active if f.covers(method, now)), None)
+
+    async def hang(self) -> None:
+        self.hangs += 1
+        await self._stopped.wait()
+
+    async def delay(self, fault: Fault) -> None:
+        self.delays += 1
+        await asyncio.sleep(self.clock.to_real(fault.delay))
