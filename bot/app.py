@@ -15,6 +15,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 
 from bot.handlers import HANDLED_COMMANDS, routers
 from bot.i18n import Locale, translator
+from bot.services.access import Membership
 from bot.services.clock import Clock
 from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
@@ -71,7 +72,10 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     outbox = Outbox(bot, db, clock, limits)
     service = GameService(db, outbox, clock, service_config(settings), me.username or "")
     outbox.on_forbidden = service.on_forbidden
-    dispatcher = Dispatcher(service=service, outbox=outbox, settings=settings, db=db, clock=clock)
+    membership = Membership(bot, clock)
+    dispatcher = Dispatcher(
+        service=service, outbox=outbox, settings=settings, db=db, clock=clock, membership=membership
+    )
     dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
     dispatcher.include_routers(*routers())
     app = App(settings, bot, db, clock, outbox, service, dispatcher)

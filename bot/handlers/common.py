@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from aiogram import Bot
-from aiogram.enums import ChatMemberStatus, ChatType
+from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.i18n import Translator, translator_for
+from bot.services.access import Membership
 from bot.services.game import AdminCheck, Person
 
 
@@ -29,12 +29,11 @@ def thread_of(message: Message) -> int:
     return 0
 
 
-def admin_check(bot: Bot, chat_id: int, user_id: int) -> AdminCheck:
-    """Ask Telegram (only when needed) whether the user administers the chat."""
+def admin_check(membership: Membership, user_id: int) -> AdminCheck:
+    """Ask Telegram (only when needed, and cached) whether the user administers the game's chat."""
 
-    async def check() -> bool:
-        member = await bot.get_chat_member(chat_id, user_id)
-        return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
+    async def check(chat_id: int) -> bool:
+        return await membership.is_admin(chat_id, user_id)
 
     return check
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import enum
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, RematchCb, parse_start_payload
 from bot.handlers.common import admin_check, answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.services.access import Membership
 from bot.services.errors import ServiceError
 from bot.services.game import GameService
 from bot.services.outbox import Outbox
@@ -74,13 +75,13 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
     await answer_quietly(callback)
 
 
-async def on_cancel(message: Message, service: GameService, outbox: Outbox, bot: Bot) -> None:
+async def on_cancel(message: Message, service: GameService, outbox: Outbox, membership: Membership) -> None:
     assert message.from_user is not None
     who = person(message.from_user)
     if is_private(message.chat):
         answer = await service.cancel_solo(who)
     else:
-        check = admin_check(bot, message.chat.id, who.user_id)
+        check = admin_check(membership, who.user_id)
         answer = await service.cancel(message.chat.id, thread_of(message), who, check)
     await outbox.say(
         message.chat.id, answer_text(answer, tr_of(message.from_user)), thread_id=thread_of(message)
@@ -107,7 +108,9 @@ async def on_start_link(
     # DeepLink.GAME: seen(started=True) already re-sent the player's live message.
 
 
-async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: GameService, bot: Bot) -> None:
+async def on_lobby(
+    callback: CallbackQuery, callback_data: LobbyCb, service: GameService, membership: Membership
+) -> None:
     game_id = game_id_of(callback_data.game)
     if game_id is None:
         raise ServiceError(Answer.NO_GAME)
@@ -129,8 +132,8 @@ async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: Gam
     elif op is LobbyOp.START:
         await service.start(game_id, who)
     elif op is LobbyOp.CANCEL:
-        chat_id = callback.message.chat.id if callback.message else 0
-        answer = await service.cancel_game(game_id, who, admin_check(bot, chat_id, who.user_id))
+        # Rights are checked in the game's own chat, not in the chat the button was pressed in.
+        answer = await service.cancel_game(game_id, who, admin_check(membership, who.user_id))
     await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)) if answer else None)
 
 

@@ -1,0 +1,71 @@
+"""Who may do what: admin rights in the game's own chat, asked without holding the game up; bot seats; joining."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.callbacks import LobbyCb, LobbyOp, MoveCb
+from bot.storage import GameStatus, repo
+from tests.bot.conftest import BotRunner, Running, lobby_of, open_lobby, start_party, turn_message
+from tests.fakebot import FakeTelegram
+
+
+async def _status(running: Running, game: str) -> GameStatus:
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None
+    return row.status
+
+
+async def test_the_creator_of_another_group_cannot_cancel_a_lobby_with_a_forged_press(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, gleb = tg.add_user("Аня"), tg.add_user("Глеб")
+    group = tg.add_group("Друзья", [anna], admins=[anna])
+    game = await open_lobby(tg, group, anna, [anna])
+    # Gleb owns a group of his own, where the bot also writes; he forges the cancel press of Anna's lobby there.
+    his = tg.add_group("Глебова", [gleb], admins=[gleb])
+    await gleb.send(his, "/help")
+    await tg.wait_for(lambda: his.last_bot_message() is not None, what="a bot message in Gleb's group")
+    message = his.last_bot_message()
+    assert message is not None
+    answer = await gleb.press(message, data=LobbyCb(game=game, op=LobbyOp.CANCEL).pack(), force=True)
+    assert answer.answered and answer.text is not None and "админ" in answer.text
+    assert await _status(running, game) is GameStatus.LOBBY
+    assert "start=j_" in str(lobby_of(group).buttons)
+
+
+async def test_a_flood_of_cancel_attempts_does_not_hold_up_a_move(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    await tg.settle()
+    mover = anna if turn_message(anna) else boris
+    message = turn_message(mover)
+    assert message is not None
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None
+    tg.member_delay = 2.0  # Telegram is slow to say whether Vera is an admin
+    table = group.last_bot_message()
+    assert table is not None
+    cancel = LobbyCb(game=game, op=LobbyOp.CANCEL).pack()
+    for _ in range(10):
+        await vera.send(group, "/cancel")
+    presses = [asyncio.create_task(vera.press(table, data=cancel, force=True)) for _ in range(10)]
+    await asyncio.sleep(0.2)  # the refusals are being worked on
+    started = time.monotonic()
+    answer = await mover.press(message, data=MoveCb(game=game, version=row.version, index=0).pack())
+    waited = time.monotonic() - started
+    assert answer.answered
+    assert waited < 1.0, f"the move waited {waited:.1f} s behind the cancel attempts"
+    refusals = await asyncio.gather(*presses)
+    assert all(a.answered and a.text and "админ" in a.text for a in refusals)
+    assert tg.member_calls <= 1, "one getChatMember for Vera in this chat, then the cached answer"
+    assert await _status(running, game) is GameStatus.PLAYING
