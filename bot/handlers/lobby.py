@@ -123,6 +123,8 @@ async def on_lobby(
         await service.show_screen(game_id, who, LobbyScreen.BOT_LEVEL)
     elif op is LobbyOp.ADD_BOT:
         answer = await service.add_bot(game_id, who, callback_data.value)
+    elif op is LobbyOp.REMOVE_BOT:
+        answer = await service.remove_bot(game_id, who, callback_data.value)
     elif op is LobbyOp.SETTINGS:
         await service.show_screen(game_id, who, LobbyScreen.SETTINGS)
     elif op is LobbyOp.SET:

@@ -307,15 +307,36 @@ class GameService:
             raise ServiceError(Answer.UNKNOWN) from None
         async with self._locks[game_id]:
             loaded = await self._lobby(game_id)
-            self._require_member(loaded, person)
+            self._require_creator(loaded, person)
             if len(loaded.seats) >= loaded.spec.max_players:
                 raise ServiceError(Answer.LOBBY_FULL)
             async with self.db.tx() as tx:
                 await repo.add_seat(tx, game_id, None, "", bot_level.value)
                 await mark_current_update(tx, self.clock.now())
             self._mem.screens.pop(game_id, None)
+        log.info("game %s: a bot player (%s) added", game_id, bot_level.value)
         await self._after_change(game_id)
         return Answer.BOT_ADDED
+
+    async def remove_bot(self, game_id: int, person: Person, seat: str) -> Answer:
+        """The creator takes the bot player in lobby seat ``seat`` away."""
+        try:
+            index = int(seat)
+        except ValueError:
+            raise ServiceError(Answer.UNKNOWN) from None
+        async with self._locks[game_id]:
+            loaded = await self._lobby(game_id)
+            self._require_creator(loaded, person)
+            if not 0 <= index < len(loaded.seats) or not loaded.seats[index].is_bot:
+                raise ServiceError(Answer.STALE)
+            async with self.db.tx() as tx:
+                await repo.remove_seat(tx, game_id, index)
+                await mark_current_update(tx, self.clock.now())
+            if not any(s.is_bot for i, s in enumerate(loaded.seats) if i != index):
+                self._mem.screens.pop(game_id, None)
+        log.info("game %s: the bot player in seat %s removed", game_id, index)
+        await self._after_change(game_id)
+        return Answer.BOT_REMOVED
 
     async def show_screen(self, game_id: int, person: Person, screen: LobbyScreen) -> None:
         """Switch the lobby message between its main, settings and bot-level screens."""
@@ -324,7 +345,7 @@ class GameService:
             if screen is LobbyScreen.SETTINGS and person.user_id != loaded.game.creator_id:
                 raise ServiceError(Answer.NOT_CREATOR)
             if screen is LobbyScreen.BOT_LEVEL:
-                self._require_member(loaded, person)
+                self._require_creator(loaded, person)
             self._mem.screens[game_id] = screen
             self._publish(loaded)
 
@@ -728,9 +749,9 @@ class GameService:
         return loaded
 
     @staticmethod
-    def _require_member(loaded: Loaded, person: Person) -> None:
-        if person.user_id != loaded.game.creator_id and loaded.seat_of(person.user_id) is None:
-            raise ServiceError(Answer.NOT_A_PLAYER)
+    def _require_creator(loaded: Loaded, person: Person) -> None:
+        if person.user_id != loaded.game.creator_id:
+            raise ServiceError(Answer.NOT_CREATOR)
 
     async def _my_turn(self, game_id: int, person: Person, version: int) -> tuple[Loaded, SeatRow, State]:
         loaded = await self._load(game_id)

@@ -29,6 +29,7 @@ class Answer(enum.StrEnum):
     JOINED = "joined"
     LEFT = "left"
     BOT_ADDED = "bot_added"
+    BOT_REMOVED = "bot_removed"
     SETTING_SAVED = "setting_saved"
     GAME_CANCELLED = "game_cancelled"
     SEAT_TAKEN_BACK = "seat_taken_back"

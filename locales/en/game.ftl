@@ -93,6 +93,7 @@ answer-not-enough-players = { $count ->
 answer-joined = You're in!
 answer-left = You left the game.
 answer-bot-added = A bot has joined.
+answer-bot-removed = The bot has left the table.
 answer-setting-saved = Saved.
 answer-game-cancelled = The game was cancelled.
 answer-seat-taken-back = You're back at the table.

@@ -114,6 +114,7 @@ answer-not-enough-players = { $count ->
 answer-joined = Вы в игре!
 answer-left = Вы вышли из игры.
 answer-bot-added = Бот за столом.
+answer-bot-removed = Бот ушёл из-за стола.
 answer-setting-saved = Сохранено.
 answer-game-cancelled = Игра отменена.
 answer-seat-taken-back = Вы снова за столом.

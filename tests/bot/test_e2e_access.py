@@ -69,3 +69,48 @@ async def test_a_flood_of_cancel_attempts_does_not_hold_up_a_move(
     assert all(a.answered and a.text and "админ" in a.text for a in refusals)
     assert tg.member_calls <= 1, "one getChatMember for Vera in this chat, then the cached answer"
     assert await _status(running, game) is GameStatus.PLAYING
+
+
+async def _bots(running: Running, game: str) -> int:
+    async with running.app.db.tx() as tx:
+        seats = await repo.seats_of(tx, int(game))
+    return sum(1 for s in seats if s.is_bot)
+
+
+async def test_only_the_creator_adds_and_removes_bot_players(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await open_lobby(tg, group, anna, [anna, boris])
+    lobby = lobby_of(group)
+
+    # Boris is seated but did not open the lobby: he can neither open the bot menu nor add a bot.
+    menu = LobbyCb(game=game, op=LobbyOp.BOT_MENU).pack()
+    answer = await boris.press(lobby, data=menu)
+    assert answer.text is not None and "создатель" in answer.text
+    add = LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="easy").pack()
+    answer = await boris.press(lobby, data=add, force=True)
+    assert answer.text is not None and "создатель" in answer.text
+    assert await _bots(running, game) == 0
+
+    # Anna fills the table with two bots; the full lobby still offers the bot menu, to remove one.
+    for level in ("easy", "hard"):
+        await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.ADD_BOT, value=level).pack(), force=True)
+    await tg.wait_for(lambda: "Бот-мастер" in lobby.text, what="both bots seated")
+    await tg.settle()
+    assert lobby.has_button("Боты")
+    await anna.press(lobby, "Боты")
+    await tg.wait_for(lambda: lobby.has_button("Убрать: 🤖 Бот-новичок"), what="the removal buttons")
+    remove = lobby.button("Убрать: 🤖 Бот-новичок").callback_data
+    assert remove is not None
+    answer = await boris.press(lobby, data=remove)
+    assert answer.text is not None and "создатель" in answer.text
+    assert await _bots(running, game) == 2
+    answer = await anna.press(lobby, data=remove)
+    assert answer.text == "Бот ушёл из-за стола."
+    await tg.wait_for(lambda: not lobby.has_button("Бот-новичок"), what="the bot gone from the lobby")
+    assert await _bots(running, game) == 1 and lobby.has_button("Убрать: 🤖 Бот-мастер")
+    await anna.press(lobby, "Назад")
+    await tg.wait_for(
+        lambda: "Бот-мастер" in lobby.text and "Бот-новичок" not in lobby.text, what="the lobby"
+    )
