@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Chat, Message, User
 
@@ -38,12 +40,16 @@ def admin_check(membership: Membership, user_id: int) -> AdminCheck:
     return check
 
 
+MAX_GAME_ID: Final = 2**63 - 1
+"""SQLite's largest integer: a forged id beyond it is no game (and must not reach a query)."""
+
+
 def game_id_of(text: str) -> int | None:
-    try:
-        value = int(text)
-    except ValueError:
+    """The game id a button or link carries: plain ASCII digits, 1..2^63-1; None for anything else."""
+    if not text.isascii() or not text.isdigit() or len(text) > 19:
         return None
-    return value if value > 0 else None
+    value = int(text)
+    return value if 0 < value <= MAX_GAME_ID else None
 
 
 async def answer_quietly(callback: CallbackQuery, text: str | None = None) -> None:

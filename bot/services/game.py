@@ -271,10 +271,12 @@ class GameService:
             loaded = await self._load(game_id)
             if loaded is None:
                 raise ServiceError(Answer.NO_GAME)
-            if loaded.game.status is not GameStatus.LOBBY:
+            if loaded.game.status is GameStatus.PLAYING:
                 if loaded.seat_of(person.user_id) is not None:
                     return Answer.ALREADY_JOINED
                 raise ServiceError(Answer.GAME_RUNNING)
+            if loaded.game.status is not GameStatus.LOBBY:
+                raise ServiceError(Answer.LOBBY_CLOSED)  # expired, cancelled or long over
             if loaded.seat_of(person.user_id) is not None:
                 return Answer.ALREADY_JOINED
             if len(loaded.seats) >= loaded.spec.max_players:

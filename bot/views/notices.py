@@ -38,6 +38,10 @@ class Answer(enum.StrEnum):
     PRIVATE_ONLY = "private_only"
     TOO_FAST = "too_fast"
     UNKNOWN = "unknown"
+    MALFORMED = "malformed"
+    """A button no handler knows (forged, or drawn by an older version of the bot)."""
+    LOBBY_CLOSED = "lobby_closed"
+    """A join link of a lobby that expired or was cancelled."""
 
 
 def answer_text(reason: enum.Enum, tr: Translator, **params: object) -> str:
