@@ -177,6 +177,7 @@ class GameService:
     async def on_forbidden(self, chat_id: int) -> None:
         """The outbox could not write to ``chat_id``: a person who never opened the bot or blocked it."""
         if chat_id < 0:
+            await self.on_chat_closed(chat_id)
             return
         async with self.db.tx() as tx:
             user = await repo.get_user(tx, chat_id)
@@ -231,6 +232,10 @@ class GameService:
         """A new lobby in a group; the creator sits down at once if the bot may already write to them."""
         spec = spec_of(kind)
         now = self.clock.now()
+        if self.outbox.is_refused(chat_id):
+            # The bot cannot post there (removed, or not allowed to write): a lobby nobody sees would block the chat.
+            log.info("no lobby in chat %s: the bot cannot post there", chat_id)
+            raise ServiceError(Answer.UNKNOWN)
         try:
             async with self.db.tx() as tx:
                 if await repo.active_game_in_chat(tx, chat_id, thread_id) is not None:
@@ -607,6 +612,46 @@ class GameService:
         async with self.db.tx() as tx:
             game = await repo.get_game(tx, game_id)
         return game.lang if game else None
+
+    # ------------------------------------------------------------------------------------- chat lifecycle
+
+    async def on_chat_closed(self, chat_id: int) -> None:
+        """The bot was removed from a group (or may not post there): nothing more is sent to it.
+
+        Its open lobbies are cancelled (nobody could see or join them); running games go on in the players'
+        private chats, and their group messages wait for :meth:`on_chat_open`.
+        """
+        self.outbox.refuse(chat_id)
+        async with self.db.tx() as tx:
+            games = await repo.active_games_in(tx, chat_id)
+        for game in games:
+            if game.status is GameStatus.PLAYING:
+                log.info(
+                    "game %s: the bot cannot post in chat %s; the game goes on in private", game.id, chat_id
+                )
+                continue
+            async with self._locks[game.id]:
+                now = self.clock.now()
+                async with self.db.tx() as tx:
+                    current = await repo.get_game(tx, game.id)
+                    if current is None or current.status is not GameStatus.LOBBY:
+                        continue
+                    await repo.set_status(tx, game.id, GameStatus.CANCELLED, now)
+                    await mark_current_update(tx, now)
+            log.info("game %s: lobby cancelled, the bot was removed from chat %s", game.id, chat_id)
+            await self._after_change(game.id)
+
+    async def on_chat_open(self, chat_id: int) -> None:
+        """The bot is back in a group: the kept notices go out and every running game's table is posted anew."""
+        await self.outbox.reopen(chat_id)
+        async with self.db.tx() as tx:
+            games = await repo.active_games_in(tx, chat_id)
+        for game in games:
+            async with self._locks[game.id]:
+                loaded = await self._load(game.id)
+                if loaded is not None:
+                    self._publish(loaded, renew_group=True)
+        log.info("chat %s: the bot may post again; %d games republished", chat_id, len(games))
 
     # ---------------------------------------------------------------------------------------------- timers
 

@@ -275,10 +275,29 @@ class Outbox:
         """The person opened the bot again: their chat may be written to."""
         self._refused.discard(chat_id)
 
+    def refuse(self, chat_id: int) -> None:
+        """Nothing more goes to ``chat_id`` (the bot was removed from the group) until :meth:`reopen`."""
+        self._refused.add(chat_id)
+        queue = self._queues.get(chat_id)
+        if queue is not None:
+            self._kick(chat_id, queue)  # the worker drops what is queued
+
+    def is_refused(self, chat_id: int) -> bool:
+        return chat_id in self._refused
+
+    async def reopen(self, chat_id: int) -> None:
+        """The bot is back in the group: it may post there again, and the notices kept for it go out."""
+        self._refused.discard(chat_id)
+        async with self.db.tx() as tx:
+            notices = [n for n in await repo.pending_notices(tx) if n.chat_id == chat_id]
+        self.post(notices)
+
     async def say(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0
     ) -> None:
         """A one-off message (a reply to a command): stored, then sent within the chat's limits."""
+        if chat_id in self._refused:
+            return  # the bot may not write there; a reply kept for later would come out of place
         dumped = markup.model_dump_json(exclude_none=True) if markup else None
         async with self.db.tx() as tx:
             notice_id = await repo.add_notice(tx, chat_id, thread_id, text, dumped, self.clock.now())
@@ -385,6 +404,8 @@ class Outbox:
         queue.order.clear()
         queue.lives.clear()
         queue.notices.clear()
+        if is_group(chat_id):
+            return  # a group's notices (results, deal ends) wait in the database for the bot's return
         async with self.db.tx() as tx:
             await repo.drop_notices_for_chat(tx, chat_id)
 

@@ -105,6 +105,14 @@ async def active_game_in_chat(tx: Tx, chat_id: int, thread_id: int) -> GameRow |
     return GameRow.from_row(row) if row else None
 
 
+async def active_games_in(tx: Tx, chat_id: int) -> list[GameRow]:
+    """The lobbies and running games of one chat, in every forum topic."""
+    rows = await tx.all(
+        "SELECT * FROM games WHERE chat_id = ? AND status IN ('lobby', 'playing') ORDER BY id", (chat_id,)
+    )
+    return [GameRow.from_row(row) for row in rows]
+
+
 async def active_games(tx: Tx) -> list[GameRow]:
     rows = await tx.all("SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
     return [GameRow.from_row(row) for row in rows]

@@ -1,0 +1,30 @@
+"""The bot's own place in groups: removed and added back, a group upgraded to a supergroup, a topic closed."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.enums import ChatMemberStatus
+from aiogram.types import ChatMemberRestricted, ChatMemberUpdated
+
+from bot.services.access import Membership
+from bot.services.game import GameService
+
+CANNOT_POST = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.KICKED})
+
+
+async def on_bot_membership(event: ChatMemberUpdated, service: GameService, membership: Membership) -> None:
+    """The bot was removed from a group, or added (back): stop or resume posting there."""
+    member = event.new_chat_member
+    membership.forget_chat(event.chat.id)
+    muted = isinstance(member, ChatMemberRestricted) and not member.can_send_messages
+    if member.status in CANNOT_POST or muted:
+        await service.on_chat_closed(event.chat.id)
+    else:
+        await service.on_chat_open(event.chat.id)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can belong to one dispatcher only)."""
+    router = Router(name="chats")
+    router.my_chat_member.register(on_bot_membership, F.chat.type.in_({"group", "supergroup"}))
+    return router

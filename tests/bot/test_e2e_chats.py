@@ -1,0 +1,78 @@
+"""The bot's place in groups: removed and added back, a group upgraded to a supergroup, a forum topic closed."""
+
+from __future__ import annotations
+
+from bot.storage import GameStatus, repo
+from tests.bot.conftest import (
+    BotRunner,
+    Running,
+    find_lobby,
+    open_lobby,
+    start_party,
+    take_turn,
+    turn_message,
+)
+from tests.fakebot import FakeTelegram
+
+
+async def _status(running: Running, game: str) -> GameStatus:
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None
+    return row.status
+
+
+async def test_a_group_that_removes_the_bot_loses_its_lobby_and_gets_a_fresh_one_after_adding_it_back(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await open_lobby(tg, group, anna, [anna])
+    tg.remove_bot(group, anna)
+    await tg.wait_for(lambda: tg.pending_updates == 0, what="the removal read")
+    await tg.settle()
+    assert await _status(running, game) is GameStatus.CANCELLED
+    assert tg.stats.chat_errors[(group.id, 403)] == 0, "nothing was tried in a chat the bot left"
+
+    tg.add_bot(group, anna)
+    await tg.settle()
+    before = len(group.bot_messages())
+    await boris.send(group, "/konchinka")
+    await tg.wait_for(
+        lambda: find_lobby(group) is not None and len(group.bot_messages()) > before,
+        what="a new lobby in the group",
+    )
+
+
+async def test_a_running_game_goes_on_in_private_and_its_table_returns_with_the_bot(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    await tg.settle()
+    tg.remove_bot(group, anna)
+    await tg.settle()
+    # Two moves while the bot is out of the group: nothing is sent there, the hands go on.
+    for _ in range(2):
+        mover = anna if turn_message(anna) else boris
+        assert await take_turn(tg, mover)
+        await tg.settle()
+    assert await _status(running, game) is GameStatus.PLAYING
+    assert tg.stats.chat_errors[(group.id, 403)] <= 1
+    errors = tg.stats.chat_errors[(group.id, 403)]
+    old_table = group.last_bot_message()
+    assert old_table is not None
+
+    tg.add_bot(group, anna)
+    await tg.wait_for(lambda: old_table.is_deleted, what="the table posted anew")
+    await tg.settle()
+    table = group.last_bot_message()
+    assert table is not None and "Аня" in table.text
+    # /score is answered again.
+    await boris.send(group, "/score")
+    await tg.wait_for(lambda: table.is_deleted, what="/score to repost the table")
+    assert tg.stats.chat_errors[(group.id, 403)] == errors
