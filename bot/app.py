@@ -72,6 +72,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     outbox = Outbox(bot, db, clock, limits)
     service = GameService(db, outbox, clock, service_config(settings), me.username or "")
     outbox.on_forbidden = service.on_forbidden
+    outbox.on_migrated = service.on_chat_migrated
     membership = Membership(bot, clock)
     dispatcher = Dispatcher(
         service=service, outbox=outbox, settings=settings, db=db, clock=clock, membership=membership

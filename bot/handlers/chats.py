@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
-from aiogram.types import ChatMemberRestricted, ChatMemberUpdated
+from aiogram.types import ChatMemberRestricted, ChatMemberUpdated, Message
 
 from bot.services.access import Membership
 from bot.services.game import GameService
@@ -23,8 +23,23 @@ async def on_bot_membership(event: ChatMemberUpdated, service: GameService, memb
         await service.on_chat_open(event.chat.id)
 
 
+async def on_migrate_to(message: Message, service: GameService, membership: Membership) -> None:
+    """In the old group: it became a supergroup with another id."""
+    assert message.migrate_to_chat_id is not None
+    membership.forget_chat(message.chat.id)
+    await service.on_chat_migrated(message.chat.id, message.migrate_to_chat_id)
+
+
+async def on_migrate_from(message: Message, service: GameService) -> None:
+    """In the new supergroup: it was the group with this old id (the same event, seen from the other side)."""
+    assert message.migrate_from_chat_id is not None
+    await service.on_chat_migrated(message.migrate_from_chat_id, message.chat.id)
+
+
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="chats")
     router.my_chat_member.register(on_bot_membership, F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(on_migrate_to, F.migrate_to_chat_id)
+    router.message.register(on_migrate_from, F.migrate_from_chat_id)
     return router

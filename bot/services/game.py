@@ -653,6 +653,30 @@ class GameService:
                     self._publish(loaded, renew_group=True)
         log.info("chat %s: the bot may post again; %d games republished", chat_id, len(games))
 
+    async def on_chat_migrated(self, old: int, new: int) -> None:
+        """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
+        if old == new:
+            return
+        # Idempotent: both service messages and every refused call to the old id lead here.
+        await self.outbox.migrate(old, new)
+        async with self.db.tx() as tx:
+            games = await repo.active_games_in(tx, old)
+            try:
+                await repo.move_chat(tx, old, new)
+            except sqlite3.IntegrityError:
+                # The new chat already opened a game of its own: the old chat's lobbies give way to it.
+                for game in games:
+                    if game.status is GameStatus.LOBBY:
+                        await repo.set_status(tx, game.id, GameStatus.CANCELLED, self.clock.now())
+                await repo.move_chat(tx, old, new)
+        for game in games:
+            log.info("game %s: chat %s was upgraded to supergroup %s; the game follows", game.id, old, new)
+            async with self._locks[game.id]:
+                loaded = await self._load(game.id)
+                if loaded is not None:
+                    self._publish(loaded, renew_group=True)
+            self._poke(game.id)
+
     # ---------------------------------------------------------------------------------------------- timers
 
     async def tick(self, game_id: int) -> float | None:

@@ -36,6 +36,7 @@ from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -55,6 +56,8 @@ MAX_NETWORK_RETRIES: Final = 5
 NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 
 ForbiddenHook = Callable[[int], Awaitable[None]]
+MigrateHook = Callable[[int, int], Awaitable[None]]
+"""Told (old chat id, new chat id) when a call finds that a group was upgraded to a supergroup."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +203,7 @@ class Outbox:
         self.clock = clock
         self.limiter = RateLimiter(limits or OutboxLimits(), clock)
         self.on_forbidden = on_forbidden
+        self.on_migrated: MigrateHook | None = None
         self.calls: Counter[str] = Counter()
         """Calls made, by method name (``send``, ``edit``, ``delete``) and refusals (``429``, ``403``)."""
         self._queues: dict[int, _Queue] = {}
@@ -292,6 +296,23 @@ class Outbox:
             notices = [n for n in await repo.pending_notices(tx) if n.chat_id == chat_id]
         self.post(notices)
 
+    async def migrate(self, old: int, new: int) -> None:
+        """Group ``old`` became supergroup ``new``: nothing more goes to ``old``; its notices go to ``new``.
+
+        Its live messages stay behind in the old chat (they cannot be edited any more): their slots are
+        forgotten, so the next look of each is sent to the new chat as a new message.
+        """
+        self._refused.add(old)
+        async with self.db.tx() as tx:
+            await repo.move_notices(tx, old, new)
+            await repo.forget_live_in_chat(tx, old)
+            notices = [n for n in await repo.pending_notices(tx) if n.chat_id == new]
+        self._known = {slot: known for slot, known in self._known.items() if known.chat_id != old}
+        old_queue = self._queues.get(old)
+        if old_queue is not None:
+            self._kick(old, old_queue)  # the worker drops what was still queued for the old id
+        self.post(notices)
+
     async def say(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0
     ) -> None:
@@ -371,6 +392,10 @@ class Outbox:
                 except TelegramForbiddenError:
                     self.calls["403"] += 1
                     await self._forbidden(chat_id, queue)
+                except TelegramMigrateToChat as exc:
+                    log.warning("chat %s was upgraded to %s", chat_id, exc.migrate_to_chat_id)
+                    if self.on_migrated is not None:
+                        await self.on_migrated(chat_id, exc.migrate_to_chat_id)
                 except TelegramAPIError as exc:
                     log.warning("dropped a message to chat %s: %s", chat_id, exc.message)
                     if isinstance(item, Notice):

@@ -341,3 +341,19 @@ async def take_rate_stamps(tx: Tx) -> list[tuple[int, float]]:
 
 async def drop_notices_for_chat(tx: Tx, chat_id: int) -> None:
     await tx.execute("DELETE FROM outbox WHERE chat_id = ?", (chat_id,))
+
+
+# --- a group upgraded to a supergroup --------------------------------------------------------------------------
+
+
+async def move_chat(tx: Tx, old: int, new: int) -> None:
+    """Every game of chat ``old`` now belongs to chat ``new`` (finished ones too, so /top goes on)."""
+    await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new, old))
+
+
+async def move_notices(tx: Tx, old: int, new: int) -> None:
+    await tx.execute("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new, old))
+
+
+async def forget_live_in_chat(tx: Tx, chat_id: int) -> None:
+    await tx.execute("DELETE FROM live_messages WHERE chat_id = ?", (chat_id,))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.storage import GameStatus, repo
 from tests.bot.conftest import (
     BotRunner,
@@ -76,3 +78,39 @@ async def test_a_running_game_goes_on_in_private_and_its_table_returns_with_the_
     await boris.send(group, "/score")
     await tg.wait_for(lambda: table.is_deleted, what="/score to repost the table")
     assert tg.stats.chat_errors[(group.id, 403)] == errors
+
+
+@pytest.mark.parametrize("notified", [True, False], ids=["service-messages", "refused-call"])
+async def test_a_group_upgraded_to_a_supergroup_takes_its_game_along(
+    tg: FakeTelegram, bot_runner: BotRunner, notified: bool
+) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_basic_group("Друзья", [anna, boris], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    await tg.settle()
+    supergroup = tg.migrate(group, anna, notify=notified)
+    if not notified:  # the next move's edit of the table meets the 400 with migrate_to_chat_id
+        assert await take_turn(tg, anna if turn_message(anna) else boris)
+    await tg.wait_for(lambda: supergroup.last_bot_message() is not None, what="the table in the supergroup")
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None and row.chat_id == supergroup.id
+    # The game goes on; its table now lives in the supergroup, and nothing more is tried in the old group.
+    for _ in range(3):
+        mover = anna if turn_message(anna) else boris
+        assert await take_turn(tg, mover)
+        await tg.settle()
+    refused_before = tg.stats.chat_errors[(group.id, 400)]
+    table = supergroup.last_bot_message()
+    assert table is not None and table.edit_count >= 1
+    await boris.send(supergroup, "/score")
+    await tg.wait_for(lambda: table.is_deleted, what="/score in the supergroup to see the game")
+    await boris.send(supergroup, "/konchinka")
+    await tg.wait_for(
+        lambda: "уже идёт игра" in (supergroup.last_bot_message() or table).text, what="the running game seen"
+    )
+    async with running.app.db.tx() as tx:
+        assert [g.id for g in await repo.active_games(tx)] == [int(game)]
+    assert tg.stats.chat_errors[(group.id, 400)] == refused_before <= 2

@@ -1111,7 +1111,7 @@ class FakeTelegram:
         self.chats[chat.id] = chat
         return chat
 
-    def migrate(self, chat: FakeChat, by: FakeUser) -> FakeChat:
+    def migrate(self, chat: FakeChat, by: FakeUser, *, notify: bool = True) -> FakeChat:
         """Upgrade a basic group to a supergroup: a new chat id, the old one refuses every call from now on.
 
         The bot gets both service messages: `migrate_to_chat_id` in the old chat, `migrate_from_chat_id` in the
@@ -1121,6 +1121,8 @@ class FakeTelegram:
         new.admin_ids = list(chat.admin_ids)
         new.bot_is_admin = chat.bot_is_admin
         chat.migrated_to = new.id
+        if not notify:  # as if the bot missed both service messages: only refused calls tell it
+            return new
         self.push_update(UpdateType.MESSAGE, self._service_message(chat, by, None, migrate_to_chat_id=new.id))
         self.push_update(
             UpdateType.MESSAGE, self._service_message(new, by, None, migrate_from_chat_id=chat.id)
