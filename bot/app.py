@@ -19,6 +19,7 @@ from bot.services.access import Membership
 from bot.services.clock import Clock
 from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
+from bot.services.throttle import RefusalThrottle
 from bot.services.updates import OnceMiddleware
 from bot.settings import Settings
 from bot.storage import Database, repo
@@ -75,7 +76,13 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     outbox.on_migrated = service.on_chat_migrated
     membership = Membership(bot, clock)
     dispatcher = Dispatcher(
-        service=service, outbox=outbox, settings=settings, db=db, clock=clock, membership=membership
+        service=service,
+        outbox=outbox,
+        settings=settings,
+        db=db,
+        clock=clock,
+        membership=membership,
+        refusals=RefusalThrottle(clock),
     )
     dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
     dispatcher.include_routers(*routers())

@@ -58,6 +58,8 @@ class ServiceConfig:
     game_seed: int | None = None
     default_target: int | None = None
     ai_budget_ms: float | None = None
+    max_open_lobbies: int = 3
+    """Lobbies one person may have open at once (across all groups)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,6 +242,9 @@ class GameService:
             async with self.db.tx() as tx:
                 if await repo.active_game_in_chat(tx, chat_id, thread_id) is not None:
                     raise ServiceError(Answer.GAME_RUNNING)
+                if await repo.open_lobbies_of(tx, creator.user_id) >= self.config.max_open_lobbies:
+                    log.info("no lobby in chat %s: %s has too many open", chat_id, creator.user_id)
+                    raise ServiceError(Answer.TOO_MANY_LOBBIES)
                 await repo.upsert_user(tx, creator.user_id, creator.name, creator.username, creator.lang)
                 game_id = await repo.insert_game(
                     tx,

@@ -113,6 +113,15 @@ async def active_games_in(tx: Tx, chat_id: int) -> list[GameRow]:
     return [GameRow.from_row(row) for row in rows]
 
 
+async def open_lobbies_of(tx: Tx, creator_id: int) -> int:
+    """How many group lobbies this person opened and nobody started or closed yet."""
+    row = await tx.one(
+        "SELECT COUNT(*) AS n FROM games WHERE creator_id = ? AND status = 'lobby' AND mode = 'group'",
+        (creator_id,),
+    )
+    return int(row["n"]) if row else 0
+
+
 async def active_games(tx: Tx) -> list[GameRow]:
     rows = await tx.all("SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
     return [GameRow.from_row(row) for row in rows]

@@ -41,6 +41,8 @@ class Answer(enum.StrEnum):
     MALFORMED = "malformed"
     """A button no handler knows (forged, or drawn by an older version of the bot)."""
     LOBBY_CLOSED = "lobby_closed"
+    TOO_MANY_LOBBIES = "too_many_lobbies"
+    """The person already has as many open lobbies as one may have."""
     """A join link of a lobby that expired or was cancelled."""
 
 

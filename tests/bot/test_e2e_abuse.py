@@ -50,3 +50,36 @@ async def test_the_link_of_an_expired_lobby_says_it_closed(tg: FakeTelegram, bot
     await tg.wait_for(lambda: boris.private_chat.last_bot_message() is not None, what="the answer")
     reply = boris.private_chat.last_bot_message()
     assert reply is not None and "закрыт" in reply.text, reply.text
+
+
+async def test_a_hundred_refused_commands_get_one_answer_and_hold_nothing_up(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    await open_lobby(tg, group, anna, [anna])
+    for _ in range(100):
+        await boris.send(group, "/konchinka")
+    await tg.wait_for(lambda: tg.pending_updates == 0, what="the commands read")
+    # Vera joins by the lobby's link: she is in the lobby at once, not after a queue of refusals.
+    url = next(b.url for b in lobby_of(group).flat_buttons if b.url and "start=j_" in b.url)
+    await vera.send_private("/start " + url.split("start=", 1)[1])
+    await tg.wait_for(lambda: "Вера" in lobby_of(group).text, timeout=5, what="Vera in the lobby")
+    await tg.settle()
+    refusals = [m for m in group.bot_messages() if "уже идёт игра" in m.text]
+    assert len(refusals) == 1
+
+
+async def test_one_person_may_keep_only_a_few_lobbies_open(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    running = await bot_runner()
+    anna = tg.add_user("Аня")
+    groups = [tg.add_group(f"Группа {n}", [anna]) for n in range(4)]
+    for group in groups[:3]:
+        await open_lobby(tg, group, anna, [anna])
+    await anna.send(groups[3], "/konchinka")
+    await tg.wait_for(lambda: groups[3].last_bot_message() is not None, what="the answer")
+    reply = groups[3].last_bot_message()
+    assert reply is not None and "слишком много" in reply.text and find_lobby(groups[3]) is None
+    async with running.app.db.tx() as tx:
+        assert len(await repo.active_games(tx)) == 3
