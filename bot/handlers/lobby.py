@@ -10,7 +10,16 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, RematchCb, parse_start_payload
-from bot.handlers.common import admin_check, answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.handlers.common import (
+    admin_check,
+    answer_quietly,
+    game_id_of,
+    is_private,
+    member_check,
+    person,
+    thread_of,
+    tr_of,
+)
 from bot.services.access import Membership
 from bot.services.errors import ServiceError
 from bot.services.game import GameService
@@ -89,7 +98,7 @@ async def on_cancel(message: Message, service: GameService, outbox: Outbox, memb
 
 
 async def on_start_link(
-    message: Message, command: CommandObject, service: GameService, outbox: Outbox
+    message: Message, command: CommandObject, service: GameService, outbox: Outbox, membership: Membership
 ) -> None:
     assert message.from_user is not None
     who = person(message.from_user)
@@ -103,7 +112,7 @@ async def on_start_link(
     game_id = game_id_of(raw_id)
     assert game_id is not None
     if kind is DeepLink.JOIN:
-        answer = await service.join(game_id, who)
+        answer = await service.join(game_id, who, member_check(membership, who.user_id))
         await outbox.say(message.chat.id, answer_text(answer, tr))
     # DeepLink.GAME: seen(started=True) already re-sent the player's live message.
 

@@ -46,6 +46,8 @@ log = logging.getLogger(__name__)
 
 AdminCheck = Callable[[int], Awaitable[bool]]
 """Whether the person administers the chat with this id (asked of Telegram, outside any game's lock)."""
+MemberCheck = Callable[[int], Awaitable[bool]]
+"""Whether the person is a member of the chat with this id (likewise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,8 +277,22 @@ class GameService:
         await self._after_change(game_id)
         return game_id
 
-    async def join(self, game_id: int, person: Person) -> Answer:
-        """``/start j_<game>`` in private: take a seat in the lobby."""
+    async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> Answer:
+        """``/start j_<game>`` in private: take a seat in the lobby — only a member of the lobby's group may.
+
+        Game ids are sequential, so a link is easy to guess: membership is asked of Telegram (outside the lock).
+        """
+        async with self.db.tx() as tx:
+            game = await repo.get_game(tx, game_id)
+        if game is None:
+            raise ServiceError(Answer.NO_GAME)
+        if (
+            game.mode is GameMode.GROUP
+            and game.status is GameStatus.LOBBY
+            and not await is_member(game.chat_id)
+        ):
+            log.info("game %s: %s is not in chat %s and may not join", game_id, person.user_id, game.chat_id)
+            raise ServiceError(Answer.NOT_IN_GROUP)
         async with self._locks[game_id]:
             loaded = await self._load(game_id)
             if loaded is None:

@@ -42,6 +42,8 @@ class Answer(enum.StrEnum):
     """A button no handler knows (forged, or drawn by an older version of the bot)."""
     LOBBY_CLOSED = "lobby_closed"
     TOO_MANY_LOBBIES = "too_many_lobbies"
+    NOT_IN_GROUP = "not_in_group"
+    """A join link followed by someone who is not in the lobby's group."""
     """The person already has as many open lobbies as one may have."""
     """A join link of a lobby that expired or was cancelled."""
 

@@ -86,6 +86,7 @@ answer-not-creator = Only the host can do that.
 answer-not-creator-or-admin = Only the host or a chat admin can do that.
 answer-lobby-closed = This game's lobby has closed — start a new one.
 answer-too-many-lobbies = You have too many open games — start or cancel one of them first.
+answer-not-in-group = Only members of the group can join this game.
 answer-lobby-full = No seats left.
 answer-already-joined = You are already in the game.
 answer-not-enough-players = { $count ->

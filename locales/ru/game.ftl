@@ -107,6 +107,7 @@ answer-not-creator = Это может только создатель игры.
 answer-not-creator-or-admin = Это может только создатель игры или админ чата.
 answer-lobby-closed = Набор в эту игру закрыт — начните новую.
 answer-too-many-lobbies = У вас уже открыто слишком много игр — начните или отмените одну из них.
+answer-not-in-group = В эту игру могут сесть только участники её группы.
 answer-lobby-full = Мест больше нет.
 answer-already-joined = Вы уже в игре.
 answer-not-enough-players = { $count ->

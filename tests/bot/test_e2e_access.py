@@ -53,6 +53,7 @@ async def test_a_flood_of_cancel_attempts_does_not_hold_up_a_move(
         row = await repo.get_game(tx, int(game))
     assert row is not None
     tg.member_delay = 2.0  # Telegram is slow to say whether Vera is an admin
+    tg.member_calls = 0
     table = group.last_bot_message()
     assert table is not None
     cancel = LobbyCb(game=game, op=LobbyOp.CANCEL).pack()
@@ -114,3 +115,20 @@ async def test_only_the_creator_adds_and_removes_bot_players(tg: FakeTelegram, b
     await tg.wait_for(
         lambda: "Бот-мастер" in lobby.text and "Бот-новичок" not in lobby.text, what="the lobby"
     )
+
+
+async def test_only_members_of_the_group_join_its_lobby(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    running = await bot_runner()
+    anna, boris, mallory = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Мэллори")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await open_lobby(tg, group, anna, [anna])
+    # Mallory is not in the group; ids are sequential, so she guesses the link.
+    await mallory.send_private(f"/start j_{game}")
+    await tg.wait_for(lambda: mallory.private_chat.last_bot_message() is not None, what="the answer")
+    reply = mallory.private_chat.last_bot_message()
+    assert reply is not None and "участники" in reply.text, reply.text
+    await boris.send_private(f"/start j_{game}")
+    await tg.wait_for(lambda: "Борис" in lobby_of(group).text, what="Boris, a member, seated")
+    async with running.app.db.tx() as tx:
+        seats = await repo.seats_of(tx, int(game))
+    assert [s.name for s in seats] == ["Аня", "Борис"]
