@@ -72,6 +72,8 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
     if not isinstance(message, Message):
         await answer_quietly(callback)
         return
+    if is_private(message.chat):
+        raise ServiceError(Answer.GROUP_ONLY)  # a forged press: group lobbies open in groups only
     options = None
     if callback_data.kind is GameKind.KONCHINKA:
         from bot.services.kinds import spec_of

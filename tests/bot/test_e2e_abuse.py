@@ -83,3 +83,18 @@ async def test_one_person_may_keep_only_a_few_lobbies_open(tg: FakeTelegram, bot
     assert reply is not None and "слишком много" in reply.text and find_lobby(groups[3]) is None
     async with running.app.db.tx() as tx:
         assert len(await repo.active_games(tx)) == 3
+
+
+async def test_the_new_game_menu_forged_in_private_opens_no_lobby(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    mallory = tg.add_user("Мэллори")
+    await mallory.send_private("/help")
+    await tg.wait_for(lambda: mallory.private_chat.last_bot_message() is not None, what="a message to press")
+    message = mallory.private_chat.last_bot_message()
+    assert message is not None
+    answer = await mallory.press(message, data="n:konchinka:classic", force=True)
+    assert answer.text is not None and "в группе" in answer.text
+    async with running.app.db.tx() as tx:
+        assert await repo.active_games(tx) == []

@@ -1142,6 +1142,41 @@ class FakeTelegram:
             UpdateType.MESSAGE, self._service_message(chat, by, thread_id, forum_topic_reopened={})
         )
 
+    # --- updates fed to the dispatcher directly (fuzzing), not through getUpdates (faults-b) -----------------
+    def forged_press(
+        self, user: FakeUser, message: FakeMessage, data: str
+    ) -> tuple[JSON, asyncio.Future[CallbackAnswer]]:
+        """A press of `message` carrying any `data`, as an update the test feeds to the dispatcher itself.
+
+        The query is registered, so answerCallbackQuery works as for a real press; the future resolves with
+        the answer.
+        """
+        query = _CallbackQuery(
+            query_id=str(next(self._query_ids)),
+            user=user,
+            created=time.monotonic(),
+            answer=asyncio.get_running_loop().create_future(),
+        )
+        self._queries[query.query_id] = query
+        payload = {
+            "id": query.query_id,
+            "from": user.to_json(),
+            "message": message.to_json(),
+            "chat_instance": str(abs(message.chat.id) * 31 + 7),
+            "data": data,
+        }
+        return {"update_id": next(self._update_ids), "callback_query": payload}, query.answer
+
+    def forged_message(self, user: FakeUser, chat: FakeChat, text: str) -> JSON:
+        """`user` writes `text` in `chat`, as an update the test feeds to the dispatcher itself."""
+        entities: list[Entity] = []
+        if text.startswith("/"):
+            entities.append(Entity(EntityType.BOT_COMMAND, 0, len(text.split(maxsplit=1)[0])))
+        version = MessageVersion(text, tuple(entities), None)
+        message = FakeMessage(chat, chat.next_message_id(), user, self.bot_user_json, version)
+        chat.messages[message.message_id] = message
+        return {"update_id": next(self._update_ids), "message": message.to_json()}
+
 
 def _check_button(button: object) -> None:
     if not isinstance(button, dict) or not isinstance(button.get("text"), str):
