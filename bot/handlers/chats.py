@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
 from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
 from aiogram.types import ChatMemberRestricted, ChatMemberUpdated, Message
 
 from bot.services.access import Membership
 from bot.services.game import GameService
+
+log = logging.getLogger(__name__)
 
 CANNOT_POST = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.KICKED})
 
@@ -36,10 +40,22 @@ async def on_migrate_from(message: Message, service: GameService) -> None:
     await service.on_chat_migrated(message.migrate_from_chat_id, message.chat.id)
 
 
+async def on_topic_closed(message: Message) -> None:
+    """Only admins write in a closed topic: the game goes on (its messages are edited in place), and what the
+    bot cannot post there now is kept for when the topic reopens."""
+    log.info("topic %s of chat %s closed", message.message_thread_id, message.chat.id)
+
+
+async def on_topic_reopened(message: Message, service: GameService) -> None:
+    await service.on_topic_reopened(message.chat.id, message.message_thread_id or 0)
+
+
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="chats")
     router.my_chat_member.register(on_bot_membership, F.chat.type.in_({"group", "supergroup"}))
     router.message.register(on_migrate_to, F.migrate_to_chat_id)
     router.message.register(on_migrate_from, F.migrate_from_chat_id)
+    router.message.register(on_topic_closed, F.forum_topic_closed)
+    router.message.register(on_topic_reopened, F.forum_topic_reopened)
     return router

@@ -674,6 +674,19 @@ class GameService:
                     self._publish(loaded, renew_group=True)
         log.info("chat %s: the bot may post again; %d games republished", chat_id, len(games))
 
+    async def on_topic_reopened(self, chat_id: int, thread_id: int) -> None:
+        """A closed forum topic opened again: the notices kept meanwhile go out, the game's table anew below."""
+        await self.outbox.reopen(chat_id)
+        async with self.db.tx() as tx:
+            game = await repo.active_game_in_chat(tx, chat_id, thread_id)
+        if game is None:
+            return
+        async with self._locks[game.id]:
+            loaded = await self._load(game.id)
+            if loaded is not None:
+                self._publish(loaded, renew_group=True)
+        log.info("game %s: topic %s of chat %s reopened; the table posted anew", game.id, thread_id, chat_id)
+
     async def on_chat_migrated(self, old: int, new: int) -> None:
         """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
         if old == new:

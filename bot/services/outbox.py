@@ -54,6 +54,8 @@ JITTER: Final = 0.01
 """... plus this many real seconds (requests reach Telegram a little later or earlier than we count them)."""
 MAX_NETWORK_RETRIES: Final = 5
 NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
+TOPIC_CLOSED: Final = "TOPIC_CLOSED"
+"""Telegram's refusal to post in a closed forum topic."""
 
 ForbiddenHook = Callable[[int], Awaitable[None]]
 MigrateHook = Callable[[int, int], Awaitable[None]]
@@ -397,6 +399,12 @@ class Outbox:
                     if self.on_migrated is not None:
                         await self.on_migrated(chat_id, exc.migrate_to_chat_id)
                 except TelegramAPIError as exc:
+                    if isinstance(item, Notice) and TOPIC_CLOSED in exc.message:
+                        # Kept in the database: it goes out when the topic reopens (see :meth:`reopen`).
+                        log.info(
+                            "topic %s of chat %s is closed: notice %s kept", item.thread_id, chat_id, item.id
+                        )
+                        continue
                     log.warning("dropped a message to chat %s: %s", chat_id, exc.message)
                     if isinstance(item, Notice):
                         async with self.db.tx() as tx:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.storage import GameStatus, repo
@@ -9,7 +11,9 @@ from tests.bot.conftest import (
     BotRunner,
     Running,
     find_lobby,
+    has_rematch,
     open_lobby,
+    play_until,
     start_party,
     take_turn,
     turn_message,
@@ -114,3 +118,54 @@ async def test_a_group_upgraded_to_a_supergroup_takes_its_game_along(
     async with running.app.db.tx() as tx:
         assert [g.id for g in await repo.active_games(tx)] == [int(game)]
     assert tg.stats.chat_errors[(group.id, 400)] == refused_before <= 2
+
+
+async def test_a_closed_topic_keeps_the_results_until_it_reopens(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Клуб", [anna, boris], admins=[anna], forum=True)
+    topic = group.add_topic("Карты")
+    await anna.send(group, "/konchinka", thread_id=topic)
+    await tg.wait_for(lambda: find_lobby(group) is not None, what="the lobby in the topic")
+    lobby = find_lobby(group)
+    assert lobby is not None and lobby.thread_id == topic
+    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
+    for user in (anna, boris):
+        await user.send_private("/start " + url.split("start=", 1)[1])
+    await tg.wait_for(lambda: "Борис" in lobby.text, what="both seated")
+    await anna.press(lobby, "Начать")
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    tg.close_topic(group, topic, anna)
+
+    async def finished() -> bool:
+        async with running.app.db.tx() as tx:
+            return bool(await repo.active_games(tx) == [])
+
+    done = False
+
+    def is_done() -> bool:
+        return done
+
+    async def watch() -> None:
+        nonlocal done
+        while not done:
+            done = await finished()
+            await asyncio.sleep(0.05)
+
+    watcher = asyncio.create_task(watch())
+    await play_until(tg, [anna, boris], is_done, timeout=120)
+    await watcher
+    await tg.settle()
+    assert not has_rematch(group.visible_messages()), "nothing new can appear in a closed topic"
+    tg.reopen_topic(group, topic, anna)
+    await tg.wait_for(
+        lambda: has_rematch(group.visible_messages()), what="the results after the topic reopened"
+    )
+    results = [
+        m
+        for m in group.bot_messages()
+        if any(b.callback_data and "rm:" in b.callback_data for b in m.flat_buttons)
+    ]
+    assert [m.thread_id for m in results] == [topic]
