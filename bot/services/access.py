@@ -15,7 +15,7 @@ from typing import Final
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
-from aiogram.exceptions import TelegramAPIError, TelegramNetworkError
+from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.types import ChatMemberRestricted
 
 from bot.services.clock import Clock
@@ -85,9 +85,9 @@ class Membership:
         self.calls += 1
         try:
             member = await self.bot.get_chat_member(chat_id, user_id)
-        except TelegramNetworkError:
-            log.warning("getChatMember(%s, %s) failed: network; treated as no rights", chat_id, user_id)
-            return NOBODY  # not cached: asked again next time
+        except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as exc:
+            log.warning("getChatMember(%s, %s) failed (%s): treated as no rights", chat_id, user_id, exc)
+            return NOBODY  # not cached: a passing failure, asked again next time
         except TelegramAPIError as exc:
             log.info("getChatMember(%s, %s) refused: %s", chat_id, user_id, exc.message)
             standing = NOBODY
