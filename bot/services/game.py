@@ -103,6 +103,8 @@ class _Memory:
     screens: dict[int, LobbyScreen] = field(default_factory=dict)
     picks: dict[tuple[int, int], str] = field(default_factory=dict)
     changed_at: dict[int, float] = field(default_factory=dict)
+    hidden_lobbies: dict[int, list[int]] = field(default_factory=dict)
+    """Lobbies cancelled while the bot was out of their group, by chat: their messages are updated on its return."""
 
 
 def group_slot(game_id: int) -> str:
@@ -660,6 +662,7 @@ class GameService:
                     await repo.set_status(tx, game.id, GameStatus.CANCELLED, now)
                     await mark_current_update(tx, now)
             log.info("game %s: lobby cancelled, the bot was removed from chat %s", game.id, chat_id)
+            self._mem.hidden_lobbies.setdefault(chat_id, []).append(game.id)
             await self._after_change(game.id)
 
     async def on_chat_open(self, chat_id: int) -> None:
@@ -672,6 +675,12 @@ class GameService:
                 loaded = await self._load(game.id)
                 if loaded is not None:
                     self._publish(loaded, renew_group=True)
+        for game_id in self._mem.hidden_lobbies.pop(chat_id, []):
+            # The old lobby message still offers to join: it now says the lobby was cancelled.
+            async with self._locks[game_id]:
+                loaded = await self._load(game_id)
+                if loaded is not None:
+                    self._publish(loaded)
         log.info("chat %s: the bot may post again; %d games republished", chat_id, len(games))
 
     async def on_topic_reopened(self, chat_id: int, thread_id: int) -> None:

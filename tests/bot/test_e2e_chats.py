@@ -35,6 +35,8 @@ async def test_a_group_that_removes_the_bot_loses_its_lobby_and_gets_a_fresh_one
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     game = await open_lobby(tg, group, anna, [anna])
+    old_lobby = find_lobby(group)
+    assert old_lobby is not None
     tg.remove_bot(group, anna)
     await tg.wait_for(lambda: tg.pending_updates == 0, what="the removal read")
     await tg.settle()
@@ -43,6 +45,7 @@ async def test_a_group_that_removes_the_bot_loses_its_lobby_and_gets_a_fresh_one
 
     tg.add_bot(group, anna)
     await tg.settle()
+    assert not old_lobby.url_buttons, "back in the group, the bot updated the cancelled lobby's message"
     before = len(group.bot_messages())
     await boris.send(group, "/konchinka")
     await tg.wait_for(
