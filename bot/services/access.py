@@ -24,6 +24,8 @@ log = logging.getLogger(__name__)
 
 MEMBER_TTL: Final = 60.0
 """Seconds (bot's clock) an answer of getChatMember stays good."""
+MEMBER_TIMEOUT: Final = 5
+"""Real seconds to wait for getChatMember: a press must be answered within Telegram's 15 s whatever happens."""
 MAX_CACHED: Final = 10_000
 """More entries than this and the oldest half is forgotten (memory stays bounded)."""
 
@@ -43,10 +45,13 @@ NOBODY: Final = Standing(is_member=False, is_admin=False)
 
 
 class Membership:
-    def __init__(self, bot: Bot, clock: Clock, ttl: float = MEMBER_TTL) -> None:
+    def __init__(
+        self, bot: Bot, clock: Clock, ttl: float = MEMBER_TTL, timeout: int = MEMBER_TIMEOUT
+    ) -> None:
         self.bot = bot
         self.clock = clock
         self.ttl = ttl
+        self.timeout = timeout
         self.calls = 0
         """getChatMember calls made (for tests and the log)."""
         self._cache: dict[tuple[int, int], tuple[float, Standing]] = {}
@@ -84,7 +89,7 @@ class Membership:
     async def _ask(self, chat_id: int, user_id: int) -> Standing:
         self.calls += 1
         try:
-            member = await self.bot.get_chat_member(chat_id, user_id)
+            member = await self.bot.get_chat_member(chat_id, user_id, request_timeout=self.timeout)
         except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as exc:
             log.warning("getChatMember(%s, %s) failed (%s): treated as no rights", chat_id, user_id, exc)
             return NOBODY  # not cached: a passing failure, asked again next time

@@ -132,3 +132,20 @@ async def test_only_members_of_the_group_join_its_lobby(tg: FakeTelegram, bot_ru
     async with running.app.db.tx() as tx:
         seats = await repo.seats_of(tx, int(game))
     assert [s.name for s in seats] == ["Аня", "Борис"]
+
+
+async def test_a_cancel_press_is_answered_even_when_telegram_does_not_say_who_is_admin(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    membership = running.app.dispatcher["membership"]
+    membership.timeout = 1  # real seconds; 5 in production
+    anna, vera = tg.add_user("Аня"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, vera], admins=[anna])
+    game = await open_lobby(tg, group, anna, [anna])
+    tg.member_delay = 30.0  # getChatMember hangs
+    started = time.monotonic()
+    answer = await vera.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.CANCEL).pack(), timeout=10)
+    assert answer.answered and answer.text is not None and "админ" in answer.text
+    assert time.monotonic() - started < 3
+    assert await _status(running, game) is GameStatus.LOBBY
