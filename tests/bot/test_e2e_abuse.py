@@ -49,7 +49,8 @@ async def test_the_link_of_an_expired_lobby_says_it_closed(tg: FakeTelegram, bot
     await boris.send_private(f"/start j_{game}")
     await tg.wait_for(lambda: boris.private_chat.last_bot_message() is not None, what="the answer")
     reply = boris.private_chat.last_bot_message()
-    assert reply is not None and "закрыт" in reply.text, reply.text
+    assert reply is not None
+    assert "закрыт" in reply.text, reply.text
 
 
 async def test_a_hundred_refused_commands_get_one_answer_and_hold_nothing_up(

@@ -126,7 +126,8 @@ async def test_only_members_of_the_group_join_its_lobby(tg: FakeTelegram, bot_ru
     await mallory.send_private(f"/start j_{game}")
     await tg.wait_for(lambda: mallory.private_chat.last_bot_message() is not None, what="the answer")
     reply = mallory.private_chat.last_bot_message()
-    assert reply is not None and "участники" in reply.text, reply.text
+    assert reply is not None
+    assert "участники" in reply.text, reply.text
     await boris.send_private(f"/start j_{game}")
     await tg.wait_for(lambda: "Борис" in lobby_of(group).text, what="Boris, a member, seated")
     async with running.app.db.tx() as tx:
