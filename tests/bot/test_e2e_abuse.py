@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import time
+
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, RematchCb
 from bot.storage import GameStatus, repo
-from tests.bot.conftest import BotRunner, Running, find_lobby, lobby_of, open_lobby
+from tests.bot.conftest import SPEED, BotRunner, Running, find_lobby, lobby_of, open_lobby
 from tests.fakebot import FakeTelegram
 
 
@@ -60,6 +62,7 @@ async def test_a_hundred_refused_commands_get_one_answer_and_hold_nothing_up(
     anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
     group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
     await open_lobby(tg, group, anna, [anna])
+    started = time.monotonic()
     for _ in range(100):
         await boris.send(group, "/konchinka")
     await tg.wait_for(lambda: tg.pending_updates == 0, what="the commands read")
@@ -68,8 +71,10 @@ async def test_a_hundred_refused_commands_get_one_answer_and_hold_nothing_up(
     await vera.send_private("/start " + url.split("start=", 1)[1])
     await tg.wait_for(lambda: "Вера" in lobby_of(group).text, timeout=5, what="Vera in the lobby")
     await tg.settle()
+    # One refusal a minute of the bot's clock (SPEED of them a real minute) while the commands were handled.
+    minutes = (time.monotonic() - started) * SPEED / 60
     refusals = [m for m in group.bot_messages() if "уже идёт игра" in m.text]
-    assert len(refusals) == 1
+    assert 1 <= len(refusals) <= 1 + int(minutes), (len(refusals), minutes)
 
 
 async def test_one_person_may_keep_only_a_few_lobbies_open(tg: FakeTelegram, bot_runner: BotRunner) -> None:

@@ -18,7 +18,7 @@ from tests.bot.conftest import (
     take_turn,
     turn_message,
 )
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
 
 async def _status(running: Running, game: str) -> GameStatus:
@@ -26,6 +26,23 @@ async def _status(running: Running, game: str) -> GameStatus:
         row = await repo.get_game(tx, int(game))
     assert row is not None
     return row.status
+
+
+async def _play_to_the_end(tg: FakeTelegram, running: Running, users: list[FakeUser]) -> None:
+    """The users play until no game is active any more (the group may not show the end)."""
+    done = False
+
+    async def watch() -> None:
+        nonlocal done
+        while not done:
+            async with running.app.db.tx() as tx:
+                done = await repo.active_games(tx) == []
+            await asyncio.sleep(0.05)
+
+    watcher = asyncio.create_task(watch())
+    await play_until(tg, users, lambda: done, timeout=120)
+    await watcher
+    await tg.settle()
 
 
 async def test_a_group_that_removes_the_bot_loses_its_lobby_and_gets_a_fresh_one_after_adding_it_back(
@@ -45,7 +62,8 @@ async def test_a_group_that_removes_the_bot_loses_its_lobby_and_gets_a_fresh_one
 
     tg.add_bot(group, anna)
     await tg.settle()
-    assert not old_lobby.url_buttons, "back in the group, the bot updated the cancelled lobby's message"
+    # Back in the group, the bot updates the cancelled lobby's message (within the group's rate).
+    await tg.wait_for(lambda: not old_lobby.url_buttons, what="the old lobby to say it was cancelled")
     before = len(group.bot_messages())
     await boris.send(group, "/konchinka")
     await tg.wait_for(
@@ -77,10 +95,14 @@ async def test_a_running_game_goes_on_in_private_and_its_table_returns_with_the_
     assert old_table is not None
 
     tg.add_bot(group, anna)
-    await tg.wait_for(lambda: old_table.is_deleted, what="the table posted anew")
-    await tg.settle()
-    table = group.last_bot_message()
-    assert table is not None and "Аня" in table.text
+
+    def fresh_table() -> FakeMessage | None:
+        newer = [m for m in group.bot_messages() if m.message_id > old_table.message_id and "Аня" in m.text]
+        return newer[-1] if newer and old_table.is_deleted else None
+
+    await tg.wait_for(fresh_table, what="the table posted anew")
+    table = fresh_table()
+    assert table is not None
     # /score is answered again.
     await boris.send(group, "/score")
     await tg.wait_for(lambda: table.is_deleted, what="/score to repost the table")
@@ -111,7 +133,8 @@ async def test_a_group_upgraded_to_a_supergroup_takes_its_game_along(
         await tg.settle()
     refused_before = tg.stats.chat_errors[(group.id, 400)]
     table = supergroup.last_bot_message()
-    assert table is not None and table.edit_count >= 1
+    assert table is not None
+    await tg.wait_for(lambda: table.edit_count >= 1, what="the moves shown in the supergroup's table")
     await boris.send(supergroup, "/score")
     await tg.wait_for(lambda: table.is_deleted, what="/score in the supergroup to see the game")
     await boris.send(supergroup, "/konchinka")
@@ -142,25 +165,7 @@ async def test_a_closed_topic_keeps_the_results_until_it_reopens(
     await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
     tg.close_topic(group, topic, anna)
 
-    async def finished() -> bool:
-        async with running.app.db.tx() as tx:
-            return bool(await repo.active_games(tx) == [])
-
-    done = False
-
-    def is_done() -> bool:
-        return done
-
-    async def watch() -> None:
-        nonlocal done
-        while not done:
-            done = await finished()
-            await asyncio.sleep(0.05)
-
-    watcher = asyncio.create_task(watch())
-    await play_until(tg, [anna, boris], is_done, timeout=120)
-    await watcher
-    await tg.settle()
+    await _play_to_the_end(tg, running, [anna, boris])
     assert not has_rematch(group.visible_messages()), "nothing new can appear in a closed topic"
     tg.reopen_topic(group, topic, anna)
     await tg.wait_for(
@@ -172,3 +177,21 @@ async def test_a_closed_topic_keeps_the_results_until_it_reopens(
         if any(b.callback_data and "rm:" in b.callback_data for b in m.flat_buttons)
     ]
     assert [m.thread_id for m in results] == [topic]
+
+
+async def test_results_of_a_party_that_ended_while_the_bot_was_out_are_posted_on_its_return(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    tg.remove_bot(group, anna)
+    await _play_to_the_end(tg, running, [anna, boris])
+    assert not has_rematch(group.visible_messages())
+    assert tg.stats.chat_errors[(group.id, 403)] <= 1
+    tg.add_bot(group, anna)
+    await tg.wait_for(
+        lambda: has_rematch(group.visible_messages()), what="the results after the bot's return"
+    )
