@@ -15,9 +15,11 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 
 from bot.handlers import HANDLED_COMMANDS, routers
 from bot.i18n import Locale, translator
+from bot.services.access import Membership
 from bot.services.clock import Clock
 from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
+from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
 from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
 from bot.settings import Settings
@@ -69,7 +71,17 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     outbox = Outbox(bot, db, clock, limits)
     service = GameService(db, outbox, clock, service_config(settings), me.username or "")
     outbox.on_forbidden = service.on_forbidden
-    dispatcher = Dispatcher(service=service, outbox=outbox, settings=settings, db=db, clock=clock)
+    outbox.on_migrated = service.on_chat_migrated
+    membership = Membership(bot, clock)
+    dispatcher = Dispatcher(
+        service=service,
+        outbox=outbox,
+        settings=settings,
+        db=db,
+        clock=clock,
+        membership=membership,
+        refusals=RefusalThrottle(clock),
+    )
     dispatcher.update.outer_middleware(InFlightLimit())
     dispatcher.update.outer_middleware(DatabaseTrouble())
     dispatcher.update.outer_middleware(OnceMiddleware(db, clock))

@@ -27,6 +27,8 @@ class LobbyOp(enum.StrEnum):
     """Show the level choice for a new bot player."""
     ADD_BOT = "ab"
     """Add a bot player; ``value`` is its level (an ``engine.ai.Level`` value)."""
+    REMOVE_BOT = "rb"
+    """Remove the bot player in seat ``value`` (creator only)."""
     SETTINGS = "st"
     """Open the settings screen (creator only)."""
     SET = "set"

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Final
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_RE: Final = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     webhook_url: str | None = None
     """Public HTTPS URL of the webhook; polling (the default) when unset."""
     webhook_secret: SecretStr | None = None
+    """Telegram sends it with every update; a request without it is refused. Required in webhook mode ..."""
+    webhook_trusted_proxy: bool = False
+    """... unless a proxy in front of the bot already lets only Telegram's requests through."""
     webhook_host: str = "0.0.0.0"
     webhook_port: int = 8080
     webhook_path: str = "/webhook"
@@ -92,6 +95,16 @@ class Settings(BaseSettings):
         if not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
         return value
+
+    @model_validator(mode="after")
+    def _webhook_needs_a_secret(self) -> Settings:
+        if self.webhook_url and self.webhook_secret is None and not self.webhook_trusted_proxy:
+            raise ValueError(
+                "WEBHOOK_SECRET is required in webhook mode: without it anyone who finds the endpoint can send "
+                "updates as any user. Set WEBHOOK_SECRET (1-256 characters A-Z a-z 0-9 _ -), or set "
+                "WEBHOOK_TRUSTED_PROXY=true if a proxy in front of the bot admits only Telegram's requests."
+            )
+        return self
 
     @property
     def token(self) -> str:

@@ -89,5 +89,5 @@ def make_router() -> Router:
     router.message.register(on_score, Command("score"))
     router.message.register(on_stats, Command("stats"))
     router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
-    router.my_chat_member.register(on_my_chat_member)
+    router.my_chat_member.register(on_my_chat_member, F.chat.type == "private")
     return router

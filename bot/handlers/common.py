@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from aiogram import Bot
-from aiogram.enums import ChatMemberStatus, ChatType
+from typing import Final
+
+from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.i18n import Translator, translator_for
-from bot.services.game import AdminCheck, Person
+from bot.services.access import Membership
+from bot.services.game import AdminCheck, MemberCheck, Person
 
 
 def tr_of(user: User | None) -> Translator:
@@ -29,22 +31,34 @@ def thread_of(message: Message) -> int:
     return 0
 
 
-def admin_check(bot: Bot, chat_id: int, user_id: int) -> AdminCheck:
-    """Ask Telegram (only when needed) whether the user administers the chat."""
+def admin_check(membership: Membership, user_id: int) -> AdminCheck:
+    """Ask Telegram (only when needed, and cached) whether the user administers the game's chat."""
 
-    async def check() -> bool:
-        member = await bot.get_chat_member(chat_id, user_id)
-        return member.status in (ChatMemberStatus.CREATOR, ChatMemberStatus.ADMINISTRATOR)
+    async def check(chat_id: int) -> bool:
+        return await membership.is_admin(chat_id, user_id)
+
+    return check
+
+
+MAX_GAME_ID: Final = 2**63 - 1
+"""SQLite's largest integer: a forged id beyond it is no game (and must not reach a query)."""
+
+
+def member_check(membership: Membership, user_id: int) -> MemberCheck:
+    """Ask Telegram (cached) whether the user is a member of the game's chat."""
+
+    async def check(chat_id: int) -> bool:
+        return await membership.is_member(chat_id, user_id)
 
     return check
 
 
 def game_id_of(text: str) -> int | None:
-    try:
-        value = int(text)
-    except ValueError:
+    """The game id a button or link carries: plain ASCII digits, 1..2^63-1; None for anything else."""
+    if not text.isascii() or not text.isdigit() or len(text) > 19:
         return None
-    return value if value > 0 else None
+    value = int(text)
+    return value if 0 < value <= MAX_GAME_ID else None
 
 
 async def answer_quietly(callback: CallbackQuery, text: str | None = None) -> None:

@@ -12,6 +12,7 @@ from bot.handlers.common import answer_quietly, tr_of
 from bot.i18n import Translator
 from bot.services.errors import ServiceError
 from bot.services.outbox import Outbox
+from bot.services.throttle import RefusalThrottle
 from bot.views import answer_text, illegal_answer
 from engine.core import IllegalActionError
 
@@ -26,7 +27,7 @@ def _text(exc: ServiceError, tr: Translator) -> str:
     return answer_text(exc.reason, tr, **exc.params)
 
 
-async def on_refusal(event: ErrorEvent, outbox: Outbox) -> bool:
+async def on_refusal(event: ErrorEvent, outbox: Outbox, refusals: RefusalThrottle) -> bool:
     exc = event.exception
     assert isinstance(exc, ServiceError)
     update = event.update
@@ -35,8 +36,15 @@ async def on_refusal(event: ErrorEvent, outbox: Outbox) -> bool:
         await answer_quietly(query, _text(exc, tr_of(query.from_user)))
     elif update.message is not None:
         message = update.message
+        thread_id = message.message_thread_id or 0
+        command = (message.text or "").split(maxsplit=1)[0].split("@", 1)[0].lower() if message.text else ""
+        if not refusals.allow(message.chat.id, thread_id, command, str(exc.reason.value)):
+            log.info(
+                "chat %s: refusal %s to %s merged with the last one", message.chat.id, exc.reason, command
+            )
+            return True
         text = _text(exc, tr_of(message.from_user))
-        await outbox.say(message.chat.id, text, thread_id=message.message_thread_id or 0)
+        await outbox.say(message.chat.id, text, thread_id=thread_id)
     return True
 
 

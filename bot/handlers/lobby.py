@@ -4,14 +4,24 @@ from __future__ import annotations
 
 import enum
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, RematchCb, parse_start_payload
 from bot.games import plugin_of
-from bot.handlers.common import admin_check, answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.handlers.common import (
+    admin_check,
+    answer_quietly,
+    game_id_of,
+    is_private,
+    member_check,
+    person,
+    thread_of,
+    tr_of,
+)
+from bot.services.access import Membership
 from bot.services.errors import ServiceError
 from bot.services.game import GameService
 from bot.services.outbox import Outbox
@@ -63,6 +73,8 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
     if not isinstance(message, Message):
         await answer_quietly(callback)
         return
+    if is_private(message.chat):
+        raise ServiceError(Answer.GROUP_ONLY)  # a forged press: group lobbies open in groups only
     options = None
     if callback_data.kind is GameKind.KONCHINKA:
         options = plugin_of(callback_data.kind).default_options(service.config.default_target)
@@ -73,13 +85,13 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
     await answer_quietly(callback)
 
 
-async def on_cancel(message: Message, service: GameService, outbox: Outbox, bot: Bot) -> None:
+async def on_cancel(message: Message, service: GameService, outbox: Outbox, membership: Membership) -> None:
     assert message.from_user is not None
     who = person(message.from_user)
     if is_private(message.chat):
         answer = await service.cancel_solo(who)
     else:
-        check = admin_check(bot, message.chat.id, who.user_id)
+        check = admin_check(membership, who.user_id)
         answer = await service.cancel(message.chat.id, thread_of(message), who, check)
     await outbox.say(
         message.chat.id, answer_text(answer, tr_of(message.from_user)), thread_id=thread_of(message)
@@ -87,7 +99,7 @@ async def on_cancel(message: Message, service: GameService, outbox: Outbox, bot:
 
 
 async def on_start_link(
-    message: Message, command: CommandObject, service: GameService, outbox: Outbox
+    message: Message, command: CommandObject, service: GameService, outbox: Outbox, membership: Membership
 ) -> None:
     assert message.from_user is not None
     who = person(message.from_user)
@@ -101,13 +113,15 @@ async def on_start_link(
     game_id = game_id_of(raw_id)
     assert game_id is not None
     if kind is DeepLink.JOIN:
-        answer = await service.join(game_id, who)
+        answer = await service.join(game_id, who, member_check(membership, who.user_id))
         await outbox.say(message.chat.id, answer_text(answer, tr))
     else:
         await service.show_hand(game_id, who)
 
 
-async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: GameService, bot: Bot) -> None:
+async def on_lobby(
+    callback: CallbackQuery, callback_data: LobbyCb, service: GameService, membership: Membership
+) -> None:
     game_id = game_id_of(callback_data.game)
     if game_id is None:
         raise ServiceError(Answer.NO_GAME)
@@ -120,6 +134,8 @@ async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: Gam
         await service.show_screen(game_id, who, LobbyScreen.BOT_LEVEL)
     elif op is LobbyOp.ADD_BOT:
         answer = await service.add_bot(game_id, who, callback_data.value)
+    elif op is LobbyOp.REMOVE_BOT:
+        answer = await service.remove_bot(game_id, who, callback_data.value)
     elif op is LobbyOp.SETTINGS:
         await service.show_screen(game_id, who, LobbyScreen.SETTINGS)
     elif op is LobbyOp.SET:
@@ -129,8 +145,8 @@ async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: Gam
     elif op is LobbyOp.START:
         await service.start(game_id, who)
     elif op is LobbyOp.CANCEL:
-        chat_id = callback.message.chat.id if callback.message else 0
-        answer = await service.cancel_game(game_id, who, admin_check(bot, chat_id, who.user_id))
+        # Rights are checked in the game's own chat, not in the chat the button was pressed in.
+        answer = await service.cancel_game(game_id, who, admin_check(membership, who.user_id))
     await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)) if answer else None)
 
 

@@ -44,7 +44,10 @@ from engine.core import CommonIllegal, GameRecord, IllegalActionError, State, ma
 
 log = logging.getLogger(__name__)
 
-AdminCheck = Callable[[], Awaitable[bool]]
+AdminCheck = Callable[[int], Awaitable[bool]]
+"""Whether the person administers the chat with this id (asked of Telegram, outside any game's lock)."""
+MemberCheck = Callable[[int], Awaitable[bool]]
+"""Whether the person is a member of the chat with this id (likewise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +60,8 @@ class ServiceConfig:
     game_seed: int | None = None
     default_target: int | None = None
     ai_budget_ms: float | None = None
+    max_open_lobbies: int = 3
+    """Lobbies one person may have open at once (across all groups)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +107,8 @@ class _Memory:
     screens: dict[int, LobbyScreen] = field(default_factory=dict)
     picks: dict[tuple[int, int], str] = field(default_factory=dict)
     changed_at: dict[int, float] = field(default_factory=dict)
+    hidden_lobbies: dict[int, list[int]] = field(default_factory=dict)
+    """Lobbies cancelled while the bot was out of their group, by chat: their messages are updated on its return."""
 
 
 def group_slot(game_id: int) -> str:
@@ -180,6 +187,7 @@ class GameService:
     async def on_forbidden(self, chat_id: int) -> None:
         """The outbox could not write to ``chat_id``: a person who never opened the bot or blocked it."""
         if chat_id < 0:
+            await self.on_chat_closed(chat_id)
             return
         async with self.db.tx() as tx:
             user = await repo.get_user(tx, chat_id)
@@ -234,10 +242,17 @@ class GameService:
         """A new lobby in a group; the creator sits down at once if the bot may already write to them."""
         spec = plugin_of(kind)
         now = self.clock.now()
+        if self.outbox.is_refused(chat_id):
+            # The bot cannot post there (removed, or not allowed to write): a lobby nobody sees would block the chat.
+            log.info("no lobby in chat %s: the bot cannot post there", chat_id)
+            raise ServiceError(Answer.UNKNOWN)
         try:
             async with self.db.tx() as tx:
                 if await repo.active_game_in_chat(tx, chat_id, thread_id) is not None:
                     raise ServiceError(Answer.GAME_RUNNING)
+                if await repo.open_lobbies_of(tx, creator.user_id) >= self.config.max_open_lobbies:
+                    log.info("no lobby in chat %s: %s has too many open", chat_id, creator.user_id)
+                    raise ServiceError(Answer.TOO_MANY_LOBBIES)
                 await repo.upsert_user(tx, creator.user_id, creator.name, creator.username, creator.lang)
                 game_id = await repo.insert_game(
                     tx,
@@ -268,16 +283,32 @@ class GameService:
         await self._after_change(game_id)
         return game_id
 
-    async def join(self, game_id: int, person: Person) -> Answer:
-        """``/start j_<game>`` in private: take a seat in the lobby."""
+    async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> Answer:
+        """``/start j_<game>`` in private: take a seat in the lobby — only a member of the lobby's group may.
+
+        Game ids are sequential, so a link is easy to guess: membership is asked of Telegram (outside the lock).
+        """
+        async with self.db.tx() as tx:
+            game = await repo.get_game(tx, game_id)
+        if game is None:
+            raise ServiceError(Answer.NO_GAME)
+        if (
+            game.mode is GameMode.GROUP
+            and game.status is GameStatus.LOBBY
+            and not await is_member(game.chat_id)
+        ):
+            log.info("game %s: %s is not in chat %s and may not join", game_id, person.user_id, game.chat_id)
+            raise ServiceError(Answer.NOT_IN_GROUP)
         async with self._locks[game_id]:
             loaded = await self._load(game_id)
             if loaded is None:
                 raise ServiceError(Answer.NO_GAME)
-            if loaded.game.status is not GameStatus.LOBBY:
+            if loaded.game.status is GameStatus.PLAYING:
                 if loaded.seat_of(person.user_id) is not None:
                     return Answer.ALREADY_JOINED
                 raise ServiceError(Answer.GAME_RUNNING)
+            if loaded.game.status is not GameStatus.LOBBY:
+                raise ServiceError(Answer.LOBBY_CLOSED)  # expired, cancelled or long over
             if loaded.seat_of(person.user_id) is not None:
                 return Answer.ALREADY_JOINED
             if len(loaded.seats) >= loaded.spec.max_players:
@@ -310,15 +341,36 @@ class GameService:
             raise ServiceError(Answer.UNKNOWN) from None
         async with self._locks[game_id]:
             loaded = await self._lobby(game_id)
-            self._require_member(loaded, person)
+            self._require_creator(loaded, person)
             if len(loaded.seats) >= loaded.spec.max_players:
                 raise ServiceError(Answer.LOBBY_FULL)
             async with self.db.tx() as tx:
                 await repo.add_seat(tx, game_id, None, "", bot_level.value)
                 await mark_current_update(tx, self.clock.now())
             self._mem.screens.pop(game_id, None)
+        log.info("game %s: a bot player (%s) added", game_id, bot_level.value)
         await self._after_change(game_id)
         return Answer.BOT_ADDED
+
+    async def remove_bot(self, game_id: int, person: Person, seat: str) -> Answer:
+        """The creator takes the bot player in lobby seat ``seat`` away."""
+        try:
+            index = int(seat)
+        except ValueError:
+            raise ServiceError(Answer.UNKNOWN) from None
+        async with self._locks[game_id]:
+            loaded = await self._lobby(game_id)
+            self._require_creator(loaded, person)
+            if not 0 <= index < len(loaded.seats) or not loaded.seats[index].is_bot:
+                raise ServiceError(Answer.STALE)
+            async with self.db.tx() as tx:
+                await repo.remove_seat(tx, game_id, index)
+                await mark_current_update(tx, self.clock.now())
+            if not any(s.is_bot for i, s in enumerate(loaded.seats) if i != index):
+                self._mem.screens.pop(game_id, None)
+        log.info("game %s: the bot player in seat %s removed", game_id, index)
+        await self._after_change(game_id)
+        return Answer.BOT_REMOVED
 
     async def show_screen(self, game_id: int, person: Person, screen: LobbyScreen) -> None:
         """Switch the lobby message between its main, settings and bot-level screens."""
@@ -327,7 +379,7 @@ class GameService:
             if screen is LobbyScreen.SETTINGS and person.user_id != loaded.game.creator_id:
                 raise ServiceError(Answer.NOT_CREATOR)
             if screen is LobbyScreen.BOT_LEVEL:
-                self._require_member(loaded, person)
+                self._require_creator(loaded, person)
             self._mem.screens[game_id] = screen
             self._publish(loaded)
 
@@ -384,15 +436,28 @@ class GameService:
         return await self.cancel_game(game.id, person, is_admin)
 
     async def cancel_game(self, game_id: int, person: Person, is_admin: AdminCheck) -> Answer:
+        """The creator, or an admin of the game's own chat, cancels it.
+
+        Admin rights are asked of Telegram before the game's lock is taken: a flood of presses by people who
+        may not cancel must never hold up the players' moves.
+        """
+        async with self.db.tx() as tx:
+            game = await repo.get_game(tx, game_id)
+        if game is None or not game.status.is_active:
+            raise ServiceError(Answer.NO_GAME)
+        allowed = person.user_id == game.creator_id
+        if not allowed and game.mode is GameMode.GROUP:
+            allowed = await is_admin(game.chat_id)
+        if not allowed:
+            raise ServiceError(Answer.NOT_CREATOR_OR_ADMIN)
         async with self._locks[game_id]:
             loaded = await self._load(game_id)
             if loaded is None or not loaded.game.status.is_active:
                 raise ServiceError(Answer.NO_GAME)
-            allowed = person.user_id == loaded.game.creator_id
-            if not allowed and loaded.game.mode is GameMode.GROUP:
-                allowed = await is_admin()
-            if not allowed:
+            if loaded.game.chat_id != game.chat_id and person.user_id != loaded.game.creator_id:
+                # The group moved meanwhile (a migration): the rights were checked in the old chat.
                 raise ServiceError(Answer.NOT_CREATOR_OR_ADMIN)
+            log.info("game %s: cancelled by %s", game_id, person.user_id)
             async with self.db.tx() as tx:
                 await repo.set_status(tx, game_id, GameStatus.CANCELLED, self.clock.now())
                 await mark_current_update(tx, self.clock.now())
@@ -587,6 +652,90 @@ class GameService:
             game = await repo.get_game(tx, game_id)
         return game.lang if game else None
 
+    # ------------------------------------------------------------------------------------- chat lifecycle
+
+    async def on_chat_closed(self, chat_id: int) -> None:
+        """The bot was removed from a group (or may not post there): nothing more is sent to it.
+
+        Its open lobbies are cancelled (nobody could see or join them); running games go on in the players'
+        private chats, and their group messages wait for :meth:`on_chat_open`.
+        """
+        self.outbox.refuse(chat_id)
+        async with self.db.tx() as tx:
+            games = await repo.active_games_in(tx, chat_id)
+        for game in games:
+            if game.status is GameStatus.PLAYING:
+                log.info(
+                    "game %s: the bot cannot post in chat %s; the game goes on in private", game.id, chat_id
+                )
+                continue
+            async with self._locks[game.id]:
+                now = self.clock.now()
+                async with self.db.tx() as tx:
+                    current = await repo.get_game(tx, game.id)
+                    if current is None or current.status is not GameStatus.LOBBY:
+                        continue
+                    await repo.set_status(tx, game.id, GameStatus.CANCELLED, now)
+                    await mark_current_update(tx, now)
+            log.info("game %s: lobby cancelled, the bot was removed from chat %s", game.id, chat_id)
+            self._mem.hidden_lobbies.setdefault(chat_id, []).append(game.id)
+            await self._after_change(game.id)
+
+    async def on_chat_open(self, chat_id: int) -> None:
+        """The bot is back in a group: the kept notices go out and every running game's table is posted anew."""
+        await self.outbox.reopen(chat_id)
+        async with self.db.tx() as tx:
+            games = await repo.active_games_in(tx, chat_id)
+        for game in games:
+            async with self._locks[game.id]:
+                loaded = await self._load(game.id)
+                if loaded is not None:
+                    self._publish(loaded, renew_group=True)
+        for game_id in self._mem.hidden_lobbies.pop(chat_id, []):
+            # The old lobby message still offers to join: it now says the lobby was cancelled.
+            async with self._locks[game_id]:
+                loaded = await self._load(game_id)
+                if loaded is not None:
+                    self._publish(loaded)
+        log.info("chat %s: the bot may post again; %d games republished", chat_id, len(games))
+
+    async def on_topic_reopened(self, chat_id: int, thread_id: int) -> None:
+        """A closed forum topic opened again: the notices kept meanwhile go out, the game's table anew below."""
+        await self.outbox.reopen(chat_id)
+        async with self.db.tx() as tx:
+            game = await repo.active_game_in_chat(tx, chat_id, thread_id)
+        if game is None:
+            return
+        async with self._locks[game.id]:
+            loaded = await self._load(game.id)
+            if loaded is not None:
+                self._publish(loaded, renew_group=True)
+        log.info("game %s: topic %s of chat %s reopened; the table posted anew", game.id, thread_id, chat_id)
+
+    async def on_chat_migrated(self, old: int, new: int) -> None:
+        """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
+        if old == new:
+            return
+        # Idempotent: both service messages and every refused call to the old id lead here.
+        await self.outbox.migrate(old, new)
+        async with self.db.tx() as tx:
+            games = await repo.active_games_in(tx, old)
+            try:
+                await repo.move_chat(tx, old, new)
+            except sqlite3.IntegrityError:
+                # The new chat already opened a game of its own: the old chat's lobbies give way to it.
+                for game in games:
+                    if game.status is GameStatus.LOBBY:
+                        await repo.set_status(tx, game.id, GameStatus.CANCELLED, self.clock.now())
+                await repo.move_chat(tx, old, new)
+        for game in games:
+            log.info("game %s: chat %s was upgraded to supergroup %s; the game follows", game.id, old, new)
+            async with self._locks[game.id]:
+                loaded = await self._load(game.id)
+                if loaded is not None:
+                    self._publish(loaded, renew_group=True)
+            self._poke(game.id)
+
     # ---------------------------------------------------------------------------------------------- timers
 
     async def tick(self, game_id: int) -> float | None:
@@ -732,9 +881,9 @@ class GameService:
         return loaded
 
     @staticmethod
-    def _require_member(loaded: Loaded, person: Person) -> None:
-        if person.user_id != loaded.game.creator_id and loaded.seat_of(person.user_id) is None:
-            raise ServiceError(Answer.NOT_A_PLAYER)
+    def _require_creator(loaded: Loaded, person: Person) -> None:
+        if person.user_id != loaded.game.creator_id:
+            raise ServiceError(Answer.NOT_CREATOR)
 
     async def _my_turn(self, game_id: int, person: Person, version: int) -> tuple[Loaded, SeatRow, State]:
         loaded = await self._load(game_id)
@@ -1032,5 +1181,5 @@ class GameService:
             )
 
 
-async def _no() -> bool:
+async def _no(_chat_id: int) -> bool:
     return False

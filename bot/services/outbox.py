@@ -40,6 +40,7 @@ from aiogram.exceptions import (
     TelegramAPIError,
     TelegramBadRequest,
     TelegramForbiddenError,
+    TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
@@ -64,8 +65,12 @@ after Telegram executed it shows twice)."""
 BACKOFF: Final = (1.0, 30.0)
 """Clock seconds before a chat's first retry after a failure, and the most, doubling in between."""
 NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
+TOPIC_CLOSED: Final = "TOPIC_CLOSED"
+"""Telegram's refusal to post in a closed forum topic."""
 
 ForbiddenHook = Callable[[int], Awaitable[None]]
+MigrateHook = Callable[[int, int], Awaitable[None]]
+"""Told (old chat id, new chat id) when a call finds that a group was upgraded to a supergroup."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,6 +218,7 @@ class Outbox:
         self.clock = clock
         self.limiter = RateLimiter(limits or OutboxLimits(), clock)
         self.on_forbidden = on_forbidden
+        self.on_migrated: MigrateHook | None = None
         self.calls: Counter[str] = Counter()
         """Calls made, by method name (``send``, ``edit``, ``delete``), refusals (``429``, ``403``) and
         ``failed`` calls (network, timeout, 5xx) that are tried again."""
@@ -291,10 +297,46 @@ class Outbox:
         """The person opened the bot again: their chat may be written to."""
         self._refused.discard(chat_id)
 
+    def refuse(self, chat_id: int) -> None:
+        """Nothing more goes to ``chat_id`` (the bot was removed from the group) until :meth:`reopen`."""
+        self._refused.add(chat_id)
+        queue = self._queues.get(chat_id)
+        if queue is not None:
+            self._kick(chat_id, queue)  # the worker drops what is queued
+
+    def is_refused(self, chat_id: int) -> bool:
+        return chat_id in self._refused
+
+    async def reopen(self, chat_id: int) -> None:
+        """The bot is back in the group: it may post there again, and the notices kept for it go out."""
+        self._refused.discard(chat_id)
+        async with self.db.tx() as tx:
+            notices = [n for n in await repo.pending_notices(tx) if n.chat_id == chat_id]
+        self.post(notices)
+
+    async def migrate(self, old: int, new: int) -> None:
+        """Group ``old`` became supergroup ``new``: nothing more goes to ``old``; its notices go to ``new``.
+
+        Its live messages stay behind in the old chat (they cannot be edited any more): their slots are
+        forgotten, so the next look of each is sent to the new chat as a new message.
+        """
+        self._refused.add(old)
+        async with self.db.tx() as tx:
+            await repo.move_notices(tx, old, new)
+            await repo.forget_live_in_chat(tx, old)
+            notices = [n for n in await repo.pending_notices(tx) if n.chat_id == new]
+        self._known = {slot: known for slot, known in self._known.items() if known.chat_id != old}
+        old_queue = self._queues.get(old)
+        if old_queue is not None:
+            self._kick(old, old_queue)  # the worker drops what was still queued for the old id
+        self.post(notices)
+
     async def say(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0
     ) -> None:
         """A one-off message (a reply to a command): stored, then sent within the chat's limits."""
+        if chat_id in self._refused:
+            return  # the bot may not write there; a reply kept for later would come out of place
         dumped = markup.model_dump_json(exclude_none=True) if markup else None
         async with self.db.tx() as tx:
             notice_id = await repo.add_notice(tx, chat_id, thread_id, text, dumped, self.clock.now())
@@ -372,7 +414,17 @@ class Outbox:
                     self._requeue(queue, item)
                     await self._back_off(chat_id, queue, exc)
                     continue
+                except TelegramMigrateToChat as exc:
+                    log.warning("chat %s was upgraded to %s", chat_id, exc.migrate_to_chat_id)
+                    if self.on_migrated is not None:
+                        await self.on_migrated(chat_id, exc.migrate_to_chat_id)
                 except TelegramAPIError as exc:
+                    if isinstance(item, Notice) and TOPIC_CLOSED in exc.message:
+                        # Kept in the database: it goes out when the topic reopens (see :meth:`reopen`).
+                        log.info(
+                            "topic %s of chat %s is closed: notice %s kept", item.thread_id, chat_id, item.id
+                        )
+                        continue
                     log.warning("dropped a message to chat %s: %s", chat_id, exc.message)
                     if isinstance(item, Notice):
                         async with self.db.tx() as tx:
@@ -420,6 +472,8 @@ class Outbox:
         queue.order.clear()
         queue.lives.clear()
         queue.notices.clear()
+        if is_group(chat_id):
+            return  # a group's notices (results, deal ends) wait in the database for the bot's return
         async with self.db.tx() as tx:
             await repo.drop_notices_for_chat(tx, chat_id)
 

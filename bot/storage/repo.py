@@ -105,6 +105,23 @@ async def active_game_in_chat(tx: Tx, chat_id: int, thread_id: int) -> GameRow |
     return GameRow.from_row(row) if row else None
 
 
+async def active_games_in(tx: Tx, chat_id: int) -> list[GameRow]:
+    """The lobbies and running games of one chat, in every forum topic."""
+    rows = await tx.all(
+        "SELECT * FROM games WHERE chat_id = ? AND status IN ('lobby', 'playing') ORDER BY id", (chat_id,)
+    )
+    return [GameRow.from_row(row) for row in rows]
+
+
+async def open_lobbies_of(tx: Tx, creator_id: int) -> int:
+    """How many group lobbies this person opened and nobody started or closed yet."""
+    row = await tx.one(
+        "SELECT COUNT(*) AS n FROM games WHERE creator_id = ? AND status = 'lobby' AND mode = 'group'",
+        (creator_id,),
+    )
+    return int(row["n"]) if row else 0
+
+
 async def active_games(tx: Tx) -> list[GameRow]:
     rows = await tx.all("SELECT * FROM games WHERE status IN ('lobby', 'playing') ORDER BY id")
     return [GameRow.from_row(row) for row in rows]
@@ -333,3 +350,19 @@ async def take_rate_stamps(tx: Tx) -> list[tuple[int, float]]:
 
 async def drop_notices_for_chat(tx: Tx, chat_id: int) -> None:
     await tx.execute("DELETE FROM outbox WHERE chat_id = ?", (chat_id,))
+
+
+# --- a group upgraded to a supergroup --------------------------------------------------------------------------
+
+
+async def move_chat(tx: Tx, old: int, new: int) -> None:
+    """Every game of chat ``old`` now belongs to chat ``new`` (finished ones too, so /top goes on)."""
+    await tx.execute("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new, old))
+
+
+async def move_notices(tx: Tx, old: int, new: int) -> None:
+    await tx.execute("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new, old))
+
+
+async def forget_live_in_chat(tx: Tx, chat_id: int) -> None:
+    await tx.execute("DELETE FROM live_messages WHERE chat_id = ?", (chat_id,))

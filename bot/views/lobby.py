@@ -79,6 +79,8 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
     second = [button(tr.t("btn-leave"), LobbyCb(game=game, op=LobbyOp.LEAVE).pack())]
     if not full:
         second.append(button(tr.t("btn-add-bot"), LobbyCb(game=game, op=LobbyOp.BOT_MENU).pack()))
+    elif any(seat.is_bot for seat in info.seats):
+        second.append(button(tr.t("btn-bots"), LobbyCb(game=game, op=LobbyOp.BOT_MENU).pack()))
     rows.append(second)
     rows.append(
         [
@@ -96,19 +98,27 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
 
 
 def _bot_level(info: LobbyInfo, tr: Translator) -> Rendered:
-    text = "\n".join([_title(info, tr), "", tr.t("lobby-bot-level")])
+    """The creator's screen for bot players: a level to add one (while seats are free), a button to remove each."""
     game = info.game_id
-    rows = [
-        [
-            button(
-                "🤖 " + level_name(level, tr),
-                LobbyCb(game=game, op=LobbyOp.ADD_BOT, value=level.value).pack(),
-            )
-            for level in Level
-        ],
-        [button(tr.t("btn-back"), LobbyCb(game=game, op=LobbyOp.BACK).pack())],
-    ]
-    return Rendered(text, keyboard(rows))
+    lines = [_title(info, tr), ""]
+    rows: list[Sequence[InlineKeyboardButton]] = []
+    if len(info.seats) < info.max_players:
+        lines.append(tr.t("lobby-bot-level"))
+        rows.append(
+            [
+                button(
+                    "🤖 " + level_name(level, tr),
+                    LobbyCb(game=game, op=LobbyOp.ADD_BOT, value=level.value).pack(),
+                )
+                for level in Level
+            ]
+        )
+    for index, seat in enumerate(info.seats):
+        if seat.is_bot:
+            remove = LobbyCb(game=game, op=LobbyOp.REMOVE_BOT, value=str(index)).pack()
+            rows.append([button(tr.t("btn-remove-bot", name=seat_name(seat, tr)), remove)])
+    rows.append([button(tr.t("btn-back"), LobbyCb(game=game, op=LobbyOp.BACK).pack())])
+    return Rendered("\n".join(lines).rstrip(), keyboard(rows))
 
 
 def _closed_text(info: LobbyInfo, tr: Translator) -> str:

@@ -29,6 +29,7 @@ class Answer(enum.StrEnum):
     JOINED = "joined"
     LEFT = "left"
     BOT_ADDED = "bot_added"
+    BOT_REMOVED = "bot_removed"
     SETTING_SAVED = "setting_saved"
     GAME_CANCELLED = "game_cancelled"
     SEAT_TAKEN_BACK = "seat_taken_back"
@@ -37,6 +38,14 @@ class Answer(enum.StrEnum):
     PRIVATE_ONLY = "private_only"
     TOO_FAST = "too_fast"
     UNKNOWN = "unknown"
+    MALFORMED = "malformed"
+    """A button no handler knows (forged, or drawn by an older version of the bot)."""
+    LOBBY_CLOSED = "lobby_closed"
+    TOO_MANY_LOBBIES = "too_many_lobbies"
+    NOT_IN_GROUP = "not_in_group"
+    """A join link followed by someone who is not in the lobby's group."""
+    """The person already has as many open lobbies as one may have."""
+    """A join link of a lobby that expired or was cancelled."""
 
 
 def answer_text(reason: enum.Enum, tr: Translator, **params: object) -> str:

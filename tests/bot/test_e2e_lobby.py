@@ -29,7 +29,7 @@ async def test_lobby_settings_bots_and_cancel_rights(tg: FakeTelegram, bot_runne
     await tg.wait_for(lambda: "очков" in lobby_of(group).text, what="the variant in the lobby")
 
     add = LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="easy").pack()
-    await boris.press(lobby, data=add, force=True)
+    await anna.press(lobby, data=add, force=True)
     await tg.wait_for(lambda: "Бот-новичок" in lobby_of(group).text, what="the bot player")
 
     cancel = LobbyCb(game=game, op=LobbyOp.CANCEL).pack()

@@ -69,3 +69,21 @@ def test_a_bad_api_url_is_refused(
         load_settings(env_file=None)
     assert exc.value.code != 0
     assert "TELEGRAM_API_URL" in capsys.readouterr().err
+
+
+def test_webhook_mode_refuses_to_start_without_a_secret_unless_behind_a_trusted_proxy(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("WEBHOOK_SECRET", "WEBHOOK_TRUSTED_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("BOT_TOKEN", GOOD_TOKEN)
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org")
+    with pytest.raises(SystemExit) as exc:
+        load_settings(env_file=None)
+    assert exc.value.code != 0
+    assert "WEBHOOK_SECRET" in capsys.readouterr().err
+    monkeypatch.setenv("WEBHOOK_TRUSTED_PROXY", "true")
+    assert load_settings(env_file=None).webhook_secret is None
+    monkeypatch.delenv("WEBHOOK_TRUSTED_PROXY")
+    monkeypatch.setenv("WEBHOOK_SECRET", "s3cret_Token-1")
+    assert load_settings(env_file=None).webhook_secret is not None

@@ -317,6 +317,17 @@ def test_bot_level_screen_adds_a_bot_of_each_level() -> None:
     assert LobbyCb.unpack(by_text(rendered, "← Назад").callback_data or "").op is LobbyOp.BACK
 
 
+def test_a_full_table_with_bots_offers_their_removal_only() -> None:
+    main = render_lobby(LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS, "kbot"), RU)
+    assert LobbyCb.unpack(by_text(main, "🤖 Боты").callback_data or "").op is LobbyOp.BOT_MENU
+    info = LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS, "kbot", screen=LobbyScreen.BOT_LEVEL)
+    rendered = render_lobby(info, RU)
+    pressed = [LobbyCb.unpack(b.callback_data) for b in buttons(rendered) if b.callback_data]
+    assert [(d.op, d.value) for d in pressed] == [(LobbyOp.REMOVE_BOT, "3"), (LobbyOp.BACK, "")]
+    assert by_text(rendered, "✖️ Убрать: 🤖 Бот-любитель").callback_data == pressed[0].pack()
+    assert "Какой силы бот?" not in rendered.text
+
+
 def test_settings_buttons_carry_the_new_value_and_mark_the_current_one() -> None:
     options: dict[str, JSONValue] = {
         "variant": "points",

@@ -163,6 +163,12 @@ class FakeChat:
         self.admin_ids: list[int] = []  # the first is the owner
         self.bot_is_admin = False
         self.topics: dict[int, str] = {}
+        # Chat lifecycle (see FakeTelegram.remove_bot / add_bot / migrate / close_topic):
+        self.bot_status = "member"
+        """The bot's own status here: member (or administrator), left or kicked."""
+        self.migrated_to: int | None = None
+        """A basic group upgraded to a supergroup: the new chat's id; every call to this id is refused."""
+        self.closed_topics: set[int] = set()
         self.messages: dict[int, FakeMessage] = {}
         self._next_message_id = 1
 
@@ -172,6 +178,10 @@ class FakeChat:
     @property
     def is_group(self) -> bool:
         return self.type is not ChatType.PRIVATE
+
+    @property
+    def has_bot(self) -> bool:
+        return self.bot_status not in ("left", "kicked")
 
     def next_message_id(self) -> int:
         value = self._next_message_id

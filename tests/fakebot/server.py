@@ -116,21 +116,36 @@ class Description(StrEnum):
     )
     WEBHOOK_NOT_HTTPS = "Bad Request: bad webhook: An HTTPS URL must be provided for webhook"
     SECRET_INVALID = "Bad Request: secret token contains unallowed characters"
+    MIGRATED = "Bad Request: group chat was upgraded to a supergroup chat"
+    KICKED_SUPERGROUP = "Forbidden: bot was kicked from the supergroup chat"
+    KICKED_GROUP = "Forbidden: bot was kicked from the group chat"
+    NOT_MEMBER = "Forbidden: bot is not a member of the supergroup chat"
+    TOPIC_CLOSED = "Bad Request: TOPIC_CLOSED"
 
 
 class ApiError(Exception):
     """A refusal: becomes {"ok": false, "error_code": code, "description": ...}."""
 
-    def __init__(self, code: int, description: str, *, retry_after: int | None = None) -> None:
+    def __init__(
+        self,
+        code: int,
+        description: str,
+        *,
+        retry_after: int | None = None,
+        migrate_to_chat_id: int | None = None,
+    ) -> None:
         super().__init__(description)
         self.code = code
         self.description = description
         self.retry_after = retry_after
+        self.migrate_to_chat_id = migrate_to_chat_id
 
     def to_json(self) -> JSON:
         body: JSON = {"ok": False, "error_code": self.code, "description": self.description}
         if self.retry_after is not None:
             body["parameters"] = {"retry_after": self.retry_after}
+        if self.migrate_to_chat_id is not None:
+            body["parameters"] = {"migrate_to_chat_id": self.migrate_to_chat_id}
         return body
 
 
@@ -283,6 +298,10 @@ class FakeTelegram:
         self._activity = _Activity()
         self._runner: web.AppRunner | None = None
         self.base_url = ""
+        self.member_delay = 0.0
+        """Real seconds getChatMember takes to answer (Telegram is sometimes slow)."""
+        self.member_calls = 0
+        """getChatMember calls answered."""
         self._methods: dict[str, tuple[str, Handler]] = {}
         for name, handler in self._handlers().items():
             self._methods[name.lower()] = (name, handler)
@@ -386,8 +405,8 @@ class FakeTelegram:
             if user.has_blocked:
                 self.set_blocked(user, blocked=False)
             user.has_started = True
-        elif user not in chat.members:
-            raise ValueError(f"{user!r} is not a member of {chat!r}")
+        elif user not in chat.members or chat.migrated_to is not None:
+            raise ValueError(f"{user!r} is not a member of {chat!r} (or it was upgraded)")
         entities: list[Entity] = []
         if text.startswith("/"):
             command = text.split(maxsplit=1)[0]
@@ -412,6 +431,8 @@ class FakeTelegram:
         message.is_deleted = True
 
     def _bot_sees(self, chat: FakeChat, text: str) -> bool:
+        if chat.is_group and not chat.has_bot:
+            return False
         if chat.type is ChatType.PRIVATE or not self.privacy_mode:
             return True
         if not text.startswith("/"):
@@ -843,6 +864,7 @@ class FakeTelegram:
             if user is None:
                 raise bad_request(Description.CHAT_NOT_FOUND)
             chat = self.private_chat(user)
+        self._check_chat_alive(chat)
         return chat
 
     @staticmethod
@@ -887,6 +909,8 @@ class FakeTelegram:
 
     def _member_json(self, chat: FakeChat, user_id: int) -> JSON:
         if user_id == self.bot_id:
+            if chat.is_group and not chat.has_bot:
+                return self._member_status_json(chat.bot_status)
             if chat.bot_is_admin:
                 return self._admin_json(self.bot_user_json)
             return {"status": "member", "user": self.bot_user_json}
@@ -905,6 +929,9 @@ class FakeTelegram:
 
     async def _get_chat_member(self, params: Params) -> JSON:
         chat = self._target_chat(params)
+        if self.member_delay:
+            await asyncio.sleep(self.member_delay)
+        self.member_calls += 1
         return self._member_json(chat, params.require_int("user_id"))
 
     async def _get_chat_member_count(self, params: Params) -> int:
@@ -978,6 +1005,8 @@ class FakeTelegram:
             return None
         if thread_id not in chat.topics:
             raise bad_request(Description.THREAD_NOT_FOUND)
+        if thread_id in chat.closed_topics and not chat.bot_is_admin:
+            raise bad_request(Description.TOPIC_CLOSED)
         return thread_id
 
     def _check_reply(self, chat: FakeChat, params: Params) -> None:
@@ -1074,6 +1103,133 @@ class FakeTelegram:
         if not query.answer.done():
             query.answer.set_result(answer)
         return True
+
+    # --- chat lifecycle: the bot removed and re-added, a group migrated, a topic closed (faults-b) -----------
+    def _check_chat_alive(self, chat: FakeChat) -> None:
+        """Calls to an upgraded group or a group the bot is no longer in are refused, as Telegram does."""
+        if chat.migrated_to is not None:
+            raise ApiError(400, Description.MIGRATED, migrate_to_chat_id=chat.migrated_to)
+        if chat.is_group and not chat.has_bot:
+            if chat.bot_status == "kicked":
+                kicked = (
+                    Description.KICKED_GROUP if chat.type is ChatType.GROUP else Description.KICKED_SUPERGROUP
+                )
+                raise ApiError(403, kicked)
+            raise ApiError(403, Description.NOT_MEMBER)
+
+    def _bot_member_update(self, chat: FakeChat, by: FakeUser, old: str, new: str) -> None:
+        payload = {
+            "chat": chat.to_json(),
+            "from": by.to_json(),
+            "date": int(time.time()),
+            "old_chat_member": self._member_status_json(old),
+            "new_chat_member": self._member_status_json(new),
+        }
+        self.push_update(UpdateType.MY_CHAT_MEMBER, payload)
+
+    def remove_bot(self, chat: FakeChat, by: FakeUser, *, kicked: bool = True) -> None:
+        """`by` removes (bans, when `kicked`) the bot from the group: every later call there is refused."""
+        old = "administrator" if chat.bot_is_admin else "member"
+        chat.bot_status = "kicked" if kicked else "left"
+        chat.bot_is_admin = False
+        self._bot_member_update(chat, by, old, chat.bot_status)
+
+    def add_bot(self, chat: FakeChat, by: FakeUser) -> None:
+        """`by` adds the bot to the group again."""
+        old = chat.bot_status
+        chat.bot_status = "member"
+        self._bot_member_update(chat, by, old, "member")
+
+    def _service_message(self, chat: FakeChat, by: FakeUser, thread_id: int | None, **fields: Any) -> JSON:
+        """A service message (no text) in `chat`, as Telegram delivers it to the bot."""
+        payload: JSON = {
+            "message_id": chat.next_message_id(),
+            "date": int(time.time()),
+            "chat": chat.to_json(),
+            "from": by.to_json(),
+            **fields,
+        }
+        if thread_id is not None:
+            payload["message_thread_id"] = thread_id
+            payload["is_topic_message"] = True
+        return payload
+
+    def add_basic_group(
+        self, title: str, members: Iterable[FakeUser], admins: Iterable[FakeUser] = ()
+    ) -> FakeChat:
+        """A basic (non-super) group with the bot in it; see :meth:`migrate`."""
+        chat = self.add_group(title, members, admins)
+        del self.chats[chat.id]
+        chat.id = -(abs(chat.id) % 1_000_000_000) - 1  # basic groups have short negative ids
+        chat.type = ChatType.GROUP
+        self.chats[chat.id] = chat
+        return chat
+
+    def migrate(self, chat: FakeChat, by: FakeUser, *, notify: bool = True) -> FakeChat:
+        """Upgrade a basic group to a supergroup: a new chat id, the old one refuses every call from now on.
+
+        The bot gets both service messages: `migrate_to_chat_id` in the old chat, `migrate_from_chat_id` in the
+        new one. The old messages stay in the old chat (they do not move).
+        """
+        new = self.add_group(chat.title or "", chat.members)
+        new.admin_ids = list(chat.admin_ids)
+        new.bot_is_admin = chat.bot_is_admin
+        chat.migrated_to = new.id
+        if not notify:  # as if the bot missed both service messages: only refused calls tell it
+            return new
+        self.push_update(UpdateType.MESSAGE, self._service_message(chat, by, None, migrate_to_chat_id=new.id))
+        self.push_update(
+            UpdateType.MESSAGE, self._service_message(new, by, None, migrate_from_chat_id=chat.id)
+        )
+        return new
+
+    def close_topic(self, chat: FakeChat, thread_id: int, by: FakeUser) -> None:
+        """Close a forum topic: only admins may write there now (the bot, unless an admin, gets TOPIC_CLOSED)."""
+        chat.closed_topics.add(thread_id)
+        self.push_update(
+            UpdateType.MESSAGE, self._service_message(chat, by, thread_id, forum_topic_closed={})
+        )
+
+    def reopen_topic(self, chat: FakeChat, thread_id: int, by: FakeUser) -> None:
+        chat.closed_topics.discard(thread_id)
+        self.push_update(
+            UpdateType.MESSAGE, self._service_message(chat, by, thread_id, forum_topic_reopened={})
+        )
+
+    # --- updates fed to the dispatcher directly (fuzzing), not through getUpdates (faults-b) -----------------
+    def forged_press(
+        self, user: FakeUser, message: FakeMessage, data: str
+    ) -> tuple[JSON, asyncio.Future[CallbackAnswer]]:
+        """A press of `message` carrying any `data`, as an update the test feeds to the dispatcher itself.
+
+        The query is registered, so answerCallbackQuery works as for a real press; the future resolves with
+        the answer.
+        """
+        query = _CallbackQuery(
+            query_id=str(next(self._query_ids)),
+            user=user,
+            created=time.monotonic(),
+            answer=asyncio.get_running_loop().create_future(),
+        )
+        self._queries[query.query_id] = query
+        payload = {
+            "id": query.query_id,
+            "from": user.to_json(),
+            "message": message.to_json(),
+            "chat_instance": str(abs(message.chat.id) * 31 + 7),
+            "data": data,
+        }
+        return {"update_id": next(self._update_ids), "callback_query": payload}, query.answer
+
+    def forged_message(self, user: FakeUser, chat: FakeChat, text: str) -> JSON:
+        """`user` writes `text` in `chat`, as an update the test feeds to the dispatcher itself."""
+        entities: list[Entity] = []
+        if text.startswith("/"):
+            entities.append(Entity(EntityType.BOT_COMMAND, 0, len(text.split(maxsplit=1)[0])))
+        version = MessageVersion(text, tuple(entities), None)
+        message = FakeMessage(chat, chat.next_message_id(), user, self.bot_user_json, version)
+        chat.messages[message.message_id] = message
+        return {"update_id": next(self._update_ids), "message": message.to_json()}
 
 
 def _check_button(button: object) -> None:
