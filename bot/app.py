@@ -21,6 +21,7 @@ from bot.i18n import Locale, translator
 from bot.services.clock import Clock
 from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
+from bot.services.throttle import ThrottleMiddleware
 from bot.services.updates import OnceMiddleware
 from bot.settings import Settings
 from bot.startup import TELEGRAM_TIMEOUT, ExitCode, StartupError, ask_telegram, open_database
@@ -42,6 +43,7 @@ class App:
     outbox: Outbox
     service: GameService
     dispatcher: Dispatcher
+    throttle: ThrottleMiddleware
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -77,8 +79,11 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     outbox.on_forbidden = service.on_forbidden
     dispatcher = Dispatcher(service=service, outbox=outbox, settings=settings, db=db, clock=clock)
     dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
+    throttle = ThrottleMiddleware(outbox, clock)
+    dispatcher.message.outer_middleware(throttle)
+    dispatcher.callback_query.outer_middleware(throttle)
     dispatcher.include_routers(*routers())
-    app = App(settings, bot, db, clock, outbox, service, dispatcher)
+    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle)
 
     async def startup() -> None:
         await on_startup(app)
