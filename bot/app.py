@@ -77,7 +77,11 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     outbox = Outbox(bot, db, clock, limits)
     service = GameService(db, outbox, clock, service_config(settings), me.username or "")
     outbox.on_forbidden = service.on_forbidden
-    dispatcher = Dispatcher(service=service, outbox=outbox, settings=settings, db=db, clock=clock)
+    # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
+    # (chat, user) it ever saw.
+    dispatcher = Dispatcher(
+        service=service, outbox=outbox, settings=settings, db=db, clock=clock, disable_fsm=True
+    )
     dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
     throttle = ThrottleMiddleware(outbox, clock)
     dispatcher.message.outer_middleware(throttle)
