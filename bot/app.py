@@ -24,7 +24,14 @@ from bot.services.outbox import Outbox, OutboxLimits
 from bot.services.throttle import ThrottleMiddleware
 from bot.services.updates import OnceMiddleware
 from bot.settings import Settings
-from bot.startup import TELEGRAM_TIMEOUT, ExitCode, StartupError, ask_telegram, open_database
+from bot.startup import (
+    TELEGRAM_TIMEOUT,
+    ExitCode,
+    StartupError,
+    ask_telegram,
+    check_texts,
+    open_database,
+)
 from bot.storage import Database, repo
 from bot.views import bot_commands
 
@@ -69,6 +76,7 @@ def service_config(settings: Settings) -> ServiceConfig:
 
 async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     """Everything the bot needs, connected; nothing running yet (see :func:`on_startup`)."""
+    check_texts()
     bot = bot or make_bot(settings)
     me = await ask_telegram(bot)
     db = await open_database(settings.database_path)

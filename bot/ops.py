@@ -2,7 +2,7 @@
 
 ``check`` answers "would the bot start here?": the settings were read (``python -m bot`` exits with
 :attr:`ExitCode.SETTINGS` before this when they are wrong), the database opens and is migrated, the Bot API
-answers and takes the token. The exit code says which check failed; it also serves as the container's health
+answers and takes the token; before those, the texts are found (an incomplete installation). The exit code says which check failed; it also serves as the container's health
 check.
 
 ``backup`` copies the database with SQLite's online backup API: the copy is one consistent snapshot even while
@@ -18,7 +18,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.settings import Settings
-from bot.startup import ExitCode, StartupError, ask_telegram, open_database
+from bot.startup import ExitCode, StartupError, ask_telegram, check_texts, open_database
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +29,8 @@ async def check(settings: Settings) -> ExitCode:
 
     print("settings: ok")
     try:
+        texts = check_texts()
+        print("texts: ok (" + ", ".join(f"{loc.value}: {count} files" for loc, count in texts.items()) + ")")
         db = await open_database(settings.database_path)
         try:
             version = await db.schema_version()

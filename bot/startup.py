@@ -22,6 +22,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import User
 
+from bot.i18n import LOCALES_DIR, Locale, ftl_files
 from bot.storage import Database
 
 TELEGRAM_TIMEOUT: Final = 10.0
@@ -37,6 +38,7 @@ class ExitCode(enum.IntEnum):
     UNREACHABLE = 4
     TOKEN = 5
     WEBHOOK = 6
+    INSTALL = 7
 
 
 class StartupError(Exception):
@@ -49,6 +51,19 @@ class StartupError(Exception):
 def _reason(exc: BaseException) -> str:
     text = str(exc).strip() or type(exc).__name__
     return " ".join(text.split())
+
+
+def check_texts() -> dict[Locale, int]:
+    """The number of text files of each locale, or a :class:`StartupError` when a locale has none."""
+    found = {locale: len(ftl_files(locale)) for locale in Locale}
+    missing = [locale.value for locale, count in found.items() if not count]
+    if missing:
+        raise StartupError(
+            ExitCode.INSTALL,
+            f"no texts for {', '.join(missing)} in {LOCALES_DIR}: the installation is incomplete "
+            "(reinstall the package; its locales/ must ship inside bot/)",
+        )
+    return found
 
 
 async def open_database(path: Path) -> Database:

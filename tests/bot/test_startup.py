@@ -165,6 +165,7 @@ async def test_check_passes_against_a_working_bot_api_and_says_what_it_checked(
     assert result.code == ExitCode.OK, result.stderr
     assert [line.split(":", 1)[0] for line in result.stdout.splitlines()] == [
         "settings",
+        "texts",
         "database",
         "telegram",
     ]

@@ -1,0 +1,1 @@
+"""The Telegram side of the card bot (aiogram 3)."""

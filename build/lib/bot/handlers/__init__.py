@@ -1,0 +1,17 @@
+"""One router per feature; :func:`routers` builds them fresh, in the order the dispatcher tries them."""
+
+from __future__ import annotations
+
+from aiogram import Router
+
+from bot.handlers import commands, errors, lobby, play, solo
+
+
+def routers() -> list[Router]:
+    return [m.make_router() for m in (errors, lobby, play, solo, commands)]
+
+
+HANDLED_COMMANDS = frozenset(
+    {"konchinka", "king", "new", "cancel", "score", "rules", "help", "play", "stats", "top", "start"}
+)
+"""Commands this bot answers (the command menu shows only these)."""

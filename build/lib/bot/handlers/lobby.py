@@ -1,0 +1,156 @@
+"""Group lobbies: /konchinka, /king, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
+
+from __future__ import annotations
+
+import enum
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.filters.callback_data import CallbackData
+from aiogram.types import CallbackQuery, Message
+
+from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, RematchCb, parse_start_payload
+from bot.handlers.common import admin_check, answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.services.errors import ServiceError
+from bot.services.game import GameService
+from bot.services.outbox import Outbox
+from bot.views import Answer, LobbyScreen, answer_text
+from bot.views.common import button, keyboard
+
+
+class Variant(enum.StrEnum):
+    CLASSIC = "classic"
+    POINTS = "points"
+
+
+class NewCb(CallbackData, prefix="n"):
+    """/new: the game (and Кончинка's variant) of the lobby to open."""
+
+    kind: GameKind
+    variant: Variant = Variant.CLASSIC
+
+
+async def on_konchinka(message: Message, service: GameService) -> None:
+    assert message.from_user is not None
+    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user))
+
+
+async def on_king(message: Message, service: GameService) -> None:
+    assert message.from_user is not None
+    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), GameKind.KING)
+
+
+async def on_new(message: Message, outbox: Outbox) -> None:
+    tr = tr_of(message.from_user)
+    rows = [
+        [
+            button(
+                tr.t("btn-game", kind=GameKind.KONCHINKA.value)
+                + " · "
+                + tr.t("opt-variant", variant=v.value),
+                NewCb(kind=GameKind.KONCHINKA, variant=v).pack(),
+            )
+            for v in Variant
+        ],
+        [button(tr.t("btn-game", kind=GameKind.KING.value), NewCb(kind=GameKind.KING).pack())],
+    ]
+    await outbox.say(message.chat.id, tr.t("solo-choose-game"), keyboard(rows), thread_id=thread_of(message))
+
+
+async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: GameService) -> None:
+    message = callback.message
+    if not isinstance(message, Message):
+        await answer_quietly(callback)
+        return
+    options = None
+    if callback_data.kind is GameKind.KONCHINKA:
+        from bot.services.kinds import spec_of
+
+        options = spec_of(callback_data.kind).default_options(service.config.default_target)
+        options["variant"] = callback_data.variant.value
+    await service.open_lobby(
+        message.chat.id, thread_of(message), person(callback.from_user), callback_data.kind, options
+    )
+    await answer_quietly(callback)
+
+
+async def on_cancel(message: Message, service: GameService, outbox: Outbox, bot: Bot) -> None:
+    assert message.from_user is not None
+    who = person(message.from_user)
+    if is_private(message.chat):
+        answer = await service.cancel_solo(who)
+    else:
+        check = admin_check(bot, message.chat.id, who.user_id)
+        answer = await service.cancel(message.chat.id, thread_of(message), who, check)
+    await outbox.say(
+        message.chat.id, answer_text(answer, tr_of(message.from_user)), thread_id=thread_of(message)
+    )
+
+
+async def on_start_link(
+    message: Message, command: CommandObject, service: GameService, outbox: Outbox
+) -> None:
+    assert message.from_user is not None
+    who = person(message.from_user)
+    await service.seen(who, started=True)
+    parsed = parse_start_payload(command.args or "")
+    tr = tr_of(message.from_user)
+    if parsed is None or game_id_of(parsed[1]) is None:
+        await outbox.say(message.chat.id, answer_text(Answer.NO_GAME, tr))
+        return
+    kind, raw_id = parsed
+    game_id = game_id_of(raw_id)
+    assert game_id is not None
+    if kind is DeepLink.JOIN:
+        answer = await service.join(game_id, who)
+        await outbox.say(message.chat.id, answer_text(answer, tr))
+    # DeepLink.GAME: seen(started=True) already re-sent the player's live message.
+
+
+async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: GameService, bot: Bot) -> None:
+    game_id = game_id_of(callback_data.game)
+    if game_id is None:
+        raise ServiceError(Answer.NO_GAME)
+    who = person(callback.from_user)
+    op = callback_data.op
+    answer: Answer | None = None
+    if op is LobbyOp.LEAVE:
+        answer = await service.leave(game_id, who)
+    elif op is LobbyOp.BOT_MENU:
+        await service.show_screen(game_id, who, LobbyScreen.BOT_LEVEL)
+    elif op is LobbyOp.ADD_BOT:
+        answer = await service.add_bot(game_id, who, callback_data.value)
+    elif op is LobbyOp.SETTINGS:
+        await service.show_screen(game_id, who, LobbyScreen.SETTINGS)
+    elif op is LobbyOp.SET:
+        answer = await service.set_option(game_id, who, callback_data.key, callback_data.value)
+    elif op is LobbyOp.BACK:
+        await service.show_screen(game_id, who, LobbyScreen.MAIN)
+    elif op is LobbyOp.START:
+        await service.start(game_id, who)
+    elif op is LobbyOp.CANCEL:
+        chat_id = callback.message.chat.id if callback.message else 0
+        answer = await service.cancel_game(game_id, who, admin_check(bot, chat_id, who.user_id))
+    await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)) if answer else None)
+
+
+async def on_rematch(callback: CallbackQuery, callback_data: RematchCb, service: GameService) -> None:
+    game_id = game_id_of(callback_data.game)
+    if game_id is None:
+        raise ServiceError(Answer.NO_GAME)
+    await service.rematch(game_id, person(callback.from_user))
+    await answer_quietly(callback)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can belong to one dispatcher only)."""
+    router = Router(name="lobby")
+    router.message.register(on_konchinka, Command("konchinka"), ~F.chat.type.in_({"private"}))
+    router.message.register(on_king, Command("king"), ~F.chat.type.in_({"private"}))
+    router.message.register(on_new, Command("new"), ~F.chat.type.in_({"private"}))
+    router.callback_query.register(on_new_choice, NewCb.filter())
+    router.message.register(on_cancel, Command("cancel"))
+    router.message.register(on_start_link, CommandStart(deep_link=True), F.chat.type == "private")
+    router.callback_query.register(on_lobby, LobbyCb.filter())
+    router.callback_query.register(on_rematch, RematchCb.filter())
+    return router

@@ -1,0 +1,51 @@
+"""Moves: the two taps of a move (card, then what it does), «another card», and taking a seat back."""
+
+from __future__ import annotations
+
+from aiogram import Router
+from aiogram.types import CallbackQuery
+
+from bot.callbacks import BackCb, MoveCb, PickCb, SeatCb
+from bot.handlers.common import answer_quietly, game_id_of, person, tr_of
+from bot.services.errors import ServiceError
+from bot.services.game import GameService
+from bot.views import Answer, answer_text
+
+
+def _game(raw: str) -> int:
+    game_id = game_id_of(raw)
+    if game_id is None:
+        raise ServiceError(Answer.NO_GAME)
+    return game_id
+
+
+async def on_move(callback: CallbackQuery, callback_data: MoveCb, service: GameService) -> None:
+    game_id = _game(callback_data.game)
+    await service.play(game_id, person(callback.from_user), callback_data.version, callback_data.index)
+    await answer_quietly(callback)
+
+
+async def on_pick(callback: CallbackQuery, callback_data: PickCb, service: GameService) -> None:
+    game_id = _game(callback_data.game)
+    await service.pick(game_id, person(callback.from_user), callback_data.version, callback_data.card)
+    await answer_quietly(callback)
+
+
+async def on_back(callback: CallbackQuery, callback_data: BackCb, service: GameService) -> None:
+    await service.back(_game(callback_data.game), person(callback.from_user), callback_data.version)
+    await answer_quietly(callback)
+
+
+async def on_take_seat(callback: CallbackQuery, callback_data: SeatCb, service: GameService) -> None:
+    answer = await service.take_seat(_game(callback_data.game), person(callback.from_user))
+    await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)))
+
+
+def make_router() -> Router:
+    """A fresh router (a router can belong to one dispatcher only)."""
+    router = Router(name="play")
+    router.callback_query.register(on_move, MoveCb.filter())
+    router.callback_query.register(on_pick, PickCb.filter())
+    router.callback_query.register(on_back, BackCb.filter())
+    router.callback_query.register(on_take_seat, SeatCb.filter())
+    return router

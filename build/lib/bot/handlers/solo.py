@@ -1,0 +1,64 @@
+"""Solo games in the private chat: /play, then the number of bot opponents and their level."""
+
+from __future__ import annotations
+
+from aiogram import F, Router
+from aiogram.filters import Command
+from aiogram.types import CallbackQuery, Message
+
+from bot.callbacks import SoloCb, SoloStep
+from bot.handlers.common import answer_quietly, person, tr_of
+from bot.services.errors import ServiceError
+from bot.services.game import GameService
+from bot.services.kinds import KINDS
+from bot.services.outbox import Outbox
+from bot.views import Answer
+from bot.views.rules import render_play_menu, render_solo_setup
+from engine.ai import Level
+
+
+def setup_slot(chat_id: int, message_id: int) -> str:
+    return f"p{chat_id}:{message_id}"
+
+
+async def on_play(message: Message, outbox: Outbox) -> None:
+    # One screen: Кончинка's numbers of opponents, or Кинг (always three bots, then the level).
+    rendered = render_play_menu(tr_of(message.from_user))
+    await outbox.say(message.chat.id, rendered.text, rendered.markup)
+
+
+async def on_solo(
+    callback: CallbackQuery, callback_data: SoloCb, service: GameService, outbox: Outbox
+) -> None:
+    message = callback.message
+    if not isinstance(message, Message) or callback_data.game not in KINDS:
+        raise ServiceError(Answer.UNKNOWN)
+    chat_id, message_id = message.chat.id, message.message_id
+    tr = tr_of(callback.from_user)
+    if callback_data.step is SoloStep.LEVEL:
+        try:
+            level = Level(callback_data.level)
+        except ValueError:
+            raise ServiceError(Answer.UNKNOWN) from None
+        await service.start_solo(
+            person(callback.from_user),
+            callback_data.game,
+            callback_data.opponents,
+            level,
+            adopt_message=message_id,
+        )
+    else:
+        opponents = callback_data.opponents if callback_data.step is SoloStep.OPPONENTS else 0
+        rendered = render_solo_setup(tr, callback_data.game, opponents)
+        slot = setup_slot(chat_id, message_id)
+        await outbox.adopt(slot, chat_id, message_id)
+        outbox.show(slot, chat_id, rendered.text, rendered.markup)
+    await answer_quietly(callback)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can belong to one dispatcher only)."""
+    router = Router(name="solo")
+    router.message.register(on_play, Command("play"), F.chat.type == "private")
+    router.callback_query.register(on_solo, SoloCb.filter())
+    return router

@@ -1,0 +1,101 @@
+"""Texts: Fluent bundles for every locale, loaded from ``bot/locales/<locale>/*.ftl`` (package data, so an
+installed wheel carries them) when first asked for.
+
+``translator(Locale.RU).t("answer-not-your-turn", name="Аня")`` formats one message. A key missing from a locale falls
+back to Russian; a key missing everywhere returns the key itself (and the parity test catches it before that).
+Unicode isolation marks around placeables are off: Telegram shows them as garbage.
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Final
+
+from fluent.runtime import FluentBundle, FluentResource
+
+LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
+
+
+class Locale(enum.StrEnum):
+    RU = "ru"
+    EN = "en"
+
+
+DEFAULT_LOCALE: Final = Locale.RU
+
+
+def locale_for(language_code: str | None) -> Locale:
+    """The locale for a Telegram user's ``language_code``: English for ``en*``, Russian otherwise."""
+    if language_code and language_code.lower().startswith("en"):
+        return Locale.EN
+    return DEFAULT_LOCALE
+
+
+def ftl_files(locale: Locale, root: Path = LOCALES_DIR) -> list[Path]:
+    return sorted((root / locale.value).glob("*.ftl"))
+
+
+def _load_bundle(locale: Locale, root: Path) -> FluentBundle:
+    bundle = FluentBundle([locale.value], use_isolating=False)
+    for path in ftl_files(locale, root):
+        bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+    return bundle
+
+
+class Translator:
+    """Formats messages of one locale, falling back to Russian."""
+
+    def __init__(self, locale: Locale, bundle: Any, fallback: Any | None = None) -> None:
+        self.locale = locale
+        self._bundle = bundle
+        self._fallback = fallback
+
+    def has(self, key: str) -> bool:
+        return bool(self._bundle.has_message(key)) or (
+            self._fallback is not None and bool(self._fallback.has_message(key))
+        )
+
+    def t(self, key: str, **args: object) -> str:
+        """The message ``key`` with ``args`` filled in."""
+        for bundle in (self._bundle, self._fallback):
+            if bundle is None or not bundle.has_message(key):
+                continue
+            message = bundle.get_message(key)
+            if message.value is None:
+                continue
+            text, _errors = bundle.format_pattern(message.value, _fluent_args(args))
+            return str(text)
+        return key
+
+    def __repr__(self) -> str:
+        return f"Translator({self.locale.value!r})"
+
+
+def _fluent_args(args: Mapping[str, object]) -> dict[str, object]:
+    """Fluent takes str and numbers; enums go in as their values, None as an empty string."""
+    out: dict[str, object] = {}
+    for name, value in args.items():
+        if isinstance(value, enum.Enum):
+            out[name] = value.value
+        elif value is None:
+            out[name] = ""
+        elif isinstance(value, bool):
+            out[name] = "yes" if value else "no"
+        else:
+            out[name] = value
+    return out
+
+
+@functools.cache
+def translator(locale: Locale | str = DEFAULT_LOCALE) -> Translator:
+    """The shared translator of a locale (bundles are built once per process)."""
+    loc = Locale(locale) if not isinstance(locale, Locale) else locale
+    fallback = None if loc is DEFAULT_LOCALE else _load_bundle(DEFAULT_LOCALE, LOCALES_DIR)
+    return Translator(loc, _load_bundle(loc, LOCALES_DIR), fallback)
+
+
+def translator_for(language_code: str | None) -> Translator:
+    return translator(locale_for(language_code))

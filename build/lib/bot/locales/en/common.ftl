@@ -1,0 +1,131 @@
+## Common words, buttons, lobby and settings
+
+yes = yes
+no = no
+level-name = { $level ->
+    [easy] beginner
+    [hard] master
+   *[normal] amateur
+}
+bot-default-name = { $level ->
+    [easy] Beginner bot
+    [hard] Master bot
+   *[normal] Amateur bot
+}
+player-nameless = Player
+player-nobody = nobody
+game-konchinka = Konchinka
+game-king = King
+
+btn-rules = 📖 Rules
+btn-join = ✋ Join
+btn-leave = 🚪 Leave
+btn-add-bot = 🤖 + Bot
+btn-settings = ⚙️ Settings
+btn-start = ▶️ Start
+btn-cancel = ✖️ Cancel
+btn-back = ← Back
+btn-done = ✔️ Done
+btn-my-cards = 🃏 My cards
+btn-finish = 🏁 Finish it!
+btn-lay = Put on the table
+btn-sweep = Take the whole table ({ $count })
+btn-capture = Take { $cards }
+btn-other-card = ← Another card
+btn-rematch = 🔁 Rematch
+btn-open-bot = ▶️ Open the bot
+btn-take-seat = ↩️ Back to the game
+btn-game = { $kind ->
+    [king] 👑 King
+   *[konchinka] 🃏 Konchinka
+}
+
+opt-variant = { $variant ->
+    [points] points
+   *[classic] classic
+}
+opt-target = to { $target }
+opt-multi-on = several captures a move
+opt-forced-on = capture is compulsory
+opt-early-off = no early finish
+opt-stake = stake { $stake }
+settlement-name = { $settlement ->
+    [stake] fixed stake
+   *[points] on points
+}
+turn-time = { $seconds ->
+    [0] no limit
+    [120] 2 min
+   *[other] { $seconds } s
+}
+
+lobby-king-summary = 15 deals, four players
+lobby-turn-time = ⏱ Per move: { $seconds } s
+lobby-players = Players ({ $count }/{ $max }):
+lobby-empty = — nobody yet
+lobby-creator = Host: { $name }
+lobby-king-fill = Bots will fill the empty seats.
+lobby-first-dealer = The first dealer is drawn by lot.
+lobby-need-more = { $need ->
+    [one] One more player needed.
+   *[other] { $need } more players needed.
+}
+lobby-bot-level = How strong a bot?
+lobby-status = { $status ->
+    [started] ▶️ The game has started.
+    [cancelled] ✖️ The game was cancelled.
+   *[expired] ⌛ Nobody started the game — the lobby is closed.
+}
+
+settings-title = Settings
+settings-variant = Variant: { $variant ->
+    [points] points Konchinka
+   *[classic] classic
+}
+settings-target = Play to: { $target }
+settings-multi = Several captures a move: { $value }
+settings-forced = Capture is compulsory: { $value }
+settings-early = Early finish allowed: { $value }
+settings-settlement = Settlement: { $settlement ->
+    [stake] fixed stake of { $stake }
+   *[points] on points
+}
+settings-turn-time = Time per move: { $seconds ->
+    [0] no limit
+   *[other] { $seconds } s
+}
+settings-hint = The host can change these until the game starts.
+settings-multi-short = Several captures
+settings-forced-short = Must capture
+settings-early-short = Early finish
+settings-king-forced = King of hearts also goes under a led ace: { $value }
+settings-king-stop = End a deal when no penalty is left: { $value }
+settings-king-forced-short = King under the ace
+settings-king-stop-short = Early end of deals
+
+solo-choose-game = What shall we play?
+solo-opponents-btn = { $count ->
+    [one] { $count } opponent
+   *[other] { $count } opponents
+}
+solo-choose-opponents = { $kind ->
+    [king] King
+   *[konchinka] Konchinka
+}: how many bots at the table?
+solo-choose-level = { $kind ->
+    [king] King
+   *[konchinka] Konchinka
+}, { $count ->
+    [one] { $count } bot
+   *[other] { $count } bots
+}. How strong?
+
+stats-text =
+    📊 <b>Your statistics</b>
+    Parties played: { $games }
+    Wins: { $wins }
+    Points scored: { $points }
+    Settlement balance: { $settlement }
+top-title = 🏆 <b>The chat's best players</b>
+top-line = { $place }. { $name } — { $wins } wins of { $games }, { $points } points
+top-empty = No party has been finished in this chat yet.

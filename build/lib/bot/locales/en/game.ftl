@@ -1,0 +1,103 @@
+## The table, moves, results
+
+table-deal = Deal { $deal } · dealer { $dealer }
+table-empty = The table is empty
+table-cards = On the table: { $cards }
+table-turn = To move: { $name }
+table-turn-timed = To move: { $name } ({ $time })
+table-deck = Deck: { $count }
+table-player = { $name } — pile { $pile } (♣ { $clubs })
+table-konchinki = konchinki: { $cards }
+table-replaced = 🤖 a bot plays for now
+table-unreachable = ⚠️ the bot can't write
+table-moves = Last moves:
+tally-title = Tally:
+score-line = Score: { $scores }
+
+card-instr = with { $card }
+move-lay = { $name } puts down { $card }
+move-capture = { $name } takes { $taken } { $by }
+move-sweep = { $name } sweeps the table { $by } ({ $count ->
+    [one] { $count } card
+   *[other] { $count } cards
+})
+move-konchinka = 🎯 konchinka { $cards }
+move-finish = 🏁 { $name } finishes the party!
+move-leftovers = The rest of the table ({ $count ->
+    [one] { $count } card
+   *[other] { $count } cards
+}) goes to { $name }
+move-leftovers-nobody = The rest of the table ({ $count }) goes to nobody
+
+hand-your-turn = 👉 <b>Your move, { $name }!</b>
+hand-pick-card = Your cards — pick one to play:
+hand-what-now = <b>{ $card } — what now?</b>
+hand-card-cannot = { $card } can't be played now: capturing is compulsory and you have a capture.
+hand-cards = Your cards: { $cards }
+hand-game-over = The party is over.
+
+deal-none = The deal is not over yet.
+deal-title = <b>Deal { $deal } is over</b>
+deal-finished-early = 🏁 { $name } finishes the party mid-deal: what is already taken counts.
+deal-tie = a tie — nobody
+deal-not-secured = not secured — nobody
+deal-award = { $name } +{ $points }
+deal-cards = 🃏 Cards: { $counts } → { $award }
+deal-clubs = ♣ Clubs: { $counts } → { $award }
+deal-konchinki = 🎯 Konchinki: { $held } (+1 each)
+deal-no-konchinki = 🎯 Nobody took a konchinka
+deal-points = Points this deal: { $points }
+
+party-title = 🏆 <b>The party is over!</b>
+party-winner = Winner: { $name } — { $points }
+settle-title-points = Settlement (on points, what each lacked to the target):
+settle-title-stake = Settlement (fixed stake of { $stake }):
+settle-pays = { $payer } → { $payee }: { $amount }
+settle-owes = { $payer } pays { $amount }
+
+notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press «Start» — your cards will come there.
+notice-reminder = ⏰ { $name }, your move! { $time } left.
+notice-replaced = 🤖 { $name } keeps missing turns — a bot plays this seat for now. One tap brings the player back.
+notice-seat-back = ↩️ { $name } is back in the game.
+notice-cancelled = ✖️ The game was cancelled.
+
+answer-stale = This move has already been made.
+answer-not-your-turn = It's { $name }'s move now.
+answer-game-over = The party is already over.
+answer-not-in-hand = You don't have that card.
+answer-malformed = Unknown button — open the latest message.
+answer-not-legal = That move is not allowed.
+answer-must-capture = Capturing is compulsory: this card must take something.
+answer-not-on-table = { $card } is not on the table.
+answer-bad-group = Can't take that: it needs a card of the same rank or the same sum of points.
+answer-one-group-only = Only one capture a move.
+answer-overlapping-groups = A card can't be taken twice.
+answer-jack-sweeps-all = A jack takes the whole table.
+answer-nothing-to-capture = This card has nothing to take.
+answer-cannot-finish = You can't finish yet: { $secured } secured, { $need } needed.
+answer-must-follow-suit = You must follow suit: you have { $suit }.
+answer-no-heart-lead = You can't lead hearts while you hold other suits.
+answer-must-play-king-of-hearts = You must give up the king of hearts now.
+answer-must-trump = You have no card of that suit — you must trump with { $suit }.
+answer-not-a-player = You are not playing in this party.
+answer-no-game = No game here — start a new one.
+answer-game-running = A game is already running in this chat.
+answer-not-creator = Only the host can do that.
+answer-not-creator-or-admin = Only the host or a chat admin can do that.
+answer-lobby-full = No seats left.
+answer-already-joined = You are already in the game.
+answer-not-enough-players = { $count ->
+    [one] At least one player is needed.
+   *[other] At least { $count } players are needed.
+}
+answer-joined = You're in!
+answer-left = You left the game.
+answer-bot-added = A bot has joined.
+answer-setting-saved = Saved.
+answer-game-cancelled = The game was cancelled.
+answer-seat-taken-back = You're back at the table.
+answer-already-in-game = You are already in the game.
+answer-group-only = This command works in a group.
+answer-private-only = This command works in a private chat with the bot.
+answer-too-fast = Just a second…
+answer-unknown = Not allowed.

@@ -1,0 +1,134 @@
+## Общие слова, кнопки, лобби и настройки
+
+yes = да
+no = нет
+level-name = { $level ->
+    [easy] новичок
+    [hard] мастер
+   *[normal] любитель
+}
+bot-default-name = { $level ->
+    [easy] Бот-новичок
+    [hard] Бот-мастер
+   *[normal] Бот-любитель
+}
+player-nameless = Игрок
+player-nobody = никто
+game-konchinka = Кончинка
+game-king = Кинг
+
+btn-rules = 📖 Правила
+btn-join = ✋ Присоединиться
+btn-leave = 🚪 Выйти
+btn-add-bot = 🤖 + Бот
+btn-settings = ⚙️ Настройки
+btn-start = ▶️ Начать
+btn-cancel = ✖️ Отмена
+btn-back = ← Назад
+btn-done = ✔️ Готово
+btn-my-cards = 🃏 Мои карты
+btn-finish = 🏁 Прикончить!
+btn-lay = Положить на стол
+btn-sweep = Взять весь стол ({ $count })
+btn-capture = Взять { $cards }
+btn-other-card = ← Другая карта
+btn-rematch = 🔁 Реванш
+btn-open-bot = ▶️ Открыть бота
+btn-take-seat = ↩️ Вернуться в игру
+btn-game = { $kind ->
+    [king] 👑 Кинг
+   *[konchinka] 🃏 Кончинка
+}
+
+opt-variant = { $variant ->
+    [points] очковая
+   *[classic] классика
+}
+opt-target = до { $target }
+opt-multi-on = несколько взяток за ход
+opt-forced-on = брать обязательно
+opt-early-off = без приканчивания
+opt-stake = на кон { $stake }
+settlement-name = { $settlement ->
+    [stake] на кон
+   *[points] по очкам
+}
+turn-time = { $seconds ->
+    [0] без лимита
+    [120] 2 мин
+   *[other] { $seconds } с
+}
+
+lobby-king-summary = 15 раздач, четверо
+lobby-turn-time = ⏱ На ход: { $seconds } с
+lobby-players = Игроки ({ $count }/{ $max }):
+lobby-empty = — пока никого
+lobby-creator = Собирает: { $name }
+lobby-king-fill = Пустые места займут боты.
+lobby-first-dealer = Кто сдаёт первым — решит жребий.
+lobby-need-more = Нужно ещё { $need ->
+    [one] { $need } игрок
+    [few] { $need } игрока
+   *[many] { $need } игроков
+}.
+lobby-bot-level = Какой силы бот?
+lobby-status = { $status ->
+    [started] ▶️ Игра началась.
+    [cancelled] ✖️ Игра отменена.
+   *[expired] ⌛ Никто не начал игру — набор закрыт.
+}
+
+settings-title = Настройки
+settings-variant = Вариант: { $variant ->
+    [points] очковая кончинка
+   *[classic] классика
+}
+settings-target = Играем до: { $target }
+settings-multi = Несколько взяток за ход: { $value }
+settings-forced = Брать обязательно: { $value }
+settings-early = Можно прикончить: { $value }
+settings-settlement = Расчёт: { $settlement ->
+    [stake] на кон, ставка { $stake }
+   *[points] по очкам
+}
+settings-turn-time = Время на ход: { $seconds ->
+    [0] без лимита
+   *[other] { $seconds } с
+}
+settings-hint = Меняет создатель игры, пока она не началась.
+settings-multi-short = Несколько взяток
+settings-forced-short = Брать обязательно
+settings-early-short = Прикончить
+settings-king-forced = Кинга сбрасывать и на червовый ход с тузом: { $value }
+settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
+settings-king-forced-short = Кинг под туза
+settings-king-stop-short = Досрочный конец раздачи
+
+solo-choose-game = Во что играем?
+solo-opponents-btn = { $count ->
+    [one] { $count } соперник
+    [few] { $count } соперника
+   *[many] { $count } соперников
+}
+solo-choose-opponents = { $kind ->
+    [king] Кинг
+   *[konchinka] Кончинка
+}: сколько ботов за столом?
+solo-choose-level = { $kind ->
+    [king] Кинг
+   *[konchinka] Кончинка
+}, { $count ->
+    [one] { $count } бот
+    [few] { $count } бота
+   *[many] { $count } ботов
+}. Какой силы?
+
+stats-text =
+    📊 <b>Ваша статистика</b>
+    Партий сыграно: { $games }
+    Побед: { $wins }
+    Очков набрано: { $points }
+    Итог расчётов: { $settlement }
+top-title = 🏆 <b>Лучшие игроки чата</b>
+top-line = { $place }. { $name } — побед { $wins } из { $games }, очков { $points }
+top-empty = В этом чате ещё не доиграли ни одной партии.

@@ -1,0 +1,124 @@
+## Стол, ходы, итоги
+
+table-deal = Раздача { $deal } · сдаёт { $dealer }
+table-empty = На столе пусто
+table-cards = На столе: { $cards }
+table-turn = Ходит: { $name }
+table-turn-timed = Ходит: { $name } ({ $time })
+table-deck = Колода: { $count }
+table-player = { $name } — взято { $pile } (♣ { $clubs })
+table-konchinki = кончинки: { $cards }
+table-replaced = 🤖 пока играет бот
+table-unreachable = ⚠️ бот не может написать
+table-moves = Последние ходы:
+tally-title = Запись:
+score-line = Счёт: { $scores }
+
+card-instr = { $rank ->
+    [2] двойкой
+    [3] тройкой
+    [4] четвёркой
+    [5] пятёркой
+    [6] шестёркой
+    [7] семёркой
+    [8] восьмёркой
+    [9] девяткой
+    [10] десяткой
+    [11] валетом
+    [12] дамой
+    [13] королём
+   *[14] тузом
+} { $suit ->
+    [c] треф
+    [d] бубен
+    [h] червей
+   *[s] пик
+}
+move-lay = { $name } кладёт { $card }
+move-capture = { $name } берёт { $taken } { $by }
+move-sweep = { $name } берёт { $by } весь стол ({ $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+   *[many] { $count } карт
+})
+move-konchinka = 🎯 кончинка { $cards }
+move-finish = 🏁 { $name } приканчивает партию!
+move-leftovers = Остаток стола ({ $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+   *[many] { $count } карт
+}) забирает { $name }
+move-leftovers-nobody = Остаток стола ({ $count }) не достаётся никому
+
+hand-your-turn = 👉 <b>Ваш ход, { $name }!</b>
+hand-pick-card = Ваши карты — выберите, чем ходить:
+hand-what-now = <b>{ $card } — что делаем?</b>
+hand-card-cannot = { $card } сейчас не сыграть: есть что взять, а брать обязательно.
+hand-cards = Ваши карты: { $cards }
+hand-game-over = Партия окончена.
+
+deal-none = Раздача ещё не окончена.
+deal-title = <b>Раздача { $deal } окончена</b>
+deal-finished-early = 🏁 { $name } приканчивает партию посреди раздачи: в зачёт идёт то, что уже взято.
+deal-tie = поровну — никому
+deal-not-secured = не обеспечено — никому
+deal-award = { $name } +{ $points }
+deal-cards = 🃏 Карты: { $counts } → { $award }
+deal-clubs = ♣ Трефы: { $counts } → { $award }
+deal-konchinki = 🎯 Кончинки: { $held } (по +1)
+deal-no-konchinki = 🎯 Кончинки никто не взял
+deal-points = Очки за раздачу: { $points }
+
+party-title = 🏆 <b>Партия окончена!</b>
+party-winner = Победа: { $name } — { $points }
+settle-title-points = Расчёт (по очкам, сколько не хватило до цели):
+settle-title-stake = Расчёт (на кон, ставка { $stake }):
+settle-pays = { $payer } → { $payee }: { $amount }
+settle-owes = { $payer } платит { $amount }
+
+notice-start-bot = { $name }, бот не может вам написать. Откройте его кнопкой ниже и нажмите «Старт» — туда придут ваши карты.
+notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
+notice-replaced = 🤖 { $name } пропускает ходы — пока за этого игрока играет бот. Вернуться можно одной кнопкой.
+notice-seat-back = ↩️ { $name } снова в игре.
+notice-cancelled = ✖️ Игра отменена.
+
+answer-stale = Этот ход уже сделан.
+answer-not-your-turn = Сейчас ходит { $name }.
+answer-game-over = Партия уже окончена.
+answer-not-in-hand = Этой карты у вас нет.
+answer-malformed = Непонятная кнопка — откройте свежее сообщение.
+answer-not-legal = Так ходить нельзя.
+answer-must-capture = Брать обязательно: этой картой нужно что-то взять.
+answer-not-on-table = { $card } нет на столе.
+answer-bad-group = Так не взять: нужна карта того же достоинства или сумма очков.
+answer-one-group-only = За ход — только одна взятка.
+answer-overlapping-groups = Одну карту нельзя взять дважды.
+answer-jack-sweeps-all = Валет берёт весь стол целиком.
+answer-nothing-to-capture = Этой картой нечего взять.
+answer-cannot-finish = Прикончить пока нельзя: обеспечено { $secured }, нужно { $need }.
+answer-must-follow-suit = Нужно ходить в масть: у вас есть { $suit }.
+answer-no-heart-lead = С червей ходить нельзя, пока есть другие масти.
+answer-must-play-king-of-hearts = Сейчас нужно отдать кинга (К♥).
+answer-must-trump = Масти нет — нужно бить козырем { $suit }.
+answer-not-a-player = Вы не играете в этой партии.
+answer-no-game = Игры нет — начните новую.
+answer-game-running = В этом чате уже идёт игра.
+answer-not-creator = Это может только создатель игры.
+answer-not-creator-or-admin = Это может только создатель игры или админ чата.
+answer-lobby-full = Мест больше нет.
+answer-already-joined = Вы уже в игре.
+answer-not-enough-players = { $count ->
+    [one] Нужен хотя бы один игрок.
+   *[other] Нужно хотя бы { $count } игрока.
+}
+answer-joined = Вы в игре!
+answer-left = Вы вышли из игры.
+answer-bot-added = Бот за столом.
+answer-setting-saved = Сохранено.
+answer-game-cancelled = Игра отменена.
+answer-seat-taken-back = Вы снова за столом.
+answer-already-in-game = Вы и так в игре.
+answer-group-only = Эта команда работает в группе.
+answer-private-only = Эта команда работает в личке с ботом.
+answer-too-fast = Секунду…
+answer-unknown = Так нельзя.

@@ -1,0 +1,57 @@
+## Кинг: стол, рука, козырь, итоги раздач и партии
+
+king-deal = раздача { $deal }/{ $total } · сдаёт { $dealer }
+king-over = партия окончена
+king-contract-name = { $contract ->
+    [tricks] «не брать взяток»
+    [jacks] «не брать мальчиков»
+    [queens] «не брать девочек»
+    [hearts] «не брать червей»
+    [last2] «не брать две последние»
+    [king] «не брать кинга»
+   *[eralash] «ералаш»
+}
+king-contract-short = { $contract ->
+    [tricks] взятки
+    [jacks] мальчики
+    [queens] девочки
+    [hearts] черви
+    [last2] две последние
+    [king] кинг
+   *[eralash] ералаш
+}
+king-abbr = { $contract ->
+    [tricks] Вз
+    [jacks] Ма
+    [queens] Де
+    [hearts] Че
+    [last2] 2П
+    [king] Ки
+   *[eralash] Ер
+}
+king-abbr-plus = +
+king-positive = отыгрыш { $n }/{ $total }
+king-wait-trump = ⏳ Ждём козыря — выбирает { $name }
+king-trump = козырь <b>{ $suit }</b> (выбор: { $name })
+king-trump-last = козырь <b>{ $suit }</b> — по последней: { $card } (выбор: { $name })
+king-player = { $name } — взяток: { $tricks }
+king-last-trick = Прошлая взятка: { $plays } → берёт { $name }
+king-totals = Итого: { $scores }
+king-your-cards = Ваши карты:
+king-pick-card = Ваши карты — чем ходите?
+king-first-three = Ваши первые три карты: { $cards }
+king-choose-trump = Назовите козыря — или «по последней»: тогда козырем станет масть вашей восьмой карты, её увидят все.
+btn-trump-last = 🂠 По последней
+king-deal-over = <b>Раздача { $deal }/{ $total } окончена</b> · { $contract }
+king-results-title = Итоги (отыгрыш − штрафы):
+king-result = { $name }: { $plus } − { $minus } = <b>{ $total }</b>
+
+settings-king-order = Порядок раздач «не брать»: { $order }
+king-order-preset = { $preset ->
+    [jacks] С мальчиков
+    [cards] С карт
+   *[std] Обычный
+}
+solo-menu = Во что играем? Для Кончинки выберите, сколько ботов за столом; в Кинг всегда играют вчетвером — с тремя ботами.
+btn-solo-king = 👑 Кинг — с тремя ботами
+king-you-choose-trump = козыря назначаете вы

@@ -1,0 +1,19 @@
+"""SQLite storage: the database with its migrations, the row types and the queries."""
+
+from __future__ import annotations
+
+from bot.storage.db import Database, Tx
+from bot.storage.models import Actor, GameMode, GameRow, GameStatus, LiveMessage, Notice, SeatRow, UserRow
+
+__all__ = [
+    "Actor",
+    "Database",
+    "GameMode",
+    "GameRow",
+    "GameStatus",
+    "LiveMessage",
+    "Notice",
+    "SeatRow",
+    "Tx",
+    "UserRow",
+]

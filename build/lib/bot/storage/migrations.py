@@ -1,0 +1,93 @@
+"""The schema, as an append-only list of migrations; ``PRAGMA user_version`` is the number applied.
+
+Never edit a migration that has shipped: add a new one. Statements are separated by ``;`` (no ``;`` inside).
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+V1: Final = """
+CREATE TABLE users (
+    user_id   INTEGER PRIMARY KEY,
+    name      TEXT NOT NULL,
+    username  TEXT,
+    lang      TEXT,
+    started   INTEGER NOT NULL DEFAULT 0,
+    blocked   INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE games (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind          TEXT NOT NULL,
+    mode          TEXT NOT NULL,
+    status        TEXT NOT NULL,
+    chat_id       INTEGER NOT NULL,
+    thread_id     INTEGER NOT NULL DEFAULT 0,
+    creator_id    INTEGER NOT NULL,
+    options       TEXT NOT NULL,
+    turn_timeout  INTEGER NOT NULL DEFAULT 0,
+    lang          TEXT NOT NULL DEFAULT 'ru',
+    record        TEXT,
+    version       INTEGER NOT NULL DEFAULT 0,
+    created_at    REAL NOT NULL,
+    expires_at    REAL,
+    deadline      REAL,
+    reminded      INTEGER NOT NULL DEFAULT 0,
+    finished_at   REAL
+);
+CREATE UNIQUE INDEX games_one_active_per_chat ON games (chat_id, thread_id)
+    WHERE status IN ('lobby', 'playing');
+CREATE INDEX games_status ON games (status);
+CREATE TABLE seats (
+    game_id     INTEGER NOT NULL REFERENCES games (id),
+    seat        INTEGER NOT NULL,
+    user_id     INTEGER,
+    name        TEXT NOT NULL,
+    level       TEXT,
+    misses      INTEGER NOT NULL DEFAULT 0,
+    replaced    INTEGER NOT NULL DEFAULT 0,
+    score       INTEGER,
+    won         INTEGER,
+    settlement  INTEGER,
+    PRIMARY KEY (game_id, seat)
+);
+CREATE UNIQUE INDEX seats_one_per_user ON seats (game_id, user_id) WHERE user_id IS NOT NULL;
+CREATE INDEX seats_user ON seats (user_id);
+CREATE TABLE moves (
+    game_id  INTEGER NOT NULL REFERENCES games (id),
+    version  INTEGER NOT NULL,
+    action   TEXT NOT NULL,
+    seat     INTEGER NOT NULL,
+    actor    TEXT NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (game_id, version)
+);
+CREATE TABLE processed_updates (
+    update_id  INTEGER PRIMARY KEY,
+    at         REAL NOT NULL
+);
+CREATE TABLE live_messages (
+    slot        TEXT PRIMARY KEY,
+    chat_id     INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    digest      TEXT NOT NULL
+);
+CREATE TABLE outbox (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
+    chat_id     INTEGER NOT NULL,
+    thread_id   INTEGER NOT NULL DEFAULT 0,
+    text        TEXT NOT NULL,
+    markup      TEXT,
+    created_at  REAL NOT NULL
+)
+"""
+
+V2: Final = """
+CREATE TABLE rate_stamps (
+    chat_id  INTEGER NOT NULL,
+    stamp    REAL NOT NULL
+)
+"""
+"""The calls to group chats still inside their minute windows when the bot stopped, for the next run."""
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2)

@@ -1,0 +1,192 @@
+"""Rows of the database as frozen dataclasses, and the enums stored in them."""
+
+from __future__ import annotations
+
+import enum
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from engine.core import GameRecord, JSONValue
+
+
+class GameStatus(enum.StrEnum):
+    LOBBY = "lobby"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+    @property
+    def is_active(self) -> bool:
+        return self in (GameStatus.LOBBY, GameStatus.PLAYING)
+
+
+class GameMode(enum.StrEnum):
+    GROUP = "group"
+    SOLO = "solo"
+
+
+class Actor(enum.StrEnum):
+    """Who made a move."""
+
+    PLAYER = "player"
+    BOT = "bot"
+    """A bot player's seat, or a human's seat taken over by a bot."""
+    AFK = "afk"
+    """The bot played for a human who ran out of time."""
+
+
+@dataclass(frozen=True, slots=True)
+class UserRow:
+    user_id: int
+    name: str
+    username: str | None
+    lang: str | None
+    started: bool
+    blocked: bool
+
+    @property
+    def reachable(self) -> bool:
+        """The bot can write to this user in private."""
+        return self.started and not self.blocked
+
+    @classmethod
+    def from_row(cls, row: aiosqlite.Row) -> UserRow:
+        return cls(
+            user_id=row["user_id"],
+            name=row["name"],
+            username=row["username"],
+            lang=row["lang"],
+            started=bool(row["started"]),
+            blocked=bool(row["blocked"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    id: int
+    kind: str
+    mode: GameMode
+    status: GameStatus
+    chat_id: int
+    thread_id: int
+    creator_id: int
+    options: dict[str, JSONValue]
+    turn_timeout: int
+    lang: str
+    record: GameRecord | None
+    version: int
+    created_at: float
+    expires_at: float | None
+    deadline: float | None
+    reminded: bool
+    finished_at: float | None
+
+    @property
+    def key(self) -> str:
+        """The game id as buttons and deep links carry it."""
+        return str(self.id)
+
+    @classmethod
+    def from_row(cls, row: aiosqlite.Row) -> GameRow:
+        record = row["record"]
+        options: Any = json.loads(row["options"])
+        return cls(
+            id=row["id"],
+            kind=row["kind"],
+            mode=GameMode(row["mode"]),
+            status=GameStatus(row["status"]),
+            chat_id=row["chat_id"],
+            thread_id=row["thread_id"],
+            creator_id=row["creator_id"],
+            options=dict(options),
+            turn_timeout=row["turn_timeout"],
+            lang=row["lang"],
+            record=GameRecord.from_json(record) if record else None,
+            version=row["version"],
+            created_at=row["created_at"],
+            expires_at=row["expires_at"],
+            deadline=row["deadline"],
+            reminded=bool(row["reminded"]),
+            finished_at=row["finished_at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRow:
+    game_id: int
+    seat: int
+    user_id: int | None
+    name: str
+    level: str | None
+    misses: int
+    replaced: bool
+    score: int | None = None
+    won: bool | None = None
+    settlement: int | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot player's own seat (no human behind it)."""
+        return self.user_id is None
+
+    @property
+    def bot_plays(self) -> bool:
+        """The bot moves for this seat: a bot player, or a human replaced after missed turns."""
+        return self.user_id is None or self.replaced
+
+    @classmethod
+    def from_row(cls, row: aiosqlite.Row) -> SeatRow:
+        return cls(
+            game_id=row["game_id"],
+            seat=row["seat"],
+            user_id=row["user_id"],
+            name=row["name"],
+            level=row["level"],
+            misses=row["misses"],
+            replaced=bool(row["replaced"]),
+            score=row["score"],
+            won=None if row["won"] is None else bool(row["won"]),
+            settlement=row["settlement"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class LiveMessage:
+    slot: str
+    chat_id: int
+    message_id: int
+    digest: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A one-off message waiting in the persistent outbox."""
+
+    id: int
+    chat_id: int
+    thread_id: int
+    text: str
+    markup: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class UserStats:
+    games: int
+    wins: int
+    points: int
+    settlement: int
+
+
+@dataclass(frozen=True, slots=True)
+class ChatRank:
+    """One line of a chat's leaderboard (/top): a person's finished parties in that chat."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    points: int

@@ -1,0 +1,181 @@
+"""Pieces every view shares: cards, names, the crossed-out tally, time, keyboards and Telegram's limits."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Final
+
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.callbacks import RulesCb, RulesSection
+from bot.i18n import Locale, Translator
+from bot.views.models import SeatInfo
+from engine.ai import Level
+from engine.cards import Card
+from engine.core import JSONValue
+
+MAX_TEXT: Final = 4096
+MAX_ANSWER: Final = 200
+MAX_ROW: Final = 8
+MAX_BUTTONS: Final = 100
+
+TALLY_KEEP_STEPS: Final[tuple[int | None, ...]] = (None, 12, 8, 5, 3, 1, 0)
+"""How many crossed-out totals a tally line keeps, tried in turn until the text fits."""
+
+
+def card(c: Card, tr: Translator) -> str:
+    """A card as the locale writes it: ``Д♥`` in Russian, ``Q♥`` in English."""
+    return c.ru if tr.locale is Locale.RU else c.text
+
+
+def cards(cs: Iterable[Card], tr: Translator, sep: str = " ") -> str:
+    return sep.join(card(c, tr) for c in cs)
+
+
+def esc(text: str) -> str:
+    """Escape user text for Telegram HTML."""
+    return html.escape(text, quote=False)
+
+
+def level_name(level: Level | str, tr: Translator) -> str:
+    return tr.t("level-name", level=Level(level).value)
+
+
+def seat_name(seat: SeatInfo, tr: Translator) -> str:
+    """The escaped name of a seat; bot players get 🤖 and, without a name, a name from their level."""
+    if seat.is_bot:
+        name = seat.name or tr.t("bot-default-name", level=(seat.level or Level.NORMAL).value)
+        return "🤖 " + esc(name) + (f" {seat.number}" if seat.number else "")
+    return esc(seat.name) if seat.name else tr.t("player-nameless")
+
+
+def name_of(seats: Sequence[SeatInfo], player: int | None, tr: Translator) -> str:
+    if player is None or not 0 <= player < len(seats):
+        return tr.t("player-nobody")
+    return seat_name(seats[player], tr)
+
+
+def tally_line(totals: Sequence[int], keep: int | None = None) -> str:
+    """The paper tally: every earlier running total crossed out, the current one plain.
+
+    ``keep`` limits how many crossed-out totals are shown (the oldest go first, marked with «…»); the
+    current total is always shown. No deals yet reads «0».
+    """
+    if not totals:
+        return "0"
+    old = list(totals[:-1])
+    prefix = ""
+    if keep is not None and len(old) > keep:
+        old = old[len(old) - keep :] if keep else []
+        prefix = "… "
+    parts = [f"<s>{n}</s>" for n in old]
+    parts.append(f"<b>{totals[-1]}</b>")
+    return prefix + " ".join(parts)
+
+
+def turn_line(seats: Sequence[SeatInfo], player: int, seconds_left: int | None, tr: Translator) -> str:
+    """«Ходит: Аня», with the time left on the turn when it is limited."""
+    name = name_of(seats, player, tr)
+    if seconds_left is not None:
+        return tr.t("table-turn-timed", name=name, time=clock(seconds_left))
+    return tr.t("table-turn", name=name)
+
+
+def clock(seconds: int) -> str:
+    seconds = max(0, seconds)
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def fit(build: Callable[[int | None], str]) -> str:
+    """The first text ``build(keep)`` that fits Telegram's limit, keeping ever fewer crossed-out totals."""
+    text = ""
+    for keep in TALLY_KEEP_STEPS:
+        text = build(keep)
+        if len(text) <= MAX_TEXT:
+            return text
+    return truncate_html(text, MAX_TEXT)
+
+
+def truncate_html(text: str, limit: int) -> str:
+    """Cut text to ``limit`` characters at a line break, never inside a tag (a last resort: closes nothing,
+    so it cuts only at lines, and our lines are balanced on their own)."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 2]
+    nl = cut.rfind("\n")
+    if nl > 0:
+        cut = cut[:nl]
+    return cut + "\n…"
+
+
+def short_answer(text: str) -> str:
+    """A callback answer within Telegram's 200 characters."""
+    return text if len(text) <= MAX_ANSWER else text[: MAX_ANSWER - 1] + "…"
+
+
+def keyboard(rows: Iterable[Sequence[InlineKeyboardButton]]) -> InlineKeyboardMarkup | None:
+    """An inline keyboard from rows (empty rows dropped; rows wider than 8 split); None when empty."""
+    out: list[list[InlineKeyboardButton]] = []
+    for row in rows:
+        for start in range(0, len(row), MAX_ROW):
+            chunk = list(row[start : start + MAX_ROW])
+            if chunk:
+                out.append(chunk)
+    if not out:
+        return None
+    return InlineKeyboardMarkup(inline_keyboard=out)
+
+
+def button(text: str, callback: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, callback_data=callback)
+
+
+def url_button(text: str, url: str) -> InlineKeyboardButton:
+    return InlineKeyboardButton(text=text, url=url)
+
+
+def rules_button(tr: Translator, section: RulesSection, game_id: str = "") -> InlineKeyboardButton:
+    return button(tr.t("btn-rules"), RulesCb(section=section, game=game_id).pack())
+
+
+def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONValue) -> JSONValue:
+    """An option from an options mapping or an options object (``KonchinkaOptions``)."""
+    if isinstance(options, Mapping):
+        value = options.get(name, default)
+        return value if value is not None else default
+    raw = getattr(options, name, default)
+    if isinstance(raw, str | int | float | bool):
+        return raw
+    return default
+
+
+def konchinka_options_summary(options: Mapping[str, JSONValue] | object, tr: Translator) -> str:
+    """«классика · до 15» plus every house rule that differs from the default."""
+    variant = str(option(options, "variant", "classic"))
+    parts = [
+        tr.t("opt-variant", variant=variant),
+        tr.t("opt-target", target=_int(option(options, "target", 15))),
+    ]
+    if option(options, "multi_capture", False):
+        parts.append(tr.t("opt-multi-on"))
+    if option(options, "forced_capture", False):
+        parts.append(tr.t("opt-forced-on"))
+    if not option(options, "early_finish", True):
+        parts.append(tr.t("opt-early-off"))
+    if str(option(options, "settlement", "points")) == "stake":
+        parts.append(tr.t("opt-stake", stake=_int(option(options, "stake", 1))))
+    return " · ".join(parts)
+
+
+def _int(value: JSONValue) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str | float):
+        try:
+            return int(value)
+        except ValueError:
+            return 0
+    return 0

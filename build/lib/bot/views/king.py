@@ -1,0 +1,434 @@
+"""Кинг screens: the group table, a player's private hand, the trump choice, and the ends of deals and parties.
+
+Group screens read only the public part of the engine view (the trick, tricks and penalty cards taken, the
+score sheet), so the view of any seat will do for them; a hand is shown only by the private screens. In the
+private hand the cards are grouped by suit, one keyboard row per suit: a legal card plays on one tap, an
+unplayable one is a "pick" the service answers with the reason (follow suit, no heart lead, K♥, trump).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final, TypeAlias
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import DeepLink, MoveCb, PickCb, RematchCb, RulesSection, start_link
+from bot.i18n import Translator
+from bot.views.common import (
+    button,
+    card,
+    cards,
+    clock,
+    fit,
+    keyboard,
+    name_of,
+    rules_button,
+    seat_name,
+    turn_line,
+    url_button,
+)
+from bot.views.models import Rendered, SeatInfo, TableInfo
+from engine.cards import Card, Suit
+from engine.king import (
+    DEFAULT_ORDER,
+    NEGATIVE_DEALS,
+    NUM_DEALS,
+    POSITIVE_DEALS,
+    ChooseTrump,
+    Contract,
+    KingView,
+    Phase,
+    Play,
+)
+
+KingTable: TypeAlias = TableInfo[KingView]
+
+SUIT_ROWS: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+"""The order of the suit rows of a hand and of the trump buttons: ♠ ♥ ♦ ♣."""
+
+ORDER_PRESETS: Final[dict[str, tuple[Contract, ...]]] = {
+    "std": DEFAULT_ORDER,
+    "jacks": (
+        Contract.NO_JACKS,
+        Contract.NO_TRICKS,
+        Contract.NO_QUEENS,
+        Contract.NO_HEARTS,
+        Contract.NO_LAST_TWO,
+        Contract.NO_KING,
+        Contract.ERALASH,
+    ),
+    "cards": (
+        Contract.NO_JACKS,
+        Contract.NO_QUEENS,
+        Contract.NO_HEARTS,
+        Contract.NO_KING,
+        Contract.NO_TRICKS,
+        Contract.NO_LAST_TWO,
+        Contract.ERALASH,
+    ),
+}
+"""The orders of the negative deals a lobby offers (the value of ``SettingKey.KING_ORDER``): the usual one,
+«мальчики» first (the source's own example), and the card contracts before the trick contracts."""
+
+MINUS: Final = "−"
+SHEET_LABEL: Final = 5
+SHEET_COLUMN: Final = 5
+
+
+def order_preset(order: Sequence[str | Contract]) -> str | None:
+    """The preset code of an order (as stored in the options), or None for an order no preset has."""
+    wanted = tuple(str(c) for c in order)
+    for code, preset in ORDER_PRESETS.items():
+        if tuple(str(c) for c in preset) == wanted:
+            return code
+    return None
+
+
+def signed(n: int) -> str:
+    """A score as the sheet writes it: +6, −4, 0."""
+    if n > 0:
+        return f"+{n}"
+    if n < 0:
+        return f"{MINUS}{-n}"
+    return "0"
+
+
+# --------------------------------------------------------------------------------------------- pieces
+
+
+def contract_name(contract: Contract, tr: Translator) -> str:
+    return tr.t("king-contract-name", contract=contract.value)
+
+
+def _deal_label(deal_index: int, contract: Contract | None, tr: Translator) -> str:
+    """«не брать кинга» for a negative deal, «отыгрыш 3/8» for a positive one."""
+    if contract is not None:
+        return contract_name(contract, tr)
+    return tr.t("king-positive", n=deal_index - NEGATIVE_DEALS + 1, total=POSITIVE_DEALS)
+
+
+def _contract_of(view: KingView, deal_index: int) -> Contract | None:
+    return view.options.order[deal_index] if 0 <= deal_index < NEGATIVE_DEALS else None
+
+
+def _header(view: KingView, seats: Sequence[SeatInfo], tr: Translator, *, private: bool = False) -> list[str]:
+    title = f"👑 <b>{tr.t('game-king')}</b>"
+    if view.is_terminal:
+        return [f"{title} · {tr.t('king-over')}"]
+    deal = tr.t(
+        "king-deal", deal=view.deal_index + 1, total=NUM_DEALS, dealer=name_of(seats, view.dealer, tr)
+    )
+    return [f"{title} · {deal}", _contract_line(view, seats, tr, private)]
+
+
+def _contract_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator, private: bool) -> str:
+    if view.contract is not None:
+        return "📜 " + contract_name(view.contract, tr)
+    positive = _deal_label(view.deal_index, None, tr)
+    chooser = name_of(seats, view.chooser, tr)
+    if view.phase is Phase.CHOOSE_TRUMP or view.trump is None:
+        if private and view.player == view.chooser:
+            return f"🎺 {positive} · " + tr.t("king-you-choose-trump")
+        return f"🎺 {positive} · " + tr.t("king-wait-trump", name=chooser)
+    if view.trump_card_shown is not None:
+        trump = tr.t(
+            "king-trump-last", suit=view.trump.symbol, card=card(view.trump_card_shown, tr), name=chooser
+        )
+    else:
+        trump = tr.t("king-trump", suit=view.trump.symbol, name=chooser)
+    return f"🎺 {positive} · {trump}"
+
+
+def _plays(plays: Sequence[tuple[int, Card]], seats: Sequence[SeatInfo], tr: Translator) -> str:
+    return " · ".join(f"{name_of(seats, player, tr)} {card(c, tr)}" for player, c in plays)
+
+
+def _trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
+    if view.phase is not Phase.PLAY:
+        return None
+    if not view.trick:
+        return tr.t("table-empty")
+    return tr.t("table-cards", cards=_plays(view.trick, seats, tr))
+
+
+def _turn_line(table: KingTable, tr: Translator) -> str | None:
+    view = table.view
+    if view.is_terminal or view.phase is not Phase.PLAY or view.current_player < 0:
+        return None
+    return turn_line(table.seats, view.current_player, table.seconds_left, tr)
+
+
+def _player_lines(table: KingTable, tr: Translator) -> list[str]:
+    view = table.view
+    if view.is_terminal:
+        return []
+    lines = []
+    for seat_index, seat in enumerate(table.seats):
+        marker = "👉 " if seat_index == view.current_player else ""
+        line = marker + tr.t("king-player", name=seat_name(seat, tr), tricks=view.tricks_won[seat_index])
+        taken = view.penalty_cards[seat_index]
+        if taken:
+            line += " · " + cards(taken, tr)
+        points = view.deal_points[seat_index]
+        if points:
+            line += f" · <b>{signed(points)}</b>"
+        if seat.is_replaced:
+            line += " · " + tr.t("table-replaced")
+        elif not seat.is_reachable and not seat.is_bot:
+            line += " · " + tr.t("table-unreachable")
+        lines.append(line)
+    return lines
+
+
+def _last_trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+    if view.is_terminal or not view.tricks_this_deal:
+        return []
+    last = view.tricks_this_deal[-1]
+    return [
+        tr.t("king-last-trick", plays=_plays(last.plays, seats, tr), name=name_of(seats, last.winner, tr))
+    ]
+
+
+def _totals_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+    if not view.score_sheet:
+        return []
+    scores = " · ".join(f"{seat_name(seat, tr)} {signed(view.totals[i])}" for i, seat in enumerate(seats))
+    return [tr.t("king-totals", scores=scores)]
+
+
+def _join(blocks: Sequence[Sequence[str]]) -> str:
+    return "\n\n".join("\n".join(block) for block in blocks if block)
+
+
+def _suit_groups(hand: Sequence[Card]) -> list[list[Card]]:
+    """The hand in suit rows (♠ ♥ ♦ ♣), each from the highest card down; empty suits left out."""
+    groups = []
+    for suit in SUIT_ROWS:
+        group = sorted((c for c in hand if c.suit is suit), key=lambda c: c.rank, reverse=True)
+        if group:
+            groups.append(group)
+    return groups
+
+
+def score_sheet(
+    view: KingView, seats: Sequence[SeatInfo], tr: Translator, rows: int | None = None
+) -> list[str]:
+    """The paper score sheet: a legend of the columns, then one row per finished deal and the totals.
+
+    Monospaced (``<pre>``) so the columns line up on a phone: about 25 characters wide for four players.
+    """
+    sheet = view.score_sheet if rows is None else view.score_sheet[:rows]
+    if not sheet:
+        return []
+    players = len(seats)
+    legend = " · ".join(f"{i + 1} {seat_name(seat, tr)}" for i, seat in enumerate(seats))
+    head = " " * SHEET_LABEL + "".join(f"{i + 1:>{SHEET_COLUMN}}" for i in range(players))
+    body = []
+    for deal_index, row in enumerate(sheet):
+        contract = _contract_of(view, deal_index)
+        abbr = tr.t("king-abbr", contract=contract.value) if contract else tr.t("king-abbr-plus")
+        label = f"{deal_index + 1:>2} {abbr}"[:SHEET_LABEL].ljust(SHEET_LABEL)
+        body.append(label + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in row[:players]))
+    totals = [sum(row[p] for row in sheet) for p in range(players)]
+    body.append("Σ".ljust(SHEET_LABEL) + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in totals))
+    pre = "\n".join([head, *body])
+    return [tr.t("tally-title"), legend, f"<pre>{pre}</pre>"]
+
+
+# --------------------------------------------------------------------------------------------- group
+
+
+def render_table(table: KingTable, tr: Translator) -> Rendered:
+    """The group's table message (edited in place): public information only."""
+    view = table.view
+    seats = table.seats
+
+    def build(_keep: int | None) -> str:
+        top = _header(view, seats, tr)
+        for line in (_trick_line(view, seats, tr), _turn_line(table, tr)):
+            if line:
+                top.append(line)
+        return _join(
+            [top, _player_lines(table, tr), _last_trick_line(view, seats, tr), _totals_line(view, seats, tr)]
+        )
+
+    row = [rules_button(tr, RulesSection.KING, table.game_id)]
+    if table.bot_username and not view.is_terminal:
+        row.append(
+            url_button(tr.t("btn-my-cards"), start_link(table.bot_username, DeepLink.GAME, table.game_id))
+        )
+    return Rendered(fit(build), keyboard([row]))
+
+
+# --------------------------------------------------------------------------------------------- private
+
+
+def _is_my_turn(view: KingView) -> bool:
+    return not view.is_terminal and view.is_my_turn and bool(view.legal_actions)
+
+
+def play_index(view: KingView, c: Card) -> int | None:
+    """The index in ``view.legal_actions`` of playing ``c``; None if ``c`` cannot be played now."""
+    for index, action in enumerate(view.legal_actions):
+        if isinstance(action, Play) and action.card is c:
+            return index
+    return None
+
+
+def _trump_rows(table: KingTable, tr: Translator) -> list[Sequence[InlineKeyboardButton]]:
+    view = table.view
+    suits: list[InlineKeyboardButton] = []
+    last: list[InlineKeyboardButton] = []
+    by_suit = {
+        action.suit: index
+        for index, action in enumerate(view.legal_actions)
+        if isinstance(action, ChooseTrump)
+    }
+    for suit in SUIT_ROWS:
+        if suit in by_suit:
+            data = MoveCb(game=table.game_id, version=view.version, index=by_suit[suit]).pack()
+            suits.append(button(suit.symbol, data))
+    if None in by_suit:
+        data = MoveCb(game=table.game_id, version=view.version, index=by_suit[None]).pack()
+        last.append(button(tr.t("btn-trump-last"), data))
+    return [suits, last]
+
+
+def _card_rows(table: KingTable, tr: Translator) -> list[Sequence[InlineKeyboardButton]]:
+    view = table.view
+    rows: list[Sequence[InlineKeyboardButton]] = []
+    for group in _suit_groups(view.hand):
+        row = []
+        for c in group:
+            index = play_index(view, c)
+            if index is None:
+                data = PickCb(game=table.game_id, version=view.version, card=c.code).pack()
+            else:
+                data = MoveCb(game=table.game_id, version=view.version, index=index).pack()
+            row.append(button(card(c, tr), data))
+        rows.append(row)
+    return rows
+
+
+def _hand_text(hand: Sequence[Card], tr: Translator) -> list[str]:
+    return [tr.t("king-your-cards"), *(cards(group, tr) for group in _suit_groups(hand))]
+
+
+def _private(table: KingTable, tr: Translator) -> Rendered:
+    view = table.view
+    seats = table.seats
+    me = seats[view.player] if 0 <= view.player < len(seats) else SeatInfo(name="")
+    my_turn = _is_my_turn(view)
+    choosing = view.phase is Phase.CHOOSE_TRUMP
+
+    def build(_keep: int | None) -> str:
+        top: list[str] = []
+        if my_turn:
+            timer = f" ({clock(table.seconds_left)})" if table.seconds_left is not None else ""
+            top.append(tr.t("hand-your-turn", name=seat_name(me, tr)) + timer)
+        top += _header(view, seats, tr, private=True)
+        trick = _trick_line(view, seats, tr)
+        if trick:
+            top.append(trick)
+        if not my_turn:
+            turn = _turn_line(table, tr)
+            if turn:
+                top.append(turn)
+        blocks = [
+            top,
+            _player_lines(table, tr),
+            _last_trick_line(view, seats, tr),
+            _totals_line(view, seats, tr),
+        ]
+        bottom: list[str] = []
+        if view.is_terminal:
+            bottom.append(tr.t("hand-game-over"))
+        elif my_turn and choosing:
+            bottom += [tr.t("king-first-three", cards=cards(view.hand, tr, "  ")), tr.t("king-choose-trump")]
+        elif my_turn:
+            bottom.append(tr.t("king-pick-card"))
+        elif view.hand:
+            bottom += _hand_text(view.hand, tr)
+        blocks.append(bottom)
+        return _join(blocks)
+
+    rows: list[Sequence[InlineKeyboardButton]] = []
+    if my_turn:
+        rows = _trump_rows(table, tr) if choosing else _card_rows(table, tr)
+    last_row = [rules_button(tr, RulesSection.KING, table.game_id)]
+    if view.is_terminal and table.solo:
+        last_row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
+    rows.append(last_row)
+    return Rendered(fit(build), keyboard(rows))
+
+
+def render_hand(table: KingTable, tr: Translator) -> Rendered:
+    """A player's live private message: the table, their cards in suit rows, and on their turn the buttons
+    (a card plays on one tap; the trump chooser gets ♠ ♥ ♦ ♣ and «по последней»)."""
+    return _private(table, tr)
+
+
+def render_solo(table: KingTable, tr: Translator) -> Rendered:
+    """The one live message of a solo game against three bot players (a rematch button at the end)."""
+    return _private(table, tr)
+
+
+# --------------------------------------------------------------------------------------------- results
+
+
+def render_deal_end(table: KingTable, tr: Translator, deal_number: int | None = None) -> Rendered:
+    """A finished deal (the last one unless ``deal_number``, 1-based): its points and the sheet so far."""
+    view = table.view
+    seats = table.seats
+    sheet = view.score_sheet
+    index = len(sheet) - 1 if deal_number is None else deal_number - 1
+    if not 0 <= index < len(sheet):
+        return Rendered(tr.t("deal-none"), None)
+    row = sheet[index]
+
+    def build(_keep: int | None) -> str:
+        label = _deal_label(index, _contract_of(view, index), tr)
+        head = [tr.t("king-deal-over", deal=index + 1, total=NUM_DEALS, contract=label)]
+        points = " · ".join(f"{seat_name(seat, tr)} <b>{signed(row[i])}</b>" for i, seat in enumerate(seats))
+        head.append(points)
+        # The last deal's sheet comes with the party's results right after: no need to repeat it here.
+        sheet_lines = [] if view.is_terminal else score_sheet(view, seats, tr, index + 1)
+        return _join([head, sheet_lines])
+
+    return Rendered(fit(build), keyboard([[rules_button(tr, RulesSection.KING_SCORING, table.game_id)]]))
+
+
+def render_party_end(table: KingTable, tr: Translator) -> Rendered:
+    """The final results (positive points − penalties), the winner(s), the whole sheet and a rematch button."""
+    view = table.view
+    seats = table.seats
+    outcome = view.outcome
+    sheet = view.score_sheet
+
+    def build(_keep: int | None) -> str:
+        head = [tr.t("party-title")]
+        if outcome is not None:
+            for winner in outcome.winners:
+                head.append(
+                    tr.t(
+                        "party-winner", name=name_of(seats, winner, tr), points=signed(outcome.scores[winner])
+                    )
+                )
+        results = [tr.t("king-results-title")]
+        for i, seat in enumerate(seats):
+            plus = sum(r[i] for r in sheet if r[i] > 0)
+            minus = -sum(r[i] for r in sheet if r[i] < 0)
+            total = plus - minus
+            results.append(
+                tr.t("king-result", name=seat_name(seat, tr), plus=plus, minus=minus, total=signed(total))
+            )
+        return _join([head, results, score_sheet(view, seats, tr)])
+
+    rows = [
+        [
+            button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()),
+            rules_button(tr, RulesSection.KING_SCORING, table.game_id),
+        ]
+    ]
+    return Rendered(fit(build), keyboard(rows))

@@ -1,0 +1,89 @@
+"""Short messages and answers: the «start the bot» notice, turn reminders, seats taken over by bots, and the
+localized answers to refused presses (illegal moves, stale buttons, lobby errors)."""
+
+from __future__ import annotations
+
+import enum
+
+from bot.callbacks import DeepLink, SeatCb, start_link
+from bot.i18n import Translator
+from bot.views.common import button, card, clock, keyboard, seat_name, short_answer, url_button
+from bot.views.models import Rendered, SeatInfo
+from engine.cards import Card, Suit
+from engine.core import IllegalActionError
+
+
+class Answer(enum.StrEnum):
+    """Answers to a press or command that the bot itself (not the rules engine) gives."""
+
+    STALE = "stale"
+    """The button belongs to an older state: «Этот ход уже сделан»."""
+    NOT_A_PLAYER = "not_a_player"
+    NO_GAME = "no_game"
+    GAME_RUNNING = "game_running"
+    NOT_CREATOR = "not_creator"
+    NOT_CREATOR_OR_ADMIN = "not_creator_or_admin"
+    LOBBY_FULL = "lobby_full"
+    ALREADY_JOINED = "already_joined"
+    NOT_ENOUGH_PLAYERS = "not_enough_players"
+    JOINED = "joined"
+    LEFT = "left"
+    BOT_ADDED = "bot_added"
+    SETTING_SAVED = "setting_saved"
+    GAME_CANCELLED = "game_cancelled"
+    SEAT_TAKEN_BACK = "seat_taken_back"
+    ALREADY_IN_GAME = "already_in_game"
+    GROUP_ONLY = "group_only"
+    PRIVATE_ONLY = "private_only"
+    TOO_FAST = "too_fast"
+    UNKNOWN = "unknown"
+
+
+def answer_text(reason: enum.Enum, tr: Translator, **params: object) -> str:
+    """A callback answer (≤ 200 characters) for an :class:`Answer` or an engine's illegal-action reason.
+
+    Reasons of every game share one key space, ``answer-<value>``; ``params`` fill the message (``name`` for
+    «Сейчас ходит Аня» — pass the escaped or plain name: answers are plain text, not HTML).
+    """
+    key = f"answer-{str(reason.value).replace('_', '-')}"
+    text = tr.t(key, **params) if tr.has(key) else tr.t("answer-unknown")
+    return short_answer(text)
+
+
+def illegal_answer(error: IllegalActionError, tr: Translator, **params: object) -> str:
+    """The answer to a move the engine refused, with the error's own params plus ``params`` (e.g. ``name``)."""
+    merged: dict[str, object] = {}
+    for key, value in {**error.params, **params}.items():
+        if isinstance(value, Card):
+            merged[key] = card(value, tr)
+        elif isinstance(value, Suit):
+            merged[key] = value.symbol
+        else:
+            merged[key] = value
+    return answer_text(error.reason, tr, **merged)
+
+
+def render_start_bot(seat: SeatInfo, game_id: str, bot_username: str, tr: Translator) -> Rendered:
+    """In the group: a player the bot cannot write to must open the bot (a deep-link button)."""
+    text = tr.t("notice-start-bot", name=seat_name(seat, tr))
+    link = start_link(bot_username, DeepLink.GAME, game_id)
+    return Rendered(text, keyboard([[url_button(tr.t("btn-open-bot"), link)]]))
+
+
+def render_turn_reminder(seat: SeatInfo, seconds_left: int, tr: Translator) -> Rendered:
+    """In the private chat: the turn is about to run out."""
+    return Rendered(tr.t("notice-reminder", name=seat_name(seat, tr), time=clock(seconds_left)), None)
+
+
+def render_seat_replaced(seat: SeatInfo, game_id: str, tr: Translator) -> Rendered:
+    """In the group: after missed turns a bot plays for this seat; one tap takes the seat back."""
+    text = tr.t("notice-replaced", name=seat_name(seat, tr))
+    return Rendered(text, keyboard([[button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())]]))
+
+
+def render_seat_back(seat: SeatInfo, tr: Translator) -> Rendered:
+    return Rendered(tr.t("notice-seat-back", name=seat_name(seat, tr)), None)
+
+
+def render_game_cancelled(tr: Translator) -> Rendered:
+    return Rendered(tr.t("notice-cancelled"), None)

@@ -1,0 +1,37 @@
+"""/stats and /top: a person's own figures and a chat's leaderboard."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import Translator
+from bot.storage.models import ChatRank, UserStats
+from bot.views.common import esc
+from bot.views.models import Rendered
+
+
+def render_stats(stats: UserStats, tr: Translator) -> Rendered:
+    """/stats: parties, wins, points and the settlement balance of finished parties."""
+    text = tr.t(
+        "stats-text", games=stats.games, wins=stats.wins, points=stats.points, settlement=stats.settlement
+    )
+    return Rendered(text, None)
+
+
+def render_top(ranks: Sequence[ChatRank], tr: Translator) -> Rendered:
+    """/top: the chat's people by wins, then points."""
+    if not ranks:
+        return Rendered(tr.t("top-empty"), None)
+    lines = [tr.t("top-title")]
+    for place, rank in enumerate(ranks, start=1):
+        lines.append(
+            tr.t(
+                "top-line",
+                place=place,
+                name=esc(rank.name),
+                wins=rank.wins,
+                games=rank.games,
+                points=rank.points,
+            )
+        )
+    return Rendered("\n".join(lines), None)

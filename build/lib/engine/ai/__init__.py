@@ -1,0 +1,12 @@
+"""Bot players: given one player's view and an rng, return one of that player's legal actions.
+
+``choose_action(view, level, rng, budget_ms=None)`` works for the views of both games. A bot player sees
+only ``state.view(player)``; hidden cards are guessed by sampling worlds consistent with that view.
+"""
+
+from __future__ import annotations
+
+from engine.ai.levels import Level
+from engine.ai.players import choose_action, describe_action
+
+__all__ = ["Level", "choose_action", "describe_action"]

@@ -1,0 +1,57 @@
+"""The entry point of the bot players: dispatch on the game of the view and on the level."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from engine.ai import king as king_ai
+from engine.ai import konchinka as konchinka_ai
+from engine.ai.levels import Level
+from engine.king import KingView
+from engine.konchinka import KonchinkaView
+
+
+def choose_action(
+    view: Any,
+    level: Level,
+    rng: random.Random,
+    *,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+) -> Any:
+    """One of ``view.legal_actions``, chosen by a bot player of ``level`` from ``view`` alone.
+
+    Deterministic for the same view, level and rng state. For the hard level, ``iterations`` caps the number
+    of sampled worlds per decision (default: the level's own setting) and ``budget_ms`` caps its thinking time
+    (default about 300 ms); with the iteration cap binding first, play is reproducible. A decision with a
+    single legal action is answered at once.
+    """
+    actions = view.legal_actions
+    if not actions:
+        raise ValueError("the view offers no legal action: it is not this player's turn")
+    if len(actions) == 1:
+        return actions[0]
+    level = Level(level)
+    if isinstance(view, KingView):
+        if level is Level.EASY:
+            return king_ai.easy_action(view, rng)
+        if level is Level.NORMAL:
+            return king_ai.normal_action(view)
+        return king_ai.hard_action(view, rng, budget_ms, iterations)
+    if isinstance(view, KonchinkaView):
+        if level is Level.EASY:
+            return konchinka_ai.easy_action(view, rng)
+        if level is Level.NORMAL:
+            return konchinka_ai.normal_action(view)
+        return konchinka_ai.hard_action(view, rng, budget_ms, iterations)
+    raise TypeError(f"not a view of a known game: {type(view).__name__}")
+
+
+def describe_action(view: Any, action: Any) -> str:
+    """A short readable line (Russian card names) about ``action`` taken from ``view``, for watching games."""
+    if isinstance(view, KingView):
+        return king_ai.describe(view, action)
+    if isinstance(view, KonchinkaView):
+        return konchinka_ai.describe(view, action)
+    return str(getattr(action, "code", action))

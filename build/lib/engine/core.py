@@ -1,0 +1,191 @@
+"""What every game shares: the game and state protocols, outcomes, errors, records and replay.
+
+A game is a ``Game`` (frozen options) plus a ``State`` (one playthrough) created only by
+``game.new_initial_state(seed)``. Dealing is part of the state: the seed fixes every shuffle, so the record
+``(game name, options, seed, action codes)`` rebuilds the state exactly with :func:`replay`.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self, TypeAlias, runtime_checkable
+
+Player: TypeAlias = int
+"""A seat number, 0-based, in clockwise order."""
+
+JSONValue: TypeAlias = "str | int | float | bool | list[JSONValue] | dict[str, JSONValue] | None"
+
+
+class IllegalActionError(ValueError):
+    """An action that the rules refuse in this state. The state is left exactly as it was.
+
+    ``reason`` is an enum member of the game (e.g. ``KingIllegal.MUST_FOLLOW_SUIT``) that the bot turns into a
+    localized answer; ``params`` holds the details the answer may name (a suit, a player, a card).
+    """
+
+    def __init__(self, reason: enum.Enum, message: str, **params: object) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params: dict[str, object] = params
+
+
+class CommonIllegal(enum.StrEnum):
+    """Reasons shared by every game."""
+
+    GAME_OVER = "game_over"
+    NOT_YOUR_TURN = "not_your_turn"
+    NOT_IN_HAND = "not_in_hand"
+    MALFORMED = "malformed"
+    NOT_LEGAL = "not_legal"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a finished party.
+
+    ``scores``: each player's final number (Кончинка: the tally total; Кинг: positive minus penalties).
+    ``settlement``: what each player receives (+) or pays (−); it sums to zero.
+    """
+
+    winners: tuple[Player, ...]
+    scores: tuple[int, ...]
+    settlement: tuple[int, ...]
+
+
+class Action(Protocol):
+    """An action: a small frozen value with a compact ASCII code (``type(a).parse(a.code) == a``)."""
+
+    @property
+    def code(self) -> str: ...
+
+
+@runtime_checkable
+class Game(Protocol):
+    """Frozen options of one game; the factory of its states."""
+
+    name: str
+
+    @property
+    def num_players(self) -> int: ...
+
+    def options_dict(self) -> dict[str, JSONValue]:
+        """The options as plain JSON data; ``GAMES[name](options_dict())`` rebuilds an equal game."""
+        ...
+
+    def new_initial_state(self, seed: int) -> State: ...
+
+    def parse_action(self, code: str) -> Any:
+        """The action with this code, or IllegalActionError(MALFORMED)."""
+        ...
+
+
+@runtime_checkable
+class State(Protocol):
+    """One playthrough of a game."""
+
+    @property
+    def game(self) -> Game: ...
+
+    @property
+    def seed(self) -> int: ...
+
+    @property
+    def current_player(self) -> Player:
+        """The player to act; -1 once the party is over."""
+        ...
+
+    @property
+    def is_terminal(self) -> bool: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    @property
+    def version(self) -> int:
+        """The number of actions applied so far (a press drawn for another version is stale)."""
+        ...
+
+    @property
+    def deals_completed(self) -> int:
+        """Whole deals played so far (benchmarks count deals with it)."""
+        ...
+
+    @property
+    def history(self) -> Sequence[Any]:
+        """Every action applied, in order."""
+        ...
+
+    def legal_actions(self) -> Sequence[Any]:
+        """The current player's legal actions in a stable order; empty once terminal."""
+        ...
+
+    def apply(self, action: Any) -> None:
+        """Apply one action of the current player; IllegalActionError (and no change) if the rules refuse it."""
+        ...
+
+    def clone(self) -> Self: ...
+
+    def view(self, player: Player) -> Any:
+        """Everything ``player`` may know, and nothing more."""
+        ...
+
+    def record(self) -> GameRecord: ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """The save format of a game: replaying it rebuilds the state exactly."""
+
+    game: str
+    options: dict[str, JSONValue]
+    seed: int
+    actions: tuple[str, ...] = field(default=())
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"game": self.game, "options": self.options, "seed": self.seed, "actions": list(self.actions)},
+            ensure_ascii=True,
+            separators=(",", ":"),
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        data = json.loads(text)
+        return cls(
+            game=str(data["game"]),
+            options=dict(data["options"]),
+            seed=int(data["seed"]),
+            actions=tuple(str(a) for a in data["actions"]),
+        )
+
+
+GameFactory: TypeAlias = Callable[[Mapping[str, Any]], Game]
+GAMES: dict[str, GameFactory] = {}
+"""Game name -> factory from an options mapping (filled by the game packages on import of ``engine``)."""
+
+
+def register_game(name: str, factory: GameFactory) -> None:
+    GAMES[name] = factory
+
+
+def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
+    import engine  # noqa: F401  (registers the games)
+
+    try:
+        factory = GAMES[name]
+    except KeyError:
+        raise ValueError(f"unknown game: {name!r}") from None
+    return factory(dict(options or {}))
+
+
+def replay(record: GameRecord) -> State:
+    """Rebuild the state of a record: the same options and seed, then every action in order."""
+    game = make_game(record.game, record.options)
+    state = game.new_initial_state(record.seed)
+    for code in record.actions:
+        state.apply(game.parse_action(code))
+    return state

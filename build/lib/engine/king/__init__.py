@@ -1,0 +1,45 @@
+"""Кинг: four players, 32 cards, 7 negative deals then 8 positive deals with a chosen trump.
+
+``KingGame(options).new_initial_state(seed)`` starts a party; see :mod:`engine.king.state` for the state and a
+player's view, :mod:`engine.king.rules` for contracts and options, :mod:`engine.king.actions` for the actions.
+"""
+
+from __future__ import annotations
+
+from engine.core import register_game
+from engine.king.actions import CHOOSE_TRUMP_ACTIONS, ChooseTrump, KingAction, Play, parse_action
+from engine.king.rules import (
+    DEFAULT_ORDER,
+    NEGATIVE_DEALS,
+    NUM_DEALS,
+    POSITIVE_DEALS,
+    Contract,
+    KingIllegal,
+    KingOptions,
+    Phase,
+)
+from engine.king.state import CompletedTrick, KingGame, KingState, KingView, PlayedCard, make_king_game
+
+register_game("king", make_king_game)
+
+__all__ = [
+    "CHOOSE_TRUMP_ACTIONS",
+    "DEFAULT_ORDER",
+    "NEGATIVE_DEALS",
+    "NUM_DEALS",
+    "POSITIVE_DEALS",
+    "ChooseTrump",
+    "CompletedTrick",
+    "Contract",
+    "KingAction",
+    "KingGame",
+    "KingIllegal",
+    "KingOptions",
+    "KingState",
+    "KingView",
+    "Phase",
+    "Play",
+    "PlayedCard",
+    "make_king_game",
+    "parse_action",
+]
