@@ -191,3 +191,46 @@ async def test_check_exit_code_says_which_check_failed(
     assert result.code == code, result.stderr
     assert "Traceback" not in result.stderr
     assert result.seconds < QUICK
+
+
+# --- stopping ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
+    tg: FakeTelegram, tmp_path: Path, mode: str
+) -> None:
+    """What ``docker stop`` sends: the bot ends with exit code 0 within seconds, in either mode."""
+    env = base_env(tg, tmp_path) | {"LOG_LEVEL": "INFO"}
+    if mode == "webhook":
+        port = unused_port()
+        env |= {
+            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            "WEBHOOK_HOST": "127.0.0.1",
+            "WEBHOOK_PORT": str(port),
+        }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
+        if mode == "webhook":
+            await tg.wait_for(lambda: tg.webhook_url is not None, timeout=30, what="the webhook")
+        process.terminate()
+        started = time.monotonic()
+        _, err = await asyncio.wait_for(process.communicate(), QUICK)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, err.decode()
+    assert time.monotonic() - started < QUICK
+    assert "Traceback" not in err.decode()
+    assert "started; 0 active games resumed" in err.decode()
