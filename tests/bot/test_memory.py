@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.callbacks import MoveCb
 from bot.services.memory import GameLocks, StateCache
 from engine.core import make_game
+from tests.bot.conftest import BotRunner
+from tests.fakebot import FakeTelegram
 
 
 async def test_a_game_lock_excludes_and_is_gone_once_nobody_holds_or_waits_for_it() -> None:
@@ -55,3 +58,20 @@ def test_the_state_cache_keeps_the_most_recent_and_drops_idle_and_finished_state
         finished.apply(finished.legal_actions()[0])
     cache[6] = finished
     assert len(cache) == 0
+
+
+async def test_presses_for_games_that_do_not_exist_leave_nothing_in_memory(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna = tg.add_user("Аня")
+    await anna.send_private("/help")
+    await tg.wait_for(lambda: anna.private_chat.last_bot_message() is not None, what="the help")
+    message = anna.private_chat.last_bot_message()
+    assert message is not None
+    for game in range(900_001, 900_004):
+        answer = await anna.press(message, data=MoveCb(game=str(game), version=0, index=0).pack(), force=True)
+        assert answer.answered and answer.text
+    service = running.app.service
+    assert len(service._locks) == 0
+    assert all(game not in service._states for game in range(900_001, 900_004))
