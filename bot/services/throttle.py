@@ -152,7 +152,7 @@ class ThrottleMiddleware(BaseMiddleware):
         return True
 
     async def _refuse_press(self, callback: CallbackQuery) -> None:
-        log.info("press from user %d refused: too fast", callback.from_user.id)
+        log.debug("press from user %d refused: too fast", callback.from_user.id)
         text = answer_text(Answer.TOO_FAST, translator_for(callback.from_user.language_code))
         try:
             await callback.answer(text)
@@ -160,12 +160,14 @@ class ThrottleMiddleware(BaseMiddleware):
             return  # a query too old to answer: nothing was done, nothing to say
 
     async def _refuse_command(self, message: Message, key: tuple[Key, Rate], now: float) -> None:
-        log.info("command in chat %d refused: too fast", message.chat.id)
         told = (Kind.COMMAND_GROUP if is_group(message.chat.id) else Kind.COMMAND_USER, message.chat.id)
         rate = key[1]
         if not self._told.has_room(told, Rate(1, rate.seconds), now):
             return
         self._told.take(told, rate, now)
+        log.info(
+            "commands in chat %d come too fast: refusing them for up to %g s", message.chat.id, rate.seconds
+        )
         tr = translator_for(message.from_user.language_code if message.from_user else None)
         thread_id = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
         await self.outbox.say(message.chat.id, answer_text(Answer.TOO_FAST, tr), thread_id=thread_id)
