@@ -6,8 +6,10 @@ import asyncio
 
 from bot.callbacks import MoveCb
 from bot.services.memory import GameLocks, StateCache
+from bot.services.outbox import SWEEP_EVERY
 from engine.core import make_game
-from tests.bot.conftest import BotRunner
+from tests.bot.conftest import SPEED, BotRunner, play_until, start_solo_konchinka
+from tests.bot.test_soak import finals
 from tests.fakebot import FakeTelegram
 
 
@@ -75,3 +77,26 @@ async def test_presses_for_games_that_do_not_exist_leave_nothing_in_memory(
     service = running.app.service
     assert len(service._locks) == 0
     assert all(game not in service._states for game in range(900_001, 900_004))
+
+
+async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Each game by a new person: afterwards no state, lock, queue or rate window is kept for any of them."""
+    running = await bot_runner(bot_delay=0.0, default_target=1)
+    for n in range(5):
+        user = tg.add_user(f"Игрок {n}")
+        await start_solo_konchinka(tg, user, opponents=1, level="easy")
+        await play_until(tg, [user], lambda user=user: finals(user) > 0, timeout=60)
+    await tg.settle()
+    app = running.app
+    assert len(app.service._states) == 0
+    assert len(app.service._locks) == 0
+    assert len(app.outbox) == 0
+    # A bot-clock minute later the next event sweeps the emptied rate windows: only the newcomer's are left.
+    await asyncio.sleep(SWEEP_EVERY / SPEED + 0.5)
+    late = tg.add_user("Поздний")
+    await late.send_private("/help")
+    await tg.wait_for(lambda: late.private_chat.last_bot_message() is not None, what="the help")
+    assert len(app.outbox.limiter) == 1
+    assert len(app.throttle.windows) == 1
