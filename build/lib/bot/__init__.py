@@ -1,1 +1,0 @@
-"""The Telegram side of the card bot (aiogram 3)."""
