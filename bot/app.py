@@ -19,9 +19,9 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from bot.handlers import HANDLED_COMMANDS, routers
 from bot.i18n import Locale, translator
 from bot.services.clock import Clock
+from bot.services.flood import ThrottleMiddleware
 from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
-from bot.services.throttle import ThrottleMiddleware
 from bot.services.updates import OnceMiddleware
 from bot.settings import Settings
 from bot.startup import (

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.callbacks import RulesCb
-from bot.services.throttle import Kind, Rate, ThrottleLimits, Windows
+from bot.services.flood import Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 
