@@ -11,7 +11,9 @@ import enum
 import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Self, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, runtime_checkable
+
+from typing_extensions import TypeVar
 
 Player: TypeAlias = int
 """A seat number, 0-based, in clockwise order."""
@@ -62,11 +64,20 @@ class Action(Protocol):
     def code(self) -> str: ...
 
 
+A = TypeVar("A", bound=Action, default=Any)
+"""A game's action type. Left unnamed (``State`` alone), a caller that does not know the game gets ``Any``."""
+V_co = TypeVar("V_co", covariant=True, default=Any)
+"""A game's view type (what one player may know)."""
+
+
 @runtime_checkable
-class Game(Protocol):
+class Game(Protocol[A, V_co]):
     """Frozen options of one game; the factory of its states."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The name the game is registered under (``GAMES[name]``)."""
+        ...
 
     @property
     def num_players(self) -> int: ...
@@ -75,19 +86,19 @@ class Game(Protocol):
         """The options as plain JSON data; ``GAMES[name](options_dict())`` rebuilds an equal game."""
         ...
 
-    def new_initial_state(self, seed: int) -> State: ...
+    def new_initial_state(self, seed: int) -> State[A, V_co]: ...
 
-    def parse_action(self, code: str) -> Any:
+    def parse_action(self, code: str) -> A:
         """The action with this code, or IllegalActionError(MALFORMED)."""
         ...
 
 
 @runtime_checkable
-class State(Protocol):
-    """One playthrough of a game."""
+class State(Protocol[A, V_co]):
+    """One playthrough of a game: ``State[KingAction, KingView]``."""
 
     @property
-    def game(self) -> Game: ...
+    def game(self) -> Game[A, V_co]: ...
 
     @property
     def seed(self) -> int: ...
@@ -114,25 +125,96 @@ class State(Protocol):
         ...
 
     @property
-    def history(self) -> Sequence[Any]:
+    def history(self) -> Sequence[A]:
         """Every action applied, in order."""
         ...
 
-    def legal_actions(self) -> Sequence[Any]:
+    def legal_actions(self) -> Sequence[A]:
         """The current player's legal actions in a stable order; empty once terminal."""
         ...
 
-    def apply(self, action: Any) -> None:
+    def apply(self, action: A) -> None:
         """Apply one action of the current player; IllegalActionError (and no change) if the rules refuse it."""
         ...
 
     def clone(self) -> Self: ...
 
-    def view(self, player: Player) -> Any:
+    def view(self, player: Player) -> V_co:
         """Everything ``player`` may know, and nothing more."""
         ...
 
     def record(self) -> GameRecord: ...
+
+
+class Options(Protocol):
+    """A game's frozen options: hashable, and plain JSON data both ways."""
+
+    def to_dict(self) -> dict[str, JSONValue]: ...
+
+    def __hash__(self) -> int: ...
+
+
+OptionsT = TypeVar("OptionsT", bound=Options)
+AnyGame = TypeVar("AnyGame", bound="GameBase[Any]")
+
+
+class GameBase(Generic[OptionsT]):
+    """What every game class shares: its name, frozen options, equality by options, the JSON form."""
+
+    name: ClassVar[str]
+
+    def __init__(self, options: OptionsT) -> None:
+        self.options = options
+
+    def options_dict(self) -> dict[str, JSONValue]:
+        return self.options.to_dict()
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and isinstance(other, GameBase) and other.options == self.options
+
+    def __hash__(self) -> int:
+        return hash((type(self), self.options))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options!r})"
+
+
+class StateBase(Generic[AnyGame, A]):
+    """What every state class shares: its game, seed, player to move and history, and its record.
+
+    The attributes are plain slots that each game's hot path reads and writes directly.
+    """
+
+    __slots__ = ("_current", "_game", "_history", "_seed")
+
+    _game: AnyGame
+    _seed: int
+    _current: Player
+    _history: list[A]
+
+    @property
+    def game(self) -> AnyGame:
+        return self._game
+
+    @property
+    def seed(self) -> int:
+        return self._seed
+
+    @property
+    def current_player(self) -> Player:
+        return self._current
+
+    @property
+    def history(self) -> tuple[A, ...]:
+        return tuple(self._history)
+
+    def record(self) -> GameRecord:
+        return GameRecord(
+            game=self._game.name,
+            options=self._game.options_dict(),
+            seed=self._seed,
+            actions=tuple(a.code for a in self._history),
+        )
 
 
 @dataclass(frozen=True, slots=True)

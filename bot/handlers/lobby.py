@@ -10,6 +10,7 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, RematchCb, parse_start_payload
+from bot.games import plugin_of
 from bot.handlers.common import admin_check, answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.errors import ServiceError
 from bot.services.game import GameService
@@ -64,9 +65,7 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
         return
     options = None
     if callback_data.kind is GameKind.KONCHINKA:
-        from bot.services.kinds import spec_of
-
-        options = spec_of(callback_data.kind).default_options(service.config.default_target)
+        options = plugin_of(callback_data.kind).default_options(service.config.default_target)
         options["variant"] = callback_data.variant.value
     await service.open_lobby(
         message.chat.id, thread_of(message), person(callback.from_user), callback_data.kind, options

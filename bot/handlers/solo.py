@@ -7,10 +7,10 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import SoloCb, SoloStep
+from bot.games import PLUGINS
 from bot.handlers.common import answer_quietly, person, tr_of
 from bot.services.errors import ServiceError
 from bot.services.game import GameService
-from bot.services.kinds import KINDS
 from bot.services.outbox import Outbox
 from bot.views import Answer
 from bot.views.rules import render_play_menu, render_solo_setup
@@ -31,7 +31,7 @@ async def on_solo(
     callback: CallbackQuery, callback_data: SoloCb, service: GameService, outbox: Outbox
 ) -> None:
     message = callback.message
-    if not isinstance(message, Message) or callback_data.game not in KINDS:
+    if not isinstance(message, Message) or callback_data.game not in PLUGINS:
         raise ServiceError(Answer.UNKNOWN)
     chat_id, message_id = message.chat.id, message.message_id
     tr = tr_of(callback.from_user)

@@ -27,10 +27,10 @@ from aiogram.types import User
 
 from bot import views
 from bot.callbacks import GameKind, SettingKey
+from bot.games import AnyPlugin, plugin_of
 from bot.i18n import Translator, locale_for, translator
 from bot.services.clock import Clock
 from bot.services.errors import ServiceError
-from bot.services.kinds import KindSpec, spec_of
 from bot.services.memory import GameLocks, StateCache
 from bot.services.outbox import Outbox
 from bot.services.updates import mark_current_update
@@ -87,8 +87,8 @@ class Loaded:
         return None
 
     @property
-    def spec(self) -> KindSpec:
-        return spec_of(self.game.kind)
+    def spec(self) -> AnyPlugin:
+        return plugin_of(self.game.kind)
 
 
 @dataclass(slots=True)
@@ -228,7 +228,7 @@ class GameService:
         seats: Sequence[SeatRow] = (),
     ) -> int:
         """A new lobby in a group; the creator sits down at once if the bot may already write to them."""
-        spec = spec_of(kind)
+        spec = plugin_of(kind)
         now = self.clock.now()
         try:
             async with self.db.tx() as tx:
@@ -435,7 +435,7 @@ class GameService:
         adopt_message: int | None = None,
     ) -> int:
         """A private game against ``opponents`` bot players, in one live message."""
-        spec = spec_of(kind)
+        spec = plugin_of(kind)
         if not 1 <= opponents <= spec.max_players - 1:
             raise ServiceError(Answer.UNKNOWN)
         if spec.fills_with_bots and opponents != spec.max_players - 1:
@@ -674,7 +674,7 @@ class GameService:
     def _tr(self, lang: str | None) -> Translator:
         return translator(locale_for(lang))
 
-    def _new_record(self, spec: KindSpec, options: dict[str, Any], players: int) -> GameRecord:
+    def _new_record(self, spec: AnyPlugin, options: dict[str, Any], players: int) -> GameRecord:
         seed = self.config.game_seed if self.config.game_seed is not None else secrets.randbits(48)
         game = make_game(spec.kind.value, spec.game_options(options, players))
         return GameRecord(game=game.name, options=game.options_dict(), seed=seed, actions=())
@@ -906,7 +906,7 @@ class GameService:
 
     def _table_info(
         self, loaded: Loaded, seats: list[SeatRow], state: State, player: int, seconds_left: int | None
-    ) -> TableInfo:
+    ) -> TableInfo[Any]:
         return TableInfo(
             game_id=loaded.game.key,
             seats=number_bots(self._seat_info(s, loaded.users) for s in seats),

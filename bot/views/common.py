@@ -29,6 +29,11 @@ def card(c: Card, tr: Translator) -> str:
     return c.ru if tr.locale is Locale.RU else c.text
 
 
+def unplayable(label: str) -> str:
+    """A card button that cannot be played now, dimmed by dots («·К♥·»); a tap answers why."""
+    return f"·{label}·"
+
+
 def cards(cs: Iterable[Card], tr: Translator, sep: str = " ") -> str:
     return sep.join(card(c, tr) for c in cs)
 

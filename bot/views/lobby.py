@@ -3,40 +3,29 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import (
     DeepLink,
-    GameKind,
     LobbyCb,
     LobbyOp,
-    RulesSection,
-    SettingKey,
     start_link,
 )
+from bot.games import plugin_of
 from bot.i18n import Translator
 from bot.views.common import (
     button,
     esc,
     fit,
     keyboard,
-    konchinka_options_summary,
     level_name,
-    option,
     rules_button,
     seat_name,
     url_button,
 )
-from bot.views.king import ORDER_PRESETS, order_preset
 from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
 from engine.ai import Level
-
-TARGET_CHOICES: Final = (11, 15, 21, 31)
-STAKE_CHOICES: Final = (1, 2, 5, 10)
-TURN_TIME_CHOICES: Final = (30, 60, 120, 0)
-MARK: Final = "✅ "
 
 
 def render_lobby(info: LobbyInfo, tr: Translator) -> Rendered:
@@ -44,16 +33,14 @@ def render_lobby(info: LobbyInfo, tr: Translator) -> Rendered:
     if info.status is not LobbyStatus.OPEN:
         return Rendered(_closed_text(info, tr), None)
     if info.screen is LobbyScreen.SETTINGS:
-        return _settings(info, tr)
+        return plugin_of(info.kind).render_settings(info, tr)
     if info.screen is LobbyScreen.BOT_LEVEL:
         return _bot_level(info, tr)
     return _main(info, tr)
 
 
 def _title(info: LobbyInfo, tr: Translator) -> str:
-    if info.kind is GameKind.KING:
-        return f"🃏 <b>{tr.t('game-king')}</b> · {tr.t('lobby-king-summary')}"
-    return f"🃏 <b>{tr.t('game-konchinka')}</b> · {konchinka_options_summary(info.options, tr)}"
+    return plugin_of(info.kind).summary(info.options, tr)
 
 
 def _player_lines(info: LobbyInfo, tr: Translator) -> list[str]:
@@ -75,7 +62,7 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
         lines.extend(_player_lines(info, tr) or [tr.t("lobby-empty")])
         if info.creator_name:
             lines.append(tr.t("lobby-creator", name=esc(info.creator_name)))
-        if info.kind is GameKind.KING and len(info.seats) < info.max_players:
+        if plugin_of(info.kind).fills_with_bots and len(info.seats) < info.max_players:
             lines.append(tr.t("lobby-king-fill"))
         lines.append(tr.t("lobby-first-dealer"))
         if len(info.seats) < info.min_players:
@@ -96,7 +83,7 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
     rows.append(
         [
             button(tr.t("btn-settings"), LobbyCb(game=game, op=LobbyOp.SETTINGS).pack()),
-            rules_button(tr, _rules_section(info), ""),
+            rules_button(tr, plugin_of(info.kind).rules_section(info.options), ""),
         ]
     )
     rows.append(
@@ -106,14 +93,6 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
         ]
     )
     return Rendered(fit(build), keyboard(rows))
-
-
-def _rules_section(info: LobbyInfo) -> RulesSection:
-    if info.kind is GameKind.KING:
-        return RulesSection.KING
-    if str(option(info.options, "variant", "classic")) == "points":
-        return RulesSection.POINTS
-    return RulesSection.KONCHINKA
 
 
 def _bot_level(info: LobbyInfo, tr: Translator) -> Rendered:
@@ -130,122 +109,6 @@ def _bot_level(info: LobbyInfo, tr: Translator) -> Rendered:
         [button(tr.t("btn-back"), LobbyCb(game=game, op=LobbyOp.BACK).pack())],
     ]
     return Rendered(text, keyboard(rows))
-
-
-def _set(info: LobbyInfo, key: SettingKey, value: str) -> str:
-    return LobbyCb(game=info.game_id, op=LobbyOp.SET, key=key.value, value=value).pack()
-
-
-def _choice(label: str, selected: bool, callback: str) -> InlineKeyboardButton:
-    return button((MARK if selected else "") + label, callback)
-
-
-def _toggle(
-    info: LobbyInfo, tr: Translator, key: SettingKey, label_key: str, current: bool
-) -> InlineKeyboardButton:
-    label = tr.t(label_key) + ": " + tr.t("yes" if current else "no")
-    return button(label, _set(info, key, "0" if current else "1"))
-
-
-def _settings(info: LobbyInfo, tr: Translator) -> Rendered:
-    if info.kind is GameKind.KING:
-        return _king_settings(info, tr)
-    opts = info.options
-    variant = str(option(opts, "variant", "classic"))
-    target = option(opts, "target", 15)
-    multi = bool(option(opts, "multi_capture", False))
-    forced = bool(option(opts, "forced_capture", False))
-    early = bool(option(opts, "early_finish", True))
-    settlement = str(option(opts, "settlement", "points"))
-    stake = option(opts, "stake", 1)
-    lines = [
-        f"⚙️ <b>{tr.t('settings-title')}</b> · {tr.t('game-konchinka')}",
-        "",
-        tr.t("settings-variant", variant=variant),
-        tr.t("settings-target", target=str(target)),
-        tr.t("settings-multi", value=tr.t("yes" if multi else "no")),
-        tr.t("settings-forced", value=tr.t("yes" if forced else "no")),
-        tr.t("settings-early", value=tr.t("yes" if early else "no")),
-        tr.t("settings-settlement", settlement=settlement, stake=str(stake)),
-        tr.t("settings-turn-time", seconds=info.turn_seconds),
-        "",
-        tr.t("settings-hint"),
-    ]
-    rows: list[Sequence[InlineKeyboardButton]] = [
-        [
-            _choice(tr.t("opt-variant", variant=v), variant == v, _set(info, SettingKey.VARIANT, v))
-            for v in ("classic", "points")
-        ],
-        [
-            _choice(tr.t("opt-target", target=t), target == t, _set(info, SettingKey.TARGET, str(t)))
-            for t in TARGET_CHOICES
-        ],
-        [_toggle(info, tr, SettingKey.MULTI_CAPTURE, "settings-multi-short", multi)],
-        [_toggle(info, tr, SettingKey.FORCED_CAPTURE, "settings-forced-short", forced)],
-        [_toggle(info, tr, SettingKey.EARLY_FINISH, "settings-early-short", early)],
-        [
-            _choice(
-                tr.t("settlement-name", settlement=s), settlement == s, _set(info, SettingKey.SETTLEMENT, s)
-            )
-            for s in ("points", "stake")
-        ],
-    ]
-    if settlement == "stake":
-        rows.append(
-            [
-                _choice(tr.t("opt-stake", stake=s), stake == s, _set(info, SettingKey.STAKE, str(s)))
-                for s in STAKE_CHOICES
-            ]
-        )
-    rows.append(
-        [
-            _choice(
-                tr.t("turn-time", seconds=s), info.turn_seconds == s, _set(info, SettingKey.TURN_TIME, str(s))
-            )
-            for s in TURN_TIME_CHOICES
-        ]
-    )
-    rows.append([button(tr.t("btn-done"), LobbyCb(game=info.game_id, op=LobbyOp.BACK).pack())])
-    return Rendered("\n".join(lines), keyboard(rows))
-
-
-def _king_settings(info: LobbyInfo, tr: Translator) -> Rendered:
-    opts = info.options
-    forced = bool(option(opts, "king_forced_on_heart_lead", True))
-    stop = bool(option(opts, "stop_when_decided", True))
-    raw_order = opts.get("order")
-    order = (
-        [str(c) for c in raw_order] if isinstance(raw_order, list) else [str(c) for c in ORDER_PRESETS["std"]]
-    )
-    preset = order_preset(order)
-    lines = [
-        f"⚙️ <b>{tr.t('settings-title')}</b> · {tr.t('game-king')}",
-        "",
-        tr.t("settings-king-order", order=" → ".join(tr.t("king-contract-short", contract=c) for c in order)),
-        tr.t("settings-king-forced", value=tr.t("yes" if forced else "no")),
-        tr.t("settings-king-stop", value=tr.t("yes" if stop else "no")),
-        tr.t("settings-turn-time", seconds=info.turn_seconds),
-    ]
-    rows: list[Sequence[InlineKeyboardButton]] = [
-        [
-            _choice(
-                tr.t("king-order-preset", preset=code),
-                preset == code,
-                _set(info, SettingKey.KING_ORDER, code),
-            )
-            for code in ORDER_PRESETS
-        ],
-        [_toggle(info, tr, SettingKey.KING_FORCED, "settings-king-forced-short", forced)],
-        [_toggle(info, tr, SettingKey.KING_STOP, "settings-king-stop-short", stop)],
-        [
-            _choice(
-                tr.t("turn-time", seconds=s), info.turn_seconds == s, _set(info, SettingKey.TURN_TIME, str(s))
-            )
-            for s in TURN_TIME_CHOICES
-        ],
-        [button(tr.t("btn-done"), LobbyCb(game=info.game_id, op=LobbyOp.BACK).pack())],
-    ]
-    return Rendered("\n".join(lines), keyboard(rows))
 
 
 def _closed_text(info: LobbyInfo, tr: Translator) -> str:

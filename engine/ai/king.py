@@ -39,9 +39,17 @@ from engine.king import (
     Play,
 )
 from engine.king.actions import PLAYS, KingAction
-from engine.king.rules import ACE_OF_HEARTS, CARD_PENALTY, KING_OF_HEARTS, NUM_PLAYERS, TRICK_PENALTY
+from engine.king.rules import (
+    ACE_OF_HEARTS,
+    CARD_PENALTY,
+    KING_OF_HEARTS,
+    NUM_PLAYERS,
+    TRICK_PENALTY,
+    PlayedCard,
+    beats,
+    winning_play,
+)
 
-PlayedCard = tuple[Player, Card]
 _NO_PENALTY: tuple[int, ...] = (0,) * 52
 _NO_TRICK_PENALTY: tuple[int, ...] = (0,) * 8
 _HONOUR = {Rank.ACE: 1.0, Rank.KING: 0.6, Rank.QUEEN: 0.3, Rank.JACK: 0.1}
@@ -80,23 +88,6 @@ class Table:
         return sum(1 for r in self.out_by_suit[card.suit] if r < card.rank)
 
 
-def _winning(trick: Sequence[PlayedCard], trump: Suit | None) -> Card:
-    best = trick[0][1]
-    for _, c in trick[1:]:
-        if c.suit is best.suit:
-            if c.rank > best.rank:
-                best = c
-        elif c.suit is trump:
-            best = c
-    return best
-
-
-def _beats(card: Card, best: Card, trump: Suit | None) -> bool:
-    if card.suit is best.suit:
-        return card.rank > best.rank
-    return card.suit is trump
-
-
 def pick_card(t: Table) -> Card:
     """The normal player's card for the position ``t``."""
     if len(t.legal) == 1:
@@ -131,7 +122,7 @@ def _pick_negative(t: Table) -> Card:
     legal = t.legal
     if t.trick:
         led = t.trick[0][1].suit
-        best = _winning(t.trick, None)
+        best = winning_play(t.trick, None)[1]
         after = NUM_PLAYERS - 1 - len(t.trick)
         trick_cost = tpen + sum(pen[c.index] for _, c in t.trick)
         follow = [c for c in legal if c.suit is led]
@@ -175,9 +166,9 @@ def _pick_positive(t: Table) -> Card:
     trump = t.trump
     legal = t.legal
     if t.trick:
-        best = _winning(t.trick, trump)
+        best = winning_play(t.trick, trump)[1]
         after = NUM_PLAYERS - 1 - len(t.trick)
-        winners = [c for c in legal if _beats(c, best, trump)]
+        winners = [c for c in legal if beats(c, best, trump)]
         if winners:
             if after == 0:
                 return min(winners, key=lambda c: (c.suit is trump, c.rank))
@@ -304,7 +295,7 @@ def _follow_evidence(
     Positive deals: a losing card of the led suit is the lowest one held, and the last player who lets the
     trick go holds nothing that beats it.
     """
-    best = _winning(before, trump)
+    best = winning_play(before, trump)[1]
     led = before[0][1].suit
     suit_cards = [x for x in PIQUET_DECK if x.suit is led and x is not card]
     if contract is not None:
@@ -316,7 +307,7 @@ def _follow_evidence(
             for x in suit_cards
             if x.rank < best.rank and (pen[x.index], x.rank) > (pen[card.index], card.rank)
         ]
-    if _beats(card, best, trump):
+    if beats(card, best, trump):
         return []
     out = [x for x in suit_cards if x.rank < card.rank]
     if len(before) == NUM_PLAYERS - 1 and best.suit is led:

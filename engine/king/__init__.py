@@ -17,8 +17,11 @@ from engine.king.rules import (
     KingIllegal,
     KingOptions,
     Phase,
+    PlayedCard,
+    beats,
+    winning_play,
 )
-from engine.king.state import CompletedTrick, KingGame, KingState, KingView, PlayedCard, make_king_game
+from engine.king.state import CompletedTrick, KingGame, KingState, KingView, make_king_game
 
 register_game("king", make_king_game)
 
@@ -40,6 +43,8 @@ __all__ = [
     "Phase",
     "Play",
     "PlayedCard",
+    "beats",
     "make_king_game",
     "parse_action",
+    "winning_play",
 ]

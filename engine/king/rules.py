@@ -7,12 +7,12 @@ The party is 15 deals: 7 negative ones («не брать…», one per contract
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeAlias
 
 from engine.cards import FULL_DECK, Card, Rank, Suit
-from engine.core import JSONValue
+from engine.core import JSONValue, Player
 
 NUM_PLAYERS: Final = 4
 TRICKS_PER_DEAL: Final = 8
@@ -21,6 +21,9 @@ POSITIVE_DEALS: Final = 8
 NUM_DEALS: Final = NEGATIVE_DEALS + POSITIVE_DEALS
 POINTS_PER_TRICK: Final = 3
 """What each trick of a positive deal is worth (24 per deal)."""
+
+PlayedCard: TypeAlias = tuple[Player, Card]
+"""One card in a trick and who played it."""
 
 KING_OF_HEARTS: Final = Card(Rank.KING, Suit.HEARTS)
 ACE_OF_HEARTS: Final = Card(Rank.ACE, Suit.HEARTS)
@@ -174,3 +177,20 @@ def dealer_after(dealer: int, deal_index: int) -> int:
 def chooser_of(dealer: int) -> int:
     """Who names trump in a positive deal: the dealer's right-hand neighbour."""
     return (dealer - 1) % NUM_PLAYERS
+
+
+def beats(card: Card, best: Card, trump: Suit | None) -> bool:
+    """Whether ``card`` takes a trick that ``best`` is winning: higher in its suit, or a trump on a non-trump."""
+    if card.suit is best.suit:
+        return card.rank > best.rank
+    return card.suit is trump
+
+
+def winning_play(trick: Sequence[PlayedCard], trump: Suit | None) -> PlayedCard:
+    """The play that takes (or, for an unfinished trick, is taking) the trick: the state and the bot players
+    both resolve tricks here."""
+    best = trick[0]
+    for play in trick[1:]:
+        if beats(play[1], best[1], trump):
+            best = play
+    return best

@@ -14,10 +14,10 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import Any, Final, NamedTuple, TypeAlias
+from typing import Any, Final, NamedTuple
 
 from engine.cards import PIQUET_DECK, Card, Suit
-from engine.core import CommonIllegal, GameRecord, IllegalActionError, JSONValue, Outcome, Player
+from engine.core import CommonIllegal, GameBase, IllegalActionError, Outcome, Player, StateBase
 from engine.king.actions import CHOOSE_TRUMP_ACTIONS, PLAYS, ChooseTrump, KingAction, Play, parse_action
 from engine.king.rules import (
     ACE_OF_HEARTS,
@@ -33,12 +33,11 @@ from engine.king.rules import (
     KingIllegal,
     KingOptions,
     Phase,
+    PlayedCard,
     chooser_of,
     dealer_after,
+    winning_play,
 )
-
-PlayedCard: TypeAlias = tuple[Player, Card]
-"""One card in a trick and who played it."""
 
 _HEARTS: Final = Suit.HEARTS
 _by_index: Final = attrgetter("index")
@@ -97,20 +96,17 @@ class KingView:
         return self.current_player == self.player
 
 
-class KingGame:
+class KingGame(GameBase[KingOptions]):
     """Кинг with some options; ``new_initial_state(seed)`` starts a party."""
 
-    name: str = "king"
+    name = "king"
 
     def __init__(self, options: KingOptions | None = None) -> None:
-        self.options = options if options is not None else KingOptions()
+        super().__init__(options if options is not None else KingOptions())
 
     @property
     def num_players(self) -> int:
         return NUM_PLAYERS
-
-    def options_dict(self) -> dict[str, JSONValue]:
-        return self.options.to_dict()
 
     def new_initial_state(self, seed: int) -> KingState:
         return KingState._new(self, seed)
@@ -118,22 +114,13 @@ class KingGame:
     def parse_action(self, code: str) -> KingAction:
         return parse_action(code)
 
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, KingGame) and other.options == self.options
-
-    def __hash__(self) -> int:
-        return hash((self.name, self.options))
-
-    def __repr__(self) -> str:
-        return f"KingGame({self.options!r})"
-
 
 def make_king_game(options: Mapping[str, Any]) -> KingGame:
     """The registered factory: a game from plain option data."""
     return KingGame(KingOptions.from_dict(options))
 
 
-class KingState:
+class KingState(StateBase[KingGame, KingAction]):
     """One party of Кинг. Create it with ``KingGame.new_initial_state(seed)``; for hand-built positions use
     :meth:`from_position`, for a world consistent with a player's view :meth:`from_view`."""
 
@@ -141,12 +128,9 @@ class KingState:
         "_card_pen",
         "_chooser_dealt",
         "_contract",
-        "_current",
         "_deal_index",
         "_dealer",
-        "_game",
         "_hands",
-        "_history",
         "_king_forced",
         "_last_trick",
         "_leader",
@@ -156,7 +140,6 @@ class KingState:
         "_phase",
         "_points",
         "_remaining",
-        "_seed",
         "_sheet",
         "_trick",
         "_trick_no",
@@ -513,18 +496,6 @@ class KingState:
     # ------------------------------------------------------------------ the State protocol
 
     @property
-    def game(self) -> KingGame:
-        return self._game
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def current_player(self) -> Player:
-        return self._current
-
-    @property
     def is_terminal(self) -> bool:
         return self._phase is Phase.OVER
 
@@ -537,10 +508,6 @@ class KingState:
         return len(self._sheet)
 
     @property
-    def history(self) -> tuple[KingAction, ...]:
-        return tuple(self._history)
-
-    @property
     def outcome(self) -> Outcome | None:
         if self._phase is not Phase.OVER:
             return None
@@ -550,14 +517,6 @@ class KingState:
             winners=tuple(p for p in range(NUM_PLAYERS) if results[p] == best),
             scores=results,
             settlement=results,
-        )
-
-    def record(self) -> GameRecord:
-        return GameRecord(
-            game=self._game.name,
-            options=self._game.options_dict(),
-            seed=self._seed,
-            actions=tuple(a.code for a in self._history),
         )
 
     def legal_actions(self) -> tuple[KingAction, ...]:
@@ -673,18 +632,7 @@ class KingState:
         if len(trick) < NUM_PLAYERS:
             self._current = (p + 1) & 3
             return
-        # The trick is complete: find who takes it.
-        winner, best = trick[0]
-        best_suit = best.suit
-        best_rank = best.rank
-        trump = self._trump
-        for q, c in trick[1:]:
-            s = c.suit
-            if s is best_suit:
-                if c.rank > best_rank:
-                    winner, best_rank = q, c.rank
-            elif s is trump:
-                winner, best_suit, best_rank = q, s, c.rank
+        winner = winning_play(trick, self._trump)[0]
         n = self._trick_no
         pen = self._card_pen
         c0, c1, c2, c3 = trick[0][1], trick[1][1], trick[2][1], trick[3][1]

@@ -1,8 +1,7 @@
 """Кончинка: a fishing card game for 2–4 players (rules: /work/shared/spec/konchinka.md).
 
 ``KonchinkaGame(options).new_initial_state(seed)`` starts a party; ``legal_actions``/``apply`` play it.
-The package registers ``"konchinka"`` (and the straightforward ``"konchinka-baseline"`` used by the
-benchmark and as the tests' oracle) with :func:`engine.core.register_game`.
+The package registers ``"konchinka"`` with :func:`engine.core.register_game`.
 """
 
 from __future__ import annotations
@@ -11,26 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine.core import register_game
-from engine.konchinka.rules import (
-    KONCHINKI,
-    Capture,
-    Finish,
-    KonchinkaAction,
-    KonchinkaIllegal,
-    KonchinkaOptions,
-    Lay,
-    Settlement,
-    Variant,
-    parse_action,
-)
-from engine.konchinka.state import (
-    DealScore,
-    Event,
-    EventKind,
-    KonchinkaGame,
-    KonchinkaState,
-    KonchinkaView,
-)
+from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, parse_action
+from engine.konchinka.rules import KONCHINKI, KonchinkaIllegal, KonchinkaOptions, Settlement, Variant
+from engine.konchinka.state import KonchinkaGame, KonchinkaState
+from engine.konchinka.views import DealScore, Event, EventKind, KonchinkaView
 
 
 def make_konchinka_game(options: Mapping[str, Any]) -> KonchinkaGame:
@@ -39,8 +22,6 @@ def make_konchinka_game(options: Mapping[str, Any]) -> KonchinkaGame:
 
 
 register_game("konchinka", make_konchinka_game)
-
-import engine.konchinka.baseline  # noqa: E402,F401  (registers "konchinka-baseline")
 
 __all__ = [
     "KONCHINKI",

@@ -1,4 +1,4 @@
-"""Кончинка: the game, the state of one party, its events, deal scores and per-player views.
+"""Кончинка: the game and the state of one party (its views and events are in :mod:`engine.konchinka.views`).
 
 A party is a sequence of deals. Each deal shuffles a fresh deck with ``random.Random(f"{seed}/{deal}")``; the
 first dealer comes from ``random.Random(f"{seed}/dealer")``. Nothing else is random, so ``(options, seed,
@@ -9,124 +9,52 @@ Decks are sequences with the top card first (``deck[0]`` is dealt next).
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any, Final, Self
 
 from engine.cards import FULL_DECK, Card
-from engine.core import CommonIllegal, GameRecord, IllegalActionError, JSONValue, Outcome, Player
-from engine.konchinka.rules import (
-    BIT,
-    BY_INDEX,
+from engine.core import CommonIllegal, GameBase, IllegalActionError, Outcome, Player, StateBase
+from engine.konchinka.actions import FINISH, LAYS, Capture, Finish, KonchinkaAction, Lay, parse_action
+from engine.konchinka.captures import (
     CAPTURES,
-    CARDS_POINTS,
-    CLUBS_MASK,
-    CLUBS_POINTS,
-    FINISH,
-    HAND_SIZE,
     INDEX_LIMIT,
-    IS_CLUB,
-    IS_KONCHINKA,
-    JACK_VALUE,
-    KONCHINKI,
-    KONCHINKI_MASK,
-    LAYS,
-    MAX_CLASSIC_PIP,
-    MAX_TARGET,
-    SECURE_CARDS,
-    SECURE_CLUBS,
     TOTALS,
-    VALUE,
-    Capture,
-    Finish,
     GroupIndex,
-    KonchinkaAction,
-    KonchinkaIllegal,
-    KonchinkaOptions,
-    Lay,
-    Settlement,
-    Variant,
     build_index,
     capture_for,
-    draw_table,
     group_masks,
     index_add,
     index_remove,
     is_valid_group,
     multi_unions,
-    parse_action,
     sweep_for,
 )
+from engine.konchinka.rules import (
+    BIT,
+    BY_INDEX,
+    CLUBS_MASK,
+    HAND_SIZE,
+    IS_CLUB,
+    IS_KONCHINKA,
+    JACK_VALUE,
+    KONCHINKI,
+    KONCHINKI_MASK,
+    MAX_CLASSIC_PIP,
+    MAX_TARGET,
+    SECURE_CARDS,
+    SECURE_CLUBS,
+    VALUE,
+    KonchinkaIllegal,
+    KonchinkaOptions,
+    Variant,
+    draw_table,
+)
+from engine.konchinka.scoring import score_deal, secured_points, settle, strict_winner
+from engine.konchinka.views import DealScore, Event, EventKind, KonchinkaView
 
 NAME: Final = "konchinka"
 _COUNT_BITS: Final = 3
-
-
-class EventKind(enum.StrEnum):
-    DEAL_START = "deal_start"  # player: the dealer
-    CAPTURE = "capture"
-    SWEEP = "sweep"  # a classic jack took the whole table
-    LAY = "lay"
-    LEFTOVERS = "leftovers"  # the table at the end of the deck went to ``player`` (-1: nobody)
-    FINISH = "finish"  # «прикончил»
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One public event of the party: «Аня взяла 3♠ 5♦ восьмёркой» is CAPTURE(Аня, 8, (3♠, 5♦))."""
-
-    player: Player
-    kind: EventKind
-    card: Card | None
-    taken: tuple[Card, ...]
-    deal_number: int
-
-
-@dataclass(frozen=True, slots=True)
-class DealScore:
-    """The scoring of one finished deal (or of the deal cut short by an early finish).
-
-    On an early finish only the finisher scores: ``points`` holds their secured points, ``cards_winner`` /
-    ``clubs_winner`` name them if they secured those points, and ``konchinki`` lists the кончинки they hold.
-    """
-
-    deal_number: int
-    cards: tuple[int, ...]
-    clubs: tuple[int, ...]
-    konchinki: dict[Card, int]
-    cards_winner: int | None
-    clubs_winner: int | None
-    points: tuple[int, ...]
-    totals: tuple[int, ...]
-    finished_early_by: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class KonchinkaView:
-    """What one player may know: their hand, everything public, nothing else (no other hand, no deck order)."""
-
-    player: Player
-    options: KonchinkaOptions
-    hand: tuple[Card, ...]
-    hand_sizes: tuple[int, ...]
-    table: tuple[Card, ...]
-    deck_size: int
-    pile_sizes: tuple[int, ...]
-    pile_clubs: tuple[int, ...]
-    konchinki: tuple[tuple[Card, ...], ...]
-    captured: tuple[tuple[Card, ...], ...]
-    current_player: Player
-    dealer: Player
-    deal_number: int
-    tally: tuple[tuple[int, ...], ...]
-    deal_scores: tuple[DealScore, ...]
-    recent_events: tuple[Event, ...]
-    legal_actions: tuple[KonchinkaAction, ...]
-    is_terminal: bool
-    outcome: Outcome | None
-    version: int
 
 
 # A raw event, kept as a plain tuple on the hot path: (player, kind, card, taken, deal_number).
@@ -159,20 +87,13 @@ class _Rules:
         self.finish_from = options.target - 2 if options.early_finish else MAX_TARGET + 1
 
 
-def _strict_winner(values: Sequence[int]) -> int | None:
-    best = max(values)
-    if values.count(best) != 1:
-        return None
-    return values.index(best)
-
-
-class KonchinkaGame:
+class KonchinkaGame(GameBase[KonchinkaOptions]):
     """Frozen options of Кончинка; the factory of its states."""
 
-    name: str = NAME
+    name = NAME
 
     def __init__(self, options: KonchinkaOptions | None = None) -> None:
-        self.options = options or KonchinkaOptions()
+        super().__init__(options or KonchinkaOptions())
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
@@ -182,34 +103,19 @@ class KonchinkaGame:
     def num_players(self) -> int:
         return self.options.players
 
-    def options_dict(self) -> dict[str, JSONValue]:
-        return self.options.to_dict()
-
     def new_initial_state(self, seed: int) -> KonchinkaState:
         return KonchinkaState.new(self, seed)
 
     def parse_action(self, code: str) -> KonchinkaAction:
         return parse_action(code)
 
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.options!r})"
 
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, KonchinkaGame) and type(other) is type(self) and other.options == self.options
-        )
-
-    def __hash__(self) -> int:
-        return hash((type(self), self.options))
-
-
-class KonchinkaState:
+class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
     """One party of Кончинка. Create it with ``game.new_initial_state(seed)`` (or the position builders)."""
 
     __slots__ = (
         "_captured",
         "_clubs",
-        "_current",
         "_deal_events_from",
         "_deal_number",
         "_deal_scores",
@@ -217,9 +123,7 @@ class KonchinkaState:
         "_deals_completed",
         "_deck",
         "_events",
-        "_game",
         "_hands",
-        "_history",
         "_index",
         "_konch",
         "_last_capturer",
@@ -227,7 +131,6 @@ class KonchinkaState:
         "_n",
         "_outcome",
         "_rules",
-        "_seed",
         "_table",
         "_tally",
         "_totals",
@@ -482,20 +385,12 @@ class KonchinkaState:
         cards = tuple(map(len, self._captured))
         clubs = tuple(self._clubs)
         konchinki = self._konchinki_holders()
-        cards_winner = _strict_winner(cards)
-        clubs_winner = _strict_winner(clubs)
-        points = [0] * self._n
-        if cards_winner is not None:
-            points[cards_winner] += CARDS_POINTS
-        if clubs_winner is not None:
-            points[clubs_winner] += CLUBS_POINTS
-        for holder in konchinki.values():
-            points[holder] += 1
+        cards_winner, clubs_winner, points = score_deal(cards, clubs, konchinki)
         self._score(cards, clubs, konchinki, cards_winner, clubs_winner, points, None)
         totals = self._totals
         target = self._game.options.target
         if max(totals) >= target:
-            winner = _strict_winner(totals)
+            winner = strict_winner(totals)
             if winner is not None:
                 self._finish_party(winner)
                 return
@@ -543,17 +438,7 @@ class KonchinkaState:
         self._deals_completed += 1
 
     def _finish_party(self, winner: int) -> None:
-        options = self._game.options
-        totals = self._totals
-        owed = [
-            0
-            if seat == winner
-            else (options.stake if options.settlement is Settlement.STAKE else max(options.target - t, 0))
-            for seat, t in enumerate(totals)
-        ]
-        settlement = [-o for o in owed]
-        settlement[winner] = sum(owed)
-        self._outcome = Outcome(winners=(winner,), scores=tuple(totals), settlement=tuple(settlement))
+        self._outcome = settle(self._game.options, self._totals, winner)
         self._current = -1
 
     def _take(self, seat: int, cards: Sequence[Card]) -> None:
@@ -572,20 +457,8 @@ class KonchinkaState:
     # ------------------------------------------------------------------------------------------ the State protocol
 
     @property
-    def game(self) -> KonchinkaGame:
-        return self._game
-
-    @property
     def options(self) -> KonchinkaOptions:
         return self._game.options
-
-    @property
-    def seed(self) -> int:
-        return self._seed
-
-    @property
-    def current_player(self) -> Player:
-        return self._current
 
     @property
     def is_terminal(self) -> bool:
@@ -603,10 +476,6 @@ class KonchinkaState:
     @property
     def deals_completed(self) -> int:
         return self._deals_completed
-
-    @property
-    def history(self) -> Sequence[KonchinkaAction]:
-        return tuple(self._history)
 
     @property
     def dealer(self) -> Player:
@@ -668,12 +537,7 @@ class KonchinkaState:
 
     def secured_points(self, seat: Player) -> int:
         """The points ``seat`` cannot lose any more in this deal: кончинки, ≥7 clubs, ≥27 cards."""
-        points = self._konch[seat]
-        if self._clubs[seat] >= SECURE_CLUBS:
-            points += CLUBS_POINTS
-        if len(self._captured[seat]) >= SECURE_CARDS:
-            points += CARDS_POINTS
-        return points
+        return secured_points(len(self._captured[seat]), self._clubs[seat], self._konch[seat])
 
     def can_finish(self, seat: Player) -> bool:
         """Whether ``seat`` may «прикончить» now (ignoring whose turn it is).
@@ -997,14 +861,6 @@ class KonchinkaState:
             version=self.version,
         )
 
-    def record(self) -> GameRecord:
-        return GameRecord(
-            game=self._game.name,
-            options=self._game.options_dict(),
-            seed=self._seed,
-            actions=tuple(a.code for a in self._history),
-        )
-
     def __repr__(self) -> str:
         return (
             f"<KonchinkaState deal {self._deal_number} dealer {self._dealer} to move {self._current} "
@@ -1012,11 +868,4 @@ class KonchinkaState:
         )
 
 
-__all__ = [
-    "DealScore",
-    "Event",
-    "EventKind",
-    "KonchinkaGame",
-    "KonchinkaState",
-    "KonchinkaView",
-]
+__all__ = ["KonchinkaGame", "KonchinkaState"]

@@ -118,7 +118,8 @@ class Table:
                 continue
             live = other.private_chat.last_bot_message()
             await self.tg.wait_for(
-                lambda live=live: live is not None and "Ждём козыря" in live.text, what="the others wait"
+                lambda live=live: live is not None and "Ждём козыря" in live.text,  # type: ignore[misc]
+                what="the others wait",
             )
             assert live is not None and not _moves(live) and not _unplayable(live)
 

@@ -8,8 +8,8 @@ from bot.callbacks import MoveCb
 from bot.services.memory import GameLocks, StateCache
 from bot.services.outbox import SWEEP_EVERY
 from engine.core import make_game
-from tests.bot.conftest import SPEED, BotRunner, play_until, start_solo_konchinka
-from tests.bot.test_soak import finals
+from tests.bot.conftest import SPEED, BotRunner
+from tests.bot.test_soak import play_one
 from tests.fakebot import FakeTelegram
 
 
@@ -85,9 +85,7 @@ async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
     """Each game by a new person: afterwards no state, lock, queue or rate window is kept for any of them."""
     running = await bot_runner(bot_delay=0.0, default_target=1)
     for n in range(5):
-        user = tg.add_user(f"Игрок {n}")
-        await start_solo_konchinka(tg, user, opponents=1, level="easy")
-        await play_until(tg, [user], lambda user=user: finals(user) > 0, timeout=60)
+        await play_one(tg, tg.add_user(f"Игрок {n}"))
     await tg.settle()
     app = running.app
     assert len(app.service._states) == 0

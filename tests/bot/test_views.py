@@ -30,6 +30,16 @@ from bot.callbacks import (
     SoloCb,
     SoloStep,
 )
+from bot.games import KONCHINKA
+from bot.games.konchinka.views import (
+    actions_of_card,
+    event_text,
+    render_deal_end,
+    render_hand,
+    render_party_end,
+    render_solo,
+    render_table,
+)
 from bot.i18n import Locale, Translator, translator
 from bot.views import (
     Answer,
@@ -39,24 +49,17 @@ from bot.views import (
     Rendered,
     SeatInfo,
     TableInfo,
-    actions_of_card,
     answer_text,
     bot_commands,
-    event_text,
     illegal_answer,
-    render_deal_end,
     render_game_cancelled,
-    render_hand,
     render_help,
     render_lobby,
-    render_party_end,
     render_rules,
     render_seat_back,
     render_seat_replaced,
-    render_solo,
     render_solo_setup,
     render_start_bot,
-    render_table,
     render_turn_reminder,
 )
 from engine import IllegalActionError, make_game
@@ -660,10 +663,17 @@ def test_forced_capture_card_without_a_capture_explains_instead_of_playing() -> 
     info = table(state)
     card = next(c for c in info.view.hand if not actions_of_card(info.view, c))
     first = render_hand(info, RU)
-    assert PickCb.unpack(by_text(first, card.ru).callback_data or "").card == card.code
+    assert PickCb.unpack(by_text(first, f"·{card.ru}·").callback_data or "").card == card.code
+    playable = [c for c in info.view.hand if actions_of_card(info.view, c)]
+    assert playable and all(by_text(first, c.ru) for c in playable)
     second = render_hand(info, RU, card)
     assert f"{card.ru} сейчас не сыграть" in second.text
     assert [b.text for b in buttons(second)] == ["← Другая карта", "📖 Правила"]
+    version = state.version
+    refusal = KONCHINKA.refusal(state, card.code)
+    assert refusal is not None and refusal.reason is KonchinkaIllegal.MUST_CAPTURE
+    assert state.version == version and card in state.hands[state.current_player]
+    assert illegal_answer(refusal, RU) == "Брать обязательно: этой картой нужно что-то взять."
 
 
 def test_early_finish_is_told_in_the_deal_and_party_results() -> None:

@@ -7,13 +7,14 @@ import html
 import random
 import re
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 
 from bot.callbacks import GameKind, LobbyCb, MoveCb, PickCb, RematchCb, SettingKey
-from bot.services.kinds import KING
+from bot.games import KING
+from bot.games.king import views as kv
 from bot.views import LobbyInfo, LobbyScreen, Rendered, SeatInfo, TableInfo, illegal_answer, render_lobby
-from bot.views import king as kv
 from engine.ai import Level
 from engine.cards import PIQUET_DECK, Card, Suit, parse_cards
 from engine.king import ChooseTrump, Contract, KingGame, KingOptions, KingState, KingView, Phase, Play
@@ -82,14 +83,14 @@ def test_hand_is_grouped_by_suit_and_legal_cards_play_on_one_tap() -> None:
     rendered = kv.render_hand(info, RU)
     assert_valid(rendered)
     assert rows_of(rendered) == [
-        ["Т♠", "8♠"],
-        ["К♥"],
+        ["·Т♠·", "·8♠·"],
+        ["·К♥·"],
         ["10♦", "7♦"],
-        ["Д♣", "9♣", "7♣"],
+        ["·Д♣·", "·9♣·", "·7♣·"],
         ["📖 Правила"],
     ]
     for b in buttons(rendered)[:-1]:
-        c = Card.parse(b.text)
+        c = Card.parse(b.text.strip("·"))
         if c.suit is Suit.DIAMONDS:
             move = MoveCb.unpack(b.callback_data or "")
             assert info.view.legal_actions[move.index] == Play(c)
@@ -321,7 +322,7 @@ def _all_screens(seats: tuple[SeatInfo, ...]) -> Iterator[Rendered]:
         yield render_lobby(LobbyInfo(**{**_fields(lobby), "screen": LobbyScreen.SETTINGS}), tr)
 
 
-def _fields(info: LobbyInfo) -> dict[str, object]:
+def _fields(info: LobbyInfo) -> dict[str, Any]:
     return {name: getattr(info, name) for name in info.__dataclass_fields__}
 
 

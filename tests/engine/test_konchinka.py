@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
@@ -12,6 +13,7 @@ from engine.konchinka import (
     Capture,
     EventKind,
     Finish,
+    KonchinkaAction,
     KonchinkaGame,
     KonchinkaIllegal,
     KonchinkaOptions,
@@ -81,7 +83,7 @@ def snapshot(state: KonchinkaState) -> tuple[object, ...]:
     )
 
 
-def assert_refused(state: KonchinkaState, action: object, reason: object) -> None:
+def assert_refused(state: KonchinkaState, action: KonchinkaAction, reason: object) -> None:
     before = snapshot(state)
     with pytest.raises(IllegalActionError) as info:
         state.apply(action)
@@ -108,7 +110,12 @@ def test_options_defaults_round_trip_and_validation() -> None:
 
 
 def test_action_codes_parse_back() -> None:
-    actions = [Lay(card("Td")), capture("7h", "3s 4c"), capture("Th", "7d 3s", "4c 6h"), Finish()]
+    actions: list[KonchinkaAction] = [
+        Lay(card("Td")),
+        capture("7h", "3s 4c"),
+        capture("Th", "7d 3s", "4c 6h"),
+        Finish(),
+    ]
     assert [a.code for a in actions] == ["l:Td", "c:7h:4c3s", "c:Th:7d3s.4c6h", "f"]
     for action in actions:
         assert parse_action(action.code) == action
@@ -391,7 +398,7 @@ def test_ties_for_cards_and_clubs_score_nothing_and_leftovers_to_nobody() -> Non
     assert score.points == (1, 1)  # only the кончинки: 2♣ with seat 0, 10♦ with seat 1
 
 
-def winning_deal_position(tally: Sequence[Sequence[int]], **options: object) -> KonchinkaState:
+def winning_deal_position(tally: Sequence[Sequence[int]], **options: Any) -> KonchinkaState:
     """Seat 0 will take the cards (2), seat 1 the clubs (1) and both кончинки (2): 2 and 3 points."""
     base = "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 9h Ks Td"
     fill = split_rest(base, [26, 10])

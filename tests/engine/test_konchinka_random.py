@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 import time
+from collections.abc import Sequence
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -21,8 +22,8 @@ from engine.konchinka import (
     Settlement,
     Variant,
 )
-from engine.konchinka.baseline import BaselineKonchinkaState
 from engine.konchinka.rules import VALUE
+from tests.engine.konchinka_baseline import BaselineKonchinkaState
 
 PARTIES = 2000
 
@@ -138,7 +139,7 @@ LOW = [c for c in FULL_DECK if VALUE[c.index] <= 6]
 
 def both_enumerations(
     played: Card, table: list[Card], options: KonchinkaOptions
-) -> tuple[list[KonchinkaAction], list[KonchinkaAction]]:
+) -> tuple[Sequence[KonchinkaAction], Sequence[KonchinkaAction]]:
     game = KonchinkaGame(options)
     other = next(c for c in FULL_DECK if c is not played and c not in table)
     kwargs = {"hands": [[played], [other]], "table": table, "current_player": 0}

@@ -1,12 +1,12 @@
 """Engine benchmarks: random-playout throughput and the worst single-move enumeration time.
 
-    python -m engine.bench [--json] [--seconds S] [--seed N]
+    python -m tests.bench [--json] [--seconds S] [--seed N]
 
 For each game and player count, whole parties are played from seeded states choosing uniformly among *all*
 legal actions through the public API (``legal_actions`` then ``apply``), and the figure is whole deals per
 second on one core. A second pass times every ``legal_actions`` call and reports the slowest one. Where a
-target is set, the run also reports the ratio to it, and where a straightforward baseline implementation is
-registered (``GAMES[name + "-baseline"]``) it is measured in the same run and the ratio to it is reported.
+target is set, the run also reports the ratio to it, and where the tests hold a straightforward baseline
+implementation of the game (``BASELINES``) it is measured in the same run and the ratio to it is reported.
 """
 
 from __future__ import annotations
@@ -16,10 +16,15 @@ import json
 import random
 import sys
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from engine.core import GAMES, make_game
+from engine.core import GAMES, Game, make_game
+from tests.engine.konchinka_baseline import make_baseline_game
+
+BASELINES: dict[str, Callable[[Mapping[str, Any]], Game]] = {"konchinka": make_baseline_game}
+"""Game name -> the factory of its straightforward implementation (the tests' oracle)."""
 
 
 @dataclass(frozen=True)
@@ -57,9 +62,8 @@ class Result:
     ratio_to_baseline: float | None = None
 
 
-def _throughput(name: str, options: dict[str, Any], seconds: float, seed: int) -> tuple[int, int, float]:
+def _throughput(game: Game, seconds: float, seed: int) -> tuple[int, int, float]:
     """Whole parties of uniformly random play for about ``seconds``: (deals, moves, elapsed)."""
-    game = make_game(name, options)
     rng = random.Random(seed)
     deals = moves = 0
     start = time.perf_counter()
@@ -103,7 +107,7 @@ def run(seconds: float, seed: int, games: set[str] | None = None) -> list[Result
     for case in CASES:
         if case.game not in GAMES or (games and case.game not in games):
             continue
-        deals, moves, elapsed = _throughput(case.game, case.options, seconds, seed)
+        deals, moves, elapsed = _throughput(make_game(case.game, case.options), seconds, seed)
         worst_ms, most = _worst_enumeration(case.game, case.options, 20, seed)
         result = Result(
             game=case.game,
@@ -120,9 +124,9 @@ def run(seconds: float, seed: int, games: set[str] | None = None) -> list[Result
         if case.target_deals_per_s:
             result.target_deals_per_s = case.target_deals_per_s
             result.ratio_to_target = round(result.deals_per_s / case.target_deals_per_s, 2)
-        baseline = case.game + "-baseline"
-        if baseline in GAMES:
-            b_deals, _, b_elapsed = _throughput(baseline, case.options, seconds, seed)
+        baseline = BASELINES.get(case.game)
+        if baseline is not None:
+            b_deals, _, b_elapsed = _throughput(baseline(case.options), seconds, seed)
             result.baseline_deals_per_s = round(b_deals / b_elapsed, 1)
             result.ratio_to_baseline = round(result.deals_per_s / result.baseline_deals_per_s, 2)
         results.append(result)
@@ -130,7 +134,7 @@ def run(seconds: float, seed: int, games: set[str] | None = None) -> list[Result
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m engine.bench", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m tests.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--seconds", type=float, default=3.0, help="playout time per case (default 3)")
     parser.add_argument("--seed", type=int, default=1)

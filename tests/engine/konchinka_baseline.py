@@ -1,7 +1,8 @@
 """A straightforward Кончинка: the same rules, with captures found by brute force and nothing cached.
 
-Registered as ``"konchinka-baseline"`` so that ``python -m engine.bench`` reports the fast engine's speed-up in
-the same run, and used by the tests as the oracle for the fast capture enumeration.
+The tests' oracle for the fast capture enumeration, and the baseline that ``python -m tests.bench`` measures in
+the same run to report the fast engine's speed-up. It lives with the tests, outside the engine's registry of
+games.
 """
 
 from __future__ import annotations
@@ -11,20 +12,9 @@ from itertools import combinations
 from typing import Any
 
 from engine.cards import Card
-from engine.core import register_game
-from engine.konchinka.rules import (
-    FINISH,
-    JACK_VALUE,
-    MAX_CLASSIC_PIP,
-    VALUE,
-    Capture,
-    KonchinkaAction,
-    KonchinkaOptions,
-    Lay,
-    Variant,
-    canonical_partition,
-    mask_of,
-)
+from engine.konchinka.actions import FINISH, Capture, KonchinkaAction, Lay
+from engine.konchinka.captures import canonical_partition
+from engine.konchinka.rules import JACK_VALUE, MAX_CLASSIC_PIP, VALUE, KonchinkaOptions, Variant, mask_of
 from engine.konchinka.state import KonchinkaGame, KonchinkaState
 
 
@@ -104,6 +94,3 @@ class BaselineKonchinkaGame(KonchinkaGame):
 
 def make_baseline_game(options: Mapping[str, Any]) -> BaselineKonchinkaGame:
     return BaselineKonchinkaGame(KonchinkaOptions.from_dict(options))
-
-
-register_game("konchinka-baseline", make_baseline_game)

@@ -26,6 +26,7 @@ from bot.views.common import (
     seat_name,
     tally_line,
     turn_line,
+    unplayable,
     url_button,
 )
 from bot.views.models import Rendered, SeatInfo, TableInfo
@@ -244,11 +245,12 @@ def _hand_rows(
     card_row = []
     for c in view.hand:
         options = actions_of_card(view, c)
+        label = card(c, tr) if options else unplayable(card(c, tr))
         if len(options) == 1:
             data = MoveCb(game=game, version=version, index=options[0][0]).pack()
         else:
             data = PickCb(game=game, version=version, card=c.code).pack()
-        card_row.append(button(card(c, tr), data))
+        card_row.append(button(label, data))
     rows.append(card_row)
     for index, any_action in enumerate(view.legal_actions):
         if isinstance(any_action, Finish):

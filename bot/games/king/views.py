@@ -26,12 +26,12 @@ from bot.views.common import (
     rules_button,
     seat_name,
     turn_line,
+    unplayable,
     url_button,
 )
 from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.cards import Card, Suit
 from engine.king import (
-    DEFAULT_ORDER,
     NEGATIVE_DEALS,
     NUM_DEALS,
     POSITIVE_DEALS,
@@ -47,42 +47,9 @@ KingTable: TypeAlias = TableInfo[KingView]
 SUIT_ROWS: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 """The order of the suit rows of a hand and of the trump buttons: ♠ ♥ ♦ ♣."""
 
-ORDER_PRESETS: Final[dict[str, tuple[Contract, ...]]] = {
-    "std": DEFAULT_ORDER,
-    "jacks": (
-        Contract.NO_JACKS,
-        Contract.NO_TRICKS,
-        Contract.NO_QUEENS,
-        Contract.NO_HEARTS,
-        Contract.NO_LAST_TWO,
-        Contract.NO_KING,
-        Contract.ERALASH,
-    ),
-    "cards": (
-        Contract.NO_JACKS,
-        Contract.NO_QUEENS,
-        Contract.NO_HEARTS,
-        Contract.NO_KING,
-        Contract.NO_TRICKS,
-        Contract.NO_LAST_TWO,
-        Contract.ERALASH,
-    ),
-}
-"""The orders of the negative deals a lobby offers (the value of ``SettingKey.KING_ORDER``): the usual one,
-«мальчики» first (the source's own example), and the card contracts before the trick contracts."""
-
 MINUS: Final = "−"
 SHEET_LABEL: Final = 5
 SHEET_COLUMN: Final = 5
-
-
-def order_preset(order: Sequence[str | Contract]) -> str | None:
-    """The preset code of an order (as stored in the options), or None for an order no preset has."""
-    wanted = tuple(str(c) for c in order)
-    for code, preset in ORDER_PRESETS.items():
-        if tuple(str(c) for c in preset) == wanted:
-            return code
-    return None
 
 
 def signed(n: int) -> str:
@@ -304,9 +271,11 @@ def _card_rows(table: KingTable, tr: Translator) -> list[Sequence[InlineKeyboard
             index = play_index(view, c)
             if index is None:
                 data = PickCb(game=table.game_id, version=view.version, card=c.code).pack()
+                label = unplayable(card(c, tr))
             else:
                 data = MoveCb(game=table.game_id, version=view.version, index=index).pack()
-            row.append(button(card(c, tr), data))
+                label = card(c, tr)
+            row.append(button(label, data))
         rows.append(row)
     return rows
 

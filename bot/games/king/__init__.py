@@ -1,0 +1,68 @@
+"""Кинг in the bot: its plug-in (lobby options, settings screen, views, card buttons)."""
+
+from __future__ import annotations
+
+from bot.callbacks import GameKind, RulesSection, SettingKey
+from bot.games.base import GamePlugin, Options
+from bot.games.king import views
+from bot.games.king.settings import render_king_settings, set_king_option
+from bot.i18n import Translator
+from bot.views.models import LobbyInfo, Rendered, TableInfo
+from engine.core import IllegalActionError, JSONValue
+from engine.king import KingAction, KingOptions, KingView, Play
+
+
+class KingPlugin(GamePlugin[KingAction, KingView]):
+    kind = GameKind.KING
+    min_players = 1
+    max_players = 4
+    fills_with_bots = True
+
+    def default_options(self, target: int | None) -> dict[str, JSONValue]:
+        return KingOptions().to_dict()  # a Кинг party is always the 15 deals
+
+    def set_option(self, options: Options, key: SettingKey, value: str) -> dict[str, JSONValue]:
+        return set_king_option(options, key, value)
+
+    def game_options(self, options: Options, players: int) -> dict[str, JSONValue]:
+        return KingOptions.from_dict(options).to_dict()
+
+    def summary(self, options: Options, tr: Translator) -> str:
+        return f"🃏 <b>{tr.t('game-king')}</b> · {tr.t('lobby-king-summary')}"
+
+    def rules_section(self, options: Options) -> RulesSection:
+        return RulesSection.KING
+
+    def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
+        return render_king_settings(info, tr)
+
+    def render_table(self, table: TableInfo[KingView], tr: Translator) -> Rendered:
+        return views.render_table(table, tr)
+
+    def render_hand(self, table: TableInfo[KingView], tr: Translator, picked: str | None) -> Rendered:
+        return views.render_hand(table, tr)
+
+    def render_solo(self, table: TableInfo[KingView], tr: Translator, picked: str | None) -> Rendered:
+        return views.render_solo(table, tr)
+
+    def render_deal_end(self, table: TableInfo[KingView], tr: Translator, deal: int) -> Rendered:
+        return views.render_deal_end(table, tr, deal)
+
+    def render_party_end(self, table: TableInfo[KingView], tr: Translator) -> Rendered:
+        return views.render_party_end(table, tr)
+
+    def actions_of_card(self, view: KingView, code: str) -> list[int]:
+        return [
+            index
+            for index, action in enumerate(view.legal_actions)
+            if isinstance(action, Play) and action.card.code == code
+        ]
+
+    def card_action(self, code: str) -> KingAction | None:
+        try:
+            return Play.parse(code)
+        except IllegalActionError:
+            return None
+
+
+KING = KingPlugin()

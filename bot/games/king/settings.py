@@ -1,0 +1,103 @@
+"""Кинг's lobby settings: the order of the seven negative deals (three presets), the two house rules, the time
+per turn; and how a setting button changes the options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import SETTING_OPTION_NAMES, SettingKey
+from bot.i18n import Translator
+from bot.views.common import keyboard, option
+from bot.views.models import LobbyInfo, Rendered
+from bot.views.settings import choice, done_row, set_option, toggle, turn_time_row
+from engine.core import JSONValue
+from engine.king import DEFAULT_ORDER, Contract, KingOptions
+
+ORDER_PRESETS: Final[dict[str, tuple[Contract, ...]]] = {
+    "std": DEFAULT_ORDER,
+    "jacks": (
+        Contract.NO_JACKS,
+        Contract.NO_TRICKS,
+        Contract.NO_QUEENS,
+        Contract.NO_HEARTS,
+        Contract.NO_LAST_TWO,
+        Contract.NO_KING,
+        Contract.ERALASH,
+    ),
+    "cards": (
+        Contract.NO_JACKS,
+        Contract.NO_QUEENS,
+        Contract.NO_HEARTS,
+        Contract.NO_KING,
+        Contract.NO_TRICKS,
+        Contract.NO_LAST_TWO,
+        Contract.ERALASH,
+    ),
+}
+"""The orders of the negative deals a lobby offers (the value of ``SettingKey.KING_ORDER``): the usual one,
+«мальчики» first (the source's own example), and the card contracts before the trick contracts."""
+
+
+def order_preset(order: Sequence[str | Contract]) -> str | None:
+    """The preset code of an order (as stored in the options), or None for an order no preset has."""
+    wanted = tuple(str(c) for c in order)
+    for code, preset in ORDER_PRESETS.items():
+        if tuple(str(c) for c in preset) == wanted:
+            return code
+    return None
+
+
+def set_king_option(options: Mapping[str, JSONValue], key: SettingKey, value: str) -> dict[str, JSONValue]:
+    """The options with one setting changed (ValueError if the value is not allowed)."""
+    parsed: JSONValue
+    if key is SettingKey.KING_ORDER:
+        preset = ORDER_PRESETS.get(value)
+        if preset is None:
+            raise ValueError(f"not an order preset: {value!r}")
+        parsed = [str(c) for c in preset]
+    elif key in (SettingKey.KING_FORCED, SettingKey.KING_STOP):
+        if value not in ("0", "1"):
+            raise ValueError(f"not a flag: {value!r}")
+        parsed = value == "1"
+    else:
+        raise ValueError(f"not a Кинг option: {key}")
+    changed = {**options, SETTING_OPTION_NAMES[key]: parsed}
+    KingOptions.from_dict(changed)  # validates
+    return changed
+
+
+def render_king_settings(info: LobbyInfo, tr: Translator) -> Rendered:
+    opts = info.options
+    forced = bool(option(opts, "king_forced_on_heart_lead", True))
+    stop = bool(option(opts, "stop_when_decided", True))
+    raw_order = opts.get("order")
+    order = (
+        [str(c) for c in raw_order] if isinstance(raw_order, list) else [str(c) for c in ORDER_PRESETS["std"]]
+    )
+    preset = order_preset(order)
+    lines = [
+        f"⚙️ <b>{tr.t('settings-title')}</b> · {tr.t('game-king')}",
+        "",
+        tr.t("settings-king-order", order=" → ".join(tr.t("king-contract-short", contract=c) for c in order)),
+        tr.t("settings-king-forced", value=tr.t("yes" if forced else "no")),
+        tr.t("settings-king-stop", value=tr.t("yes" if stop else "no")),
+        tr.t("settings-turn-time", seconds=info.turn_seconds),
+    ]
+    rows: list[Sequence[InlineKeyboardButton]] = [
+        [
+            choice(
+                tr.t("king-order-preset", preset=code),
+                preset == code,
+                set_option(info, SettingKey.KING_ORDER, code),
+            )
+            for code in ORDER_PRESETS
+        ],
+        [toggle(info, tr, SettingKey.KING_FORCED, "settings-king-forced-short", forced)],
+        [toggle(info, tr, SettingKey.KING_STOP, "settings-king-stop-short", stop)],
+        turn_time_row(info, tr),
+        done_row(info, tr),
+    ]
+    return Rendered("\n".join(lines), keyboard(rows))

@@ -1,0 +1,82 @@
+"""Кончинка in the bot: its plug-in (lobby options, settings screen, views, card buttons)."""
+
+from __future__ import annotations
+
+from bot.callbacks import GameKind, RulesSection, SettingKey
+from bot.games.base import GamePlugin, Options
+from bot.games.konchinka import views
+from bot.games.konchinka.settings import render_konchinka_settings, set_konchinka_option
+from bot.i18n import Translator
+from bot.views.common import konchinka_options_summary, option
+from bot.views.models import LobbyInfo, Rendered, TableInfo
+from engine.cards import Card
+from engine.core import JSONValue
+from engine.konchinka import KonchinkaAction, KonchinkaOptions, KonchinkaView, Lay
+
+
+def _card(code: str | None) -> Card | None:
+    if not code:
+        return None
+    try:
+        return Card.parse(code)
+    except ValueError:
+        return None
+
+
+class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
+    kind = GameKind.KONCHINKA
+    min_players = 2
+    max_players = 4
+    fills_with_bots = False
+
+    def default_options(self, target: int | None) -> dict[str, JSONValue]:
+        options = KonchinkaOptions().to_dict()
+        options.pop("players", None)
+        if target is not None:
+            options["target"] = target
+        return options
+
+    def set_option(self, options: Options, key: SettingKey, value: str) -> dict[str, JSONValue]:
+        return set_konchinka_option(options, key, value)
+
+    def game_options(self, options: Options, players: int) -> dict[str, JSONValue]:
+        return KonchinkaOptions.from_dict({**options, "players": players}).to_dict()
+
+    def summary(self, options: Options, tr: Translator) -> str:
+        return f"🃏 <b>{tr.t('game-konchinka')}</b> · {konchinka_options_summary(options, tr)}"
+
+    def rules_section(self, options: Options) -> RulesSection:
+        if str(option(options, "variant", "classic")) == "points":
+            return RulesSection.POINTS
+        return RulesSection.KONCHINKA
+
+    def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
+        return render_konchinka_settings(info, tr)
+
+    def render_table(self, table: TableInfo[KonchinkaView], tr: Translator) -> Rendered:
+        return views.render_table(table, tr)
+
+    def render_hand(self, table: TableInfo[KonchinkaView], tr: Translator, picked: str | None) -> Rendered:
+        return views.render_hand(table, tr, _card(picked))
+
+    def render_solo(self, table: TableInfo[KonchinkaView], tr: Translator, picked: str | None) -> Rendered:
+        return views.render_solo(table, tr, _card(picked))
+
+    def render_deal_end(self, table: TableInfo[KonchinkaView], tr: Translator, deal: int) -> Rendered:
+        return views.render_deal_end(table, tr, deal)
+
+    def render_party_end(self, table: TableInfo[KonchinkaView], tr: Translator) -> Rendered:
+        return views.render_party_end(table, tr)
+
+    def actions_of_card(self, view: KonchinkaView, code: str) -> list[int]:
+        card = _card(code)
+        if card is None:
+            return []
+        return [index for index, _action in views.actions_of_card(view, card)]
+
+    def card_action(self, code: str) -> KonchinkaAction | None:
+        card = _card(code)
+        return Lay(card) if card is not None else None
+
+
+KONCHINKA = KonchinkaPlugin()

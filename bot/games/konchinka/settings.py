@@ -1,0 +1,96 @@
+"""Кончинка's lobby settings: variant, target, the three house rules, settlement and stake, the time per turn;
+and how a setting button changes the options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from aiogram.types import InlineKeyboardButton
+
+from bot.callbacks import SETTING_OPTION_NAMES, SettingKey
+from bot.i18n import Translator
+from bot.views.common import keyboard, option
+from bot.views.models import LobbyInfo, Rendered
+from bot.views.settings import choice, done_row, set_option, toggle, turn_time_row
+from engine.core import JSONValue
+from engine.konchinka import KonchinkaOptions
+
+TARGET_CHOICES: Final = (11, 15, 21, 31)
+STAKE_CHOICES: Final = (1, 2, 5, 10)
+
+
+def set_konchinka_option(
+    options: Mapping[str, JSONValue], key: SettingKey, value: str
+) -> dict[str, JSONValue]:
+    """The options with one setting changed (ValueError if the value is not allowed)."""
+    name = SETTING_OPTION_NAMES.get(key)
+    if name is None:
+        raise ValueError(f"not a game option: {key}")
+    parsed: JSONValue
+    if name in ("target", "stake"):
+        parsed = int(value)
+    elif name in ("multi_capture", "forced_capture", "early_finish"):
+        if value not in ("0", "1"):
+            raise ValueError(f"not a flag: {value!r}")
+        parsed = value == "1"
+    else:
+        parsed = value
+    changed = {**options, name: parsed}
+    KonchinkaOptions.from_dict({**changed, "players": 2})  # validates
+    return changed
+
+
+def render_konchinka_settings(info: LobbyInfo, tr: Translator) -> Rendered:
+    opts = info.options
+    variant = str(option(opts, "variant", "classic"))
+    target = option(opts, "target", 15)
+    multi = bool(option(opts, "multi_capture", False))
+    forced = bool(option(opts, "forced_capture", False))
+    early = bool(option(opts, "early_finish", True))
+    settlement = str(option(opts, "settlement", "points"))
+    stake = option(opts, "stake", 1)
+    lines = [
+        f"⚙️ <b>{tr.t('settings-title')}</b> · {tr.t('game-konchinka')}",
+        "",
+        tr.t("settings-variant", variant=variant),
+        tr.t("settings-target", target=str(target)),
+        tr.t("settings-multi", value=tr.t("yes" if multi else "no")),
+        tr.t("settings-forced", value=tr.t("yes" if forced else "no")),
+        tr.t("settings-early", value=tr.t("yes" if early else "no")),
+        tr.t("settings-settlement", settlement=settlement, stake=str(stake)),
+        tr.t("settings-turn-time", seconds=info.turn_seconds),
+        "",
+        tr.t("settings-hint"),
+    ]
+    rows: list[Sequence[InlineKeyboardButton]] = [
+        [
+            choice(tr.t("opt-variant", variant=v), variant == v, set_option(info, SettingKey.VARIANT, v))
+            for v in ("classic", "points")
+        ],
+        [
+            choice(tr.t("opt-target", target=t), target == t, set_option(info, SettingKey.TARGET, str(t)))
+            for t in TARGET_CHOICES
+        ],
+        [toggle(info, tr, SettingKey.MULTI_CAPTURE, "settings-multi-short", multi)],
+        [toggle(info, tr, SettingKey.FORCED_CAPTURE, "settings-forced-short", forced)],
+        [toggle(info, tr, SettingKey.EARLY_FINISH, "settings-early-short", early)],
+        [
+            choice(
+                tr.t("settlement-name", settlement=s),
+                settlement == s,
+                set_option(info, SettingKey.SETTLEMENT, s),
+            )
+            for s in ("points", "stake")
+        ],
+    ]
+    if settlement == "stake":
+        rows.append(
+            [
+                choice(tr.t("opt-stake", stake=s), stake == s, set_option(info, SettingKey.STAKE, str(s)))
+                for s in STAKE_CHOICES
+            ]
+        )
+    rows.append(turn_time_row(info, tr))
+    rows.append(done_row(info, tr))
+    return Rendered("\n".join(lines), keyboard(rows))
