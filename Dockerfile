@@ -1,12 +1,46 @@
-# The bot in a container: docker build -t cardbot . && docker run -e BOT_TOKEN=... -v cardbot-data:/app/data cardbot
-FROM python:3.11-slim
-WORKDIR /app
-ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 DATABASE_PATH=/app/data/bot.sqlite3
+# syntax=docker/dockerfile:1
+# The bot in a container. `docker compose up -d --build` with compose.yaml and a .env file (see .env.example), or:
+#   docker build -t cardbot . && docker run -d --env-file .env -v cardbot-data:/data cardbot
+# The base image is pinned to an exact release; to pin its digest too, append @sha256:... from
+# `docker buildx imagetools inspect python:3.11.13-slim-bookworm`.
+ARG PYTHON_IMAGE=python:3.11.13-slim-bookworm
+
+# --- build: the project's own wheel (locales ship inside it) ----------------------------------------------------
+FROM ${PYTHON_IMAGE} AS build
+ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
-COPY locales ./locales
-# Editable, so the package reads locales/ beside it in /app.
-RUN pip install --no-cache-dir -e .
-VOLUME ["/app/data"]
+RUN pip wheel --no-deps --wheel-dir /wheels .
+
+# --- runtime -------------------------------------------------------------------------------------------------------
+FROM ${PYTHON_IMAGE}
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PATH=/opt/venv/bin:$PATH \
+    DATABASE_PATH=/data/bot.sqlite3
+RUN python -m venv /opt/venv \
+    && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin cardbot \
+    && mkdir -p /data && chown cardbot:cardbot /data
+# Dependencies in their own layer: it is rebuilt only when pyproject.toml changes, not with every code change.
+COPY pyproject.toml /tmp/pyproject.toml
+RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies']))" \
+        > /tmp/requirements.txt \
+    && pip install -r /tmp/requirements.txt \
+    && rm /tmp/requirements.txt /tmp/pyproject.toml
+COPY --from=build /wheels /tmp/wheels
+RUN pip install --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
+
+USER cardbot
+WORKDIR /data
+VOLUME ["/data"]
+# Webhook mode only (WEBHOOK_URL set): the port WEBHOOK_PORT listens on, behind a TLS proxy. Polling needs none.
+EXPOSE 8080
+# Settings, database and Telegram (getMe) every minute; `docker inspect` shows the failing check's line.
+HEALTHCHECK --interval=60s --timeout=30s --start-period=30s --retries=3 CMD ["python", "-m", "bot", "check"]
+# SIGTERM (docker stop) ends polling or the webhook server cleanly; queued messages stay in the database.
+STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 from dataclasses import dataclass
 
 from aiogram import Bot, Dispatcher
@@ -11,18 +13,28 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
+from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot.handlers import HANDLED_COMMANDS, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
 from bot.services.clock import Clock
+from bot.services.flood import ThrottleMiddleware
 from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
 from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
 from bot.settings import Settings
+from bot.startup import (
+    TELEGRAM_TIMEOUT,
+    ExitCode,
+    StartupError,
+    ask_telegram,
+    check_texts,
+    open_database,
+)
 from bot.storage import Database, repo
 from bot.views import bot_commands
 
@@ -38,6 +50,7 @@ class App:
     outbox: Outbox
     service: GameService
     dispatcher: Dispatcher
+    throttle: ThrottleMiddleware
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -63,16 +76,19 @@ def service_config(settings: Settings) -> ServiceConfig:
 
 async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     """Everything the bot needs, connected; nothing running yet (see :func:`on_startup`)."""
+    check_texts()
     bot = bot or make_bot(settings)
-    db = await Database.open(settings.database_path)
+    me = await ask_telegram(bot)
+    db = await open_database(settings.database_path)
     clock = Clock(settings.clock_speed)
-    me = await bot.me()
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
     outbox = Outbox(bot, db, clock, limits)
     service = GameService(db, outbox, clock, service_config(settings), me.username or "")
     outbox.on_forbidden = service.on_forbidden
     outbox.on_migrated = service.on_chat_migrated
     membership = Membership(bot, clock)
+    # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
+    # (chat, user) it ever saw.
     dispatcher = Dispatcher(
         service=service,
         outbox=outbox,
@@ -81,12 +97,16 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
         clock=clock,
         membership=membership,
         refusals=RefusalThrottle(clock),
+        disable_fsm=True,
     )
     dispatcher.update.outer_middleware(InFlightLimit())
     dispatcher.update.outer_middleware(DatabaseTrouble())
     dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
+    throttle = ThrottleMiddleware(outbox, clock)
+    dispatcher.message.outer_middleware(throttle)
+    dispatcher.callback_query.outer_middleware(throttle)
     dispatcher.include_routers(*routers())
-    app = App(settings, bot, db, clock, outbox, service, dispatcher)
+    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle)
 
     async def startup() -> None:
         await on_startup(app)
@@ -137,17 +157,34 @@ async def on_shutdown(app: App) -> None:
 
 
 async def run(settings: Settings) -> None:
-    app = await build_app(settings)
+    """Run until stopped (SIGINT, SIGTERM); a :class:`StartupError` when the bot cannot start.
+
+    Whatever start-up opened is closed again before the error leaves, so the process can exit at once.
+    """
+    bot = make_bot(settings)
     try:
-        if settings.webhook_url:
-            await run_webhook(app)
-        else:
-            await app.bot.delete_webhook(drop_pending_updates=False)
-            await app.dispatcher.start_polling(
-                app.bot, allowed_updates=app.dispatcher.resolve_used_update_types()
-            )
+        app = await build_app(settings, bot)
+        try:
+            if settings.webhook_url:
+                await run_webhook(app)
+            else:
+                await _delete_webhook(app.bot)
+                await app.dispatcher.start_polling(
+                    app.bot, allowed_updates=app.dispatcher.resolve_used_update_types()
+                )
+        finally:
+            await app.db.close()
     finally:
-        await app.bot.session.close()
+        await bot.session.close()
+
+
+async def _delete_webhook(bot: Bot) -> None:
+    try:
+        await asyncio.wait_for(bot.delete_webhook(drop_pending_updates=False), TELEGRAM_TIMEOUT)
+    except (TimeoutError, TelegramAPIError) as exc:
+        raise StartupError(
+            ExitCode.UNREACHABLE, f"cannot switch the bot to polling: {exc} (check the network)"
+        ) from exc
 
 
 async def run_webhook(app: App) -> None:
@@ -164,16 +201,42 @@ async def run_webhook(app: App) -> None:
     setup_application(web_app, app.dispatcher, bot=app.bot)
     runner = web.AppRunner(web_app)
     await runner.setup()
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
     try:
         site = web.TCPSite(runner, settings.webhook_host, settings.webhook_port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            raise StartupError(
+                ExitCode.WEBHOOK,
+                f"cannot listen on {settings.webhook_host}:{settings.webhook_port}: {exc} "
+                "(set WEBHOOK_HOST and WEBHOOK_PORT to a free address)",
+            ) from exc
         # Only now that the endpoint listens: Telegram's first delivery must not meet a closed port (it would
         # back off and hold the updates back).
-        await app.bot.set_webhook(
-            f"{settings.webhook_url}{settings.webhook_path}",
-            secret_token=secret,
-            allowed_updates=app.dispatcher.resolve_used_update_types(),
-        )
-        await asyncio.Event().wait()
+        try:
+            await asyncio.wait_for(
+                app.bot.set_webhook(
+                    f"{settings.webhook_url}{settings.webhook_path}",
+                    secret_token=secret,
+                    allowed_updates=app.dispatcher.resolve_used_update_types(),
+                ),
+                TELEGRAM_TIMEOUT,
+            )
+        except (TimeoutError, TelegramAPIError) as exc:
+            raise StartupError(
+                ExitCode.WEBHOOK,
+                f"Telegram did not take the webhook {settings.webhook_url}{settings.webhook_path}: {exc} "
+                "(check WEBHOOK_URL: a public https:// address that reaches this port)",
+            ) from exc
+        log.info("webhook mode: listening on %s:%d", settings.webhook_host, settings.webhook_port)
+        await stop.wait()
     finally:
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signum)
         await runner.cleanup()

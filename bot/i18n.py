@@ -1,4 +1,5 @@
-"""Texts: Fluent bundles for every locale, loaded from ``locales/<locale>/*.ftl`` when first asked for.
+"""Texts: Fluent bundles for every locale, loaded from ``bot/locales/<locale>/*.ftl`` (package data, so an
+installed wheel carries them) when first asked for.
 
 ``translator(Locale.RU).t("answer-not-your-turn", name="Аня")`` formats one message. A key missing from a locale falls
 back to Russian; a key missing everywhere returns the key itself (and the parity test catches it before that).
@@ -15,7 +16,7 @@ from typing import Any, Final
 
 from fluent.runtime import FluentBundle, FluentResource
 
-LOCALES_DIR: Final = Path(__file__).resolve().parent.parent / "locales"
+LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
 
 
 class Locale(enum.StrEnum):

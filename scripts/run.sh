@@ -1,11 +1,37 @@
 #!/usr/bin/env bash
-# Set up everything on a fresh machine (a virtual environment in .venv) and start the bot (long polling).
-# Settings come from the environment or a .env file: BOT_TOKEN is required.
+# Start the bot (long polling, or webhook mode when WEBHOOK_URL is set) from a virtual environment in .venv.
+# Settings come from the environment or a .env file: BOT_TOKEN is required (see .env.example).
+#
+# The environment is (re)built only when needed: .venv is missing, or was made by another Python version, or
+# pyproject.toml changed since the last install (a stamp in .venv records its hash). Otherwise nothing is
+# installed, so the bot starts offline. Arguments go to the bot: `bash scripts/run.sh check`.
+# PYTHON names the interpreter to build .venv with (default: python3).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
+python="${PYTHON:-python3}"
+version_of() {
+    "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null || true
+}
+wanted_version="$(version_of "$python")"
+if [ -z "$wanted_version" ]; then
+    echo "run.sh: cannot run $python (set PYTHON to a Python 3.11 or newer)" >&2
+    exit 1
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet -e .
+if [ -e .venv ] && [ "$(version_of .venv/bin/python)" != "$wanted_version" ]; then
+    echo "run.sh: .venv was made by another Python; rebuilding it with Python $wanted_version" >&2
+    rm -rf .venv
+fi
+if [ ! -x .venv/bin/python ]; then
+    "$python" -m venv .venv
+fi
+stamp=.venv/.cardbot-installed
+wanted_stamp="python $wanted_version, pyproject.toml $("$python" -c \
+    'import hashlib; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')"
+if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted_stamp" ]; then
+    echo "run.sh: installing the bot and its dependencies into .venv" >&2
+    rm -f "$stamp"
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet -e .
+    printf '%s\n' "$wanted_stamp" >"$stamp"
+fi
 exec .venv/bin/python -m bot "$@"

@@ -19,7 +19,6 @@ import logging
 import random
 import secrets
 import sqlite3
-from collections import defaultdict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +31,7 @@ from bot.games import AnyPlugin, plugin_of
 from bot.i18n import Translator, locale_for, translator
 from bot.services.clock import Clock
 from bot.services.errors import ServiceError
+from bot.services.memory import GameLocks, StateCache
 from bot.services.outbox import Outbox
 from bot.services.updates import mark_current_update
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, Tx, UserRow, repo
@@ -133,8 +133,8 @@ class GameService:
         self.clock = clock
         self.config = config
         self.bot_username = bot_username
-        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._states: dict[int, State] = {}
+        self._locks = GameLocks()
+        self._states = StateCache(clock.now)
         self._mem = _Memory()
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._wakes: dict[int, asyncio.Event] = {}
@@ -858,6 +858,8 @@ class GameService:
                     user = await repo.get_user(tx, seat.user_id)
                     if user is not None:
                         users[user.user_id] = user
+        if not game.status.is_active:
+            self._forget(game_id)
         state: State | None = None
         if game.record is not None:
             cached = self._states.get(game_id)
@@ -871,6 +873,13 @@ class GameService:
                     )
                 self._states[game_id] = state
         return Loaded(game, seats, users, state)
+
+    def _forget(self, game_id: int) -> None:
+        """A game that is over leaves memory (its record stays in the database)."""
+        self._states.pop(game_id)
+        self._mem.screens.pop(game_id, None)
+        self._mem.changed_at.pop(game_id, None)
+        self._mem.picks = {k: v for k, v in self._mem.picks.items() if k[0] != game_id}
 
     async def _lobby(self, game_id: int) -> Loaded:
         loaded = await self._load(game_id)
@@ -1037,7 +1046,8 @@ class GameService:
             loaded = await self._load(game_id)
             if loaded is None:
                 return
-            self._mem.changed_at[game_id] = self.clock.now()
+            if loaded.game.status.is_active:
+                self._mem.changed_at[game_id] = self.clock.now()
             if renew_all:
                 renew = {s.user_id for s in loaded.seats if s.user_id is not None}
             self._publish(loaded, renew=renew or set())
@@ -1169,15 +1179,16 @@ class GameService:
 
     def _publish_closed_hands(self, loaded: Loaded) -> None:
         for seat in loaded.seats:
-            if (
-                seat.user_id is None
-                or self.outbox.message_id(hand_slot(loaded.game.id, seat.user_id)) is None
-            ):
+            if seat.user_id is None:
                 continue
             user = loaded.users.get(seat.user_id)
             rendered = views.render_game_cancelled(self._tr(user.lang if user else loaded.game.lang))
             self.outbox.show(
-                hand_slot(loaded.game.id, seat.user_id), seat.user_id, rendered.text, rendered.markup
+                hand_slot(loaded.game.id, seat.user_id),
+                seat.user_id,
+                rendered.text,
+                rendered.markup,
+                only_existing=True,
             )
 
 

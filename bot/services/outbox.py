@@ -29,7 +29,7 @@ import contextlib
 import hashlib
 import logging
 import sqlite3
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Final
@@ -67,6 +67,11 @@ BACKOFF: Final = (1.0, 30.0)
 NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 TOPIC_CLOSED: Final = "TOPIC_CLOSED"
 """Telegram's refusal to post in a closed forum topic."""
+KNOWN_CACHED: Final = 5000
+"""Live messages whose id and content are kept in memory (the most recently used); the rest are read from the
+database when needed."""
+SWEEP_EVERY: Final = 60.0
+"""Seconds of the bot's clock between two sweeps of the rate windows that have emptied."""
 
 ForbiddenHook = Callable[[int], Awaitable[None]]
 MigrateHook = Callable[[int, int], Awaitable[None]]
@@ -98,6 +103,8 @@ class _Live:
     text: str
     markup: InlineKeyboardMarkup | None
     renew: bool
+    only_existing: bool = False
+    """Update the message if it was ever sent; never send a new one."""
 
     @property
     def digest(self) -> str:
@@ -138,6 +145,21 @@ class RateLimiter:
         self._windows: dict[tuple[str, int], _Window] = {}
         self._margin = JITTER * clock.speed
         self._global = _Window(limits.global_per_second, 1.0, self._margin)
+        self._swept = clock.now()
+
+    def __len__(self) -> int:
+        return len(self._windows)
+
+    def sweep(self) -> None:
+        """Forget the windows of chats with no call left inside them (they are made again when needed)."""
+        now = self.clock.now()
+        if now - self._swept < SWEEP_EVERY:
+            return
+        self._swept = now
+        for key, window in list(self._windows.items()):
+            window.wait(now)
+            if not window.stamps:
+                del self._windows[key]
 
     def _for(self, chat_id: int) -> list[_Window]:
         windows = [self._global]
@@ -179,6 +201,7 @@ class RateLimiter:
 
     async def acquire(self, chat_id: int) -> float:
         """Wait until one more call to ``chat_id`` fits every window, and take its place; the place's stamp."""
+        self.sweep()
         while True:
             wait = self.wait_for(chat_id)
             if wait <= 0:
@@ -225,7 +248,8 @@ class Outbox:
         self.request_timeout = max(MIN_REQUEST_TIMEOUT, round(clock.real(REQUEST_TIMEOUT)))
         """Real seconds (aiogram wants an int)."""
         self._queues: dict[int, _Queue] = {}
-        self._known: dict[str, LiveMessage] = {}
+        self._known: OrderedDict[str, LiveMessage] = OrderedDict()
+        """A cache of the ``live_messages`` table (see :meth:`_recall`)."""
         self._refused: set[int] = set()
         """Chats that answered 403: nothing more is sent there until :meth:`allow`."""
         self._idle = asyncio.Event()
@@ -235,13 +259,9 @@ class Outbox:
     async def start(self) -> None:
         """Load the live messages, the notices a previous run left unsent, and its recent calls to groups."""
         async with self.db.tx() as tx:
-            rows = await tx.all("SELECT * FROM live_messages")
             notices = await repo.pending_notices(tx)
             handed_over = await repo.take_rate_stamps(tx)
         self.limiter.add_group_stamps(handed_over)
-        self._known = {
-            r["slot"]: LiveMessage(r["slot"], r["chat_id"], r["message_id"], r["digest"]) for r in rows
-        }
         self.post(notices)
 
     async def stop(self) -> None:
@@ -270,16 +290,21 @@ class Outbox:
         *,
         thread_id: int = 0,
         renew: bool = False,
+        only_existing: bool = False,
     ) -> None:
-        """The live message ``slot`` should now read ``text``; ``renew`` re-sends it (a notification)."""
+        """The live message ``slot`` should now read ``text``; ``renew`` re-sends it (a notification).
+
+        ``only_existing``: change the message if it was ever sent, but send none if it was not.
+        """
         queue = self._queue(chat_id)
         pending = queue.lives.get(slot)
         if pending is not None:
             pending.text, pending.markup = text, markup
             pending.renew = pending.renew or renew
             pending.thread_id = thread_id
+            pending.only_existing = pending.only_existing and only_existing
         else:
-            queue.lives[slot] = _Live(slot, chat_id, thread_id, text, markup, renew)
+            queue.lives[slot] = _Live(slot, chat_id, thread_id, text, markup, renew, only_existing)
             queue.order.append(slot)
         self._kick(chat_id, queue)
 
@@ -325,7 +350,8 @@ class Outbox:
             await repo.move_notices(tx, old, new)
             await repo.forget_live_in_chat(tx, old)
             notices = [n for n in await repo.pending_notices(tx) if n.chat_id == new]
-        self._known = {slot: known for slot, known in self._known.items() if known.chat_id != old}
+        for slot in [slot for slot, known in self._known.items() if known.chat_id == old]:
+            del self._known[slot]
         old_queue = self._queues.get(old)
         if old_queue is not None:
             self._kick(old, old_queue)  # the worker drops what was still queued for the old id
@@ -347,8 +373,13 @@ class Outbox:
         await self._remember(LiveMessage(slot, chat_id, message_id, ""))
 
     def message_id(self, slot: str) -> int | None:
+        """The id of the live message ``slot`` if it is among those cached in memory."""
         known = self._known.get(slot)
         return known.message_id if known else None
+
+    def __len__(self) -> int:
+        """The chats with a queue (a chat's queue goes once it is empty)."""
+        return len(self._queues)
 
     def is_pending(self, chat_id: int | None = None) -> bool:
         if chat_id is not None:
@@ -386,7 +417,9 @@ class Outbox:
                     await self._drop_queue(chat_id, queue)
                     break
                 head = queue.order[0]
-                if isinstance(head, str) and not self._needs_call(queue.lives[head]):
+                if isinstance(head, str) and not self._needs_call(
+                    queue.lives[head], await self._recall(head)
+                ):
                     queue.order.popleft()
                     queue.lives.pop(head)
                     continue
@@ -400,7 +433,7 @@ class Outbox:
                 try:
                     if isinstance(item, Notice):
                         await self._deliver_notice(item)
-                    elif self._needs_call(item):
+                    elif self._needs_call(item, await self._recall(item.slot)):
                         await self._deliver_live(item)
                 except TelegramRetryAfter as exc:
                     self.calls["429"] += 1
@@ -444,6 +477,8 @@ class Outbox:
                 queue.worker = None
             if queue.order and not self._closed:
                 self._kick(chat_id, queue)
+            elif not queue.order and queue.worker is None and self._queues.get(chat_id) is queue:
+                del self._queues[chat_id]  # an idle chat costs no memory; show() or post() makes a new queue
             self._settle()
 
     @staticmethod
@@ -486,12 +521,32 @@ class Outbox:
             except Exception:
                 log.exception("on_forbidden hook failed for chat %s", chat_id)
 
-    def _needs_call(self, live: _Live) -> bool:
-        known = self._known.get(live.slot)
-        return live.renew or known is None or known.chat_id != live.chat_id or known.digest != live.digest
+    @staticmethod
+    def _needs_call(live: _Live, known: LiveMessage | None) -> bool:
+        if known is None:
+            return not live.only_existing
+        return live.renew or known.chat_id != live.chat_id or known.digest != live.digest
+
+    async def _recall(self, slot: str) -> LiveMessage | None:
+        """The live message ``slot`` as last sent, from memory or else from the database."""
+        known = self._known.get(slot)
+        if known is not None:
+            self._known.move_to_end(slot)
+            return known
+        async with self.db.tx() as tx:
+            known = await repo.get_live(tx, slot)
+        if known is not None:
+            self._cache(known)
+        return known
+
+    def _cache(self, message: LiveMessage) -> None:
+        self._known[message.slot] = message
+        self._known.move_to_end(message.slot)
+        while len(self._known) > KNOWN_CACHED:
+            self._known.popitem(last=False)
 
     async def _deliver_live(self, live: _Live) -> None:
-        known = self._known.get(live.slot)
+        known = await self._recall(live.slot)
         can_edit = known is not None and known.chat_id == live.chat_id and not live.renew
         if known is not None and can_edit and await self._edit(known, live):
             await self._remember(LiveMessage(live.slot, live.chat_id, known.message_id, live.digest))
@@ -509,7 +564,7 @@ class Outbox:
             await repo.drop_notice(tx, notice.id)
 
     async def _remember(self, message: LiveMessage) -> None:
-        self._known[message.slot] = message
+        self._cache(message)
         async with self.db.tx() as tx:
             await repo.put_live(tx, message)
 

@@ -73,6 +73,7 @@ class Database:
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._closed = False
         self.path = path
 
     @classmethod
@@ -81,18 +82,26 @@ class Database:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = await aiosqlite.connect(path, isolation_level=None)
-        conn.row_factory = aiosqlite.Row
-        await conn.execute("PRAGMA journal_mode=WAL")
-        await conn.execute("PRAGMA synchronous=NORMAL")
-        await conn.execute("PRAGMA foreign_keys=ON")
-        await conn.execute("PRAGMA busy_timeout=5000")
         db = cls(conn, path)
-        await db.migrate()
+        try:
+            conn.row_factory = aiosqlite.Row
+            await conn.execute("PRAGMA journal_mode=WAL")
+            await conn.execute("PRAGMA synchronous=NORMAL")
+            await conn.execute("PRAGMA foreign_keys=ON")
+            await conn.execute("PRAGMA busy_timeout=5000")
+            await db.migrate()
+        except BaseException:
+            # The connection's thread would keep the process alive: a database that cannot be used is closed.
+            await db.close()
+            raise
         return db
 
     async def close(self) -> None:
+        """Close the connection (and its thread); closing twice is harmless."""
         async with self._lock:
-            await self._conn.close()
+            if not self._closed:
+                self._closed = True
+                await self._conn.close()
 
     async def schema_version(self) -> int:
         cursor = await self._conn.execute("PRAGMA user_version")

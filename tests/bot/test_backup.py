@@ -1,0 +1,81 @@
+"""``python -m bot backup PATH`` while the bot plays: every copy is a consistent database whose games replay."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from pathlib import Path
+
+from bot.ops import backup
+from bot.startup import ExitCode
+from engine.core import GameRecord, replay
+from tests.bot.conftest import BotRunner, has_rematch, play_until, start_party
+from tests.bot.test_startup import base_env, run_bot
+from tests.fakebot import FakeTelegram
+
+
+def assert_consistent(copy: Path) -> int:
+    """Every game in the copy: its moves are the record's actions, once each, and the record replays.
+
+    The number of moves checked.
+    """
+    checked = 0
+    with contextlib.closing(sqlite3.connect(copy)) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        games = db.execute("SELECT id, record, version FROM games WHERE record IS NOT NULL").fetchall()
+        for game_id, text, version in games:
+            record = GameRecord.from_json(text)
+            moves = db.execute(
+                "SELECT version, action FROM moves WHERE game_id = ? ORDER BY version", (game_id,)
+            ).fetchall()
+            assert [v for v, _ in moves] == list(range(version)), game_id
+            assert tuple(a for _, a in moves) == record.actions, game_id
+            replay(record)  # raises if any stored action is illegal where it stands
+            checked += version
+    return checked
+
+
+async def test_backups_taken_during_a_party_are_consistent_and_replay(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path, tmp_path: Path
+) -> None:
+    await bot_runner()
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris, vera])
+    party = asyncio.create_task(
+        play_until(tg, [anna, boris, vera], lambda: has_rematch(group.visible_messages()), timeout=120)
+    )
+    copies: list[Path] = []
+    try:
+        # Copies from a thread, as the command takes them, while this loop goes on writing the party's moves ...
+        while not party.done():
+            copy = tmp_path / "backups" / f"copy-{len(copies)}.sqlite3"
+            await asyncio.to_thread(backup, db_path, copy)
+            copies.append(copy)
+            await asyncio.sleep(0.05)
+    finally:
+        await party
+    # ... and the last one through the command line, as an operator takes it, with the bot still running.
+    last = tmp_path / "backups" / f"copy-{len(copies)}.sqlite3"
+    result = await run_bot(
+        base_env(tg, tmp_path) | {"DATABASE_PATH": str(db_path)}, tmp_path, "backup", str(last)
+    )
+    assert result.code == ExitCode.OK, result.stderr
+    assert "backup:" in result.stdout
+    copies.append(last)
+    assert len(copies) >= 5
+    assert not list((tmp_path / "backups").glob("*.partial"))
+    checked = [assert_consistent(copy) for copy in copies]
+    assert checked[-1] > 0  # the copies were taken while moves were being written
+    assert checked == sorted(checked)
+
+
+async def test_backup_of_a_missing_database_fails_naming_database_path(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    env = base_env(tg, tmp_path) | {"DATABASE_PATH": str(tmp_path / "nowhere.sqlite3")}
+    result = await run_bot(env, tmp_path, "backup", str(tmp_path / "copy.sqlite3"))
+    assert result.code == ExitCode.DATABASE
+    assert "DATABASE_PATH" in result.stderr and "Traceback" not in result.stderr
+    assert not (tmp_path / "copy.sqlite3").exists()

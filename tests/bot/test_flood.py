@@ -1,0 +1,83 @@
+"""Incoming throttling: a burst of commands or presses gets a few answers and «Секунду…», not one each.
+
+The bot runs at real speed here (``clock_speed=1``) so its windows are the production ones in real seconds;
+the fake Bot API keeps its accelerated limits, which only makes it more permissive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.callbacks import RulesCb
+from bot.services.flood import Kind, Rate, ThrottleLimits, Windows
+from tests.bot.conftest import BotRunner
+from tests.fakebot import FakeTelegram
+
+TOO_FAST = "Секунду…"
+LIMITS = ThrottleLimits()
+
+
+async def test_a_burst_of_commands_in_a_group_gets_a_few_answers_and_one_too_fast(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner(clock_speed=1.0)
+    users = [tg.add_user(name) for name in ("Аня", "Борис", "Вера")]
+    group = tg.add_group("Друзья", users, admins=users[:1])
+    for command in ("/score", "/rules", "/stats", "/top"):
+        for user in users:
+            await user.send(group, command)
+    await tg.settle(quiet=1.5, timeout=30)
+    answers = [m.text for m in group.visible_messages() if m.is_from_bot]
+    assert answers.count(TOO_FAST) == 1
+    assert len(answers) == LIMITS.command_per_group.count + 1
+
+
+async def test_one_person_spamming_a_command_in_private_is_answered_a_few_times(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner(clock_speed=1.0)
+    anna = tg.add_user("Аня")
+    for _ in range(10):
+        await anna.send_private("/stats")
+    await tg.settle(quiet=1.5, timeout=30)
+    answers = [m.text for m in anna.private_chat.visible_messages() if m.is_from_bot]
+    assert answers.count(TOO_FAST) == 1
+    assert len(answers) == LIMITS.command_per_user.count + 1
+
+
+async def test_a_burst_of_presses_is_answered_too_fast_beyond_the_limit(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner(clock_speed=1.0)
+    anna = tg.add_user("Аня")
+    await anna.send_private("/rules")
+    await tg.wait_for(lambda: anna.private_chat.last_bot_message() is not None, what="the rules")
+    rules = anna.private_chat.last_bot_message()
+    assert rules is not None
+    sections = [
+        b.callback_data
+        for b in rules.flat_buttons
+        if b.callback_data and b.callback_data.startswith(f"{RulesCb.__prefix__}:")
+    ]
+    assert sections
+    presses = [anna.press(rules, data=sections[i % len(sections)], force=True) for i in range(15)]
+    answers = await asyncio.gather(*presses)
+    assert all(a.answered for a in answers)
+    refused = [a for a in answers if a.text == TOO_FAST]
+    assert len(refused) == 15 - LIMITS.press_per_user.count
+
+
+def test_windows_let_rate_count_events_through_and_forget_idle_keys() -> None:
+    windows = Windows()
+    rate = Rate(2, 10.0)
+    key = (Kind.PRESS_USER, 1)
+    for now in (0.0, 1.0):
+        assert windows.has_room(key, rate, now)
+        windows.take(key, rate, now)
+    assert not windows.has_room(key, rate, 5.0)
+    assert windows.has_room(key, rate, 10.5)  # the first event left the window
+    for user in range(2, 1000):
+        windows.take((Kind.PRESS_USER, user), rate, 20.0)
+    assert len(windows) == 999
+    windows.sweep(100.0)
+    assert len(windows) == 0

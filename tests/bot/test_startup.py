@@ -1,0 +1,236 @@
+"""Start-up that fails loudly and fast: each cause is one log line naming the setting to fix, and an exit code.
+
+``python -m bot`` and ``python -m bot check`` run as subprocesses, as an operator runs them, against the fake Bot
+API (or a port nobody listens on). A bot that cannot start must exit within seconds, not hang on an open
+database thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bot.startup import ExitCode
+from tests.fakebot import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[2]
+OTHER_TOKEN = "987654321:AAE" + "y" * 32
+QUICK = 20.0
+"""Seconds within which a failed start must have exited (Python and aiogram take ~1 s of it to import)."""
+
+
+@dataclass
+class Finished:
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+    @property
+    def errors(self) -> list[str]:
+        return [line for line in self.stderr.splitlines() if " ERROR " in line]
+
+
+def unused_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def base_env(tg: FakeTelegram, tmp_path: Path) -> dict[str, str]:
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("BOT_", "TELEGRAM_", "DATABASE_", "WEBHOOK_"))
+    }
+    env.update(
+        PYTHONPATH=str(ROOT),
+        BOT_TOKEN=tg.token,
+        TELEGRAM_API_URL=tg.base_url,
+        DATABASE_PATH=str(tmp_path / "data" / "bot.sqlite3"),
+    )
+    return env
+
+
+async def run_bot(env: dict[str, str], cwd: Path, *args: str, timeout: float = 60.0) -> Finished:
+    started = time.monotonic()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(), timeout)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise AssertionError(f"python -m bot {' '.join(args)} still running after {timeout} s") from None
+    return Finished(process.returncode or 0, out.decode(), err.decode(), time.monotonic() - started)
+
+
+def assert_fails_fast(result: Finished, code: ExitCode, setting: str) -> None:
+    assert result.code == code, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    assert len(result.errors) == 1, result.stderr
+    assert setting in result.errors[0], result.stderr
+    assert result.seconds < QUICK
+
+
+async def test_an_unreachable_bot_api_stops_the_bot_naming_telegram_api_url(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    env = base_env(tg, tmp_path) | {"TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"}
+    result = await run_bot(env, tmp_path)
+    assert_fails_fast(result, ExitCode.UNREACHABLE, "TELEGRAM_API_URL")
+    assert "cannot reach the Bot API" in result.errors[0]
+
+
+async def test_a_token_telegram_rejects_stops_the_bot_naming_bot_token(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    env = base_env(tg, tmp_path) | {"BOT_TOKEN": OTHER_TOKEN}
+    result = await run_bot(env, tmp_path)
+    assert_fails_fast(result, ExitCode.TOKEN, "BOT_TOKEN")
+    assert OTHER_TOKEN not in result.stderr  # the secret stays out of the log
+    assert not (tmp_path / "data").exists()  # Telegram is asked before anything is created
+
+
+async def test_a_database_folder_that_cannot_be_made_stops_the_bot_naming_database_path(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the folder should be", encoding="utf-8")
+    env = base_env(tg, tmp_path) | {"DATABASE_PATH": str(blocker / "bot.sqlite3")}
+    result = await run_bot(env, tmp_path)
+    assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
+
+
+async def test_a_file_that_is_not_a_database_stops_the_bot_instead_of_hanging(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """The connection is open when the migration fails: its thread must be closed or the process never ends."""
+    path = tmp_path / "bot.sqlite3"
+    path.write_bytes(b"this is not an SQLite database, just some bytes " * 100)
+    env = base_env(tg, tmp_path) | {"DATABASE_PATH": str(path)}
+    result = await run_bot(env, tmp_path)
+    assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
+    assert "not a database" in result.errors[0]
+
+
+async def test_a_bad_setting_stops_the_bot_naming_it(tg: FakeTelegram, tmp_path: Path) -> None:
+    env = base_env(tg, tmp_path) | {"TURN_TIMEOUT": "-5"}
+    result = await run_bot(env, tmp_path)
+    assert result.code == ExitCode.SETTINGS
+    assert "TURN_TIMEOUT" in result.stderr and "Traceback" not in result.stderr
+    assert result.seconds < QUICK
+
+
+async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        env = base_env(tg, tmp_path) | {
+            "WEBHOOK_URL": "https://bot.example.org",
+            "WEBHOOK_HOST": "127.0.0.1",
+            "WEBHOOK_PORT": str(port),
+        }
+        result = await run_bot(env, tmp_path)
+    assert_fails_fast(result, ExitCode.WEBHOOK, "WEBHOOK_PORT")
+    assert tg.webhook_url is None
+
+
+# --- python -m bot check ------------------------------------------------------------------------------------
+
+
+async def test_check_passes_against_a_working_bot_api_and_says_what_it_checked(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    result = await run_bot(base_env(tg, tmp_path), tmp_path, "check")
+    assert result.code == ExitCode.OK, result.stderr
+    assert [line.split(":", 1)[0] for line in result.stdout.splitlines()] == [
+        "settings",
+        "texts",
+        "database",
+        "telegram",
+    ]
+    assert f"@{tg.bot_username}" in result.stdout
+    assert (tmp_path / "data" / "bot.sqlite3").is_file()
+
+
+@pytest.mark.parametrize(
+    ("change", "code"),
+    [
+        ({"TURN_TIMEOUT": "soon"}, ExitCode.SETTINGS),
+        ({"DATABASE_PATH": "/dev/null/bot.sqlite3"}, ExitCode.DATABASE),
+        ({"TELEGRAM_API_URL": "unused"}, ExitCode.UNREACHABLE),
+        ({"BOT_TOKEN": OTHER_TOKEN}, ExitCode.TOKEN),
+    ],
+)
+async def test_check_exit_code_says_which_check_failed(
+    tg: FakeTelegram, tmp_path: Path, change: dict[str, str], code: ExitCode
+) -> None:
+    if change.get("TELEGRAM_API_URL") == "unused":
+        change = {"TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"}
+    result = await run_bot(base_env(tg, tmp_path) | change, tmp_path, "check")
+    assert result.code == code, result.stderr
+    assert "Traceback" not in result.stderr
+    assert result.seconds < QUICK
+
+
+# --- stopping ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("mode", ["polling", "webhook"])
+async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
+    tg: FakeTelegram, tmp_path: Path, mode: str
+) -> None:
+    """What ``docker stop`` sends: the bot ends with exit code 0 within seconds, in either mode."""
+    env = base_env(tg, tmp_path) | {"LOG_LEVEL": "INFO"}
+    if mode == "webhook":
+        port = unused_port()
+        env |= {
+            "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            "WEBHOOK_HOST": "127.0.0.1",
+            "WEBHOOK_PORT": str(port),
+        }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=tmp_path,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
+        if mode == "webhook":
+            await tg.wait_for(lambda: tg.webhook_url is not None, timeout=30, what="the webhook")
+        process.terminate()
+        started = time.monotonic()
+        _, err = await asyncio.wait_for(process.communicate(), QUICK)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, err.decode()
+    assert time.monotonic() - started < QUICK
+    assert "Traceback" not in err.decode()
+    assert "started; 0 active games resumed" in err.decode()

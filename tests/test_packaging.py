@@ -1,0 +1,184 @@
+"""What an operator installs: the container's recipe, the documented settings, and the package as a wheel.
+
+No Docker engine runs here, so the Dockerfile is read for the properties that matter (a pinned base, dependencies
+in their own layer, a non-root user, a volume, a health check); the wheel is built and installed (not editable)
+into a fresh environment and ``python -m bot check`` runs from it against the fake Bot API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings
+from bot.startup import ExitCode
+from tests.fakebot import FakeTelegram
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+
+
+def instructions() -> list[tuple[str, str]]:
+    """The Dockerfile's instructions (keyword, arguments), continuation lines joined, comments dropped."""
+    joined = re.sub(r"\\\n", " ", DOCKERFILE)
+    out = []
+    for line in joined.splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            keyword, _, args = line.partition(" ")
+            out.append((keyword.upper(), args.strip()))
+    return out
+
+
+def test_the_base_image_is_pinned_to_an_exact_release() -> None:
+    args = dict(a.split("=", 1) for k, a in instructions() if k == "ARG" and "=" in a)
+    bases = [a.split()[0] for k, a in instructions() if k == "FROM"]
+    assert bases
+    for base in bases:
+        image = args.get(base.strip("${}"), base)
+        assert re.fullmatch(r"python:3\.11\.\d+-slim(-\w+)?(@sha256:[0-9a-f]{64})?", image), image
+
+
+def test_dependencies_are_installed_before_the_code_is_copied() -> None:
+    runtime = instructions()
+    runtime = runtime[max(i for i, (k, _) in enumerate(runtime) if k == "FROM") :]
+    steps = [f"{k} {a}" for k, a in runtime]
+    deps = next(i for i, s in enumerate(steps) if s.startswith("RUN") and "requirements" in s)
+    assert any(s.startswith("COPY pyproject.toml") for s in steps[:deps])
+    assert not any(s.startswith("COPY") and ("bot" in s.split() or "--from" in s) for s in steps[:deps])
+    assert any(s.startswith("RUN pip install --no-deps") for s in steps[deps:])
+    assert "-e " not in DOCKERFILE.replace("--", "")  # a real install, not an editable one
+
+
+def test_the_container_runs_as_a_user_with_its_database_on_a_volume_and_a_health_check() -> None:
+    steps = instructions()
+    users = [a for k, a in steps if k == "USER"]
+    assert users and users[-1] not in ("root", "0")
+    volumes = " ".join(a for k, a in steps if k == "VOLUME")
+    database = next(a for k, a in steps if k == "ENV" and "DATABASE_PATH=" in a)
+    path = re.search(r"DATABASE_PATH=(\S+)", database)
+    assert path is not None
+    assert any(path.group(1).startswith(v.strip('[]" ') + "/") for v in volumes.split(","))
+    health = [a for k, a in steps if k == "HEALTHCHECK"]
+    assert health and "bot" in health[0] and "check" in health[0]
+    assert [a for k, a in steps if k == "EXPOSE"] == [str(Settings.model_fields["webhook_port"].default)]
+
+
+def test_compose_reads_dot_env_and_keeps_the_database_on_a_named_volume() -> None:
+    compose = (ROOT / "compose.yaml").read_text(encoding="utf-8")
+    assert re.search(r"^\s+env_file: \.env$", compose, re.M)
+    assert re.search(r"^\s+- cardbot-data:/data$", compose, re.M)
+    assert re.search(r"^\s+restart: unless-stopped$", compose, re.M)
+
+
+@pytest.mark.parametrize("document", ["README.md", ".env.example"])
+def test_every_setting_is_documented(document: str) -> None:
+    text = (ROOT / document).read_text(encoding="utf-8")
+    missing = [name.upper() for name in Settings.model_fields if not re.search(rf"\b{name.upper()}\b", text)]
+    assert not missing, f"{document} does not mention {missing}"
+
+
+@pytest.mark.slow
+async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Path) -> None:
+    """Built and installed as the Dockerfile does it; run outside the source tree, it must not need it."""
+    # The files the Dockerfile copies, and only those (a build/ left in the checkout cannot leak in).
+    source = tmp_path / "src"
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    for package in ("bot", "engine"):
+        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    wheels = tmp_path / "wheels"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "-w",
+            str(wheels),
+            str(source),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    (wheel,) = wheels.glob("cardbot-*.whl")
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=False)
+    python = target / "bin" / "python"
+    site = subprocess.run(
+        [str(python), "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    # The dependencies come from this environment (a path entry: its editable install of the project stays off).
+    deps = [p for p in sys.path if p.endswith("site-packages")]
+    Path(site, "dependencies.pth").write_text("\n".join(deps) + "\n", encoding="utf-8")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-index",
+            str(wheel),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    tg = FakeTelegram()
+    await tg.start()
+    try:
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if not k.startswith(("BOT_", "TELEGRAM_", "DATABASE_", "PYTHON"))
+        }
+        env.update(
+            BOT_TOKEN=tg.token, TELEGRAM_API_URL=tg.base_url, DATABASE_PATH=str(tmp_path / "bot.sqlite3")
+        )
+        where = await asyncio.create_subprocess_exec(
+            str(python),
+            "-c",
+            "import bot, engine; print(bot.__file__); print(engine.__file__)",
+            cwd=tmp_path,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+        )
+        out, _ = await where.communicate()
+        assert all(line.startswith(site) for line in out.decode().split()), out
+        check = await asyncio.create_subprocess_exec(
+            str(python),
+            "-m",
+            "bot",
+            "check",
+            cwd=tmp_path,
+            env=env,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        out, err = await asyncio.wait_for(check.communicate(), 120)
+    finally:
+        await tg.stop()
+    assert check.returncode == ExitCode.OK, err.decode()
+    lines = out.decode().splitlines()
+    assert lines[1].startswith("texts: ok") and "ru: 0" not in lines[1] and "en: 0" not in lines[1]
+    assert lines[-1].startswith(f"telegram: ok (@{tg.bot_username}")

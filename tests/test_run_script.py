@@ -1,0 +1,94 @@
+"""scripts/run.sh installs only when it must: no .venv, a .venv of another Python, or a changed pyproject.toml.
+
+The script runs for real on a copy of the project; the interpreters it calls are small stand-ins that log what
+they were asked (``-m venv``, ``-m pip ...``, ``-m bot ...``) and hand every ``-c`` snippet to this Python, so
+no package index is needed and each run takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+INSTALL = ["-m pip install --quiet --upgrade pip", "-m pip install --quiet -e ."]
+
+
+def _script(path: Path, body: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("#!/usr/bin/env bash\n" + body, encoding="utf-8")
+    path.chmod(path.stat().st_mode | stat.S_IXUSR)
+
+
+class Project:
+    def __init__(self, root: Path) -> None:
+        self.root = root / "project"
+        self.log = root / "calls.log"
+        (self.root / "scripts").mkdir(parents=True)
+        shutil.copy(ROOT / "scripts" / "run.sh", self.root / "scripts" / "run.sh")
+        (self.root / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+        self.venv_python = root / "stubs" / "venv-python"
+        _script(
+            self.venv_python,
+            f'if [ "$1" = "-c" ]; then exec "{sys.executable}" "$@"; fi\necho "$*" >>"{self.log}"\n',
+        )
+        self.python = root / "stubs" / "python3"
+        _script(
+            self.python,
+            f'if [ "$1 $2" = "-m venv" ]; then\n    mkdir -p "$3/bin" && cp "{self.venv_python}" "$3/bin/python"\n'
+            f'    echo "venv" >>"{self.log}"\n    exit 0\nfi\nexec "{sys.executable}" "$@"\n',
+        )
+
+    def run(self, *args: str) -> list[str]:
+        self.log.unlink(missing_ok=True)
+        env = {**os.environ, "PYTHON": str(self.python)}
+        subprocess.run(
+            ["bash", str(self.root / "scripts" / "run.sh"), *args],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+        return self.log.read_text(encoding="utf-8").splitlines()
+
+
+def test_the_first_run_builds_the_environment_and_later_runs_install_nothing(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    assert project.run() == ["venv", *INSTALL, "-m bot"]
+    assert project.run("check") == ["-m bot check"]
+    assert project.run() == ["-m bot"]
+
+
+def test_a_changed_pyproject_is_installed_once(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.run()
+    with (project.root / "pyproject.toml").open("a", encoding="utf-8") as f:
+        f.write('dependencies = ["aiogram>=3.20,<4"]\n')
+    assert project.run() == [*INSTALL, "-m bot"]
+    assert project.run() == ["-m bot"]
+
+
+def test_a_venv_made_by_another_python_is_rebuilt(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.run()
+    _script(project.root / ".venv" / "bin" / "python", 'echo "3.99"\n')
+    assert project.run() == ["venv", *INSTALL, "-m bot"]
+    assert project.run() == ["-m bot"]
+
+
+def test_a_failed_install_is_tried_again_next_time(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.run()
+    (project.root / "pyproject.toml").write_text('[project]\nname = "y"\n', encoding="utf-8")
+    broken = project.root / ".venv" / "bin" / "python"
+    working = broken.read_text(encoding="utf-8")
+    _script(broken, working.removeprefix("#!/usr/bin/env bash\n") + "exit 1\n")
+    env = {**os.environ, "PYTHON": str(project.python)}
+    failed = subprocess.run(["bash", str(project.root / "scripts" / "run.sh")], env=env, capture_output=True)
+    assert failed.returncode != 0
+    broken.write_text(working, encoding="utf-8")
+    assert project.run() == [*INSTALL, "-m bot"]
