@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers import commands, errors, lobby, play, solo
+from bot.handlers import commands, errors, lobby, play, rules, solo
 
 
 def routers() -> list[Router]:
-    return [m.make_router() for m in (errors, lobby, play, solo, commands)]
+    return [m.make_router() for m in (errors, rules, lobby, play, solo, commands)]
 
 
 HANDLED_COMMANDS = frozenset(
