@@ -213,7 +213,8 @@ def render_rules_contents(
         king=", ".join(section_nav(s, tr) for s in KING_SECTIONS),
         bot=bot_username,
     )
-    text = (tr.t("rules-not-found") + "\n\n" if found_nothing else "") + topics
+    heading = tr.t("rules-not-found") if found_nothing else f"<b>{tr.t('rules-contents')}</b>"
+    text = f"📖 {heading}\n\n{topics}"
     if is_group:
         rows: list[Sequence[InlineKeyboardButton]] = [
             [url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, RulesSection.KONCHINKA))]

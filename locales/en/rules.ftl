@@ -33,6 +33,7 @@ btn-rules-all = 📚 All the rules
 btn-rules-private = 📚 All the rules — in private
 btn-rules-bot = 📚 All the rules in the bot
 rules-inline-contents-title = 📚 Contents of the rules
+rules-contents = The rules of Konchinka and King
 rules-not-found = I found no such rule.
 rules-topics =
     <b>Konchinka:</b> { $konchinka }.

@@ -33,6 +33,7 @@ btn-rules-all = 📚 Все правила
 btn-rules-private = 📚 Все правила — в личке
 btn-rules-bot = 📚 Все правила у бота
 rules-inline-contents-title = 📚 Оглавление правил
+rules-contents = Правила Кончинки и Кинга
 rules-not-found = Такого правила я не нашёл.
 rules-topics =
     <b>Кончинка:</b> { $konchinka }.
