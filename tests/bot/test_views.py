@@ -401,7 +401,7 @@ def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
         (
             Event(0, EventKind.FINISH, None, (), 1),
             "🏁 Аня приканчивает партию!",
-            "🏁 Аня finishes the party!",
+            "🏁 Аня finishes the game!",
         ),
         (
             Event(1, EventKind.LEFTOVERS, None, (Card.parse("Td"),), 2),
