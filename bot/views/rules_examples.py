@@ -32,6 +32,8 @@ class CaptureExample:
     claim: tuple[str, ...]
     """Each capture the text names, as card codes («3s 5h»): its cards in table order, the captures in the order
     of their first card on the table."""
+    multi: bool = False
+    """With «несколько взяток за ход» on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +78,8 @@ class TrickExample:
 
 @dataclass(frozen=True, slots=True)
 class ForcedExample:
-    """Кинг: which cards of ``hand`` may be played to a trick led with ``led`` in the ``contract`` deal."""
+    """Кинг: which cards of ``hand`` may be played to a trick led with ``led`` in the ``contract`` deal (with no
+    ``led``, the hand is the leader's)."""
 
     section: RulesSection
     contract: Contract
@@ -90,6 +93,7 @@ Example: TypeAlias = CaptureExample | ScoreExample | FinishExample | TrickExampl
 S = RulesSection
 EXAMPLES: Final[tuple[Example, ...]] = (
     CaptureExample(S.CAPTURES, Variant.CLASSIC, "3s 5h 8d Qc", "8c", ("3s 5h", "8d")),
+    CaptureExample(S.CAPTURES, Variant.CLASSIC, "5s 7h Qd", "Qc", ("Qd",)),
     CaptureExample(S.CAPTURES, Variant.CLASSIC, "Ah 2d 4s Kc", "Jh", ("Ah 2d 4s Kc",)),
     CaptureExample(S.POINTS, Variant.POINTS, "6s 7h Qd Ac", "Kc", ("6s 7h", "Qd Ac")),
     CaptureExample(S.POINTS, Variant.POINTS, "5s 6h 9d", "Jh", ("5s 6h",)),
@@ -97,7 +101,10 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     ScoreExample(S.SCORING, (Pile(25, 6, "2c Td"), Pile(25, 6)), (2, 0)),
     FinishExample(S.EARLY_FINISH, 15, (13, 9), Pile(12, 3, "2c Td"), True),
     FinishExample(S.EARLY_FINISH, 15, (13, 15, 15), Pile(27, 4), False),
+    CaptureExample(S.OPTIONS, Variant.CLASSIC, "2s 3h 5d Qc", "5c", ("2s 3h", "2s 3h 5d", "5d"), multi=True),
+    ForcedExample(S.KING, Contract.NO_TRICKS, "9s", "7s Ad Kh", ("7s",)),
     TrickExample(S.KING, "9s Kd 7s As", Contract.NO_TRICKS, None, ("As", -2)),
+    ForcedExample(S.KING_NEGATIVE, Contract.NO_HEARTS, "", "9h Th 8c", ("8c",)),
     ForcedExample(S.KING_NEGATIVE, Contract.NO_KING, "8s", "Kh Qc 7d", ("Kh",)),
     TrickExample(S.KING_TRUMP, "As 7d Ks 8d", None, Suit.DIAMONDS, ("8d", 3)),
     TrickExample(S.KING_SCORING, "Qs Kh Js 9s", Contract.ERALASH, None, ("Qs", -36)),
@@ -139,7 +146,7 @@ def _fill(hands: list[list[Card]], size: int, avoid: Suit | None) -> list[list[C
 
 
 def _capture_facts(example: CaptureExample) -> tuple[str, ...]:
-    game = KonchinkaGame(KonchinkaOptions(variant=example.variant))
+    game = KonchinkaGame(KonchinkaOptions(variant=example.variant, multi_capture=example.multi))
     played = Card.parse(example.card)
     table = parse_cards(example.table)
     state = KonchinkaState.from_position(game, hands=[[played], []], table=table)
@@ -206,8 +213,13 @@ def _trick_facts(example: TrickExample) -> tuple[str, int]:
 
 
 def _forced_facts(example: ForcedExample) -> tuple[str, ...]:
+    hand = parse_cards(example.hand)
+    if not example.led:  # the leader's choice
+        hands = _fill([hand, [], [], []], len(hand), None)
+        state = KingState.from_position(hands, contract=example.contract, dealer=3)
+        return tuple(a.card.code for a in state.legal_actions() if isinstance(a, Play))
     led = Card.parse(example.led)
-    hands = _fill([[led], parse_cards(example.hand), [], []], 3, led.suit)
+    hands = _fill([[led], hand, [], []], len(hand), led.suit)
     state = KingState.from_position(hands, contract=example.contract, dealer=3)
     state.apply(Play(led))
     return tuple(a.card.code for a in state.legal_actions() if isinstance(a, Play))
@@ -225,6 +237,13 @@ def engine_facts(example: Example) -> Facts:
     if isinstance(example, TrickExample):
         return _trick_facts(example)
     return _forced_facts(example)
+
+
+def _one_of(options: Sequence[str], tr: Translator) -> str:
+    """«A», «A или B», «A, B или C»."""
+    if len(options) <= 1:
+        return "".join(options)
+    return ", ".join(options[:-1]) + tr.t("rules-example-or") + options[-1]
 
 
 def _pile_text(pile: Pile, tr: Translator) -> str:
@@ -248,8 +267,9 @@ def example_text(example: Example, tr: Translator) -> str:
             "rules-example-capture",
             table=cards(parse_cards(example.table), tr),
             card=card(Card.parse(example.card), tr),
-            captures=tr.t("rules-example-or").join(options),
+            captures=_one_of(options, tr),
             count=len(options),
+            multi="yes" if example.multi else "no",
         )
     if isinstance(example, ScoreExample):
         assert isinstance(facts, tuple)
@@ -296,7 +316,8 @@ def example_text(example: Example, tr: Translator) -> str:
     return tr.t(
         "rules-example-forced",
         contract=tr.t("king-contract-name", contract=example.contract),
-        led=card(Card.parse(example.led), tr),
+        leads="no" if example.led else "yes",
+        led=card(Card.parse(example.led), tr) if example.led else "",
         hand=cards(parse_cards(example.hand), tr),
         allowed=len(allowed),
         cards=cards(allowed, tr),

@@ -139,7 +139,10 @@ rules-examples-title = { $count ->
 }
 rules-example-or = {" "}or{" "}
 rules-example-and = {" "}and{" "}
-rules-example-capture = The table holds { $table }. The { $card } may take { $count ->
+rules-example-capture = { $multi ->
+    [yes] With several captures a move allowed: the table holds
+   *[no] The table holds
+} { $table }. The { $card } may take { $count ->
     [one] only { $captures }
    *[other] { $captures } — one of them
 }.
@@ -191,9 +194,15 @@ rules-example-trick = { $trump ->
     }
    *[zero] {""}
 }.
-rules-example-forced = In { $contract } the lead is { $led } and you hold { $hand }: { $allowed ->
-    [one] you may play only { $cards }
-   *[other] you may play { $cards }
+rules-example-forced = In { $contract } { $leads ->
+    [yes] you lead, holding { $hand }: { $allowed ->
+        [one] you may lead only { $cards }
+       *[other] you may lead { $cards }
+    }
+   *[no] the lead is { $led } and you hold { $hand }: { $allowed ->
+        [one] you may play only { $cards }
+       *[other] you may play { $cards }
+    }
 }.
 
 help-text =

@@ -139,7 +139,10 @@ rules-examples-title = { $count ->
 }
 rules-example-or = {" "}или{" "}
 rules-example-and = {" "}и{" "}
-rules-example-capture = На столе { $table }. Карта { $card } может взять { $count ->
+rules-example-capture = { $multi ->
+    [yes] Если можно брать несколько взяток за ход: на столе
+   *[no] На столе
+} { $table }. Карта { $card } может взять { $count ->
     [one] только { $captures }
    *[other] { $captures } — что-то одно
 }.
@@ -199,9 +202,15 @@ rules-example-trick = { $trump ->
     }
    *[zero] {""}
 }.
-rules-example-forced = В раздаче { $contract } зашли с { $led }, у вас { $hand }: { $allowed ->
-    [one] ходить можно только { $cards }
-   *[other] ходить можно { $cards }
+rules-example-forced = В раздаче { $contract } { $leads ->
+    [yes] заходите вы, у вас { $hand }: { $allowed ->
+        [one] заходить можно только с { $cards }
+       *[other] заходить можно с { $cards }
+    }
+   *[no] зашли с { $led }, у вас { $hand }: { $allowed ->
+        [one] ходить можно только { $cards }
+       *[other] ходить можно { $cards }
+    }
 }.
 
 help-text =

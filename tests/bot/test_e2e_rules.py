@@ -36,9 +36,9 @@ async def test_rules_with_words_in_private_answer_the_section_with_examples(
     assert answer.text.startswith("📖 Кинг: раздачи «не брать»")
     assert "Седьмая раздача, ералаш, наказывает за всё это сразу" in answer.text
     assert (
-        "Пример\n• В раздаче «не брать кинга» зашли с 8♠, у вас К♥ Д♣ 7♦: ходить можно только К♥."
-        in answer.text
-    )
+        "Примеры\n• В раздаче «не брать червей» заходите вы, у вас 9♥ 10♥ 8♣: заходить можно только с 8♣.\n"
+        "• В раздаче «не брать кинга» зашли с 8♠, у вас К♥ Д♣ 7♦: ходить можно только К♥."
+    ) in answer.text
     buttons = [b.text for b in answer.flat_buttons]
     assert buttons[-1] == "📚 Все правила"
     # «Все правила» turns the same message into the first page, with every section's button.

@@ -58,6 +58,6 @@ def test_a_different_position_gives_a_different_answer() -> None:
     moved = dataclasses.replace(eight, table="3s 4h 8d Qc")
     assert engine_facts(moved) == ("8d",)
     assert "может взять только 8♦" in example_text(moved, RU)
-    points_king = EXAMPLES[2]
-    assert isinstance(points_king, CaptureExample) and points_king.variant is Variant.POINTS
+    points_king = next(e for e in EXAMPLES if isinstance(e, CaptureExample) and e.variant is Variant.POINTS)
+    assert points_king.card == "Kc"
     assert engine_facts(dataclasses.replace(points_king, variant=Variant.CLASSIC)) == ()  # no sums for a king
