@@ -100,6 +100,7 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     ScoreExample(S.SCORING, (Pile(29, 5, "2c"), Pile(22, 8, "Td")), (3, 2)),
     ScoreExample(S.SCORING, (Pile(25, 6, "2c Td"), Pile(25, 6)), (2, 0)),
     FinishExample(S.EARLY_FINISH, 15, (13, 9), Pile(12, 3, "2c Td"), True),
+    FinishExample(S.EARLY_FINISH, 15, (14, 9), Pile(26, 6), False),
     FinishExample(S.EARLY_FINISH, 15, (13, 15, 15), Pile(27, 4), False),
     CaptureExample(S.OPTIONS, Variant.CLASSIC, "2s 3h 5d Qc", "5c", ("2s 3h", "2s 3h 5d", "5d"), multi=True),
     ForcedExample(S.KING, Contract.NO_TRICKS, "9s", "7s Ad Kh", ("7s",)),
@@ -294,6 +295,7 @@ def example_text(example: Example, tr: Translator) -> str:
             secured=secured,
             total=example.totals[0] + secured,
             can=str(bool(facts)).lower(),
+            reason="short" if example.totals[0] + secured < example.target else "tie",
         )
     if isinstance(example, TrickExample):
         assert isinstance(facts, tuple)

@@ -175,7 +175,10 @@ rules-example-finish = The game is to { $target }. You have { $mine ->
    *[other] { $secured } points
 }, a total of { $total }: { $can ->
     [true] you may finish.
-   *[false] you may not finish: the total must be strictly higher than every opponent's.
+   *[false] you may not finish: { $reason ->
+        [short] that is short of the target.
+       *[tie] the total must be strictly higher than every opponent's.
+    }
 }
 rules-example-trick = { $trump ->
     [none] {""}
