@@ -125,6 +125,7 @@ async def on_inline_query(query: InlineQuery, bot: Bot) -> None:
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only); it goes before the lobby's /start."""
     router = Router(name="rules")
+    find_sections("ералаш")  # load the dictionaries and build the index now, not in the first person's query
     router.message.register(
         on_rules_start,
         CommandStart(deep_link=True, magic=F.args.startswith(DeepLink.RULES.value)),
