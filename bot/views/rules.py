@@ -113,12 +113,18 @@ def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
 
 
 def section_text(
-    section: RulesSection, tr: Translator, *, game: GameContext | None = None, examples: bool = True
+    section: RulesSection,
+    tr: Translator,
+    *,
+    game: GameContext | None = None,
+    examples: bool = True,
+    short: bool = False,
 ) -> str:
-    """A section as a message: its title, its text, its worked examples, and the options of ``game`` (when the
-    section is about that game)."""
-    blocks = [f"📖 <b>{section_title(section, tr)}</b>", tr.t(rules_key(section))]
-    if examples:
+    """A section as a message: its title, its text (``short``: a few lines, for a group), its worked examples,
+    and the options of ``game`` (when the section is about that game)."""
+    text = tr.t(rules_key(section).replace("rules-", "rules-short-", 1) if short else rules_key(section))
+    blocks = [f"📖 <b>{section_title(section, tr)}</b>", text]
+    if examples and not short:
         worked = examples_text(section, tr)
         if worked:
             blocks.append(worked)
@@ -186,8 +192,8 @@ def render_rules_answer(
 ) -> Rendered:
     """The answer to «/rules <words>»: the best section, buttons for the next best and for the whole rules.
 
-    In a private chat the section comes whole, with its examples; in a group only its text (short), and the
-    whole rules open in the private chat by a deep link."""
+    In a private chat the section comes whole, with its examples; in a group only a few lines, and the whole
+    section opens in the private chat by a deep link."""
     best = found[0]
     game_id = game.game_id if game is not None else ""
     more = [
@@ -195,7 +201,7 @@ def render_rules_answer(
         for s in found[1 : 1 + MORE_HITS]
     ]
     if is_group:
-        text = section_text(best, tr, game=game, examples=False)
+        text = section_text(best, tr, game=game, short=True)
         whole = url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, best))
     else:
         text = section_text(best, tr, game=game)

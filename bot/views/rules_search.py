@@ -51,7 +51,7 @@ KEYWORDS: Final[Mapping[RulesSection, str]] = {
         "early; early finish; end early"
     ),
     S.OPTIONS: (
-        "настройка; настройки; правило; брать обязательно; обязательно; несколько взяток; время; "
+        "настройка; настройки; правило; брать обязательно; обязательно; несколько взяток; прикончить; время; "
         "таймер; ход бота; пропуск; options; settings; forced; forced capture; multi capture; "
         "several captures; must capture; must take; timer; time"
     ),
@@ -70,7 +70,7 @@ KEYWORDS: Final[Mapping[RulesSection, str]] = {
         "бить козырем; trump; trumps; positive; by the last card; last card"
     ),
     S.KING_SCORING: (
-        "очки кинга; штрафы; штраф; сколько; итог; 192; 96; 24; 16; king score; king points; penalties; total"
+        "очки кинга; штрафы; штраф; ералаш; сколько; итог; 192; 96; 24; 16; king score; king points; penalties; total"
     ),
 }
 """What people call each section, «;» between keywords (its titles in every locale come from the callers)."""

@@ -30,7 +30,7 @@ rules-game-options = ⚙️ <b>{ $kind ->
    *[konchinka] In this game of Konchinka
 }:</b>
 btn-rules-all = 📚 All the rules
-btn-rules-private = 📚 All the rules — in private
+btn-rules-private = 📚 In full — in private
 btn-rules-bot = 📚 All the rules in the bot
 rules-inline-contents-title = 📚 Contents of the rules
 rules-contents = The rules of Konchinka and King
@@ -132,6 +132,18 @@ rules-king-scoring =
     <b>Part two</b>: 3 points a trick, 24 a deal, 192 for all eight.
 
     A player's result is their part-two points minus penalties; the four results always add up to 0. At the end the bot shows the table of all 15 deals.
+
+rules-short-konchinka = 52 cards, 2–4 players. Everyone gets 4 cards and 4 go face up on the table; a move is one card, which either captures from the table or is laid on it. A deal lasts until the whole deck is played; what is left on the table goes to the last player who captured.
+rules-short-captures = A card takes either one card of its own rank or a set of cards with the same sum of points (ace 1, the rest their face value); one capture a move. Queens and kings take only their own rank, a jack takes the whole table. You may always lay a card instead, unless «Must capture» is on.
+rules-short-points = Every card has points: jack 11, queen 12, king 13, and any card takes either a card of its own rank or a set worth its value; a jack does not sweep the table. A king takes sets worth 13 (the printed «14» is a misprint).
+rules-short-scoring = After a deal: most cards — 2 points, most clubs — 1 point, each konchinka (2♣ and 10♦) — 1 point. On a tie nobody gets the points for cards or clubs.
+rules-short-tally = Deals go on until somebody reaches the target (usually 15); on a tie at the top one more deal is played. Settlement is on points (a loser owes what they lacked) or a fixed stake.
+rules-short-early-finish = A player who needs no more than two points may finish the game on their move once this deal's captures secure them: a konchinka 1 point, 7 clubs 1, 27 cards 2. In a deal played to break a tie, the total must end strictly higher than everyone else's.
+rules-short-options = Before the start the host chooses the variant, the target, whether several captures a move are allowed, whether capturing is a must, whether early finishing is allowed, the settlement and the time per move.
+rules-short-king = Four players, a 32-card deck, 15 deals of 8 tricks: 7 negative deals, then 8 with trumps. You must follow suit; the highest card of the led suit wins, or the highest trump.
+rules-short-king-negative = Seven deals without trumps: no tricks, no jacks, no queens, no hearts, not the last two tricks, not the king of hearts; the seventh, the eralash, punishes all of them at once. In «hearts», «king» and «eralash» you may not lead hearts while holding another suit; in «king» and «eralash» the king of hearts goes at the first chance.
+rules-short-king-trump = The player to the dealer's right names trump after seeing their first three cards, or says «the last card» — then trump is the suit of their eighth card. If you can't follow suit you must trump; each trick is worth 3 points.
+rules-short-king-scoring = Penalties: a trick 2, a jack 4, a queen 4, a heart 2, each of the last two tricks 8, the king of hearts 16; eralash — all together, 96. Part two: 3 points a trick. A result is part two minus penalties; the four add up to 0.
 
 rules-examples-title = { $count ->
     [one] <b>Example</b>

@@ -63,7 +63,8 @@ async def test_in_a_group_the_answer_is_short_and_the_whole_rules_open_in_privat
     answer = await _answer(tg, group, asked.message_id)
     assert answer.text.startswith("📖 Прикончить\n\nКому до победы осталось не больше двух очков")
     assert "Пример" not in answer.text  # the examples stay in private
-    link = answer.button("📚 Все правила — в личке").url
+    assert "Пример" not in answer.text and len(answer.text) < 500
+    link = answer.button("📚 Подробно — в личке").url
     assert link == tg.deep_link("r_kf")
     # The deep link: Telegram opens the private chat and sends /start r_kf.
     started = await boris.send_private("/start r_kf")

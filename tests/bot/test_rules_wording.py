@@ -7,8 +7,10 @@ import re
 
 import pytest
 
+from bot.callbacks import RulesSection
 from bot.i18n import LOCALES_DIR, Locale, translator
 from bot.storage.models import ChatRank, UserStats
+from bot.views.rules import render_rules_answer
 from bot.views.stats import render_stats, render_top
 
 RU = translator(Locale.RU)
@@ -85,3 +87,14 @@ def test_russian_rules_read_as_the_issue_asks() -> None:
     common = (LOCALES_DIR / "ru" / "common.ftl").read_text(encoding="utf-8")
     assert "Кинга сбрасывать и на червовый ход с тузом" not in common
     assert "[cards] С карт" not in (LOCALES_DIR / "ru" / "king.ftl").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("locale", list(Locale))
+def test_a_group_gets_a_few_lines_of_any_section(locale: Locale) -> None:
+    tr = translator(locale)
+    for section in RulesSection:
+        rendered = render_rules_answer([section], tr, is_group=True, bot_username="kbot")
+        plain = re.sub(r"<[^>]+>", "", rendered.text)
+        assert len(plain) < 450, (section, len(plain))
+        assert rendered.markup is not None
+        assert rendered.markup.inline_keyboard[-1][0].url == f"https://t.me/kbot?start=r_{section.value}"
