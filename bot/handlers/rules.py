@@ -24,7 +24,7 @@ from bot.views.rules import (
     render_rules,
     render_rules_answer,
     render_rules_contents,
-    section_of,
+    sections_of,
 )
 
 log = logging.getLogger(__name__)
@@ -68,7 +68,7 @@ async def on_rules(
     elif is_group:
         rendered = render_rules_contents(tr, bot_username=username, is_group=True, found_nothing=False)
     else:
-        first = section_of(game.kind)[0] if game else RulesSection.KONCHINKA
+        first = sections_of(game.kind)[0] if game else RulesSection.KONCHINKA
         rendered = render_rules(first, tr, game=game)
     await outbox.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread)
 

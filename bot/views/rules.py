@@ -71,7 +71,7 @@ def section_nav(section: RulesSection, tr: Translator) -> str:
     return tr.t("rules-nav-" + rules_key(section).removeprefix("rules-"))
 
 
-def section_of(kind: GameKind) -> tuple[RulesSection, ...]:
+def sections_of(kind: GameKind) -> tuple[RulesSection, ...]:
     return KING_SECTIONS if kind is GameKind.KING else KONCHINKA_SECTIONS
 
 
@@ -128,7 +128,7 @@ def section_text(
         worked = examples_text(section, tr)
         if worked:
             blocks.append(worked)
-    if game is not None and section in section_of(game.kind):
+    if game is not None and section in sections_of(game.kind):
         blocks.append("\n".join(game_options_lines(game, tr)))
     return "\n\n".join(blocks)
 
