@@ -60,7 +60,9 @@ async def on_rules(
     words = (command.args or "").strip()
     if words:
         found = find_sections(words, game.kind if game else None)
-        log.info("rules lookup in chat %s: %r -> %s", message.chat.id, words, [s.value for s in found[:3]])
+        log.info(
+            "rules lookup in chat %s: %r -> %s", message.chat.id, words[:80], [s.value for s in found[:3]]
+        )
         if found:
             rendered = render_rules_answer(found, tr, is_group=is_group, bot_username=username, game=game)
         else:
@@ -118,8 +120,11 @@ async def on_inline_query(query: InlineQuery, bot: Bot) -> None:
     """«@bot ералаш» in any chat: the matching sections to post there."""
     tr = tr_of(query.from_user)
     results = render_inline(query.query, tr, await _username(bot))
-    log.info("rules inline query from %s: %r -> %d results", query.from_user.id, query.query, len(results))
-    await query.answer(list(results), cache_time=INLINE_CACHE_SECONDS, is_personal=False)
+    log.info(
+        "rules inline query from %s: %r -> %d results", query.from_user.id, query.query[:80], len(results)
+    )
+    # Personal: the answer is in the asker's language, so Telegram must not hand it to someone else.
+    await query.answer(list(results), cache_time=INLINE_CACHE_SECONDS, is_personal=True)
 
 
 def make_router() -> Router:

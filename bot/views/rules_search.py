@@ -100,6 +100,9 @@ PHRASE_BONUS: Final = 0.1
 GAME_BONUS: Final = 0.1
 """Added to each section of the game being played in the chat: «очки» there means that game's scoring."""
 
+MAX_WORDS: Final = 12
+"""Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""
+
 _WORD = re.compile(r"[0-9a-zа-яё♣♦♥♠]+", re.IGNORECASE)
 
 
@@ -188,7 +191,7 @@ def search(
     ``titles``: the sections' names in every locale («Кинг: очки» counts as «очки»), searched like keywords and
     preferred over them. ``game``: the game being played in the chat, whose sections win a tie.
     """
-    query_words = [word_of(w) for w in words_of(query)]
+    query_words = [word_of(w) for w in words_of(query)[:MAX_WORDS]]
     if not query_words:
         return []
     index = _index(tuple(titles))

@@ -111,6 +111,7 @@ async def test_inline_mode_offers_the_sections_to_post(tg: FakeTelegram, bot_run
     assert "кинга нужно отдать при первой возможности" in best.text
     assert best.reply_markup is not None
     assert best.reply_markup["inline_keyboard"][0][0]["url"] == tg.deep_link("r_gn")
+    assert answer.is_personal  # in the asker's language: not to be cached for others
 
     contents = await tg.user_types_inline(vera, "")
     assert [r.id for r in contents.results] == ["ru-contents"] + [f"ru-{s.value}" for s in RulesSection]

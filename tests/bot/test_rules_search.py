@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from bot.callbacks import GameKind
@@ -99,6 +101,13 @@ def test_queries_find_the_section_people_mean() -> None:
 @pytest.mark.parametrize("query", ["", "   ", "?!", "абракадабра", "xyzzy", "погода в москве"])
 def test_nonsense_finds_nothing(query: str) -> None:
     assert find_sections(query) == []
+
+
+def test_a_pasted_page_is_answered_quickly() -> None:
+    page = "ералаш " + "слово другое третье " * 300
+    started = time.perf_counter()
+    assert find_sections(page)[0] is S.KING_NEGATIVE
+    assert time.perf_counter() - started < 0.5
 
 
 def test_the_game_in_the_chat_decides_a_word_both_games_use() -> None:
