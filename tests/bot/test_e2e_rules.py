@@ -118,6 +118,9 @@ async def test_inline_mode_offers_the_sections_to_post(tg: FakeTelegram, bot_run
     assert contents.results[0].text.startswith("📖 ")
     assert "Кончинка: Кончинка, Взятки, Очковая, Очки" in contents.results[0].text
 
+    nothing = await tg.user_types_inline(vera, "абракадабра")
+    assert nothing.results[0].id == "ru-contents" and len(nothing.results) == len(RulesSection) + 1
+
     english = tg.add_user("Eve", language_code="en")
     answer = await tg.user_types_inline(english, "trumps")
     assert answer.results[0].id == "en-gt" and answer.results[0].title == "King: trumps"
