@@ -8,7 +8,7 @@ import asyncio
 import pytest
 from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
-from aiogram.types import InlineQueryResultArticle, InputTextMessageContent
+from aiogram.types import InlineQueryResultArticle, InlineQueryResultUnion, InputTextMessageContent
 
 from bot.callbacks import LobbyCb, LobbyOp, RulesCb, RulesSection, SettingKey
 from tests.bot.conftest import BotRunner, lobby_of, open_lobby
@@ -138,7 +138,7 @@ async def test_the_fake_refuses_inline_answers_telegram_refuses(tg: FakeTelegram
             input_message_content=InputTextMessageContent(message_text=text, parse_mode="HTML"),
         )
 
-    async def refusal(results: list[InlineQueryResultArticle]) -> str:
+    async def refusal(results: list[InlineQueryResultUnion]) -> str:
         typed = asyncio.create_task(tg.user_types_inline(user, "x", timeout=2))
         await tg.wait_for(lambda: tg.pending_updates > 0, what="the inline query")
         update = (await bot.get_updates(timeout=0))[-1]

@@ -111,7 +111,8 @@ def check_answer(
         content = item.get("input_message_content")
         if kind == "article" and not isinstance(content, dict):
             raise InlineRefusal("Bad Request: MESSAGE_EMPTY")
-        text, entities = "", ()
+        text: str = ""
+        entities: tuple[Entity, ...] = ()
         if isinstance(content, dict):
             if not str(content.get("message_text") or "").strip():
                 raise InlineRefusal("Bad Request: MESSAGE_EMPTY")
