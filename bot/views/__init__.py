@@ -23,10 +23,7 @@ Private:
 ``render_solo`` (cards in suit rows; the trump choice), ``render_deal_end``, ``render_party_end`` (the paper score
 sheet), ``ORDER_PRESETS`` (the lobby's orders of the negative deals).
 Anywhere:
-- ``render_rules(section, tr, game_id="", options=None, game=None)``, ``render_help(tr, bot_username)``; the
-  answers to «/rules <words>» and inline queries: ``bot.views.rules`` (``find_sections``, ``render_rules_answer``,
-  ``render_rules_contents``, ``render_inline``), the search itself in ``rules_search``, the engine-checked worked
-  examples in ``rules_examples``;
+- ``render_rules(section, tr, game_id="", options=None)``, ``render_help(tr)``,
   ``bot_commands(tr) -> (private, group)`` lists of ``BotCommand``.
 - ``answer_text(reason_enum, tr, **params)`` (``Answer`` or an engine reason), ``illegal_answer(error, tr,
   **params)`` — callback answers ≤ 200 chars.
