@@ -117,12 +117,15 @@ class RulesSection(enum.StrEnum):
     """Sections of /rules, in the order the navigation shows them."""
 
     KONCHINKA = "k"
+    CAPTURES = "kc"
     POINTS = "kp"
     SCORING = "ks"
     TALLY = "kt"
     EARLY_FINISH = "kf"
     OPTIONS = "ko"
     KING = "g"
+    KING_NEGATIVE = "gn"
+    KING_TRUMP = "gt"
     KING_SCORING = "gs"
 
 
@@ -177,6 +180,8 @@ class DeepLink(enum.StrEnum):
     """Join the lobby of a group game."""
     GAME = "g_"
     """Open (resume) the private messages of a running game: used by the «start the bot» notice."""
+    RULES = "r_"
+    """Open a rules section in the private chat (a group gets the short answer, the whole text goes here)."""
 
 
 def start_link(bot_username: str, kind: DeepLink, game_id: str) -> str:

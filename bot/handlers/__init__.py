@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from aiogram import Router
 
-from bot.handlers import chats, commands, errors, fallback, lobby, play, solo
+from bot.handlers import chats, commands, errors, fallback, lobby, play, rules, solo
 
 
 def routers() -> list[Router]:
-    return [m.make_router() for m in (errors, chats, lobby, play, solo, commands, fallback)]
+    return [m.make_router() for m in (errors, chats, rules, lobby, play, solo, commands, fallback)]
 
 
 HANDLED_COMMANDS = frozenset(

@@ -1,55 +1,29 @@
-"""Plain commands: /start, /help, /rules (and its section buttons), /score, /stats, /top."""
+"""Plain commands: /start, /help, /score, /stats, /top (the rules have their own router)."""
 
 from __future__ import annotations
 
-from aiogram import F, Router
+from aiogram import Bot, F, Router
 from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Command, CommandStart
-from aiogram.types import CallbackQuery, ChatMemberUpdated, Message
+from aiogram.types import ChatMemberUpdated, Message
 
-from bot.callbacks import RulesCb
-from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.handlers.common import is_private, person, thread_of, tr_of
 from bot.services.game import GameService
 from bot.services.outbox import Outbox
-from bot.views import render_help, render_rules
-from bot.views.rules import KONCHINKA_SECTIONS
+from bot.views import render_help
 from bot.views.stats import render_stats, render_top
 
 
-async def on_start(message: Message, service: GameService, outbox: Outbox) -> None:
+async def on_start(message: Message, service: GameService, outbox: Outbox, bot: Bot) -> None:
     assert message.from_user is not None
     await service.seen(person(message.from_user), started=True)
-    rendered = render_help(tr_of(message.from_user))
+    rendered = render_help(tr_of(message.from_user), (await bot.me()).username or "")
     await outbox.say(message.chat.id, rendered.text, rendered.markup)
 
 
-async def on_help(message: Message, outbox: Outbox) -> None:
-    rendered = render_help(tr_of(message.from_user))
+async def on_help(message: Message, outbox: Outbox, bot: Bot) -> None:
+    rendered = render_help(tr_of(message.from_user), (await bot.me()).username or "")
     await outbox.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
-
-
-async def on_rules(message: Message, outbox: Outbox) -> None:
-    rendered = render_rules(KONCHINKA_SECTIONS[0], tr_of(message.from_user))
-    await outbox.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
-
-
-async def on_rules_section(
-    callback: CallbackQuery, callback_data: RulesCb, service: GameService, outbox: Outbox
-) -> None:
-    tr = tr_of(callback.from_user)
-    game_id = game_id_of(callback_data.game) if callback_data.game else None
-    options = await service.game_options(game_id) if game_id else None
-    rendered = render_rules(callback_data.section, tr, game_id=callback_data.game, options=options)
-    message = callback.message
-    if isinstance(message, Message) and message.text and message.text.startswith("📖"):
-        # A rules message: turn its page in place.
-        slot = f"r{message.chat.id}:{message.message_id}"
-        await outbox.adopt(slot, message.chat.id, message.message_id)
-        outbox.show(slot, message.chat.id, rendered.text, rendered.markup)
-    else:
-        # A game message: the rules go to the presser's private chat, the game message stays.
-        await outbox.say(callback.from_user.id, rendered.text, rendered.markup)
-    await answer_quietly(callback)
 
 
 async def on_score(message: Message, service: GameService) -> None:
@@ -84,8 +58,6 @@ def make_router() -> Router:
     router = Router(name="commands")
     router.message.register(on_start, CommandStart(deep_link=False), F.chat.type == "private")
     router.message.register(on_help, Command("help"))
-    router.message.register(on_rules, Command("rules"))
-    router.callback_query.register(on_rules_section, RulesCb.filter())
     router.message.register(on_score, Command("score"))
     router.message.register(on_stats, Command("stats"))
     router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))

@@ -647,6 +647,15 @@ class GameService:
             game = await repo.get_game(tx, game_id)
         return dict(game.options) if game else None
 
+    async def game_for_rules(
+        self, chat_id: int, thread_id: int, game_id: int | None = None
+    ) -> GameRow | None:
+        """Read-only: the game /rules should describe — ``game_id``, else the game open in this chat (topic)."""
+        async with self.db.tx() as tx:
+            if game_id is not None:
+                return await repo.get_game(tx, game_id)
+            return await repo.active_game_in_chat(tx, chat_id, thread_id)
+
     async def lang_of(self, game_id: int) -> str | None:
         async with self.db.tx() as tx:
             game = await repo.get_game(tx, game_id)

@@ -1,34 +1,150 @@
-"""/rules in short sections with navigation, /help, the command menus, and the solo setup screens."""
+"""/rules in short sections with navigation and worked examples, the answers to «/rules <words>», /help, the
+command menus, and the solo setup screens."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Final
 
-from aiogram.types import BotCommand, InlineKeyboardButton
+from aiogram.enums import ParseMode
+from aiogram.types import (
+    BotCommand,
+    InlineKeyboardButton,
+    InlineKeyboardMarkup,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+)
 
-from bot.callbacks import GameKind, RulesCb, RulesSection, SoloCb, SoloStep
-from bot.i18n import Translator
-from bot.views.common import button, keyboard, konchinka_options_summary, level_name
+from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection, SoloCb, SoloStep, start_link
+from bot.i18n import Locale, Translator, translator
+from bot.views.common import button, keyboard, level_name, option, url_button
 from bot.views.models import Rendered
+from bot.views.rules_examples import examples_text
+from bot.views.rules_search import search
 from engine.ai import Level
 from engine.core import JSONValue
+from engine.king.rules import DEFAULT_ORDER
 
 KONCHINKA_SECTIONS: Final = (
     RulesSection.KONCHINKA,
+    RulesSection.CAPTURES,
     RulesSection.POINTS,
     RulesSection.SCORING,
     RulesSection.TALLY,
     RulesSection.EARLY_FINISH,
     RulesSection.OPTIONS,
 )
-KING_SECTIONS: Final = (RulesSection.KING, RulesSection.KING_SCORING)
+KING_SECTIONS: Final = (
+    RulesSection.KING,
+    RulesSection.KING_NEGATIVE,
+    RulesSection.KING_TRUMP,
+    RulesSection.KING_SCORING,
+)
+NAV_ROWS: Final = (KONCHINKA_SECTIONS[:4], KONCHINKA_SECTIONS[4:], KING_SECTIONS)
 SOLO_OPPONENTS: Final = (1, 2, 3)
 KING_OPPONENTS: Final = 3
+MORE_HITS: Final = 2
+"""Buttons for the next best sections under a /rules answer."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameContext:
+    """The game whose rules are asked about: its kind and options (``game_id`` for the navigation buttons)."""
+
+    kind: GameKind
+    options: Mapping[str, JSONValue]
+    game_id: str = ""
 
 
 def rules_key(section: RulesSection) -> str:
     return f"rules-{section.name.lower().replace('_', '-')}"
+
+
+def section_title(section: RulesSection, tr: Translator) -> str:
+    return tr.t("rules-title-" + rules_key(section).removeprefix("rules-"))
+
+
+def section_nav(section: RulesSection, tr: Translator) -> str:
+    return tr.t("rules-nav-" + rules_key(section).removeprefix("rules-"))
+
+
+def sections_of(kind: GameKind) -> tuple[RulesSection, ...]:
+    return KING_SECTIONS if kind is GameKind.KING else KONCHINKA_SECTIONS
+
+
+def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
+    """What the game's options are, each with its value («Брать обязательно: да»)."""
+    opts = game.options
+
+    def yes_no(name: str, default: bool) -> str:
+        return tr.t("yes" if option(opts, name, default) else "no")
+
+    lines = [tr.t("rules-game-options", kind=game.kind.value)]
+    if game.kind is GameKind.KING:
+        raw_order = opts.get("order")
+        order = (
+            [str(c) for c in raw_order] if isinstance(raw_order, list) else [str(c) for c in DEFAULT_ORDER]
+        )
+        lines += [
+            tr.t(
+                "settings-king-order",
+                order=" → ".join(tr.t("king-contract-short", contract=c) for c in order),
+            ),
+            tr.t("settings-king-forced", value=yes_no("king_forced_on_heart_lead", True)),
+            tr.t("settings-king-stop", value=yes_no("stop_when_decided", True)),
+        ]
+    else:
+        lines += [
+            tr.t("settings-variant", variant=str(option(opts, "variant", "classic"))),
+            tr.t("settings-target", target=str(option(opts, "target", 15))),
+            tr.t("settings-multi", value=yes_no("multi_capture", False)),
+            tr.t("settings-forced", value=yes_no("forced_capture", False)),
+            tr.t("settings-early", value=yes_no("early_finish", True)),
+            tr.t(
+                "settings-settlement",
+                settlement=str(option(opts, "settlement", "points")),
+                stake=str(option(opts, "stake", 1)),
+            ),
+        ]
+    return [lines[0], *("• " + line for line in lines[1:])]
+
+
+def section_text(
+    section: RulesSection,
+    tr: Translator,
+    *,
+    game: GameContext | None = None,
+    examples: bool = True,
+    short: bool = False,
+) -> str:
+    """A section as a message: its title, its text (``short``: a few lines, for a group), its worked examples,
+    and the options of ``game`` (when the section is about that game)."""
+    text = tr.t(rules_key(section).replace("rules-", "rules-short-", 1) if short else rules_key(section))
+    blocks = [f"📖 <b>{section_title(section, tr)}</b>", text]
+    if examples and not short:
+        worked = examples_text(section, tr)
+        if worked:
+            blocks.append(worked)
+    if game is not None and section in sections_of(game.kind):
+        blocks.append("\n".join(game_options_lines(game, tr)))
+    return "\n\n".join(blocks)
+
+
+def _nav_rows(
+    section: RulesSection | None, tr: Translator, game_id: str
+) -> list[Sequence[InlineKeyboardButton]]:
+    return [
+        [
+            button(
+                ("• " if s is section else "") + section_nav(s, tr), RulesCb(section=s, game=game_id).pack()
+            )
+            for s in row
+        ]
+        for row in NAV_ROWS
+    ]
 
 
 def render_rules(
@@ -37,34 +153,87 @@ def render_rules(
     *,
     game_id: str = "",
     options: Mapping[str, JSONValue] | None = None,
+    game: GameContext | None = None,
 ) -> Rendered:
-    """One section of the rules, with buttons to every section. With ``options`` (the game's options dict)
-    the section ends with the options of that game; ``game_id`` is carried by the navigation buttons."""
-    lines = [
-        f"📖 <b>{tr.t('rules-title-' + rules_key(section).removeprefix('rules-'))}</b>",
-        "",
-        tr.t(rules_key(section)),
+    """One section of the rules, with buttons to every section. With ``game`` (or the ``options`` of a Кончинка
+    game) the section ends with that game's options; ``game_id`` is carried by the navigation buttons."""
+    if game is None and options is not None:
+        game = GameContext(GameKind.KONCHINKA, options, game_id)
+    game_id = game.game_id if game is not None and game.game_id else game_id
+    return Rendered(section_text(section, tr, game=game), keyboard(_nav_rows(section, tr, game_id)))
+
+
+def all_titles() -> tuple[tuple[RulesSection, str], ...]:
+    """Every section's title and button name in every locale: what people may type to find it."""
+    out: list[tuple[RulesSection, str]] = []
+    for locale in Locale:
+        tr = translator(locale)
+        for section in RulesSection:
+            out += [(section, section_nav(section, tr)), (section, section_title(section, tr))]
+    return tuple(out)
+
+
+def find_sections(query: str, game: GameKind | None = None) -> list[RulesSection]:
+    """The sections ``query`` may mean, best first."""
+    return [hit.section for hit in search(query, all_titles(), game=game)]
+
+
+def rules_deep_link(bot_username: str, section: RulesSection) -> str:
+    return start_link(bot_username, DeepLink.RULES, section.value)
+
+
+def render_rules_answer(
+    found: Sequence[RulesSection],
+    tr: Translator,
+    *,
+    is_group: bool,
+    bot_username: str,
+    game: GameContext | None = None,
+) -> Rendered:
+    """The answer to «/rules <words>»: the best section, buttons for the next best and for the whole rules.
+
+    In a private chat the section comes whole, with its examples; in a group only a few lines, and the whole
+    section opens in the private chat by a deep link."""
+    best = found[0]
+    game_id = game.game_id if game is not None else ""
+    more = [
+        button("📖 " + section_nav(s, tr), RulesCb(section=s, game=game_id).pack())
+        for s in found[1 : 1 + MORE_HITS]
     ]
-    if options is not None and section not in KING_SECTIONS:
-        lines += ["", tr.t("rules-this-game", options=konchinka_options_summary(options, tr))]
-    rows: list[Sequence[InlineKeyboardButton]] = []
-    for group in (KONCHINKA_SECTIONS[:3], KONCHINKA_SECTIONS[3:], KING_SECTIONS):
-        rows.append(
-            [
-                button(
-                    ("• " if s is section else "") + tr.t("rules-nav-" + rules_key(s).removeprefix("rules-")),
-                    RulesCb(section=s, game=game_id).pack(),
-                )
-                for s in group
-            ]
-        )
-    return Rendered("\n".join(lines), keyboard(rows))
+    if is_group:
+        text = section_text(best, tr, game=game, short=True)
+        whole = url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, best))
+    else:
+        text = section_text(best, tr, game=game)
+        whole = button(tr.t("btn-rules-all"), RulesCb(section=RulesSection.KONCHINKA, game=game_id).pack())
+    return Rendered(text, keyboard([more, [whole]]))
 
 
-def render_help(tr: Translator) -> Rendered:
+def render_rules_contents(
+    tr: Translator, *, bot_username: str, is_group: bool, found_nothing: bool
+) -> Rendered:
+    """The table of contents: for «/rules» in a group, and when «/rules <words>» finds nothing."""
+    topics = tr.t(
+        "rules-topics",
+        konchinka=", ".join(section_nav(s, tr) for s in KONCHINKA_SECTIONS),
+        king=", ".join(section_nav(s, tr) for s in KING_SECTIONS),
+        bot=bot_username,
+    )
+    heading = tr.t("rules-not-found") if found_nothing else f"<b>{tr.t('rules-contents')}</b>"
+    text = f"📖 {heading}\n\n{topics}"
+    if is_group:
+        rows: list[Sequence[InlineKeyboardButton]] = [
+            [url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, RulesSection.KONCHINKA))]
+        ]
+    else:
+        rows = _nav_rows(None, tr, "")
+    return Rendered(text, keyboard(rows))
+
+
+def render_help(tr: Translator, bot_username: str = "") -> Rendered:
     """The /help text."""
     return Rendered(
-        tr.t("help-text"),
+        tr.t("help-text", bot=bot_username or "bot"),
         keyboard([[button(tr.t("btn-rules"), RulesCb(section=RulesSection.KONCHINKA).pack())]]),
     )
 
@@ -125,3 +294,62 @@ def render_play_menu(tr: Translator) -> Rendered:
     )
     rows.append([button(tr.t("btn-solo-king"), SoloCb(step=SoloStep.GAME, game=GameKind.KING).pack())])
     return Rendered(tr.t("solo-menu"), keyboard(rows))
+
+
+INLINE_RESULTS: Final = 10
+"""Sections offered for one inline query (Telegram allows 50; a person reads the first few)."""
+INLINE_DESCRIPTION: Final = 90
+
+
+def _plain(text: str, limit: int) -> str:
+    """``text`` without its HTML tags, on one line, cut to ``limit`` characters."""
+    flat = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _article(
+    result_id: str, title: str, text: str, tr: Translator, bot_username: str, section: RulesSection
+) -> InlineQueryResultArticle:
+    return InlineQueryResultArticle(
+        id=result_id,
+        title=title,
+        description=_plain(text.partition("\n\n")[2], INLINE_DESCRIPTION),
+        input_message_content=InputTextMessageContent(message_text=text, parse_mode=ParseMode.HTML),
+        reply_markup=InlineKeyboardMarkup(
+            inline_keyboard=[[url_button(tr.t("btn-rules-bot"), rules_deep_link(bot_username, section))]]
+        ),
+    )
+
+
+def render_inline(query: str, tr: Translator, bot_username: str) -> list[InlineQueryResultArticle]:
+    """The answer to «@bot <words>» in any chat: the matching sections, best first, each a message to post
+    (the section without its examples: a chat gets the short text). An empty query, or one that finds
+    nothing, gets the table of contents and then every section."""
+    found = find_sections(query)[:INLINE_RESULTS] if query.strip() else []
+    results = []
+    if not found:
+        contents = render_rules_contents(tr, bot_username=bot_username, is_group=True, found_nothing=False)
+        results.append(
+            _article(
+                f"{tr.locale.value}-contents",
+                tr.t("rules-inline-contents-title"),
+                contents.text,
+                tr,
+                bot_username,
+                RulesSection.KONCHINKA,
+            )
+        )
+        found = list(RulesSection)
+    for section in found:
+        text = section_text(section, tr, examples=False)
+        results.append(
+            _article(
+                f"{tr.locale.value}-{section.value}",
+                section_title(section, tr),
+                text,
+                tr,
+                bot_username,
+                section,
+            )
+        )
+    return results

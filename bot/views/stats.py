@@ -12,8 +12,14 @@ from bot.views.models import Rendered
 
 def render_stats(stats: UserStats, tr: Translator) -> Rendered:
     """/stats: parties, wins, points and the settlement balance of finished parties."""
+    balance = stats.settlement
     text = tr.t(
-        "stats-text", games=stats.games, wins=stats.wins, points=stats.points, settlement=stats.settlement
+        "stats-text",
+        games=stats.games,
+        wins=stats.wins,
+        points=stats.points,
+        sign="plus" if balance > 0 else "minus" if balance < 0 else "zero",
+        amount=abs(balance),
     )
     return Rendered(text, None)
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from tests.bot.conftest import BotRunner, has_rematch, play_until, start_party, turn_message
 from tests.fakebot import FakeChat, FakeTelegram
 
@@ -51,7 +53,7 @@ async def test_top_and_stats_count_a_finished_party(tg: FakeTelegram, bot_runner
     await boris.send(group, "/top")
     await tg.wait_for(lambda: "Лучшие игроки" in last_text(group), timeout=5, what="/top")
     top = last_text(group).splitlines()
-    assert top[1].startswith(f"1. {winner} — побед 1 из 1"), top
+    assert top[1].startswith(f"1. {winner} — 1 победа из 1, "), top
     assert len(top) == 3
 
     await anna.send_private("/stats")
@@ -59,3 +61,9 @@ async def test_top_and_stats_count_a_finished_party(tg: FakeTelegram, bot_runner
     stats = last_text(anna.private_chat)
     assert "Партий сыграно: 1" in stats
     assert f"Побед: {1 if winner == 'Аня' else 0}" in stats
+    assert re.search(
+        r"Итог расчётов: \+\d+ очк\w* в вашу пользу"
+        if winner == "Аня"
+        else r"Итог расчётов: −\d+ очк\w* не в вашу пользу",
+        stats,
+    ), stats

@@ -415,7 +415,7 @@ def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
         (
             Event(0, EventKind.FINISH, None, (), 1),
             "🏁 Аня приканчивает партию!",
-            "🏁 Аня finishes the party!",
+            "🏁 Аня finishes the game!",
         ),
         (
             Event(1, EventKind.LEFTOVERS, None, (Card.parse("Td"),), 2),
@@ -594,14 +594,28 @@ def test_rules_state_the_numbers_of_the_spec() -> None:
     scoring = render_rules(RulesSection.SCORING, RU).text
     assert "2 очка" in scoring and "1 очко" in scoring and "2♣ и 10♦" in scoring
     early = render_rules(RulesSection.EARLY_FINISH, RU).text
-    assert "7 треф" in early and "27 карт" in early and "2 очков" in early
+    assert "7 треф" in early and "27 карт" in early and "не больше двух очков" in early
     tally = render_rules(
         RulesSection.TALLY, RU, options={"target": 21, "settlement": "stake", "stake": 3}
     ).text
     assert "<s>2</s> <s>6</s> 9" in tally
-    assert "В этой игре: классика · до 21 · на кон 3" in tally
+    assert "• Играем до: 21" in tally and "• Расчёт: на кон, ставка 3" in tally
     king = render_rules(RulesSection.KING_SCORING, RU).text
     assert "192" in king and "96" in king
+
+
+def test_rules_state_the_deliberate_readings_of_the_spec() -> None:
+    points = render_rules(RulesSection.POINTS, RU).text
+    assert "на 14 очков. Это опечатка" in points and "на свою сумму — 13" in points
+    early = render_rules(RulesSection.EARLY_FINISH, RU).text
+    assert "27 карт и больше — 2 очка за карты" in early and "Этого условия в печатных правилах нет" in early
+    assert "<b>строго больше</b>, чем у каждого из остальных" in early
+    negative = render_rules(RulesSection.KING_NEGATIVE, RU).text
+    assert "Этот досрочный конец раздачи тоже можно выключить в настройках" in negative
+    assert "Седьмая раздача, <b>ералаш</b>, наказывает за всё это сразу" in negative
+    assert "О порядке семи раздач договариваются заранее" in negative
+    english = render_rules(RulesSection.POINTS, EN).text
+    assert "That is a misprint" in english
 
 
 def test_help_and_command_menus() -> None:

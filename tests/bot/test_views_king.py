@@ -345,13 +345,13 @@ def test_order_presets_in_the_settings_and_the_options_they_set() -> None:
     rendered = render_lobby(lobby, RU)
     assert "Порядок раздач «не брать»: взятки → мальчики → девочки → черви" in plain(rendered)
     usual = by_text(rendered, "✅ Обычный")
-    jacks = LobbyCb.unpack(by_text(rendered, "С мальчиков").callback_data or "")
+    jacks = LobbyCb.unpack(by_text(rendered, "Сначала мальчики").callback_data or "")
     assert LobbyCb.unpack(usual.callback_data or "").value == "std"
     assert (jacks.key, jacks.value) == (SettingKey.KING_ORDER.value, "jacks")
     changed = KING.set_option(options, SettingKey.KING_ORDER, "jacks")
     assert KingOptions.from_dict(changed).order[:2] == (Contract.NO_JACKS, Contract.NO_TRICKS)
     again = render_lobby(LobbyInfo(**{**_fields(lobby), "options": changed}), RU)
-    assert "✅ С мальчиков" in [b.text for b in buttons(again)]
+    assert "✅ Сначала мальчики" in [b.text for b in buttons(again)]
     assert "мальчики → взятки → девочки" in plain(again)
     off = KING.set_option(changed, SettingKey.KING_STOP, "0")
     assert KingOptions.from_dict(off).stop_when_decided is False

@@ -48,6 +48,9 @@ What Telegram does and this server does too:
   action. Edits: "message is not modified" when text, entities and keyboard are all unchanged (editMessageText
   without reply_markup removes the keyboard, as in Telegram); "message to edit not found", "message to delete not
   found", "message can't be edited".
+- Inline mode (`FakeTelegram(inline_mode=True)`, what @BotFather's /setinline switches on; getMe reports it):
+  `await tg.user_types_inline(user, "ералаш")` delivers an inline_query and returns the bot's answer, each result's
+  message parsed like a sent one; answerInlineQuery is refused as Telegram refuses it (see `inline.py`).
 - answerCallbackQuery: text ≤ 200 characters (longer: "MESSAGE_TOO_LONG"); answering twice, an unknown id or
   after `callback_ttl` real seconds (default 15; `expire_callback_queries()` ages them at once) → "query is too
   old and response timeout expired or query ID is invalid".

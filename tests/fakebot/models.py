@@ -26,6 +26,7 @@ class UpdateType(StrEnum):
     MESSAGE = "message"
     EDITED_MESSAGE = "edited_message"
     CALLBACK_QUERY = "callback_query"
+    INLINE_QUERY = "inline_query"
     MY_CHAT_MEMBER = "my_chat_member"
     CHAT_MEMBER = "chat_member"
     MESSAGE_REACTION = "message_reaction"

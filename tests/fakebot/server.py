@@ -18,6 +18,7 @@ from aiohttp import web
 from tests.fakebot.client import LocalSession
 from tests.fakebot.faults import GATEWAY_PAGE, REASONS, Fault, FaultKind, Faults
 from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html, strip_text, utf16_len
+from tests.fakebot.inline import InlineAnswer, InlineRefusal, PendingInlineQuery, check_answer
 from tests.fakebot.limits import Limits, RateLimiter, ScaledClock
 from tests.fakebot.models import (
     DEFAULT_UPDATE_TYPES,
@@ -258,6 +259,7 @@ class FakeTelegram:
         limits: Limits | None = None,
         callback_ttl: float = 15.0,
         privacy_mode: bool = True,
+        inline_mode: bool = True,
         strict_html: bool = True,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -270,6 +272,7 @@ class FakeTelegram:
         self.limiter = RateLimiter(limits or Limits(), self.clock)
         self.callback_ttl = callback_ttl
         self.privacy_mode = privacy_mode
+        self.inline_mode = inline_mode  # switched on with @BotFather's /setinline
         self.strict_html = strict_html
         self.host = host
         self.port = port
@@ -295,6 +298,7 @@ class FakeTelegram:
         self.webhook_deliveries = 0  # updates the bot's webhook accepted (HTTP 200)
         self._closing = False
         self._queries: dict[str, _CallbackQuery] = {}
+        self._inline_queries: dict[str, PendingInlineQuery] = {}
         self._activity = _Activity()
         self._runner: web.AppRunner | None = None
         self.base_url = ""
@@ -508,6 +512,33 @@ class FakeTelegram:
         except TimeoutError:
             return CallbackAnswer(answered=False)
 
+    async def user_types_inline(
+        self, user: FakeUser, query: str, *, chat_type: str = "supergroup", timeout: float = 5.0
+    ) -> InlineAnswer:
+        """The person types «@bot <query>» in a chat of ``chat_type``; the bot's answer (answered=False if none
+        came within ``timeout`` real seconds). Telegram sends the query whether or not the person started the bot;
+        with inline mode off (never switched on in @BotFather) the app does not even offer it."""
+        if not self.inline_mode:
+            raise RuntimeError("inline mode is off for this bot (@BotFather: /setinline)")
+        pending = PendingInlineQuery(
+            query_id=str(next(self._query_ids)),
+            created=time.monotonic(),
+            answer=asyncio.get_running_loop().create_future(),
+        )
+        self._inline_queries[pending.query_id] = pending
+        payload = {
+            "id": pending.query_id,
+            "from": user.to_json(),
+            "query": query,
+            "offset": "",
+            "chat_type": chat_type,
+        }
+        self.push_update(UpdateType.INLINE_QUERY, payload)
+        try:
+            return await asyncio.wait_for(asyncio.shield(pending.answer), timeout)
+        except TimeoutError:
+            return InlineAnswer(answered=False)
+
     def expire_callback_queries(self) -> None:
         """Make every open callback query too old to answer (as if Telegram's timeout passed)."""
         for query in self._queries.values():
@@ -683,6 +714,7 @@ class FakeTelegram:
             "deleteMessage": self._delete_message,
             "deleteMessages": self._delete_messages,
             "answerCallbackQuery": self._answer_callback_query,
+            "answerInlineQuery": self._answer_inline_query,
             "getChat": self._get_chat,
             "getChatMember": self._get_chat_member,
             "getChatMemberCount": self._get_chat_member_count,
@@ -696,7 +728,7 @@ class FakeTelegram:
             **self.bot_user_json,
             "can_join_groups": True,
             "can_read_all_group_messages": not self.privacy_mode,
-            "supports_inline_queries": False,
+            "supports_inline_queries": self.inline_mode,
             "can_connect_to_business": False,
             "has_main_web_app": False,
         }
@@ -1087,6 +1119,39 @@ class FakeTelegram:
                 self._delete_one(chat, int(message_id))
             except ApiError:
                 continue  # Telegram skips messages it cannot delete
+        return True
+
+    async def _answer_inline_query(self, params: Params) -> bool:
+        """answerInlineQuery: the checks are in ``inline.py``."""
+        query = self._inline_queries.get(params.str_("inline_query_id") or "")
+        if query is None or query.is_answered or time.monotonic() - query.created > self.callback_ttl:
+            raise bad_request(Description.QUERY_INVALID)
+
+        def compose_text(raw: dict[str, Any]) -> tuple[str, tuple[Entity, ...]]:
+            try:
+                return self._compose_text(Params(raw))
+            except ApiError as error:
+                if error.description == Description.TEXT_TOO_LONG:
+                    raise InlineRefusal("Bad Request: MESSAGE_TOO_LONG") from None
+                raise
+
+        def compose_markup(raw: dict[str, Any]) -> JSON | None:
+            return self._compose_markup(Params(raw))
+
+        raw = {
+            "results": params.json_("results"),
+            "cache_time": params.int_("cache_time"),
+            "is_personal": params.bool_("is_personal"),
+            "next_offset": params.str_("next_offset"),
+            "button": params.json_("button"),
+        }
+        try:
+            answer = check_answer(raw, compose_text, compose_markup)
+        except InlineRefusal as refusal:
+            raise bad_request(str(refusal)) from None
+        query.is_answered = True
+        if not query.answer.done():
+            query.answer.set_result(answer)
         return True
 
     async def _answer_callback_query(self, params: Params) -> bool:

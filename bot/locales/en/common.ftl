@@ -100,9 +100,9 @@ settings-hint = The host can change these until the game starts.
 settings-multi-short = Several captures
 settings-forced-short = Must capture
 settings-early-short = Early finish
-settings-king-forced = King of hearts also goes under a led ace: { $value }
+settings-king-forced = The king of hearts also goes when hearts are led and their ace is in the trick: { $value }
 settings-king-stop = End a deal when no penalty is left: { $value }
-settings-king-forced-short = King under the ace
+settings-king-forced-short = King under the ace of hearts
 settings-king-stop-short = Early end of deals
 
 solo-choose-game = What shall we play?
@@ -124,10 +124,26 @@ solo-choose-level = { $kind ->
 
 stats-text =
     📊 <b>Your statistics</b>
-    Parties played: { $games }
+    Games played: { $games }
     Wins: { $wins }
     Points scored: { $points }
-    Settlement balance: { $settlement }
+    Settlement balance: { $sign ->
+        [plus] +{ $amount } { $amount ->
+            [one] point
+           *[other] points
+        } in your favour
+        [minus] −{ $amount } { $amount ->
+            [one] point
+           *[other] points
+        } against you
+       *[zero] 0, all square
+    }
 top-title = 🏆 <b>The chat's best players</b>
-top-line = { $place }. { $name } — { $wins } wins of { $games }, { $points } points
-top-empty = No party has been finished in this chat yet.
+top-line = { $place }. { $name } — { $wins ->
+    [one] { $wins } win
+   *[other] { $wins } wins
+} of { $games }, { $points ->
+    [one] { $points } point
+   *[other] { $points } points
+}
+top-empty = No game has been finished in this chat yet.

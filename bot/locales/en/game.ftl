@@ -22,7 +22,7 @@ move-sweep = { $name } sweeps the table { $by } ({ $count ->
    *[other] { $count } cards
 })
 move-konchinka = 🎯 konchinka { $cards }
-move-finish = 🏁 { $name } finishes the party!
+move-finish = 🏁 { $name } finishes the game!
 move-leftovers = The rest of the table ({ $count ->
     [one] { $count } card
    *[other] { $count } cards
@@ -34,11 +34,11 @@ hand-pick-card = Your cards — pick one to play:
 hand-what-now = <b>{ $card } — what now?</b>
 hand-card-cannot = { $card } can't be played now: capturing is compulsory and you have a capture.
 hand-cards = Your cards: { $cards }
-hand-game-over = The party is over.
+hand-game-over = The game is over.
 
 deal-none = The deal is not over yet.
 deal-title = <b>Deal { $deal } is over</b>
-deal-finished-early = 🏁 { $name } finishes the party mid-deal: what is already taken counts.
+deal-finished-early = 🏁 { $name } finishes the game mid-deal: what is already taken counts.
 deal-tie = a tie — nobody
 deal-not-secured = not secured — nobody
 deal-award = { $name } +{ $points }
@@ -48,7 +48,7 @@ deal-konchinki = 🎯 Konchinki: { $held } (+1 each)
 deal-no-konchinki = 🎯 Nobody took a konchinka
 deal-points = Points this deal: { $points }
 
-party-title = 🏆 <b>The party is over!</b>
+party-title = 🏆 <b>The game is over!</b>
 party-winner = Winner: { $name } — { $points }
 settle-title-points = Settlement (on points, what each lacked to the target):
 settle-title-stake = Settlement (fixed stake of { $stake }):
@@ -63,7 +63,7 @@ notice-cancelled = ✖️ The game was cancelled.
 
 answer-stale = This move has already been made.
 answer-not-your-turn = It's { $name }'s move now.
-answer-game-over = The party is already over.
+answer-game-over = The game is already over.
 answer-not-in-hand = You don't have that card.
 answer-malformed = Unknown button — open the latest message.
 answer-not-legal = That move is not allowed.
@@ -74,12 +74,15 @@ answer-one-group-only = Only one capture a move.
 answer-overlapping-groups = A card can't be taken twice.
 answer-jack-sweeps-all = A jack takes the whole table.
 answer-nothing-to-capture = This card has nothing to take.
-answer-cannot-finish = You can't finish yet: { $secured } secured, { $need } needed.
+answer-cannot-finish = You can't finish yet: { $secured ->
+    [one] { $secured } point
+   *[other] { $secured } points
+} secured, { $need } needed.
 answer-must-follow-suit = You must follow suit: you have { $suit }.
 answer-no-heart-lead = You can't lead hearts while you hold other suits.
 answer-must-play-king-of-hearts = You must give up the king of hearts now.
 answer-must-trump = You have no card of that suit — you must trump with { $suit }.
-answer-not-a-player = You are not playing in this party.
+answer-not-a-player = You are not playing in this game.
 answer-no-game = No game here — start a new one.
 answer-game-running = A game is already running in this chat.
 answer-not-creator = Only the host can do that.

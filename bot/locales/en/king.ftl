@@ -1,7 +1,7 @@
-## King: the table, the hand, trump, the ends of deals and of the party
+## King: the table, the hand, trump, the ends of deals and of the game
 
 king-deal = deal { $deal }/{ $total } · { $dealer } deals
-king-over = the party is over
+king-over = the game is over
 king-contract-name = { $contract ->
     [tricks] “no tricks”
     [jacks] “no jacks”
@@ -49,7 +49,7 @@ king-result = { $name }: { $plus } − { $minus } = <b>{ $total }</b>
 settings-king-order = Order of the “no …” deals: { $order }
 king-order-preset = { $preset ->
     [jacks] Jacks first
-    [cards] Cards first
+    [cards] Card penalties first
    *[std] Usual
 }
 solo-menu = What shall we play? For Konchinka choose how many bots sit at the table; King is always four players — you and three bots.

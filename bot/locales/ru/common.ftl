@@ -101,9 +101,9 @@ settings-hint = Меняет создатель игры, пока она не �
 settings-multi-short = Несколько взяток
 settings-forced-short = Брать обязательно
 settings-early-short = Прикончить
-settings-king-forced = Кинга сбрасывать и на червовый ход с тузом: { $value }
+settings-king-forced = Кинг отдают и на червовый заход, если туз червей уже во взятке: { $value }
 settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
-settings-king-forced-short = Кинг под туза
+settings-king-forced-short = Кинг под туза червей
 settings-king-stop-short = Досрочный конец раздачи
 
 solo-choose-game = Во что играем?
@@ -130,7 +130,27 @@ stats-text =
     Партий сыграно: { $games }
     Побед: { $wins }
     Очков набрано: { $points }
-    Итог расчётов: { $settlement }
+    Итог расчётов: { $sign ->
+        [plus] +{ $amount } { $amount ->
+            [one] очко
+            [few] очка
+           *[many] очков
+        } в вашу пользу
+        [minus] −{ $amount } { $amount ->
+            [one] очко
+            [few] очка
+           *[many] очков
+        } не в вашу пользу
+       *[zero] 0, вы в расчёте
+    }
 top-title = 🏆 <b>Лучшие игроки чата</b>
-top-line = { $place }. { $name } — побед { $wins } из { $games }, очков { $points }
+top-line = { $place }. { $name } — { $wins ->
+    [one] { $wins } победа
+    [few] { $wins } победы
+   *[many] { $wins } побед
+} из { $games }, { $points ->
+    [one] { $points } очко
+    [few] { $points } очка
+   *[many] { $points } очков
+}
 top-empty = В этом чате ещё не доиграли ни одной партии.

@@ -95,7 +95,11 @@ answer-one-group-only = За ход — только одна взятка.
 answer-overlapping-groups = Одну карту нельзя взять дважды.
 answer-jack-sweeps-all = Валет берёт весь стол целиком.
 answer-nothing-to-capture = Этой картой нечего взять.
-answer-cannot-finish = Прикончить пока нельзя: обеспечено { $secured }, нужно { $need }.
+answer-cannot-finish = Прикончить пока нельзя: обеспечено { $secured ->
+    [one] { $secured } очко
+    [few] { $secured } очка
+   *[many] { $secured } очков
+}, а нужно { $need }.
 answer-must-follow-suit = Нужно ходить в масть: у вас есть { $suit }.
 answer-no-heart-lead = С червей ходить нельзя, пока есть другие масти.
 answer-must-play-king-of-hearts = Сейчас нужно отдать кинга (К♥).
@@ -111,8 +115,10 @@ answer-not-in-group = Присоединиться к этой игре могу
 answer-lobby-full = Мест больше нет.
 answer-already-joined = Вы уже в игре.
 answer-not-enough-players = { $count ->
-    [one] Нужен хотя бы один игрок.
-   *[other] Нужно хотя бы { $count } игрока.
+    [1] Нужен хотя бы один игрок.
+    [one] Нужен хотя бы { $count } игрок.
+    [few] Нужно хотя бы { $count } игрока.
+   *[many] Нужно хотя бы { $count } игроков.
 }
 answer-joined = Вы в игре!
 answer-left = Вы вышли из игры.

@@ -48,8 +48,8 @@ king-result = { $name }: { $plus } − { $minus } = <b>{ $total }</b>
 
 settings-king-order = Порядок раздач «не брать»: { $order }
 king-order-preset = { $preset ->
-    [jacks] С мальчиков
-    [cards] С карт
+    [jacks] Сначала мальчики
+    [cards] Сначала штрафы за карты
    *[std] Обычный
 }
 solo-menu = Во что играем? Для Кончинки выберите, сколько ботов за столом; в Кинг всегда играют вчетвером — с тремя ботами.

@@ -1,0 +1,142 @@
+"""The rules: «/rules [words]», its section buttons, the deep link that opens them in private, and inline mode.
+
+In a group the answer is short (the one section asked for) and the whole rules open in the private chat; where a
+game is open in the chat, the answer also says which of that game's options are on.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from aiogram import Bot, F, Router
+from aiogram.filters import Command, CommandObject, CommandStart
+from aiogram.types import CallbackQuery, InlineQuery, Message
+
+from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection
+from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.services.game import GameService
+from bot.services.outbox import Outbox
+from bot.storage import GameRow
+from bot.views.rules import (
+    GameContext,
+    find_sections,
+    render_inline,
+    render_rules,
+    render_rules_answer,
+    render_rules_contents,
+    sections_of,
+)
+
+log = logging.getLogger(__name__)
+
+INLINE_CACHE_SECONDS = 300
+"""The rules change only with a release: Telegram may reuse an inline answer for five minutes."""
+
+
+def _context(game: GameRow | None) -> GameContext | None:
+    if game is None:
+        return None
+    try:
+        kind = GameKind(game.kind)
+    except ValueError:
+        return None
+    return GameContext(kind, game.options, str(game.id))
+
+
+async def _username(bot: Bot) -> str:
+    me = await bot.me()
+    return me.username or ""
+
+
+async def on_rules(
+    message: Message, command: CommandObject, service: GameService, outbox: Outbox, bot: Bot
+) -> None:
+    """«/rules»: the first section (a group gets the contents); «/rules ералаш»: the section meant."""
+    tr = tr_of(message.from_user)
+    is_group = not is_private(message.chat)
+    thread = thread_of(message)
+    game = _context(await service.game_for_rules(message.chat.id, thread))
+    username = await _username(bot)
+    words = (command.args or "").strip()
+    if words:
+        found = find_sections(words, game.kind if game else None)
+        log.info(
+            "rules lookup in chat %s: %r -> %s", message.chat.id, words[:80], [s.value for s in found[:3]]
+        )
+        if found:
+            rendered = render_rules_answer(found, tr, is_group=is_group, bot_username=username, game=game)
+        else:
+            rendered = render_rules_contents(tr, bot_username=username, is_group=is_group, found_nothing=True)
+    elif is_group:
+        rendered = render_rules_contents(tr, bot_username=username, is_group=True, found_nothing=False)
+    else:
+        first = sections_of(game.kind)[0] if game else RulesSection.KONCHINKA
+        rendered = render_rules(first, tr, game=game)
+    await outbox.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread)
+
+
+async def on_rules_start(
+    message: Message, command: CommandObject, service: GameService, outbox: Outbox
+) -> None:
+    """``t.me/<bot>?start=r_<section>``: the whole section, with every button, in the private chat."""
+    assert message.from_user is not None
+    await service.seen(person(message.from_user), started=True)
+    raw = (command.args or "").removeprefix(DeepLink.RULES.value)
+    try:
+        section = RulesSection(raw)
+    except ValueError:
+        section = RulesSection.KONCHINKA
+    rendered = render_rules(section, tr_of(message.from_user))
+    await outbox.say(message.chat.id, rendered.text, rendered.markup)
+
+
+async def on_rules_section(
+    callback: CallbackQuery, callback_data: RulesCb, service: GameService, outbox: Outbox, bot: Bot
+) -> None:
+    tr = tr_of(callback.from_user)
+    game_id = game_id_of(callback_data.game) if callback_data.game else None
+    game = _context(await service.game_for_rules(0, 0, game_id)) if game_id else None
+    message = callback.message
+    if isinstance(message, Message) and message.text and message.text.startswith("📖"):
+        # A rules message: turn its page in place (in a group, the short text of the section).
+        if is_private(message.chat):
+            rendered = render_rules(callback_data.section, tr, game=game)
+        else:
+            username = await _username(bot)
+            rendered = render_rules_answer(
+                [callback_data.section], tr, is_group=True, bot_username=username, game=game
+            )
+        slot = f"r{message.chat.id}:{message.message_id}"
+        await outbox.adopt(slot, message.chat.id, message.message_id)
+        outbox.show(slot, message.chat.id, rendered.text, rendered.markup)
+    else:
+        # A game message: the rules go to the presser's private chat, the game message stays.
+        rendered = render_rules(callback_data.section, tr, game=game)
+        await outbox.say(callback.from_user.id, rendered.text, rendered.markup)
+    await answer_quietly(callback)
+
+
+async def on_inline_query(query: InlineQuery, bot: Bot) -> None:
+    """«@bot ералаш» in any chat: the matching sections to post there."""
+    tr = tr_of(query.from_user)
+    results = render_inline(query.query, tr, await _username(bot))
+    log.info(
+        "rules inline query from %s: %r -> %d results", query.from_user.id, query.query[:80], len(results)
+    )
+    # Personal: the answer is in the asker's language, so Telegram must not hand it to someone else.
+    await query.answer(list(results), cache_time=INLINE_CACHE_SECONDS, is_personal=True)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can belong to one dispatcher only); it goes before the lobby's /start."""
+    router = Router(name="rules")
+    find_sections("ералаш")  # load the dictionaries and build the index now, not in the first person's query
+    router.message.register(
+        on_rules_start,
+        CommandStart(deep_link=True, magic=F.args.startswith(DeepLink.RULES.value)),
+        F.chat.type == "private",
+    )
+    router.message.register(on_rules, Command("rules"))
+    router.callback_query.register(on_rules_section, RulesCb.filter())
+    router.inline_query.register(on_inline_query)
+    return router
