@@ -12,6 +12,7 @@ their own message, and when it has changed (or ``PATIENCE`` passed) the next one
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Callable
@@ -30,6 +31,10 @@ SETUP_TIMEOUT = 120.0
 """Real seconds one step of setting a game up (a lobby, a menu, a level) may take before the game gives up."""
 PRESS_TIMEOUT = 15.0
 """Telegram's own limit for answering a callback query."""
+FLOOR_ASKS = 10
+FLOOR_ASK_AFTER = 5.0
+"""A person who got no answer from the floor to ``/play`` asks again after this many seconds, up to
+``FLOOR_ASKS`` times."""
 STAGGER = 0.05
 """Real seconds between the starts of two games' set-ups (people do not all arrive in the same instant)."""
 
@@ -242,15 +247,19 @@ async def run_floor_game(sim: Sim, index: int, spec: GameSpec) -> None:
     """The same people against the floor: ``/play`` each, then taps in turn until the run stops."""
     await asyncio.sleep(index * STAGGER)
     people = _people(sim, index, spec, Mode.FLOOR)
-    try:
-        for person in people:
-            chat = person.user.private_chat
+    for person in people:
+        # The floor does not retry a refused (429) send, so a person who got no answer asks again.
+        chat = person.user.private_chat
+        for _ in range(FLOOR_ASKS):
             await person.user.send_private("/play")
-            await sim.until(chat, chat.last_bot_message)
-    except TimeoutError:
-        if not sim.stopping:
-            sim.setup_failures += 1
-        return
+            with contextlib.suppress(TimeoutError):
+                await sim.until(chat, chat.last_bot_message, FLOOR_ASK_AFTER)
+            if chat.last_bot_message() is not None or sim.stopping:
+                break
+        if chat.last_bot_message() is None:
+            if not sim.stopping:
+                sim.setup_failures += 1
+            return
     sim.started.add(index)
     sim.parties += 1
     turn = 0
