@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import random
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -85,7 +86,8 @@ class Sim:
     seed: int
     stopping: bool = False
     started: set[int] = field(default_factory=set)
-    setup_failures: int = 0
+    setup_failures: Counter[str] = field(default_factory=Counter)
+    """Games whose set-up timed out, by the label of their kind."""
     parties: int = 0
 
     async def until(
@@ -228,7 +230,7 @@ async def run_game(sim: Sim, index: int, spec: GameSpec) -> None:
                 await host.start_solo(spec)
         except TimeoutError:
             if not sim.stopping:
-                sim.setup_failures += 1
+                sim.setup_failures[spec.label] += 1
             return
         sim.started.add(index)
         sim.parties += 1
@@ -258,7 +260,7 @@ async def run_floor_game(sim: Sim, index: int, spec: GameSpec) -> None:
                 break
         if chat.last_bot_message() is None:
             if not sim.stopping:
-                sim.setup_failures += 1
+                sim.setup_failures[spec.label] += 1
             return
     sim.started.add(index)
     sim.parties += 1

@@ -128,6 +128,8 @@ class Recorder:
     """Calls per method inside the window (successful or not)."""
     all_calls: Counter[str] = field(default_factory=Counter)
     too_many_requests: int = 0
+    too_many_by_chat: Counter[str] = field(default_factory=Counter)
+    """429s by the kind of chat: "group" or "private"."""
     not_modified: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     polls: int = 0
@@ -207,7 +209,7 @@ class Recorder:
         if self.window.holds(at):
             self.calls[method] += 1
         if error is not None:
-            self._count_error(method, error)
+            self._count_error(method, error, params.chat_id)
             return
         if method == "answerCallbackQuery":
             press = self._by_query.pop(params.str_("callback_query_id") or "", None)
@@ -225,9 +227,10 @@ class Recorder:
         for game, version in move_versions(result).items():
             self._match_next(game, version, at)
 
-    def _count_error(self, method: str, error: ApiError) -> None:
+    def _count_error(self, method: str, error: ApiError, chat_id: int | None) -> None:
         if error.code == 429:
             self.too_many_requests += 1
+            self.too_many_by_chat["group" if chat_id is not None and chat_id < 0 else "private"] += 1
         elif error.description == Description.NOT_MODIFIED:
             self.not_modified += 1
         self.errors[f"{method} {error.code}"] += 1

@@ -95,10 +95,13 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
             )
             warmup_start = time.monotonic()
             tasks = [asyncio.create_task(play(sim, index, spec)) for index, spec in enumerate(specs)]
-            await _wait(lambda: len(sim.started) + sim.setup_failures >= len(specs), config.warmup, 0.2)
+            await _wait(
+                lambda: len(sim.started) + sim.setup_failures.total() >= len(specs), config.warmup, 0.2
+            )
             warmup = time.monotonic() - warmup_start
             await asyncio.sleep(config.settle)
             _check_alive(process, target)
+            playing = len(sim.started)
             before, self_before = process.usage(), _self_cpu()
             rec.window.start, wall_start = time.monotonic(), time.time()
             await _wait(lambda: not process.is_running(), config.seconds, 0.5)
@@ -129,6 +132,7 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
         sim,
         window=window,
         warmup=warmup,
+        playing=playing,
         drained=drained,
         moves_by_actor=moves_by_actor,
         cpu=(before, after),
@@ -150,6 +154,7 @@ def _figures(
     *,
     window: float,
     warmup: float,
+    playing: int,
     drained: float,
     moves_by_actor: dict[str, int],
     cpu: tuple[Usage, Usage],
@@ -165,8 +170,10 @@ def _figures(
         "games": config.games,
         "people": len(sim.tg.users),
         "parties_started": sim.parties,
-        "setup_failures": sim.setup_failures,
+        "setup_failures": sim.setup_failures.total(),
+        "setup_failures_by_game": dict(sim.setup_failures),
         "warmup_s": round(warmup, 1),
+        "games_set_up_at_window_start": playing,
         "window_s": round(window, 1),
         "drain_s": round(drained, 1),
         **rec.latencies(),
@@ -179,6 +186,7 @@ def _figures(
         "bot_cpu_percent_of_a_core": round(cpu_s / window * 100, 1) if window else 0.0,
         "simulator_cpu_percent_of_a_core": round(self_cpu / window * 100, 1) if window else 0.0,
         "too_many_requests": rec.too_many_requests,
+        "too_many_requests_by_chat": dict(rec.too_many_by_chat),
         "not_modified": rec.not_modified,
         "errors": dict(sorted(rec.errors.items())),
         "peak_rss_mb": round(peak_rss_mb, 1),
