@@ -87,7 +87,7 @@ class Sim:
     stopping: bool = False
     started: set[int] = field(default_factory=set)
     setup_failures: Counter[str] = field(default_factory=Counter)
-    """Games whose set-up timed out, by the label of their kind."""
+    """Games whose set-up timed out, by their kind (and, for ours, the step that timed out)."""
     parties: int = 0
 
     async def until(
@@ -109,6 +109,8 @@ class Person:
         self.mode = mode
         self.kind = kind
         self.rng = rng
+        self.step = ""
+        """What the person waits for while setting a game up (named in the set-up failures)."""
 
     async def think(self) -> None:
         await asyncio.sleep(self.rng.uniform(*self.sim.think))
@@ -157,6 +159,7 @@ class Person:
         chat = self.user.private_chat
         before = chat.bot_message_count(include_deleted=True)
         await self.user.send_private("/play")
+        self.step = "the /play menu"
         await self.sim.until(chat, lambda: chat.bot_message_count(include_deleted=True) > before)
         menu = chat.last_bot_message()
         assert menu is not None and spec.level is not None
@@ -166,13 +169,23 @@ class Person:
             first = SoloCb(step=SoloStep.OPPONENTS, game=spec.kind, opponents=spec.opponents).pack()
         level = SoloCb(step=SoloStep.LEVEL, game=spec.kind, opponents=spec.opponents, level=spec.level.value)
         await self.user.press(menu, data=first, timeout=PRESS_TIMEOUT)
+        self.step = "the levels"
         await self.sim.until(chat, lambda: _has_data(menu, level.pack()))
-        await self.user.press(menu, data=level.pack(), timeout=PRESS_TIMEOUT)
+        self.step = "the start"
+        await self._final_press(menu, level.pack())
+
+    async def _final_press(self, message: FakeMessage, data: str) -> None:
+        """The press that starts the game; TimeoutError when it is not answered, or answered with a refusal."""
+        answer = await self.user.press(message, data=data, timeout=PRESS_TIMEOUT)
+        if not answer.answered or answer.text:
+            self.step += f" (answered {answer.text!r})" if answer.answered else " (not answered)"
+            raise TimeoutError(self.step)
 
     async def open_group(self, group: FakeChat, people: list[FakeUser]) -> None:
         """``/konchinka`` in the group, everyone follows the join link, the creator (this person) starts."""
         old = find_lobby(group)
         await self.user.send(group, "/konchinka")
+        self.step = "the lobby"
         await self.sim.until(group, lambda: find_lobby(group) not in (None, old))
         lobby = find_lobby(group)
         assert lobby is not None
@@ -185,11 +198,13 @@ class Person:
             current = find_lobby(group)
             return current is not None and all(u.full_name in current.text for u in people)
 
+        self.step = "everyone seated in the lobby"
         await self.sim.until(group, seated)
         lobby = find_lobby(group)
         assert lobby is not None
         start = LobbyCb(game=payload.removeprefix("j_"), op=LobbyOp.START).pack()
-        await self.user.press(lobby, data=start, timeout=PRESS_TIMEOUT)
+        self.step = "the start"
+        await self._final_press(lobby, start)
 
 
 def _version(data: str) -> int:
@@ -230,7 +245,7 @@ async def run_game(sim: Sim, index: int, spec: GameSpec) -> None:
                 await host.start_solo(spec)
         except TimeoutError:
             if not sim.stopping:
-                sim.setup_failures[spec.label] += 1
+                sim.setup_failures[f"{spec.label}: {host.step}"] += 1
             return
         sim.started.add(index)
         sim.parties += 1
