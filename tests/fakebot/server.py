@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 from aiohttp import web
@@ -240,6 +240,20 @@ class _CallbackQuery:
 Handler = Callable[[Params], Awaitable[Any]]
 
 
+class Observer(Protocol):
+    """Told of every Bot API call and of every update handed to the bot (e.g. for a load benchmark's timings).
+
+    Times are ``time.monotonic()``. ``on_call`` comes after the call is decided: ``result`` is its result, or
+    None with ``error`` set when it was refused.
+    """
+
+    def on_call(
+        self, method: str, params: Params, result: Any, error: ApiError | None, at: float
+    ) -> None: ...
+
+    def on_update(self, update: JSON, at: float) -> None: ...
+
+
 @dataclass
 class _Activity:
     in_flight: int = 0
@@ -278,6 +292,7 @@ class FakeTelegram:
         self.port = port
         self.stats = ApiStats()
         self.faults = Faults(self.clock)
+        self.observer: Observer | None = None
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.commands: dict[tuple[str, str], list[JSON]] = {}
@@ -595,7 +610,12 @@ class FakeTelegram:
         self._drop_unwanted()
         batch = self._updates[:limit]
         self._updates = [u for u in self._updates if not (u.is_forced and u in batch)]
-        return [u.to_json() for u in batch]
+        handed = [u.to_json() for u in batch]
+        if self.observer is not None:
+            now = time.monotonic()
+            for update in handed:
+                self.observer.on_update(update, now)
+        return handed
 
     # --- waiting, for tests --------------------------------------------------------------------------------
     async def wait_for(
@@ -639,12 +659,16 @@ class FakeTelegram:
             result = await known[1](params)
         except ApiError as error:
             self.stats.record(method, params.chat_id, error.code)
+            if self.observer is not None:
+                self.observer.on_call(method, params, None, error, time.monotonic())
             return web.json_response(error.to_json(), status=error.code)
         finally:
             if not is_polling:
                 self._activity.in_flight -= 1
                 self._activity.last = time.monotonic()
         self.stats.record(method, params.chat_id, None)
+        if self.observer is not None:
+            self.observer.on_call(method, params, result, None, time.monotonic())
         return web.json_response({"ok": True, "result": result})
 
     async def _meet_fault(self, method: str, fault: Fault) -> web.Response | None:

@@ -1,0 +1,93 @@
+"""``python -m tests.load``: G concurrent games against our bot, then against the floor; JSON and a table.
+
+Our bot runs as a separate process (``python -m bot``, a temporary database) against the project's fake Bot
+API with Telegram's limits on, at real time; simulated people (seeded think times) set up and play group
+Кончинка parties of 2–3 and solo games of Кончинка and Кинг against «новичок», «любитель» and «мастер». After
+the warm-up (every game set up) comes the measured window of ``--seconds``; the people then stop, the presses
+made in the window get up to ``--drain`` seconds for their answers and edits, and everything is stopped. The
+same people then play the floor, a bare aiogram bot that answers each press and edits the pressed message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+from tests.load.run import Config, benchmark
+
+TABLE_ROWS = (
+    ("press→answer ms", "press_to_answer_ms"),
+    ("press→own edit ms", "press_to_own_edit_ms"),
+    ("press→next turn ms (group)", "press_to_next_turn_ms"),
+    ("press→own next turn ms (solo)", "press_to_next_turn_solo_ms"),
+)
+
+
+def _quantiles(figures: dict[str, Any], key: str) -> str:
+    q = figures.get(key) or {}
+    if not q.get("n"):
+        return "—"
+    return f"{q['p50']:.0f} / {q['p95']:.0f} / {q['p99']:.0f}"
+
+
+def table(result: dict[str, Any]) -> str:
+    """A short human-readable summary of the JSON."""
+    columns = [name for name in ("ours", "floor") if name in result]
+    lines = [f"{'':32}" + "".join(f"{name:>26}" for name in columns)]
+
+    def row(label: str, cell: Any) -> None:
+        lines.append(f"{label:32}" + "".join(f"{cell(result[name]):>26}" for name in columns))
+
+    for label, key in TABLE_ROWS:
+        row(label + " p50/95/99", lambda f, key=key: _quantiles(f, key))
+    row("presses (refused)", lambda f: f"{f['presses']} ({f['refused_presses']})")
+    row("moves per s", lambda f: f"{f['moves_per_s']}")
+    row("message calls per move", lambda f: f"{f['message_calls_per_move']}")
+    row("bot CPU ms per move", lambda f: f"{f['bot_cpu_ms_per_move']}")
+    row("bot CPU % of a core", lambda f: f"{f['bot_cpu_percent_of_a_core']}")
+    row("429s / not modified", lambda f: f"{f['too_many_requests']} / {f['not_modified']}")
+    row("peak RSS MB", lambda f: f"{f['peak_rss_mb']}")
+    load = result.get("machine_before", {}).get("load_average")
+    lines.append(
+        f"games {result['config']['games']}, window {result['config']['seconds']} s, load before {load}"
+    )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.load", description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
+    parser.add_argument("--seconds", type=float, default=90.0, help="the measured window (default 90)")
+    parser.add_argument("--json", action="store_true", help="print the JSON only")
+    parser.add_argument("--no-floor", action="store_true", help="skip the floor (the bare aiogram bot)")
+    parser.add_argument("--seed", type=int, default=1, help="the people's and the games' seed (default 1)")
+    parser.add_argument(
+        "--think", type=float, nargs=2, default=(1.0, 3.0), metavar=("MIN", "MAX"), help="seconds (1 3)"
+    )
+    parser.add_argument("--warmup", type=float, default=120.0, help="at most this long to set games up")
+    parser.add_argument("--drain", type=float, default=60.0, help="at most this long for late answers")
+    parser.add_argument("--bot-delay", type=float, default=None, help="BOT_DELAY for our bot (default 1)")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.seconds <= 0 or not 0 <= args.think[0] <= args.think[1]:
+        parser.error("--games >= 1, --seconds > 0 and 0 <= MIN <= MAX")
+    config = Config(
+        games=args.games,
+        seconds=args.seconds,
+        think=(args.think[0], args.think[1]),
+        seed=args.seed,
+        warmup=args.warmup,
+        drain=args.drain,
+        bot_delay=args.bot_delay,
+    )
+    result = asyncio.run(benchmark(config, floor=not args.no_floor))
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    if not args.json:
+        print(table(result), file=sys.stderr if args.json else sys.stdout)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

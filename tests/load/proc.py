@@ -1,0 +1,94 @@
+"""The bot under test as a separate process: started, measured through /proc (CPU time, peak RSS), stopped."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The project's root: on the child's PYTHONPATH, so ``tests.load.floor`` imports as ``bot`` does."""
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+STOP_GRACE = 10.0
+"""Real seconds a process gets to shut down after SIGINT before SIGKILL."""
+
+
+@dataclass(frozen=True)
+class Usage:
+    cpu_s: float
+    """User + system CPU seconds of the process (all its threads) so far."""
+    peak_rss_mb: float
+    """The process's peak resident set size (VmHWM) so far."""
+
+
+def read_usage(pid: int) -> Usage:
+    """CPU time and peak RSS of a running process, from /proc (Linux)."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    fields = stat[stat.rindex(")") + 2 :].split()
+    utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of stat(5), after pid and comm
+    peak_kb = 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            peak_kb = int(line.split()[1])
+    return Usage((utime + stime) / CLOCK_TICKS, peak_kb / 1024)
+
+
+class BotProcess:
+    """``python -m <module>`` with the given environment, its output in ``log_path``."""
+
+    def __init__(self, module: str, env: dict[str, str], workdir: Path) -> None:
+        self.module = module
+        self.env = env
+        self.workdir = workdir
+        self.log_path = workdir / f"{module.replace('.', '_')}.log"
+        self.process: asyncio.subprocess.Process | None = None
+        self.exit_code: int | None = None
+
+    @property
+    def pid(self) -> int:
+        if self.process is None:
+            raise RuntimeError("not started")
+        return self.process.pid
+
+    async def start(self) -> None:
+        env = {
+            "PATH": os.environ.get("PATH", ""),
+            "PYTHONPATH": str(ROOT),
+            "PYTHONUNBUFFERED": "1",
+            **self.env,
+        }
+        with self.log_path.open("wb") as log:
+            # cwd is the temporary folder: no .env of the checkout is read.
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", self.module, cwd=self.workdir, env=env, stdout=log, stderr=log
+            )
+
+    def is_running(self) -> bool:
+        return self.process is not None and self.process.returncode is None
+
+    def usage(self) -> Usage:
+        return read_usage(self.pid)
+
+    async def stop(self) -> None:
+        """SIGINT (aiogram's polling stops gracefully), then SIGKILL after ``STOP_GRACE`` seconds."""
+        process = self.process
+        if process is None or process.returncode is not None:
+            self.exit_code = None if process is None else process.returncode
+            return
+        with contextlib.suppress(ProcessLookupError):
+            process.send_signal(signal.SIGINT)
+        try:
+            self.exit_code = await asyncio.wait_for(process.wait(), STOP_GRACE)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
+            self.exit_code = await process.wait()
+
+    def log_tail(self, lines: int = 30) -> str:
+        if not self.log_path.exists():
+            return ""
+        return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-lines:])

@@ -1,0 +1,252 @@
+"""One measured run (our bot or the floor) and the whole benchmark (both, with the ratios)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import resource
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from tests.fakebot import FakeTelegram, Limits
+from tests.load.people import Sim, mix, run_floor_game, run_game
+from tests.load.proc import BotProcess, Usage
+from tests.load.recorder import VISIBLE_METHODS, Recorder
+
+START_TIMEOUT = 60.0
+"""Real seconds the bot process may take to start polling (importing aiogram alone takes seconds)."""
+
+
+class Target(StrEnum):
+    OURS = "ours"
+    FLOOR = "floor"
+
+
+@dataclass(frozen=True)
+class Config:
+    games: int = 50
+    seconds: float = 90.0
+    think: tuple[float, float] = (1.0, 3.0)
+    seed: int = 1
+    warmup: float = 120.0
+    """At most this many real seconds for every game to be set up; the window starts then anyway."""
+    drain: float = 60.0
+    """After the window, at most this long for the presses made in it to get their answers and edits."""
+    bot_delay: float | None = None
+    """BOT_DELAY for our bot (None: the bot's default, one second)."""
+    settle: float = 3.0
+    """Real seconds between the end of the warm-up and the start of the measured window."""
+
+
+async def _wait(predicate: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(step)
+    return True
+
+
+def _count_moves(db_path: Path, start: float, end: float) -> dict[str, int]:
+    """Moves recorded by our bot with times in [start, end) (wall clock; the bot's clock at speed 1)."""
+    with contextlib.closing(sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)) as db:
+        rows = db.execute(
+            "SELECT actor, COUNT(*) FROM moves WHERE at >= ? AND at < ? GROUP BY actor", (start, end)
+        ).fetchall()
+    return {str(actor): int(count) for actor, count in rows}
+
+
+def _self_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+async def measure(target: Target, config: Config) -> dict[str, Any]:
+    """Run ``config.games`` games against one bot process; the figures of the measured window."""
+    tg = FakeTelegram(speed=1.0, limits=Limits())
+    rec = Recorder()
+    tg.observer = rec
+    base = await tg.start()
+    specs = mix(config.games)
+    sim = Sim(tg, rec, config.think, config.seed)
+    with tempfile.TemporaryDirectory(prefix="load-") as tmp:
+        workdir = Path(tmp)
+        db_path = workdir / "bot.sqlite3"
+        env = {"BOT_TOKEN": tg.token, "TELEGRAM_API_URL": base, "LOG_LEVEL": "WARNING"}
+        if target is Target.OURS:
+            env |= {"DATABASE_PATH": str(db_path), "GAME_SEED": str(config.seed)}
+            if config.bot_delay is not None:
+                env["BOT_DELAY"] = str(config.bot_delay)
+        process = BotProcess("bot" if target is Target.OURS else "tests.load.floor", env, workdir)
+        tasks: list[asyncio.Task[None]] = []
+        try:
+            await process.start()
+            if not await _wait(lambda: tg.waiting_polls > 0 or not process.is_running(), START_TIMEOUT):
+                raise RuntimeError(f"the {target} bot did not start polling:\n{process.log_tail()}")
+            play: Callable[[Sim, int, Any], Coroutine[Any, Any, None]] = (
+                run_game if target is Target.OURS else run_floor_game
+            )
+            warmup_start = time.monotonic()
+            tasks = [asyncio.create_task(play(sim, index, spec)) for index, spec in enumerate(specs)]
+            await _wait(
+                lambda: len(sim.started) + sim.setup_failures.total() >= len(specs), config.warmup, 0.2
+            )
+            warmup = time.monotonic() - warmup_start
+            await asyncio.sleep(config.settle)
+            _check_alive(process, target)
+            playing = len(sim.started)
+            before, self_before = process.usage(), _self_cpu()
+            rec.window.start, wall_start = time.monotonic(), time.time()
+            await _wait(lambda: not process.is_running(), config.seconds, 0.5)
+            rec.window.end, wall_end = time.monotonic(), time.time()
+            _check_alive(process, target)
+            after, self_after = process.usage(), _self_cpu()
+            sim.stopping = True
+            drain_start = time.monotonic()
+            await _wait(lambda: rec.outstanding() == 0, config.drain, 0.2)
+            drained = time.monotonic() - drain_start
+            peak = process.usage().peak_rss_mb
+        finally:
+            sim.stopping = True
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            await process.stop()
+            await tg.stop()
+        window = wall_end - wall_start
+        if target is Target.OURS:
+            moves_by_actor = _count_moves(db_path, wall_start, wall_end)
+        else:
+            moves_by_actor = {"player": rec.latencies()["accepted_presses"]}
+    return _figures(
+        target,
+        config,
+        rec,
+        sim,
+        window=window,
+        warmup=warmup,
+        playing=playing,
+        drained=drained,
+        moves_by_actor=moves_by_actor,
+        cpu=(before, after),
+        self_cpu=self_after - self_before,
+        peak_rss_mb=peak,
+    )
+
+
+def _check_alive(process: BotProcess, target: Target) -> None:
+    if not process.is_running():
+        raise RuntimeError(f"the {target} bot exited:\n{process.log_tail()}")
+
+
+def _figures(
+    target: Target,
+    config: Config,
+    rec: Recorder,
+    sim: Sim,
+    *,
+    window: float,
+    warmup: float,
+    playing: int,
+    drained: float,
+    moves_by_actor: dict[str, int],
+    cpu: tuple[Usage, Usage],
+    self_cpu: float,
+    peak_rss_mb: float,
+) -> dict[str, Any]:
+    moves = sum(moves_by_actor.values())
+    per_move = 1 / moves if moves else 0.0
+    cpu_s = cpu[1].cpu_s - cpu[0].cpu_s
+    message_calls = sum(n for method, n in rec.calls.items() if method in VISIBLE_METHODS)
+    return {
+        "bot": str(target),
+        "games": config.games,
+        "people": len(sim.tg.users),
+        "parties_started": sim.parties,
+        "setup_failures": sim.setup_failures.total(),
+        "setup_failures_by_game": dict(sim.setup_failures),
+        "warmup_s": round(warmup, 1),
+        "games_set_up_at_window_start": playing,
+        "window_s": round(window, 1),
+        "drain_s": round(drained, 1),
+        **rec.latencies(),
+        "moves": {"total": moves, **moves_by_actor},
+        "moves_per_s": round(moves / window, 2) if window else 0.0,
+        "calls_in_window": dict(sorted(rec.calls.items())),
+        "calls_per_move": {method: round(n * per_move, 3) for method, n in sorted(rec.calls.items())},
+        "message_calls_per_move": round(message_calls * per_move, 3),
+        "bot_cpu_ms_per_move": round(cpu_s * 1000 * per_move, 2),
+        "bot_cpu_percent_of_a_core": round(cpu_s / window * 100, 1) if window else 0.0,
+        "simulator_cpu_percent_of_a_core": round(self_cpu / window * 100, 1) if window else 0.0,
+        "too_many_requests": rec.too_many_requests,
+        "too_many_requests_by_chat": dict(rec.too_many_by_chat),
+        "not_modified": rec.not_modified,
+        "errors": dict(sorted(rec.errors.items())),
+        "peak_rss_mb": round(peak_rss_mb, 1),
+    }
+
+
+RATIO_KEYS = (
+    ("press_to_answer_ms", "p50"),
+    ("press_to_answer_ms", "p95"),
+    ("press_to_answer_ms", "p99"),
+    ("press_to_own_edit_ms", "p50"),
+    ("press_to_own_edit_ms", "p95"),
+    ("press_to_own_edit_ms", "p99"),
+)
+
+
+def ratios(ours: dict[str, Any], floor: dict[str, Any]) -> dict[str, float | None]:
+    """Ours divided by the floor, figure by figure (None where the floor's figure is 0 or missing)."""
+
+    def ratio(a: Any, b: Any) -> float | None:
+        if not isinstance(a, int | float) or not isinstance(b, int | float) or not b:
+            return None
+        return round(a / b, 2)
+
+    result = {f"{key}.{q}": ratio(ours[key][q], floor[key][q]) for key, q in RATIO_KEYS}
+    for key in ("bot_cpu_ms_per_move", "message_calls_per_move", "peak_rss_mb"):
+        result[key] = ratio(ours[key], floor[key])
+    return result
+
+
+def machine() -> dict[str, Any]:
+    return {"cores": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
+    """Our bot, then the floor, with the same people; one JSON-ready dict."""
+    result: dict[str, Any] = {
+        "config": {
+            "games": config.games,
+            "seconds": config.seconds,
+            "think_s": list(config.think),
+            "seed": config.seed,
+            "bot_delay": config.bot_delay,
+            "mix": _mix_counts(config.games),
+            "speed": 1.0,
+            "limits": "Telegram's (fake server): 1/s per chat, 20/min per group, 30/s overall",
+        },
+        "machine_before": machine(),
+    }
+    result["ours"] = await measure(Target.OURS, config)
+    result["machine_after_ours"] = machine()
+    if floor:
+        result["floor"] = await measure(Target.FLOOR, config)
+        result["machine_after_floor"] = machine()
+        result["ratios_ours_to_floor"] = ratios(result["ours"], result["floor"])
+    return result
+
+
+def _mix_counts(games: int) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for spec in mix(games):
+        counts[spec.label] = counts.get(spec.label, 0) + 1
+    return counts

@@ -1,0 +1,63 @@
+"""The load benchmark end to end, small: two games and a few seconds against our bot and the floor.
+
+Not a timing test: it checks that people set games up and played them, that every figure is reported for both
+bots and that the ratios are computed — the numbers themselves depend on the machine.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.load.__main__ import table
+from tests.load.run import Config, benchmark
+
+FIGURES = (
+    "presses",
+    "accepted_presses",
+    "refused_presses",
+    "press_to_delivery_ms",
+    "press_to_answer_ms",
+    "press_to_own_edit_ms",
+    "press_to_next_turn_ms",
+    "press_to_next_turn_solo_ms",
+    "moves",
+    "moves_per_s",
+    "calls_per_move",
+    "message_calls_per_move",
+    "bot_cpu_ms_per_move",
+    "too_many_requests",
+    "not_modified",
+    "peak_rss_mb",
+)
+QUANTILES = ("n", "p50", "p95", "p99")
+
+
+@pytest.mark.slow
+async def test_the_benchmark_plays_both_kinds_of_games_and_reports_every_figure() -> None:
+    # People think a second or a little more: the floor does not pace itself, and faster taps would meet
+    # Telegram's per-chat limit (429) on its edits.
+    config = Config(games=2, seconds=5.0, think=(1.0, 1.3), drain=5.0, settle=0.5, bot_delay=0.2, warmup=60.0)
+    result = await benchmark(config)
+    assert result["config"]["mix"] == {"group konchinka 2p": 1, "solo konchinka vs 1 easy": 1}
+    for name in ("ours", "floor"):
+        figures = result[name]
+        assert [key for key in FIGURES if key not in figures] == [], name
+        assert figures["setup_failures"] == 0 and figures["parties_started"] == 2, name
+        assert figures["people"] == 3, "two in the group, one alone"
+        assert figures["accepted_presses"] > 0 and figures["moves"]["total"] > 0, name
+        for key in ("press_to_answer_ms", "press_to_own_edit_ms"):
+            assert all(figures[key][q] is not None for q in QUANTILES), (name, key)
+        assert figures["bot_cpu_ms_per_move"] > 0 and figures["peak_rss_mb"] > 0, name
+        assert figures["calls_per_move"]["answerCallbackQuery"] > 0, name
+    ours = result["ours"]
+    assert ours["moves"]["player"] > 0 and ours["moves"]["bot"] > 0, "people and bot players both moved"
+    assert ours["accepted_moves_by_people"] > 0
+    assert ours["press_to_next_turn_ms"]["n"] > 0, "the group's people passed the turn to each other"
+    assert ours["press_to_next_turn_solo_ms"]["n"] > 0, "the solo player's turn came back after the bots'"
+    assert ours["calls_per_move"]["sendMessage"] > 0, "turn notices are new messages"
+    ratios = result["ratios_ours_to_floor"]
+    assert ratios["press_to_answer_ms.p50"] is not None and ratios["bot_cpu_ms_per_move"] is not None
+    assert json.loads(json.dumps(result)) == result
+    assert "press→answer" in table(result)
