@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, RematchCb
@@ -83,6 +84,7 @@ async def test_one_person_may_keep_only_a_few_lobbies_open(tg: FakeTelegram, bot
     groups = [tg.add_group(f"Группа {n}", [anna]) for n in range(4)]
     for group in groups[:3]:
         await open_lobby(tg, group, anna, [anna])
+        await asyncio.sleep(0.2)  # a person's pace: the incoming throttle allows a few commands per 10 s
     await anna.send(groups[3], "/konchinka")
     await tg.wait_for(lambda: groups[3].last_bot_message() is not None, what="the answer")
     reply = groups[3].last_bot_message()

@@ -67,7 +67,9 @@ async def test_a_flood_of_cancel_attempts_does_not_hold_up_a_move(
     assert answer.answered
     assert waited < 1.0, f"the move waited {waited:.1f} s behind the cancel attempts"
     refusals = await asyncio.gather(*presses)
-    assert all(a.answered and a.text and "админ" in a.text for a in refusals)
+    # Each attempt is refused: by the admin check, or earlier by the incoming throttle («Секунду…»).
+    assert all(a.answered and a.text and ("админ" in a.text or a.text == "Секунду…") for a in refusals)
+    assert any(a.text and "админ" in a.text for a in refusals)
     assert tg.member_calls <= 1, "one getChatMember for Vera in this chat, then the cached answer"
     assert await _status(running, game) is GameStatus.PLAYING
 

@@ -147,6 +147,7 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
         port = taken.getsockname()[1]
         env = base_env(tg, tmp_path) | {
             "WEBHOOK_URL": "https://bot.example.org",
+            "WEBHOOK_SECRET": "test-secret",
             "WEBHOOK_HOST": "127.0.0.1",
             "WEBHOOK_PORT": str(port),
         }
@@ -206,6 +207,7 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
         port = unused_port()
         env |= {
             "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+            "WEBHOOK_SECRET": "test-secret",
             "WEBHOOK_HOST": "127.0.0.1",
             "WEBHOOK_PORT": str(port),
         }
