@@ -507,6 +507,15 @@ class FakeTelegram:
             raise ValueError("press() needs a button text or callback data")
         if not force and data not in {b.callback_data for b in message.flat_buttons}:
             raise LookupError(f"no button with data {data!r} on {message!r}")
+        query, payload = self._callback_query(user, message, data)
+        self.push_update(UpdateType.CALLBACK_QUERY, payload)
+        try:
+            return await asyncio.wait_for(asyncio.shield(query.answer), timeout)
+        except TimeoutError:
+            return CallbackAnswer(answered=False)
+
+    def _callback_query(self, user: FakeUser, message: FakeMessage, data: str) -> tuple[_CallbackQuery, JSON]:
+        """A press registered as awaiting its answerCallbackQuery, and its update's ``callback_query`` object."""
         query = _CallbackQuery(
             query_id=str(next(self._query_ids)),
             user=user,
@@ -518,14 +527,10 @@ class FakeTelegram:
             "id": query.query_id,
             "from": user.to_json(),
             "message": message.to_json(),
-            "chat_instance": str(abs(chat.id) * 31 + 7),
+            "chat_instance": str(abs(message.chat.id) * 31 + 7),
             "data": data,
         }
-        self.push_update(UpdateType.CALLBACK_QUERY, payload)
-        try:
-            return await asyncio.wait_for(asyncio.shield(query.answer), timeout)
-        except TimeoutError:
-            return CallbackAnswer(answered=False)
+        return query, payload
 
     async def user_types_inline(
         self, user: FakeUser, query: str, *, chat_type: str = "supergroup", timeout: float = 5.0
@@ -1294,20 +1299,7 @@ class FakeTelegram:
         The query is registered, so answerCallbackQuery works as for a real press; the future resolves with
         the answer.
         """
-        query = _CallbackQuery(
-            query_id=str(next(self._query_ids)),
-            user=user,
-            created=time.monotonic(),
-            answer=asyncio.get_running_loop().create_future(),
-        )
-        self._queries[query.query_id] = query
-        payload = {
-            "id": query.query_id,
-            "from": user.to_json(),
-            "message": message.to_json(),
-            "chat_instance": str(abs(message.chat.id) * 31 + 7),
-            "data": data,
-        }
+        query, payload = self._callback_query(user, message, data)
         return {"update_id": next(self._update_ids), "callback_query": payload}, query.answer
 
     def forged_message(self, user: FakeUser, chat: FakeChat, text: str) -> JSON:
