@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,6 +25,9 @@ from aiogram.enums import ParseMode
 from bot.app import App, build_app
 from bot.settings import Settings
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The checkout: ``python -m bot`` subprocesses run its code."""
 
 SPEED = 60.0
 """Both clocks run this much faster than real time (a Telegram minute per real second)."""
@@ -44,6 +48,22 @@ def make_settings(tg: FakeTelegram, db_path: Path, **overrides: Any) -> Settings
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
+
+
+def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
+    """The environment of a ``python -m bot`` subprocess against ``tg``: this one's, less the bot's own settings."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("BOT_", "TELEGRAM_", "DATABASE_", "WEBHOOK_"))
+    }
+    env.update(
+        PYTHONPATH=str(ROOT),
+        BOT_TOKEN=tg.token,
+        TELEGRAM_API_URL=tg.base_url,
+        DATABASE_PATH=str(database),
+    )
+    return env
 
 
 @dataclass

@@ -19,10 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import play_until, start_solo_konchinka
+from tests.bot.conftest import bot_process_env, play_until, start_solo_konchinka
 from tests.fakebot import FakeTelegram, FakeUser, Limits
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = int(os.environ.get("SOAK_GAMES", "100"))
 PLAYERS = 4
 """Games played at the same time."""
@@ -60,16 +59,8 @@ async def play_one(tg: FakeTelegram, user: FakeUser) -> None:
 async def test_memory_stays_flat_over_many_games(tmp_path: Path) -> None:
     tg = FakeTelegram(speed=SPEED, limits=Limits())
     await tg.start()
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("BOT_", "TELEGRAM_", "DATABASE_", "WEBHOOK_"))
-    }
+    env = bot_process_env(tg, tmp_path / "bot.sqlite3")
     env.update(
-        PYTHONPATH=str(ROOT),
-        BOT_TOKEN=tg.token,
-        TELEGRAM_API_URL=tg.base_url,
-        DATABASE_PATH=str(tmp_path / "bot.sqlite3"),
         CLOCK_SPEED=str(SPEED),
         BOT_DELAY="0",
         DEFAULT_TARGET="1",

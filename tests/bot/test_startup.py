@@ -8,7 +8,6 @@ database thread.
 from __future__ import annotations
 
 import asyncio
-import os
 import socket
 import sys
 import time
@@ -18,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from bot.startup import ExitCode
+from tests.bot.conftest import bot_process_env
 from tests.fakebot import FakeTelegram
 
-ROOT = Path(__file__).resolve().parents[2]
 OTHER_TOKEN = "987654321:AAE" + "y" * 32
 QUICK = 20.0
 """Seconds within which a failed start must have exited (Python and aiogram take ~1 s of it to import)."""
@@ -42,21 +41,6 @@ def unused_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def base_env(tg: FakeTelegram, tmp_path: Path) -> dict[str, str]:
-    env = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith(("BOT_", "TELEGRAM_", "DATABASE_", "WEBHOOK_"))
-    }
-    env.update(
-        PYTHONPATH=str(ROOT),
-        BOT_TOKEN=tg.token,
-        TELEGRAM_API_URL=tg.base_url,
-        DATABASE_PATH=str(tmp_path / "data" / "bot.sqlite3"),
-    )
-    return env
 
 
 async def run_bot(env: dict[str, str], cwd: Path, *args: str, timeout: float = 60.0) -> Finished:
@@ -92,7 +76,9 @@ def assert_fails_fast(result: Finished, code: ExitCode, setting: str) -> None:
 async def test_an_unreachable_bot_api_stops_the_bot_naming_telegram_api_url(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    env = base_env(tg, tmp_path) | {"TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"}
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {
+        "TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"
+    }
     result = await run_bot(env, tmp_path)
     assert_fails_fast(result, ExitCode.UNREACHABLE, "TELEGRAM_API_URL")
     assert "cannot reach the Bot API" in result.errors[0]
@@ -101,7 +87,7 @@ async def test_an_unreachable_bot_api_stops_the_bot_naming_telegram_api_url(
 async def test_a_token_telegram_rejects_stops_the_bot_naming_bot_token(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    env = base_env(tg, tmp_path) | {"BOT_TOKEN": OTHER_TOKEN}
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"BOT_TOKEN": OTHER_TOKEN}
     result = await run_bot(env, tmp_path)
     assert_fails_fast(result, ExitCode.TOKEN, "BOT_TOKEN")
     assert OTHER_TOKEN not in result.stderr  # the secret stays out of the log
@@ -113,7 +99,9 @@ async def test_a_database_folder_that_cannot_be_made_stops_the_bot_naming_databa
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the folder should be", encoding="utf-8")
-    env = base_env(tg, tmp_path) | {"DATABASE_PATH": str(blocker / "bot.sqlite3")}
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {
+        "DATABASE_PATH": str(blocker / "bot.sqlite3")
+    }
     result = await run_bot(env, tmp_path)
     assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
 
@@ -124,14 +112,14 @@ async def test_a_file_that_is_not_a_database_stops_the_bot_instead_of_hanging(
     """The connection is open when the migration fails: its thread must be closed or the process never ends."""
     path = tmp_path / "bot.sqlite3"
     path.write_bytes(b"this is not an SQLite database, just some bytes " * 100)
-    env = base_env(tg, tmp_path) | {"DATABASE_PATH": str(path)}
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"DATABASE_PATH": str(path)}
     result = await run_bot(env, tmp_path)
     assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
     assert "not a database" in result.errors[0]
 
 
 async def test_a_bad_setting_stops_the_bot_naming_it(tg: FakeTelegram, tmp_path: Path) -> None:
-    env = base_env(tg, tmp_path) | {"TURN_TIMEOUT": "-5"}
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"TURN_TIMEOUT": "-5"}
     result = await run_bot(env, tmp_path)
     assert result.code == ExitCode.SETTINGS
     assert "TURN_TIMEOUT" in result.stderr and "Traceback" not in result.stderr
@@ -145,7 +133,7 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = taken.getsockname()[1]
-        env = base_env(tg, tmp_path) | {
+        env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {
             "WEBHOOK_URL": "https://bot.example.org",
             "WEBHOOK_SECRET": "test-secret",
             "WEBHOOK_HOST": "127.0.0.1",
@@ -162,7 +150,7 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
 async def test_check_passes_against_a_working_bot_api_and_says_what_it_checked(
     tg: FakeTelegram, tmp_path: Path
 ) -> None:
-    result = await run_bot(base_env(tg, tmp_path), tmp_path, "check")
+    result = await run_bot(bot_process_env(tg, tmp_path / "data" / "bot.sqlite3"), tmp_path, "check")
     assert result.code == ExitCode.OK, result.stderr
     assert [line.split(":", 1)[0] for line in result.stdout.splitlines()] == [
         "settings",
@@ -188,7 +176,7 @@ async def test_check_exit_code_says_which_check_failed(
 ) -> None:
     if change.get("TELEGRAM_API_URL") == "unused":
         change = {"TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"}
-    result = await run_bot(base_env(tg, tmp_path) | change, tmp_path, "check")
+    result = await run_bot(bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | change, tmp_path, "check")
     assert result.code == code, result.stderr
     assert "Traceback" not in result.stderr
     assert result.seconds < QUICK
@@ -202,7 +190,7 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     tg: FakeTelegram, tmp_path: Path, mode: str
 ) -> None:
     """What ``docker stop`` sends: the bot ends with exit code 0 within seconds, in either mode."""
-    env = base_env(tg, tmp_path) | {"LOG_LEVEL": "INFO"}
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"LOG_LEVEL": "INFO"}
     if mode == "webhook":
         port = unused_port()
         env |= {
