@@ -24,6 +24,7 @@ from aiogram.enums import ParseMode
 
 from bot.app import App, build_app
 from bot.settings import Settings
+from bot.storage import GameRow, repo
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -249,6 +250,26 @@ async def open_lobby(tg: FakeTelegram, group: FakeChat, creator: FakeUser, playe
         lambda: all(u.full_name in lobby_of(group).text for u in players), what="everyone seated"
     )
     return payload.removeprefix("j_")
+
+
+async def two_player_party(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> tuple[Running, FakeUser, FakeUser, FakeChat, str]:
+    """A running bot, Аня (the group's admin) and Борис in a group Кончинка party, someone to move; the game id."""
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    return running, anna, boris, group, game
+
+
+async def game_row(running: Running, game: str) -> GameRow:
+    """The game as stored now."""
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None
+    return row
 
 
 async def start_party(tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser]) -> str:

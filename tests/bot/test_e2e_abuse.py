@@ -7,15 +7,12 @@ import time
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, RematchCb
 from bot.storage import GameStatus, repo
-from tests.bot.conftest import SPEED, BotRunner, Running, find_lobby, lobby_of, open_lobby
+from tests.bot.conftest import SPEED, BotRunner, Running, find_lobby, game_row, lobby_of, open_lobby
 from tests.fakebot import FakeTelegram
 
 
 async def _status(running: Running, game: str) -> GameStatus:
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
-    assert row is not None
-    return row.status
+    return (await game_row(running, game)).status
 
 
 async def test_unknown_buttons_and_ids_out_of_range_are_answered(

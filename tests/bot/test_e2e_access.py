@@ -7,15 +7,12 @@ import time
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.storage import GameStatus, repo
-from tests.bot.conftest import BotRunner, Running, lobby_of, open_lobby, start_party, turn_message
+from tests.bot.conftest import BotRunner, Running, game_row, lobby_of, open_lobby, start_party, turn_message
 from tests.fakebot import FakeTelegram
 
 
 async def _status(running: Running, game: str) -> GameStatus:
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
-    assert row is not None
-    return row.status
+    return (await game_row(running, game)).status
 
 
 async def test_the_creator_of_another_group_cannot_cancel_a_lobby_with_a_forged_press(

@@ -11,21 +11,20 @@ from tests.bot.conftest import (
     BotRunner,
     Running,
     find_lobby,
+    game_row,
     has_rematch,
     open_lobby,
     play_until,
     start_party,
     take_turn,
     turn_message,
+    two_player_party,
 )
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
 
 async def _status(running: Running, game: str) -> GameStatus:
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
-    assert row is not None
-    return row.status
+    return (await game_row(running, game)).status
 
 
 async def _play_to_the_end(tg: FakeTelegram, running: Running, users: list[FakeUser]) -> None:
@@ -75,11 +74,7 @@ async def test_a_group_that_removes_the_bot_loses_its_lobby_and_gets_a_fresh_one
 async def test_a_running_game_goes_on_in_private_and_its_table_returns_with_the_bot(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    running = await bot_runner()
-    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
-    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    game = await start_party(tg, group, anna, [anna, boris])
-    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    running, anna, boris, group, game = await two_player_party(tg, bot_runner)
     await tg.settle()
     tg.remove_bot(group, anna)
     await tg.settle()
@@ -182,11 +177,7 @@ async def test_a_closed_topic_keeps_the_results_until_it_reopens(
 async def test_results_of_a_party_that_ended_while_the_bot_was_out_are_posted_on_its_return(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    running = await bot_runner()
-    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
-    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    await start_party(tg, group, anna, [anna, boris])
-    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    running, anna, boris, group, _game = await two_player_party(tg, bot_runner)
     tg.remove_bot(group, anna)
     await _play_to_the_end(tg, running, [anna, boris])
     assert not has_rematch(group.visible_messages())

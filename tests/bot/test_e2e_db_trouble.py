@@ -9,8 +9,7 @@ import time
 from pathlib import Path
 
 from bot.callbacks import MoveCb
-from bot.storage import repo
-from tests.bot.conftest import BotRunner, Running, start_party, turn_message
+from tests.bot.conftest import BotRunner, Running, game_row, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
 
 APOLOGY = "Не получилось"
@@ -28,20 +27,13 @@ async def _hold_write_lock(db_path: Path, seconds: float) -> None:
 
 
 async def _party(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[Running, str, FakeUser]:
-    running = await bot_runner()
-    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
-    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    game = await start_party(tg, group, anna, [anna, boris])
-    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
     await tg.settle()
     return running, game, anna if turn_message(anna) else boris
 
 
 async def _version(running: Running, game: str) -> int:
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
-    assert row is not None
-    return row.version
+    return (await game_row(running, game)).version
 
 
 async def _press_move(mover: FakeUser, game: str, version: int) -> tuple[bool, str | None, float]:

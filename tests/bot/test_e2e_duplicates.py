@@ -6,7 +6,7 @@ from __future__ import annotations
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.services.updates import PRUNE_EVERY, UPDATES_KEPT_FOR
 from bot.storage import repo
-from tests.bot.conftest import BotRunner, lobby_of, open_lobby, start_party, turn_message
+from tests.bot.conftest import BotRunner, lobby_of, open_lobby, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
 
 COPIES = 3
@@ -39,11 +39,7 @@ async def test_copies_of_an_update_in_one_batch_are_applied_once(
 async def test_a_move_delivered_in_several_copies_and_again_later_is_played_once(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    running = await bot_runner()
-    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
-    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    game = await start_party(tg, group, anna, [anna, boris])
-    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
     mover = anna if turn_message(anna) else boris
     message = turn_message(mover)
     assert message is not None

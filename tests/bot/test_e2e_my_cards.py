@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from tests.bot.conftest import BotRunner, start_party, turn_message
+from tests.bot.conftest import BotRunner, turn_message, two_player_party
 from tests.fakebot import FakeTelegram
 
 
 async def test_my_cards_sends_a_deleted_hand_again(tg: FakeTelegram, bot_runner: BotRunner) -> None:
-    await bot_runner()
-    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
-    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    game = await start_party(tg, group, anna, [anna, boris])
-    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    _running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
     mover = anna if turn_message(anna) else boris
     other = boris if mover is anna else anna
     hand = turn_message(mover)

@@ -6,28 +6,16 @@ import asyncio
 
 from bot.callbacks import MoveCb
 from bot.storage import repo
-from tests.bot.conftest import BotRunner, Running, start_party, take_turn, turn_message
-from tests.fakebot import FakeChat, FakeTelegram, FakeUser
+from tests.bot.conftest import BotRunner, Running, game_row, take_turn, turn_message, two_player_party
+from tests.fakebot import FakeTelegram, FakeUser
 
 
 async def _version(running: Running, game: str) -> int:
+    row = await game_row(running, game)
     async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
         moves = await repo.moves_of(tx, int(game))
-    assert row is not None
     assert [m[0] for m in moves] == list(range(row.version)), "one stored move per version, none twice"
     return row.version
-
-
-async def _two_player_party(
-    tg: FakeTelegram, bot_runner: BotRunner
-) -> tuple[Running, FakeUser, FakeUser, FakeChat, str]:
-    running = await bot_runner()
-    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
-    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    game = await start_party(tg, group, anna, [anna, boris])
-    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
-    return running, anna, boris, group, game
 
 
 def _mover(anna: FakeUser, boris: FakeUser) -> tuple[FakeUser, FakeUser]:
@@ -37,7 +25,7 @@ def _mover(anna: FakeUser, boris: FakeUser) -> tuple[FakeUser, FakeUser]:
 async def test_stale_foreign_and_forged_presses_change_nothing(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    running, anna, boris, _group, game = await _two_player_party(tg, bot_runner)
+    running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
     mover, other = _mover(anna, boris)
     version = await _version(running, game)
     press = MoveCb(game=game, version=version, index=0).pack()
@@ -66,7 +54,7 @@ async def test_stale_foreign_and_forged_presses_change_nothing(
 
 
 async def test_a_duplicate_update_is_applied_once(tg: FakeTelegram, bot_runner: BotRunner) -> None:
-    running, anna, boris, _group, game = await _two_player_party(tg, bot_runner)
+    running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
     mover, other = _mover(anna, boris)
     version = await _version(running, game)
     message = turn_message(mover)
@@ -81,7 +69,7 @@ async def test_a_duplicate_update_is_applied_once(tg: FakeTelegram, bot_runner: 
 
 
 async def test_two_presses_at_once_apply_one_move(tg: FakeTelegram, bot_runner: BotRunner) -> None:
-    running, anna, boris, _group, game = await _two_player_party(tg, bot_runner)
+    running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
     mover, _other = _mover(anna, boris)
     version = await _version(running, game)
     message = turn_message(mover)
