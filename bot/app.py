@@ -20,8 +20,8 @@ from bot.handlers import HANDLED_COMMANDS, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
 from bot.services.clock import Clock
+from bot.services.facade import GameService, ServiceConfig
 from bot.services.flood import ThrottleMiddleware
-from bot.services.game import GameService, ServiceConfig
 from bot.services.outbox import Outbox, OutboxLimits
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
@@ -83,10 +83,12 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     clock = Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
     outbox = Outbox(bot, db, clock, limits)
-    service = GameService(db, outbox, clock, service_config(settings), me.username or "")
+    membership = Membership(bot, clock)
+    refusals = RefusalThrottle(clock)
+    config = service_config(settings)
+    service = GameService(db, outbox, clock, config, me.username or "", membership, refusals)
     outbox.on_forbidden = service.on_forbidden
     outbox.on_migrated = service.on_chat_migrated
-    membership = Membership(bot, clock)
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
     dispatcher = Dispatcher(
@@ -96,7 +98,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
         db=db,
         clock=clock,
         membership=membership,
-        refusals=RefusalThrottle(clock),
+        refusals=refusals,
         disable_fsm=True,
     )
     dispatcher.update.outer_middleware(InFlightLimit())

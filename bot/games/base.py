@@ -11,12 +11,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import ClassVar, Generic, TypeVar
+from dataclasses import dataclass
+from typing import ClassVar, Generic, Protocol, TypeVar
 
 from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.i18n import Translator
-from bot.views.models import LobbyInfo, Rendered, TableInfo
-from engine.core import Action, IllegalActionError, JSONValue, State
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from engine.core import Action, Game, GameRecord, IllegalActionError, JSONValue, Outcome, Player, State
 
 ActionT = TypeVar("ActionT", bound=Action)
 ViewT = TypeVar("ViewT")
@@ -60,6 +61,25 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
     @abstractmethod
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
         """The lobby's settings screen: each option with buttons that set it."""
+
+    @abstractmethod
+    def make_game(self, options: Options) -> Game[ActionT, ViewT]:
+        """The engine's game with these (engine) options; ValueError if they are not valid."""
+
+    def new_party(self, options: Options, players: int, seed: int) -> Party:
+        """A fresh party of ``players`` with the lobby's ``options``, dealt from ``seed``."""
+        game = self.make_game(self.game_options(options, players))
+        return _Party(self, game.new_initial_state(seed))
+
+    def restore(self, record: GameRecord) -> Party:
+        """The party a stored record describes, rebuilt move by move."""
+        if record.game != self.kind.value:
+            raise ValueError(f"a {record.game!r} record is no {self.kind.value!r} game")
+        game = self.make_game(record.options)
+        state = game.new_initial_state(record.seed)
+        for code in record.actions:
+            state.apply(game.parse_action(code))
+        return _Party(self, state)
 
     # ------------------------------------------------------------------------------------------- messages
 
@@ -105,3 +125,142 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         except IllegalActionError as exc:
             return exc
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """What a message of a party shows besides the engine's view: the seats and the clock."""
+
+    game_id: str
+    seats: tuple[SeatInfo, ...]
+    seconds_left: int | None = None
+    bot_username: str = ""
+    solo: bool = False
+
+
+class Party(Protocol):
+    """A party in play, whatever its game: the plug-in and the engine state, paired with their types.
+
+    The service holds parties only through this protocol, so nothing in it is typed ``Any``: every step that
+    needs the game's own action and view types happens inside the plug-in's :class:`_Party`.
+    """
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def current_player(self) -> Player: ...
+    @property
+    def is_terminal(self) -> bool: ...
+    @property
+    def outcome(self) -> Outcome | None: ...
+    @property
+    def deals_completed(self) -> int: ...
+    def record(self) -> GameRecord: ...
+    def after(self, index: int) -> tuple[Party, str]:
+        """The party after the current player's legal action number ``index``, and that action's code
+        (IndexError for no such action, IllegalActionError if the rules refuse it); this party is unchanged."""
+        ...
+
+    def actions_of_card(self, player: Player, code: str) -> list[int]: ...
+    def refusal(self, code: str) -> IllegalActionError | None: ...
+    def view_of(self, player: Player) -> object:
+        """What ``player`` may know (the engine's view), for a bot player to decide on."""
+        ...
+
+    def index_of(self, action: object) -> int:
+        """The index among the legal actions of ``action`` (a bot player's choice); ValueError if none."""
+        ...
+
+    def render_table(self, frame: Frame, tr: Translator) -> Rendered: ...
+    def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
+    def render_solo(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
+    def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered: ...
+    def render_party_end(self, frame: Frame, tr: Translator) -> Rendered: ...
+
+
+class _Party(Generic[ActionT, ViewT]):
+    """A plug-in with a state of its own game (see :class:`Party`)."""
+
+    __slots__ = ("plugin", "state")
+
+    def __init__(self, plugin: GamePlugin[ActionT, ViewT], state: State[ActionT, ViewT]) -> None:
+        self.plugin = plugin
+        self.state = state
+
+    @property
+    def version(self) -> int:
+        return self.state.version
+
+    @property
+    def seed(self) -> int:
+        return self.state.seed
+
+    @property
+    def current_player(self) -> Player:
+        return self.state.current_player
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.state.is_terminal
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.state.outcome
+
+    @property
+    def deals_completed(self) -> int:
+        return self.state.deals_completed
+
+    def record(self) -> GameRecord:
+        return self.state.record()
+
+    def after(self, index: int) -> tuple[Party, str]:
+        actions = self.state.legal_actions()
+        if not 0 <= index < len(actions):
+            raise IndexError(index)
+        action = actions[index]
+        state = self.state.clone()
+        state.apply(action)
+        return _Party(self.plugin, state), action.code
+
+    def actions_of_card(self, player: Player, code: str) -> list[int]:
+        return self.plugin.actions_of_card(self.state.view(player), code)
+
+    def refusal(self, code: str) -> IllegalActionError | None:
+        return self.plugin.refusal(self.state, code)
+
+    def view_of(self, player: Player) -> ViewT:
+        return self.state.view(player)
+
+    def index_of(self, action: object) -> int:
+        for index, legal in enumerate(self.state.legal_actions()):
+            if legal == action:
+                return index
+        raise ValueError(f"not a legal action now: {action!r}")
+
+    def _table(self, frame: Frame, player: Player) -> TableInfo[ViewT]:
+        return TableInfo(
+            game_id=frame.game_id,
+            seats=frame.seats,
+            view=self.state.view(player),
+            seconds_left=frame.seconds_left,
+            bot_username=frame.bot_username,
+            solo=frame.solo,
+        )
+
+    def render_table(self, frame: Frame, tr: Translator) -> Rendered:
+        return self.plugin.render_table(self._table(frame, 0), tr)
+
+    def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
+        return self.plugin.render_hand(self._table(frame, player), tr, picked)
+
+    def render_solo(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
+        return self.plugin.render_solo(self._table(frame, player), tr, picked)
+
+    def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered:
+        return self.plugin.render_deal_end(self._table(frame, 0), tr, deal)
+
+    def render_party_end(self, frame: Frame, tr: Translator) -> Rendered:
+        return self.plugin.render_party_end(self._table(frame, 0), tr)

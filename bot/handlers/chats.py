@@ -8,18 +8,17 @@ from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
 from aiogram.types import ChatMemberRestricted, ChatMemberUpdated, Message
 
-from bot.services.access import Membership
-from bot.services.game import GameService
+from bot.services.facade import GameService
 
 log = logging.getLogger(__name__)
 
 CANNOT_POST = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.KICKED})
 
 
-async def on_bot_membership(event: ChatMemberUpdated, service: GameService, membership: Membership) -> None:
+async def on_bot_membership(event: ChatMemberUpdated, service: GameService) -> None:
     """The bot was removed from a group, or added (back): stop or resume posting there."""
     member = event.new_chat_member
-    membership.forget_chat(event.chat.id)
+    service.forget_chat(event.chat.id)
     muted = isinstance(member, ChatMemberRestricted) and not member.can_send_messages
     if member.status in CANNOT_POST or muted:
         await service.on_chat_closed(event.chat.id)
@@ -27,10 +26,10 @@ async def on_bot_membership(event: ChatMemberUpdated, service: GameService, memb
         await service.on_chat_open(event.chat.id)
 
 
-async def on_migrate_to(message: Message, service: GameService, membership: Membership) -> None:
+async def on_migrate_to(message: Message, service: GameService) -> None:
     """In the old group: it became a supergroup with another id."""
     assert message.migrate_to_chat_id is not None
-    membership.forget_chat(message.chat.id)
+    service.forget_chat(message.chat.id)
     await service.on_chat_migrated(message.chat.id, message.migrate_to_chat_id)
 
 

@@ -8,38 +8,37 @@ from aiogram.filters import Command, CommandStart
 from aiogram.types import ChatMemberUpdated, Message
 
 from bot.handlers.common import is_private, person, thread_of, tr_of
-from bot.services.game import GameService
-from bot.services.outbox import Outbox
+from bot.services.facade import GameService
 from bot.views import render_help
 from bot.views.stats import render_stats, render_top
 
 
-async def on_start(message: Message, service: GameService, outbox: Outbox, bot: Bot) -> None:
+async def on_start(message: Message, service: GameService, bot: Bot) -> None:
     assert message.from_user is not None
     await service.seen(person(message.from_user), started=True)
     rendered = render_help(tr_of(message.from_user), (await bot.me()).username or "")
-    await outbox.say(message.chat.id, rendered.text, rendered.markup)
+    await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
-async def on_help(message: Message, outbox: Outbox, bot: Bot) -> None:
+async def on_help(message: Message, service: GameService, bot: Bot) -> None:
     rendered = render_help(tr_of(message.from_user), (await bot.me()).username or "")
-    await outbox.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
+    await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
 async def on_score(message: Message, service: GameService) -> None:
     await service.repost(message.chat.id, 0 if is_private(message.chat) else thread_of(message))
 
 
-async def on_stats(message: Message, service: GameService, outbox: Outbox) -> None:
+async def on_stats(message: Message, service: GameService) -> None:
     assert message.from_user is not None
     rendered = render_stats(await service.stats(message.from_user.id), tr_of(message.from_user))
-    await outbox.say(message.chat.id, rendered.text, thread_id=thread_of(message))
+    await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
-async def on_top(message: Message, service: GameService, outbox: Outbox) -> None:
+async def on_top(message: Message, service: GameService) -> None:
     """/top in a group: the chat's leaderboard over its finished parties."""
     rendered = render_top(await service.top(message.chat.id), tr_of(message.from_user))
-    await outbox.say(message.chat.id, rendered.text, thread_id=thread_of(message))
+    await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
 async def on_my_chat_member(event: ChatMemberUpdated, service: GameService) -> None:

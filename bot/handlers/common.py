@@ -8,8 +8,7 @@ from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.i18n import Translator, translator_for
-from bot.services.access import Membership
-from bot.services.game import AdminCheck, MemberCheck, Person
+from bot.services.facade import Person
 
 
 def tr_of(user: User | None) -> Translator:
@@ -31,26 +30,8 @@ def thread_of(message: Message) -> int:
     return 0
 
 
-def admin_check(membership: Membership, user_id: int) -> AdminCheck:
-    """Ask Telegram (only when needed, and cached) whether the user administers the game's chat."""
-
-    async def check(chat_id: int) -> bool:
-        return await membership.is_admin(chat_id, user_id)
-
-    return check
-
-
 MAX_GAME_ID: Final = 2**63 - 1
 """SQLite's largest integer: a forged id beyond it is no game (and must not reach a query)."""
-
-
-def member_check(membership: Membership, user_id: int) -> MemberCheck:
-    """Ask Telegram (cached) whether the user is a member of the game's chat."""
-
-    async def check(chat_id: int) -> bool:
-        return await membership.is_member(chat_id, user_id)
-
-    return check
 
 
 def game_id_of(text: str) -> int | None:

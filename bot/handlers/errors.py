@@ -1,4 +1,5 @@
-"""The one error handler: a refusal of the service becomes a localized answer to the press or command."""
+"""The error handlers: a refusal of the service becomes a localized answer to the press or command; any other
+failure is logged with its traceback and the game it touched, and the press is still answered."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ from aiogram.types import ErrorEvent
 
 from bot.handlers.common import answer_quietly, tr_of
 from bot.i18n import Translator
-from bot.services.errors import ServiceError
-from bot.services.outbox import Outbox
-from bot.services.throttle import RefusalThrottle
+from bot.services.facade import GameService, ServiceError, current_game
 from bot.views import answer_text, illegal_answer
 from engine.core import IllegalActionError
 
@@ -27,24 +26,48 @@ def _text(exc: ServiceError, tr: Translator) -> str:
     return answer_text(exc.reason, tr, **exc.params)
 
 
-async def on_refusal(event: ErrorEvent, outbox: Outbox, refusals: RefusalThrottle) -> bool:
+async def on_refusal(event: ErrorEvent, service: GameService) -> bool:
     exc = event.exception
     assert isinstance(exc, ServiceError)
     update = event.update
     if update.callback_query is not None:
         query = update.callback_query
+        log.info("game %s: a press by %s refused: %s", current_game(), query.from_user.id, exc.reason.value)
         await answer_quietly(query, _text(exc, tr_of(query.from_user)))
     elif update.message is not None:
         message = update.message
         thread_id = message.message_thread_id or 0
         command = (message.text or "").split(maxsplit=1)[0].split("@", 1)[0].lower() if message.text else ""
-        if not refusals.allow(message.chat.id, thread_id, command, str(exc.reason.value)):
+        log.info(
+            "game %s: %s in chat %s refused: %s",
+            current_game(),
+            command or "a message",
+            message.chat.id,
+            exc.reason.value,
+        )
+        if not service.refusal_allowed(message.chat.id, thread_id, command, str(exc.reason.value)):
             log.info(
                 "chat %s: refusal %s to %s merged with the last one", message.chat.id, exc.reason, command
             )
             return True
         text = _text(exc, tr_of(message.from_user))
-        await outbox.say(message.chat.id, text, thread_id=thread_id)
+        await service.say(message.chat.id, text, thread_id=thread_id)
+    return True
+
+
+async def on_failure(event: ErrorEvent) -> bool:
+    """Anything else that went wrong: logged with its traceback; a press gets a short apology, not a spinner."""
+    update = event.update
+    log.error(
+        "game %s: update %s failed: %r",
+        current_game(),
+        update.update_id,
+        event.exception,
+        exc_info=event.exception,
+    )
+    query = update.callback_query
+    if query is not None:
+        await answer_quietly(query, tr_of(query.from_user).t("answer-failed"))
     return True
 
 
@@ -52,4 +75,5 @@ def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="errors")
     router.errors.register(on_refusal, ExceptionTypeFilter(ServiceError))
+    router.errors.register(on_failure)
     return router

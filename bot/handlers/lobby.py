@@ -10,21 +10,8 @@ from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, RematchCb, parse_start_payload
-from bot.games import plugin_of
-from bot.handlers.common import (
-    admin_check,
-    answer_quietly,
-    game_id_of,
-    is_private,
-    member_check,
-    person,
-    thread_of,
-    tr_of,
-)
-from bot.services.access import Membership
-from bot.services.errors import ServiceError
-from bot.services.game import GameService
-from bot.services.outbox import Outbox
+from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, LobbyScreen, answer_text
 from bot.views.common import button, keyboard
 
@@ -51,7 +38,7 @@ async def on_king(message: Message, service: GameService) -> None:
     await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), GameKind.KING)
 
 
-async def on_new(message: Message, outbox: Outbox) -> None:
+async def on_new(message: Message, service: GameService) -> None:
     tr = tr_of(message.from_user)
     rows = [
         [
@@ -65,7 +52,7 @@ async def on_new(message: Message, outbox: Outbox) -> None:
         ],
         [button(tr.t("btn-game", kind=GameKind.KING.value), NewCb(kind=GameKind.KING).pack())],
     ]
-    await outbox.say(message.chat.id, tr.t("solo-choose-game"), keyboard(rows), thread_id=thread_of(message))
+    await service.say(message.chat.id, tr.t("solo-choose-game"), keyboard(rows), thread_id=thread_of(message))
 
 
 async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: GameService) -> None:
@@ -77,7 +64,7 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
         raise ServiceError(Answer.GROUP_ONLY)  # a forged press: group lobbies open in groups only
     options = None
     if callback_data.kind is GameKind.KONCHINKA:
-        options = plugin_of(callback_data.kind).default_options(service.config.default_target)
+        options = service.default_options(callback_data.kind)
         options["variant"] = callback_data.variant.value
     await service.open_lobby(
         message.chat.id, thread_of(message), person(callback.from_user), callback_data.kind, options
@@ -85,43 +72,39 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
     await answer_quietly(callback)
 
 
-async def on_cancel(message: Message, service: GameService, outbox: Outbox, membership: Membership) -> None:
+async def on_cancel(message: Message, service: GameService) -> None:
     assert message.from_user is not None
     who = person(message.from_user)
     if is_private(message.chat):
         answer = await service.cancel_solo(who)
     else:
-        check = admin_check(membership, who.user_id)
+        check = service.admin_check(who.user_id)
         answer = await service.cancel(message.chat.id, thread_of(message), who, check)
-    await outbox.say(
+    await service.say(
         message.chat.id, answer_text(answer, tr_of(message.from_user)), thread_id=thread_of(message)
     )
 
 
-async def on_start_link(
-    message: Message, command: CommandObject, service: GameService, outbox: Outbox, membership: Membership
-) -> None:
+async def on_start_link(message: Message, command: CommandObject, service: GameService) -> None:
     assert message.from_user is not None
     who = person(message.from_user)
     await service.seen(who, started=True)
     parsed = parse_start_payload(command.args or "")
     tr = tr_of(message.from_user)
     if parsed is None or game_id_of(parsed[1]) is None:
-        await outbox.say(message.chat.id, answer_text(Answer.NO_GAME, tr))
+        await service.say(message.chat.id, answer_text(Answer.NO_GAME, tr))
         return
     kind, raw_id = parsed
     game_id = game_id_of(raw_id)
     assert game_id is not None
     if kind is DeepLink.JOIN:
-        answer = await service.join(game_id, who, member_check(membership, who.user_id))
-        await outbox.say(message.chat.id, answer_text(answer, tr))
+        answer = await service.join(game_id, who, service.member_check(who.user_id))
+        await service.say(message.chat.id, answer_text(answer, tr))
     else:
         await service.show_hand(game_id, who)
 
 
-async def on_lobby(
-    callback: CallbackQuery, callback_data: LobbyCb, service: GameService, membership: Membership
-) -> None:
+async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
     game_id = game_id_of(callback_data.game)
     if game_id is None:
         raise ServiceError(Answer.NO_GAME)
@@ -146,7 +129,7 @@ async def on_lobby(
         await service.start(game_id, who)
     elif op is LobbyOp.CANCEL:
         # Rights are checked in the game's own chat, not in the chat the button was pressed in.
-        answer = await service.cancel_game(game_id, who, admin_check(membership, who.user_id))
+        answer = await service.cancel_game(game_id, who, service.admin_check(who.user_id))
     await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)) if answer else None)
 
 

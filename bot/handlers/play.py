@@ -7,8 +7,7 @@ from aiogram.types import CallbackQuery
 
 from bot.callbacks import BackCb, MoveCb, PickCb, SeatCb
 from bot.handlers.common import answer_quietly, game_id_of, person, tr_of
-from bot.services.errors import ServiceError
-from bot.services.game import GameService
+from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, answer_text
 
 

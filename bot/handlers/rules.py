@@ -14,9 +14,7 @@ from aiogram.types import CallbackQuery, InlineQuery, Message
 
 from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
-from bot.services.game import GameService
-from bot.services.outbox import Outbox
-from bot.storage import GameRow
+from bot.services.facade import GameRow, GameService
 from bot.views.rules import (
     GameContext,
     find_sections,
@@ -48,9 +46,7 @@ async def _username(bot: Bot) -> str:
     return me.username or ""
 
 
-async def on_rules(
-    message: Message, command: CommandObject, service: GameService, outbox: Outbox, bot: Bot
-) -> None:
+async def on_rules(message: Message, command: CommandObject, service: GameService, bot: Bot) -> None:
     """«/rules»: the first section (a group gets the contents); «/rules ералаш»: the section meant."""
     tr = tr_of(message.from_user)
     is_group = not is_private(message.chat)
@@ -72,12 +68,10 @@ async def on_rules(
     else:
         first = sections_of(game.kind)[0] if game else RulesSection.KONCHINKA
         rendered = render_rules(first, tr, game=game)
-    await outbox.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread)
+    await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread)
 
 
-async def on_rules_start(
-    message: Message, command: CommandObject, service: GameService, outbox: Outbox
-) -> None:
+async def on_rules_start(message: Message, command: CommandObject, service: GameService) -> None:
     """``t.me/<bot>?start=r_<section>``: the whole section, with every button, in the private chat."""
     assert message.from_user is not None
     await service.seen(person(message.from_user), started=True)
@@ -87,11 +81,11 @@ async def on_rules_start(
     except ValueError:
         section = RulesSection.KONCHINKA
     rendered = render_rules(section, tr_of(message.from_user))
-    await outbox.say(message.chat.id, rendered.text, rendered.markup)
+    await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
 async def on_rules_section(
-    callback: CallbackQuery, callback_data: RulesCb, service: GameService, outbox: Outbox, bot: Bot
+    callback: CallbackQuery, callback_data: RulesCb, service: GameService, bot: Bot
 ) -> None:
     tr = tr_of(callback.from_user)
     game_id = game_id_of(callback_data.game) if callback_data.game else None
@@ -106,13 +100,11 @@ async def on_rules_section(
             rendered = render_rules_answer(
                 [callback_data.section], tr, is_group=True, bot_username=username, game=game
             )
-        slot = f"r{message.chat.id}:{message.message_id}"
-        await outbox.adopt(slot, message.chat.id, message.message_id)
-        outbox.show(slot, message.chat.id, rendered.text, rendered.markup)
+        await service.turn_rules_page(message.chat.id, message.message_id, rendered)
     else:
         # A game message: the rules go to the presser's private chat, the game message stays.
         rendered = render_rules(callback_data.section, tr, game=game)
-        await outbox.say(callback.from_user.id, rendered.text, rendered.markup)
+        await service.say(callback.from_user.id, rendered.text, rendered.markup)
     await answer_quietly(callback)
 
 

@@ -9,27 +9,19 @@ from aiogram.types import CallbackQuery, Message
 from bot.callbacks import SoloCb, SoloStep
 from bot.games import PLUGINS
 from bot.handlers.common import answer_quietly, person, tr_of
-from bot.services.errors import ServiceError
-from bot.services.game import GameService
-from bot.services.outbox import Outbox
+from bot.services.facade import GameService, ServiceError
 from bot.views import Answer
 from bot.views.rules import render_play_menu, render_solo_setup
 from engine.ai import Level
 
 
-def setup_slot(chat_id: int, message_id: int) -> str:
-    return f"p{chat_id}:{message_id}"
-
-
-async def on_play(message: Message, outbox: Outbox) -> None:
+async def on_play(message: Message, service: GameService) -> None:
     # One screen: Кончинка's numbers of opponents, or Кинг (always three bots, then the level).
     rendered = render_play_menu(tr_of(message.from_user))
-    await outbox.say(message.chat.id, rendered.text, rendered.markup)
+    await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
-async def on_solo(
-    callback: CallbackQuery, callback_data: SoloCb, service: GameService, outbox: Outbox
-) -> None:
+async def on_solo(callback: CallbackQuery, callback_data: SoloCb, service: GameService) -> None:
     message = callback.message
     if not isinstance(message, Message) or callback_data.game not in PLUGINS:
         raise ServiceError(Answer.UNKNOWN)
@@ -50,9 +42,7 @@ async def on_solo(
     else:
         opponents = callback_data.opponents if callback_data.step is SoloStep.OPPONENTS else 0
         rendered = render_solo_setup(tr, callback_data.game, opponents)
-        slot = setup_slot(chat_id, message_id)
-        await outbox.adopt(slot, chat_id, message_id)
-        outbox.show(slot, chat_id, rendered.text, rendered.markup)
+        await service.turn_setup_page(chat_id, message_id, rendered)
     await answer_quietly(callback)
 
 

@@ -12,9 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Final
-
-from engine.core import State
+from typing import Final, Generic, Protocol, TypeVar
 
 STATES_CACHED: Final = 1000
 """At most this many game states stay in memory (the most recently used)."""
@@ -71,7 +69,15 @@ class _Held:
             del self._entries[self._game_id]
 
 
-class StateCache:
+class Finishable(Protocol):
+    @property
+    def is_terminal(self) -> bool: ...
+
+
+StateT = TypeVar("StateT", bound=Finishable)
+
+
+class StateCache(Generic[StateT]):
     """Game states by game id: the most recently used, untouched for less than ``idle``; finished ones never."""
 
     def __init__(
@@ -80,7 +86,7 @@ class StateCache:
         self._now = now
         self._limit = limit
         self._idle = idle
-        self._states: OrderedDict[int, tuple[State, float]] = OrderedDict()
+        self._states: OrderedDict[int, tuple[StateT, float]] = OrderedDict()
 
     def __len__(self) -> int:
         return len(self._states)
@@ -88,7 +94,7 @@ class StateCache:
     def __contains__(self, game_id: int) -> bool:
         return game_id in self._states
 
-    def get(self, game_id: int) -> State | None:
+    def get(self, game_id: int) -> StateT | None:
         found = self._states.get(game_id)
         if found is None:
             return None
@@ -96,7 +102,7 @@ class StateCache:
         self._states.move_to_end(game_id)
         return found[0]
 
-    def __setitem__(self, game_id: int, state: State) -> None:
+    def __setitem__(self, game_id: int, state: StateT) -> None:
         if state.is_terminal:
             self._states.pop(game_id, None)
         else:

@@ -1,10 +1,12 @@
-"""Applying each Telegram update once.
+"""Applying each Telegram update once, in as few transactions as possible.
 
 Telegram (or a restarted bot) may deliver an update twice. An outer middleware skips updates already stored in
-``processed_updates`` (and copies being handled right now), exposes the update id through
-:data:`CURRENT_UPDATE` so the game service can store it in the same transaction as the move it causes, and
-stores it after the handler in any case. Ids older than :data:`UPDATES_KEPT_FOR` are forgotten as the bot runs
-(at most once per :data:`PRUNE_EVERY`), so the table stays as small as the last few days' traffic.
+``processed_updates`` (and copies being handled right now): one short read. It exposes the update through
+:data:`CURRENT_UPDATE`, so the game service stores the mark in the same transaction as the change the update
+causes (see :meth:`bot.services.store.Store.tx`); only an update that changed nothing is marked by the middleware
+afterwards. A press thus costs two transactions: the check, and the move with its mark. Ids older than
+:data:`UPDATES_KEPT_FOR` are forgotten as the bot runs (at most once per :data:`PRUNE_EVERY`, in the check's
+transaction), so the table stays as small as the last few days' traffic.
 """
 
 from __future__ import annotations
@@ -12,13 +14,14 @@ from __future__ import annotations
 import contextvars
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
 from bot.services.clock import Clock
-from bot.storage import Database, Tx, repo
+from bot.storage import Database, repo
 
 log = logging.getLogger(__name__)
 
@@ -27,14 +30,16 @@ UPDATES_KEPT_FOR: Final = 3 * 24 * 3600.0
 PRUNE_EVERY: Final = 60.0
 """Clock seconds between two prunings of the older ids."""
 
-CURRENT_UPDATE: contextvars.ContextVar[int | None] = contextvars.ContextVar("current_update", default=None)
+
+@dataclass(slots=True)
+class Claim:
+    """The update being handled; ``marked`` once a committed transaction stored it as processed."""
+
+    update_id: int
+    marked: bool = False
 
 
-async def mark_current_update(tx: Tx, now: float) -> None:
-    """Store the update being handled (if any) in ``tx``, so it commits together with what it changed."""
-    update_id = CURRENT_UPDATE.get()
-    if update_id is not None:
-        await repo.mark_processed(tx, update_id, now)
+CURRENT_UPDATE: contextvars.ContextVar[Claim | None] = contextvars.ContextVar("current_update", default=None)
 
 
 class OnceMiddleware(BaseMiddleware):
@@ -61,24 +66,26 @@ class OnceMiddleware(BaseMiddleware):
         # Claimed before the first await: copies in the same batch run as concurrent tasks, and the next one
         # may start while this one waits for the database.
         self._in_flight.add(update_id)
+        claim = Claim(update_id)
+        token = CURRENT_UPDATE.set(claim)
         try:
             async with self.db.tx() as tx:
                 seen = await repo.is_processed(tx, update_id)
+                now = self.clock.now()
+                if not seen and now - self._pruned_at >= PRUNE_EVERY:
+                    self._pruned_at = now
+                    await repo.forget_updates_before(tx, now - UPDATES_KEPT_FOR * self.clock.speed)
             if seen:
                 self.skipped += 1
                 log.info("skipping update %s: already processed", update_id)
                 return None
-            token = CURRENT_UPDATE.set(update_id)
             try:
                 return await handler(event, data)
             finally:
-                CURRENT_UPDATE.reset(token)
-                async with self.db.tx() as tx:
-                    now = self.clock.now()
-                    await repo.mark_processed(tx, update_id, now)
-                    if now - self._pruned_at >= PRUNE_EVERY:
-                        self._pruned_at = now
-                        await repo.forget_updates_before(tx, now - UPDATES_KEPT_FOR * self.clock.speed)
+                if not claim.marked:
+                    async with self.db.tx() as tx:
+                        await repo.mark_processed(tx, update_id, self.clock.now())
         finally:
+            CURRENT_UPDATE.reset(token)
             # Only once the mark is stored: a copy arriving meanwhile finds one or the other.
             self._in_flight.discard(update_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from typing import Any, Final
@@ -25,13 +25,15 @@ Params = Sequence[Any] | dict[str, Any]
 
 
 class Tx:
-    """The statements of one transaction."""
+    """The statements of one transaction; ``writes`` counts the statements that may have changed something."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
+        self.writes = 0
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; the number of rows it changed."""
+        self.writes += 1
         cursor = await self._conn.execute(sql, params)
         try:
             return cursor.rowcount
@@ -40,6 +42,7 @@ class Tx:
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT; the new row id."""
+        self.writes += 1
         cursor = await self._conn.execute(sql, params)
         try:
             rowid = cursor.lastrowid
@@ -64,6 +67,7 @@ class Tx:
             await cursor.close()
 
     async def many(self, sql: str, rows: Iterable[Params]) -> None:
+        self.writes += 1
         await self._conn.executemany(sql, rows)
 
 
@@ -75,6 +79,10 @@ class Database:
         self._lock = asyncio.Lock()
         self._closed = False
         self.path = path
+        self.transactions = 0
+        """Transactions begun so far (a figure for tests and benchmarks: how many a press costs)."""
+        self.on_transaction: Callable[[], None] | None = None
+        """Called as each transaction begins (tests attribute transactions to the update being handled)."""
 
     @classmethod
     async def open(cls, path: Path | str) -> Database:
@@ -136,6 +144,9 @@ class Database:
     @asynccontextmanager
     async def tx(self) -> AsyncIterator[Tx]:
         async with self._lock:
+            self.transactions += 1
+            if self.on_transaction is not None:
+                self.on_transaction()
             try:
                 await self._conn.execute("BEGIN IMMEDIATE")
             except asyncio.CancelledError:

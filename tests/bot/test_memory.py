@@ -7,7 +7,7 @@ import asyncio
 from bot.callbacks import MoveCb
 from bot.services.memory import GameLocks, StateCache
 from bot.services.outbox import SWEEP_EVERY
-from engine.core import make_game
+from engine.core import State, make_game
 from tests.bot.conftest import SPEED, BotRunner
 from tests.bot.test_soak import play_one
 from tests.fakebot import FakeTelegram
@@ -43,7 +43,7 @@ async def test_a_cancelled_waiter_leaves_no_lock_behind() -> None:
 
 def test_the_state_cache_keeps_the_most_recent_and_drops_idle_and_finished_states() -> None:
     now = [0.0]
-    cache = StateCache(lambda: now[0], limit=3, idle=100.0)
+    cache: StateCache[State] = StateCache(lambda: now[0], limit=3, idle=100.0)
     game = make_game("konchinka", {})
     states = [game.new_initial_state(seed) for seed in range(5)]
     for game_id, state in enumerate(states):
@@ -74,9 +74,9 @@ async def test_presses_for_games_that_do_not_exist_leave_nothing_in_memory(
     for game in range(900_001, 900_004):
         answer = await anna.press(message, data=MoveCb(game=str(game), version=0, index=0).pack(), force=True)
         assert answer.answered and answer.text
-    service = running.app.service
-    assert len(service._locks) == 0
-    assert all(game not in service._states for game in range(900_001, 900_004))
+    store = running.app.service.store
+    assert len(store.locks) == 0
+    assert all(game not in store.states for game in range(900_001, 900_004))
 
 
 async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
@@ -88,8 +88,8 @@ async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
         await play_one(tg, tg.add_user(f"Игрок {n}"))
     await tg.settle()
     app = running.app
-    assert len(app.service._states) == 0
-    assert len(app.service._locks) == 0
+    assert len(app.service.store.states) == 0
+    assert len(app.service.store.locks) == 0
     assert len(app.outbox) == 0
     # A bot-clock minute later the next event sweeps the emptied rate windows: only the newcomer's are left.
     await asyncio.sleep(SWEEP_EVERY / SPEED + 0.5)

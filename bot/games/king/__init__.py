@@ -9,7 +9,7 @@ from bot.games.king.settings import render_king_settings, set_king_option
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, TableInfo
 from engine.core import IllegalActionError, JSONValue
-from engine.king import KingAction, KingOptions, KingView, Play
+from engine.king import KingAction, KingGame, KingOptions, KingView, Play
 
 
 class KingPlugin(GamePlugin[KingAction, KingView]):
@@ -35,6 +35,9 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
 
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
         return render_king_settings(info, tr)
+
+    def make_game(self, options: Options) -> KingGame:
+        return KingGame(KingOptions.from_dict(options))
 
     def render_table(self, table: TableInfo[KingView], tr: Translator) -> Rendered:
         return views.render_table(table, tr)

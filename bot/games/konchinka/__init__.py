@@ -11,7 +11,7 @@ from bot.views.common import konchinka_options_summary, option
 from bot.views.models import LobbyInfo, Rendered, TableInfo
 from engine.cards import Card
 from engine.core import JSONValue
-from engine.konchinka import KonchinkaAction, KonchinkaOptions, KonchinkaView, Lay
+from engine.konchinka import KonchinkaAction, KonchinkaGame, KonchinkaOptions, KonchinkaView, Lay
 
 
 def _card(code: str | None) -> Card | None:
@@ -52,6 +52,9 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
 
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
         return render_konchinka_settings(info, tr)
+
+    def make_game(self, options: Options) -> KonchinkaGame:
+        return KonchinkaGame(KonchinkaOptions.from_dict(options))
 
     def render_table(self, table: TableInfo[KonchinkaView], tr: Translator) -> Rendered:
         return views.render_table(table, tr)

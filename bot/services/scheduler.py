@@ -1,0 +1,204 @@
+"""The scheduler: each active game's timer — bot players' moves, AFK reminders and moves made for a player whose
+time ran out, a lobby's expiry.
+
+A game's timer (:meth:`Scheduler.tick`) does what is due and sleeps until the next thing is, or until poked.
+Deadlines live in the database, so :meth:`Scheduler.resume` picks every game up again after a restart. A bot
+player thinks outside the game's lock (presses meanwhile are answered at once); its decision is the one method
+:meth:`Scheduler.decide`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+
+from bot.services.clock import Clock
+from bot.services.config import ServiceConfig
+from bot.services.errors import ServiceError
+from bot.services.moves import Moves
+from bot.services.publisher import Publisher
+from bot.services.store import Store, Unit, level_of
+from bot.storage import Actor, GameStatus, Notice, repo
+from bot.views import Answer
+from engine.ai import Level, choose_action
+
+log = logging.getLogger(__name__)
+
+SLOW_DECISION_FACTOR = 1.5
+"""A bot player's decision taking longer than this many times its budget is logged (a little over is normal:
+the budget is checked between sampled worlds)."""
+DEFAULT_BUDGET_MS = 300.0
+"""The bot players' own budget when the settings name none."""
+
+
+class Scheduler:
+    def __init__(
+        self, store: Store, moves: Moves, publisher: Publisher, clock: Clock, config: ServiceConfig
+    ) -> None:
+        self.store = store
+        self.moves = moves
+        self.publisher = publisher
+        self.clock = clock
+        self.config = config
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._wakes: dict[int, asyncio.Event] = {}
+        self._closed = False
+
+    async def resume(self) -> list[int]:
+        """After a start: every active game's deadline gets a grace; their ids (to republish and poke)."""
+        async with self.store.db.tx() as tx:
+            games = await repo.active_games(tx)
+            now = self.clock.now()
+            for game in games:
+                if game.deadline is not None:
+                    # Time spent down is not the player's fault: leave them a short grace.
+                    grace = min(float(game.turn_timeout or self.config.turn_timeout), 15.0)
+                    if game.deadline < now + grace:
+                        await repo.set_deadline(tx, game.id, now + grace)
+        return [game.id for game in games]
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = list(self._timers.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def poke(self, game_id: int) -> None:
+        """Something changed in this game: its timer looks again at what is due."""
+        if self._closed:
+            return
+        wake = self._wakes.get(game_id)
+        task = self._timers.get(game_id)
+        if task is not None and not task.done() and wake is not None:
+            wake.set()
+            return
+        wake = self._wakes[game_id] = asyncio.Event()
+        # A context of its own: the timer outlives the update that started it and must not mark it processed.
+        self._timers[game_id] = asyncio.create_task(
+            self._timer(game_id, wake), name=f"game:{game_id}", context=contextvars.Context()
+        )
+
+    async def _timer(self, game_id: int, wake: asyncio.Event) -> None:
+        try:
+            while not self._closed:
+                wake.clear()
+                try:
+                    delay = await self.tick(game_id)
+                except Exception:
+                    log.exception("game %s: its timer failed", game_id)
+                    delay = 5.0
+                if delay is None:
+                    return
+                if delay <= 0:
+                    continue
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), self.clock.real(delay))
+        finally:
+            if self._timers.get(game_id) is asyncio.current_task():
+                del self._timers[game_id]
+                self._wakes.pop(game_id, None)
+
+    async def tick(self, game_id: int) -> float | None:
+        """Do whatever is due for this game now; the clock seconds until the next thing is due (None: none)."""
+        try:
+            async with self.store.mutate(game_id) as unit:
+                due = await self._due(unit)
+        except ServiceError as exc:
+            if exc.reason is Answer.NO_GAME:
+                return None
+            raise
+        self.publisher.post(due.notices)
+        if due.expired:
+            self.publisher.publish(unit.match)
+        if due.turn is None:
+            return due.delay
+        view, level, seed, version, player = due.turn
+        # Think outside the lock: presses meanwhile are answered at once (they are not this seat's turn).
+        action = await self.decide(game_id, view, level, random.Random(f"{seed}/{version}"))
+        async with self.store.mutate(game_id) as unit:
+            party = unit.match.party
+            if party is None or party.version != version or party.current_player != player:
+                return 0.0
+            seat = unit.match.seats[player]
+            actor = Actor.BOT if seat.bot_plays else Actor.AFK
+            change = await self.moves.apply(unit, seat, party.index_of(action), actor)
+        change.match = unit.match
+        self.store.mem.changed_at[game_id] = self.clock.now()
+        self.publisher.post(change.notices)
+        self.publisher.publish(change.match, renew=change.renew)
+        return 0.0
+
+    async def _due(self, unit: Unit) -> _Due:
+        """What this game's timer must do now (the reminder, the expiry are written in ``unit``)."""
+        match = unit.match
+        game, now = match.game, unit.now
+        if not game.status.is_active:
+            return _Due(None)
+        if game.status is GameStatus.LOBBY:
+            if game.expires_at is None:
+                return _Due(None)
+            if now < game.expires_at:
+                return _Due(game.expires_at - now)
+            await repo.set_status(unit.tx, game.id, GameStatus.EXPIRED, now)
+            log.info("game %s: the lobby expired", game.id)
+            return _Due(None, expired=True)
+        party = match.party
+        assert party is not None
+        if party.is_terminal:
+            return _Due(None)
+        seat = match.seats[party.current_player]
+        turn = (party.view_of(seat.seat), level_of(seat), party.seed, party.version, seat.seat)
+        if seat.bot_plays:
+            # The pause counts from the last change this run saw; a game this run has not seen change yet
+            # (resumed after a restart) starts its pause now, so the due time never moves on.
+            due = self.store.mem.changed_at.setdefault(game.id, now) + self.config.bot_delay
+            return _Due(due - now) if now < due else _Due(0.0, turn=turn)
+        if game.deadline is None:
+            return _Due(None)
+        notices: list[Notice] = []
+        remind_at = game.deadline - self.config.reminder_before
+        if not game.reminded and self.config.reminder_before > 0 and remind_at <= now < game.deadline:
+            await repo.set_reminded(unit.tx, game.id)
+            notice = await self.publisher.reminder_notice(unit.tx, match, seat, int(game.deadline - now))
+            notices = [notice] if notice is not None else []
+            remind_at = game.deadline
+        if now < game.deadline:
+            return _Due(min(t for t in (remind_at, game.deadline) if t > now) - now, notices)
+        # Time ran out: the bot moves for the player, as a normal-level player would.
+        return _Due(0.0, notices, turn=(turn[0], Level.NORMAL, *turn[2:]))
+
+    async def decide(self, game_id: int, view: object, level: Level, rng: random.Random) -> object:
+        """A bot player's choice for ``view`` (timed: a decision far over its budget is logged)."""
+        budget = self.config.ai_budget_ms
+        started = time.perf_counter()
+        action: object = await asyncio.to_thread(choose_action, view, level, rng, budget_ms=budget)
+        spent = (time.perf_counter() - started) * 1000
+        limit = (budget if budget is not None else DEFAULT_BUDGET_MS) * SLOW_DECISION_FACTOR
+        if spent > limit:
+            log.warning(
+                "game %s: a bot player (%s) took %.0f ms to decide, over its budget of %.0f ms",
+                game_id,
+                level.value,
+                spent,
+                limit / SLOW_DECISION_FACTOR,
+            )
+        return action
+
+
+@dataclass(frozen=True, slots=True)
+class _Due:
+    """What a timer found due: the delay until the next thing, notices to post, an expired lobby to show, and a
+    turn for the bot to play (view, level, seed, version, seat)."""
+
+    delay: float | None
+    notices: list[Notice] = field(default_factory=list)
+    expired: bool = False
+    turn: tuple[object, Level, int, int, int] | None = None
