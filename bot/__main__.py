@@ -4,7 +4,7 @@
 - ``check`` checks the settings, the database and Telegram, and exits (see :mod:`bot.ops`);
 - ``backup PATH`` copies the database to ``PATH``, consistent while the bot runs.
 
-Any failure to start is one line in the log naming the cause and the setting to fix, and an exit code from
+Every failure to start is one line in the log naming the cause and the setting to fix, and an exit code from
 :class:`bot.startup.ExitCode`.
 """
 

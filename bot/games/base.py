@@ -141,7 +141,7 @@ class Frame:
 class Party(Protocol):
     """A party in play, whatever its game: the plug-in and the engine state, paired with their types.
 
-    The service holds parties only through this protocol, so nothing in it is typed ``Any``: every step that
+    The service holds parties only through this protocol, so nothing in it goes untyped: every step that
     needs the game's own action and view types happens inside the plug-in's :class:`_Party`.
     """
 

@@ -7,6 +7,7 @@ the game's timer.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 
 from bot.services.config import Person, ServiceConfig
@@ -17,6 +18,8 @@ from bot.storage import Actor, GameMode, GameStatus, SeatRow, repo
 from bot.storage.repo import StaleVersionError
 from bot.views import Answer
 from engine.core import CommonIllegal, IllegalActionError
+
+log = logging.getLogger(__name__)
 
 
 class Moves:
@@ -131,6 +134,17 @@ class Moves:
             outcome = after.outcome
             if outcome is not None:
                 await repo.set_results(tx, game.id, outcome.scores, outcome.winners, outcome.settlement)
+            winners = (
+                ", ".join(f"seat {w} ({plain_name(seats[w], 'en')})" for w in outcome.winners)
+                if outcome
+                else ""
+            )
+            log.info(
+                "game %s: the party ended after %d moves; won by %s",
+                game.id,
+                after.version,
+                winners or "nobody",
+            )
             await repo.set_status(tx, game.id, GameStatus.FINISHED, now)
         else:
             await self.store.arm_deadline(tx, game.id, after, seats)

@@ -15,7 +15,7 @@ import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
@@ -52,10 +52,10 @@ class OnceMiddleware(BaseMiddleware):
 
     async def __call__(
         self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        handler: Callable[[TelegramObject, dict[str, object]], Awaitable[object]],
         event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
+        data: dict[str, object],
+    ) -> object:
         if not isinstance(event, Update):
             return await handler(event, data)
         update_id = event.update_id

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
 import aiosqlite
 
@@ -21,7 +21,7 @@ from bot.storage.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
 
-Params = Sequence[Any] | dict[str, Any]
+Params = Sequence[object] | dict[str, object]
 
 
 class Tx:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import enum
 import json
 from dataclasses import dataclass
-from typing import Any
 
 import aiosqlite
 
@@ -93,7 +92,7 @@ class GameRow:
     @classmethod
     def from_row(cls, row: aiosqlite.Row) -> GameRow:
         record = row["record"]
-        options: Any = json.loads(row["options"])
+        options: dict[str, JSONValue] = json.loads(row["options"])
         return cls(
             id=row["id"],
             kind=row["kind"],
