@@ -19,7 +19,7 @@ class Players:
 
     async def seen(self, person: Person, *, started: bool = False) -> list[int]:
         """Remember a user; the games to show them anew if they had blocked the bot and are back."""
-        async with self.store.tx() as tx:
+        async with self.store.tx(mark=False) as tx:
             before = await repo.get_user(tx, person.user_id)
             await repo.upsert_user(
                 tx, person.user_id, person.name, person.username, person.lang, started=started

@@ -114,9 +114,13 @@ class Store:
         self.mem = Memory()
 
     @asynccontextmanager
-    async def tx(self) -> AsyncIterator[Tx]:
-        """A transaction that also stores the update being handled as processed (when it writes)."""
-        claim = CURRENT_UPDATE.get()
+    async def tx(self, *, mark: bool = True) -> AsyncIterator[Tx]:
+        """A transaction that also stores the update being handled as processed (when it writes).
+
+        ``mark=False`` for a step that is not the update's change itself (remembering who pressed): a failure
+        after it must leave the update to be handled again.
+        """
+        claim = CURRENT_UPDATE.get() if mark else None
         async with self.db.tx() as tx:
             yield tx
             if claim is not None and tx.writes:
