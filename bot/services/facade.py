@@ -91,7 +91,7 @@ class GameService:
         self.publisher.post(change.notices)
         self.publisher.publish(change.match, renew=change.renew, renew_group=change.renew_group)
         if change.touched:
-            self.scheduler.poke(game.id)
+            self.scheduler.poke(game.id, change.match)
         return change.answer
 
     async def _show(

@@ -22,7 +22,7 @@ from bot.services.config import ServiceConfig
 from bot.services.errors import ServiceError
 from bot.services.moves import Moves
 from bot.services.publisher import Publisher
-from bot.services.store import Store, Unit, level_of
+from bot.services.store import Match, Store, Unit, level_of
 from bot.storage import Actor, GameStatus, Notice, repo
 from bot.views import Answer
 from engine.ai import Level, choose_action
@@ -47,6 +47,9 @@ class Scheduler:
         self.config = config
         self._timers: dict[int, asyncio.Task[None]] = {}
         self._wakes: dict[int, asyncio.Event] = {}
+        self._fresh: dict[int, Match] = {}
+        """The game as its last change committed it, handed over by :meth:`poke`: a tick that finds nothing due
+        in it needs no transaction of its own."""
         self._closed = False
 
     async def resume(self) -> list[int]:
@@ -71,10 +74,15 @@ class Scheduler:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    def poke(self, game_id: int) -> None:
-        """Something changed in this game: its timer looks again at what is due."""
+    def poke(self, game_id: int, fresh: Match | None = None) -> None:
+        """Something changed in this game (``fresh``: the game as that change committed it, if known): its timer
+        looks again at what is due."""
         if self._closed:
             return
+        if fresh is not None:
+            self._fresh[game_id] = fresh
+        else:
+            self._fresh.pop(game_id, None)
         wake = self._wakes.get(game_id)
         task = self._timers.get(game_id)
         if task is not None and not task.done() and wake is not None:
@@ -108,6 +116,11 @@ class Scheduler:
 
     async def tick(self, game_id: int) -> float | None:
         """Do whatever is due for this game now; the clock seconds until the next thing is due (None: none)."""
+        fresh = self._fresh.pop(game_id, None)
+        if fresh is not None:
+            wait = self._wait(fresh, self.clock.now())
+            if wait is None or wait > 0:
+                return wait
         try:
             async with self.store.mutate(game_id) as unit:
                 due = await self._due(unit)
@@ -134,35 +147,52 @@ class Scheduler:
         self.store.mem.changed_at[game_id] = self.clock.now()
         self.publisher.post(change.notices)
         self.publisher.publish(change.match, renew=change.renew)
+        self._fresh[game_id] = change.match
         return 0.0
+
+    def _wait(self, match: Match, now: float) -> float | None:
+        """Read-only: the clock seconds until something is due in ``match`` (0: now; None: nothing ever).
+
+        A bot player's pause counts from the last change this run saw; a game this run has not seen change yet
+        (resumed after a restart) starts its pause now, so the due time never moves on.
+        """
+        game = match.game
+        if not game.status.is_active:
+            return None
+        if game.status is GameStatus.LOBBY:
+            return None if game.expires_at is None else max(0.0, game.expires_at - now)
+        party = match.party
+        if party is None or party.is_terminal:
+            return None
+        if match.seats[party.current_player].bot_plays:
+            due = self.store.mem.changed_at.setdefault(game.id, now) + self.config.bot_delay
+            return max(0.0, due - now)
+        if game.deadline is None:
+            return None
+        remind_at = game.deadline - self.config.reminder_before
+        if now >= game.deadline or (
+            not game.reminded and self.config.reminder_before > 0 and remind_at <= now
+        ):
+            return 0.0
+        return min(t for t in (remind_at, game.deadline) if t > now) - now
 
     async def _due(self, unit: Unit) -> _Due:
         """What this game's timer must do now (the reminder, the expiry are written in ``unit``)."""
         match = unit.match
         game, now = match.game, unit.now
-        if not game.status.is_active:
-            return _Due(None)
+        wait = self._wait(match, now)
+        if wait is None or wait > 0:
+            return _Due(wait)
         if game.status is GameStatus.LOBBY:
-            if game.expires_at is None:
-                return _Due(None)
-            if now < game.expires_at:
-                return _Due(game.expires_at - now)
             await repo.set_status(unit.tx, game.id, GameStatus.EXPIRED, now)
             log.info("game %s: the lobby expired", game.id)
             return _Due(None, expired=True)
         party = match.party
-        assert party is not None
-        if party.is_terminal:
-            return _Due(None)
+        assert party is not None  # a turn is due: a bot player's, or a human's whose time is (nearly) up
         seat = match.seats[party.current_player]
         turn = (party.view_of(seat.seat), level_of(seat), party.seed, party.version, seat.seat)
-        if seat.bot_plays:
-            # The pause counts from the last change this run saw; a game this run has not seen change yet
-            # (resumed after a restart) starts its pause now, so the due time never moves on.
-            due = self.store.mem.changed_at.setdefault(game.id, now) + self.config.bot_delay
-            return _Due(due - now) if now < due else _Due(0.0, turn=turn)
-        if game.deadline is None:
-            return _Due(None)
+        if seat.bot_plays or game.deadline is None:
+            return _Due(0.0, turn=turn)
         notices: list[Notice] = []
         remind_at = game.deadline - self.config.reminder_before
         if not game.reminded and self.config.reminder_before > 0 and remind_at <= now < game.deadline:
