@@ -2,7 +2,7 @@
 
 Both hold only what is in use. A game's lock exists while someone holds it or waits for it (so a forged game id
 leaves nothing behind); a state is cached while its game is active and was touched recently, at most
-``limit`` of them, and is rebuilt from the database record (``engine.core.replay``) when needed again.
+``limit`` of them, and is rebuilt from the database record (the plug-in's ``restore``) when needed again.
 """
 
 from __future__ import annotations
