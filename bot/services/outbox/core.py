@@ -93,6 +93,8 @@ class Outbox:
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self._refused: set[int] = set()
         """Chats that answered 403: nothing more is sent there until :meth:`allow`."""
+        self._idle = self.scheduler.idle_event
+        """Set while nothing waits to be sent (the test helpers look at it)."""
 
     @property
     def calls(self) -> Counter[str]:

@@ -40,8 +40,8 @@ class Scheduler:
         self.serve = serve
         self.queues: dict[int, ChatQueue] = {}
         self._wake = asyncio.Event()
-        self._idle = asyncio.Event()
-        self._idle.set()
+        self.idle_event = asyncio.Event()
+        self.idle_event.set()
         self._loop: asyncio.Task[None] | None = None
         self._calls: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -56,7 +56,7 @@ class Scheduler:
         """Something was queued (or a chat became free): look for the next call."""
         if self._closed:
             return
-        self._idle.clear()
+        self.idle_event.clear()
         self._wake.set()
         if self._loop is None or self._loop.done():
             self._loop = asyncio.create_task(self._run(), name="outbox")
@@ -66,13 +66,13 @@ class Scheduler:
         if not queue and not queue.busy and self.queues.get(queue.chat_id) is queue:
             del self.queues[queue.chat_id]
         if not any(q or q.busy for q in self.queues.values()):
-            self._idle.set()
+            self.idle_event.set()
 
     def is_pending(self) -> bool:
         return any(self.queues.values())
 
     async def idle(self) -> None:
-        await self._idle.wait()
+        await self.idle_event.wait()
 
     async def stop(self) -> None:
         self._closed = True
@@ -129,7 +129,7 @@ class Scheduler:
         queue, soonest = self.pick(now)
         if queue is None:
             if not self.is_pending() and not any(q.busy for q in self.queues.values()):
-                self._idle.set()
+                self.idle_event.set()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self.clock.real(soonest + 0.001))
             return
