@@ -134,7 +134,7 @@ class Outbox:
         """The live message ``slot`` should now read ``text``; ``renew`` re-sends it (a notification).
 
         ``only_existing``: change the message if it was ever sent, but send none if it was not.
-        ``priority``: how urgent (default: a table in a group, a hand in a private chat).
+        ``priority``: how urgent (default: a table in a group; in a private chat a hand, or a turn if renewed).
         """
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
@@ -150,7 +150,9 @@ class Outbox:
             queue.discard(slot)  # back to what the message shows: nothing to do
             self.scheduler.settle(queue)
             return
-        queue.add(slot, self.clock.now(), priority if priority is not None else default_priority(chat_id))
+        if priority is None:
+            priority = default_priority(chat_id, renew)
+        queue.add(slot, self.clock.now(), priority)
         self.scheduler.kick()
 
     def post(self, notices: Iterable[Notice], *, priority: Priority | None = None) -> None:
@@ -260,9 +262,17 @@ class Outbox:
                 self.limiter.restamp(chat_id, stamp)
             return
         item, asked = queue.pop()
-        if isinstance(item, Live) and not self._needs_call(item, await self._recall(item.slot)):
-            self.limiter.release(chat_id, stamp)
-            return
+        if isinstance(item, Live):
+            try:
+                known = await self._recall(item.slot)
+            except sqlite3.Error as exc:
+                self.limiter.release(chat_id, stamp)
+                queue.put_back(item, asked)
+                self._back_off(queue, exc)
+                return
+            if not self._needs_call(item, known):
+                self.limiter.release(chat_id, stamp)
+                return
         try:
             if isinstance(item, Notice):
                 await self._deliver_notice(item)

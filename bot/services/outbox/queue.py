@@ -42,9 +42,11 @@ def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
     return hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
 
 
-def default_priority(chat_id: int) -> Priority:
-    """Group chats get the table's priority, private chats the hand's."""
-    return Priority.TABLE if chat_id < 0 else Priority.HAND
+def default_priority(chat_id: int, renew: bool = False) -> Priority:
+    """Group chats get the table's priority; private chats the hand's, or a turn's for a renewed message."""
+    if chat_id < 0:
+        return Priority.TABLE
+    return Priority.TURN if renew else Priority.HAND
 
 
 @dataclass(slots=True)
