@@ -29,26 +29,28 @@ def is_group(chat_id: int) -> bool:
     return chat_id < 0
 
 
+IN_FLIGHT_WAIT: Final = 0.05
+"""Clock seconds to look again when a window is full of calls still on their way (each answer wakes us too)."""
+
+
 class _Window:
     def __init__(self, capacity: int, length: float, margin: float) -> None:
         self.capacity = capacity
         self.length = length * SAFETY + margin
         self.stamps: deque[float] = deque()
+        self.in_flight = 0
+        """Calls on their way: each holds a place until it is answered (then it counts from the answer on)."""
 
     def wait(self, now: float) -> float:
         while self.stamps and self.stamps[0] <= now - self.length:
             self.stamps.popleft()
-        if len(self.stamps) < self.capacity:
+        taken = len(self.stamps) + self.in_flight
+        if taken < self.capacity:
             return 0.0
-        return self.stamps[len(self.stamps) - self.capacity] + self.length - now
-
-    def remove(self, stamp: float) -> bool:
-        stamps = self.stamps
-        for i in range(len(stamps) - 1, -1, -1):
-            if stamps[i] == stamp:
-                del stamps[i]
-                return True
-        return False
+        expiring = taken - self.capacity  # this many answered calls must leave the window first
+        if expiring >= len(self.stamps):
+            return IN_FLIGHT_WAIT
+        return self.stamps[expiring] + self.length - now
 
 
 class RateLimiter:
@@ -77,7 +79,7 @@ class RateLimiter:
         self._swept = now
         for key, window in list(self._windows.items()):
             window.wait(now)
-            if not window.stamps:
+            if not window.stamps and not window.in_flight:
                 del self._windows[key]
 
     def _for_chat(self, chat_id: int) -> list[_Window]:
@@ -142,32 +144,37 @@ class RateLimiter:
         return max(self.global_wait(now), self.chat_wait(chat_id, now))
 
     def take(self, chat_id: int, now: float) -> float:
-        """Take a place for one call to ``chat_id`` at ``now`` in every window; its stamp."""
+        """Take a place for one call to ``chat_id`` in every window, held until :meth:`restamp` or
+        :meth:`release`: a call still on its way (a slow network, a busy event loop) never leaves a window."""
         self.sweep()
         for window in self._for(chat_id):
-            window.stamps.append(now)
+            window.in_flight += 1
         return now
 
     def release(self, chat_id: int, stamp: float) -> None:
-        """Give back a place taken at ``stamp`` that no call used."""
+        """Give back a place that no call used."""
         for window in self._for(chat_id):
-            window.remove(stamp)
+            window.in_flight = max(0, window.in_flight - 1)
 
     async def acquire(self, chat_id: int) -> float:
         """Wait until one more call to ``chat_id`` fits every window, and take its place; the place's stamp."""
         while True:
             wait = self.wait_for(chat_id)
             if wait <= 0:
-                return self.take(chat_id, self.clock.now())
+                now = self.clock.now()
+                for window in self._for(chat_id):
+                    window.stamps.append(now)
+                return now
             await self.clock.sleep(wait + 0.001)
 
     def restamp(self, chat_id: int, stamp: float) -> None:
-        """Move a place taken at ``stamp`` to now, once the call is answered.
+        """Count the call given a place by :meth:`take` from now on, now that it is answered.
 
         Telegram counts a call when it arrives, which may be later than we took its place (a slow network, a
         busy event loop); counting it at the answer instead keeps our windows behind Telegram's, never ahead.
         """
         now = self.clock.now()
         for window in self._for(chat_id):
-            if window.remove(stamp):
+            if window.in_flight > 0:
+                window.in_flight -= 1
                 bisect.insort(window.stamps, now)
