@@ -18,7 +18,7 @@ from aiogram.methods import Response
 from aiogram.types import User
 
 from bot.services.clock import Clock
-from bot.services.outbox import Outbox, OutboxLimits, Priority
+from bot.services.outbox import Outbox, OutboxLimits, Priority, RateLimiter
 from bot.services.outbox.session import KeptResponsesSession
 from bot.storage import Database
 from tests.bot.conftest import BotRunner, play_until, turn_message, two_player_party
@@ -203,3 +203,16 @@ async def test_the_session_builds_each_response_class_once(tg: FakeTelegram) -> 
         assert all(c is classes[0] for c in classes)
     finally:
         await session.close()
+
+
+def test_a_call_on_its_way_keeps_its_place_in_the_bots_window() -> None:
+    clock = Clock(1.0)
+    limiter = RateLimiter(OutboxLimits(global_per_second=2), clock)
+    now = clock.now()
+    first, _second = limiter.take(1, now), limiter.take(2, now)
+    assert (
+        limiter.global_wait(now + 5) > 0
+    )  # unanswered seconds later: Telegram may not have counted them yet
+    limiter.restamp(1, first)
+    assert limiter.global_wait(clock.now()) > 0  # counted from its answer on
+    assert limiter.global_wait(clock.now() + 5) == 0  # and out of the window a second later
