@@ -23,10 +23,10 @@ class Priority(IntEnum):
     TABLE = 2
     """A group table or lobby: it coalesces and may lag."""
     CLEANUP = 3
-    """Deleting old turn messages: only with budget to spare."""
+    """Deleting old turn messages (soon, so their buttons are not pressed), unless the budget is short."""
 
 
-HEADSTART: Final = {Priority.TURN: 0.0, Priority.HAND: 0.5, Priority.TABLE: 2.0, Priority.CLEANUP: 30.0}
+HEADSTART: Final = {Priority.TURN: 0.0, Priority.HAND: 0.5, Priority.TABLE: 2.0, Priority.CLEANUP: 1.0}
 """Clock seconds a call of each priority is served ahead of a less urgent one asked for at the same moment.
 
 A table asked for 2 s before a hand goes first: every call keeps its place in the end, so no chat starves."""

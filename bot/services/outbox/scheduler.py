@@ -2,9 +2,9 @@
 
 One loop hands out the bot's ~30 calls a second. Each chat with something pending has a place in line (see
 :meth:`ChatQueue.rank`): the time its most urgent message was asked for, moved later by a head start per
-:class:`Priority` (a turn notice goes before a hand, a hand before a group table, and deleting old messages
-comes last) and never earlier than the chat's previous call — so chats take turns, and a table that waited
-long enough goes before a newer hand: nothing starves. A chat is skipped while its own windows (one call a
+:class:`Priority` (a turn notice goes before a hand, a hand before a group table; old messages are
+deleted only while the budget has room) and never earlier than the chat's previous call — so chats take
+turns, and a table that waited long enough goes before a newer hand: nothing starves. A chat is skipped while its own windows (one call a
 second, 20 a minute into a group) are full, while a call to it is on its way, or while it backs off.
 """
 
@@ -22,8 +22,9 @@ from bot.services.outbox.queue import ChatQueue
 
 log = logging.getLogger(__name__)
 
-SPARE_FOR_CLEANUP: Final = 0.5
-"""Old messages are deleted only while at least this share of the bot's second is unused."""
+SPARE_FOR_CLEANUP: Final = 0.1
+"""Old messages are deleted only while at least this share of the bot's second is unused (else not at all: a
+chat's old turn messages then stay, and go in one call once there is room)."""
 CLEANUP_POLL: Final = 0.25
 """Clock seconds between two looks whether the bot has calls to spare for deleting old messages."""
 IDLE_WAKE: Final = 60.0
