@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
@@ -23,6 +22,7 @@ from bot.services.clock import Clock
 from bot.services.facade import GameService, ServiceConfig
 from bot.services.flood import ThrottleMiddleware
 from bot.services.outbox import Outbox, OutboxLimits
+from bot.services.outbox.session import KeptResponsesSession
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
 from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
@@ -55,9 +55,9 @@ class App:
 
 def make_bot(settings: Settings) -> Bot:
     session = (
-        AiohttpSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+        KeptResponsesSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
         if settings.telegram_api_url
-        else AiohttpSession()
+        else KeptResponsesSession()
     )
     return Bot(settings.token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))
 

@@ -1141,13 +1141,18 @@ class FakeTelegram:
     async def _delete_messages(self, params: Params) -> bool:
         chat = self._target_chat(params)
         ids = params.json_("message_ids")
-        if not isinstance(ids, list) or not 1 <= len(ids) <= 100:
-            raise bad_request("Bad Request: message_ids is empty")
-        for message_id in ids:
-            try:
-                self._delete_one(chat, int(message_id))
-            except ApiError:
-                continue  # Telegram skips messages it cannot delete
+        if not isinstance(ids, list) or not all(isinstance(i, int) and i > 0 for i in ids):
+            raise bad_request("Bad Request: message identifiers are invalid")
+        if not ids:
+            raise bad_request("Bad Request: message identifiers are not specified")
+        if len(ids) > 100:
+            raise bad_request("Bad Request: too many message identifiers specified")
+        # Messages not found are skipped; one that may not be deleted refuses the whole call, deleting none.
+        found = [m for m in (chat.messages.get(i) for i in ids) if m is not None and not m.is_deleted]
+        if any(chat.is_group and not m.is_from_bot and not chat.bot_is_admin for m in found):
+            raise bad_request(Description.CANT_DELETE)
+        for message in found:
+            message.is_deleted = True
         return True
 
     async def _answer_inline_query(self, params: Params) -> bool:

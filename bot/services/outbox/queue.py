@@ -1,0 +1,164 @@
+"""What waits to be sent to one chat, and how urgent it is."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import deque
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Final
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot.storage import Notice
+
+
+class Priority(IntEnum):
+    """Where people look first: the player to move, then one's own hand, then group tables, then clean-up."""
+
+    TURN = 0
+    """The next player's «ваш ход» (a renewed hand: a notification)."""
+    HAND = 1
+    """A person's own hand or a reply in a private chat."""
+    TABLE = 2
+    """A group table or lobby: it coalesces and may lag."""
+    CLEANUP = 3
+    """Deleting old turn messages (soon, so their buttons are not pressed), unless the budget is short."""
+
+
+HEADSTART: Final = {Priority.TURN: 0.0, Priority.HAND: 0.5, Priority.TABLE: 2.0, Priority.CLEANUP: 1.0}
+"""Clock seconds a call of each priority is served ahead of a less urgent one asked for at the same moment.
+
+A table asked for 2 s before a hand goes first: every call keeps its place in the end, so no chat starves."""
+DELETE_BATCH: Final = 100
+"""Message ids one ``deleteMessages`` call takes."""
+DOOMED_KEPT: Final = 300
+"""Old messages per chat still waiting to be deleted; older ones are left where they are."""
+
+
+def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
+    """A fingerprint of a message's content: equal fingerprints need no edit."""
+    payload = text + "\x00" + (markup.model_dump_json(exclude_none=True) if markup else "")
+    return hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
+
+
+def default_priority(chat_id: int, renew: bool = False) -> Priority:
+    """Group chats get the table's priority; private chats the hand's, or a turn's for a renewed message."""
+    if chat_id < 0:
+        return Priority.TABLE
+    return Priority.TURN if renew else Priority.HAND
+
+
+@dataclass(slots=True)
+class Live:
+    """The content a live message should show next."""
+
+    slot: str
+    chat_id: int
+    thread_id: int
+    text: str
+    markup: InlineKeyboardMarkup | None
+    renew: bool
+    only_existing: bool = False
+    """Update the message if it was ever sent; never send a new one."""
+
+    @property
+    def digest(self) -> str:
+        return digest(self.text, self.markup)
+
+
+Item = Live | Notice
+
+
+@dataclass(slots=True)
+class ChatQueue:
+    """One chat's pending calls, in the order they were asked for, and the chat's place in line."""
+
+    chat_id: int
+    order: deque[str | int] = field(default_factory=deque)
+    """Slots (str) of live messages and ids (int) of notices, in the order they were asked for."""
+    lives: dict[str, Live] = field(default_factory=dict)
+    notices: dict[int, Notice] = field(default_factory=dict)
+    asked: dict[str | int, tuple[float, Priority]] = field(default_factory=dict)
+    """When each pending item was first asked for (clock time), and how urgent it is."""
+    doomed: list[int] = field(default_factory=list)
+    """Ids of old messages to delete (replaced turn messages), oldest first."""
+    doomed_since: float = 0.0
+    served: float = 0.0
+    """Clock time of the chat's last call."""
+    busy: bool = False
+    """A call to this chat is on its way ..."""
+    flying: str | None = None
+    """... and this is the slot it changes, if any."""
+    retry_at: float = 0.0
+    """No call before this clock time (a failure's back-off, a 429)."""
+    failures: int = 0
+    """Failed calls in a row (network, timeout, 5xx): how long the chat waits before the next try."""
+
+    def __bool__(self) -> bool:
+        return bool(self.order or self.doomed)
+
+    @property
+    def has_items(self) -> bool:
+        return bool(self.order)
+
+    def add(self, key: str | int, now: float, priority: Priority) -> None:
+        """Queue ``key`` (its content is already in ``lives`` or ``notices``), or make it more urgent."""
+        asked = self.asked.get(key)
+        if asked is not None:
+            self.asked[key] = (asked[0], min(asked[1], priority))
+            return
+        self.order.append(key)
+        self.asked[key] = (now, priority)
+
+    def pop(self) -> tuple[Item, tuple[float, Priority]]:
+        key = self.order.popleft()
+        asked = self.asked.pop(key)
+        item: Item = self.lives.pop(key) if isinstance(key, str) else self.notices.pop(key)
+        return item, asked
+
+    def discard(self, key: str) -> None:
+        """Forget a pending live message (it needs no call any more)."""
+        self.lives.pop(key, None)
+        if self.asked.pop(key, None) is not None:
+            self.order.remove(key)
+
+    def put_back(self, item: Item, asked: tuple[float, Priority]) -> None:
+        """A call that must be tried again goes first in the chat's line, unless newer content replaced it."""
+        if isinstance(item, Notice):
+            self.notices[item.id] = item
+            self.order.appendleft(item.id)
+            self.asked[item.id] = asked
+            return
+        newer = self.lives.get(item.slot)
+        if newer is not None:
+            newer.renew = newer.renew or item.renew  # newer content replaces the refused one, renewal kept
+        else:
+            self.lives[item.slot] = item
+            self.order.appendleft(item.slot)
+            self.asked[item.slot] = asked
+
+    def doom(self, message_id: int, now: float) -> None:
+        if not self.doomed:
+            self.doomed_since = now
+        self.doomed.append(message_id)
+        del self.doomed[:-DOOMED_KEPT]
+
+    def take_doomed(self) -> list[int]:
+        batch, self.doomed = self.doomed[:DELETE_BATCH], self.doomed[DELETE_BATCH:]
+        return batch
+
+    def clear(self) -> None:
+        self.order.clear()
+        self.lives.clear()
+        self.notices.clear()
+        self.asked.clear()
+        self.doomed.clear()
+
+    def rank(self, served: float) -> float:
+        """The chat's place in the bot's line: its most urgent call, none earlier than the chat's last service.
+
+        Every call a chat makes sends it to the back of the line among equals: round-robin between chats."""
+        if self.asked:
+            return min(max(asked, served) + HEADSTART[priority] for asked, priority in self.asked.values())
+        return max(self.doomed_since, served) + HEADSTART[Priority.CLEANUP]

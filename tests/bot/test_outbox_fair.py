@@ -1,0 +1,218 @@
+"""The outbox shares the bot's calls: chats take turns, urgent messages first, old turn messages deleted in
+batches, and no edit Telegram would refuse as unchanged."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
+from aiogram.methods import Response
+from aiogram.types import User
+
+from bot.services.clock import Clock
+from bot.services.outbox import Outbox, OutboxLimits, Priority, RateLimiter
+from bot.services.outbox.session import KeptResponsesSession
+from bot.storage import Database
+from tests.bot.conftest import BotRunner, play_until, turn_message, two_player_party
+from tests.fakebot import FakeTelegram, Limits
+from tests.fakebot.models import FakeUser
+from tests.fakebot.server import ApiError, Params
+
+SPEED = 20.0
+"""Slower than the other outbox tests: the order of calls is checked, so they must not overlap on a busy machine."""
+MESSAGE_CALLS = {"sendMessage", "editMessageText", "deleteMessages", "deleteMessage"}
+
+
+class CallLog:
+    """The message calls Telegram answered, in order: (method, chat id)."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int | None]] = []
+
+    def on_call(self, method: str, params: Params, result: Any, error: ApiError | None, at: float) -> None:
+        if method in MESSAGE_CALLS and error is None:
+            self.calls.append((method, params.chat_id))
+
+    def on_update(self, update: Any, at: float) -> None:
+        pass
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, Bot, Database, CallLog]]:
+    tg = FakeTelegram(speed=SPEED, limits=Limits())
+    log = CallLog()
+    tg.observer = log
+    await tg.start()
+    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        yield tg, bot, db, log
+    finally:
+        await db.close()
+        await bot.session.close()
+        await tg.stop()
+
+
+def people(tg: FakeTelegram, count: int) -> list[FakeUser]:
+    users = [tg.add_user(f"Игрок {n}") for n in range(count)]
+    for user in users:
+        user.has_started = True
+    return users
+
+
+World = tuple[FakeTelegram, Bot, Database, CallLog]
+
+
+async def test_chats_take_turns_so_a_busy_chat_does_not_go_twice_before_the_others_went_once(
+    world: World,
+) -> None:
+    tg, bot, db, log = world
+    users = people(tg, 10)
+    # Five calls a second for the bot, one a second per chat: a round of ten chats takes two seconds.
+    outbox = Outbox(bot, db, Clock(SPEED), OutboxLimits(global_per_second=5))
+    await outbox.start()
+    for n in range(3):
+        for user in users:
+            outbox.show(f"note{n}", user.id, f"note {n}")
+    await outbox.drain()
+    chats = [chat for method, chat in log.calls if method == "sendMessage"]
+    assert len(chats) == 30
+    for round_ in range(3):
+        assert sorted(c for c in chats[round_ * 10 : round_ * 10 + 10] if c is not None) == sorted(
+            u.id for u in users
+        )
+    await outbox.stop()
+
+
+async def test_a_group_out_of_budget_does_not_hold_the_private_chats(tmp_path: Path) -> None:
+    slow = 10.0  # a slower clock: the private chats' calls must beat the group's, whatever the machine's load
+    tg = FakeTelegram(speed=slow, limits=Limits())
+    await tg.start()
+    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        users = people(tg, 20)
+        group = tg.add_group("Друзья", users[:2])
+        outbox = Outbox(bot, db, Clock(slow))
+        await outbox.start()
+        for n in range(30):  # more than the group's 20 a minute
+            await outbox.say(group.id, f"notice {n}")
+        for user in users:
+            outbox.show("hand", user.id, "your cards")
+        await tg.wait_for(lambda: all(u.private_chat.bot_messages() for u in users), what="every hand")
+        assert len(group.bot_messages()) < 20  # the hands did not wait for the group's minute
+        await outbox.drain(timeout=60)
+        assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(30)]
+        assert tg.stats.too_many_requests == 0
+        await outbox.stop()
+    finally:
+        await db.close()
+        await bot.session.close()
+        await tg.stop()
+
+
+async def test_the_player_to_move_goes_first_then_hands_then_group_tables(world: World) -> None:
+    tg, bot, db, log = world
+    mover, presser, other = people(tg, 3)
+    group = tg.add_group("Друзья", [mover, presser, other])
+    outbox = Outbox(bot, db, Clock(SPEED), OutboxLimits(global_per_second=1))
+    await outbox.start()
+    outbox.show("table", group.id, "the table")  # a group: a table's priority unless told
+    outbox.show("hand-other", other.id, "other's hand")  # a private chat: a hand's
+    outbox.show("hand-presser", presser.id, "presser's hand", priority=Priority.HAND)
+    outbox.show("hand-mover", mover.id, "your turn", priority=Priority.TURN, renew=True)
+    await outbox.drain()
+    assert [chat for _, chat in log.calls] == [mover.id, other.id, presser.id, group.id]
+    await outbox.stop()
+
+
+async def test_replaced_turn_messages_are_deleted_together_in_one_call(world: World) -> None:
+    tg, bot, db, log = world
+    (anna,) = people(tg, 1)
+    outbox = Outbox(bot, db, Clock(SPEED))
+    await outbox.start()
+    for slot in ("a", "b", "c"):
+        outbox.show(slot, anna.id, f"{slot} 1")
+    await outbox.drain()
+    old = [m.message_id for m in anna.private_chat.bot_messages()]
+    for slot in ("a", "b", "c"):
+        outbox.show(slot, anna.id, f"{slot} 2", renew=True)
+    await outbox.drain()
+    assert [m.text for m in anna.private_chat.bot_messages()] == ["a 2", "b 2", "c 2"]
+    assert all(anna.private_chat.messages[i].is_deleted for i in old)
+    assert [method for method, _ in log.calls] == ["sendMessage"] * 6 + ["deleteMessages"]
+    await outbox.stop()
+
+
+async def test_content_that_returns_to_what_telegram_shows_costs_no_call(world: World) -> None:
+    tg, bot, db, log = world
+    (anna,) = people(tg, 1)
+    outbox = Outbox(bot, db, Clock(SPEED))
+    await outbox.start()
+    outbox.show("hand", anna.id, "A")
+    await outbox.drain()
+    for _ in range(5):
+        outbox.show("hand", anna.id, "B")
+        outbox.show("hand", anna.id, "A")  # merged back before the edit went out
+    outbox.show("hand", anna.id, "B")
+    outbox.show("hand", anna.id, "C")
+    await outbox.drain()
+    assert [method for method, _ in log.calls] == ["sendMessage", "editMessageText"]
+    assert anna.private_chat.bot_messages()[0].text == "C"
+    assert tg.stats.error_count(400) == 0
+    await outbox.stop()
+
+
+async def test_a_group_party_makes_no_edit_telegram_refuses_as_not_modified(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running, anna, boris, _group, _ = await two_player_party(tg, bot_runner)
+    await play_until(tg, [anna, boris], lambda: False, moves=12)
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    await running.app.outbox.drain()
+    assert tg.stats.calls["editMessageText"] > 0
+    assert tg.stats.error_count(400, "editMessageText") == 0
+    assert running.app.outbox.calls["not_modified"] == 0
+    assert tg.stats.too_many_requests == 0
+
+
+def response_class_ref() -> weakref.ref[type[Response[User]]]:
+    """A weak reference to ``Response[User]`` as pydantic hands it out now (built anew if none is alive)."""
+    return weakref.ref(Response[User])
+
+
+async def test_the_session_builds_each_response_class_once(tg: FakeTelegram) -> None:
+    session = KeptResponsesSession(api=TelegramAPIServer.from_base(tg.base_url))
+    bot = Bot(tg.token, session=session)
+    try:
+        built: list[weakref.ref[type[Response[User]]]] = []
+        for _ in range(3):
+            await bot.get_me()
+            built.append(response_class_ref())
+            gc.collect()  # what pydantic keeps only weakly is gone now
+        classes = [ref() for ref in built]
+        assert classes[0] is not None
+        assert all(c is classes[0] for c in classes)
+    finally:
+        await session.close()
+
+
+def test_a_call_on_its_way_keeps_its_place_in_the_bots_window() -> None:
+    clock = Clock(1.0)
+    limiter = RateLimiter(OutboxLimits(global_per_second=2), clock)
+    now = clock.now()
+    first, _second = limiter.take(1, now), limiter.take(2, now)
+    assert (
+        limiter.global_wait(now + 5) > 0
+    )  # unanswered seconds later: Telegram may not have counted them yet
+    limiter.restamp(1, first)
+    assert limiter.global_wait(clock.now()) > 0  # counted from its answer on
+    assert limiter.global_wait(clock.now() + 5) == 0  # and out of the window a second later
