@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from engine.ai.king_policy import easy_action, normal_action, played_cards, policy_action
 from engine.ai.king_worlds import infer, sample_world, surprises
-from engine.ai.search import SearchBudget, pimc
+from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import PIQUET_DECK, Card
 from engine.core import State
 from engine.king import ChooseTrump, KingState, KingView, Phase, Play
@@ -31,8 +31,11 @@ INFERENCE_TOLERANCE = 0.3
 CANDIDATES = 4
 """Consistent worlds dealt for each world the search keeps (the most plausible ones are kept more often)."""
 HARD_WORLDS = 64
+"""Sampled worlds per card play."""
+HARD_STEPS = 12_000
+"""Playout steps per card play (see :class:`engine.ai.search.SearchBudget`)."""
 HARD_TRUMP_WORLDS = 40
-HARD_TIME_MS = 300.0
+HARD_TRUMP_STEPS = 12_000
 
 
 class KingModel:
@@ -76,23 +79,47 @@ class KingModel:
         return float(state.score_sheet[self.deal_index][self.player])
 
 
-def hard_action(
-    view: KingView, rng: random.Random, budget_ms: float | None = None, iterations: int | None = None
-) -> KingAction:
+def hard_budget(
+    view: KingView, *, time_ms: float | None = None, worlds: int | None = None, steps: int | None = None
+) -> SearchBudget:
+    """The hard player's budget for ``view``: its own worlds and steps unless given; no time cap unless given."""
+    trump_phase = view.phase is Phase.CHOOSE_TRUMP
+    default_worlds, default_steps = (
+        (HARD_TRUMP_WORLDS, HARD_TRUMP_STEPS) if trump_phase else (HARD_WORLDS, HARD_STEPS)
+    )
+    return SearchBudget(
+        worlds=default_worlds if worlds is None else worlds,
+        steps=default_steps if steps is None else steps,
+        time_ms=time_ms,
+    )
+
+
+def hard_search(
+    view: KingView, rng: random.Random, budget: SearchBudget
+) -> tuple[KingAction, SearchResult | None]:
+    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
     legal = list(view.legal_actions)
     if len(legal) == 1:
-        return legal[0]
-    trump_phase = view.phase is Phase.CHOOSE_TRUMP
-    worlds = iterations if iterations is not None else (HARD_TRUMP_WORLDS if trump_phase else HARD_WORLDS)
-    budget = SearchBudget(worlds=worlds, time_ms=HARD_TIME_MS if budget_ms is None else budget_ms)
-    if not trump_phase:
+        return legal[0], None
+    if view.phase is not Phase.CHOOSE_TRUMP:
         # Cards of equal value: neighbouring ranks of one suit in my hand with nothing between them out.
         legal = _distinct_plays(view, legal)
         if len(legal) == 1:
-            return legal[0]
+            return legal[0], None
     result = pimc(legal, KingModel(view), rng, budget)
     action: KingAction = result.action
-    return action
+    return action, result
+
+
+def hard_action(
+    view: KingView,
+    rng: random.Random,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+    steps: int | None = None,
+) -> KingAction:
+    """The hard player's action: ``iterations`` worlds and ``steps`` override the level's, ``budget_ms`` caps time."""
+    return hard_search(view, rng, hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps))[0]
 
 
 def _distinct_plays(view: KingView, legal: Sequence[KingAction]) -> list[KingAction]:
