@@ -16,6 +16,7 @@ import hashlib
 import logging
 import multiprocessing
 import random
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -41,6 +42,11 @@ def decision_seed(game_seed: int, move: int) -> int:
 def think(view: Any, level: Level, seed: int, budget_ms: float | None = None) -> Any:
     """One decision, as a worker makes it: the action of a ``level`` bot player for ``view``."""
     return choose_action(view, Level(level), random.Random(seed), budget_ms=budget_ms)
+
+
+def _worker_init() -> None:
+    """A worker leaves Ctrl-C to the bot, which stops the pool itself (no tracebacks from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _warm_up(pause: float) -> int:
@@ -73,7 +79,8 @@ class Thinker:
         return self.workers == 0
 
     def _new_pool(self) -> ProcessPoolExecutor:
-        return ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context(START_METHOD))
+        context = multiprocessing.get_context(START_METHOD)
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_init)
 
     async def start(self) -> None:
         """Start the workers and wait until each has imported the engine (the first decision is then quick)."""
