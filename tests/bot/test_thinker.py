@@ -96,7 +96,7 @@ def _burn(stop: threading.Event) -> None:
 
 async def test_same_decisions_in_process_and_in_the_pool_while_the_cpu_is_busy() -> None:
     cases = [
-        (view, level, decision_seed(11, k)) for k, view in enumerate(searched_views(2)) for level in Level
+        (view, level, decision_seed(11, k)) for k, view in enumerate(searched_views(1)) for level in Level
     ]
     assert any(isinstance(v, KingView) for v, _, _ in cases) and not all(
         isinstance(v, KingView) for v, _, _ in cases
