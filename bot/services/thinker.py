@@ -1,7 +1,7 @@
 """The bot players' thinking, off the event loop: decisions run in a pool of worker processes.
 
 The search of the hard level is pure Python; in threads it would hold the GIL of the process that serves
-every chat. A :class:`Thinker` sends each decision (a view, a level and a seed, all picklable) to a
+every chat. A :class:`Thinker` sends each searching decision (a view, a level and a seed, all picklable) to a
 ``ProcessPoolExecutor`` whose workers start by ``forkserver`` (never a fork of the running event loop) and are
 warmed up by :meth:`Thinker.start`. The budget of a decision is work, not time (see
 :mod:`engine.ai.search`), so the same view and seed give the same action in the pool, in-process, idle or
@@ -28,6 +28,11 @@ log = logging.getLogger(__name__)
 
 START_METHOD = "forkserver"
 """How workers start: a fresh server process forks them, so they inherit no event loop, lock or socket."""
+
+
+SEARCHING_LEVELS = frozenset({Level.HARD})
+"""Levels whose decisions go to the workers; the others are rule-based, cost well under a millisecond (less
+than the trip to a worker) and are decided on the spot."""
 
 
 def decision_seed(game_seed: int, move: int) -> int:
@@ -99,6 +104,8 @@ class Thinker:
         """The action of a ``level`` bot player for ``view``, decided by ``seed`` alone (not by load or place)."""
         if self._closed:
             raise RuntimeError("the thinker is closed")
+        if Level(level) not in SEARCHING_LEVELS:
+            return think(view, level, seed, self.budget_ms)
         if self.in_process:
             return await asyncio.to_thread(think, view, level, seed, self.budget_ms)
         if self._pool is None:
