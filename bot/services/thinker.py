@@ -93,7 +93,13 @@ class Thinker:
             return
         if self._pool is None:
             self._pool = self._new_pool()
-        await self._warm(self._pool)
+        try:
+            await self._warm(self._pool)
+        except Exception:
+            log.exception("bot player workers could not start; bot players think in this process instead")
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=False, cancel_futures=True)
+            self.workers = 0
 
     async def _warm(self, pool: ProcessPoolExecutor) -> None:
         loop = asyncio.get_running_loop()
