@@ -7,6 +7,7 @@ value) into a short message on stderr and an immediate non-zero exit, so a misco
 from __future__ import annotations
 
 import enum
+import os
 import re
 import sys
 from pathlib import Path
@@ -78,6 +79,9 @@ class Settings(BaseSettings):
     """The outbox's budget of calls per group chat and minute."""
     global_per_second: int = Field(default=30, ge=1)
     """The outbox's budget of calls per second for the whole bot."""
+
+    bot_thinkers: int = Field(default_factory=lambda: min(2, os.cpu_count() or 1), ge=0)
+    """Worker processes that bot players think in (0: a thread of the bot's own process)."""
 
     @field_validator("bot_token")
     @classmethod

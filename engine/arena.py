@@ -2,7 +2,7 @@
 
     python -m engine.arena --game konchinka|king [--variant classic|points] [--players N]
         --seats LEVEL,LEVEL,... --parties K --seed S [--json] [--watch] [--jobs J]
-        [--budget-ms MS] [--iterations N] [--option KEY=VALUE ...]
+        [--budget-ms MS] [--iterations N] [--steps N] [--option KEY=VALUE ...]
 
 Each party is played to its end (Кончинка: to the target; Кинг: all 15 deals). Seats rotate: parties come in
 groups of N that share one seed (the same first shuffle), and party ``k`` of a group moves every level ``k``
@@ -54,6 +54,7 @@ class PartySpec:
     seats: tuple[Level, ...]
     budget_ms: float | None
     iterations: int | None
+    steps: int | None = None
 
 
 @dataclass(slots=True)
@@ -87,10 +88,13 @@ def party_specs(
     seed: int,
     budget_ms: float | None = None,
     iterations: int | None = None,
+    steps: int | None = None,
 ) -> list[PartySpec]:
     n = len(seats)
     return [
-        PartySpec(game, options, party_seed(seed, k // n), rotated(seats, k % n), budget_ms, iterations)
+        PartySpec(
+            game, options, party_seed(seed, k // n), rotated(seats, k % n), budget_ms, iterations, steps
+        )
         for k in range(parties)
     ]
 
@@ -114,7 +118,7 @@ def play_party(spec: PartySpec) -> PartyResult:
         view = state.view(player)
         t0 = clock()
         action = choose_action(
-            view, level, rngs[player], budget_ms=spec.budget_ms, iterations=spec.iterations
+            view, level, rngs[player], budget_ms=spec.budget_ms, iterations=spec.iterations, steps=spec.steps
         )
         times[level].append((clock() - t0) * 1000.0)
         state.apply(action)
@@ -298,7 +302,12 @@ def watch_party(spec: PartySpec, out: Any = None) -> PartyResult:
         view = state.view(player)
         t0 = time.perf_counter()
         action = choose_action(
-            view, spec.seats[player], rngs[player], budget_ms=spec.budget_ms, iterations=spec.iterations
+            view,
+            spec.seats[player],
+            rngs[player],
+            budget_ms=spec.budget_ms,
+            iterations=spec.iterations,
+            steps=spec.steps,
         )
         elapsed = (time.perf_counter() - t0) * 1000.0
         times[spec.seats[player]].append(elapsed)
@@ -365,10 +374,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument("--watch", action="store_true", help="print one party move by move")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
-    parser.add_argument("--budget-ms", type=float, default=None, help="hard level: time cap per decision")
+    parser.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="hard level: wall-clock cap per decision (default: none)",
+    )
     parser.add_argument(
         "--iterations", type=int, default=None, help="hard level: sampled worlds per decision"
     )
+    parser.add_argument("--steps", type=int, default=None, help="hard level: playout steps per decision")
     parser.add_argument("--option", action="append", type=_parse_option, help="extra game option KEY=VALUE")
     args = parser.parse_args(argv)
 
@@ -385,10 +400,14 @@ def main(argv: list[str] | None = None) -> int:
     options = build_options(args)
 
     if args.watch:
-        spec = party_specs(args.game, options, seats, 1, args.seed, args.budget_ms, args.iterations)[0]
+        spec = party_specs(
+            args.game, options, seats, 1, args.seed, args.budget_ms, args.iterations, args.steps
+        )[0]
         watch_party(spec)
         return 0
-    specs = party_specs(args.game, options, seats, args.parties, args.seed, args.budget_ms, args.iterations)
+    specs = party_specs(
+        args.game, options, seats, args.parties, args.seed, args.budget_ms, args.iterations, args.steps
+    )
     started = time.perf_counter()
     results = run_parties(specs, args.jobs)
     summary = summarize(args.game, options, results)

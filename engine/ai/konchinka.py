@@ -28,7 +28,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.search import SearchBudget, pimc
+from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import FULL_DECK, Card, Rank, Suit
 from engine.core import State
 from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, KonchinkaView, Lay, Variant
@@ -384,31 +384,52 @@ CLUB_SPREAD = 1.5
 PLAYOUT_HORIZON: int | None = 8
 """How many plies a playout runs past the searched move (None: to the end of the deal)."""
 HARD_WORLDS = 64
-HARD_TIME_MS = 300.0
+"""Sampled worlds per decision."""
+HARD_STEPS = 12_000
+"""Playout steps per decision (see :class:`engine.ai.search.SearchBudget`)."""
 HARD_CANDIDATES = 6
 
 
-def hard_action(
-    view: KonchinkaView, rng: random.Random, budget_ms: float | None = None, iterations: int | None = None
-) -> KonchinkaAction:
+def hard_budget(
+    view: KonchinkaView, *, time_ms: float | None = None, worlds: int | None = None, steps: int | None = None
+) -> SearchBudget:
+    """The hard player's budget: its own worlds and steps unless given; no time cap unless given."""
+    return SearchBudget(
+        worlds=HARD_WORLDS if worlds is None else worlds,
+        steps=HARD_STEPS if steps is None else steps,
+        time_ms=time_ms,
+    )
+
+
+def hard_search(
+    view: KonchinkaView, rng: random.Random, budget: SearchBudget
+) -> tuple[KonchinkaAction, SearchResult | None]:
+    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
     actions = list(view.legal_actions)
     if len(actions) == 1:
-        return actions[0]
+        return actions[0], None
     for a in actions:
         if isinstance(a, Finish):
-            return a
+            return a, None
     scores = score_actions(position_from_view(view), actions)
     order = sorted(range(len(actions)), key=lambda i: (-scores[i], i))[:HARD_CANDIDATES]
     candidates = [actions[i] for i in order]
     if len(candidates) == 1:
-        return candidates[0]
-    budget = SearchBudget(
-        worlds=HARD_WORLDS if iterations is None else iterations,
-        time_ms=HARD_TIME_MS if budget_ms is None else budget_ms,
-    )
+        return candidates[0], None
     result = pimc(candidates, KonchinkaModel(view), rng, budget)
     action: KonchinkaAction = result.action
-    return action
+    return action, result
+
+
+def hard_action(
+    view: KonchinkaView,
+    rng: random.Random,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+    steps: int | None = None,
+) -> KonchinkaAction:
+    """The hard player's action: ``iterations`` worlds and ``steps`` override the level's, ``budget_ms`` caps time."""
+    return hard_search(view, rng, hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps))[0]
 
 
 def describe(view: KonchinkaView, action: KonchinkaAction) -> str:

@@ -19,13 +19,15 @@ def choose_action(
     *,
     budget_ms: float | None = None,
     iterations: int | None = None,
+    steps: int | None = None,
 ) -> Any:
     """One of ``view.legal_actions``, chosen by a bot player of ``level`` from ``view`` alone.
 
-    Deterministic for the same view, level and rng state. For the hard level, ``iterations`` caps the number
-    of sampled worlds per decision (default: the level's own setting) and ``budget_ms`` caps its thinking time
-    (default about 300 ms); with the iteration cap binding first, play is reproducible. A decision with a
-    single legal action is answered at once.
+    Deterministic for the same view, level and rng state: the hard level's budget is work, not time —
+    ``iterations`` sampled worlds and ``steps`` playout steps per decision (default: the level's own), so it
+    plays the same on a busy machine as on an idle one. ``budget_ms`` adds an optional wall-clock cap (off
+    by default); a decision it cuts short is no longer reproducible. A decision with a single legal action is
+    answered at once.
     """
     actions = view.legal_actions
     if not actions:
@@ -38,13 +40,13 @@ def choose_action(
             return king_ai.easy_action(view, rng)
         if level is Level.NORMAL:
             return king_ai.normal_action(view)
-        return king_ai.hard_action(view, rng, budget_ms, iterations)
+        return king_ai.hard_action(view, rng, budget_ms, iterations, steps)
     if isinstance(view, KonchinkaView):
         if level is Level.EASY:
             return konchinka_ai.easy_action(view, rng)
         if level is Level.NORMAL:
             return konchinka_ai.normal_action(view)
-        return konchinka_ai.hard_action(view, rng, budget_ms, iterations)
+        return konchinka_ai.hard_action(view, rng, budget_ms, iterations, steps)
     raise TypeError(f"not a view of a known game: {type(view).__name__}")
 
 

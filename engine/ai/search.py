@@ -47,16 +47,20 @@ class SearchModel(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class SearchBudget:
-    """How much a decision may cost: at most ``worlds`` sampled worlds, and at most ``time_ms`` of wall time.
+    """How much a decision may cost, in work: at most ``worlds`` sampled worlds and about ``steps`` playout steps.
 
-    For reproducible play keep ``worlds`` the binding limit and ``time_ms`` a safety net. One whole world is
-    always searched, however small the time cap; a world cut short by the time cap is dropped. After
-    ``prune_after`` worlds, a candidate whose paired difference to the leader is below zero by more than
-    ``prune_z`` standard errors is no longer played out.
+    A step is one action applied in a playout (the searched candidate included). Both limits are checked after
+    each whole world, so the same view and rng give the same decision however busy the machine is; the step cap
+    keeps long playouts (early in a deal, many candidates) from costing more than short ones. ``time_ms`` is an
+    optional wall-clock safety net, off by default: when set, a decision may stop early on a slow or busy
+    machine and is then no longer reproducible. One whole world is always searched; a world cut short by the
+    time cap is dropped. After ``prune_after`` worlds, a candidate whose paired difference to the leader is
+    below zero by more than ``prune_z`` standard errors is no longer played out.
     """
 
     worlds: int = 64
-    time_ms: float | None = 300.0
+    steps: int | None = None
+    time_ms: float | None = None
     prune_after: int = 8
     prune_z: float = 2.5
 
@@ -66,6 +70,9 @@ class SearchResult:
     action: Action
     worlds: int
     playouts: int
+    steps: int
+    stopped_by: str
+    """What ended the search: ``decided`` (one candidate left), ``worlds``, ``steps`` or ``time``."""
     means: dict[str, float]
 
 
@@ -98,29 +105,41 @@ def pimc(
     """Choose among ``actions`` by determinized playouts; ties go to the earlier action (stable order)."""
     start = clock()
     deadline = math.inf if budget.time_ms is None else start + budget.time_ms / 1000.0
+    max_steps = math.inf if budget.steps is None else budget.steps
     active = list(range(len(actions)))
     values: list[list[float]] = [[] for _ in actions]
-    worlds = playouts = 0
-    while worlds < budget.worlds and len(active) > 1:
+    worlds = playouts = steps = 0
+    stopped_by = "decided"
+    while len(active) > 1:
+        if worlds >= budget.worlds:
+            stopped_by = "worlds"
+            break
+        if steps >= max_steps:
+            stopped_by = "steps"
+            break
         world = model.sample_world(rng)
         playout_seed = rng.getrandbits(48)
         row: dict[int, float] = {}
         for i in active:
             state = world.clone()
             state.apply(actions[i])
+            steps += 1
             playout_rng = random.Random(playout_seed)
             while not model.is_horizon(state):
                 state.apply(model.playout_action(state, playout_rng))
+                steps += 1
             row[i] = model.value(state)
             playouts += 1
-            if clock() > deadline and worlds >= 1:
+            if worlds >= 1 and clock() > deadline:
                 break
         if len(row) < len(active):
+            stopped_by = "time"
             break  # out of time in the middle of a world: that world is dropped
         for i, v in row.items():
             values[i].append(v)
         worlds += 1
         if clock() > deadline:
+            stopped_by = "time"
             break
         if worlds >= budget.prune_after and worlds % 4 == 0:
             best = max(active, key=lambda i: (_mean(values[i]), -i))
@@ -136,4 +155,11 @@ def pimc(
             active = survivors
     means = {str(getattr(actions[i], "code", actions[i])): _mean(values[i]) for i in range(len(actions))}
     choice = active[0] if len(active) == 1 else max(active, key=lambda i: (_mean(values[i]), -i))
-    return SearchResult(action=actions[choice], worlds=worlds, playouts=playouts, means=means)
+    return SearchResult(
+        action=actions[choice],
+        worlds=worlds,
+        playouts=playouts,
+        steps=steps,
+        stopped_by=stopped_by,
+        means=means,
+    )

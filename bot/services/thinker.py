@@ -1,0 +1,142 @@
+"""The bot players' thinking, off the event loop: decisions run in a pool of worker processes.
+
+The search of the hard level is pure Python; in threads it would hold the GIL of the process that serves
+every chat. A :class:`Thinker` sends each searching decision (a view, a level and a seed, all picklable) to a
+``ProcessPoolExecutor`` whose workers start by ``forkserver`` (never a fork of the running event loop) and are
+warmed up by :meth:`Thinker.start`. The budget of a decision is work, not time (see
+:mod:`engine.ai.search`), so the same view and seed give the same action in the pool, in-process, idle or
+busy. A pool broken by a dead worker is rebuilt, and the decision that met it is made in-process instead.
+With no workers (``BOT_THINKERS=0``) decisions run in a thread of the bot's own process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import multiprocessing
+import random
+import signal
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from engine.ai import Level, choose_action
+
+log = logging.getLogger(__name__)
+
+START_METHOD = "forkserver"
+"""How workers start: a fresh server process forks them, so they inherit no event loop, lock or socket."""
+
+
+SEARCHING_LEVELS = frozenset({Level.HARD})
+"""Levels whose decisions go to the workers; the others are rule-based, cost well under a millisecond (less
+than the trip to a worker) and are decided on the spot."""
+
+
+def decision_seed(game_seed: int, move: int) -> int:
+    """The seed of the decision at ``move`` (the state's version) of the game seeded ``game_seed``.
+
+    A fixed mix (not Python's salted ``hash``), so a replayed game gets the same decisions in any process.
+    """
+    digest = hashlib.blake2b(f"{game_seed}/{move}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big")
+
+
+def think(view: Any, level: Level, seed: int, budget_ms: float | None = None) -> Any:
+    """One decision, as a worker makes it: the action of a ``level`` bot player for ``view``."""
+    return choose_action(view, Level(level), random.Random(seed), budget_ms=budget_ms)
+
+
+def _worker_init() -> None:
+    """A worker leaves Ctrl-C to the bot, which stops the pool itself (no tracebacks from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _warm_up(pause: float) -> int:
+    """Runs once in each new worker: imports are done, and the pause keeps one worker from taking every call."""
+    import engine  # noqa: F401  (registers the games)
+
+    time.sleep(pause)
+    return multiprocessing.current_process().pid or 0
+
+
+class Thinker:
+    """Makes bot players' decisions in ``workers`` processes (0: in a thread of this process).
+
+    ``budget_ms`` is an optional wall-clock cap per decision, off (None) by default: a capped decision may
+    differ under load, which is what the work budget is there to avoid.
+    """
+
+    def __init__(self, workers: int, *, budget_ms: float | None = None) -> None:
+        if workers < 0:
+            raise ValueError("workers must be 0 or more")
+        self.workers = workers
+        self.budget_ms = budget_ms
+        self._pool: ProcessPoolExecutor | None = None
+        self._closed = False
+        self.rebuilds = 0
+        """How many times a broken pool was replaced (for tests and logs)."""
+
+    @property
+    def in_process(self) -> bool:
+        return self.workers == 0
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        context = multiprocessing.get_context(START_METHOD)
+        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_init)
+
+    async def start(self) -> None:
+        """Start the workers and wait until each has imported the engine (the first decision is then quick)."""
+        if self.in_process or self._closed:
+            return
+        if self._pool is None:
+            self._pool = self._new_pool()
+        try:
+            await self._warm(self._pool)
+        except Exception:
+            log.exception("bot player workers could not start; bot players think in this process instead")
+            pool, self._pool = self._pool, None
+            pool.shutdown(wait=False, cancel_futures=True)
+            self.workers = 0
+
+    async def _warm(self, pool: ProcessPoolExecutor) -> None:
+        loop = asyncio.get_running_loop()
+        calls = [loop.run_in_executor(pool, _warm_up, 0.05) for _ in range(self.workers)]
+        await asyncio.gather(*calls)
+
+    async def choose(self, view: Any, level: Level, seed: int) -> Any:
+        """The action of a ``level`` bot player for ``view``, decided by ``seed`` alone (not by load or place)."""
+        if self._closed:
+            raise RuntimeError("the thinker is closed")
+        if Level(level) not in SEARCHING_LEVELS:
+            return think(view, level, seed, self.budget_ms)
+        if self.in_process:
+            return await asyncio.to_thread(think, view, level, seed, self.budget_ms)
+        if self._pool is None:
+            self._pool = self._new_pool()
+        pool = self._pool
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(pool, think, view, level, seed, self.budget_ms)
+        except BrokenProcessPool:
+            log.warning(
+                "bot player pool broken (a worker died): rebuilding it; this decision is made in-process"
+            )
+            self._replace(pool)
+            return await asyncio.to_thread(think, view, level, seed, self.budget_ms)
+
+    def _replace(self, broken: ProcessPoolExecutor) -> None:
+        """Swap a broken pool for a new one, once however many decisions met it."""
+        broken.shutdown(wait=False, cancel_futures=True)
+        if self._pool is broken and not self._closed:
+            self._pool = self._new_pool()
+            self.rebuilds += 1
+
+    async def close(self) -> None:
+        """Stop the workers (a decision still running in one is abandoned)."""
+        self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            await asyncio.to_thread(pool.shutdown, True, cancel_futures=True)
