@@ -329,15 +329,15 @@ def _compact_text(
 
 
 def _solo_text(table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None) -> str:
-    """A solo game's one message (no group to look at): ≤ 15 lines — the turn, the deal, the table and the
+    """A solo game's one message (no group to look at): ≤ 15 lines — the deal, the turn, the table and the
     deck, every player's pile and score, the last three moves, what to do."""
     view = table.view
     top = [
         line
         for line in (
-            _first_line(table, me, my_turn, tr),
             f"🃏 <b>{tr.t('game-konchinka')}</b> · "
             + tr.t("table-deal", deal=view.deal_number, dealer=name_of(table.seats, view.dealer, tr)),
+            _first_line(table, me, my_turn, tr),
             None if view.is_terminal else _table_line(view, tr),
             None if view.is_terminal else tr.t("table-deck", count=view.deck_size),
         )
