@@ -88,7 +88,8 @@ class LobbyStatus(enum.StrEnum):
 class LobbyInfo:
     """A group lobby: ``options`` is the game's ``options_dict()`` (Кончинка: ``KonchinkaOptions.to_dict()``
     without ``players``, which is the number of seats at the start); ``turn_seconds`` is the bot's turn time
-    limit (0: none)."""
+    limit (0: none). ``creator_id``: the creator's user id; when they sit at the table their seat is marked
+    instead of a separate «Собирает:» line."""
 
     game_id: str
     kind: GameKind
@@ -97,6 +98,7 @@ class LobbyInfo:
     bot_username: str
     creator_name: str = ""
     turn_seconds: int = 60
+    creator_id: int | None = None
     min_players: int = 2
     max_players: int = 4
     screen: LobbyScreen = LobbyScreen.MAIN

@@ -151,3 +151,4 @@ top-line = { $place }. { $name } — { $wins ->
 top-empty = No game has been finished in this chat yet.
 stats-yours = Your stats
 stats-of = Stats: { $name }
+lobby-creator-mark = <i>(host)</i>

@@ -158,3 +158,4 @@ top-line = { $place }. { $name } — { $wins ->
 top-empty = В этом чате ещё не доиграли ни одной партии.
 stats-yours = Ваша статистика
 stats-of = Статистика: { $name }
+lobby-creator-mark = <i>(собирает)</i>
