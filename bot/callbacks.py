@@ -113,6 +113,19 @@ class BackCb(CallbackData, prefix="b"):
     version: int
 
 
+class TableCb(CallbackData, prefix="tb"):
+    """«📋 Стол» in a private hand: send the whole table (deck, every pile, the moves, the tally) privately."""
+
+    game: str
+
+
+class HintCb(CallbackData, prefix="h"):
+    """«💡 Подсказка» in a solo hand: what the strongest bot player would play at ``version``, and why."""
+
+    game: str
+    version: int
+
+
 class RulesSection(enum.StrEnum):
     """Sections of /rules, in the order the navigation shows them."""
 

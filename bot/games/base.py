@@ -100,8 +100,14 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         """The scoring of deal number ``deal`` (1-based), posted when it ends."""
 
     @abstractmethod
-    def render_party_end(self, table: TableInfo[ViewT], tr: Translator) -> Rendered:
-        """The end of the party: winner, final tally, rematch."""
+    def render_party_end(self, table: TableInfo[ViewT], tr: Translator, *, rematch: bool = True) -> Rendered:
+        """The end of the party: winner, final tally and, when ``rematch``, «🔁 Реванш» (the group's message
+        and each private chat's)."""
+
+    @abstractmethod
+    def hint(self, view: ViewT, action: ActionT, tr: Translator) -> str:
+        """«💡 Подсказка» (solo): one line, ≤ 200 characters, saying what ``action`` (the «мастер» bot
+        player's choice from ``view``) is and why."""
 
     # -------------------------------------------------------------------------------------------- buttons
 

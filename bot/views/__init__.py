@@ -10,7 +10,7 @@ Translators come from :func:`bot.i18n.translator`.
 - ``render_lobby(LobbyInfo, tr)`` — the lobby's main screen / settings (the game's plug-in draws it) / bot
   level / closed.
 - ``render_start_bot``, ``render_seat_replaced``, ``render_seat_back``, ``render_game_cancelled``,
-  ``render_turn_reminder`` — notices.
+  ``render_turn_reminder``, ``render_joined`` — notices.
 - ``render_solo_setup``, ``render_rules``, ``render_help``, ``bot_commands(tr) -> (private, group)``.
 - ``answer_text(reason_enum, tr, **params)`` (``Answer`` or an engine reason), ``illegal_answer(error, tr,
   **params)`` — callback answers ≤ 200 characters.
@@ -25,6 +25,7 @@ from bot.views.notices import (
     answer_text,
     illegal_answer,
     render_game_cancelled,
+    render_joined,
     render_seat_back,
     render_seat_replaced,
     render_start_bot,
@@ -45,6 +46,7 @@ __all__ = [
     "illegal_answer",
     "render_game_cancelled",
     "render_help",
+    "render_joined",
     "render_lobby",
     "render_rules",
     "render_seat_back",

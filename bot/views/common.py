@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
@@ -47,11 +48,21 @@ def level_name(level: Level | str, tr: Translator) -> str:
     return tr.t("level-name", level=Level(level).value)
 
 
+def bot_name(level: Level | str | None, number: int, tr: Translator) -> str:
+    """The plain (unescaped, no 🤖) name of an unnamed bot player: «Любитель», «Мастер 2» (≤ 12 characters).
+
+    The service stores or shows this wherever it needs a bot's name as plain text.
+    """
+    name = tr.t("bot-default-name", level=Level(level or Level.NORMAL).value)
+    return f"{name} {number}" if number else name
+
+
 def seat_name(seat: SeatInfo, tr: Translator) -> str:
     """The escaped name of a seat; bot players get 🤖 and, without a name, a name from their level."""
     if seat.is_bot:
-        name = seat.name or tr.t("bot-default-name", level=(seat.level or Level.NORMAL).value)
-        return "🤖 " + esc(name) + (f" {seat.number}" if seat.number else "")
+        if seat.name:
+            return "🤖 " + esc(seat.name) + (f" {seat.number}" if seat.number else "")
+        return "🤖 " + esc(bot_name(seat.level, seat.number, tr))
     return esc(seat.name) if seat.name else tr.t("player-nameless")
 
 
@@ -79,12 +90,22 @@ def tally_line(totals: Sequence[int], keep: int | None = None) -> str:
     return prefix + " ".join(parts)
 
 
-def turn_line(seats: Sequence[SeatInfo], player: int, seconds_left: int | None, tr: Translator) -> str:
-    """«Ходит: Аня», with the time left on the turn when it is limited."""
-    name = name_of(seats, player, tr)
-    if seconds_left is not None:
-        return tr.t("table-turn-timed", name=name, time=clock(seconds_left))
-    return tr.t("table-turn", name=name)
+def turn_line(seats: Sequence[SeatInfo], player: int, tr: Translator, note: str = "") -> str:
+    """«Ходит: Аня», with a time note (:func:`time_note`) when the turn is limited."""
+    line = tr.t("table-turn", name=name_of(seats, player, tr))
+    return f"{line} · {note}" if note else line
+
+
+def time_note(turn_seconds: int, deadline: datetime.time | None, tr: Translator) -> str:
+    """«⏱ до 18:42» (the deadline's clock time) or «⏱ 60 с на ход» (the limit); "" without a limit.
+
+    Never a countdown: the text stays the same until the turn passes, so the message needs no edit.
+    """
+    if deadline is not None:
+        return tr.t("time-deadline", time=f"{deadline.hour}:{deadline.minute:02d}")
+    if turn_seconds > 0:
+        return tr.t("time-limit", seconds=turn_seconds)
+    return ""
 
 
 def clock(seconds: int) -> str:

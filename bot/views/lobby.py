@@ -24,7 +24,7 @@ from bot.views.common import (
     seat_name,
     url_button,
 )
-from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
+from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo
 from engine.ai import Level
 
 
@@ -43,12 +43,18 @@ def _title(info: LobbyInfo, tr: Translator) -> str:
     return plugin_of(info.kind).summary(info.options, tr)
 
 
+def _is_creator(info: LobbyInfo, seat: SeatInfo) -> bool:
+    return info.creator_id is not None and not seat.is_bot and seat.user_id == info.creator_id
+
+
 def _player_lines(info: LobbyInfo, tr: Translator) -> list[str]:
     lines = []
     for number, seat in enumerate(info.seats, start=1):
         line = f" {number}. {seat_name(seat, tr)}"
         if seat.is_bot and seat.level is not None:
             line += f" <i>({level_name(seat.level, tr)})</i>"
+        elif _is_creator(info, seat):
+            line += " " + tr.t("lobby-creator-mark")
         lines.append(line)
     return lines
 
@@ -60,7 +66,7 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
             lines.append(tr.t("lobby-turn-time", seconds=info.turn_seconds))
         lines.append(tr.t("lobby-players", count=len(info.seats), max=info.max_players))
         lines.extend(_player_lines(info, tr) or [tr.t("lobby-empty")])
-        if info.creator_name:
+        if info.creator_name and not any(_is_creator(info, seat) for seat in info.seats):
             lines.append(tr.t("lobby-creator", name=esc(info.creator_name)))
         if plugin_of(info.kind).fills_with_bots and len(info.seats) < info.max_players:
             lines.append(tr.t("lobby-king-fill"))

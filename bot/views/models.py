@@ -7,6 +7,7 @@ public fields, so any seat's view will do for them.
 
 from __future__ import annotations
 
+import datetime
 import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -87,7 +88,8 @@ class LobbyStatus(enum.StrEnum):
 class LobbyInfo:
     """A group lobby: ``options`` is the game's ``options_dict()`` (Кончинка: ``KonchinkaOptions.to_dict()``
     without ``players``, which is the number of seats at the start); ``turn_seconds`` is the bot's turn time
-    limit (0: none)."""
+    limit (0: none). ``creator_id``: the creator's user id; when they sit at the table their seat is marked
+    instead of a separate «Собирает:» line."""
 
     game_id: str
     kind: GameKind
@@ -96,6 +98,7 @@ class LobbyInfo:
     bot_username: str
     creator_name: str = ""
     turn_seconds: int = 60
+    creator_id: int | None = None
     min_players: int = 2
     max_players: int = 4
     screen: LobbyScreen = LobbyScreen.MAIN
@@ -107,8 +110,13 @@ class TableInfo(Generic[ViewT]):
     """A table as one player sees it (Кончинка: ``TableInfo``; Кинг: ``TableInfo[KingView]``).
 
     ``view`` is ``state.view(player)``; the group table and the deal/party results read only its public
-    fields. ``seconds_left`` is the time left for the player to move (None: no limit shown). ``solo`` marks a
-    private game against bot players (one live message, more moves written out).
+    fields. ``solo`` marks a private game against bot players (one live message, more moves written out).
+
+    Time never shows as a countdown (a text that changes by itself would need an edit every second):
+    ``turn_seconds`` is the limit per turn, shown once («⏱ 60 с на ход»; 0: none), ``deadline`` the clock time
+    the current turn runs out (shown instead of the limit when set). ``seconds_left`` is kept only so older
+    callers still build; no view reads it. ``auto_move`` marks the last move as made by a bot player because
+    the time ran out («⏰ … — сыграл бот»).
     """
 
     game_id: str
@@ -117,3 +125,6 @@ class TableInfo(Generic[ViewT]):
     seconds_left: int | None = None
     bot_username: str = ""
     solo: bool = False
+    turn_seconds: int = 0
+    deadline: datetime.time | None = None
+    auto_move: bool = False

@@ -7,7 +7,7 @@ import enum
 
 from bot.callbacks import DeepLink, SeatCb, start_link
 from bot.i18n import Translator
-from bot.views.common import button, card, clock, keyboard, seat_name, short_answer, url_button
+from bot.views.common import button, card, clock, esc, keyboard, seat_name, short_answer, url_button
 from bot.views.models import Rendered, SeatInfo
 from engine.cards import Card, Suit
 from engine.core import IllegalActionError
@@ -82,6 +82,14 @@ def render_start_bot(seat: SeatInfo, game_id: str, bot_username: str, tr: Transl
 def render_turn_reminder(seat: SeatInfo, seconds_left: int, tr: Translator) -> Rendered:
     """In the private chat: the turn is about to run out."""
     return Rendered(tr.t("notice-reminder", name=seat_name(seat, tr), time=clock(seconds_left)), None)
+
+
+def render_joined(group_title: str, game_name: str, tr: Translator) -> Rendered:
+    """In the private chat after joining a lobby: which group's game, and what happens next.
+
+    ``group_title`` is the raw title of the group (escaped here); ``game_name`` the game's localized name.
+    """
+    return Rendered(tr.t("joined-private", group=esc(group_title), game=game_name), None)
 
 
 def render_seat_replaced(seat: SeatInfo, game_id: str, tr: Translator) -> Rendered:

@@ -10,11 +10,17 @@ from bot.views.common import esc
 from bot.views.models import Rendered
 
 
-def render_stats(stats: UserStats, tr: Translator) -> Rendered:
-    """/stats: parties, wins, points and the settlement balance of finished parties."""
+def render_stats(stats: UserStats, tr: Translator, name: str | None = None) -> Rendered:
+    """/stats: parties, wins, points and the settlement balance of finished parties.
+
+    ``name`` (the person's raw name) titles the figures «Статистика: Аня» — for an answer in a group, where
+    «Ваша» would not say whose; without it the title is «Ваша статистика».
+    """
     balance = stats.settlement
+    whose = tr.t("stats-of", name=esc(name)) if name else tr.t("stats-yours")
     text = tr.t(
         "stats-text",
+        whose=whose,
         games=stats.games,
         wins=stats.wins,
         points=stats.points,

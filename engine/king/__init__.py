@@ -21,7 +21,7 @@ from engine.king.rules import (
     beats,
     winning_play,
 )
-from engine.king.state import CompletedTrick, KingGame, KingState, KingView, make_king_game
+from engine.king.state import CompletedTrick, DealEnd, KingGame, KingState, KingView, make_king_game
 
 register_game("king", make_king_game)
 
@@ -34,6 +34,7 @@ __all__ = [
     "ChooseTrump",
     "CompletedTrick",
     "Contract",
+    "DealEnd",
     "KingAction",
     "KingGame",
     "KingIllegal",

@@ -54,6 +54,19 @@ class CompletedTrick(NamedTuple):
     winner: Player
 
 
+class DealEnd(NamedTuple):
+    """How a finished deal ended: its last trick, and how many of the 8 tricks were played (fewer when the
+    deal stopped early because every penalty was taken)."""
+
+    deal_index: int
+    last_trick: CompletedTrick
+    tricks_played: int
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.tricks_played < TRICKS_PER_DEAL
+
+
 @dataclass(frozen=True, slots=True)
 class KingView:
     """What ``player`` may know, and nothing more.
@@ -90,6 +103,8 @@ class KingView:
     is_terminal: bool
     outcome: Outcome | None
     version: int
+    deal_ends: tuple[DealEnd, ...] = ()
+    """One entry per finished deal, in order: its last trick and whether it stopped early."""
 
     @property
     def is_my_turn(self) -> bool:
@@ -128,6 +143,7 @@ class KingState(StateBase[KingGame, KingAction]):
         "_card_pen",
         "_chooser_dealt",
         "_contract",
+        "_deal_ends",
         "_deal_index",
         "_dealer",
         "_hands",
@@ -172,6 +188,7 @@ class KingState(StateBase[KingGame, KingAction]):
     _pen_cards: list[list[Card]]
     _remaining: int  # penalty points of the cards still in play (negative deals; stops a decided deal)
     _sheet: list[tuple[int, ...]]
+    _deal_ends: tuple[DealEnd, ...]
     _history: list[KingAction]
     _version: int
     _legal: tuple[KingAction, ...] | None
@@ -206,6 +223,7 @@ class KingState(StateBase[KingGame, KingAction]):
         state._pen_cards = [[], [], [], []]
         state._remaining = 0
         state._sheet = []
+        state._deal_ends = ()
         state._history = []
         state._version = 0
         state._legal = None
@@ -386,6 +404,7 @@ class KingState(StateBase[KingGame, KingAction]):
             pen_cards=[list(cs) for cs in view.penalty_cards],
             last_trick=view.last_trick,
             version=view.version,
+            deal_ends=view.deal_ends,
         )
         return state
 
@@ -412,6 +431,7 @@ class KingState(StateBase[KingGame, KingAction]):
         pen_cards: list[list[Card]] | None = None,
         last_trick: CompletedTrick | None = None,
         version: int = 0,
+        deal_ends: tuple[DealEnd, ...] = (),
     ) -> KingState:
         """The shared constructor of :meth:`from_position` and :meth:`from_view` (validates the basics)."""
         cards = [c for h in hands for c in h] + [c for _, c in trick]
@@ -431,6 +451,7 @@ class KingState(StateBase[KingGame, KingAction]):
         state._sheet = list(sheet)
         state._version = version
         state._last_trick = last_trick
+        state._deal_ends = deal_ends
         if phase is Phase.OVER:
             state._contract = None
             state._leader = leader
@@ -484,6 +505,7 @@ class KingState(StateBase[KingGame, KingAction]):
         new._pen_cards = [pc[0][:], pc[1][:], pc[2][:], pc[3][:]]
         new._remaining = self._remaining
         new._sheet = self._sheet[:]
+        new._deal_ends = self._deal_ends
         new._history = self._history[:]
         new._version = self._version
         new._legal = None
@@ -662,6 +684,8 @@ class KingState(StateBase[KingGame, KingAction]):
     def _finish_deal(self) -> None:
         self._sheet.append(tuple(self._points))
         n = self._deal_index
+        if self._last_trick is not None:
+            self._deal_ends = (*self._deal_ends, DealEnd(n, self._last_trick, self._trick_no))
         self._deal_index = n + 1
         if n + 1 == NUM_DEALS:
             self._phase = Phase.OVER
@@ -738,6 +762,11 @@ class KingState(StateBase[KingGame, KingAction]):
         return self._last_trick
 
     @property
+    def deal_ends(self) -> tuple[DealEnd, ...]:
+        """One entry per finished deal: its last trick and how many tricks were played."""
+        return self._deal_ends
+
+    @property
     def tricks_won(self) -> tuple[int, ...]:
         return tuple(self._won)
 
@@ -800,6 +829,7 @@ class KingState(StateBase[KingGame, KingAction]):
             is_terminal=phase is Phase.OVER,
             outcome=self.outcome,
             version=self._version,
+            deal_ends=self._deal_ends,
         )
 
     def __repr__(self) -> str:

@@ -96,24 +96,22 @@ async def test_only_the_creator_adds_and_removes_bot_players(tg: FakeTelegram, b
     # Anna fills the table with two bots; the full lobby still offers the bot menu, to remove one.
     for level in ("easy", "hard"):
         await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.ADD_BOT, value=level).pack(), force=True)
-    await tg.wait_for(lambda: "Бот-мастер" in lobby.text, what="both bots seated")
+    await tg.wait_for(lambda: "Мастер" in lobby.text, what="both bots seated")
     await tg.settle()
     assert lobby.has_button("Боты")
     await anna.press(lobby, "Боты")
-    await tg.wait_for(lambda: lobby.has_button("Убрать: 🤖 Бот-новичок"), what="the removal buttons")
-    remove = lobby.button("Убрать: 🤖 Бот-новичок").callback_data
+    await tg.wait_for(lambda: lobby.has_button("Убрать: 🤖 Новичок"), what="the removal buttons")
+    remove = lobby.button("Убрать: 🤖 Новичок").callback_data
     assert remove is not None
     answer = await boris.press(lobby, data=remove)
     assert answer.text is not None and "создатель" in answer.text
     assert await _bots(running, game) == 2
     answer = await anna.press(lobby, data=remove)
     assert answer.text == "Бот ушёл из-за стола."
-    await tg.wait_for(lambda: not lobby.has_button("Бот-новичок"), what="the bot gone from the lobby")
-    assert await _bots(running, game) == 1 and lobby.has_button("Убрать: 🤖 Бот-мастер")
+    await tg.wait_for(lambda: not lobby.has_button("Новичок"), what="the bot gone from the lobby")
+    assert await _bots(running, game) == 1 and lobby.has_button("Убрать: 🤖 Мастер")
     await anna.press(lobby, "Назад")
-    await tg.wait_for(
-        lambda: "Бот-мастер" in lobby.text and "Бот-новичок" not in lobby.text, what="the lobby"
-    )
+    await tg.wait_for(lambda: "Мастер" in lobby.text and "Новичок" not in lobby.text, what="the lobby")
 
 
 async def test_only_members_of_the_group_join_its_lobby(tg: FakeTelegram, bot_runner: BotRunner) -> None:

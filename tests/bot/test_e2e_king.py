@@ -162,7 +162,7 @@ async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_en
     assert answer.text is not None and "создатель" in answer.text
     await anna.press(lobby, data=order, force=True)
     await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="easy").pack(), force=True)
-    await tg.wait_for(lambda: "Бот-новичок" in lobby_of(group).text, what="the bot player")
+    await tg.wait_for(lambda: "Новичок" in lobby_of(group).text, what="the bot player")
     answer = await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
     assert answer.answered and not answer.text
 
@@ -236,7 +236,7 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     game = await _open_king(tg, group, anna, [anna, boris])
     add_bot = LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="normal").pack()
     await anna.press(lobby_of(group), data=add_bot, force=True)
-    await tg.wait_for(lambda: "Бот-любитель" in lobby_of(group).text, what="the bot player")
+    await tg.wait_for(lambda: "Любитель" in lobby_of(group).text, what="the bot player")
     await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
     seat = SeatCb(game=game).pack()
 

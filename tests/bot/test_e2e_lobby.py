@@ -30,7 +30,7 @@ async def test_lobby_settings_bots_and_cancel_rights(tg: FakeTelegram, bot_runne
 
     add = LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="easy").pack()
     await anna.press(lobby, data=add, force=True)
-    await tg.wait_for(lambda: "Бот-новичок" in lobby_of(group).text, what="the bot player")
+    await tg.wait_for(lambda: "Новичок" in lobby_of(group).text, what="the bot player")
 
     cancel = LobbyCb(game=game, op=LobbyOp.CANCEL).pack()
     answer = await boris.press(lobby, data=cancel, force=True)  # neither creator nor admin

@@ -31,12 +31,11 @@ from bot.callbacks import (
     SoloStep,
 )
 from bot.games import KONCHINKA
+from bot.games.konchinka.results import render_deal_end, render_party_end
 from bot.games.konchinka.views import (
     actions_of_card,
     event_text,
-    render_deal_end,
     render_hand,
-    render_party_end,
     render_solo,
     render_table,
 )
@@ -189,11 +188,13 @@ def table(
     player: int | None = None,
     seats: tuple[SeatInfo, ...] = SEATS,
     *,
-    seconds_left: int | None = None,
+    turn_seconds: int = 0,
     bot_username: str = "",
 ) -> TableInfo:
     view = state.view(state.current_player if player is None else player)
-    return TableInfo("g1", seats[: state.game.num_players], view, seconds_left, bot_username)
+    return TableInfo(
+        "g1", seats[: state.game.num_players], view, bot_username=bot_username, turn_seconds=turn_seconds
+    )
 
 
 def has_card_with(n_actions: Callable[[int], bool]) -> Callable[[KonchinkaState], bool]:
@@ -223,7 +224,7 @@ def all_renders(seats: tuple[SeatInfo, ...]) -> Iterator[tuple[str, Rendered]]:
         yield "king-lobby", render_lobby(king, tr)
         yield "king-settings", render_lobby(dataclasses.replace(king, screen=LobbyScreen.SETTINGS), tr)
         for state in (deal_over, over, two_tap):
-            info = table(state, 0, seats, seconds_left=61, bot_username="kbot")
+            info = table(state, 0, seats, turn_seconds=60, bot_username="kbot")
             yield "table", render_table(info, tr)
             yield "hand", render_hand(info, tr)
             yield "solo", render_solo(dataclasses.replace(info, solo=True), tr)
@@ -289,7 +290,7 @@ def test_lobby_lists_players_and_offers_join_link_and_creator_buttons() -> None:
     assert lines[0] == "🃏 <b>Кончинка</b> · классика · до 15"
     assert "Игроки (3/4):" in lines
     assert " 1. Аня" in lines and " 2. Борис" in lines
-    assert " 3. 🤖 Бот-любитель <i>(любитель)</i>" in lines
+    assert " 3. 🤖 Любитель <i>(любитель)</i>" in lines
     assert by_text(rendered, "✋ Присоединиться").url == "https://t.me/kbot?start=j_g1"
     ops = {
         LobbyCb.unpack(b.callback_data).op
@@ -324,7 +325,7 @@ def test_a_full_table_with_bots_offers_their_removal_only() -> None:
     rendered = render_lobby(info, RU)
     pressed = [LobbyCb.unpack(b.callback_data) for b in buttons(rendered) if b.callback_data]
     assert [(d.op, d.value) for d in pressed] == [(LobbyOp.REMOVE_BOT, "3"), (LobbyOp.BACK, "")]
-    assert by_text(rendered, "✖️ Убрать: 🤖 Бот-любитель").callback_data == pressed[0].pack()
+    assert by_text(rendered, "✖️ Убрать: 🤖 Любитель").callback_data == pressed[0].pack()
     assert "Какой силы бот?" not in rendered.text
 
 
@@ -363,12 +364,12 @@ def test_settings_buttons_carry_the_new_value_and_mark_the_current_one() -> None
 
 def test_group_table_shows_public_state_and_never_a_hand() -> None:
     state = new_state(3, 11)
-    info = table(state, 0, seconds_left=45, bot_username="kbot")
+    info = table(state, 0, turn_seconds=45, bot_username="kbot")
     rendered = render_table(info, RU)
     text = rendered.text
     view = info.view
     assert "На столе: " + "  ".join(c.ru for c in view.table) in text
-    assert "Ходит: " + ["Аня", "Борис", "Вера"][view.current_player] + " (0:45)" in text
+    assert "Ходит: " + ["Аня", "Борис", "Вера"][view.current_player] + " · ⏱ 45 с на ход" in text
     assert f"Колода: {view.deck_size}" in text
     assert f"Раздача 1 · сдаёт {['Аня', 'Борис', 'Вера'][view.dealer]}" in text
     assert "Аня — взято 0 (♣ 0)" in text
@@ -441,11 +442,11 @@ def test_moves_in_words(event: Event, ru: str | None, en: str | None) -> None:
 
 def test_two_tap_move_pick_a_card_then_what_it_does() -> None:
     state = play_until(new_state(3, 7), has_card_with(lambda n: n >= 2), 7)
-    info = table(state, seconds_left=30)
+    info = table(state, turn_seconds=30)
     view = info.view
     me = ["Аня", "Борис", "Вера"][view.player]
     first = render_hand(info, RU)
-    assert first.text.startswith(f"👉 <b>Ваш ход, {me}!</b> (0:30)")
+    assert first.text.startswith(f"👉 <b>Ваш ход, {me}!</b> · ⏱ 30 с на ход\n")
     card = next(c for c in view.hand if len(actions_of_card(view, c)) >= 2)
     pick = PickCb.unpack(by_text(first, card.ru).callback_data or "")
     assert (pick.game, pick.version, pick.card) == ("g1", view.version, card.code)
@@ -497,11 +498,11 @@ def test_a_card_with_one_action_plays_on_the_first_tap() -> None:
 def test_not_your_turn_shows_cards_as_text_without_move_buttons() -> None:
     state = new_state(3, 12)
     other = (state.current_player + 1) % 3
-    info = table(state, other, seconds_left=50)
+    info = table(state, other, turn_seconds=50)
     rendered = render_hand(info, RU)
     assert "Ваш ход" not in rendered.text
     assert "Ваши карты: " + "  ".join(c.ru for c in info.view.hand) in rendered.text
-    assert [b.text for b in buttons(rendered)] == ["📖 Правила"]
+    assert [b.text for b in buttons(rendered)] == ["📋 Стол", "📖 Правила"]
 
 
 def test_finish_button_is_offered_and_plays_the_finish() -> None:
@@ -524,7 +525,7 @@ def test_english_uses_english_ranks() -> None:
     assert any(b.text == face.ru for b in buttons(render_hand(info, RU)))
 
 
-def test_solo_shows_more_bot_moves_and_the_tally() -> None:
+def test_solo_shows_more_bot_moves_and_every_score() -> None:
     state = play_until(
         new_state(3, 13), lambda s: len(s.deal_scores) >= 1 and len(s.view(0).recent_events) >= 6, 13
     )
@@ -532,7 +533,9 @@ def test_solo_shows_more_bot_moves_and_the_tally() -> None:
     solo = render_solo(info, RU).text
     hand = render_hand(dataclasses.replace(info, solo=False), RU).text
     assert solo.count("\n· ") > hand.count("\n· ")
-    assert "Запись:" in solo
+    for i, name in enumerate(["Аня", "Борис", "Вера"]):
+        assert f"{name} — взято {info.view.pile_sizes[i]} (♣ {info.view.pile_clubs[i]})" in solo
+        assert f" · счёт {info.view.tally[i][-1]}" in solo
 
 
 # ------------------------------------------------------------------------------------------- results
@@ -693,7 +696,7 @@ def test_forced_capture_card_without_a_capture_explains_instead_of_playing() -> 
     assert playable and all(by_text(first, c.ru) for c in playable)
     second = render_hand(info, RU, card)
     assert f"{card.ru} сейчас не сыграть" in second.text
-    assert [b.text for b in buttons(second)] == ["← Другая карта", "📖 Правила"]
+    assert [b.text for b in buttons(second)] == ["← Другая карта", "📋 Стол", "📖 Правила"]
     version = state.version
     refusal = KONCHINKA.refusal(state, card.code)
     assert refusal is not None and refusal.reason is KonchinkaIllegal.MUST_CAPTURE
@@ -743,7 +746,7 @@ def test_unnamed_bots_of_one_level_are_told_apart_by_number() -> None:
     )
     assert [seat_name(s, RU) for s in seats] == [
         "Аня",
-        "🤖 Бот-мастер 1",
-        "🤖 Бот-любитель",
-        "🤖 Бот-мастер 2",
+        "🤖 Мастер 1",
+        "🤖 Любитель",
+        "🤖 Мастер 2",
     ]

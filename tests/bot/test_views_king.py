@@ -13,6 +13,7 @@ import pytest
 
 from bot.callbacks import GameKind, LobbyCb, MoveCb, PickCb, RematchCb, SettingKey
 from bot.games import KING
+from bot.games.king import results as kr
 from bot.games.king import views as kv
 from bot.views import LobbyInfo, LobbyScreen, Rendered, SeatInfo, TableInfo, illegal_answer, render_lobby
 from engine.ai import Level
@@ -33,10 +34,10 @@ def table(
     player: int,
     seats: tuple[SeatInfo, ...] = SEATS,
     *,
-    seconds_left: int | None = None,
+    turn_seconds: int = 0,
     solo: bool = False,
 ) -> TableInfo[KingView]:
-    return TableInfo("g1", seats, state.view(player), seconds_left, "kbot", solo)
+    return TableInfo("g1", seats, state.view(player), None, "kbot", solo, turn_seconds)
 
 
 def play_until(state: KingState, done: Callable[[KingState], bool], seed: int = 0) -> KingState:
@@ -87,9 +88,9 @@ def test_hand_is_grouped_by_suit_and_legal_cards_play_on_one_tap() -> None:
         ["·К♥·"],
         ["10♦", "7♦"],
         ["·Д♣·", "·9♣·", "·7♣·"],
-        ["📖 Правила"],
+        ["📋 Стол", "📖 Правила"],
     ]
-    for b in buttons(rendered)[:-1]:
+    for b in buttons(rendered)[:-2]:
         c = Card.parse(b.text.strip("·"))
         if c.suit is Suit.DIAMONDS:
             move = MoveCb.unpack(b.callback_data or "")
@@ -98,9 +99,12 @@ def test_hand_is_grouped_by_suit_and_legal_cards_play_on_one_tap() -> None:
         else:
             pick = PickCb.unpack(b.callback_data or "")
             assert pick.card == c.code and pick.version == state.version
-    assert plain(rendered).startswith("👉 Ваш ход, Аня!\n👑 Кинг · раздача 6/15 · сдаёт Борис\n")
-    assert "📜 «не брать кинга»\nНа столе: Вера 9♦ · 🤖 Бот-любитель В♦" in plain(rendered)
-    assert plain(rendered).endswith("Ваши карты — чем ходите?")
+    assert rendered.text == (
+        "👑 <b>Кинг</b> · 6/15 · 📜 «не брать кинга»\n"
+        "На столе: Вера 9♦ · 🤖 Любитель В♦\n"
+        "👉 <b>Ваш ход, Аня!</b>\n"
+        "Ваши карты — чем ходите?"
+    )
 
 
 def test_an_unplayable_card_is_answered_with_the_reason_and_changes_nothing() -> None:
@@ -155,11 +159,15 @@ def test_an_unplayable_card_is_answered_with_the_reason_and_changes_nothing() ->
 def test_not_your_turn_shows_the_hand_as_text_by_suit_without_buttons() -> None:
     state = mockup_position()
     state.apply(Play(Card.parse("7d")))
-    rendered = kv.render_hand(table(state, 0, seconds_left=30), RU)
+    rendered = kv.render_hand(table(state, 0, turn_seconds=30), RU)
     assert_valid(rendered)
-    assert rows_of(rendered) == [["📖 Правила"]]
-    assert plain(rendered).endswith("Ваши карты:\nТ♠ 8♠\nК♥\n10♦\nД♣ 9♣ 7♣")
-    assert "На столе: Вера 9♦ · 🤖 Бот-любитель В♦ · Аня 7♦\nХодит: Борис (0:30)" in plain(rendered)
+    assert rows_of(rendered) == [["📋 Стол", "📖 Правила"]]
+    assert rendered.text == (
+        "👑 <b>Кинг</b> · 6/15 · 📜 «не брать кинга»\n"
+        "На столе: Вера 9♦ · 🤖 Любитель В♦ · Аня 7♦\n"
+        "Ходит: Борис\n"
+        "Ваши карты: Т♠ 8♠ · К♥ · 10♦ · Д♣ 9♣ 7♣"
+    )
 
 
 # ------------------------------------------------------------------------------------------- trump choice
@@ -175,7 +183,7 @@ def test_the_chooser_sees_three_cards_and_names_trump_the_others_wait() -> None:
     assert len(three) == 3
     assert "Ваши первые три карты: " + "  ".join(c.ru for c in three) in plain(mine)
     assert "козыря назначаете вы" in plain(mine)
-    assert rows_of(mine) == [["♠", "♥", "♦", "♣"], ["🂠 По последней"], ["📖 Правила"]]
+    assert rows_of(mine) == [["♠", "♥", "♦", "♣"], ["🂠 По последней"], ["📋 Стол", "📖 Правила"]]
     legal = state.view(chooser).legal_actions
     chosen = {b.text: legal[MoveCb.unpack(b.callback_data or "").index] for b in buttons(mine)[:5]}
     assert chosen == {
@@ -185,13 +193,13 @@ def test_the_chooser_sees_three_cards_and_names_trump_the_others_wait() -> None:
         "♣": ChooseTrump(Suit.CLUBS),
         "🂠 По последней": ChooseTrump(None),
     }
-    name = ["Аня", "Борис", "Вера", "🤖 Бот-любитель"][chooser]
+    name = ["Аня", "Борис", "Вера", "🤖 Любитель"][chooser]
     for other in range(4):
         if other == chooser:
             continue
         theirs = kv.render_hand(table(state, other), RU)
         assert f"⏳ Ждём козыря — выбирает {name}" in plain(theirs)
-        assert rows_of(theirs) == [["📖 Правила"]] and "Ваши карты" not in plain(theirs)
+        assert rows_of(theirs) == [["📋 Стол", "📖 Правила"]] and "Ваши карты" not in plain(theirs)
     group = kv.render_table(table(state, chooser), RU)
     assert f"Ждём козыря — выбирает {name}" in plain(group)
     assert not any(c.ru in plain(group) for c in three), "the chooser's cards stay private"
@@ -222,15 +230,15 @@ def test_group_table_shows_deal_contract_trick_tricks_penalties_last_trick_and_t
         lambda s: s.deal_index == 3 and s.tricks_done >= 2 and len(s.trick) == 1 and any(s.penalty_cards),
         11,
     )
-    rendered = kv.render_table(table(state, 0, seconds_left=42), RU)
+    rendered = kv.render_table(table(state, 0, turn_seconds=42), RU)
     assert_valid(rendered)
     text = plain(rendered)
     assert text.startswith("👑 Кинг · раздача 4/15 · сдаёт ")
     assert "📜 «не брать червей»" in text
     leader, led = state.trick[0]
-    assert f"На столе: {['Аня', 'Борис', 'Вера', '🤖 Бот-любитель'][leader]} {led.ru}" in text
-    assert "(0:42)" in text
-    for seat, name in enumerate(["Аня", "Борис", "Вера", "🤖 Бот-любитель"]):
+    assert f"На столе: {['Аня', 'Борис', 'Вера', '🤖 Любитель'][leader]} {led.ru}" in text
+    assert " · ⏱ 42 с на ход" in text
+    for seat, name in enumerate(["Аня", "Борис", "Вера", "🤖 Любитель"]):
         line = next(x for x in text.splitlines() if x.lstrip("👉 ").startswith(f"{name} — взяток: "))
         assert line.lstrip("👉 ").startswith(f"{name} — взяток: {state.tricks_won[seat]}")
         for c in state.penalty_cards[seat]:
@@ -238,7 +246,7 @@ def test_group_table_shows_deal_contract_trick_tricks_penalties_last_trick_and_t
     last = state.tricks_this_deal[-1]
     assert (
         "Прошлая взятка: "
-        + " · ".join(f"{['Аня', 'Борис', 'Вера', '🤖 Бот-любитель'][p]} {c.ru}" for p, c in last.plays)
+        + " · ".join(f"{['Аня', 'Борис', 'Вера', '🤖 Любитель'][p]} {c.ru}" for p, c in last.plays)
         in text
     )
     totals = state.results
@@ -253,13 +261,13 @@ def test_group_table_shows_deal_contract_trick_tricks_penalties_last_trick_and_t
 
 def test_deal_end_and_the_score_sheet_one_row_per_deal_one_column_per_player() -> None:
     state = play_until(KingGame().new_initial_state(5), lambda s: s.deals_completed == 9, 5)
-    rendered = kv.render_deal_end(table(state, 0), RU, 9)
+    rendered = kr.render_deal_end(table(state, 0), RU, 9)
     assert_valid(rendered)
     text = plain(rendered)
     row = state.score_sheet[8]
-    assert text.startswith("Раздача 9/15 окончена · отыгрыш 2/8\n")
+    assert text.startswith("Раздача 9/15 окончена · отыгрыш 2/8\nПоследняя взятка: ")
     assert "Аня " + kv.signed(row[0]) + " · Борис " + kv.signed(row[1]) in text
-    assert "1 Аня · 2 Борис · 3 Вера · 4 🤖 Бот-любитель" in text
+    assert "1 Аня · 2 Борис · 3 Вера · 4 🤖 Любитель" in text
     sheet = re.search(r"<pre>(.*)</pre>", rendered.text, re.S)
     assert sheet is not None
     lines = sheet.group(1).split("\n")
@@ -277,13 +285,13 @@ def test_deal_end_and_the_score_sheet_one_row_per_deal_one_column_per_player() -
 
 def test_party_end_results_winners_sheet_and_rematch() -> None:
     state = play_until(KingGame().new_initial_state(8), lambda s: s.is_terminal, 8)
-    rendered = kv.render_party_end(table(state, 0), RU)
+    rendered = kr.render_party_end(table(state, 0), RU)
     assert_valid(rendered)
     text = plain(rendered)
     assert text.startswith("🏆 Партия окончена!")
     outcome = state.outcome
     assert outcome is not None and sum(outcome.scores) == 0
-    names = ["Аня", "Борис", "Вера", "🤖 Бот-любитель"]
+    names = ["Аня", "Борис", "Вера", "🤖 Любитель"]
     for w in outcome.winners:
         assert f"Победа: {names[w]} — {kv.signed(outcome.scores[w])}" in text
     for seat, name in enumerate(names):
@@ -292,7 +300,7 @@ def test_party_end_results_winners_sheet_and_rematch() -> None:
         assert f"{name}: {plus} − {minus} = {kv.signed(plus - minus)}" in text
     assert "15 +" in text and "Σ" in text
     assert RematchCb.unpack(by_text(rendered, "🔁 Реванш").callback_data or "").game == "g1"
-    last = kv.render_deal_end(table(state, 0), RU, 15)
+    last = kr.render_deal_end(table(state, 0), RU, 15)
     assert "<pre>" not in last.text, "the last deal's sheet comes with the results"
     solo = kv.render_solo(table(state, 0, solo=True), RU)
     assert "🔁 Реванш" in [b.text for b in buttons(solo)]
@@ -312,12 +320,12 @@ def _all_screens(seats: tuple[SeatInfo, ...]) -> Iterator[Rendered]:
     for tr in (RU, EN):
         for state in states:
             for seat in range(4):
-                info = table(state, seat, seats, seconds_left=75)
+                info = table(state, seat, seats, turn_seconds=75)
                 yield kv.render_hand(info, tr)
                 yield kv.render_solo(TableInfo("g1", seats, info.view, None, "kbot", True), tr)
             yield kv.render_table(table(state, 0, seats), tr)
-            yield kv.render_deal_end(table(state, 0, seats), tr)
-            yield kv.render_party_end(table(state, 0, seats), tr)
+            yield kr.render_deal_end(table(state, 0, seats), tr)
+            yield kr.render_party_end(table(state, 0, seats), tr)
         lobby = LobbyInfo("g1234567890ab", GameKind.KING, KING.default_options(None), seats[:2], "kbot")
         yield render_lobby(LobbyInfo(**{**_fields(lobby), "screen": LobbyScreen.SETTINGS}), tr)
 

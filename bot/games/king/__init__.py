@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.games.base import GamePlugin, Options
-from bot.games.king import views
+from bot.games.king import results, views
+from bot.games.king.hint import hint_text
 from bot.games.king.settings import render_king_settings, set_king_option
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, TableInfo
@@ -49,10 +50,15 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
         return views.render_solo(table, tr)
 
     def render_deal_end(self, table: TableInfo[KingView], tr: Translator, deal: int) -> Rendered:
-        return views.render_deal_end(table, tr, deal)
+        return results.render_deal_end(table, tr, deal)
 
-    def render_party_end(self, table: TableInfo[KingView], tr: Translator) -> Rendered:
-        return views.render_party_end(table, tr)
+    def render_party_end(
+        self, table: TableInfo[KingView], tr: Translator, *, rematch: bool = True
+    ) -> Rendered:
+        return results.render_party_end(table, tr, rematch=rematch)
+
+    def hint(self, view: KingView, action: KingAction, tr: Translator) -> str:
+        return hint_text(view, action, tr)
 
     def actions_of_card(self, view: KingView, code: str) -> list[int]:
         return [

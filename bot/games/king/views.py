@@ -13,18 +13,18 @@ from typing import Final, TypeAlias
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import DeepLink, MoveCb, PickCb, RematchCb, RulesSection, start_link
+from bot.callbacks import DeepLink, HintCb, MoveCb, PickCb, RematchCb, RulesSection, TableCb, start_link
 from bot.i18n import Translator
 from bot.views.common import (
     button,
     card,
     cards,
-    clock,
     fit,
     keyboard,
     name_of,
     rules_button,
     seat_name,
+    time_note,
     turn_line,
     unplayable,
     url_button,
@@ -68,14 +68,14 @@ def contract_name(contract: Contract, tr: Translator) -> str:
     return tr.t("king-contract-name", contract=contract.value)
 
 
-def _deal_label(deal_index: int, contract: Contract | None, tr: Translator) -> str:
+def deal_label(deal_index: int, contract: Contract | None, tr: Translator) -> str:
     """«не брать кинга» for a negative deal, «отыгрыш 3/8» for a positive one."""
     if contract is not None:
         return contract_name(contract, tr)
     return tr.t("king-positive", n=deal_index - NEGATIVE_DEALS + 1, total=POSITIVE_DEALS)
 
 
-def _contract_of(view: KingView, deal_index: int) -> Contract | None:
+def contract_of(view: KingView, deal_index: int) -> Contract | None:
     return view.options.order[deal_index] if 0 <= deal_index < NEGATIVE_DEALS else None
 
 
@@ -92,7 +92,7 @@ def _header(view: KingView, seats: Sequence[SeatInfo], tr: Translator, *, privat
 def _contract_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator, private: bool) -> str:
     if view.contract is not None:
         return "📜 " + contract_name(view.contract, tr)
-    positive = _deal_label(view.deal_index, None, tr)
+    positive = deal_label(view.deal_index, None, tr)
     chooser = name_of(seats, view.chooser, tr)
     if view.phase is Phase.CHOOSE_TRUMP or view.trump is None:
         if private and view.player == view.chooser:
@@ -107,7 +107,7 @@ def _contract_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator, pr
     return f"🎺 {positive} · {trump}"
 
 
-def _plays(plays: Sequence[tuple[int, Card]], seats: Sequence[SeatInfo], tr: Translator) -> str:
+def plays_text(plays: Sequence[tuple[int, Card]], seats: Sequence[SeatInfo], tr: Translator) -> str:
     return " · ".join(f"{name_of(seats, player, tr)} {card(c, tr)}" for player, c in plays)
 
 
@@ -116,14 +116,33 @@ def _trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> st
         return None
     if not view.trick:
         return tr.t("table-empty")
-    return tr.t("table-cards", cards=_plays(view.trick, seats, tr))
+    return tr.t("table-cards", cards=plays_text(view.trick, seats, tr))
+
+
+def _time_note(table: KingTable, tr: Translator) -> str:
+    return time_note(table.turn_seconds, table.deadline, tr)
 
 
 def _turn_line(table: KingTable, tr: Translator) -> str | None:
     view = table.view
     if view.is_terminal or view.phase is not Phase.PLAY or view.current_player < 0:
         return None
-    return turn_line(table.seats, view.current_player, table.seconds_left, tr)
+    return turn_line(table.seats, view.current_player, tr, _time_note(table, tr))
+
+
+def _auto_move_line(table: KingTable, tr: Translator) -> list[str]:
+    """«⏰ Борис: 9♦ — сыграл бот: время вышло» when the timer made the last play."""
+    view = table.view
+    if not table.auto_move or view.is_terminal:
+        return []
+    if view.trick:
+        player, played = view.trick[-1]
+    elif view.last_trick is not None:
+        player, played = view.last_trick.plays[-1]
+    else:
+        return []
+    move = f"{name_of(table.seats, player, tr)} {card(played, tr)}"
+    return [tr.t("move-auto", move=move)]
 
 
 def _player_lines(table: KingTable, tr: Translator) -> list[str]:
@@ -153,7 +172,7 @@ def _last_trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) 
         return []
     last = view.tricks_this_deal[-1]
     return [
-        tr.t("king-last-trick", plays=_plays(last.plays, seats, tr), name=name_of(seats, last.winner, tr))
+        tr.t("king-last-trick", plays=plays_text(last.plays, seats, tr), name=name_of(seats, last.winner, tr))
     ]
 
 
@@ -164,7 +183,7 @@ def _totals_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> l
     return [tr.t("king-totals", scores=scores)]
 
 
-def _join(blocks: Sequence[Sequence[str]]) -> str:
+def join_blocks(blocks: Sequence[Sequence[str]]) -> str:
     return "\n\n".join("\n".join(block) for block in blocks if block)
 
 
@@ -176,31 +195,6 @@ def _suit_groups(hand: Sequence[Card]) -> list[list[Card]]:
         if group:
             groups.append(group)
     return groups
-
-
-def score_sheet(
-    view: KingView, seats: Sequence[SeatInfo], tr: Translator, rows: int | None = None
-) -> list[str]:
-    """The paper score sheet: a legend of the columns, then one row per finished deal and the totals.
-
-    Monospaced (``<pre>``) so the columns line up on a phone: about 25 characters wide for four players.
-    """
-    sheet = view.score_sheet if rows is None else view.score_sheet[:rows]
-    if not sheet:
-        return []
-    players = len(seats)
-    legend = " · ".join(f"{i + 1} {seat_name(seat, tr)}" for i, seat in enumerate(seats))
-    head = " " * SHEET_LABEL + "".join(f"{i + 1:>{SHEET_COLUMN}}" for i in range(players))
-    body = []
-    for deal_index, row in enumerate(sheet):
-        contract = _contract_of(view, deal_index)
-        abbr = tr.t("king-abbr", contract=contract.value) if contract else tr.t("king-abbr-plus")
-        label = f"{deal_index + 1:>2} {abbr}"[:SHEET_LABEL].ljust(SHEET_LABEL)
-        body.append(label + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in row[:players]))
-    totals = [sum(row[p] for row in sheet) for p in range(players)]
-    body.append("Σ".ljust(SHEET_LABEL) + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in totals))
-    pre = "\n".join([head, *body])
-    return [tr.t("tally-title"), legend, f"<pre>{pre}</pre>"]
 
 
 # --------------------------------------------------------------------------------------------- group
@@ -216,8 +210,13 @@ def render_table(table: KingTable, tr: Translator) -> Rendered:
         for line in (_trick_line(view, seats, tr), _turn_line(table, tr)):
             if line:
                 top.append(line)
-        return _join(
-            [top, _player_lines(table, tr), _last_trick_line(view, seats, tr), _totals_line(view, seats, tr)]
+        return join_blocks(
+            [
+                top,
+                _player_lines(table, tr),
+                _auto_move_line(table, tr) or _last_trick_line(view, seats, tr),
+                _totals_line(view, seats, tr),
+            ]
         )
 
     row = [rules_button(tr, RulesSection.KING, table.game_id)]
@@ -280,8 +279,79 @@ def _card_rows(table: KingTable, tr: Translator) -> list[Sequence[InlineKeyboard
     return rows
 
 
-def _hand_text(hand: Sequence[Card], tr: Translator) -> list[str]:
-    return [tr.t("king-your-cards"), *(cards(group, tr) for group in _suit_groups(hand))]
+def _hand_line(hand: Sequence[Card], tr: Translator) -> str:
+    """The cards on one line, suit by suit: «Ваши карты: Т♠ 8♠ · К♥ · 10♦ 7♦»."""
+    return tr.t("hand-cards", cards=" · ".join(cards(group, tr) for group in _suit_groups(hand)))
+
+
+def _your_turn_line(table: KingTable, me: SeatInfo, tr: Translator) -> str:
+    line = tr.t("hand-your-turn", name=seat_name(me, tr))
+    note = _time_note(table, tr)
+    return f"{line} · {note}" if note else line
+
+
+def _bottom(view: KingView, tr: Translator, my_turn: bool) -> list[str]:
+    if view.is_terminal:
+        return [tr.t("hand-game-over")]
+    if my_turn and view.phase is Phase.CHOOSE_TRUMP:
+        return [tr.t("king-first-three", cards=cards(view.hand, tr, "  ")), tr.t("king-choose-trump")]
+    if my_turn:
+        return [tr.t("king-pick-card")]
+    return [_hand_line(view.hand, tr)] if view.hand else []
+
+
+def _this_deal_last_trick(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+    """The deal's previous trick, shown while the table is empty (the moment one wants to see it)."""
+    if view.trick or view.phase is not Phase.PLAY:
+        return []
+    return _last_trick_line(view, seats, tr)
+
+
+def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) -> str:
+    """A group game's private hand: at most five lines — the deal, the table, the last move, whose turn and
+    what to do; the whole table is the group's message (and «📋 Стол»)."""
+    view = table.view
+    seats = table.seats
+    if view.is_terminal:
+        lines = [_header(view, seats, tr)[0], *_totals_line(view, seats, tr), *_bottom(view, tr, my_turn)]
+        return "\n".join(lines)
+    deal = tr.t("king-deal-short", deal=view.deal_index + 1, total=NUM_DEALS)
+    lines = [f"👑 <b>{tr.t('game-king')}</b> · {deal} · {_contract_line(view, seats, tr, True)}"]
+    trick = _trick_line(view, seats, tr)
+    if trick:
+        lines.append(trick)
+    lines += _auto_move_line(table, tr) or _this_deal_last_trick(view, seats, tr)
+    if my_turn:
+        lines.append(_your_turn_line(table, me, tr))
+    elif view.phase is Phase.PLAY and view.current_player >= 0:
+        lines.append(turn_line(seats, view.current_player, tr))
+    lines += _bottom(view, tr, my_turn)
+    return "\n".join(lines)
+
+
+def _solo_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) -> str:
+    """A solo game's one message (no group to look at): ≤ 15 lines — the deal, the trick, every player's
+    tricks and penalties, the last trick, the totals, what to do."""
+    view = table.view
+    seats = table.seats
+    top = [_your_turn_line(table, me, tr)] if my_turn else []
+    top += _header(view, seats, tr, private=True)
+    trick = _trick_line(view, seats, tr)
+    if trick:
+        top.append(trick)
+    if not my_turn:
+        turn = _turn_line(table, tr)
+        if turn:
+            top.append(turn)
+    return join_blocks(
+        [
+            top,
+            _player_lines(table, tr),
+            _auto_move_line(table, tr) or _last_trick_line(view, seats, tr),
+            _totals_line(view, seats, tr),
+            _bottom(view, tr, my_turn),
+        ]
+    )
 
 
 def _private(table: KingTable, tr: Translator) -> Rendered:
@@ -289,115 +359,27 @@ def _private(table: KingTable, tr: Translator) -> Rendered:
     seats = table.seats
     me = seats[view.player] if 0 <= view.player < len(seats) else SeatInfo(name="")
     my_turn = _is_my_turn(view)
-    choosing = view.phase is Phase.CHOOSE_TRUMP
-
-    def build(_keep: int | None) -> str:
-        top: list[str] = []
-        if my_turn:
-            timer = f" ({clock(table.seconds_left)})" if table.seconds_left is not None else ""
-            top.append(tr.t("hand-your-turn", name=seat_name(me, tr)) + timer)
-        top += _header(view, seats, tr, private=True)
-        trick = _trick_line(view, seats, tr)
-        if trick:
-            top.append(trick)
-        if not my_turn:
-            turn = _turn_line(table, tr)
-            if turn:
-                top.append(turn)
-        blocks = [
-            top,
-            _player_lines(table, tr),
-            _last_trick_line(view, seats, tr),
-            _totals_line(view, seats, tr),
-        ]
-        bottom: list[str] = []
-        if view.is_terminal:
-            bottom.append(tr.t("hand-game-over"))
-        elif my_turn and choosing:
-            bottom += [tr.t("king-first-three", cards=cards(view.hand, tr, "  ")), tr.t("king-choose-trump")]
-        elif my_turn:
-            bottom.append(tr.t("king-pick-card"))
-        elif view.hand:
-            bottom += _hand_text(view.hand, tr)
-        blocks.append(bottom)
-        return _join(blocks)
-
+    text = (_solo_text if table.solo else _compact_text)(table, tr, me, my_turn)
     rows: list[Sequence[InlineKeyboardButton]] = []
     if my_turn:
-        rows = _trump_rows(table, tr) if choosing else _card_rows(table, tr)
+        rows = _trump_rows(table, tr) if view.phase is Phase.CHOOSE_TRUMP else _card_rows(table, tr)
     last_row = [rules_button(tr, RulesSection.KING, table.game_id)]
+    if not view.is_terminal:
+        last_row.insert(0, button(tr.t("btn-table"), TableCb(game=table.game_id).pack()))
+    if my_turn and table.solo:
+        last_row.insert(0, button(tr.t("btn-hint"), HintCb(game=table.game_id, version=view.version).pack()))
     if view.is_terminal and table.solo:
         last_row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
     rows.append(last_row)
-    return Rendered(fit(build), keyboard(rows))
+    return Rendered(fit(lambda _keep: text), keyboard(rows))
 
 
 def render_hand(table: KingTable, tr: Translator) -> Rendered:
-    """A player's live private message: the table, their cards in suit rows, and on their turn the buttons
-    (a card plays on one tap; the trump chooser gets ♠ ♥ ♦ ♣ and «по последней»)."""
+    """A player's private message in a group game: what they need to move, their cards in suit rows (a card
+    plays on one tap; the trump chooser gets ♠ ♥ ♦ ♣ and «по последней»)."""
     return _private(table, tr)
 
 
 def render_solo(table: KingTable, tr: Translator) -> Rendered:
     """The one live message of a solo game against three bot players (a rematch button at the end)."""
     return _private(table, tr)
-
-
-# --------------------------------------------------------------------------------------------- results
-
-
-def render_deal_end(table: KingTable, tr: Translator, deal_number: int | None = None) -> Rendered:
-    """A finished deal (the last one unless ``deal_number``, 1-based): its points and the sheet so far."""
-    view = table.view
-    seats = table.seats
-    sheet = view.score_sheet
-    index = len(sheet) - 1 if deal_number is None else deal_number - 1
-    if not 0 <= index < len(sheet):
-        return Rendered(tr.t("deal-none"), None)
-    row = sheet[index]
-
-    def build(_keep: int | None) -> str:
-        label = _deal_label(index, _contract_of(view, index), tr)
-        head = [tr.t("king-deal-over", deal=index + 1, total=NUM_DEALS, contract=label)]
-        points = " · ".join(f"{seat_name(seat, tr)} <b>{signed(row[i])}</b>" for i, seat in enumerate(seats))
-        head.append(points)
-        # The last deal's sheet comes with the party's results right after: no need to repeat it here.
-        sheet_lines = [] if view.is_terminal else score_sheet(view, seats, tr, index + 1)
-        return _join([head, sheet_lines])
-
-    return Rendered(fit(build), keyboard([[rules_button(tr, RulesSection.KING_SCORING, table.game_id)]]))
-
-
-def render_party_end(table: KingTable, tr: Translator) -> Rendered:
-    """The final results (positive points − penalties), the winner(s), the whole sheet and a rematch button."""
-    view = table.view
-    seats = table.seats
-    outcome = view.outcome
-    sheet = view.score_sheet
-
-    def build(_keep: int | None) -> str:
-        head = [tr.t("party-title")]
-        if outcome is not None:
-            for winner in outcome.winners:
-                head.append(
-                    tr.t(
-                        "party-winner", name=name_of(seats, winner, tr), points=signed(outcome.scores[winner])
-                    )
-                )
-        results = [tr.t("king-results-title")]
-        for i, seat in enumerate(seats):
-            plus = sum(r[i] for r in sheet if r[i] > 0)
-            minus = -sum(r[i] for r in sheet if r[i] < 0)
-            total = plus - minus
-            results.append(
-                tr.t("king-result", name=seat_name(seat, tr), plus=plus, minus=minus, total=signed(total))
-            )
-        return _join([head, results, score_sheet(view, seats, tr)])
-
-    rows = [
-        [
-            button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()),
-            rules_button(tr, RulesSection.KING_SCORING, table.game_id),
-        ]
-    ]
-    return Rendered(fit(build), keyboard(rows))

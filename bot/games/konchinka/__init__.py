@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.games.base import GamePlugin, Options
-from bot.games.konchinka import views
+from bot.games.konchinka import results, views
+from bot.games.konchinka.hint import hint_text
 from bot.games.konchinka.settings import render_konchinka_settings, set_konchinka_option
 from bot.i18n import Translator
 from bot.views.common import konchinka_options_summary, option
@@ -66,10 +67,15 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
         return views.render_solo(table, tr, _card(picked))
 
     def render_deal_end(self, table: TableInfo[KonchinkaView], tr: Translator, deal: int) -> Rendered:
-        return views.render_deal_end(table, tr, deal)
+        return results.render_deal_end(table, tr, deal)
 
-    def render_party_end(self, table: TableInfo[KonchinkaView], tr: Translator) -> Rendered:
-        return views.render_party_end(table, tr)
+    def render_party_end(
+        self, table: TableInfo[KonchinkaView], tr: Translator, *, rematch: bool = True
+    ) -> Rendered:
+        return results.render_party_end(table, tr, rematch=rematch)
+
+    def hint(self, view: KonchinkaView, action: KonchinkaAction, tr: Translator) -> str:
+        return hint_text(view, action, tr)
 
     def actions_of_card(self, view: KonchinkaView, code: str) -> list[int]:
         card = _card(code)

@@ -11,13 +11,22 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, RematchCb, RulesSection, start_link
+from bot.callbacks import (
+    BackCb,
+    DeepLink,
+    HintCb,
+    MoveCb,
+    PickCb,
+    RematchCb,
+    RulesSection,
+    TableCb,
+    start_link,
+)
 from bot.i18n import Translator
 from bot.views.common import (
     button,
     card,
     cards,
-    clock,
     fit,
     keyboard,
     konchinka_options_summary,
@@ -25,28 +34,17 @@ from bot.views.common import (
     rules_button,
     seat_name,
     tally_line,
+    time_note,
     turn_line,
     unplayable,
     url_button,
 )
 from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.cards import Card, Rank
-from engine.konchinka import (
-    KONCHINKI,
-    Capture,
-    DealScore,
-    Event,
-    EventKind,
-    Finish,
-    KonchinkaView,
-    Lay,
-    Settlement,
-    Variant,
-)
+from engine.konchinka import KONCHINKI, Capture, Event, EventKind, Finish, KonchinkaView, Lay, Variant
 
 GROUP_EVENTS: Final = 4
-PRIVATE_EVENTS: Final = 2
-SOLO_EVENTS: Final = 6
+SOLO_EVENTS: Final = 3
 
 
 # --------------------------------------------------------------------------------------------- pieces
@@ -65,14 +63,18 @@ def _table_line(view: KonchinkaView, tr: Translator) -> str:
     return tr.t("table-cards", cards=cards(view.table, tr, "  "))
 
 
+def _time_note(table: TableInfo, tr: Translator) -> str:
+    return time_note(table.turn_seconds, table.deadline, tr)
+
+
 def _turn_line(table: TableInfo, tr: Translator) -> str | None:
     view = table.view
     if view.is_terminal or view.current_player < 0:
         return None
-    return turn_line(table.seats, view.current_player, table.seconds_left, tr)
+    return turn_line(table.seats, view.current_player, tr, _time_note(table, tr))
 
 
-def _player_lines(table: TableInfo, tr: Translator) -> list[str]:
+def _player_lines(table: TableInfo, tr: Translator, *, scores: bool = False) -> list[str]:
     view = table.view
     lines = []
     for seat_index, seat in enumerate(table.seats):
@@ -86,6 +88,8 @@ def _player_lines(table: TableInfo, tr: Translator) -> list[str]:
         got = view.konchinki[seat_index]
         if got:
             line += " · " + tr.t("table-konchinki", cards=cards(got, tr))
+        if scores and any(view.tally):
+            line += " · " + tr.t("table-score", score=_total(view, seat_index))
         if seat.is_replaced:
             line += " · " + tr.t("table-replaced")
         elif not seat.is_reachable and not seat.is_bot:
@@ -125,14 +129,33 @@ def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str |
     return None
 
 
-def _event_lines(table: TableInfo, tr: Translator, limit: int) -> list[str]:
+def _told_events(table: TableInfo, tr: Translator) -> list[str]:
+    """This deal's moves in words, the last one marked when the timer made it."""
     texts = [t for t in (event_text(e, table.seats, tr) for e in table.view.recent_events) if t]
+    if texts and table.auto_move:
+        texts[-1] = tr.t("move-auto", move=texts[-1])
+    return texts
+
+
+def _event_lines(table: TableInfo, tr: Translator, limit: int, *, title: bool = True) -> list[str]:
+    texts = _told_events(table, tr)
     if not texts or limit <= 0:
         return []
-    return [tr.t("table-moves"), *(f"· {t}" for t in texts[-limit:])]
+    lines = [f"· {t}" for t in texts[-limit:]]
+    return [tr.t("table-moves"), *lines] if title else lines
 
 
-def _tally_lines(
+def _last_move_line(table: TableInfo, tr: Translator) -> str | None:
+    texts = _told_events(table, tr)
+    return tr.t("hand-last-move", move=texts[-1]) if texts else None
+
+
+def _total(view: KonchinkaView, seat_index: int) -> int:
+    totals = view.tally[seat_index]
+    return totals[-1] if totals else 0
+
+
+def tally_lines(
     view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator, keep: int | None
 ) -> list[str]:
     if not any(view.tally):
@@ -146,17 +169,15 @@ def _tally_lines(
 def _score_line(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
     if not any(view.tally):
         return None
-    parts = [
-        f"{seat_name(seat, tr)} {view.tally[i][-1] if view.tally[i] else 0}" for i, seat in enumerate(seats)
-    ]
+    parts = [f"{seat_name(seat, tr)} {_total(view, i)}" for i, seat in enumerate(seats)]
     return tr.t("score-line", scores=" · ".join(parts))
 
 
-def _rules_section(view: KonchinkaView) -> RulesSection:
+def rules_section_of(view: KonchinkaView) -> RulesSection:
     return RulesSection.POINTS if view.options.variant is Variant.POINTS else RulesSection.KONCHINKA
 
 
-def _join(blocks: Sequence[Sequence[str]]) -> str:
+def join_blocks(blocks: Sequence[Sequence[str]]) -> str:
     return "\n\n".join("\n".join(block) for block in blocks if block)
 
 
@@ -173,16 +194,16 @@ def render_table(table: TableInfo, tr: Translator) -> Rendered:
         if turn:
             top.append(turn)
         top.append(tr.t("table-deck", count=view.deck_size))
-        return _join(
+        return join_blocks(
             [
                 top,
                 _player_lines(table, tr),
                 _event_lines(table, tr, GROUP_EVENTS),
-                _tally_lines(view, table.seats, tr, keep),
+                tally_lines(view, table.seats, tr, keep),
             ]
         )
 
-    row = [rules_button(tr, _rules_section(view), table.game_id)]
+    row = [rules_button(tr, rules_section_of(view), table.game_id)]
     if table.bot_username and not view.is_terminal:
         row.append(
             url_button(tr.t("btn-my-cards"), start_link(table.bot_username, DeepLink.GAME, table.game_id))
@@ -265,168 +286,93 @@ def _hand_rows(
     return rows
 
 
-def _private(table: TableInfo, tr: Translator, selected: Card | None, events: int) -> Rendered:
-    view = table.view
-    me = table.seats[view.player] if 0 <= view.player < len(table.seats) else SeatInfo(name="")
-    my_turn = _is_my_turn(view)
-
-    def build(keep: int | None) -> str:
-        top: list[str] = []
-        if my_turn:
-            timer = f" ({clock(table.seconds_left)})" if table.seconds_left is not None else ""
-            top.append(tr.t("hand-your-turn", name=seat_name(me, tr)) + timer)
-        top += _header(view, table.seats, tr)
-        top.append(_table_line(view, tr))
-        if not my_turn:
-            turn = _turn_line(table, tr)
-            if turn:
-                top.append(turn)
-        top.append(tr.t("table-deck", count=view.deck_size))
-        blocks = [top, _player_lines(table, tr), _event_lines(table, tr, events)]
-        if table.solo:
-            blocks.append(_tally_lines(view, table.seats, tr, keep))
-        else:
-            score = _score_line(view, table.seats, tr)
-            blocks.append([score] if score else [])
-        bottom: list[str] = []
-        if view.is_terminal:
-            bottom.append(tr.t("hand-game-over"))
-        elif my_turn and selected is not None and selected in view.hand:
-            if actions_of_card(view, selected):
-                bottom.append(tr.t("hand-what-now", card=card(selected, tr)))
-            else:
-                bottom.append(tr.t("hand-card-cannot", card=card(selected, tr)))
-        elif my_turn:
-            bottom.append(tr.t("hand-pick-card"))
-        elif view.hand:
-            bottom.append(tr.t("hand-cards", cards=cards(view.hand, tr, "  ")))
-        blocks.append(bottom)
-        return _join(blocks)
-
-    rows: list[Sequence[InlineKeyboardButton]] = _hand_rows(table, tr, selected) if my_turn else []
-    last_row = [rules_button(tr, _rules_section(view), table.game_id)]
-    if view.is_terminal and table.solo:
-        last_row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
-    rows.append(last_row)
-    return Rendered(fit(build), keyboard(rows))
-
-
-def render_hand(table: TableInfo, tr: Translator, selected: Card | None = None) -> Rendered:
-    """A player's live private message: the table, their cards, and on their turn the moves.
-
-    ``selected`` is the card picked by the first tap of the two-tap flow (its actions become buttons).
-    """
-    return _private(table, tr, selected, PRIVATE_EVENTS)
-
-
-def render_solo(table: TableInfo, tr: Translator, selected: Card | None = None) -> Rendered:
-    """The one live message of a solo game against bot players (their moves written out)."""
-    return _private(table, tr, selected, SOLO_EVENTS)
-
-
-# --------------------------------------------------------------------------------------------- results
-
-
-def _deal_score(view: KonchinkaView, deal_number: int | None) -> DealScore | None:
-    for score in reversed(view.deal_scores):
-        if deal_number is None or score.deal_number == deal_number:
-            return score
+def _bottom_line(view: KonchinkaView, tr: Translator, my_turn: bool, selected: Card | None) -> str | None:
+    if view.is_terminal:
+        return tr.t("hand-game-over")
+    if my_turn and selected is not None and selected in view.hand:
+        if actions_of_card(view, selected):
+            return tr.t("hand-what-now", card=card(selected, tr))
+        return tr.t("hand-card-cannot", card=card(selected, tr))
+    if my_turn:
+        return tr.t("hand-pick-card")
+    if view.hand:
+        return tr.t("hand-cards", cards=cards(view.hand, tr, "  "))
     return None
 
 
-def _plus(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)
-
-
-def render_deal_end(table: TableInfo, tr: Translator, deal_number: int | None = None) -> Rendered:
-    """The scoring of a finished deal (the last one unless ``deal_number``) and the tally so far."""
+def _first_line(table: TableInfo, me: SeatInfo, my_turn: bool, tr: Translator) -> str | None:
+    """«👉 Ваш ход, Аня! · ⏱ 60 с на ход» on the player's turn, else «Ходит: Борис»."""
+    if my_turn:
+        line = tr.t("hand-your-turn", name=seat_name(me, tr))
+        note = _time_note(table, tr)
+        return f"{line} · {note}" if note else line
     view = table.view
-    seats = table.seats
-    score = _deal_score(view, deal_number)
-    if score is None:
-        return Rendered(tr.t("deal-none"), None)
-
-    def counts(values: Sequence[int]) -> str:
-        return " · ".join(f"{seat_name(seat, tr)} {values[i]}" for i, seat in enumerate(seats))
-
-    def award(winner: int | None, points: int) -> str:
-        if winner is None:
-            return tr.t("deal-tie" if score.finished_early_by is None else "deal-not-secured")
-        return tr.t("deal-award", name=name_of(seats, winner, tr), points=points)
-
-    def build(keep: int | None) -> str:
-        head = [tr.t("deal-title", deal=score.deal_number)]
-        if score.finished_early_by is not None:
-            head.append(tr.t("deal-finished-early", name=name_of(seats, score.finished_early_by, tr)))
-        lines = [
-            tr.t("deal-cards", counts=counts(score.cards), award=award(score.cards_winner, 2)),
-            tr.t("deal-clubs", counts=counts(score.clubs), award=award(score.clubs_winner, 1)),
-        ]
-        if score.konchinki:
-            held = ", ".join(
-                f"{card(c, tr)} — {name_of(seats, holder, tr)}"
-                for c, holder in sorted(score.konchinki.items(), key=lambda item: item[0].index)
-            )
-            lines.append(tr.t("deal-konchinki", held=held))
-        else:
-            lines.append(tr.t("deal-no-konchinki"))
-        points = " · ".join(f"{seat_name(seat, tr)} {_plus(score.points[i])}" for i, seat in enumerate(seats))
-        lines.append(tr.t("deal-points", points=points))
-        return _join([head, lines, _tally_lines(view, seats, tr, keep)])
-
-    return Rendered(fit(build), keyboard([[rules_button(tr, RulesSection.SCORING, table.game_id)]]))
+    if view.is_terminal or view.current_player < 0:
+        return None
+    return turn_line(table.seats, view.current_player, tr)
 
 
-def render_party_end(table: TableInfo, tr: Translator) -> Rendered:
-    """The winner, the full tally and the settlement, with a rematch button."""
+def _compact_text(
+    table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None
+) -> str:
+    """A group game's private hand: at most five lines — the turn, the table, the last move, the score and
+    what to do; the whole table is the group's message (and «📋 Стол»)."""
     view = table.view
-    seats = table.seats
-    outcome = view.outcome
-
-    def build(keep: int | None) -> str:
-        head = [tr.t("party-title")]
-        last = view.deal_scores[-1] if view.deal_scores else None
-        if last is not None and last.finished_early_by is not None:
-            head.append(tr.t("move-finish", name=name_of(seats, last.finished_early_by, tr)))
-        if outcome is not None:
-            for winner in outcome.winners:
-                head.append(
-                    tr.t("party-winner", name=name_of(seats, winner, tr), points=outcome.scores[winner])
-                )
-        blocks = [head, _tally_lines(view, seats, tr, keep)]
-        if outcome is not None and any(outcome.settlement):
-            blocks.append(_settlement_lines(view, seats, outcome.settlement, tr))
-        return _join(blocks)
-
-    rows = [
-        [
-            button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()),
-            rules_button(tr, _rules_section(view), table.game_id),
-        ]
+    lines = [
+        _first_line(table, me, my_turn, tr),
+        None if view.is_terminal else _table_line(view, tr),
+        None if view.is_terminal else _last_move_line(table, tr),
+        _score_line(view, table.seats, tr),
+        _bottom_line(view, tr, my_turn, selected),
     ]
-    return Rendered(fit(build), keyboard(rows))
+    return "\n".join(line for line in lines if line)
 
 
-def _settlement_lines(
-    view: KonchinkaView, seats: Sequence[SeatInfo], settlement: Sequence[int], tr: Translator
-) -> list[str]:
-    if view.options.settlement is Settlement.STAKE:
-        lines = [tr.t("settle-title-stake", stake=view.options.stake)]
-    else:
-        lines = [tr.t("settle-title-points")]
-    receivers = [i for i, amount in enumerate(settlement) if amount > 0]
-    for payer, amount in enumerate(settlement):
-        if amount >= 0:
-            continue
-        if len(receivers) == 1:
-            lines.append(
-                tr.t(
-                    "settle-pays",
-                    payer=name_of(seats, payer, tr),
-                    payee=name_of(seats, receivers[0], tr),
-                    amount=-amount,
-                )
-            )
-        else:
-            lines.append(tr.t("settle-owes", payer=name_of(seats, payer, tr), amount=-amount))
-    return lines
+def _solo_text(table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None) -> str:
+    """A solo game's one message (no group to look at): ≤ 15 lines — the deal, the turn, the table and the
+    deck, every player's pile and score, the last three moves, what to do."""
+    view = table.view
+    top = [
+        line
+        for line in (
+            f"🃏 <b>{tr.t('game-konchinka')}</b> · "
+            + tr.t("table-deal", deal=view.deal_number, dealer=name_of(table.seats, view.dealer, tr)),
+            _first_line(table, me, my_turn, tr),
+            None if view.is_terminal else _table_line(view, tr),
+            None if view.is_terminal else tr.t("table-deck", count=view.deck_size),
+        )
+        if line
+    ]
+    events = [] if view.is_terminal else _event_lines(table, tr, SOLO_EVENTS, title=False)
+    bottom = _bottom_line(view, tr, my_turn, selected)
+    return join_blocks([top, _player_lines(table, tr, scores=True), events, [bottom] if bottom else []])
+
+
+def _private(table: TableInfo, tr: Translator, selected: Card | None) -> Rendered:
+    view = table.view
+    me = table.seats[view.player] if 0 <= view.player < len(table.seats) else SeatInfo(name="")
+    my_turn = _is_my_turn(view)
+    text = (_solo_text if table.solo else _compact_text)(table, tr, me, my_turn, selected)
+    rows: list[Sequence[InlineKeyboardButton]] = _hand_rows(table, tr, selected) if my_turn else []
+    last_row = [rules_button(tr, rules_section_of(view), table.game_id)]
+    if not view.is_terminal:
+        last_row.insert(0, button(tr.t("btn-table"), TableCb(game=table.game_id).pack()))
+    if my_turn and table.solo:
+        last_row.insert(0, button(tr.t("btn-hint"), HintCb(game=table.game_id, version=view.version).pack()))
+    if view.is_terminal and table.solo:
+        last_row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
+    rows.append(last_row)
+    return Rendered(fit(lambda _keep: text), keyboard(rows))
+
+
+def render_hand(table: TableInfo, tr: Translator, selected: Card | None = None) -> Rendered:
+    """A player's private message in a group game: what they need to move, their cards as buttons.
+
+    ``selected`` is the card picked by the first tap of the two-tap flow (its actions become buttons).
+    """
+    return _private(table, tr, selected)
+
+
+def render_solo(table: TableInfo, tr: Translator, selected: Card | None = None) -> Rendered:
+    """The one live message of a solo game against bot players (every pile and the last moves written out)."""
+    return _private(table, tr, selected)

@@ -8,9 +8,9 @@ level-name = { $level ->
    *[normal] amateur
 }
 bot-default-name = { $level ->
-    [easy] Beginner bot
-    [hard] Master bot
-   *[normal] Amateur bot
+    [easy] Beginner
+    [hard] Master
+   *[normal] Amateur
 }
 player-nameless = Player
 player-nobody = nobody
@@ -35,6 +35,8 @@ btn-sweep = Take the whole table ({ $count })
 btn-capture = Take { $cards }
 btn-other-card = ← Another card
 btn-rematch = 🔁 Rematch
+btn-table = 📋 Table
+btn-hint = 💡 Hint
 btn-open-bot = ▶️ Open the bot
 btn-take-seat = ↩️ Back to the game
 btn-game = { $kind ->
@@ -123,7 +125,7 @@ solo-choose-level = { $kind ->
 }. How strong?
 
 stats-text =
-    📊 <b>Your statistics</b>
+    📊 <b>{ $whose }</b>
     Games played: { $games }
     Wins: { $wins }
     Points scored: { $points }
@@ -147,3 +149,6 @@ top-line = { $place }. { $name } — { $wins ->
    *[other] { $points } points
 }
 top-empty = No game has been finished in this chat yet.
+stats-yours = Your stats
+stats-of = Stats: { $name }
+lobby-creator-mark = <i>(host)</i>

@@ -4,7 +4,6 @@ table-deal = Deal { $deal } · dealer { $dealer }
 table-empty = The table is empty
 table-cards = On the table: { $cards }
 table-turn = To move: { $name }
-table-turn-timed = To move: { $name } ({ $time })
 table-deck = Deck: { $count }
 table-player = { $name } — pile { $pile } (♣ { $clubs })
 table-konchinki = konchinki: { $cards }
@@ -34,6 +33,7 @@ hand-pick-card = Your cards — pick one to play:
 hand-what-now = <b>{ $card } — what now?</b>
 hand-card-cannot = { $card } can't be played now: capturing is compulsory and you have a capture.
 hand-cards = Your cards: { $cards }
+hand-last-move = Last move: { $move }
 hand-game-over = The game is over.
 
 deal-none = The deal is not over yet.
@@ -108,3 +108,30 @@ answer-group-only = This command works in a group.
 answer-private-only = This command works in a private chat with the bot.
 answer-too-fast = Just a second…
 answer-unknown = Not allowed.
+
+time-limit = ⏱ { $seconds } s per move
+time-deadline = ⏱ until { $time }
+move-auto = ⏰ { $move } — played by the bot: time ran out
+table-score = score { $score }
+hint-line = 💡 The master would play: { $move } — { $why }.
+joined-private = ✅ You are in the { $game } game in «{ $group }». When the creator starts it, your cards will come here.
+hint-move-finish = finish the game
+hint-move-lay = put down { $card }
+hint-move-capture = take { $taken } with { $card }
+hint-move-play = { $card }
+hint-move-trump = trump { $suit }
+hint-move-trump-last = trump by the last card
+hint-why = { $why ->
+    [finish] the points already reach the target
+    [konchinka] it takes a konchinka
+    [sweep] the jack takes the whole table
+    [capture] it takes cards from the table
+    [lay-nothing] nothing to take
+    [lay-better] taking is worse now
+    [lead] leading the trick
+    [takes] it takes the trick
+    [ducks] it lets another player take the trick
+    [discard] no card of the suit — a discard
+    [trump-suit] judging by the first three cards
+   *[trump-last] the first three cards suggest no suit
+}

@@ -55,3 +55,6 @@ king-order-preset = { $preset ->
 solo-menu = What shall we play? For Konchinka choose how many bots sit at the table; King is always four players — you and three bots.
 btn-solo-king = 👑 King — with three bots
 king-you-choose-trump = you name trump
+king-deal-short = { $deal }/{ $total }
+king-final-trick = Final trick: { $plays } → { $name } takes it
+king-stopped-early = 🛑 { $played } of { $total } tricks played: every penalty card is taken, the rest are not played.

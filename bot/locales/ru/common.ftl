@@ -8,9 +8,9 @@ level-name = { $level ->
    *[normal] любитель
 }
 bot-default-name = { $level ->
-    [easy] Бот-новичок
-    [hard] Бот-мастер
-   *[normal] Бот-любитель
+    [easy] Новичок
+    [hard] Мастер
+   *[normal] Любитель
 }
 player-nameless = Игрок
 player-nobody = никто
@@ -35,6 +35,8 @@ btn-sweep = Взять весь стол ({ $count })
 btn-capture = Взять { $cards }
 btn-other-card = ← Другая карта
 btn-rematch = 🔁 Реванш
+btn-table = 📋 Стол
+btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
 btn-take-seat = ↩️ Вернуться в игру
 btn-game = { $kind ->
@@ -126,7 +128,7 @@ solo-choose-level = { $kind ->
 }. Какой силы?
 
 stats-text =
-    📊 <b>Ваша статистика</b>
+    📊 <b>{ $whose }</b>
     Партий сыграно: { $games }
     Побед: { $wins }
     Очков набрано: { $points }
@@ -154,3 +156,6 @@ top-line = { $place }. { $name } — { $wins ->
    *[many] { $points } очков
 }
 top-empty = В этом чате ещё не доиграли ни одной партии.
+stats-yours = Ваша статистика
+stats-of = Статистика: { $name }
+lobby-creator-mark = <i>(собирает)</i>

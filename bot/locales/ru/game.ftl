@@ -4,7 +4,6 @@ table-deal = Раздача { $deal } · сдаёт { $dealer }
 table-empty = На столе пусто
 table-cards = На столе: { $cards }
 table-turn = Ходит: { $name }
-table-turn-timed = Ходит: { $name } ({ $time })
 table-deck = Колода: { $count }
 table-player = { $name } — взято { $pile } (♣ { $clubs })
 table-konchinki = кончинки: { $cards }
@@ -55,6 +54,7 @@ hand-pick-card = Ваши карты — выберите, чем ходить:
 hand-what-now = <b>{ $card } — что делаем?</b>
 hand-card-cannot = { $card } сейчас не сыграть: есть что взять, а брать обязательно.
 hand-cards = Ваши карты: { $cards }
+hand-last-move = Последний ход: { $move }
 hand-game-over = Партия окончена.
 
 deal-none = Раздача ещё не окончена.
@@ -132,3 +132,30 @@ answer-group-only = Эта команда работает в группе.
 answer-private-only = Эта команда работает в личке с ботом.
 answer-too-fast = Секунду…
 answer-unknown = Так нельзя.
+
+time-limit = ⏱ { $seconds } с на ход
+time-deadline = ⏱ до { $time }
+move-auto = ⏰ { $move } — сыграл бот: время вышло
+table-score = счёт { $score }
+hint-line = 💡 Мастер сыграл бы так: { $move } — { $why }.
+joined-private = ✅ Вы в игре «{ $game }» в группе «{ $group }». Когда создатель начнёт, карты придут сюда.
+hint-move-finish = прикончить партию
+hint-move-lay = положить { $card }
+hint-move-capture = взять { $taken } картой { $card }
+hint-move-play = { $card }
+hint-move-trump = козырь { $suit }
+hint-move-trump-last = козырь по последней карте
+hint-why = { $why ->
+    [finish] очков уже хватает до цели
+    [konchinka] забирает кончинку
+    [sweep] валет забирает весь стол
+    [capture] берёт карты со стола
+    [lay-nothing] взять нечего
+    [lay-better] брать сейчас невыгодно
+    [lead] ход первым во взятку
+    [takes] забирает взятку
+    [ducks] отдаёт взятку другому
+    [discard] масти нет — сброс
+    [trump-suit] по первым трём картам
+   *[trump-last] первые три карты масть не подсказывают
+}

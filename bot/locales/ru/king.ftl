@@ -55,3 +55,6 @@ king-order-preset = { $preset ->
 solo-menu = Во что играем? Для Кончинки выберите, сколько ботов за столом; в Кинг всегда играют вчетвером — с тремя ботами.
 btn-solo-king = 👑 Кинг — с тремя ботами
 king-you-choose-trump = козыря назначаете вы
+king-deal-short = { $deal }/{ $total }
+king-final-trick = Последняя взятка: { $plays } → берёт { $name }
+king-stopped-early = 🛑 Сыграно { $played } взяток из { $total }: все штрафные карты уже взяты, остальные не разыгрываются.

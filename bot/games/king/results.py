@@ -1,0 +1,121 @@
+"""Кинг results: the paper score sheet, the end of each deal (its points, its last trick, why it stopped
+early) and the end of the party, for the group and for each private chat."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.callbacks import RematchCb, RulesSection
+from bot.games.king.views import (
+    SHEET_COLUMN,
+    SHEET_LABEL,
+    contract_of,
+    deal_label,
+    join_blocks,
+    plays_text,
+    signed,
+)
+from bot.i18n import Translator
+from bot.views.common import button, fit, keyboard, name_of, rules_button, seat_name
+from bot.views.models import Rendered, SeatInfo, TableInfo
+from engine.king import NUM_DEALS, KingView
+from engine.king.rules import TRICKS_PER_DEAL
+
+
+def score_sheet(
+    view: KingView, seats: Sequence[SeatInfo], tr: Translator, rows: int | None = None
+) -> list[str]:
+    """The paper score sheet: a legend of the columns, then one row per finished deal and the totals.
+
+    Monospaced (``<pre>``) so the columns line up on a phone: about 25 characters wide for four players.
+    """
+    sheet = view.score_sheet if rows is None else view.score_sheet[:rows]
+    if not sheet:
+        return []
+    players = len(seats)
+    legend = " · ".join(f"{i + 1} {seat_name(seat, tr)}" for i, seat in enumerate(seats))
+    head = " " * SHEET_LABEL + "".join(f"{i + 1:>{SHEET_COLUMN}}" for i in range(players))
+    body = []
+    for deal_index, row in enumerate(sheet):
+        contract = contract_of(view, deal_index)
+        abbr = tr.t("king-abbr", contract=contract.value) if contract else tr.t("king-abbr-plus")
+        label = f"{deal_index + 1:>2} {abbr}"[:SHEET_LABEL].ljust(SHEET_LABEL)
+        body.append(label + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in row[:players]))
+    totals = [sum(row[p] for row in sheet) for p in range(players)]
+    body.append("Σ".ljust(SHEET_LABEL) + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in totals))
+    pre = "\n".join([head, *body])
+    return [tr.t("tally-title"), legend, f"<pre>{pre}</pre>"]
+
+
+def render_deal_end(table: TableInfo[KingView], tr: Translator, deal_number: int | None = None) -> Rendered:
+    """A finished deal (the last one unless ``deal_number``, 1-based): its points and the sheet so far."""
+    view = table.view
+    seats = table.seats
+    sheet = view.score_sheet
+    index = len(sheet) - 1 if deal_number is None else deal_number - 1
+    if not 0 <= index < len(sheet):
+        return Rendered(tr.t("deal-none"), None)
+    row = sheet[index]
+
+    def build(_keep: int | None) -> str:
+        label = deal_label(index, contract_of(view, index), tr)
+        head = [tr.t("king-deal-over", deal=index + 1, total=NUM_DEALS, contract=label)]
+        points = " · ".join(f"{seat_name(seat, tr)} <b>{signed(row[i])}</b>" for i, seat in enumerate(seats))
+        head += _deal_end_lines(view, index, seats, tr)
+        head.append(points)
+        # The last deal's sheet comes with the party's results right after: no need to repeat it here.
+        sheet_lines = [] if view.is_terminal else score_sheet(view, seats, tr, index + 1)
+        return join_blocks([head, sheet_lines])
+
+    return Rendered(fit(build), keyboard([[rules_button(tr, RulesSection.KING_SCORING, table.game_id)]]))
+
+
+def _deal_end_lines(view: KingView, index: int, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+    """The deal's last trick, and why the deal stopped early when it did."""
+    end = next((e for e in view.deal_ends if e.deal_index == index), None)
+    if end is None:
+        return []
+    trick = end.last_trick
+    lines = [
+        tr.t(
+            "king-final-trick",
+            plays=plays_text(trick.plays, seats, tr),
+            name=name_of(seats, trick.winner, tr),
+        )
+    ]
+    if end.stopped_early:
+        lines.append(tr.t("king-stopped-early", played=end.tricks_played, total=TRICKS_PER_DEAL))
+    return lines
+
+
+def render_party_end(table: TableInfo[KingView], tr: Translator, *, rematch: bool = True) -> Rendered:
+    """The final results (positive points − penalties), the winner(s) and the whole sheet: the group's message
+    and, the same, each private chat's. ``rematch``: offer «🔁 Реванш» (where this reader may start one)."""
+    view = table.view
+    seats = table.seats
+    outcome = view.outcome
+    sheet = view.score_sheet
+
+    def build(_keep: int | None) -> str:
+        head = [tr.t("party-title")]
+        if outcome is not None:
+            for winner in outcome.winners:
+                head.append(
+                    tr.t(
+                        "party-winner", name=name_of(seats, winner, tr), points=signed(outcome.scores[winner])
+                    )
+                )
+        results = [tr.t("king-results-title")]
+        for i, seat in enumerate(seats):
+            plus = sum(r[i] for r in sheet if r[i] > 0)
+            minus = -sum(r[i] for r in sheet if r[i] < 0)
+            total = plus - minus
+            results.append(
+                tr.t("king-result", name=seat_name(seat, tr), plus=plus, minus=minus, total=signed(total))
+            )
+        return join_blocks([head, results, score_sheet(view, seats, tr)])
+
+    row = [rules_button(tr, RulesSection.KING_SCORING, table.game_id)]
+    if rematch:
+        row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
+    return Rendered(fit(build), keyboard([row]))

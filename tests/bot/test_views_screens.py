@@ -1,0 +1,483 @@
+"""What a player reads on a phone (issue 12), text for text in Russian and English: the compact private hand, time
+shown without edits, the moves the timer made, how a Кинг deal ended, the party's end in a private chat, the
+lobby and «Вы в игре», short bot names and the solo hint."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import GameKind, HintCb, RematchCb, TableCb
+from bot.games import KING, KONCHINKA
+from bot.games.king import results as kr
+from bot.games.king import views as kv
+from bot.games.konchinka import results as cr
+from bot.games.konchinka import views as cv
+from bot.i18n import Translator
+from bot.storage.models import UserStats
+from bot.views import LobbyInfo, Rendered, SeatInfo, TableInfo, render_joined, render_lobby
+from bot.views.common import bot_name, seat_name
+from bot.views.models import number_bots
+from bot.views.stats import render_stats
+from engine.ai import Level
+from engine.cards import Card, parse_cards
+from engine.king import Contract, KingGame, KingState, KingView, Play
+from engine.konchinka import Capture, Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay
+from tests.bot.test_views import EN, RU, assert_valid, buttons
+
+SEATS = (
+    SeatInfo("Аня", 1),
+    SeatInfo("Борис", 2),
+    SeatInfo("Вера", 3),
+    SeatInfo("", None, True, Level.NORMAL),
+)
+LOCALES = pytest.mark.parametrize("tr", [RU, EN], ids=["ru", "en"])
+
+
+def rows(rendered: Rendered) -> list[list[str]]:
+    if rendered.markup is None:
+        return []
+    return [[b.text for b in row] for row in rendered.markup.inline_keyboard]
+
+
+def konchinka_position() -> KonchinkaState:
+    """The mockup's table (7♦ 3♠ Д♥ 9♣) after Вера put down 5♥; Аня to move, deal 3, the tally 6 / 3 / 4."""
+    game = KonchinkaGame(KonchinkaOptions(players=3))
+    state = KonchinkaState.from_position(
+        game,
+        hands=[parse_cards("Td 4s Qc Jh"), parse_cards("8c 2h 6d Ks"), parse_cards("5h 9d Ac 7s")],
+        table=parse_cards("7d 3s Qh 9c"),
+        deck=parse_cards("2s 3d 4h 5c 6s 7c 8d 9h Tc Js"),
+        current_player=2,
+        dealer=1,
+        deal_number=3,
+        captured=[parse_cards("2c 3c 4d"), parse_cards("5d"), []],
+        tally=[(2, 6), (1, 3), (2, 4)],
+    )
+    state.apply(Lay(Card.parse("5h")))
+    return state
+
+
+def konchinka_table(player: int = 0, **fields: object) -> TableInfo:
+    info = TableInfo("g1", SEATS[:3], konchinka_position().view(player), bot_username="kbot")
+    return dataclasses.replace(info, **fields)  # type: ignore[arg-type]
+
+
+def king_position() -> KingState:
+    """«не брать кинга», deal 6: Борис led Т♥, Вера and the bot followed; Аня must give up К♥ (8♠ dimmed)."""
+    return KingState.from_position(
+        [parse_cards("Kh 8s"), parse_cards("9s"), parse_cards("Ts"), parse_cards("Js")],
+        contract=Contract.NO_KING,
+        dealer=0,
+        leader=1,
+        trick=[(1, Card.parse("Ah")), (2, Card.parse("7h")), (3, Card.parse("8h"))],
+    )
+
+
+def king_table(state: KingState, player: int = 0, **fields: object) -> TableInfo[KingView]:
+    info: TableInfo[KingView] = TableInfo("g1", SEATS, state.view(player), bot_username="kbot")
+    return dataclasses.replace(info, **fields)  # type: ignore[arg-type]
+
+
+def lines_above_buttons(rendered: Rendered) -> int:
+    return len(rendered.text.splitlines())
+
+
+# ------------------------------------------------------------------------------------ the compact hand
+
+KONCHINKA_TURN = {
+    "ru": (
+        "👉 <b>Ваш ход, Аня!</b> · ⏱ 60 с на ход\n"
+        "На столе: 7♦  3♠  Д♥  9♣  5♥\n"
+        "Последний ход: Вера кладёт 5♥\n"
+        "Счёт: Аня 6 · Борис 3 · Вера 4\n"
+        "Ваши карты — выберите, чем ходить:",
+        [["Д♣", "10♦", "В♥", "4♠"], ["📋 Стол", "📖 Правила"]],
+    ),
+    "en": (
+        "👉 <b>Your move, Аня!</b> · ⏱ 60 s per move\n"
+        "On the table: 7♦  3♠  Q♥  9♣  5♥\n"
+        "Last move: Вера puts down 5♥\n"
+        "Score: Аня 6 · Борис 3 · Вера 4\n"
+        "Your cards — pick one to play:",
+        [["Q♣", "10♦", "J♥", "4♠"], ["📋 Table", "📖 Rules"]],
+    ),
+}
+
+
+@LOCALES
+def test_konchinka_private_turn_is_five_lines_and_the_whole_table_is_one_tap_away(tr: Translator) -> None:
+    rendered = cv.render_hand(konchinka_table(turn_seconds=60), tr)
+    assert_valid(rendered)
+    text, keyboard = KONCHINKA_TURN[tr.locale.value]
+    assert rendered.text == text
+    assert rows(rendered) == keyboard
+    assert TableCb.unpack(buttons(rendered)[-2].callback_data or "").game == "g1"
+
+
+@LOCALES
+def test_konchinka_second_tap_and_waiting_hands_stay_compact(tr: Translator) -> None:
+    picked = cv.render_hand(konchinka_table(turn_seconds=60), tr, Card.parse("Td"))
+    waiting = cv.render_hand(konchinka_table(1, deadline=datetime.time(18, 42)), tr)
+    if tr is RU:
+        assert picked.text.splitlines()[-1] == "<b>10♦ — что делаем?</b>"
+        assert rows(picked)[:3] == [["Взять 7♦ + 3♠"], ["Положить на стол"], ["← Другая карта"]]
+        assert waiting.text == (
+            "Ходит: Аня\n"
+            "На столе: 7♦  3♠  Д♥  9♣  5♥\n"
+            "Последний ход: Вера кладёт 5♥\n"
+            "Счёт: Аня 6 · Борис 3 · Вера 4\n"
+            "Ваши карты: 8♣  6♦  2♥  К♠"
+        )
+    else:
+        assert picked.text.splitlines()[-1] == "<b>10♦ — what now?</b>"
+        assert waiting.text == (
+            "To move: Аня\n"
+            "On the table: 7♦  3♠  Q♥  9♣  5♥\n"
+            "Last move: Вера puts down 5♥\n"
+            "Score: Аня 6 · Борис 3 · Вера 4\n"
+            "Your cards: 8♣  6♦  2♥  K♠"
+        )
+    for rendered in (picked, waiting):
+        assert_valid(rendered)
+        assert lines_above_buttons(rendered) <= 5
+
+
+@LOCALES
+def test_konchinka_solo_shows_every_pile_and_score_within_fifteen_lines(tr: Translator) -> None:
+    rendered = cv.render_solo(konchinka_table(solo=True), tr)
+    assert_valid(rendered)
+    if tr is RU:
+        assert rendered.text == (
+            "🃏 <b>Кончинка</b> · Раздача 3 · сдаёт Борис\n"
+            "👉 <b>Ваш ход, Аня!</b>\n"
+            "На столе: 7♦  3♠  Д♥  9♣  5♥\n"
+            "Колода: 10\n"
+            "\n"
+            "👉 Аня — взято 3 (♣ 2) · кончинки: 2♣ · счёт 6\n"
+            "Борис — взято 1 (♣ 0) · счёт 3\n"
+            "Вера — взято 0 (♣ 0) · счёт 4\n"
+            "\n"
+            "· Вера кладёт 5♥\n"
+            "\n"
+            "Ваши карты — выберите, чем ходить:"
+        )
+        assert rows(rendered)[-1] == ["💡 Подсказка", "📋 Стол", "📖 Правила"]
+    else:
+        assert rendered.text.splitlines()[5] == "👉 Аня — pile 3 (♣ 2) · konchinki: 2♣ · score 6"
+        assert rows(rendered)[-1] == ["💡 Hint", "📋 Table", "📖 Rules"]
+    hint = HintCb.unpack(buttons(rendered)[-3].callback_data or "")
+    assert (hint.game, hint.version) == ("g1", konchinka_position().version)
+
+
+def test_solo_with_four_players_and_many_moves_fits_fifteen_lines() -> None:
+    state = KonchinkaGame(KonchinkaOptions(players=4)).new_initial_state(7)
+    seen = 0
+    while not state.is_terminal and seen < 400:
+        info = TableInfo("g1", SEATS, state.view(0), solo=True, turn_seconds=60)
+        for tr in (RU, EN):
+            assert lines_above_buttons(cv.render_solo(info, tr)) <= 15
+            assert lines_above_buttons(cv.render_hand(dataclasses.replace(info, solo=False), tr)) <= 5
+        actions = [a for a in state.legal_actions() if not isinstance(a, Finish)] or state.legal_actions()
+        state.apply(actions[seen % len(actions)])
+        seen += 1
+    assert seen > 40
+
+
+KING_TURN = {
+    "ru": (
+        "👑 <b>Кинг</b> · 6/15 · 📜 «не брать кинга»\n"
+        "На столе: Борис Т♥ · Вера 7♥ · 🤖 Любитель 8♥\n"
+        "👉 <b>Ваш ход, Аня!</b> · ⏱ 60 с на ход\n"
+        "Ваши карты — чем ходите?",
+        [["·8♠·"], ["К♥"], ["📋 Стол", "📖 Правила"]],
+    ),
+    "en": (
+        "👑 <b>King</b> · 6/15 · 📜 “no king of hearts”\n"
+        "On the table: Борис A♥ · Вера 7♥ · 🤖 Amateur 8♥\n"
+        "👉 <b>Your move, Аня!</b> · ⏱ 60 s per move\n"
+        "Your cards — which one do you play?",
+        [["·8♠·"], ["K♥"], ["📋 Table", "📖 Rules"]],
+    ),
+}
+
+
+@LOCALES
+def test_king_private_turn_is_four_lines_with_unplayable_cards_dimmed(tr: Translator) -> None:
+    rendered = kv.render_hand(king_table(king_position(), turn_seconds=60), tr)
+    assert_valid(rendered)
+    text, keyboard = KING_TURN[tr.locale.value]
+    assert rendered.text == text
+    assert rows(rendered) == keyboard
+
+
+def test_king_hands_of_a_whole_party_stay_compact_and_solo_within_fifteen_lines() -> None:
+    king = KingGame().new_initial_state(4)
+    moves = 0
+    while not king.is_terminal:
+        for player in range(4):
+            info = king_table(king, player, turn_seconds=60)
+            for tr in (RU, EN):
+                assert lines_above_buttons(kv.render_hand(info, tr)) <= 5
+                assert lines_above_buttons(kv.render_solo(dataclasses.replace(info, solo=True), tr)) <= 15
+        legal = king.legal_actions()
+        king.apply(legal[moves % len(legal)])
+        moves += 1
+    assert moves > 200
+
+
+# ------------------------------------------------------------------------------------ time and the timer
+
+
+@LOCALES
+def test_time_is_the_limit_or_the_deadline_and_never_changes_by_itself(tr: Translator) -> None:
+    texts = {
+        cv.render_table(konchinka_table(seconds_left=left, turn_seconds=60), tr).text for left in (59, 58, 3)
+    }
+    assert len(texts) == 1
+    limit = "⏱ 60 с на ход" if tr is RU else "⏱ 60 s per move"
+    assert (("Ходит: Аня · " if tr is RU else "To move: Аня · ") + limit) in texts.pop().splitlines()
+    deadline = cv.render_table(konchinka_table(turn_seconds=60, deadline=datetime.time(9, 5)), tr).text
+    assert ("Ходит: Аня · ⏱ до 9:05" if tr is RU else "To move: Аня · ⏱ until 9:05") in deadline.splitlines()
+    untimed = cv.render_table(konchinka_table(), tr).text
+    assert ("Ходит: Аня" if tr is RU else "To move: Аня") in untimed.splitlines()
+    for rendered in (
+        cv.render_hand(konchinka_table(seconds_left=7), tr),
+        kv.render_hand(king_table(king_position(), seconds_left=7), tr),
+    ):
+        assert not re.search(r"\d:\d\d", rendered.text)
+
+
+@LOCALES
+def test_a_move_the_timer_made_is_marked_as_the_bots(tr: Translator) -> None:
+    hand = cv.render_hand(konchinka_table(auto_move=True), tr).text.splitlines()
+    group = cv.render_table(konchinka_table(auto_move=True), tr).text.splitlines()
+    state = king_position()
+    state.apply(Play(Card.parse("Kh")))
+    king = kv.render_table(king_table(state, auto_move=True), tr).text.splitlines()
+    if tr is RU:
+        assert hand[2] == "Последний ход: ⏰ Вера кладёт 5♥ — сыграл бот: время вышло"
+        assert "· ⏰ Вера кладёт 5♥ — сыграл бот: время вышло" in group
+        assert "⏰ Аня К♥ — сыграл бот: время вышло" in king
+    else:
+        assert hand[2] == "Last move: ⏰ Вера puts down 5♥ — played by the bot: time ran out"
+        assert "· ⏰ Вера puts down 5♥ — played by the bot: time ran out" in group
+        assert "⏰ Аня K♥ — played by the bot: time ran out" in king
+    plain = cv.render_table(konchinka_table(), tr).text
+    assert "⏰" not in plain
+
+
+# ------------------------------------------------------------------------------------ Кинг deal endings
+
+
+DEAL_END = {
+    "ru": [
+        "<b>Раздача 6/15 окончена</b> · «не брать кинга»",
+        "Последняя взятка: Борис Т♥ · Вера 7♥ · 🤖 Любитель 8♥ · Аня К♥ → берёт Борис",
+        "🛑 Сыграно 7 взяток из 8: все штрафные карты уже взяты, остальные не разыгрываются.",
+        "Аня <b>0</b> · Борис <b>−16</b> · Вера <b>0</b> · 🤖 Любитель <b>0</b>",
+    ],
+    "en": [
+        "<b>Deal 6/15 is over</b> · “no king of hearts”",
+        "Final trick: Борис A♥ · Вера 7♥ · 🤖 Amateur 8♥ · Аня K♥ → Борис takes it",
+        "🛑 7 of 8 tricks played: every penalty card is taken, the rest are not played.",
+        "Аня <b>0</b> · Борис <b>−16</b> · Вера <b>0</b> · 🤖 Amateur <b>0</b>",
+    ],
+}
+
+
+@LOCALES
+def test_king_deal_end_shows_the_last_trick_and_why_the_deal_stopped_early(tr: Translator) -> None:
+    state = king_position()
+    state.apply(Play(Card.parse("Kh")))
+    assert state.deal_index == 6, "the deal stopped: К♥ was the last penalty"
+    (end,) = state.deal_ends
+    assert end.deal_index == 5 and end.tricks_played == 7 and end.stopped_early
+    assert end.last_trick.winner == 1
+    rendered = kr.render_deal_end(king_table(state), tr, 6)
+    assert_valid(rendered)
+    assert rendered.text.splitlines()[:4] == DEAL_END[tr.locale.value]
+
+
+def test_a_deal_played_to_the_end_shows_its_last_trick_and_no_reason() -> None:
+    state = KingGame().new_initial_state(2)
+    while state.deals_completed < 1:
+        state.apply(state.legal_actions()[0])
+    (end,) = state.deal_ends
+    assert end.tricks_played == 8 and not end.stopped_early
+    text = kr.render_deal_end(king_table(state), RU, 1).text
+    names = ["Аня", "Борис", "Вера", "🤖 Любитель"]
+    plays = " · ".join(f"{names[p]} {c.ru}" for p, c in end.last_trick.plays)
+    assert text.splitlines()[1] == f"Последняя взятка: {plays} → берёт {names[end.last_trick.winner]}"
+    assert "🛑" not in text
+    assert state.view(2).deal_ends == state.deal_ends
+    assert state.clone().deal_ends == state.deal_ends
+
+
+# ------------------------------------------------------------------------------------ the party's end
+
+
+def finished_konchinka() -> KonchinkaState:
+    state = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions(players=3, target=7)),
+        hands=[parse_cards("Jc"), parse_cards("4h"), parse_cards("5s")],
+        table=parse_cards("2c Td 3h"),
+        current_player=0,
+        dealer=2,
+        deal_number=3,
+        captured=[
+            parse_cards("Ac Kc Qc 9c 8c 7c As Ks Qs Js Ts 9s"),
+            parse_cards("Ah Kh"),
+            parse_cards("Ad"),
+        ],
+        tally=[(2, 6), (1, 3), (2, 4)],
+    )
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[0])
+    return state
+
+
+@LOCALES
+def test_party_end_in_a_private_chat_names_the_winner_and_crosses_out_the_tally(tr: Translator) -> None:
+    state = finished_konchinka()
+    outcome = state.outcome
+    assert outcome is not None and outcome.winners == (0,)
+    info = TableInfo("g1", SEATS[:3], state.view(1))
+    with_rematch = cr.render_party_end(info, tr)
+    without = cr.render_party_end(info, tr, rematch=False)
+    assert_valid(with_rematch)
+    lines = with_rematch.text.splitlines()
+    total = state.tally[0][-1]
+    if tr is RU:
+        assert lines[:2] == ["🏆 <b>Партия окончена!</b>", f"Победа: Аня — {total}"]
+        assert f"Аня: <s>2</s> <s>6</s> <b>{total}</b>" in lines
+        assert rows(with_rematch) == [["🔁 Реванш", "📖 Правила"]]
+        assert rows(without) == [["📖 Правила"]]
+    else:
+        assert lines[:2] == ["🏆 <b>The game is over!</b>", f"Winner: Аня — {total}"]
+        assert rows(with_rematch) == [["🔁 Rematch", "📖 Rules"]]
+    assert RematchCb.unpack(buttons(with_rematch)[0].callback_data or "").game == "g1"
+    assert without.text == with_rematch.text
+    assert KONCHINKA.render_party_end(info, tr, rematch=False) == without
+
+
+def test_king_party_end_offers_the_rematch_only_where_asked() -> None:
+    state = KingGame().new_initial_state(1)
+    while not state.is_terminal:
+        state.apply(state.legal_actions()[-1])
+    info = king_table(state)
+    assert rows(kr.render_party_end(info, RU)) == [["🔁 Реванш", "📖 Правила"]]
+    assert rows(KING.render_party_end(info, EN, rematch=False)) == [["📖 Rules"]]
+
+
+@LOCALES
+def test_stats_say_whose_they_are(tr: Translator) -> None:
+    stats = UserStats(games=3, wins=1, points=20, settlement=0)
+    named = render_stats(stats, tr, "<Аня>").text.splitlines()[0]
+    own = render_stats(stats, tr).text.splitlines()[0]
+    if tr is RU:
+        assert (named, own) == ("📊 <b>Статистика: &lt;Аня&gt;</b>", "📊 <b>Ваша статистика</b>")
+    else:
+        assert (named, own) == ("📊 <b>Stats: &lt;Аня&gt;</b>", "📊 <b>Your stats</b>")
+
+
+# ------------------------------------------------------------------------------------ lobby
+
+
+LOBBY = {
+    "ru": (
+        "🃏 <b>Кончинка</b> · классика · до 15\n"
+        "⏱ На ход: 60 с\n"
+        "Игроки (1/4):\n"
+        " 1. &lt;b&gt;Аня&lt;/b&gt; <i>(собирает)</i>\n"
+        "Кто сдаёт первым — решит жребий.\n"
+        "Нужно ещё 1 игрок."
+    ),
+    "en": (
+        "🃏 <b>Konchinka</b> · classic · to 15\n"
+        "⏱ Per move: 60 s\n"
+        "Players (1/4):\n"
+        " 1. &lt;b&gt;Аня&lt;/b&gt; <i>(host)</i>\n"
+        "The first dealer is drawn by lot.\n"
+        "One more player needed."
+    ),
+}
+
+
+@LOCALES
+def test_a_lobby_with_the_creator_already_seated(tr: Translator) -> None:
+    creator = SeatInfo("<b>Аня</b>", 1)
+    info = LobbyInfo(
+        "g1", GameKind.KONCHINKA, {"target": 15}, (creator,), "kbot", creator_name="<b>Аня</b>", creator_id=1
+    )
+    rendered = render_lobby(info, tr)
+    assert_valid(rendered)
+    assert rendered.text == LOBBY[tr.locale.value]
+    unseated = render_lobby(dataclasses.replace(info, seats=()), tr).text
+    assert ("Собирает: &lt;b&gt;Аня&lt;/b&gt;" if tr is RU else "Host: &lt;b&gt;Аня&lt;/b&gt;") in unseated
+
+
+@LOCALES
+def test_you_are_in_names_the_group_and_what_comes_next(tr: Translator) -> None:
+    rendered = render_joined("<Клуб & друзья>", tr.t("game-konchinka"), tr)
+    assert_valid(rendered)
+    if tr is RU:
+        assert rendered.text == (
+            "✅ Вы в игре «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
+            "Когда создатель начнёт, карты придут сюда."
+        )
+    else:
+        assert rendered.text == (
+            "✅ You are in the Konchinka game in «&lt;Клуб &amp; друзья&gt;». "
+            "When the creator starts it, your cards will come here."
+        )
+
+
+# ------------------------------------------------------------------------------------ names and words
+
+
+@LOCALES
+def test_bot_names_are_short_and_distinct(tr: Translator) -> None:
+    names = {bot_name(level, n, tr) for level in Level for n in range(5)}
+    assert len(names) == len(Level) * 5
+    assert max(len(name) for name in names) <= 12
+    seats = number_bots([SeatInfo("", is_bot=True, level=Level.HARD) for _ in range(3)])
+    expected = ["Мастер", "Master"][tr is EN]
+    assert [seat_name(s, tr) for s in seats] == [f"🤖 {expected} {n}" for n in (1, 2, 3)]
+
+
+def test_english_never_calls_the_game_a_party() -> None:
+    root = Path(__file__).resolve().parents[2] / "bot" / "locales" / "en"
+    for path in root.glob("*.ftl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            value = line.split("=", 1)[1] if re.match(r"^[a-z][\w-]* =", line) else line
+            assert "party" not in value.lower(), (path.name, line)
+            assert "parties" not in value.lower(), (path.name, line)
+
+
+# ------------------------------------------------------------------------------------ hint
+
+
+@LOCALES
+def test_hint_says_what_the_master_would_play_and_why(tr: Translator) -> None:
+    view = konchinka_position().view(0)
+    konchinka = next(a for a in view.legal_actions if isinstance(a, Capture) and a.card == Card.parse("Td"))
+    lay = next(a for a in view.legal_actions if isinstance(a, Lay) and a.card == Card.parse("4s"))
+    king = KING.hint(king_position().view(0), Play(Card.parse("Kh")), tr)
+    if tr is RU:
+        assert KONCHINKA.hint(view, konchinka, tr) == (
+            "💡 Мастер сыграл бы так: взять 7♦ + 3♠ картой 10♦ — забирает кончинку."
+        )
+        assert (
+            KONCHINKA.hint(view, lay, tr) == "💡 Мастер сыграл бы так: положить 4♠ — брать сейчас невыгодно."
+        )
+        assert king == "💡 Мастер сыграл бы так: К♥ — отдаёт взятку другому."
+    else:
+        assert KONCHINKA.hint(view, konchinka, tr) == (
+            "💡 The master would play: take 7♦ + 3♠ with 10♦ — it takes a konchinka."
+        )
+        assert king == "💡 The master would play: K♥ — it lets another player take the trick."
