@@ -178,9 +178,14 @@ async def start_solo_konchinka(
     from bot.callbacks import GameKind, SoloCb, SoloStep
 
     chat = user.private_chat
-    await user.send_private("/play")
-    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the solo setup")
-    setup = chat.last_bot_message()
+    sent = await user.send_private("/play")
+
+    def setup_message() -> FakeMessage | None:
+        last = chat.last_bot_message()
+        return last if last is not None and last.message_id > sent.message_id else None
+
+    await tg.wait_for(setup_message, what="the solo setup")
+    setup = setup_message()
     assert setup is not None
     count = SoloCb(step=SoloStep.OPPONENTS, game=GameKind.KONCHINKA, opponents=opponents).pack()
     assert (await user.press(setup, data=count)).answered
@@ -310,3 +315,8 @@ async def seat_names(running: Running, game: str | int) -> list[str]:
     async with running.app.db.tx() as tx:
         seats = await repo.seats_of(tx, int(game))
     return [f"bot:{s.level}" if s.is_bot else s.name for s in seats]
+
+
+async def pause_like_a_person() -> None:
+    """Wait as long as a person would between commands: the bot refuses a fourth command within 10 s."""
+    await asyncio.sleep(10.0 / SPEED + 0.02)
