@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.callbacks import LobbyCb, LobbyOp
+from bot.callbacks import LobbyCb, LobbyOp, RematchCb
 from bot.i18n import translator
 from bot.storage import GameStatus
 from tests.bot.conftest import (
@@ -108,3 +108,25 @@ async def test_two_topics_hold_two_games_that_never_mix(tg: FakeTelegram, bot_ru
     assert topic_of_game(group) == {konchinka_game: {cards}, king_game: {king}}
     assert games_on(group) == {konchinka_game, king_game}
     assert not has_rematch(in_topic(group, king)), "the cancelled game has no results"
+
+    # «Реванш» pressed in the first topic opens the new lobby there; /new in the second opens one there.
+    final = next(m for m in reversed(in_topic(group, cards)) if "rm:" in str(m.buttons))
+    assert (await vera.press(final, data=RematchCb(game=konchinka_game).pack())).answered
+    await tg.wait_for(
+        lambda: lobby_in(group, cards) not in (None, lobby_k), what="the rematch lobby in its topic"
+    )
+    await boris.send(group, "/new", thread_id=king)
+    await tg.wait_for(
+        lambda: any("n:" in str(m.buttons) for m in in_topic(group, king)), what="the /new choice"
+    )
+    choice = next(m for m in in_topic(group, king) if "n:" in str(m.buttons))
+    king_choice = next(
+        b.callback_data for b in choice.flat_buttons if b.callback_data and "king" in b.callback_data
+    )
+    assert (await boris.press(choice, data=king_choice)).answered
+    await tg.wait_for(
+        lambda: lobby_in(group, king) not in (None, lobby_g), what="a new lobby in the King topic"
+    )
+    assert all(m.thread_id in (cards, king) for m in group.bot_messages())
+    topics = topic_of_game(group)
+    assert len(topics) == 4 and all(len(t) == 1 for t in topics.values()), topics
