@@ -24,7 +24,7 @@ from aiogram.enums import ParseMode
 
 from bot.app import App, build_app
 from bot.settings import Settings
-from bot.storage import GameRow, repo
+from bot.storage import GameRow, GameStatus, repo
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -178,9 +178,14 @@ async def start_solo_konchinka(
     from bot.callbacks import GameKind, SoloCb, SoloStep
 
     chat = user.private_chat
-    await user.send_private("/play")
-    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the solo setup")
-    setup = chat.last_bot_message()
+    sent = await user.send_private("/play")
+
+    def setup_message() -> FakeMessage | None:
+        last = chat.last_bot_message()
+        return last if last is not None and last.message_id > sent.message_id else None
+
+    await tg.wait_for(setup_message, what="the solo setup")
+    setup = setup_message()
     assert setup is not None
     count = SoloCb(step=SoloStep.OPPONENTS, game=GameKind.KONCHINKA, opponents=opponents).pack()
     assert (await user.press(setup, data=count)).answered
@@ -279,3 +284,39 @@ async def start_party(tg: FakeTelegram, group: FakeChat, creator: FakeUser, play
     answer = await creator.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
     assert answer.answered and not answer.text
     return game
+
+
+# --- what a chat shows, and which games a user sits in ------------------------------------------------------
+
+GAME_BUTTON_PREFIXES = ("l:", "m:", "p:", "b:", "rm:", "t:")
+"""Callback data whose second field is a game id (lobby, move, pick, back, rematch, take-seat buttons)."""
+
+
+def games_on(chat: FakeChat) -> set[str]:
+    """The game ids the bot's buttons in ``chat`` refer to, on every version of every message it ever sent."""
+    ids: set[str] = set()
+    for message in chat.bot_messages():
+        for version in message.history:
+            rows = (version.reply_markup or {}).get("inline_keyboard") or []
+            for data in (b.get("callback_data") or "" for row in rows for b in row):
+                if data.startswith(GAME_BUTTON_PREFIXES):
+                    ids.add(data.split(":")[1])
+    return ids
+
+
+async def games_of(running: Running, user: FakeUser, *statuses: GameStatus) -> list[GameRow]:
+    """The stored games the user sits in (with one of ``statuses``, or any), oldest first."""
+    async with running.app.db.tx() as tx:
+        return await repo.games_of_user(tx, user.id, statuses or tuple(GameStatus))
+
+
+async def seat_names(running: Running, game: str | int) -> list[str]:
+    """The stored seats of a game: a person's name, or the bot level of a bot seat."""
+    async with running.app.db.tx() as tx:
+        seats = await repo.seats_of(tx, int(game))
+    return [f"bot:{s.level}" if s.is_bot else s.name for s in seats]
+
+
+async def pause_like_a_person() -> None:
+    """Wait as long as a person would between commands: the bot refuses a fourth command within 10 s."""
+    await asyncio.sleep(10.0 / SPEED + 0.02)

@@ -1,0 +1,189 @@
+"""/new opens a lobby of the chosen game; /cancel ends a lobby or a running game, in a group and in private."""
+
+from __future__ import annotations
+
+from bot.callbacks import LobbyCb, LobbyOp
+from bot.i18n import translator
+from bot.storage import GameStatus
+from tests.bot.conftest import (
+    BotRunner,
+    find_lobby,
+    game_row,
+    games_of,
+    lobby_of,
+    open_lobby,
+    pause_like_a_person,
+    start_party,
+    start_solo_konchinka,
+    turn_message,
+)
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+
+RU = translator("ru")
+CANCELLED = RU.t("answer-game-cancelled")
+NO_GAME = RU.t("answer-no-game")
+OVER = {RU.t("answer-game-over"), NO_GAME, RU.t("answer-stale")}
+"""What a press of a cancelled game's button may be answered with."""
+
+
+def new_choices(message: FakeMessage) -> list[str]:
+    return [
+        b.callback_data for b in message.flat_buttons if b.callback_data and b.callback_data.startswith("n:")
+    ]
+
+
+async def bot_says(tg: FakeTelegram, chat: FakeChat, text: str, after: int = 0) -> FakeMessage:
+    """Wait for the bot's message ``text`` in ``chat`` (newer than message ``after``)."""
+
+    def said() -> FakeMessage | None:
+        return next((m for m in chat.bot_messages() if m.message_id > after and m.text == text), None)
+
+    await tg.wait_for(said, what=repr(text))
+    message = said()
+    assert message is not None
+    return message
+
+
+async def send_new(tg: FakeTelegram, user: FakeUser, group: FakeChat) -> FakeMessage:
+    await user.send(group, "/new")
+    await tg.wait_for(lambda: any(new_choices(m) for m in group.bot_messages()), what="the /new choice")
+    return next(m for m in reversed(group.bot_messages()) if new_choices(m))
+
+
+async def test_new_opens_a_lobby_of_the_chosen_game(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    choice = await send_new(tg, anna, group)
+    choices = new_choices(choice)
+    king = [d for d in choices if "king" in d]
+    points = [d for d in choices if "points" in d]
+    assert len(choices) == 3 and len(king) == 1 and len(points) == 1, choices
+    assert find_lobby(group) is None, "/new alone opens nothing"
+
+    answer = await boris.press(choice, data=points[0])
+    assert answer.answered and not answer.text
+    await tg.wait_for(lambda: find_lobby(group) is not None, what="the lobby")
+    row = await game_row(running, lobby_game(group))
+    assert row.kind == "konchinka" and row.options["variant"] == "points" and row.creator_id == boris.id
+    assert row.status is GameStatus.LOBBY and row.chat_id == group.id
+
+    # One game per chat: another choice is refused while the lobby is open.
+    answer = await anna.press(choice, data=king[0])
+    assert answer.text == RU.t("answer-game-running")
+    assert (await game_row(running, lobby_game(group))).id == row.id
+
+    await boris.send(group, "/cancel")
+    await bot_says(tg, group, CANCELLED)
+    answer = await anna.press(choice, data=king[0])
+    assert answer.answered and not answer.text
+    await tg.wait_for(lambda: lobby_game(group) not in ("", row.key), what="the King lobby")
+    king_row = await game_row(running, lobby_game(group))
+    assert king_row.kind == "king" and king_row.creator_id == anna.id and king_row.status is GameStatus.LOBBY
+
+
+def lobby_game(group: FakeChat) -> str:
+    lobby = find_lobby(group)
+    if lobby is None:
+        return ""
+    data = next(
+        b.callback_data for b in lobby.flat_buttons if b.callback_data and b.callback_data.startswith("l:")
+    )
+    return LobbyCb.unpack(data).game
+
+
+async def test_the_creator_cancels_a_group_lobby_with_the_command(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[boris])
+    game = await open_lobby(tg, group, anna, [anna, boris])
+    lobby = lobby_of(group)
+    await anna.send(group, "/cancel")
+    await bot_says(tg, group, CANCELLED, after=lobby.message_id)
+    assert (await game_row(running, game)).status is GameStatus.CANCELLED
+    await tg.wait_for(lambda: not lobby.url_buttons, what="the lobby closed")
+    answer = await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.START).pack(), force=True)
+    assert answer.text in OVER | {RU.t("answer-lobby-closed")}
+    assert (await game_row(running, game)).status is GameStatus.CANCELLED
+    assert turn_message(anna) is None and turn_message(boris) is None
+    # Nothing is left to cancel; the chat is free for a new lobby.
+    await pause_like_a_person()
+    await anna.send(group, "/cancel")
+    await bot_says(tg, group, NO_GAME, after=lobby.message_id)
+    await boris.send(group, "/konchinka")
+    await tg.wait_for(lambda: find_lobby(group) not in (None, lobby), what="a new lobby")
+
+
+async def test_an_admin_cancels_a_running_group_game_and_its_buttons_go_stale(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[vera])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    await tg.settle()
+    mover = anna if turn_message(anna) else boris
+    hand = turn_message(mover)
+    assert hand is not None
+    data = next(
+        b.callback_data for b in hand.flat_buttons if b.callback_data and b.callback_data[:2] in ("m:", "p:")
+    )
+    version = (await game_row(running, game)).version
+
+    # A player who neither created the game nor administers the chat may not cancel it.
+    await boris.send(group, "/cancel")
+    await bot_says(tg, group, RU.t("answer-not-creator-or-admin"))
+    assert (await game_row(running, game)).status is GameStatus.PLAYING
+
+    await vera.send(group, "/cancel")
+    await bot_says(tg, group, CANCELLED)
+    assert (await game_row(running, game)).status is GameStatus.CANCELLED
+    answer = await mover.press(hand, data=data, force=True)
+    assert answer.text in OVER
+    row = await game_row(running, game)
+    assert row.status is GameStatus.CANCELLED and row.version == version
+    await tg.settle()
+    assert turn_message(anna) is None and turn_message(boris) is None, "no move buttons left after the cancel"
+
+
+async def test_cancel_in_private_ends_the_solo_game_only(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    chat = anna.private_chat
+
+    # No solo game: /cancel in private says so, and leaves her group lobby alone.
+    lobby_game_id = await open_lobby(tg, group, anna, [anna])
+    await anna.send_private("/cancel")
+    await bot_says(tg, chat, NO_GAME)
+    assert (await game_row(running, lobby_game_id)).status is GameStatus.LOBBY
+
+    await pause_like_a_person()
+    await start_solo_konchinka(tg, anna, opponents=2)
+    await tg.wait_for(lambda: turn_message(anna), what="her turn")
+    (solo,) = await games_of(running, anna, GameStatus.PLAYING)
+    hand = turn_message(anna)
+    assert hand is not None
+    data = next(
+        b.callback_data for b in hand.flat_buttons if b.callback_data and b.callback_data[:2] in ("m:", "p:")
+    )
+    last = hand.message_id
+    await pause_like_a_person()
+    await anna.send_private("/cancel")
+    await bot_says(tg, chat, CANCELLED, after=last)
+    assert (await game_row(running, solo.key)).status is GameStatus.CANCELLED
+    assert (await game_row(running, lobby_game_id)).status is GameStatus.LOBBY, "the group lobby stays"
+    answer = await anna.press(hand, data=data, force=True)
+    assert answer.text in OVER
+    await tg.settle()
+    assert turn_message(anna) is None
+
+    # A new solo game can start at once.
+    await pause_like_a_person()
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.wait_for(lambda: turn_message(anna), what="a new solo game")
+    (again,) = await games_of(running, anna, GameStatus.PLAYING)
+    assert again.id != solo.id
