@@ -23,6 +23,7 @@ from bot.services.facade import GameService, ServiceConfig
 from bot.services.flood import ThrottleMiddleware
 from bot.services.outbox import Outbox, OutboxLimits
 from bot.services.outbox.session import KeptResponsesSession
+from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
 from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
@@ -86,7 +87,8 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     membership = Membership(bot, clock)
     refusals = RefusalThrottle(clock)
     config = service_config(settings)
-    service = GameService(db, outbox, clock, config, me.username or "", membership, refusals)
+    thinker = Thinker(settings.bot_thinkers)
+    service = GameService(db, outbox, clock, config, me.username or "", membership, refusals, thinker)
     outbox.on_forbidden = service.on_forbidden
     outbox.on_migrated = service.on_chat_migrated
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
@@ -144,12 +146,14 @@ async def on_startup(app: App) -> None:
     async with app.db.tx() as tx:
         await repo.forget_updates_before(tx, app.clock.now() - UPDATES_KEPT_FOR * app.clock.speed)
     await app.outbox.start()
+    await app.service.thinker.start()
     resumed = await app.service.resume()
     log.info("bot @%s started; %d active games resumed", app.service.bot_username, resumed)
 
 
 async def on_shutdown(app: App) -> None:
     await app.service.close()
+    await app.service.thinker.close()
     try:
         await asyncio.wait_for(app.outbox.drain(), 3.0)
     except TimeoutError:

@@ -23,7 +23,6 @@ class ServiceConfig:
     bot_delay: float = 1.0
     game_seed: int | None = None
     default_target: int | None = None
-    ai_budget_ms: float | None = None
     max_open_lobbies: int = 3
     """Lobbies one person may have open at once (across all groups)."""
 

@@ -31,6 +31,7 @@ from bot.services.players import Players
 from bot.services.publisher import Publisher, rules_slot, setup_slot
 from bot.services.scheduler import Scheduler
 from bot.services.store import CURRENT_GAME, Change, Store
+from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.storage import Database, GameRow, GameStatus
 from bot.storage.models import ChatRank, UserStats
@@ -66,6 +67,7 @@ class GameService:
         bot_username: str,
         membership: Membership | None = None,
         refusals: RefusalThrottle | None = None,
+        thinker: Thinker | None = None,
     ) -> None:
         self.config = config
         self.clock = clock
@@ -77,7 +79,8 @@ class GameService:
         self.publisher = Publisher(outbox, clock, self.store.mem, bot_username)
         self.lobby = Lobby(self.store, config, outbox.is_refused)
         self.moves = Moves(self.store, self.publisher, config)
-        self.scheduler = Scheduler(self.store, self.moves, self.publisher, clock, config)
+        self.thinker = thinker if thinker is not None else Thinker(0)
+        self.scheduler = Scheduler(self.store, self.moves, self.publisher, clock, config, self.thinker)
         self.players = Players(self.store, self.publisher)
         self.chats = Chats(self.store, outbox)
 

@@ -46,6 +46,7 @@ def make_settings(tg: FakeTelegram, db_path: Path, **overrides: Any) -> Settings
         "reminder_before": 15.0,
         "game_seed": SEED,
         "default_target": 3,
+        "bot_thinkers": 0,
     }
     values.update(overrides)
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]

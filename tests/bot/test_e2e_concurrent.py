@@ -37,7 +37,7 @@ SOLO = [
 async def test_five_solo_games_and_a_group_game_with_bots_run_at_once(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    running = await bot_runner(default_target=1, bot_delay=0.2)
+    running = await bot_runner(default_target=1, bot_delay=0.2, bot_thinkers=2)
     solos = [(tg.add_user(name), opponents, level) for name, opponents, level in SOLO]
     zhenya, zoya = tg.add_user("Женя"), tg.add_user("Зоя")
     group = tg.add_group("Клуб", [zhenya, zoya], admins=[zhenya])
