@@ -266,7 +266,9 @@ class Lobby:
         if game.status.is_active:
             raise ServiceError(Answer.GAME_RUNNING)
         if game.status is not GameStatus.FINISHED:
-            raise ServiceError(Answer.NO_GAME)  # a cancelled or expired game has no «Реванш»: only a forged press
+            raise ServiceError(
+                Answer.NO_GAME
+            )  # a cancelled or expired game has no «Реванш»: only a forged press
         options = dict(game.options)
         options.pop("players", None)
         if game.mode is GameMode.SOLO:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp, RematchCb
 from bot.i18n import translator
 from bot.storage import GameStatus
