@@ -2,7 +2,7 @@
 
 The search of the hard level is pure Python; in threads it would hold the GIL of the process that serves
 every chat. A :class:`Thinker` sends each searching decision (a view, a level and a seed, all picklable) to a
-``ProcessPoolExecutor`` whose workers start by ``forkserver`` (never a fork of the running event loop) and are
+``ProcessPoolExecutor`` whose workers start by ``spawn`` (never a fork of the running event loop), end with the bot and are
 warmed up by :meth:`Thinker.start`. The budget of a decision is work, not time (see
 :mod:`engine.ai.search`), so the same view and seed give the same action in the pool, in-process, idle or
 busy. A pool broken by a dead worker is rebuilt, and the decision that met it is made in-process instead.
@@ -15,19 +15,23 @@ import asyncio
 import hashlib
 import logging
 import multiprocessing
+import os
 import random
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 from engine.ai import Level, choose_action
 
 log = logging.getLogger(__name__)
 
-START_METHOD = "forkserver"
-"""How workers start: a fresh server process forks them, so they inherit no event loop, lock or socket."""
+START_METHOD = "spawn"
+"""How workers start: fresh interpreters, children of the bot itself, so they inherit no event loop, lock or
+socket, and can see when the bot is gone (a forkserver and its workers would outlive a bot killed with SIGKILL)."""
+ORPHAN_CHECK_EVERY = 0.5
+"""Seconds between a worker's checks that the bot that started it is still alive."""
 
 
 SEARCHING_LEVELS = frozenset({Level.HARD})
@@ -44,14 +48,22 @@ def decision_seed(game_seed: int, move: int) -> int:
     return int.from_bytes(digest, "big")
 
 
-def think(view: Any, level: Level, seed: int, budget_ms: float | None = None) -> Any:
+def think(view: object, level: Level, seed: int, budget_ms: float | None = None) -> object:
     """One decision, as a worker makes it: the action of a ``level`` bot player for ``view``."""
     return choose_action(view, Level(level), random.Random(seed), budget_ms=budget_ms)
 
 
-def _worker_init() -> None:
-    """A worker leaves Ctrl-C to the bot, which stops the pool itself (no tracebacks from every worker)."""
+def _worker_init(bot_pid: int) -> None:
+    """A worker leaves Ctrl-C to the bot, which stops the pool itself (no tracebacks from every worker), and
+    ends itself once the bot is gone (killed without a chance to stop its pool, it would leave orphans)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_exit_with, args=(bot_pid,), name="orphan-check", daemon=True).start()
+
+
+def _exit_with(bot_pid: int) -> None:
+    while os.getppid() == bot_pid:
+        time.sleep(ORPHAN_CHECK_EVERY)
+    os._exit(0)
 
 
 def _warm_up(pause: float) -> int:
@@ -85,7 +97,9 @@ class Thinker:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         context = multiprocessing.get_context(START_METHOD)
-        return ProcessPoolExecutor(self.workers, mp_context=context, initializer=_worker_init)
+        return ProcessPoolExecutor(
+            self.workers, mp_context=context, initializer=_worker_init, initargs=(os.getpid(),)
+        )
 
     async def start(self) -> None:
         """Start the workers and wait until each has imported the engine (the first decision is then quick)."""
@@ -106,7 +120,7 @@ class Thinker:
         calls = [loop.run_in_executor(pool, _warm_up, 0.05) for _ in range(self.workers)]
         await asyncio.gather(*calls)
 
-    async def choose(self, view: Any, level: Level, seed: int) -> Any:
+    async def choose(self, view: object, level: Level, seed: int) -> object:
         """The action of a ``level`` bot player for ``view``, decided by ``seed`` alone (not by load or place)."""
         if self._closed:
             raise RuntimeError("the thinker is closed")

@@ -3,24 +3,23 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from engine.ai import king as king_ai
 from engine.ai import konchinka as konchinka_ai
 from engine.ai.levels import Level
-from engine.king import KingView
-from engine.konchinka import KonchinkaView
+from engine.king import KingAction, KingView
+from engine.konchinka import KonchinkaAction, KonchinkaView
 
 
 def choose_action(
-    view: Any,
+    view: object,
     level: Level,
     rng: random.Random,
     *,
     budget_ms: float | None = None,
     iterations: int | None = None,
     steps: int | None = None,
-) -> Any:
+) -> object:
     """One of ``view.legal_actions``, chosen by a bot player of ``level`` from ``view`` alone.
 
     Deterministic for the same view, level and rng state: the hard level's budget is work, not time —
@@ -29,7 +28,9 @@ def choose_action(
     by default); a decision it cuts short is no longer reproducible. A decision with a single legal action is
     answered at once.
     """
-    actions = view.legal_actions
+    if not isinstance(view, KingView | KonchinkaView):
+        raise TypeError(f"not a view of a known game: {type(view).__name__}")
+    actions: tuple[object, ...] = tuple(view.legal_actions)
     if not actions:
         raise ValueError("the view offers no legal action: it is not this player's turn")
     if len(actions) == 1:
@@ -41,19 +42,17 @@ def choose_action(
         if level is Level.NORMAL:
             return king_ai.normal_action(view)
         return king_ai.hard_action(view, rng, budget_ms, iterations, steps)
-    if isinstance(view, KonchinkaView):
-        if level is Level.EASY:
-            return konchinka_ai.easy_action(view, rng)
-        if level is Level.NORMAL:
-            return konchinka_ai.normal_action(view)
-        return konchinka_ai.hard_action(view, rng, budget_ms, iterations, steps)
-    raise TypeError(f"not a view of a known game: {type(view).__name__}")
+    if level is Level.EASY:
+        return konchinka_ai.easy_action(view, rng)
+    if level is Level.NORMAL:
+        return konchinka_ai.normal_action(view)
+    return konchinka_ai.hard_action(view, rng, budget_ms, iterations, steps)
 
 
-def describe_action(view: Any, action: Any) -> str:
+def describe_action(view: object, action: object) -> str:
     """A short readable line (Russian card names) about ``action`` taken from ``view``, for watching games."""
-    if isinstance(view, KingView):
+    if isinstance(view, KingView) and isinstance(action, KingAction):
         return king_ai.describe(view, action)
-    if isinstance(view, KonchinkaView):
+    if isinstance(view, KonchinkaView) and isinstance(action, KonchinkaAction):
         return konchinka_ai.describe(view, action)
     return str(getattr(action, "code", action))

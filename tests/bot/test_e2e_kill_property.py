@@ -45,6 +45,9 @@ def _env(tg: FakeTelegram, db_path: Path) -> dict[str, str]:
         "TURN_TIMEOUT": "0",
         "BOT_DELAY": str(BOT_DELAY),
         "LOG_LEVEL": "WARNING",
+        # Twenty restarts in a minute: bot players think in-process, so a start does not wait for worker
+        # processes (the pool's own survival of a killed bot is tested in test_thinker.py).
+        "BOT_THINKERS": "0",
     }
 
 

@@ -174,3 +174,42 @@ def test_bot_thinkers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BOT_THINKERS", "-1")
     with pytest.raises(ValueError):
         Settings(_env_file=None)  # type: ignore[call-arg]
+
+
+ORPHAN_PROBE = """
+import asyncio, multiprocessing, sys
+from bot.services.thinker import Thinker
+
+async def main() -> None:
+    thinker = Thinker(2)
+    await thinker.start()
+    print(" ".join(str(p.pid) for p in multiprocessing.active_children()), flush=True)
+    await asyncio.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with open(f"/proc/{pid}/stat") as stat:  # a zombie is gone, only not yet reaped
+        return stat.read().split()[2] != "Z"
+
+
+def test_workers_end_when_the_bot_is_killed() -> None:
+    """A bot killed with SIGKILL cannot stop its pool; its workers must not live on as orphans."""
+    bot = subprocess.Popen([sys.executable, "-c", ORPHAN_PROBE], stdout=subprocess.PIPE, text=True)
+    try:
+        assert bot.stdout is not None
+        children = [int(pid) for pid in bot.stdout.readline().split()]
+        assert len(children) >= 2 and all(_alive(pid) for pid in children)
+    finally:
+        bot.kill()
+        bot.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(pid) for pid in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(_alive(pid) for pid in children)
