@@ -143,10 +143,13 @@ class RulesSection(enum.StrEnum):
 
 
 class RulesCb(CallbackData, prefix="r"):
-    """Show one rules section; ``game`` (optional) is the game whose options to show."""
+    """Show one rules section; ``game`` (optional) is the game whose options to show. ``page`` marks a button of
+    a rules message, which turns that message's page in place; elsewhere (a game message) the section goes to the
+    presser's private chat."""
 
     section: RulesSection
     game: str = ""
+    page: bool = False
 
 
 class RematchCb(CallbackData, prefix="rm"):

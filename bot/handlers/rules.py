@@ -91,7 +91,7 @@ async def on_rules_section(
     game_id = game_id_of(callback_data.game) if callback_data.game else None
     game = _context(await service.game_for_rules(0, 0, game_id)) if game_id else None
     message = callback.message
-    if isinstance(message, Message) and message.text and message.text.startswith("📖"):
+    if callback_data.page and isinstance(message, Message):
         # A rules message: turn its page in place (in a group, the short text of the section).
         if is_private(message.chat):
             rendered = render_rules(callback_data.section, tr, game=game)

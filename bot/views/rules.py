@@ -139,7 +139,8 @@ def _nav_rows(
     return [
         [
             button(
-                ("• " if s is section else "") + section_nav(s, tr), RulesCb(section=s, game=game_id).pack()
+                ("• " if s is section else "") + section_nav(s, tr),
+                RulesCb(section=s, game=game_id, page=True).pack(),
             )
             for s in row
         ]
@@ -197,7 +198,7 @@ def render_rules_answer(
     best = found[0]
     game_id = game.game_id if game is not None else ""
     more = [
-        button("📖 " + section_nav(s, tr), RulesCb(section=s, game=game_id).pack())
+        button("📖 " + section_nav(s, tr), RulesCb(section=s, game=game_id, page=True).pack())
         for s in found[1 : 1 + MORE_HITS]
     ]
     if is_group:
@@ -205,7 +206,9 @@ def render_rules_answer(
         whole = url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, best))
     else:
         text = section_text(best, tr, game=game)
-        whole = button(tr.t("btn-rules-all"), RulesCb(section=RulesSection.KONCHINKA, game=game_id).pack())
+        whole = button(
+            tr.t("btn-rules-all"), RulesCb(section=RulesSection.KONCHINKA, game=game_id, page=True).pack()
+        )
     return Rendered(text, keyboard([more, [whole]]))
 
 
@@ -234,7 +237,7 @@ def render_help(tr: Translator, bot_username: str = "") -> Rendered:
     """The /help text."""
     return Rendered(
         tr.t("help-text", bot=bot_username or "bot"),
-        keyboard([[button(tr.t("btn-rules"), RulesCb(section=RulesSection.KONCHINKA).pack())]]),
+        keyboard([[button(tr.t("btn-rules"), RulesCb(section=RulesSection.KONCHINKA, page=True).pack())]]),
     )
 
 
