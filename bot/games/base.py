@@ -179,7 +179,14 @@ class Party(Protocol):
         """The index among the legal actions of ``action`` (a bot player's choice); ValueError if none."""
         ...
 
-    def render_table(self, frame: Frame, tr: Translator) -> Rendered: ...
+    def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
+        """The whole table as ``player`` sees it (the group's message reads only what everyone sees)."""
+        ...
+
+    def hint(self, player: Player, action: object, tr: Translator) -> str:
+        """«💡 Подсказка»: ``action`` (a bot player's choice for ``player``) said in one line."""
+        ...
+
     def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
     def render_solo(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
     def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered: ...
@@ -256,8 +263,14 @@ class _Party(Generic[ActionT, ViewT]):
             solo=frame.solo,
         )
 
-    def render_table(self, frame: Frame, tr: Translator) -> Rendered:
-        return self.plugin.render_table(self._table(frame, 0), tr)
+    def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
+        return self.plugin.render_table(self._table(frame, player), tr)
+
+    def hint(self, player: Player, action: object, tr: Translator) -> str:
+        for legal in self.state.legal_actions():
+            if legal == action:
+                return self.plugin.hint(self.state.view(player), legal, tr)
+        raise ValueError(f"not a legal action now: {action!r}")
 
     def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
         return self.plugin.render_hand(self._table(frame, player), tr, picked)

@@ -26,12 +26,18 @@ async def on_help(message: Message, service: GameService, bot: Bot) -> None:
 
 
 async def on_score(message: Message, service: GameService) -> None:
-    await service.repost(message.chat.id, 0 if is_private(message.chat) else thread_of(message))
+    """/score: in a group the table again below; in private the whole table of each game one plays in."""
+    if is_private(message.chat):
+        assert message.from_user is not None
+        await service.show_tables(person(message.from_user))
+    else:
+        await service.repost(message.chat.id, thread_of(message))
 
 
 async def on_stats(message: Message, service: GameService) -> None:
     assert message.from_user is not None
-    rendered = render_stats(await service.stats(message.from_user.id), tr_of(message.from_user))
+    name = None if is_private(message.chat) else message.from_user.full_name
+    rendered = render_stats(await service.stats(message.from_user.id), tr_of(message.from_user), name=name)
     await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 

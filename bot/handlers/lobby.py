@@ -99,7 +99,11 @@ async def on_start_link(message: Message, command: CommandObject, service: GameS
     assert game_id is not None
     if kind is DeepLink.JOIN:
         answer = await service.join(game_id, who, service.member_check(who.user_id))
-        await service.say(message.chat.id, answer_text(answer, tr))
+        joined = await service.joined_notice(game_id, who.lang) if answer is Answer.JOINED else None
+        if joined is not None:
+            await service.say(message.chat.id, joined.text, joined.markup)
+        else:
+            await service.say(message.chat.id, answer_text(answer, tr))
     else:
         await service.show_hand(game_id, who)
 

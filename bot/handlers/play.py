@@ -1,11 +1,14 @@
-"""Moves: the two taps of a move (card, then what it does), «another card», and taking a seat back."""
+"""Moves: the two taps of a move (card, then what it does), «another card», taking a seat back, and looking
+without moving: «📋 Стол» (the whole table, privately) and the solo «💡 Подсказка»."""
 
 from __future__ import annotations
+
+import contextlib
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot.callbacks import BackCb, MoveCb, PickCb, SeatCb
+from bot.callbacks import BackCb, HintCb, MoveCb, PickCb, SeatCb, TableCb
 from bot.handlers.common import answer_quietly, game_id_of, person, tr_of
 from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, answer_text
@@ -40,6 +43,17 @@ async def on_take_seat(callback: CallbackQuery, callback_data: SeatCb, service: 
     await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)))
 
 
+async def on_table(callback: CallbackQuery, callback_data: TableCb, service: GameService) -> None:
+    await service.show_table(_game(callback_data.game), person(callback.from_user))
+    await answer_quietly(callback)
+
+
+async def on_hint(callback: CallbackQuery, callback_data: HintCb, service: GameService) -> None:
+    hint = await service.hint(_game(callback_data.game), person(callback.from_user), callback_data.version)
+    with contextlib.suppress(Exception):  # a query too old to answer (the hint took long) is not an error
+        await callback.answer(hint, show_alert=True)
+
+
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="play")
@@ -47,4 +61,6 @@ def make_router() -> Router:
     router.callback_query.register(on_pick, PickCb.filter())
     router.callback_query.register(on_back, BackCb.filter())
     router.callback_query.register(on_take_seat, SeatCb.filter())
+    router.callback_query.register(on_table, TableCb.filter())
+    router.callback_query.register(on_hint, HintCb.filter())
     return router

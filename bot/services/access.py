@@ -56,6 +56,7 @@ class Membership:
         """getChatMember calls made (for tests and the log)."""
         self._cache: dict[tuple[int, int], tuple[float, Standing]] = {}
         self._asking: dict[tuple[int, int], asyncio.Future[Standing]] = {}
+        self._titles: dict[int, tuple[float, str]] = {}
 
     async def standing(self, chat_id: int, user_id: int) -> Standing:
         key = (chat_id, user_id)
@@ -85,6 +86,22 @@ class Membership:
     def forget_chat(self, chat_id: int) -> None:
         """The chat changed (migrated, the bot left): its answers are no longer good."""
         self._cache = {k: v for k, v in self._cache.items() if k[0] != chat_id}
+        self._titles.pop(chat_id, None)
+
+    async def title(self, chat_id: int) -> str:
+        """The group's title (getChat, remembered for ``ttl``); "" when Telegram does not say."""
+        cached = self._titles.get(chat_id)
+        if cached is not None and self.clock.now() - cached[0] < self.ttl:
+            return cached[1]
+        try:
+            chat = await self.bot.get_chat(chat_id, request_timeout=self.timeout)
+        except TelegramAPIError as exc:
+            log.info("getChat(%s) failed: %s", chat_id, exc)
+            return ""
+        if len(self._titles) >= MAX_CACHED:
+            self._titles.clear()
+        self._titles[chat_id] = (self.clock.now(), chat.title or "")
+        return chat.title or ""
 
     async def _ask(self, chat_id: int, user_id: int) -> Standing:
         self.calls += 1

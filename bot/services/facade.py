@@ -19,6 +19,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import views
 from bot.callbacks import GameKind
 from bot.games import plugin_of
+from bot.i18n import translator_for
 from bot.services.access import Membership
 from bot.services.chats import Chats
 from bot.services.clock import Clock
@@ -27,13 +28,14 @@ from bot.services.errors import ServiceError
 from bot.services.lobby import Lobby
 from bot.services.moves import Moves
 from bot.services.outbox import Outbox
+from bot.services.peeks import Peeks, table_slot
 from bot.services.players import Players
 from bot.services.publisher import Publisher, rules_slot, setup_slot
 from bot.services.scheduler import Scheduler
 from bot.services.store import CURRENT_GAME, Change, Store
 from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
-from bot.storage import Database, GameRow, GameStatus
+from bot.storage import Database, GameMode, GameRow, GameStatus
 from bot.storage.models import ChatRank, UserStats
 from engine.ai import Level
 from engine.core import JSONValue
@@ -83,6 +85,7 @@ class GameService:
         self.scheduler = Scheduler(self.store, self.moves, self.publisher, clock, config, self.thinker)
         self.players = Players(self.store, self.publisher)
         self.chats = Chats(self.store, outbox)
+        self.peeks = Peeks(self.store, self.thinker)
 
     # ---------------------------------------------------------------------------------------------- wiring
 
@@ -221,6 +224,18 @@ class GameService:
         change = await self.lobby.join(game_id, person, is_member)
         return self._made(change) or views.Answer.JOINED
 
+    async def joined_notice(self, game_id: int, lang: str | None) -> views.Rendered | None:
+        """What the private chat says after joining a group game: which game, which group, what comes next
+        (None when the group's title cannot be had: the short answer then says it)."""
+        game = await self.store.game(game_id)
+        if game is None or game.mode is not GameMode.GROUP or self.membership is None:
+            return None
+        title = await self.membership.title(game.chat_id)
+        if not title:
+            return None
+        tr = translator_for(lang)
+        return views.render_joined(title, tr.t(f"game-{game.kind}"), tr)
+
     async def leave(self, game_id: int, person: Person) -> views.Answer:
         return self._made(await self.lobby.leave(game_id, person)) or views.Answer.LEFT
 
@@ -304,6 +319,26 @@ class GameService:
                 raise ServiceError(views.Answer.NOT_A_PLAYER)
         if match.game.status is GameStatus.PLAYING:
             self.publisher.publish(match, renew={person.user_id})
+
+    async def show_table(self, game_id: int, person: Person) -> None:
+        """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
+        self._send_table(game_id, person, await self.peeks.table(game_id, person))
+
+    async def show_tables(self, person: Person) -> None:
+        """``/score`` in private: the whole table of every running game the person plays in."""
+        tables = await self.peeks.tables_of(person)
+        if not tables:
+            raise ServiceError(views.Answer.NO_GAME)
+        for game_id, rendered in tables:
+            self._send_table(game_id, person, rendered)
+
+    def _send_table(self, game_id: int, person: Person, rendered: views.Rendered) -> None:
+        slot = table_slot(game_id, person.user_id)
+        self.outbox.show(slot, person.user_id, rendered.text, rendered.markup, renew=True)
+
+    async def hint(self, game_id: int, person: Person, version: int) -> str:
+        """«💡 Подсказка» in a solo game: what «мастер» would play now, and why (nothing is played)."""
+        return await self.peeks.hint(game_id, person, version)
 
     async def repost(self, chat_id: int, thread_id: int) -> None:
         """``/score``: the table message again at the bottom of the chat (the old one deleted)."""

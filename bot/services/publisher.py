@@ -228,6 +228,7 @@ class Publisher:
             seats=number_bots(seat_info(s, match.users) for s in match.seats),
             bot_username=self.bot_username,
             creator_name=creator,
+            creator_id=game.creator_id,
             turn_seconds=game.turn_timeout,
             min_players=plugin.min_players,
             max_players=plugin.max_players,

@@ -23,6 +23,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
 
 from bot.app import App, build_app
+from bot.i18n import Translator
 from bot.settings import Settings
 from bot.storage import GameRow, GameStatus, repo
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
@@ -234,6 +235,20 @@ def find_lobby(group: FakeChat) -> FakeMessage | None:
         if message.is_from_bot and any("start=j_" in (b.url or "") for b in message.flat_buttons):
             return message
     return None
+
+
+def joined_text(tr: Translator, group: FakeChat, kind: str = "konchinka") -> str:
+    """What the private chat says (as the person reads it) after joining a ``kind`` lobby of ``group``."""
+    from bot.views import render_joined
+
+    return plain(render_joined(group.title or "", tr.t(f"game-{kind}"), tr).text)
+
+
+def plain(html: str) -> str:
+    """A message's HTML as a person reads it (tags gone, entities decoded)."""
+    from tests.fakebot.html import parse_html
+
+    return parse_html(html)[0]
 
 
 def lobby_of(group: FakeChat) -> FakeMessage:

@@ -10,6 +10,7 @@ from tests.bot.conftest import (
     BotRunner,
     game_row,
     has_rematch,
+    joined_text,
     lobby_of,
     open_lobby,
     play_until,
@@ -55,8 +56,8 @@ async def test_an_english_group_game_speaks_english_to_english_players(
     assert russian_in(group, ("Аня",)) == [], "an English creator's lobby is English"
     assert CYRILLIC.search(lobby_of(group).text.replace("Аня", "")) is None
     assert (await game_row(running, game)).lang == "en"
-    await told(tg, frank, EN.t("answer-joined"))
-    await told(tg, anna, RU.t("answer-joined"))
+    await told(tg, frank, joined_text(EN, group))
+    await told(tg, anna, joined_text(RU, group))
     start = LobbyCb(game=game, op=LobbyOp.START).pack()
     assert (await eve.press(lobby_of(group), data=start)).answered
     await tg.wait_for(lambda: any(turn_message(u) for u in (eve, frank, anna)), what="a turn")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.i18n import translator
 from bot.storage import GameStatus
-from tests.bot.conftest import BotRunner, game_row, lobby_of, open_lobby, seat_names
+from tests.bot.conftest import BotRunner, game_row, joined_text, lobby_of, open_lobby, seat_names
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 RU = translator("ru")
@@ -46,7 +46,7 @@ async def test_a_player_leaves_the_lobby_and_comes_back(tg: FakeTelegram, bot_ru
     assert answer.text == RU.t("answer-not-a-player")
     assert await seat_names(running, game) == ["Аня", "Вера"]
 
-    assert await reply_to_link(tg, boris, game) == RU.t("answer-joined")
+    assert await reply_to_link(tg, boris, game) == joined_text(RU, group)
     await tg.wait_for(lambda: "Борис" in lobby.text, what="Boris back in the lobby")
     assert sorted(await seat_names(running, game)) == ["Аня", "Борис", "Вера"]
 
@@ -69,7 +69,7 @@ async def test_a_full_lobby_turns_away_a_fifth_player_until_a_seat_frees(
     group: FakeChat = tg.add_group("Друзья", people, admins=[anna])
     game = await open_lobby(tg, group, anna, people[:3])
     lobby = lobby_of(group)  # the full lobby has no join link: find_lobby() would not see it
-    assert await reply_to_link(tg, gleb, game) == RU.t("answer-joined")
+    assert await reply_to_link(tg, gleb, game) == joined_text(RU, group)
     await tg.wait_for(lambda: not join_link(lobby), what="the full lobby to drop its join link")
 
     assert await reply_to_link(tg, dina, game) == RU.t("answer-lobby-full")
@@ -81,7 +81,7 @@ async def test_a_full_lobby_turns_away_a_fifth_player_until_a_seat_frees(
     answer = await gleb.press(lobby, data=LobbyCb(game=game, op=LobbyOp.LEAVE).pack())
     assert answer.text == RU.t("answer-left")
     await tg.wait_for(lambda: join_link(lobby), what="the join link back")
-    assert await reply_to_link(tg, dina, game) == RU.t("answer-joined")
+    assert await reply_to_link(tg, dina, game) == joined_text(RU, group)
     await tg.wait_for(lambda: "Дина" in lobby.text and not join_link(lobby), what="Dina seated, full again")
     assert await seat_names(running, game) == ["Аня", "Борис", "Вера", "Дина"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import bot
 
 BOT = Path(bot.__file__).parent
-ROOMS = ("store", "lobby", "moves", "scheduler", "publisher", "players", "chats", "facade")
+ROOMS = ("store", "lobby", "moves", "scheduler", "publisher", "players", "chats", "peeks", "facade")
 
 
 def imported(path: Path) -> set[str]:
