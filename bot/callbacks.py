@@ -163,6 +163,20 @@ class GameKind(enum.StrEnum):
     KING = "king"
 
 
+class NewVariant(enum.StrEnum):
+    """The Кончинка variants /new offers."""
+
+    CLASSIC = "classic"
+    POINTS = "points"
+
+
+class NewCb(CallbackData, prefix="n"):
+    """/new: the game (and Кончинка's variant) of the lobby to open."""
+
+    kind: GameKind
+    variant: NewVariant = NewVariant.CLASSIC
+
+
 class SoloStep(enum.StrEnum):
     """The steps of the private /play setup."""
 

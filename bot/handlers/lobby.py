@@ -2,30 +2,15 @@
 
 from __future__ import annotations
 
-import enum
-
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
-from aiogram.filters.callback_data import CallbackData
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, RematchCb, parse_start_payload
+from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, NewCb, RematchCb, parse_start_payload
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, LobbyScreen, answer_text
-from bot.views.common import button, keyboard
-
-
-class Variant(enum.StrEnum):
-    CLASSIC = "classic"
-    POINTS = "points"
-
-
-class NewCb(CallbackData, prefix="n"):
-    """/new: the game (and Кончинка's variant) of the lobby to open."""
-
-    kind: GameKind
-    variant: Variant = Variant.CLASSIC
+from bot.views.lobby import render_new_menu
 
 
 async def on_konchinka(message: Message, service: GameService) -> None:
@@ -39,20 +24,8 @@ async def on_king(message: Message, service: GameService) -> None:
 
 
 async def on_new(message: Message, service: GameService) -> None:
-    tr = tr_of(message.from_user)
-    rows = [
-        [
-            button(
-                tr.t("btn-game", kind=GameKind.KONCHINKA.value)
-                + " · "
-                + tr.t("opt-variant", variant=v.value),
-                NewCb(kind=GameKind.KONCHINKA, variant=v).pack(),
-            )
-            for v in Variant
-        ],
-        [button(tr.t("btn-game", kind=GameKind.KING.value), NewCb(kind=GameKind.KING).pack())],
-    ]
-    await service.say(message.chat.id, tr.t("solo-choose-game"), keyboard(rows), thread_id=thread_of(message))
+    rendered = render_new_menu(tr_of(message.from_user))
+    await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
 async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: GameService) -> None:

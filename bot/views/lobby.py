@@ -8,8 +8,11 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import (
     DeepLink,
+    GameKind,
     LobbyCb,
     LobbyOp,
+    NewCb,
+    NewVariant,
     start_link,
 )
 from bot.games import plugin_of
@@ -26,6 +29,22 @@ from bot.views.common import (
 )
 from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo
 from engine.ai import Level
+
+
+def render_new_menu(tr: Translator) -> Rendered:
+    """/new in a group: which game to open (Кончинка in either variant, or Кинг)."""
+    konchinka = tr.t("btn-game", kind=GameKind.KONCHINKA.value)
+    rows = [
+        [
+            button(
+                konchinka + " · " + tr.t("opt-variant", variant=v.value),
+                NewCb(kind=GameKind.KONCHINKA, variant=v).pack(),
+            )
+            for v in NewVariant
+        ],
+        [button(tr.t("btn-game", kind=GameKind.KING.value), NewCb(kind=GameKind.KING).pack())],
+    ]
+    return Rendered(tr.t("solo-choose-game"), keyboard(rows))
 
 
 def render_lobby(info: LobbyInfo, tr: Translator) -> Rendered:

@@ -3,14 +3,40 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol
 
 from bot.i18n import Translator
-from bot.storage.models import ChatRank, UserStats
 from bot.views.common import esc
 from bot.views.models import Rendered
 
 
-def render_stats(stats: UserStats, tr: Translator, name: str | None = None) -> Rendered:
+class PersonFigures(Protocol):
+    """What /stats shows of one person (the storage's row has these; a view needs no more of it)."""
+
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def settlement(self) -> int: ...
+
+
+class RankFigures(Protocol):
+    """One line of /top."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+
+
+def render_stats(stats: PersonFigures, tr: Translator, name: str | None = None) -> Rendered:
     """/stats: parties, wins, points and the settlement balance of finished parties.
 
     ``name`` (the person's raw name) titles the figures «Статистика: Аня» — for an answer in a group, where
@@ -30,7 +56,7 @@ def render_stats(stats: UserStats, tr: Translator, name: str | None = None) -> R
     return Rendered(text, None)
 
 
-def render_top(ranks: Sequence[ChatRank], tr: Translator) -> Rendered:
+def render_top(ranks: Sequence[RankFigures], tr: Translator) -> Rendered:
     """/top: the chat's people by wins, then points."""
     if not ranks:
         return Rendered(tr.t("top-empty"), None)

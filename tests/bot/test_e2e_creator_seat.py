@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp
-from bot.handlers.lobby import NewCb
+from bot.callbacks import GameKind, LobbyCb, LobbyOp, NewCb
 from bot.i18n import translator
 from tests.bot.conftest import (
     BotRunner,
