@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
@@ -60,7 +61,8 @@ class Scheduler:
         self.idle_event.clear()
         self._wake.set()
         if self._loop is None or self._loop.done():
-            self._loop = asyncio.create_task(self._run(), name="outbox")
+            # A context of its own: the loop (and every call it starts) outlives the update that woke it first.
+            self._loop = asyncio.create_task(self._run(), name="outbox", context=contextvars.Context())
 
     def settle(self, queue: ChatQueue) -> None:
         """Forget an empty, idle chat (it costs no memory); notice when nothing at all is left."""
