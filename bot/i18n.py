@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import enum
 import functools
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any, Final
 
 from fluent.runtime import FluentBundle, FluentResource
 
 LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
+MEMO_SIZE: Final = 20_000
+"""Formatted texts each translator remembers (then it starts afresh)."""
 
 
 class Locale(enum.StrEnum):
@@ -52,6 +54,7 @@ class Translator:
         self.locale = locale
         self._bundle = bundle
         self._fallback = fallback
+        self._memo: dict[Hashable, str] = {}
 
     def has(self, key: str) -> bool:
         return bool(self._bundle.has_message(key)) or (
@@ -59,7 +62,19 @@ class Translator:
         )
 
     def t(self, key: str, **args: object) -> str:
-        """The message ``key`` with ``args`` filled in."""
+        """The message ``key`` with ``args`` filled in (remembered: Fluent formats slowly, texts repeat)."""
+        try:
+            memo_key: Hashable = (key, *((name, type(v), v) for name, v in args.items()))
+            text = self._memo.get(memo_key)
+        except TypeError:  # an argument that cannot be a key: formatted every time
+            return self._format(key, args)
+        if text is None:
+            if len(self._memo) >= MEMO_SIZE:
+                self._memo.clear()
+            text = self._memo[memo_key] = self._format(key, args)
+        return text
+
+    def _format(self, key: str, args: Mapping[str, object]) -> str:
         for bundle in (self._bundle, self._fallback):
             if bundle is None or not bundle.has_message(key):
                 continue

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import enum
 import json
+import sqlite3
 from dataclasses import dataclass
-
-import aiosqlite
 
 from engine.core import GameRecord, JSONValue
 
@@ -53,7 +52,7 @@ class UserRow:
         return self.started and not self.blocked
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> UserRow:
+    def from_row(cls, row: sqlite3.Row) -> UserRow:
         return cls(
             user_id=row["user_id"],
             name=row["name"],
@@ -90,7 +89,7 @@ class GameRow:
         return str(self.id)
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> GameRow:
+    def from_row(cls, row: sqlite3.Row) -> GameRow:
         record = row["record"]
         options: dict[str, JSONValue] = json.loads(row["options"])
         return cls(
@@ -138,7 +137,7 @@ class SeatRow:
         return self.user_id is None or self.replaced
 
     @classmethod
-    def from_row(cls, row: aiosqlite.Row) -> SeatRow:
+    def from_row(cls, row: sqlite3.Row) -> SeatRow:
         return cls(
             game_id=row["game_id"],
             seat=row["seat"],

@@ -89,7 +89,7 @@ async def test_a_press_the_database_cannot_write_gets_an_apology_and_changes_not
     assert answered and text is not None and text.startswith(APOLOGY), text
     assert took < 3
     # The disk has room again (outside a transaction: BEGIN IMMEDIATE is itself refused while query_only).
-    await running.app.db._conn.execute("PRAGMA query_only = 0")
+    running.app.db._conn.execute("PRAGMA query_only = 0")
     assert await _version(running, game) == version
     answered, text, _took = await _press_move(mover, game, version)
     assert answered and text is None

@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import sys
+from pathlib import Path
 from typing import Any
 
 from tests.load.run import Config, benchmark
@@ -70,6 +71,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=120.0, help="at most this long to set games up")
     parser.add_argument("--drain", type=float, default=60.0, help="at most this long for late answers")
     parser.add_argument("--bot-delay", type=float, default=None, help="BOT_DELAY for our bot (default 1)")
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="py-spy's stacks of our bot over the window",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or not 0 <= args.think[0] <= args.think[1]:
         parser.error("--games >= 1, --seconds > 0 and 0 <= MIN <= MAX")
@@ -81,6 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         warmup=args.warmup,
         drain=args.drain,
         bot_delay=args.bot_delay,
+        profile=args.profile,
     )
     result = asyncio.run(benchmark(config, floor=not args.no_floor))
     print(json.dumps(result, ensure_ascii=False, indent=2))

@@ -6,7 +6,9 @@ import asyncio
 import contextlib
 import os
 import resource
+import shutil
 import sqlite3
+import sys
 import tempfile
 import time
 from collections.abc import Callable, Coroutine
@@ -43,6 +45,8 @@ class Config:
     """BOT_DELAY for our bot (None: the bot's default, one second)."""
     settle: float = 3.0
     """Real seconds between the end of the warm-up and the start of the measured window."""
+    profile: Path | None = None
+    """Where py-spy writes the bot process's stacks sampled over the window (collapsed, one per line), if set."""
 
 
 async def _wait(predicate: Callable[[], bool], timeout: float, step: float = 0.05) -> bool:
@@ -104,6 +108,7 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
             playing = len(sim.started)
             before, self_before = process.usage(), _self_cpu()
             rec.window.start, wall_start = time.monotonic(), time.time()
+            profiler = await _profile(process.pid, config) if target is Target.OURS else None
             await _wait(lambda: not process.is_running(), config.seconds, 0.5)
             rec.window.end, wall_end = time.monotonic(), time.time()
             _check_alive(process, target)
@@ -113,6 +118,8 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
             await _wait(lambda: rec.outstanding() == 0, config.drain, 0.2)
             drained = time.monotonic() - drain_start
             peak = process.usage().peak_rss_mb
+            if profiler is not None:
+                await profiler.wait()
         finally:
             sim.stopping = True
             for task in tasks:
@@ -138,6 +145,30 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
         cpu=(before, after),
         self_cpu=self_after - self_before,
         peak_rss_mb=peak,
+    )
+
+
+async def _profile(pid: int, config: Config) -> asyncio.subprocess.Process | None:
+    """py-spy sampling the bot over the window (``pip install py-spy``; it must be allowed to ptrace)."""
+    if config.profile is None:
+        return None
+    spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
+    return await asyncio.create_subprocess_exec(
+        spy,
+        "record",
+        "--pid",
+        str(pid),
+        "--duration",
+        str(max(1, round(config.seconds))),
+        "--rate",
+        "200",
+        "--nonblocking",
+        "--format",
+        "raw",
+        "--output",
+        str(config.profile),
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
     )
 
 

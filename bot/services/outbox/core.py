@@ -139,7 +139,7 @@ class Outbox:
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
         if pending is not None:
-            pending.text, pending.markup = text, markup
+            pending.change(text, markup)
             pending.renew = pending.renew or renew
             pending.thread_id = thread_id
             pending.only_existing = pending.only_existing and only_existing

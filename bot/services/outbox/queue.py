@@ -61,10 +61,18 @@ class Live:
     renew: bool
     only_existing: bool = False
     """Update the message if it was ever sent; never send a new one."""
+    _digest: str | None = None
 
     @property
     def digest(self) -> str:
-        return digest(self.text, self.markup)
+        """The content's fingerprint, computed once per content (it is compared and stored several times)."""
+        if self._digest is None:
+            self._digest = digest(self.text, self.markup)
+        return self._digest
+
+    def change(self, text: str, markup: InlineKeyboardMarkup | None) -> None:
+        """Newer content for the same message."""
+        self.text, self.markup, self._digest = text, markup, None
 
 
 Item = Live | Notice
