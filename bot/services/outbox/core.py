@@ -92,6 +92,8 @@ class Outbox:
         self._known: OrderedDict[str, LiveMessage] = OrderedDict()
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self._refused: set[int] = set()
+        self._dropped: set[str] = set()
+        """Slots dropped while their first send was on its way: the message goes as soon as it is sent."""
         """Chats that answered 403: nothing more is sent there until :meth:`allow`."""
         self._idle = self.scheduler.idle_event
         """Set while nothing waits to be sent (the test helpers look at it)."""
@@ -143,6 +145,7 @@ class Outbox:
             pending.renew = pending.renew or renew
             pending.thread_id = thread_id
             pending.only_existing = pending.only_existing and only_existing
+            queue.behind_notices(slot)
         else:
             pending = queue.lives[slot] = Live(slot, chat_id, thread_id, text, markup, renew, only_existing)
         known = self._known.get(slot)
@@ -154,6 +157,20 @@ class Outbox:
             priority = default_priority(chat_id, renew)
         queue.add(slot, self.clock.now(), priority)
         self.scheduler.kick()
+
+    def drop(self, slot: str, chat_id: int) -> None:
+        """The live message ``slot`` is no longer wanted: never sent if still waiting, else deleted with the
+        chat's other old messages (a reminder once the turn it reminds of is over)."""
+        queue = self.scheduler.queue(chat_id)
+        queue.discard(slot)
+        known = self._known.pop(slot, None)
+        if known is not None:
+            queue.doom(known.message_id, self.clock.now())
+            self.scheduler.kick()
+        elif queue.flying == slot:
+            self._dropped.add(slot)
+        else:
+            self.scheduler.settle(queue)
 
     def post(self, notices: Iterable[Notice], *, priority: Priority | None = None) -> None:
         """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`)."""
@@ -375,6 +392,10 @@ class Outbox:
         message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
         if known is not None:
             self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
+        if live.slot in self._dropped:
+            self._dropped.discard(live.slot)
+            queue.doom(message_id, self.clock.now())
+            return
         await self._remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
 
     async def _deliver_notice(self, notice: Notice) -> None:

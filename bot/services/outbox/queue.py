@@ -111,6 +111,16 @@ class ChatQueue:
         self.order.append(key)
         self.asked[key] = (now, priority)
 
+    def behind_notices(self, key: str) -> None:
+        """New content of the pending ``key`` must not go out before a notice queued after it was (a deal's
+        result before the next deal's table): ``key`` moves to the back of the line, keeping its asked time."""
+        if key not in self.asked:
+            return
+        position = self.order.index(key)
+        if any(isinstance(k, int) for k in list(self.order)[position + 1 :]):
+            del self.order[position]
+            self.order.append(key)
+
     def pop(self) -> tuple[Item, tuple[float, Priority]]:
         key = self.order.popleft()
         asked = self.asked.pop(key)
