@@ -196,10 +196,19 @@ class Publisher:
             auto_move=self.mem.auto_moved.get(game.id) == party.version,
         )
 
-    def publish(self, match: Match, *, renew: Iterable[int] = (), renew_group: bool = False) -> None:
-        """Hand the current look of every message of this game to the outbox (``renew``: sent anew, below)."""
+    def publish(
+        self,
+        match: Match,
+        *,
+        renew: Iterable[int] = (),
+        renew_group: bool = False,
+        after: Iterable[Notice] = (),
+    ) -> None:
+        """Hand the current look of every message of this game to the outbox (``renew``: sent anew, below;
+        ``after``: the change's notices, which the private hands wait for when they go to the group)."""
         renewed = set(renew)
         game, party = match.game, match.party
+        group_notices = [n.id for n in after if n.chat_id == game.chat_id and n.chat_id < 0]
         self._clear_reminders(match)
         tr = tr_for(game.lang)
         at_table = party is not None and game.status in (GameStatus.PLAYING, GameStatus.FINISHED)
@@ -249,6 +258,7 @@ class Publisher:
                 rendered.markup,
                 renew=seat.user_id in renewed,
                 priority=Priority.TURN if seat.seat == mover else Priority.HAND,
+                after=group_notices,
             )
 
     def _publish_lobby(self, match: Match, tr: Translator, renew: bool) -> None:

@@ -155,7 +155,7 @@ class Scheduler:
             self.store.mem.auto_moved[game_id] = change.match.party.version
         self.store.mem.changed_at[game_id] = self.clock.now()
         self.publisher.post(change.notices)
-        self.publisher.publish(change.match, renew=change.renew)
+        self.publisher.publish(change.match, renew=change.renew, after=change.notices)
         self._fresh[game_id] = change.match
         return 0.0
 

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections import Counter
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.callbacks import GameKind, SoloCb, SoloStep
+from bot.callbacks import GameKind, LobbyCb, LobbyOp, SoloCb, SoloStep
 from bot.storage import repo
 from tests.bot.conftest import (
     BotRunner,
     game_row,
     has_rematch,
+    lobby_of,
     start_party,
     take_turn,
     turn_message,
@@ -37,7 +38,8 @@ player's «ваш ход», the first tap of a two-tap move, and the deal's and 
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "deleteMessages")
 CLOCK = re.compile(r"\d+:\d\d")
 REMINDER = "ваш ход! Осталось"
-DEAL = re.compile(r"[Рр]аздача (\d+)/15")
+DEAL = re.compile(r"(?:[Рр]аздача|Кинг ·) (\d+)/15")
+"""A Кинг message's deal: the table's «раздача 3/15», the hand's «👑 Кинг · 3/15», the result's «Раздача 3/15»."""
 
 
 @dataclass
@@ -155,7 +157,9 @@ async def test_a_group_konchinka_party_read_as_its_players_read_it(
     calls = recorder.calls[started:]
     per_move = len(calls) / row.version
     kinds = Counter((c.method, "group" if c.chat_id < 0 else "private") for c in calls)
-    print(f"\nmessage calls per move: {per_move:.2f} ({len(calls)} calls, {row.version} moves): {dict(kinds)}")
+    print(
+        f"\nmessage calls per move: {per_move:.2f} ({len(calls)} calls, {row.version} moves): {dict(kinds)}"
+    )
 
     for user in people:
         assert lines_above_buttons(user.private_chat) <= 6, user.full_name
@@ -199,9 +203,15 @@ async def test_a_solo_king_game_read_as_its_player_reads_it(tg: FakeTelegram, bo
 
     assert 0 < lines_above_buttons(chat) <= 15
     assert clock_only_edits([chat]) == []
+    assert deals_in_order(recorder, {chat.id}) == set(range(1, 16))
+
+
+def deals_in_order(recorder: Recorder, chats: set[int]) -> set[int]:
+    """The Кинг deals whose result was sent, checking that nothing of a deal reached any of ``chats`` before the
+    previous deal's result did."""
     ended: set[int] = set()
     for call in recorder.calls:
-        if call.chat_id != chat.id or call.method not in ("sendMessage", "editMessageText"):
+        if call.chat_id not in chats or call.method not in ("sendMessage", "editMessageText"):
             continue
         deal = DEAL.search(call.text)
         if deal is None:
@@ -211,4 +221,33 @@ async def test_a_solo_king_game_read_as_its_player_reads_it(tg: FakeTelegram, bo
             ended.add(number)
         elif number > 1:
             assert number - 1 in ended, f"deal {number} shown before the result of deal {number - 1}"
-    assert ended == set(range(1, 16))
+    return ended
+
+
+async def test_a_group_king_party_shows_each_deals_result_before_the_next_deal(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    recorder = Recorder()
+    tg.observer = recorder
+    running = await bot_runner(bot_delay=0.05)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await anna.send(group, "/king")
+    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the lobby")
+    url = next(b.url for b in lobby_of(group).flat_buttons if b.url and "start=j_" in b.url)
+    payload = url.split("start=", 1)[1]
+    for user in (anna, boris):
+        await user.send_private(f"/start {payload}")
+    await tg.wait_for(lambda: all(u.full_name in lobby_of(group).text for u in (anna, boris)), what="seated")
+    game = payload.removeprefix("j_")
+    answer = await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    assert answer.answered and not answer.text
+    await Table(tg, running, game, [anna, boris], refusals=0).play(group)
+    await tg.settle()
+
+    chats = {group.id, anna.id, boris.id}
+    assert deals_in_order(recorder, chats) == set(range(1, 16))
+    for user in (anna, boris):
+        assert lines_above_buttons(user.private_chat) <= 6, user.full_name
+        assert any("Итоги" in m.text for m in user.private_chat.visible_messages()), user.full_name
+    assert clock_only_edits([group, anna.private_chat, boris.private_chat]) == []

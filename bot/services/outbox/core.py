@@ -132,11 +132,13 @@ class Outbox:
         renew: bool = False,
         only_existing: bool = False,
         priority: Priority | None = None,
+        after: Iterable[int] = (),
     ) -> None:
         """The live message ``slot`` should now read ``text``; ``renew`` re-sends it (a notification).
 
         ``only_existing``: change the message if it was ever sent, but send none if it was not.
         ``priority``: how urgent (default: a table in a group; in a private chat a hand, or a turn if renewed).
+        ``after``: ids of notices to other chats this content must not overtake.
         """
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
@@ -148,6 +150,8 @@ class Outbox:
             queue.behind_notices(slot)
         else:
             pending = queue.lives[slot] = Live(slot, chat_id, thread_id, text, markup, renew, only_existing)
+        if after:
+            pending.after = pending.after | frozenset(after)
         known = self._known.get(slot)
         if known is not None and queue.flying != slot and not self._needs_call(pending, known):
             queue.discard(slot)  # back to what the message shows: nothing to do
@@ -180,6 +184,7 @@ class Outbox:
             if notice.id in queue.notices:
                 continue
             queue.notices[notice.id] = notice
+            self.scheduler.unsent.add(notice.id)
             queue.add(notice.id, now, priority if priority is not None else default_priority(notice.chat_id))
             self.scheduler.kick()
 
@@ -319,6 +324,8 @@ class Outbox:
                 queue.failures = 0
         finally:
             queue.flying = None
+            if isinstance(item, Notice) and item.id not in queue.notices:
+                self.scheduler.unsent.discard(item.id)  # sent or dropped: what waited for it may go
             self.limiter.restamp(chat_id, stamp)
 
     async def _refused_call(self, item: Item, exc: TelegramAPIError) -> None:
@@ -341,6 +348,7 @@ class Outbox:
         queue.retry_at = self.clock.now() + wait
 
     async def _drop_queue(self, queue: ChatQueue) -> None:
+        self.scheduler.unsent.difference_update(queue.notices)
         queue.clear()
         if is_group(queue.chat_id):
             return  # a group's notices (results, deal ends) wait in the database for the bot's return

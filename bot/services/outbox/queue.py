@@ -61,6 +61,9 @@ class Live:
     renew: bool
     only_existing: bool = False
     """Update the message if it was ever sent; never send a new one."""
+    after: frozenset[int] = frozenset()
+    """Notices (to other chats) that must have gone out first: a deal's result in the group before the hands
+    of the next deal."""
 
     @property
     def digest(self) -> str:
@@ -110,6 +113,13 @@ class ChatQueue:
             return
         self.order.append(key)
         self.asked[key] = (now, priority)
+
+    def is_held(self, unsent: set[int]) -> bool:
+        """The next call waits: the live message first in line needs a notice still unsent elsewhere."""
+        if not self.order or not unsent:
+            return False
+        head = self.order[0]
+        return isinstance(head, str) and not self.lives[head].after.isdisjoint(unsent)
 
     def behind_notices(self, key: str) -> None:
         """New content of the pending ``key`` must not go out before a notice queued after it was (a deal's
