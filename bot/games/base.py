@@ -135,15 +135,13 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """What a message of a party shows besides the engine's view: the seats, the time limit per turn (0: none)
-    and whether the last move was made by the timer (see :class:`TableInfo`)."""
+    """What a message of a party shows besides the engine's view: the seats and the clock."""
 
     game_id: str
     seats: tuple[SeatInfo, ...]
+    seconds_left: int | None = None
     bot_username: str = ""
     solo: bool = False
-    turn_seconds: int = 0
-    auto_move: bool = False
 
 
 class Party(Protocol):
@@ -192,9 +190,7 @@ class Party(Protocol):
     def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
     def render_solo(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
     def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered: ...
-    def render_party_end(
-        self, frame: Frame, tr: Translator, *, player: Player = 0, rematch: bool = True
-    ) -> Rendered: ...
+    def render_party_end(self, frame: Frame, tr: Translator) -> Rendered: ...
 
 
 class _Party(Generic[ActionT, ViewT]):
@@ -262,10 +258,9 @@ class _Party(Generic[ActionT, ViewT]):
             game_id=frame.game_id,
             seats=frame.seats,
             view=self.state.view(player),
+            seconds_left=frame.seconds_left,
             bot_username=frame.bot_username,
             solo=frame.solo,
-            turn_seconds=frame.turn_seconds,
-            auto_move=frame.auto_move,
         )
 
     def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
@@ -286,7 +281,5 @@ class _Party(Generic[ActionT, ViewT]):
     def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered:
         return self.plugin.render_deal_end(self._table(frame, 0), tr, deal)
 
-    def render_party_end(
-        self, frame: Frame, tr: Translator, *, player: Player = 0, rematch: bool = True
-    ) -> Rendered:
-        return self.plugin.render_party_end(self._table(frame, player), tr, rematch=rematch)
+    def render_party_end(self, frame: Frame, tr: Translator) -> Rendered:
+        return self.plugin.render_party_end(self._table(frame, 0), tr)
