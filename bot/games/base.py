@@ -135,11 +135,13 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """What a message of a party shows besides the engine's view: the seats and the clock."""
+    """What a message of a party shows besides the engine's view: the seats and the time per turn."""
 
     game_id: str
     seats: tuple[SeatInfo, ...]
-    seconds_left: int | None = None
+    turn_seconds: int = 0
+    """The limit per turn while a person is on a timer (0: none shown); a limit, not a countdown, so no message
+    changes only because time passes."""
     bot_username: str = ""
     solo: bool = False
 
@@ -258,7 +260,7 @@ class _Party(Generic[ActionT, ViewT]):
             game_id=frame.game_id,
             seats=frame.seats,
             view=self.state.view(player),
-            seconds_left=frame.seconds_left,
+            turn_seconds=frame.turn_seconds,
             bot_username=frame.bot_username,
             solo=frame.solo,
         )

@@ -136,7 +136,7 @@ class Publisher:
     ) -> list[Notice]:
         """The scoring of every deal that ended with this move, and the party's end if it did."""
         tr = tr_for(match.game.lang)
-        frame = self._frame(match, seats, None)
+        frame = self._frame(match, seats)
         notices: list[Notice] = []
         for deal in range(before.deals_completed, after.deals_completed):
             notices.append(await self.notice(tx, match.game, after.render_deal_end(frame, tr, deal + 1)))
@@ -146,11 +146,11 @@ class Publisher:
 
     # --------------------------------------------------------------------------------------- live messages
 
-    def _frame(self, match: Match, seats: list[SeatRow], seconds_left: int | None) -> Frame:
+    def _frame(self, match: Match, seats: list[SeatRow], turn_seconds: int = 0) -> Frame:
         return Frame(
             game_id=match.game.key,
             seats=number_bots(seat_info(s, match.users) for s in seats),
-            seconds_left=seconds_left,
+            turn_seconds=turn_seconds,
             bot_username=self.bot_username,
             solo=match.game.mode is GameMode.SOLO,
         )
@@ -170,10 +170,8 @@ class Publisher:
             if game.status is GameStatus.CANCELLED:
                 self._publish_closed_hands(match)
             return
-        seconds_left: int | None = None
-        if game.deadline is not None and not party.is_terminal:
-            seconds_left = max(0, int(game.deadline - self.clock.now()))
-        frame = self._frame(match, match.seats, seconds_left)
+        timed = game.deadline is not None and not party.is_terminal
+        frame = self._frame(match, match.seats, game.turn_timeout if timed else 0)
         if game.mode is GameMode.GROUP:
             if game.status is GameStatus.CANCELLED:
                 rendered = views.render_game_cancelled(tr)
