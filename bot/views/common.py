@@ -9,7 +9,7 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import RulesCb, RulesSection
+from bot.callbacks import HintCb, RematchCb, RulesCb, RulesSection, TableCb
 from bot.i18n import Locale, Translator
 from bot.views.models import SeatInfo
 from engine.ai import Level
@@ -163,6 +163,28 @@ def url_button(text: str, url: str) -> InlineKeyboardButton:
 
 def rules_button(tr: Translator, section: RulesSection, game_id: str = "") -> InlineKeyboardButton:
     return button(tr.t("btn-rules"), RulesCb(section=section, game=game_id).pack())
+
+
+def hand_last_row(
+    tr: Translator,
+    game_id: str,
+    section: RulesSection,
+    *,
+    version: int,
+    my_turn: bool,
+    solo: bool,
+    finished: bool,
+) -> list[InlineKeyboardButton]:
+    """The last row of a private hand, every game alike: «🔁 Реванш» (a finished solo game) or «💡 Подсказка»
+    (solo, on one's turn), «📋 Стол» (while the game runs), then the rules."""
+    row = [rules_button(tr, section, game_id)]
+    if not finished:
+        row.insert(0, button(tr.t("btn-table"), TableCb(game=game_id).pack()))
+    if my_turn and solo:
+        row.insert(0, button(tr.t("btn-hint"), HintCb(game=game_id, version=version).pack()))
+    if finished and solo:
+        row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=game_id).pack()))
+    return row
 
 
 def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONValue) -> JSONValue:

@@ -13,13 +13,14 @@ from typing import Final, TypeAlias
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import DeepLink, HintCb, MoveCb, PickCb, RematchCb, RulesSection, TableCb, start_link
+from bot.callbacks import DeepLink, MoveCb, PickCb, RulesSection, start_link
 from bot.i18n import Translator
 from bot.views.common import (
     button,
     card,
     cards,
     fit,
+    hand_last_row,
     keyboard,
     name_of,
     rules_button,
@@ -363,13 +364,15 @@ def _private(table: KingTable, tr: Translator) -> Rendered:
     rows: list[Sequence[InlineKeyboardButton]] = []
     if my_turn:
         rows = _trump_rows(table, tr) if view.phase is Phase.CHOOSE_TRUMP else _card_rows(table, tr)
-    last_row = [rules_button(tr, RulesSection.KING, table.game_id)]
-    if not view.is_terminal:
-        last_row.insert(0, button(tr.t("btn-table"), TableCb(game=table.game_id).pack()))
-    if my_turn and table.solo:
-        last_row.insert(0, button(tr.t("btn-hint"), HintCb(game=table.game_id, version=view.version).pack()))
-    if view.is_terminal and table.solo:
-        last_row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
+    last_row = hand_last_row(
+        tr,
+        table.game_id,
+        RulesSection.KING,
+        version=view.version,
+        my_turn=my_turn,
+        solo=table.solo,
+        finished=view.is_terminal,
+    )
     rows.append(last_row)
     return Rendered(fit(lambda _keep: text), keyboard(rows))
 

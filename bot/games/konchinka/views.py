@@ -14,12 +14,9 @@ from aiogram.types import InlineKeyboardButton
 from bot.callbacks import (
     BackCb,
     DeepLink,
-    HintCb,
     MoveCb,
     PickCb,
-    RematchCb,
     RulesSection,
-    TableCb,
     start_link,
 )
 from bot.i18n import Translator
@@ -28,6 +25,7 @@ from bot.views.common import (
     card,
     cards,
     fit,
+    hand_last_row,
     keyboard,
     konchinka_options_summary,
     name_of,
@@ -354,13 +352,15 @@ def _private(table: TableInfo, tr: Translator, selected: Card | None) -> Rendere
     my_turn = _is_my_turn(view)
     text = (_solo_text if table.solo else _compact_text)(table, tr, me, my_turn, selected)
     rows: list[Sequence[InlineKeyboardButton]] = _hand_rows(table, tr, selected) if my_turn else []
-    last_row = [rules_button(tr, rules_section_of(view), table.game_id)]
-    if not view.is_terminal:
-        last_row.insert(0, button(tr.t("btn-table"), TableCb(game=table.game_id).pack()))
-    if my_turn and table.solo:
-        last_row.insert(0, button(tr.t("btn-hint"), HintCb(game=table.game_id, version=view.version).pack()))
-    if view.is_terminal and table.solo:
-        last_row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
+    last_row = hand_last_row(
+        tr,
+        table.game_id,
+        rules_section_of(view),
+        version=view.version,
+        my_turn=my_turn,
+        solo=table.solo,
+        finished=view.is_terminal,
+    )
     rows.append(last_row)
     return Rendered(fit(lambda _keep: text), keyboard(rows))
 
