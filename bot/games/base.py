@@ -135,15 +135,15 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """What a message of a party shows besides the engine's view: the seats and the time per turn."""
+    """What a message of a party shows besides the engine's view: the seats, the limit per turn and whether
+    the last move was made by the timer (see :class:`TableInfo`)."""
 
     game_id: str
     seats: tuple[SeatInfo, ...]
-    turn_seconds: int = 0
-    """The limit per turn while a person is on a timer (0: none shown); a limit, not a countdown, so no message
-    changes only because time passes."""
     bot_username: str = ""
     solo: bool = False
+    turn_seconds: int = 0
+    auto_move: bool = False
 
 
 class Party(Protocol):
@@ -192,7 +192,9 @@ class Party(Protocol):
     def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
     def render_solo(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
     def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered: ...
-    def render_party_end(self, frame: Frame, tr: Translator) -> Rendered: ...
+    def render_party_end(
+        self, frame: Frame, tr: Translator, *, player: Player = 0, rematch: bool = True
+    ) -> Rendered: ...
 
 
 class _Party(Generic[ActionT, ViewT]):
@@ -260,9 +262,10 @@ class _Party(Generic[ActionT, ViewT]):
             game_id=frame.game_id,
             seats=frame.seats,
             view=self.state.view(player),
-            turn_seconds=frame.turn_seconds,
             bot_username=frame.bot_username,
             solo=frame.solo,
+            turn_seconds=frame.turn_seconds,
+            auto_move=frame.auto_move,
         )
 
     def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
@@ -283,5 +286,7 @@ class _Party(Generic[ActionT, ViewT]):
     def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered:
         return self.plugin.render_deal_end(self._table(frame, 0), tr, deal)
 
-    def render_party_end(self, frame: Frame, tr: Translator) -> Rendered:
-        return self.plugin.render_party_end(self._table(frame, 0), tr)
+    def render_party_end(
+        self, frame: Frame, tr: Translator, *, player: Player = 0, rematch: bool = True
+    ) -> Rendered:
+        return self.plugin.render_party_end(self._table(frame, player), tr, rematch=rematch)

@@ -95,7 +95,9 @@ class GameService:
         if change.touched and game.status.is_active:
             self.store.mem.changed_at[game.id] = self.clock.now()
         self.publisher.post(change.notices)
-        self.publisher.publish(change.match, renew=change.renew, renew_group=change.renew_group)
+        self.publisher.publish(
+            change.match, renew=change.renew, renew_group=change.renew_group, after=change.notices
+        )
         if change.touched:
             self.scheduler.poke(game.id, change.match)
         return change.answer

@@ -93,7 +93,9 @@ class Moves:
             raise ServiceError(Answer.STALE)
         if party.current_player != seat.seat:
             current = match.seats[party.current_player]
-            raise ServiceError(CommonIllegal.NOT_YOUR_TURN, name=plain_name(current, match.game.lang))
+            raise ServiceError(
+                CommonIllegal.NOT_YOUR_TURN, name=plain_name(current, match.game.lang, match.seats)
+            )
         if seat.replaced:
             # Playing a move takes the seat back from the bot player that stood in.
             await repo.set_seat_afk(unit.tx, match.game.id, seat.seat, 0, False)
@@ -135,7 +137,7 @@ class Moves:
             if outcome is not None:
                 await repo.set_results(tx, game.id, outcome.scores, outcome.winners, outcome.settlement)
             winners = (
-                ", ".join(f"seat {w} ({plain_name(seats[w], 'en')})" for w in outcome.winners)
+                ", ".join(f"seat {w} ({plain_name(seats[w], 'en', seats)})" for w in outcome.winners)
                 if outcome
                 else ""
             )

@@ -17,10 +17,11 @@ from bot import views
 from bot.games.base import Frame, Party
 from bot.i18n import Translator, locale_for, translator
 from bot.services.clock import Clock
-from bot.services.outbox import Outbox
+from bot.services.outbox import Outbox, Priority
 from bot.services.store import Match, Memory
 from bot.storage import GameMode, GameRow, GameStatus, Notice, SeatRow, Tx, UserRow, repo
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo
+from bot.views.common import bot_name
 from bot.views.models import number_bots
 from engine.ai import Level
 
@@ -31,6 +32,11 @@ def group_slot(game_id: int) -> str:
 
 def hand_slot(game_id: int, user_id: int) -> str:
     return f"h{game_id}:{user_id}"
+
+
+def reminder_slot(game_id: int, user_id: int, version: int) -> str:
+    """The «⏰ your turn is running out» message of one turn (deleted when the turn is over)."""
+    return f"m{game_id}:{user_id}:{version}"
 
 
 def rules_slot(chat_id: int, message_id: int) -> str:
@@ -65,11 +71,14 @@ def seat_info(seat: SeatRow, users: dict[int, UserRow]) -> SeatInfo:
     )
 
 
-def plain_name(seat: SeatRow, lang: str) -> str:
-    """A seat's name as an answer names it (a bot player: its default name)."""
+def plain_name(seat: SeatRow, lang: str, seats: Iterable[SeatRow] = ()) -> str:
+    """A seat's name as an answer names it (an unnamed bot player: its level's name, numbered as at the table
+    when ``seats`` are given)."""
     if seat.name:
         return seat.name
-    return tr_for(lang).t("bot-default-name", level=(seat.level or Level.NORMAL))
+    numbered = number_bots(seat_info(s, {}) for s in seats)
+    number = numbered[seat.seat].number if seat.seat < len(numbered) else 0
+    return bot_name(seat.level or Level.NORMAL, number, tr_for(lang))
 
 
 class Publisher:
@@ -124,41 +133,83 @@ class Publisher:
         rendered = views.render_seat_back(seat_info(seat, match.users), tr_for(match.game.lang))
         return await self.notice(tx, match.game, rendered)
 
-    async def reminder_notice(self, tx: Tx, match: Match, seat: SeatRow, seconds_left: int) -> Notice | None:
+    def remind(self, match: Match, seat: SeatRow, seconds_left: int) -> None:
+        """«⏰ …, ваш ход!» in the private chat of the player to move; deleted once the turn is over."""
         user = match.users.get(seat.user_id) if seat.user_id is not None else None
-        if user is None or not user.reachable:
-            return None
+        if user is None or not user.reachable or match.party is None:
+            return
+        version = match.party.version
+        slot = reminder_slot(match.game.id, user.user_id, version)
+        self.mem.reminders.setdefault(match.game.id, {})[user.user_id] = (slot, version)
         rendered = views.render_turn_reminder(seat_info(seat, match.users), seconds_left, tr_for(user.lang))
-        return await self.notice(tx, match.game, rendered, private_to=user.user_id)
+        self.outbox.show(slot, user.user_id, rendered.text, rendered.markup, priority=Priority.TURN)
+
+    def _clear_reminders(self, match: Match) -> None:
+        """Delete the reminders of turns that are over (a move, the timer's move, the end, a cancel)."""
+        shown = self.mem.reminders.get(match.game.id)
+        if not shown:
+            return
+        party = match.party
+        playing = match.game.status is GameStatus.PLAYING and party is not None and not party.is_terminal
+        for user_id, (slot, version) in list(shown.items()):
+            if playing and party is not None and party.version == version:
+                continue
+            self.outbox.drop(slot, user_id)
+            del shown[user_id]
+        if not shown:
+            del self.mem.reminders[match.game.id]
 
     async def result_notices(
         self, tx: Tx, match: Match, seats: list[SeatRow], before: Party, after: Party
     ) -> list[Notice]:
         """The scoring of every deal that ended with this move, and the party's end if it did."""
-        tr = tr_for(match.game.lang)
-        frame = self._frame(match, seats)
+        game = match.game
+        tr = tr_for(game.lang)
+        frame = self._frame(match, seats, after)
         notices: list[Notice] = []
         for deal in range(before.deals_completed, after.deals_completed):
-            notices.append(await self.notice(tx, match.game, after.render_deal_end(frame, tr, deal + 1)))
-        if after.is_terminal:
-            notices.append(await self.notice(tx, match.game, after.render_party_end(frame, tr)))
+            notices.append(await self.notice(tx, game, after.render_deal_end(frame, tr, deal + 1)))
+        if not after.is_terminal:
+            return notices
+        notices.append(await self.notice(tx, game, after.render_party_end(frame, tr)))
+        if game.mode is not GameMode.GROUP:
+            return notices  # a solo game's chat is the player's: the notice above is theirs
+        for seat in seats:
+            user = match.users.get(seat.user_id) if seat.user_id is not None else None
+            if user is None or not user.reachable:
+                continue
+            # Every player of a finished party may start a rematch (the rule of ``Lobby.rematch``).
+            rendered = after.render_party_end(frame, tr_for(user.lang), player=seat.seat, rematch=True)
+            notices.append(await self.notice(tx, game, rendered, private_to=user.user_id))
         return notices
 
     # --------------------------------------------------------------------------------------- live messages
 
-    def _frame(self, match: Match, seats: list[SeatRow], turn_seconds: int = 0) -> Frame:
+    def _frame(self, match: Match, seats: list[SeatRow], party: Party, turn_seconds: int = 0) -> Frame:
+        game = match.game
         return Frame(
-            game_id=match.game.key,
+            game_id=game.key,
             seats=number_bots(seat_info(s, match.users) for s in seats),
-            turn_seconds=turn_seconds,
             bot_username=self.bot_username,
-            solo=match.game.mode is GameMode.SOLO,
+            solo=game.mode is GameMode.SOLO,
+            turn_seconds=turn_seconds,
+            auto_move=self.mem.auto_moved.get(game.id) == party.version,
         )
 
-    def publish(self, match: Match, *, renew: Iterable[int] = (), renew_group: bool = False) -> None:
-        """Hand the current look of every message of this game to the outbox (``renew``: sent anew, below)."""
+    def publish(
+        self,
+        match: Match,
+        *,
+        renew: Iterable[int] = (),
+        renew_group: bool = False,
+        after: Iterable[Notice] = (),
+    ) -> None:
+        """Hand the current look of every message of this game to the outbox (``renew``: sent anew, below;
+        ``after``: the change's notices, which the private hands wait for when they go to the group)."""
         renewed = set(renew)
         game, party = match.game, match.party
+        group_notices = [n.id for n in after if n.chat_id == game.chat_id and n.chat_id < 0]
+        self._clear_reminders(match)
         tr = tr_for(game.lang)
         at_table = party is not None and game.status in (GameStatus.PLAYING, GameStatus.FINISHED)
         if game.mode is GameMode.GROUP and not at_table:
@@ -171,7 +222,7 @@ class Publisher:
                 self._publish_closed_hands(match)
             return
         timed = game.deadline is not None and not party.is_terminal
-        frame = self._frame(match, match.seats, game.turn_timeout if timed else 0)
+        frame = self._frame(match, match.seats, party, game.turn_timeout if timed else 0)
         if game.mode is GameMode.GROUP:
             if game.status is GameStatus.CANCELLED:
                 rendered = views.render_game_cancelled(tr)
@@ -188,6 +239,7 @@ class Publisher:
         if game.status is GameStatus.CANCELLED:
             self._publish_closed_hands(match)
             return
+        mover = None if party.is_terminal else party.current_player
         for seat in match.seats:
             if seat.user_id is None:
                 continue
@@ -206,6 +258,8 @@ class Publisher:
                 rendered.text,
                 rendered.markup,
                 renew=seat.user_id in renewed,
+                priority=Priority.TURN if seat.seat == mover else Priority.HAND,
+                after=group_notices,
             )
 
     def _publish_lobby(self, match: Match, tr: Translator, renew: bool) -> None:

@@ -14,7 +14,7 @@ import contextlib
 import contextvars
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from bot.services.clock import Clock
 from bot.services.config import ServiceConfig
@@ -23,7 +23,7 @@ from bot.services.moves import Moves
 from bot.services.publisher import Publisher
 from bot.services.store import Match, Store, Unit, level_of
 from bot.services.thinker import Thinker, decision_seed
-from bot.storage import Actor, GameStatus, Notice, repo
+from bot.storage import Actor, GameStatus, repo
 from bot.views import Answer
 from engine.ai import Level
 
@@ -133,7 +133,9 @@ class Scheduler:
             if exc.reason is Answer.NO_GAME:
                 return None
             raise
-        self.publisher.post(due.notices)
+        if due.reminder is not None:
+            reminded, seconds_left = due.reminder
+            self.publisher.remind(unit.match, unit.match.seats[reminded], seconds_left)
         if due.expired:
             self.publisher.publish(unit.match)
         if due.turn is None:
@@ -149,9 +151,11 @@ class Scheduler:
             actor = Actor.BOT if seat.bot_plays else Actor.AFK
             change = await self.moves.apply(unit, seat, party.index_of(action), actor)
         change.match = unit.match
+        if actor is Actor.AFK and change.match.party is not None:
+            self.store.mem.auto_moved[game_id] = change.match.party.version
         self.store.mem.changed_at[game_id] = self.clock.now()
         self.publisher.post(change.notices)
-        self.publisher.publish(change.match, renew=change.renew)
+        self.publisher.publish(change.match, renew=change.renew, after=change.notices)
         self._fresh[game_id] = change.match
         return 0.0
 
@@ -198,17 +202,16 @@ class Scheduler:
         turn = (party.view_of(seat.seat), level_of(seat), party.seed, party.version, seat.seat)
         if seat.bot_plays or game.deadline is None:
             return _Due(0.0, turn=turn)
-        notices: list[Notice] = []
+        reminder: tuple[int, int] | None = None
         remind_at = game.deadline - self.config.reminder_before
         if not game.reminded and self.config.reminder_before > 0 and remind_at <= now < game.deadline:
             await repo.set_reminded(unit.tx, game.id)
-            notice = await self.publisher.reminder_notice(unit.tx, match, seat, int(game.deadline - now))
-            notices = [notice] if notice is not None else []
+            reminder = (seat.seat, int(game.deadline - now))
             remind_at = game.deadline
         if now < game.deadline:
-            return _Due(min(t for t in (remind_at, game.deadline) if t > now) - now, notices)
+            return _Due(min(t for t in (remind_at, game.deadline) if t > now) - now, reminder)
         # Time ran out: the bot moves for the player, as a normal-level player would.
-        return _Due(0.0, notices, turn=(turn[0], Level.NORMAL, *turn[2:]))
+        return _Due(0.0, reminder, turn=(turn[0], Level.NORMAL, *turn[2:]))
 
     async def decide(self, game_id: int, view: object, level: Level, seed: int) -> object:
         """A bot player's choice for ``view``, made by the thinker (its budget is work, so the choice depends on
@@ -229,10 +232,10 @@ class Scheduler:
 
 @dataclass(frozen=True, slots=True)
 class _Due:
-    """What a timer found due: the delay until the next thing, notices to post, an expired lobby to show, and a
-    turn for the bot to play (view, level, seed, version, seat)."""
+    """What a timer found due: the delay until the next thing, a reminder to show (seat, seconds left), an
+    expired lobby to show, and a turn for the bot to play (view, level, seed, version, seat)."""
 
     delay: float | None
-    notices: list[Notice] = field(default_factory=list)
+    reminder: tuple[int, int] | None = None
     expired: bool = False
     turn: tuple[object, Level, int, int, int] | None = None

@@ -93,10 +93,16 @@ class Memory:
     changed_at: dict[int, float] = field(default_factory=dict)
     hidden_lobbies: dict[int, list[int]] = field(default_factory=dict)
     """Lobbies cancelled while the bot was out of their group, by chat: their messages are updated on its return."""
+    auto_moved: dict[int, int] = field(default_factory=dict)
+    """Games whose last move the timer made for a player, with the party's version after it."""
+    reminders: dict[int, dict[int, tuple[str, int]]] = field(default_factory=dict)
+    """Each game's reminders on show: user → (slot, the party's version it reminds of). Kept past the game's end
+    (:meth:`forget` leaves them) until the publisher has them deleted."""
 
     def forget(self, game_id: int) -> None:
         self.screens.pop(game_id, None)
         self.changed_at.pop(game_id, None)
+        self.auto_moved.pop(game_id, None)
         self.drop_picks(game_id)
 
     def drop_picks(self, game_id: int) -> None:

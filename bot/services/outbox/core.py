@@ -92,6 +92,8 @@ class Outbox:
         self._known: OrderedDict[str, LiveMessage] = OrderedDict()
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self._refused: set[int] = set()
+        self._dropped: set[str] = set()
+        """Slots dropped while their first send was on its way: the message goes as soon as it is sent."""
         """Chats that answered 403: nothing more is sent there until :meth:`allow`."""
         self._idle = self.scheduler.idle_event
         """Set while nothing waits to be sent (the test helpers look at it)."""
@@ -130,11 +132,13 @@ class Outbox:
         renew: bool = False,
         only_existing: bool = False,
         priority: Priority | None = None,
+        after: Iterable[int] = (),
     ) -> None:
         """The live message ``slot`` should now read ``text``; ``renew`` re-sends it (a notification).
 
         ``only_existing``: change the message if it was ever sent, but send none if it was not.
         ``priority``: how urgent (default: a table in a group; in a private chat a hand, or a turn if renewed).
+        ``after``: ids of notices to other chats this content must not overtake.
         """
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
@@ -143,8 +147,11 @@ class Outbox:
             pending.renew = pending.renew or renew
             pending.thread_id = thread_id
             pending.only_existing = pending.only_existing and only_existing
+            queue.behind_notices(slot)
         else:
             pending = queue.lives[slot] = Live(slot, chat_id, thread_id, text, markup, renew, only_existing)
+        if after:
+            pending.after = pending.after | frozenset(after)
         known = self._known.get(slot)
         if known is not None and queue.flying != slot and not self._needs_call(pending, known):
             queue.discard(slot)  # back to what the message shows: nothing to do
@@ -155,6 +162,20 @@ class Outbox:
         queue.add(slot, self.clock.now(), priority)
         self.scheduler.kick()
 
+    def drop(self, slot: str, chat_id: int) -> None:
+        """The live message ``slot`` is no longer wanted: never sent if still waiting, else deleted with the
+        chat's other old messages (a reminder once the turn it reminds of is over)."""
+        queue = self.scheduler.queue(chat_id)
+        queue.discard(slot)
+        known = self._known.pop(slot, None)
+        if known is not None:
+            queue.doom(known.message_id, self.clock.now())
+            self.scheduler.kick()
+        elif queue.flying == slot:
+            self._dropped.add(slot)
+        else:
+            self.scheduler.settle(queue)
+
     def post(self, notices: Iterable[Notice], *, priority: Priority | None = None) -> None:
         """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`)."""
         now = self.clock.now()
@@ -163,6 +184,7 @@ class Outbox:
             if notice.id in queue.notices:
                 continue
             queue.notices[notice.id] = notice
+            self.scheduler.unsent.add(notice.id)
             queue.add(notice.id, now, priority if priority is not None else default_priority(notice.chat_id))
             self.scheduler.kick()
 
@@ -302,6 +324,8 @@ class Outbox:
                 queue.failures = 0
         finally:
             queue.flying = None
+            if isinstance(item, Notice) and item.id not in queue.notices:
+                self.scheduler.unsent.discard(item.id)  # sent or dropped: what waited for it may go
             self.limiter.restamp(chat_id, stamp)
 
     async def _refused_call(self, item: Item, exc: TelegramAPIError) -> None:
@@ -324,6 +348,7 @@ class Outbox:
         queue.retry_at = self.clock.now() + wait
 
     async def _drop_queue(self, queue: ChatQueue) -> None:
+        self.scheduler.unsent.difference_update(queue.notices)
         queue.clear()
         if is_group(queue.chat_id):
             return  # a group's notices (results, deal ends) wait in the database for the bot's return
@@ -375,6 +400,10 @@ class Outbox:
         message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
         if known is not None:
             self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
+        if live.slot in self._dropped:
+            self._dropped.discard(live.slot)
+            queue.doom(message_id, self.clock.now())
+            return
         await self._remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
 
     async def _deliver_notice(self, notice: Notice) -> None:

@@ -62,6 +62,9 @@ class Live:
     only_existing: bool = False
     """Update the message if it was ever sent; never send a new one."""
     _digest: str | None = None
+    after: frozenset[int] = frozenset()
+    """Notices (to other chats) that must have gone out first: a deal's result in the group before the hands
+    of the next deal."""
 
     @property
     def digest(self) -> str:
@@ -118,6 +121,23 @@ class ChatQueue:
             return
         self.order.append(key)
         self.asked[key] = (now, priority)
+
+    def is_held(self, unsent: set[int]) -> bool:
+        """The next call waits: the live message first in line needs a notice still unsent elsewhere."""
+        if not self.order or not unsent:
+            return False
+        head = self.order[0]
+        return isinstance(head, str) and not self.lives[head].after.isdisjoint(unsent)
+
+    def behind_notices(self, key: str) -> None:
+        """New content of the pending ``key`` must not go out before a notice queued after it was (a deal's
+        result before the next deal's table): ``key`` moves to the back of the line, keeping its asked time."""
+        if key not in self.asked:
+            return
+        position = self.order.index(key)
+        if any(isinstance(k, int) for k in list(self.order)[position + 1 :]):
+            del self.order[position]
+            self.order.append(key)
 
     def pop(self) -> tuple[Item, tuple[float, Priority]]:
         key = self.order.popleft()

@@ -41,6 +41,8 @@ class Scheduler:
         self.clock = clock
         self.serve = serve
         self.queues: dict[int, ChatQueue] = {}
+        self.unsent: set[int] = set()
+        """Notices queued or on their way (a live message may wait for one, see :attr:`Live.after`)."""
         self._wake = asyncio.Event()
         self.idle_event = asyncio.Event()
         self.idle_event.set()
@@ -96,7 +98,7 @@ class Scheduler:
             self.limiter.global_room(now) >= self.limiter.limits.global_per_second * SPARE_FOR_CLEANUP
         )
         for queue in self.queues.values():
-            if queue.busy or not queue:
+            if queue.busy or not queue or queue.is_held(self.unsent):
                 continue
             if queue.retry_at > now:
                 soonest = min(soonest, queue.retry_at - now)
