@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from tests.load.people import MIXES
 from tests.load.run import Config, benchmark
 
 TABLE_ROWS = (
@@ -53,7 +54,7 @@ def table(result: dict[str, Any]) -> str:
     row("peak RSS MB", lambda f: f"{f['peak_rss_mb']}")
     load = result.get("machine_before", {}).get("load_average")
     lines.append(
-        f"games {result['config']['games']}, window {result['config']['seconds']} s, load before {load}"
+        f"games {result['config']['games']} ({', '.join(result['config']['mix'])}), window {result['config']['seconds']} s, load before {load}"
     )
     return "\n".join(lines)
 
@@ -61,6 +62,12 @@ def table(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.load", description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=50, help="concurrent games (default 50)")
+    parser.add_argument(
+        "--mix",
+        choices=sorted(MIXES),
+        default="default",
+        help="the games: default (group and solo, both games) or group3 (3-player group Кончинка only)",
+    )
     parser.add_argument("--seconds", type=float, default=90.0, help="the measured window (default 90)")
     parser.add_argument("--json", action="store_true", help="print the JSON only")
     parser.add_argument("--no-floor", action="store_true", help="skip the floor (the bare aiogram bot)")
@@ -89,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         warmup=args.warmup,
         drain=args.drain,
         bot_delay=args.bot_delay,
+        mix=args.mix,
         profile=args.profile,
     )
     result = asyncio.run(benchmark(config, floor=not args.no_floor))

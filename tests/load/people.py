@@ -72,8 +72,16 @@ MIX: tuple[GameSpec, ...] = (
 the rest solo games against «новичок», «любитель» and «мастер» of both games."""
 
 
-def mix(games: int) -> list[GameSpec]:
-    return [MIX[index % len(MIX)] for index in range(games)]
+MIXES: dict[str, tuple[GameSpec, ...]] = {
+    "default": MIX,
+    "group3": (GameSpec(Mode.GROUP, GameKind.KONCHINKA, 3),),
+}
+"""The mixes ``--mix`` chooses from: ``group3`` is issue 11's unloaded party, 3-player group Кончинка only."""
+
+
+def mix(games: int, name: str = "default") -> list[GameSpec]:
+    specs = MIXES[name]
+    return [specs[index % len(specs)] for index in range(games)]
 
 
 @dataclass

@@ -127,6 +127,8 @@ class Recorder:
     calls: Counter[str] = field(default_factory=Counter)
     """Calls per method inside the window (successful or not)."""
     all_calls: Counter[str] = field(default_factory=Counter)
+    message_calls: Counter[str] = field(default_factory=Counter)
+    """Message calls inside the window by method and chat kind («sendMessage private»), failed ones too."""
     too_many_requests: int = 0
     too_many_by_chat: Counter[str] = field(default_factory=Counter)
     """429s by the kind of chat: "group" or "private"."""
@@ -208,6 +210,9 @@ class Recorder:
         self.all_calls[method] += 1
         if self.window.holds(at):
             self.calls[method] += 1
+            if method in VISIBLE_METHODS and params.chat_id is not None:
+                where = "group" if params.chat_id < 0 else "private"
+                self.message_calls[f"{method} {where}"] += 1
         if error is not None:
             self._count_error(method, error, params.chat_id)
             return

@@ -45,6 +45,8 @@ class Config:
     """BOT_DELAY for our bot (None: the bot's default, one second)."""
     settle: float = 3.0
     """Real seconds between the end of the warm-up and the start of the measured window."""
+    mix: str = "default"
+    """Which games the people play (a key of :data:`tests.load.people.MIXES`)."""
     profile: Path | None = None
     """Where py-spy writes the bot process's stacks sampled over the window (collapsed, one per line), if set."""
 
@@ -78,7 +80,7 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
     rec = Recorder()
     tg.observer = rec
     base = await tg.start()
-    specs = mix(config.games)
+    specs = mix(config.games, config.mix)
     sim = Sim(tg, rec, config.think, config.seed)
     with tempfile.TemporaryDirectory(prefix="load-") as tmp:
         workdir = Path(tmp)
@@ -213,6 +215,9 @@ def _figures(
         "calls_in_window": dict(sorted(rec.calls.items())),
         "calls_per_move": {method: round(n * per_move, 3) for method, n in sorted(rec.calls.items())},
         "message_calls_per_move": round(message_calls * per_move, 3),
+        "message_calls_per_move_by_kind": {
+            kind: round(n * per_move, 3) for kind, n in rec.message_calls.most_common()
+        },
         "bot_cpu_ms_per_move": round(cpu_s * 1000 * per_move, 2),
         "bot_cpu_percent_of_a_core": round(cpu_s / window * 100, 1) if window else 0.0,
         "simulator_cpu_percent_of_a_core": round(self_cpu / window * 100, 1) if window else 0.0,
@@ -261,7 +266,7 @@ async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
             "think_s": list(config.think),
             "seed": config.seed,
             "bot_delay": config.bot_delay,
-            "mix": _mix_counts(config.games),
+            "mix": _mix_counts(config.games, config.mix),
             "speed": 1.0,
             "limits": "Telegram's (fake server): 1/s per chat, 20/min per group, 30/s overall",
         },
@@ -276,8 +281,8 @@ async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
     return result
 
 
-def _mix_counts(games: int) -> dict[str, int]:
+def _mix_counts(games: int, name: str) -> dict[str, int]:
     counts: dict[str, int] = {}
-    for spec in mix(games):
+    for spec in mix(games, name):
         counts[spec.label] = counts.get(spec.label, 0) + 1
     return counts
