@@ -164,10 +164,22 @@ def test_not_your_turn_shows_the_hand_as_text_by_suit_without_buttons() -> None:
     assert rows_of(rendered) == [["📋 Стол", "📖 Правила"]]
     assert rendered.text == (
         "👑 <b>Кинг</b> · 6/15 · 📜 «не брать кинга»\n"
-        "На столе: Вера 9♦ · 🤖 Любитель В♦ · Аня 7♦\n"
-        "Ходит: Борис\n"
+        "⏳ Сейчас ходят другие — стол и ходы в группе.\n"
         "Ваши карты: Т♠ 8♠ · К♥ · 10♦ · Д♣ 9♣ 7♣"
     )
+    english = kv.render_hand(table(state, 0, turn_seconds=30), EN)
+    assert "⏳ Others are moving — the table and the moves are in the group." in english.text
+
+
+def test_a_waiting_hand_stays_the_same_while_the_others_play_the_trick() -> None:
+    state = mockup_position()
+    state.apply(Play(Card.parse("7d")))
+    waiting = kv.render_hand(table(state, 0, turn_seconds=30), RU)
+    mover = state.current_player
+    assert mover != 0
+    state.apply(state.legal_actions()[0])
+    assert state.current_player != 0, "the trick goes on without Аня"
+    assert kv.render_hand(table(state, 0, turn_seconds=30), RU) == waiting
 
 
 # ------------------------------------------------------------------------------------------- trump choice

@@ -127,24 +127,37 @@ def test_konchinka_second_tap_and_waiting_hands_stay_compact(tr: Translator) -> 
         assert picked.text.splitlines()[-1] == "<b>10♦ — что делаем?</b>"
         assert rows(picked)[:3] == [["Взять 7♦ + 3♠"], ["Положить на стол"], ["← Другая карта"]]
         assert waiting.text == (
-            "Ходит: Аня\n"
-            "На столе: 7♦  3♠  Д♥  9♣  5♥\n"
-            "Последний ход: Вера кладёт 5♥\n"
+            "🃏 <b>Кончинка</b> · Раздача 3 · сдаёт Борис\n"
             "Счёт: Аня 6 · Борис 3 · Вера 4\n"
+            "⏳ Сейчас ходят другие — стол и ходы в группе.\n"
             "Ваши карты: 8♣  6♦  2♥  К♠"
         )
     else:
         assert picked.text.splitlines()[-1] == "<b>10♦ — what now?</b>"
         assert waiting.text == (
-            "To move: Аня\n"
-            "On the table: 7♦  3♠  Q♥  9♣  5♥\n"
-            "Last move: Вера puts down 5♥\n"
+            "🃏 <b>Konchinka</b> · Deal 3 · dealer Борис\n"
             "Score: Аня 6 · Борис 3 · Вера 4\n"
+            "⏳ Others are moving — the table and the moves are in the group.\n"
             "Your cards: 8♣  6♦  2♥  K♠"
         )
     for rendered in (picked, waiting):
         assert_valid(rendered)
         assert lines_above_buttons(rendered) <= 5
+    assert rows(waiting) == [[tr.t("btn-table"), tr.t("btn-rules")]]
+
+
+def test_a_konchinka_waiting_hand_stays_the_same_while_the_others_move() -> None:
+    state = konchinka_position()
+    waiting = cv.render_hand(konchinka_table(2), RU)
+    unchanged = 0
+    while state.current_player != 2:
+        state.apply(state.legal_actions()[-1])
+        later = cv.render_hand(TableInfo("g1", SEATS[:3], state.view(2), bot_username="kbot"), RU)
+        if state.current_player != 2:
+            assert later == waiting
+            unchanged += 1
+    assert unchanged == 1, "Аня moved, then Борис: Вера's hand changed only when her turn came"
+    assert later != waiting
 
 
 @LOCALES

@@ -309,8 +309,9 @@ def _this_deal_last_trick(view: KingView, seats: Sequence[SeatInfo], tr: Transla
 
 
 def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) -> str:
-    """A group game's private hand: at most five lines — the deal, the table, the last move, whose turn and
-    what to do; the whole table is the group's message (and «📋 Стол»)."""
+    """A group game's private hand: on one's turn at most five lines — the deal, the table, the last move, the
+    turn and what to do; while others move only the deal and one's cards. The whole table is the group's
+    message (and «📋 Стол»)."""
     view = table.view
     seats = table.seats
     if view.is_terminal:
@@ -318,14 +319,18 @@ def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool)
         return "\n".join(lines)
     deal = tr.t("king-deal-short", deal=view.deal_index + 1, total=NUM_DEALS)
     lines = [f"👑 <b>{tr.t('game-king')}</b> · {deal} · {_contract_line(view, seats, tr, True)}"]
+    if not my_turn:
+        # While others move: nothing another player's play changes (the deal, that the table is in the group,
+        # one's cards, undimmed), so the message is edited only when one's own cards or the deal change.
+        lines.append(tr.t("hand-waiting"))
+        if view.hand:
+            lines.append(_hand_line(view.hand, tr))
+        return "\n".join(lines)
     trick = _trick_line(view, seats, tr)
     if trick:
         lines.append(trick)
     lines += _auto_move_line(table, tr) or _this_deal_last_trick(view, seats, tr)
-    if my_turn:
-        lines.append(_your_turn_line(table, me, tr))
-    elif view.phase is Phase.PLAY and view.current_player >= 0:
-        lines.append(turn_line(seats, view.current_player, tr))
+    lines.append(_your_turn_line(table, me, tr))
     lines += _bottom(view, tr, my_turn)
     return "\n".join(lines)
 

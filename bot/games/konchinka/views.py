@@ -310,12 +310,35 @@ def _first_line(table: TableInfo, me: SeatInfo, my_turn: bool, tr: Translator) -
     return turn_line(table.seats, view.current_player, tr)
 
 
+def _deal_line(table: TableInfo, tr: Translator) -> str:
+    view = table.view
+    return f"🃏 <b>{tr.t('game-konchinka')}</b> · " + tr.t(
+        "table-deal", deal=view.deal_number, dealer=name_of(table.seats, view.dealer, tr)
+    )
+
+
+def _waiting_text(table: TableInfo, tr: Translator) -> str:
+    """A group game's hand while others move: nothing that another player's move changes (the deal, the score,
+    that the table is in the group, one's cards), so it is edited only when one's own cards change."""
+    view = table.view
+    lines = [
+        _deal_line(table, tr),
+        _score_line(view, table.seats, tr),
+        tr.t("hand-waiting"),
+        tr.t("hand-cards", cards=cards(view.hand, tr, "  ")) if view.hand else None,
+    ]
+    return "\n".join(line for line in lines if line)
+
+
 def _compact_text(
     table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None
 ) -> str:
-    """A group game's private hand: at most five lines — the turn, the table, the last move, the score and
-    what to do; the whole table is the group's message (and «📋 Стол»)."""
+    """A group game's private hand: on one's turn at most five lines — the turn, the table, the last move, the
+    score and what to do; while others move, :func:`_waiting_text`. The whole table is the group's message
+    (and «📋 Стол»)."""
     view = table.view
+    if not my_turn and not view.is_terminal:
+        return _waiting_text(table, tr)
     lines = [
         _first_line(table, me, my_turn, tr),
         None if view.is_terminal else _table_line(view, tr),
@@ -333,8 +356,7 @@ def _solo_text(table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, se
     top = [
         line
         for line in (
-            f"🃏 <b>{tr.t('game-konchinka')}</b> · "
-            + tr.t("table-deal", deal=view.deal_number, dealer=name_of(table.seats, view.dealer, tr)),
+            _deal_line(table, tr),
             _first_line(table, me, my_turn, tr),
             None if view.is_terminal else _table_line(view, tr),
             None if view.is_terminal else tr.t("table-deck", count=view.deck_size),

@@ -35,6 +35,7 @@ hand-card-cannot = { $card } can't be played now: capturing is compulsory and yo
 hand-cards = Your cards: { $cards }
 hand-last-move = Last move: { $move }
 hand-game-over = The game is over.
+hand-waiting = ⏳ Others are moving — the table and the moves are in the group.
 
 deal-none = The deal is not over yet.
 deal-title = <b>Deal { $deal } is over</b>

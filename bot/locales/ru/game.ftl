@@ -56,6 +56,7 @@ hand-card-cannot = { $card } сейчас не сыграть: есть что �
 hand-cards = Ваши карты: { $cards }
 hand-last-move = Последний ход: { $move }
 hand-game-over = Партия окончена.
+hand-waiting = ⏳ Сейчас ходят другие — стол и ходы в группе.
 
 deal-none = Раздача ещё не окончена.
 deal-title = <b>Раздача { $deal } окончена</b>
