@@ -235,11 +235,13 @@ class Publisher:
                 rendered.markup,
                 thread_id=game.thread_id,
                 renew=renew_group,
+                paced=game.status is GameStatus.PLAYING and not party.is_terminal,
             )
         if game.status is GameStatus.CANCELLED:
             self._publish_closed_hands(match)
             return
         mover = None if party.is_terminal else party.current_player
+        tidy = party.is_terminal or bool(group_notices)  # a deal or the party ended: old messages go now
         for seat in match.seats:
             if seat.user_id is None:
                 continue
@@ -261,6 +263,8 @@ class Publisher:
                 priority=Priority.TURN if seat.seat == mover else Priority.HAND,
                 after=group_notices,
             )
+            if tidy:
+                self.outbox.tidy(seat.user_id)
 
     def _publish_lobby(self, match: Match, tr: Translator, renew: bool) -> None:
         game = match.game

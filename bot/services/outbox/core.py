@@ -10,7 +10,10 @@ gets the bot's next call:
   state goes out; an edit is made only if the content differs from what Telegram last accepted for that
   message (content that returns to it costs nothing);
 - ``renew=True`` sends a new message (its owner gets a notification); the old one is deleted later, in one
-  ``deleteMessages`` call with the chat's other old messages, when the bot has calls to spare;
+  ``deleteMessages`` call with the chat's other old messages, when the bot has calls to spare — at once if it
+  still offers moves, else once a few have gathered (see ``queue.LAZY_BATCH``);
+- ``paced=True`` (a group's table): at most one call per ``OutboxLimits.paced_interval`` for that message, the
+  newest content, so fast moves leave room in the group's 20 a minute for its notices and lobbies;
 - rates: at most one call per ``chat_interval`` per chat, ``group_per_minute`` per group chat and
   ``global_per_second`` for the whole bot; a 429 is waited out and the call re-queued; the calls to groups
   still inside their minute windows are handed over to the next run through the database at
@@ -45,6 +48,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.services.clock import Clock
 from bot.services.outbox.delivery import Courier, Edited
 from bot.services.outbox.limits import OutboxLimits, RateLimiter, is_group
+from bot.services.outbox.marks import Marks
 from bot.services.outbox.queue import ChatQueue, Item, Live, Priority, default_priority
 from bot.services.outbox.scheduler import Scheduler
 from bot.storage import Database, LiveMessage, Notice, repo
@@ -96,6 +100,7 @@ class Outbox:
         """Slots dropped while their first send was on its way: the message goes as soon as it is sent."""
         """Chats that answered 403: nothing more is sent there until :meth:`allow`."""
         self._idle = self.scheduler.idle_event
+        self.marks = Marks(self.limiter.limits.paced_interval)
         """Set while nothing waits to be sent (the test helpers look at it)."""
 
     @property
@@ -133,12 +138,15 @@ class Outbox:
         only_existing: bool = False,
         priority: Priority | None = None,
         after: Iterable[int] = (),
+        paced: bool = False,
     ) -> None:
         """The live message ``slot`` should now read ``text``; ``renew`` re-sends it (a notification).
 
         ``only_existing``: change the message if it was ever sent, but send none if it was not.
-        ``priority``: how urgent (default: a table in a group; in a private chat a hand, or a turn if renewed).
+        ``priority``: how urgent (default: a table in a group; in a private chat a hand, or a turn if renewed);
+        :attr:`Priority.TURN` content offers moves, so the message is deleted at once once replaced.
         ``after``: ids of notices to other chats this content must not overtake.
+        ``paced``: at most one call per ``paced_interval`` for this message (a group's table).
         """
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
@@ -159,7 +167,10 @@ class Outbox:
             return
         if priority is None:
             priority = default_priority(chat_id, renew)
-        queue.add(slot, self.clock.now(), priority)
+        pending.armed = priority is Priority.TURN
+        now = self.clock.now()
+        pending.paced = paced and not renew
+        queue.add(slot, now, priority, self.marks.ready(slot, now) if pending.paced else now)
         self.scheduler.kick()
 
     def drop(self, slot: str, chat_id: int) -> None:
@@ -186,6 +197,13 @@ class Outbox:
             queue.notices[notice.id] = notice
             self.scheduler.unsent.add(notice.id)
             queue.add(notice.id, now, priority if priority is not None else default_priority(notice.chat_id))
+            self.scheduler.kick()
+
+    def tidy(self, chat_id: int) -> None:
+        """A deal or the party is over: the chat's old messages that wait for a batch go soon."""
+        queue = self.scheduler.queues.get(chat_id)
+        if queue is not None:
+            queue.tidy(self.clock.now())
             self.scheduler.kick()
 
     def allow(self, chat_id: int) -> None:
@@ -274,8 +292,13 @@ class Outbox:
             self.limiter.release(chat_id, stamp)
             await self._drop_queue(queue)
             return
-        if not queue.has_items:
-            batch = queue.take_doomed()
+        key = queue.next_key(self.clock.now()) if queue.has_items else None
+        if key is None:
+            batch = queue.take_doomed(self.clock.now())
+            if not batch:
+                self.limiter.release(chat_id, stamp)
+                return
+            self.marks.forget(chat_id, batch)
             try:
                 await self.courier.delete(chat_id, batch)
             except TelegramAPIError as exc:
@@ -283,7 +306,7 @@ class Outbox:
             finally:
                 self.limiter.restamp(chat_id, stamp)
             return
-        item, asked = queue.pop()
+        item, asked = queue.pop(key)
         if isinstance(item, Live):
             try:
                 known = await self._recall(item.slot)
@@ -393,18 +416,25 @@ class Outbox:
         if known is not None and known.chat_id == live.chat_id and not live.renew:
             edited = await self.courier.edit(known.chat_id, known.message_id, live.text, live.markup)
             if edited is not Edited.GONE:
+                self._delivered(live, known.message_id)
                 await self._remember(LiveMessage(live.slot, live.chat_id, known.message_id, live.digest))
                 return
         if known is not None:
             self._known.pop(live.slot, None)  # replaced: if the send below fails, the next try only sends
         message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
+        self._delivered(live, message_id)
         if known is not None:
-            self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
+            calm = self.marks.is_calm(known.chat_id, known.message_id)
+            self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now(), urgent=not calm)
         if live.slot in self._dropped:
             self._dropped.discard(live.slot)
             queue.doom(message_id, self.clock.now())
             return
         await self._remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
+
+    def _delivered(self, live: Live, message_id: int) -> None:
+        now = self.clock.now()
+        self.marks.delivered(live.slot, live.chat_id, message_id, armed=live.armed, paced=live.paced, now=now)
 
     async def _deliver_notice(self, notice: Notice) -> None:
         markup = InlineKeyboardMarkup.model_validate_json(notice.markup) if notice.markup else None

@@ -23,6 +23,9 @@ class OutboxLimits:
     chat_interval: float = 1.0
     group_per_minute: int = 20
     global_per_second: int = 30
+    paced_interval: float = 5.0
+    """Clock seconds between two calls for one paced message (a group's table): at most 12 of the group's 20
+    calls a minute, however fast the moves come; the rest stay for deal ends, the party's end and lobbies."""
 
 
 def is_group(chat_id: int) -> bool:

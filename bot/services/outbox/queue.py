@@ -23,7 +23,7 @@ class Priority(IntEnum):
     TABLE = 2
     """A group table or lobby: it coalesces and may lag."""
     CLEANUP = 3
-    """Deleting old turn messages (soon, so their buttons are not pressed), unless the budget is short."""
+    """Deleting old messages (in batches, see :data:`LAZY_BATCH`), unless the budget is short."""
 
 
 HEADSTART: Final = {Priority.TURN: 0.0, Priority.HAND: 0.5, Priority.TABLE: 2.0, Priority.CLEANUP: 1.0}
@@ -34,6 +34,15 @@ DELETE_BATCH: Final = 100
 """Message ids one ``deleteMessages`` call takes."""
 DOOMED_KEPT: Final = 300
 """Old messages per chat still waiting to be deleted; older ones are left where they are."""
+LAZY_BATCH: Final = 3
+"""Old messages without move buttons (a hand replaced by the next turn's message) wait until this many of one
+chat have gathered ..."""
+LAZY_AGE: Final = 20.0
+"""... or the oldest of them is this many clock seconds old, and then go in one ``deleteMessages``. In a
+3-player party whose people think 1–3 s a player's turn comes about every 7 s: three old hands gather in
+about 20 s, so a chat's clean-up costs one call every three turns instead of one a turn, and no more than two
+old hands (their buttons — the table, the rules — still work) stay above the current one for long. An old
+message that still offers moves is deleted at once (:meth:`ChatQueue.doom` ``urgent``)."""
 
 
 def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
@@ -61,6 +70,10 @@ class Live:
     renew: bool
     only_existing: bool = False
     """Update the message if it was ever sent; never send a new one."""
+    armed: bool = False
+    """The content offers moves (a turn): once replaced, the message must go at once, not in a later batch."""
+    paced: bool = False
+    """At most one call per ``OutboxLimits.paced_interval`` (a group's table)."""
     _digest: str | None = None
     after: frozenset[int] = frozenset()
     """Notices (to other chats) that must have gone out first: a deal's result in the group before the hands
@@ -95,6 +108,9 @@ class ChatQueue:
     doomed: list[int] = field(default_factory=list)
     """Ids of old messages to delete (replaced turn messages), oldest first."""
     doomed_since: float = 0.0
+    """Clock time the oldest of them was doomed ..."""
+    urgent_since: float | None = None
+    """... and the time one that may not wait for a batch was (see :data:`LAZY_BATCH`), if any."""
     served: float = 0.0
     """Clock time of the chat's last call."""
     busy: bool = False
@@ -113,21 +129,30 @@ class ChatQueue:
     def has_items(self) -> bool:
         return bool(self.order)
 
-    def add(self, key: str | int, now: float, priority: Priority) -> None:
-        """Queue ``key`` (its content is already in ``lives`` or ``notices``), or make it more urgent."""
+    def add(self, key: str | int, now: float, priority: Priority, ready: float = 0.0) -> None:
+        """Queue ``key`` (its content is already in ``lives`` or ``notices``), or make it more urgent;
+        ``ready``: not before this clock time (a paced message)."""
         asked = self.asked.get(key)
         if asked is not None:
-            self.asked[key] = (asked[0], min(asked[1], priority))
+            self.asked[key] = (min(asked[0], max(now, ready)), min(asked[1], priority))
             return
         self.order.append(key)
-        self.asked[key] = (now, priority)
+        self.asked[key] = (max(now, ready), priority)
 
-    def is_held(self, unsent: set[int]) -> bool:
-        """The next call waits: the live message first in line needs a notice still unsent elsewhere."""
-        if not self.order or not unsent:
-            return False
-        head = self.order[0]
-        return isinstance(head, str) and not self.lives[head].after.isdisjoint(unsent)
+    def next_key(self, now: float) -> str | int | None:
+        """The first pending item whose time has come (a paced table's may be later, see ``add``)."""
+        for key in self.order:
+            if self.asked[key][0] <= now:
+                return key
+        return None
+
+    def next_time(self) -> float:
+        """The clock time the earliest pending item may go."""
+        return min(asked for asked, _ in self.asked.values())
+
+    def is_held(self, key: str | int, unsent: set[int]) -> bool:
+        """The next call waits: the live message ``key`` needs a notice still unsent elsewhere."""
+        return bool(unsent) and isinstance(key, str) and not self.lives[key].after.isdisjoint(unsent)
 
     def behind_notices(self, key: str) -> None:
         """New content of the pending ``key`` must not go out before a notice queued after it was (a deal's
@@ -139,8 +164,8 @@ class ChatQueue:
             del self.order[position]
             self.order.append(key)
 
-    def pop(self) -> tuple[Item, tuple[float, Priority]]:
-        key = self.order.popleft()
+    def pop(self, key: str | int) -> tuple[Item, tuple[float, Priority]]:
+        self.order.remove(key)
         asked = self.asked.pop(key)
         item: Item = self.lives.pop(key) if isinstance(key, str) else self.notices.pop(key)
         return item, asked
@@ -166,14 +191,37 @@ class ChatQueue:
             self.order.appendleft(item.slot)
             self.asked[item.slot] = asked
 
-    def doom(self, message_id: int, now: float) -> None:
+    def doom(self, message_id: int, now: float, *, urgent: bool = True) -> None:
+        """Delete this old message: soon if ``urgent`` (it offers moves, or its turn is over), else with the
+        chat's next batch."""
         if not self.doomed:
             self.doomed_since = now
         self.doomed.append(message_id)
         del self.doomed[:-DOOMED_KEPT]
+        if urgent and self.urgent_since is None:
+            self.urgent_since = now
 
-    def take_doomed(self) -> list[int]:
+    def tidy(self, now: float) -> None:
+        """Delete the old messages waiting for a batch soon (a deal or the party is over), and those the calls
+        already queued replace."""
+        if self.urgent_since is None:
+            self.urgent_since = now
+
+    def doomed_due(self) -> float:
+        """The clock time the old messages should go: at once when urgent or a batch has gathered, else once the
+        oldest is :data:`LAZY_AGE` old."""
+        if self.urgent_since is not None:
+            return self.urgent_since
+        if len(self.doomed) >= LAZY_BATCH:
+            return self.doomed_since
+        return self.doomed_since + LAZY_AGE
+
+    def take_doomed(self, now: float) -> list[int]:
         batch, self.doomed = self.doomed[:DELETE_BATCH], self.doomed[DELETE_BATCH:]
+        if self.doomed:
+            self.doomed_since = now
+        else:
+            self.urgent_since = None
         return batch
 
     def clear(self) -> None:
@@ -182,6 +230,7 @@ class ChatQueue:
         self.notices.clear()
         self.asked.clear()
         self.doomed.clear()
+        self.urgent_since = None
 
     def rank(self, served: float) -> float:
         """The chat's place in the bot's line: its most urgent call, none earlier than the chat's last service.
@@ -189,4 +238,4 @@ class ChatQueue:
         Every call a chat makes sends it to the back of the line among equals: round-robin between chats."""
         if self.asked:
             return min(max(asked, served) + HEADSTART[priority] for asked, priority in self.asked.values())
-        return max(self.doomed_since, served) + HEADSTART[Priority.CLEANUP]
+        return max(self.doomed_due(), served) + HEADSTART[Priority.CLEANUP]

@@ -3,7 +3,7 @@
 One loop hands out the bot's ~30 calls a second. Each chat with something pending has a place in line (see
 :meth:`ChatQueue.rank`): the time its most urgent message was asked for, moved later by a head start per
 :class:`Priority` (a turn notice goes before a hand, a hand before a group table; old messages are
-deleted only while the budget has room) and never earlier than the chat's previous call — so chats take
+deleted in batches, only while the budget has room) and never earlier than the chat's previous call — so chats take
 turns, and a table that waited long enough goes before a newer hand: nothing starves. A chat is skipped while its own windows (one call a
 second, 20 a minute into a group) are full, while a call to it is on its way, or while it backs off.
 """
@@ -98,7 +98,17 @@ class Scheduler:
             self.limiter.global_room(now) >= self.limiter.limits.global_per_second * SPARE_FOR_CLEANUP
         )
         for queue in self.queues.values():
-            if queue.busy or not queue or queue.is_held(self.unsent):
+            if queue.busy or not queue:
+                continue
+            if queue.has_items:
+                key = queue.next_key(now)
+                if key is None:  # only a paced table, whose time has not come
+                    soonest = min(soonest, queue.next_time() - now)
+                    continue
+                if queue.is_held(key, self.unsent):
+                    continue
+            elif queue.doomed_due() > now:
+                soonest = min(soonest, queue.doomed_due() - now)
                 continue
             if queue.retry_at > now:
                 soonest = min(soonest, queue.retry_at - now)

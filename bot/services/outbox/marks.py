@@ -1,0 +1,53 @@
+"""What the outbox remembers of the messages it sent beyond their content: which offer no moves, and when each
+paced message (a group's table) was last changed."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Iterable
+from typing import Final
+
+KEPT: Final = 5000
+"""Messages remembered as offering no moves; the others, once replaced, are deleted at once. Also the most paced
+messages remembered before the ones changed long ago are forgotten."""
+
+
+class Marks:
+    def __init__(self, paced_interval: float) -> None:
+        self.paced_interval = paced_interval
+        self._calm: OrderedDict[tuple[int, int], None] = OrderedDict()
+        """(chat id, message id) of messages whose accepted content offers no moves: replaced, they may wait
+        for a batch of deletions."""
+        self._paced: dict[str, float] = {}
+        """Clock time of the last call for each paced message."""
+
+    def delivered(
+        self, slot: str, chat_id: int, message_id: int, *, armed: bool, paced: bool, now: float
+    ) -> None:
+        """Telegram accepted new content for a message: whether it offers moves (``armed``), and when."""
+        key = (chat_id, message_id)
+        if armed:
+            self._calm.pop(key, None)
+        else:
+            self._calm[key] = None
+            self._calm.move_to_end(key)
+            while len(self._calm) > KEPT:
+                self._calm.popitem(last=False)
+        if paced:
+            self._paced[slot] = now
+            if len(self._paced) > KEPT:
+                self._paced = {s: t for s, t in self._paced.items() if t > now - self.paced_interval}
+
+    def is_calm(self, chat_id: int, message_id: int) -> bool:
+        """The message is known to offer no moves (unknown ones are taken to offer them)."""
+        return (chat_id, message_id) in self._calm
+
+    def forget(self, chat_id: int, message_ids: Iterable[int]) -> None:
+        """The messages were deleted."""
+        for message_id in message_ids:
+            self._calm.pop((chat_id, message_id), None)
+
+    def ready(self, slot: str, now: float) -> float:
+        """The earliest clock time a paced message may be changed again."""
+        last = self._paced.get(slot)
+        return now if last is None else max(now, last + self.paced_interval)
