@@ -30,11 +30,11 @@ from tests.bot.test_e2e_king import Table
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.fakebot.server import ApiError, Params
 
-CALLS_PER_MOVE = 6.0
-"""What a move may cost in message calls here, where people answer at once (nothing coalesces): the group table's
-edit, an edit of each waiting hand (it shows the table and the last move), a send and a delete for the next
-player's «ваш ход», the first tap of a two-tap move, and the deal's and party's notices. Issue 11's target of
-2.0 needs hands that do not change on others' moves; the figure is printed."""
+CALLS_PER_MOVE = 4.0
+"""What a move may cost in message calls here, where people answer at once: a send for the next player's «ваш
+ход», the mover's hand stripped of its moves, the first tap of a two-tap move, a share of the group table's
+paced edits and of the batched deletions of old hands, and the deal's and party's notices. Waiting hands do
+not change on others' moves. The figure is printed."""
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "deleteMessages")
 CLOCK = re.compile(r"\d+:\d\d")
 REMINDER = "ваш ход! Осталось"
