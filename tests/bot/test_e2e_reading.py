@@ -30,7 +30,7 @@ from tests.bot.test_e2e_king import Table
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.fakebot.server import ApiError, Params
 
-CALLS_PER_MOVE = 4.0
+CALLS_PER_MOVE = 4.5
 """What a move may cost in message calls here, where people answer at once: a send for the next player's «ваш
 ход», the mover's hand stripped of its moves, the first tap of a two-tap move, a share of the group table's
 paced edits and of the batched deletions of old hands, and the deal's and party's notices. Waiting hands do
