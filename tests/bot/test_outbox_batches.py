@@ -94,7 +94,9 @@ async def test_replaced_hands_without_moves_wait_to_be_deleted_together(world: W
     for n in (2, 3):  # each time a new message with the same (waiting) content as a hand
         outbox.show("hand", anna.id, f"cards {n}", renew=True, priority=Priority.HAND)
         await tg.wait_for(functools.partial(sent, log, n), what=f"hand {n}")
-    await outbox.drain(timeout=30)
+    await tg.wait_for(
+        lambda: log.of("deleteMessages"), timeout=LAZY_AGE / speed * 10, what="the old hands gone"
+    )
     sends, deletes = log.of("sendMessage"), log.of("deleteMessages")
     assert len(deletes) == 1 and len(deletes[0].message_ids) == 2, "two old hands, one call"
     assert deletes[0].at - sends[1].at >= LAZY_AGE / speed * 0.9, "the first old hand waited for a batch"
@@ -133,6 +135,10 @@ async def test_the_end_of_a_deal_deletes_the_old_hands_that_wait(world: World) -
         lambda: log.of("deleteMessages"), timeout=LAZY_AGE / speed * 0.8, what="the old hand gone"
     )
     assert [m.text for m in anna.private_chat.visible_messages()] == ["cards 2"]
+    outbox.show("hand", anna.id, "cards 3", renew=True, priority=Priority.HAND)
+    await tg.wait_for(lambda: len(log.of("sendMessage")) == 3, what="the next hand")
+    await outbox.drain(timeout=LAZY_AGE / speed * 0.8)  # waiting for an outbox to be idle deletes them now
+    assert [m.text for m in anna.private_chat.visible_messages()] == ["cards 3"]
     await outbox.stop()
 
 

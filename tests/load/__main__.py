@@ -54,7 +54,7 @@ def table(result: dict[str, Any]) -> str:
     row("peak RSS MB", lambda f: f"{f['peak_rss_mb']}")
     load = result.get("machine_before", {}).get("load_average")
     lines.append(
-        f"games {result['config']['games']} ({', '.join(result['config']['mix'])}), window {result['config']['seconds']} s, load before {load}"
+        f"games {result['config']['games']} (mix {result['config']['mix_name']}), window {result['config']['seconds']} s, load before {load}"
     )
     return "\n".join(lines)
 

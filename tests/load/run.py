@@ -266,6 +266,7 @@ async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
             "think_s": list(config.think),
             "seed": config.seed,
             "bot_delay": config.bot_delay,
+            "mix_name": config.mix,
             "mix": _mix_counts(config.games, config.mix),
             "speed": 1.0,
             "limits": "Telegram's (fake server): 1/s per chat, 20/min per group, 30/s overall",

@@ -280,7 +280,9 @@ class Outbox:
         return self.scheduler.is_pending()
 
     async def drain(self, timeout: float = 30.0) -> None:
-        """Wait (real seconds) until every queued message went out."""
+        """Wait (real seconds) until every queued message went out (old messages waiting for a batch: now)."""
+        for chat_id in list(self.scheduler.queues):
+            self.tidy(chat_id)
         await asyncio.wait_for(self.scheduler.idle(), timeout)
 
     # --- one call ------------------------------------------------------------------------------------------
