@@ -93,7 +93,8 @@ class Outbox:
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self._refused: set[int] = set()
         self._dropped: set[str] = set()
-        """Slots dropped while their first send was on its way: the message goes as soon as it is sent."""
+        """Slots dropped while a call was changing them: forgotten as soon as it lands."""
+        self._forgetting: set[asyncio.Task[None]] = set()
         """Chats that answered 403: nothing more is sent there until :meth:`allow`."""
         self._idle = self.scheduler.idle_event
         """Set while nothing waits to be sent (the test helpers look at it)."""
@@ -112,6 +113,8 @@ class Outbox:
         self.post(notices)
 
     async def stop(self) -> None:
+        if self._forgetting:
+            await asyncio.wait(set(self._forgetting), timeout=self.request_timeout)
         await self.scheduler.stop()
         try:
             async with self.db.tx() as tx:
@@ -163,18 +166,22 @@ class Outbox:
         self.scheduler.kick()
 
     def drop(self, slot: str, chat_id: int) -> None:
-        """The live message ``slot`` is no longer wanted: never sent if still waiting, else deleted with the
-        chat's other old messages (a reminder once the turn it reminds of is over)."""
+        """The live message ``slot`` is no longer wanted (a reminder once its turn is over): never sent if still
+        waiting; else deleted with the chat's other old messages, and the slot forgotten in the database too."""
         queue = self.scheduler.queue(chat_id)
         queue.discard(slot)
-        known = self._known.pop(slot, None)
-        if known is not None:
-            queue.doom(known.message_id, self.clock.now())
-            self.scheduler.kick()
-        elif queue.flying == slot:
-            self._dropped.add(slot)
+        if queue.flying == slot:
+            self._dropped.add(slot)  # forgotten as soon as it lands
         else:
-            self.scheduler.settle(queue)
+            task = asyncio.create_task(self._forget(slot), name=f"outbox:forget:{slot}")
+            self._forgetting.add(task)
+            task.add_done_callback(self._forgetting.discard)
+        self.scheduler.settle(queue)
+
+    async def live_messages(self, prefix: str) -> list[LiveMessage]:
+        """The live messages whose slot starts with ``prefix``, as Telegram last accepted them."""
+        async with self.db.tx() as tx:
+            return await repo.live_with_prefix(tx, prefix)
 
     def post(self, notices: Iterable[Notice], *, priority: Priority | None = None) -> None:
         """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`)."""
@@ -300,7 +307,7 @@ class Outbox:
                 await self._deliver_notice(item)
             else:
                 queue.flying = item.slot
-                await self._deliver_live(queue, item)
+                await self._deliver_live(item)
         except TelegramRetryAfter as exc:
             self.calls["429"] += 1
             log.warning("429 in chat %s: waiting %s s", chat_id, exc.retry_after)
@@ -324,6 +331,9 @@ class Outbox:
                 queue.failures = 0
         finally:
             queue.flying = None
+            if isinstance(item, Live) and item.slot in self._dropped:
+                self._dropped.discard(item.slot)  # dropped, and the call did not land: never tried again
+                queue.discard(item.slot)
             if isinstance(item, Notice) and item.id not in queue.notices:
                 self.scheduler.unsent.discard(item.id)  # sent or dropped: what waited for it may go
             self.limiter.restamp(chat_id, stamp)
@@ -388,23 +398,37 @@ class Outbox:
         while len(self._known) > KNOWN_CACHED:
             self._known.popitem(last=False)
 
-    async def _deliver_live(self, queue: ChatQueue, live: Live) -> None:
+    async def _deliver_live(self, live: Live) -> None:
         known = await self._recall(live.slot)
+        message_id: int | None = None
         if known is not None and known.chat_id == live.chat_id and not live.renew:
             edited = await self.courier.edit(known.chat_id, known.message_id, live.text, live.markup)
             if edited is not Edited.GONE:
-                await self._remember(LiveMessage(live.slot, live.chat_id, known.message_id, live.digest))
-                return
-        if known is not None:
-            self._known.pop(live.slot, None)  # replaced: if the send below fails, the next try only sends
-        message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
-        if known is not None:
-            self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
+                message_id = known.message_id
+        if message_id is None:
+            if known is not None:
+                self._known.pop(live.slot, None)  # replaced: if the send below fails, the next try only sends
+            message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
+            if known is not None:
+                self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
+        await self._remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
         if live.slot in self._dropped:
             self._dropped.discard(live.slot)
-            queue.doom(message_id, self.clock.now())
-            return
-        await self._remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
+            await self._forget(live.slot)
+
+    async def _forget(self, slot: str) -> None:
+        """A dropped slot: its message joins the chat's old messages to delete, and the slot is forgotten."""
+        known = self._known.pop(slot, None)
+        try:
+            async with self.db.tx() as tx:
+                if known is None:
+                    known = await repo.get_live(tx, slot)
+                await repo.drop_live(tx, slot)
+        except sqlite3.Error:
+            log.exception("could not forget the live message %s", slot)
+        if known is not None:
+            self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
+            self.scheduler.kick()
 
     async def _deliver_notice(self, notice: Notice) -> None:
         markup = InlineKeyboardMarkup.model_validate_json(notice.markup) if notice.markup else None
