@@ -120,6 +120,7 @@ class GameService:
     async def resume(self) -> int:
         """After a start: republish every active game and restart its timer. Returns how many."""
         games = await self.scheduler.resume()
+        await self.publisher.recall_reminders(games)
         for game_id in games:
             await self._show(game_id, poke=True)
         return len(games)

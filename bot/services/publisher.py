@@ -34,9 +34,12 @@ def hand_slot(game_id: int, user_id: int) -> str:
     return f"h{game_id}:{user_id}"
 
 
+REMINDERS = "m"
+
+
 def reminder_slot(game_id: int, user_id: int, version: int) -> str:
     """The «⏰ your turn is running out» message of one turn (deleted when the turn is over)."""
-    return f"m{game_id}:{user_id}:{version}"
+    return f"{REMINDERS}{game_id}:{user_id}:{version}"
 
 
 def rules_slot(chat_id: int, message_id: int) -> str:
@@ -143,6 +146,17 @@ class Publisher:
         self.mem.reminders.setdefault(match.game.id, {})[user.user_id] = (slot, version)
         rendered = views.render_turn_reminder(seat_info(seat, match.users), seconds_left, tr_for(user.lang))
         self.outbox.show(slot, user.user_id, rendered.text, rendered.markup, priority=Priority.TURN)
+
+    async def recall_reminders(self, running: Iterable[int]) -> None:
+        """After a start: the reminders on show, from the database (the memory of them died with the last run).
+        Those of running games are deleted when their turn is over; any other at once."""
+        active = set(running)
+        for message in await self.outbox.live_messages(REMINDERS):
+            game_id, user_id, version = (int(part) for part in message.slot[len(REMINDERS) :].split(":"))
+            if game_id in active:
+                self.mem.reminders.setdefault(game_id, {})[user_id] = (message.slot, version)
+            else:
+                self.outbox.drop(message.slot, message.chat_id)
 
     def _clear_reminders(self, match: Match) -> None:
         """Delete the reminders of turns that are over (a move, the timer's move, the end, a cancel)."""

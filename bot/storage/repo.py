@@ -314,6 +314,12 @@ async def put_live(tx: Tx, message: LiveMessage) -> None:
     )
 
 
+async def live_with_prefix(tx: Tx, prefix: str) -> list[LiveMessage]:
+    """The live messages whose slot starts with ``prefix`` (slots are ASCII letters, digits and colons)."""
+    rows = await tx.all("SELECT * FROM live_messages WHERE substr(slot, 1, ?) = ?", (len(prefix), prefix))
+    return [LiveMessage(r["slot"], r["chat_id"], r["message_id"], r["digest"]) for r in rows]
+
+
 async def drop_live(tx: Tx, slot: str) -> None:
     await tx.execute("DELETE FROM live_messages WHERE slot = ?", (slot,))
 

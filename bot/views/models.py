@@ -114,15 +114,13 @@ class TableInfo(Generic[ViewT]):
 
     Time never shows as a countdown (a text that changes by itself would need an edit every second):
     ``turn_seconds`` is the limit per turn, shown once («⏱ 60 с на ход»; 0: none), ``deadline`` the clock time
-    the current turn runs out (shown instead of the limit when set). ``seconds_left`` is kept only so older
-    callers still build; no view reads it. ``auto_move`` marks the last move as made by a bot player because
+    the current turn runs out (shown instead of the limit when set). ``auto_move`` marks the last move as made by a bot player because
     the time ran out («⏰ … — сыграл бот»).
     """
 
     game_id: str
     seats: tuple[SeatInfo, ...]
     view: ViewT
-    seconds_left: int | None = None
     bot_username: str = ""
     solo: bool = False
     turn_seconds: int = 0

@@ -196,6 +196,35 @@ async def start_solo_konchinka(
     assert (await user.press(setup, data=choice)).answered
 
 
+async def start_solo_king(tg: FakeTelegram, user: FakeUser, level: str = "normal") -> None:
+    """``/play`` in private, then «👑 Кинг» (always against three bot players) and their level."""
+    from bot.callbacks import GameKind, SoloCb, SoloStep
+
+    chat = user.private_chat
+    await user.send_private("/play")
+    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the game menu")
+    menu = chat.last_bot_message()
+    assert menu is not None
+    await user.press(menu, "👑 Кинг — с тремя ботами")
+    choice = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=3, level=level).pack()
+    await tg.wait_for(lambda: choice in [b.callback_data for b in menu.flat_buttons], what="the levels")
+    await user.press(menu, data=choice)
+
+
+async def open_king_lobby(
+    tg: FakeTelegram, group: FakeChat, creator: FakeUser, people: list[FakeUser]
+) -> str:
+    """``/king`` in the group and everyone in ``people`` seated through the deep link; the game id."""
+    await creator.send(group, "/king")
+    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the lobby")
+    url = next(b.url for b in lobby_of(group).flat_buttons if b.url and "start=j_" in b.url)
+    payload = url.split("start=", 1)[1]
+    for user in people:
+        await user.send_private(f"/start {payload}")
+    await tg.wait_for(lambda: all(u.full_name in lobby_of(group).text for u in people), what="all seated")
+    return payload.removeprefix("j_")
+
+
 def has_rematch(chat_messages: list[FakeMessage]) -> bool:
     return any(
         b.callback_data and b.callback_data.startswith("rm:") for m in chat_messages for b in m.flat_buttons

@@ -17,13 +17,22 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey, SoloCb, SoloStep
+from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey
 from bot.storage import Actor, Database, GameStatus, repo
 from engine.core import GameRecord, State, replay
 from engine.king import KingState
-from tests.bot.conftest import SPEED, lobby_of, move_buttons, open_lobby, start_solo_konchinka, turn_message
+from tests.bot.conftest import (
+    SPEED,
+    lobby_of,
+    move_buttons,
+    open_king_lobby,
+    open_lobby,
+    start_solo_king,
+    start_solo_konchinka,
+    turn_message,
+)
 from tests.bot.test_e2e_restart import _check_record
-from tests.fakebot import FakeChat, FakeTelegram, FakeUser
+from tests.fakebot import FakeTelegram, FakeUser
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
@@ -254,32 +263,6 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
         await db.close()
 
 
-async def _open_king(tg: FakeTelegram, group: FakeChat, people: list[FakeUser]) -> str:
-    await people[0].send(group, "/king")
-    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the Кинг lobby")
-    lobby = lobby_of(group)
-    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
-    payload = url.split("start=", 1)[1]
-    for user in people:
-        await user.send_private(f"/start {payload}")
-    await tg.wait_for(lambda: all(u.full_name in lobby_of(group).text for u in people), what="all seated")
-    game = payload.removeprefix("j_")
-    await people[0].press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
-    return game
-
-
-async def _solo_king(tg: FakeTelegram, user: FakeUser) -> None:
-    await user.send_private("/play")
-    chat = user.private_chat
-    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the game menu")
-    menu = chat.last_bot_message()
-    assert menu is not None
-    await user.press(menu, "👑 Кинг — с тремя ботами")
-    level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=3, level="normal").pack()
-    await tg.wait_for(lambda: level in [b.callback_data for b in menu.flat_buttons], what="the levels")
-    await user.press(menu, data=level)
-
-
 async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
     tg: FakeTelegram, db_path: Path
 ) -> None:
@@ -307,9 +290,10 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
         assert (await anna.press(lobby_of(friends), data=add_bot, force=True)).answered
         start = LobbyCb(game=konchinka, op=LobbyOp.START).pack()
         assert (await anna.press(lobby_of(friends), data=start, force=True)).answered
-        await _open_king(tg, kings, [elena, fedor])
+        king = await open_king_lobby(tg, kings, elena, [elena, fedor])
+        await elena.press(lobby_of(kings), data=LobbyCb(game=king, op=LobbyOp.START).pack())
         await start_solo_konchinka(tg, dima, opponents=2)
-        await _solo_king(tg, zhenya)
+        await start_solo_king(tg, zhenya)
         await tg.wait_for(lambda: len(_read(db_path)) == 4, what="four parties")
         await bot.kill()
         await _fast_forward_king(db_path, deals_left=2)

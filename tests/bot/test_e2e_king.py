@@ -12,7 +12,7 @@ from bot.callbacks import GameKind, LobbyCb, LobbyOp, MoveCb, PickCb, SeatCb, Se
 from bot.storage import repo
 from engine.core import replay
 from engine.king import KingState
-from tests.bot.conftest import BotRunner, Running, has_rematch, lobby_of, turn_message
+from tests.bot.conftest import BotRunner, Running, has_rematch, lobby_of, open_king_lobby, turn_message
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 FAST = {"bot_delay": 0.05}
@@ -135,27 +135,15 @@ class Table:
         assert turn_message(user) is message, "the same turn message stays"
 
 
-async def _open_king(tg: FakeTelegram, group: FakeChat, creator: FakeUser, people: list[FakeUser]) -> str:
-    await creator.send(group, "/king")
-    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the lobby")
-    lobby = lobby_of(group)
-    assert "Кинг" in lobby.text
-    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
-    payload = url.split("start=", 1)[1]
-    for user in people:
-        await user.send_private(f"/start {payload}")
-    await tg.wait_for(lambda: all(u.full_name in lobby_of(group).text for u in people), what="all seated")
-    return payload.removeprefix("j_")
-
-
 async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_end(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     running = await bot_runner(**FAST)
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    game = await _open_king(tg, group, anna, [anna, boris])
+    game = await open_king_lobby(tg, group, anna, [anna, boris])
     lobby = lobby_of(group)
+    assert "Кинг" in lobby.text
     # The creator picks another order of the «не брать» deals; one bot is added, the last seat fills itself.
     order = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.KING_ORDER.value, value="jacks").pack()
     answer = await boris.press(lobby, data=order, force=True)
@@ -233,7 +221,7 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     first = await bot_runner(turn_timeout=60, reminder_before=15, **FAST)
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    game = await _open_king(tg, group, anna, [anna, boris])
+    game = await open_king_lobby(tg, group, anna, [anna, boris])
     add_bot = LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="normal").pack()
     await anna.press(lobby_of(group), data=add_bot, force=True)
     await tg.wait_for(lambda: "Любитель" in lobby_of(group).text, what="the bot player")

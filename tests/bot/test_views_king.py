@@ -37,7 +37,7 @@ def table(
     turn_seconds: int = 0,
     solo: bool = False,
 ) -> TableInfo[KingView]:
-    return TableInfo("g1", seats, state.view(player), None, "kbot", solo, turn_seconds)
+    return TableInfo("g1", seats, state.view(player), "kbot", solo, turn_seconds)
 
 
 def play_until(state: KingState, done: Callable[[KingState], bool], seed: int = 0) -> KingState:
@@ -334,7 +334,7 @@ def _all_screens(seats: tuple[SeatInfo, ...]) -> Iterator[Rendered]:
             for seat in range(4):
                 info = table(state, seat, seats, turn_seconds=75)
                 yield kv.render_hand(info, tr)
-                yield kv.render_solo(TableInfo("g1", seats, info.view, None, "kbot", True), tr)
+                yield kv.render_solo(TableInfo("g1", seats, info.view, "kbot", True), tr)
             yield kv.render_table(table(state, 0, seats), tr)
             yield kr.render_deal_end(table(state, 0, seats), tr)
             yield kr.render_party_end(table(state, 0, seats), tr)

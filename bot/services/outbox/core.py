@@ -29,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Final
 
@@ -48,7 +48,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.services.clock import Clock
 from bot.services.outbox.delivery import Courier, Edited
 from bot.services.outbox.limits import OutboxLimits, RateLimiter, is_group
-from bot.services.outbox.marks import Marks
+from bot.services.outbox.marks import Known, Marks
 from bot.services.outbox.queue import ChatQueue, Item, Live, Priority, default_priority
 from bot.services.outbox.scheduler import Scheduler
 from bot.storage import Database, LiveMessage, Notice, repo
@@ -65,9 +65,6 @@ BACKOFF: Final = (1.0, 30.0)
 """Clock seconds before a chat's first retry after a failure, and the most, doubling in between."""
 TOPIC_CLOSED: Final = "TOPIC_CLOSED"
 """Telegram's refusal to post in a closed forum topic."""
-KNOWN_CACHED: Final = 5000
-"""Live messages whose id and accepted content are kept in memory (the most recently used); the rest are read
-from the database when needed."""
 
 ForbiddenHook = Callable[[int], Awaitable[None]]
 MigrateHook = Callable[[int, int], Awaitable[None]]
@@ -93,15 +90,17 @@ class Outbox:
         """Real seconds (aiogram wants an int)."""
         self.courier = Courier(bot, self.request_timeout)
         self.scheduler = Scheduler(self.limiter, clock, self._serve)
-        self._known: OrderedDict[str, LiveMessage] = OrderedDict()
+        self.known = Known(db)
+        self._known = self.known.cache
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self._refused: set[int] = set()
         self._dropped: set[str] = set()
-        """Slots dropped while their first send was on its way: the message goes as soon as it is sent."""
+        """Slots dropped while a call was changing them: forgotten as soon as it lands."""
+        self._forgetting: set[asyncio.Task[None]] = set()
         """Chats that answered 403: nothing more is sent there until :meth:`allow`."""
         self._idle = self.scheduler.idle_event
-        self.marks = Marks(self.limiter.limits.paced_interval)
         """Set while nothing waits to be sent (the test helpers look at it)."""
+        self.marks = Marks(self.limiter.limits.paced_interval)
 
     @property
     def calls(self) -> Counter[str]:
@@ -117,6 +116,8 @@ class Outbox:
         self.post(notices)
 
     async def stop(self) -> None:
+        if self._forgetting:
+            await asyncio.wait(set(self._forgetting), timeout=self.request_timeout)
         await self.scheduler.stop()
         try:
             async with self.db.tx() as tx:
@@ -161,7 +162,7 @@ class Outbox:
         if after:
             pending.after = pending.after | frozenset(after)
         known = self._known.get(slot)
-        if known is not None and queue.flying != slot and not self._needs_call(pending, known):
+        if known is not None and queue.flying != slot and not pending.needs_call(known):
             queue.discard(slot)  # back to what the message shows: nothing to do
             self.scheduler.settle(queue)
             return
@@ -174,18 +175,22 @@ class Outbox:
         self.scheduler.kick()
 
     def drop(self, slot: str, chat_id: int) -> None:
-        """The live message ``slot`` is no longer wanted: never sent if still waiting, else deleted with the
-        chat's other old messages (a reminder once the turn it reminds of is over)."""
+        """The live message ``slot`` is no longer wanted (a reminder once its turn is over): never sent if still
+        waiting; else deleted with the chat's other old messages, and the slot forgotten in the database too."""
         queue = self.scheduler.queue(chat_id)
         queue.discard(slot)
-        known = self._known.pop(slot, None)
-        if known is not None:
-            queue.doom(known.message_id, self.clock.now())
-            self.scheduler.kick()
-        elif queue.flying == slot:
-            self._dropped.add(slot)
+        if queue.flying == slot:
+            self._dropped.add(slot)  # forgotten as soon as it lands
         else:
-            self.scheduler.settle(queue)
+            task = asyncio.create_task(self._forget(slot), name=f"outbox:forget:{slot}")
+            self._forgetting.add(task)
+            task.add_done_callback(self._forgetting.discard)
+        self.scheduler.settle(queue)
+
+    async def live_messages(self, prefix: str) -> list[LiveMessage]:
+        """The live messages whose slot starts with ``prefix``, as Telegram last accepted them."""
+        async with self.db.tx() as tx:
+            return await repo.live_with_prefix(tx, prefix)
 
     def post(self, notices: Iterable[Notice], *, priority: Priority | None = None) -> None:
         """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`)."""
@@ -262,7 +267,7 @@ class Outbox:
 
     async def adopt(self, slot: str, chat_id: int, message_id: int) -> None:
         """Make an existing message (e.g. the one whose button started a game) the live message of ``slot``."""
-        await self._remember(LiveMessage(slot, chat_id, message_id, ""))
+        await self.known.remember(LiveMessage(slot, chat_id, message_id, ""))
 
     def message_id(self, slot: str) -> int | None:
         """The id of the live message ``slot`` if it is among those cached in memory."""
@@ -311,13 +316,13 @@ class Outbox:
         item, asked = queue.pop(key)
         if isinstance(item, Live):
             try:
-                known = await self._recall(item.slot)
+                known = await self.known.recall(item.slot)
             except sqlite3.Error as exc:
                 self.limiter.release(chat_id, stamp)
                 queue.put_back(item, asked)
                 self._back_off(queue, exc)
                 return
-            if not self._needs_call(item, known):
+            if not item.needs_call(known):
                 self.limiter.release(chat_id, stamp)
                 return
         try:
@@ -325,7 +330,7 @@ class Outbox:
                 await self._deliver_notice(item)
             else:
                 queue.flying = item.slot
-                await self._deliver_live(queue, item)
+                await self._deliver_live(item)
         except TelegramRetryAfter as exc:
             self.calls["429"] += 1
             log.warning("429 in chat %s: waiting %s s", chat_id, exc.retry_after)
@@ -349,6 +354,9 @@ class Outbox:
                 queue.failures = 0
         finally:
             queue.flying = None
+            if isinstance(item, Live) and item.slot in self._dropped:
+                self._dropped.discard(item.slot)  # dropped, and the call did not land: never tried again
+                queue.discard(item.slot)
             if isinstance(item, Notice) and item.id not in queue.notices:
                 self.scheduler.unsent.discard(item.id)  # sent or dropped: what waited for it may go
             self.limiter.restamp(chat_id, stamp)
@@ -389,50 +397,39 @@ class Outbox:
             except Exception:
                 log.exception("on_forbidden hook failed for chat %s", queue.chat_id)
 
-    @staticmethod
-    def _needs_call(live: Live, known: LiveMessage | None) -> bool:
-        if known is None:
-            return not live.only_existing
-        return live.renew or known.chat_id != live.chat_id or known.digest != live.digest
-
-    async def _recall(self, slot: str) -> LiveMessage | None:
-        """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
-        known = self._known.get(slot)
-        if known is not None:
-            self._known.move_to_end(slot)
-            return known
-        async with self.db.tx() as tx:
-            known = await repo.get_live(tx, slot)
-        if known is not None:
-            self._cache(known)
-        return known
-
-    def _cache(self, message: LiveMessage) -> None:
-        self._known[message.slot] = message
-        self._known.move_to_end(message.slot)
-        while len(self._known) > KNOWN_CACHED:
-            self._known.popitem(last=False)
-
-    async def _deliver_live(self, queue: ChatQueue, live: Live) -> None:
-        known = await self._recall(live.slot)
+    async def _deliver_live(self, live: Live) -> None:
+        known = await self.known.recall(live.slot)
+        message_id: int | None = None
         if known is not None and known.chat_id == live.chat_id and not live.renew:
             edited = await self.courier.edit(known.chat_id, known.message_id, live.text, live.markup)
             if edited is not Edited.GONE:
-                self._delivered(live, known.message_id)
-                await self._remember(LiveMessage(live.slot, live.chat_id, known.message_id, live.digest))
-                return
-        if known is not None:
-            self._known.pop(live.slot, None)  # replaced: if the send below fails, the next try only sends
-        message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
+                message_id = known.message_id
+        if message_id is None:
+            if known is not None:
+                self._known.pop(live.slot, None)  # replaced: if the send below fails, the next try only sends
+            message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
+            if known is not None:
+                calm = self.marks.is_calm(known.chat_id, known.message_id)
+                self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now(), urgent=not calm)
         self._delivered(live, message_id)
-        if known is not None:
-            calm = self.marks.is_calm(known.chat_id, known.message_id)
-            self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now(), urgent=not calm)
+        await self.known.remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
         if live.slot in self._dropped:
             self._dropped.discard(live.slot)
-            queue.doom(message_id, self.clock.now())
-            return
-        await self._remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
+            await self._forget(live.slot)
+
+    async def _forget(self, slot: str) -> None:
+        """A dropped slot: its message joins the chat's old messages to delete, and the slot is forgotten."""
+        known = self._known.pop(slot, None)
+        try:
+            async with self.db.tx() as tx:
+                if known is None:
+                    known = await repo.get_live(tx, slot)
+                await repo.drop_live(tx, slot)
+        except sqlite3.Error:
+            log.exception("could not forget the live message %s", slot)
+        if known is not None:
+            self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
+            self.scheduler.kick()
 
     def _delivered(self, live: Live, message_id: int) -> None:
         now = self.clock.now()
@@ -443,8 +440,3 @@ class Outbox:
         await self.courier.send(notice.chat_id, notice.thread_id, notice.text, markup)
         async with self.db.tx() as tx:
             await repo.drop_notice(tx, notice.id)
-
-    async def _remember(self, message: LiveMessage) -> None:
-        self._cache(message)
-        async with self.db.tx() as tx:
-            await repo.put_live(tx, message)

@@ -1,5 +1,5 @@
-"""What the outbox remembers of the messages it sent beyond their content: which offer no moves, and when each
-paced message (a group's table) was last changed."""
+"""What the outbox remembers of the messages it sent: the content Telegram last accepted for each live message,
+which offer no moves, and when each paced message (a group's table) was last changed."""
 
 from __future__ import annotations
 
@@ -7,6 +7,11 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Final
 
+from bot.storage import Database, LiveMessage, repo
+
+KNOWN_CACHED: Final = 5000
+"""Live messages whose id and accepted content are kept in memory (the most recently used); the rest are read
+from the database when needed."""
 KEPT: Final = 5000
 """Messages remembered as offering no moves; the others, once replaced, are deleted at once. Also the most paced
 messages remembered before the ones changed long ago are forgotten."""
@@ -51,3 +56,35 @@ class Marks:
         """The earliest clock time a paced message may be changed again."""
         last = self._paced.get(slot)
         return now if last is None else max(now, last + self.paced_interval)
+
+
+class Known:
+    """What Telegram last accepted for each live message: the most recently used in memory, all of them in the
+    ``live_messages`` table."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.cache: OrderedDict[str, LiveMessage] = OrderedDict()
+
+    async def recall(self, slot: str) -> LiveMessage | None:
+        """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
+        known = self.cache.get(slot)
+        if known is not None:
+            self.cache.move_to_end(slot)
+            return known
+        async with self.db.tx() as tx:
+            known = await repo.get_live(tx, slot)
+        if known is not None:
+            self.keep(known)
+        return known
+
+    def keep(self, message: LiveMessage) -> None:
+        self.cache[message.slot] = message
+        self.cache.move_to_end(message.slot)
+        while len(self.cache) > KNOWN_CACHED:
+            self.cache.popitem(last=False)
+
+    async def remember(self, message: LiveMessage) -> None:
+        self.keep(message)
+        async with self.db.tx() as tx:
+            await repo.put_live(tx, message)

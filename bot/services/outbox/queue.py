@@ -10,7 +10,7 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.storage import Notice
+from bot.storage import LiveMessage, Notice
 
 
 class Priority(IntEnum):
@@ -89,6 +89,12 @@ class Live:
     def change(self, text: str, markup: InlineKeyboardMarkup | None) -> None:
         """Newer content for the same message."""
         self.text, self.markup, self._digest = text, markup, None
+
+    def needs_call(self, known: LiveMessage | None) -> bool:
+        """Telegram shows something else (``known``: what it last accepted for this slot), or nothing yet."""
+        if known is None:
+            return not self.only_existing
+        return self.renew or known.chat_id != self.chat_id or known.digest != self.digest
 
 
 Item = Live | Notice
