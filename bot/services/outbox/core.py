@@ -398,6 +398,8 @@ class Outbox:
                 log.exception("on_forbidden hook failed for chat %s", queue.chat_id)
 
     async def _deliver_live(self, live: Live) -> None:
+        if live.paced:
+            self.marks.calling(live.slot, self.clock.now())
         known = await self.known.recall(live.slot)
         message_id: int | None = None
         if known is not None and known.chat_id == live.chat_id and not live.renew:
@@ -411,7 +413,7 @@ class Outbox:
             if known is not None:
                 calm = self.marks.is_calm(known.chat_id, known.message_id)
                 self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now(), urgent=not calm)
-        self._delivered(live, message_id)
+        self.marks.delivered(live.chat_id, message_id, armed=live.armed)
         await self.known.remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
         if live.slot in self._dropped:
             self._dropped.discard(live.slot)
@@ -430,10 +432,6 @@ class Outbox:
         if known is not None:
             self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
             self.scheduler.kick()
-
-    def _delivered(self, live: Live, message_id: int) -> None:
-        now = self.clock.now()
-        self.marks.delivered(live.slot, live.chat_id, message_id, armed=live.armed, paced=live.paced, now=now)
 
     async def _deliver_notice(self, notice: Notice) -> None:
         markup = InlineKeyboardMarkup.model_validate_json(notice.markup) if notice.markup else None

@@ -26,10 +26,15 @@ class Marks:
         self._paced: dict[str, float] = {}
         """Clock time of the last call for each paced message."""
 
-    def delivered(
-        self, slot: str, chat_id: int, message_id: int, *, armed: bool, paced: bool, now: float
-    ) -> None:
-        """Telegram accepted new content for a message: whether it offers moves (``armed``), and when."""
+    def calling(self, slot: str, now: float) -> None:
+        """A call for the paced message ``slot`` starts now: the next one waits ``paced_interval`` from here (a
+        change asked for while this call is on its way too)."""
+        self._paced[slot] = now
+        if len(self._paced) > KEPT:
+            self._paced = {s: t for s, t in self._paced.items() if t > now - self.paced_interval}
+
+    def delivered(self, chat_id: int, message_id: int, *, armed: bool) -> None:
+        """Telegram accepted new content for a message: whether it offers moves (``armed``)."""
         key = (chat_id, message_id)
         if armed:
             self._calm.pop(key, None)
@@ -38,10 +43,6 @@ class Marks:
             self._calm.move_to_end(key)
             while len(self._calm) > KEPT:
                 self._calm.popitem(last=False)
-        if paced:
-            self._paced[slot] = now
-            if len(self._paced) > KEPT:
-                self._paced = {s: t for s, t in self._paced.items() if t > now - self.paced_interval}
 
     def is_calm(self, chat_id: int, message_id: int) -> bool:
         """The message is known to offer no moves (unknown ones are taken to offer them)."""
