@@ -3,9 +3,10 @@
 One loop hands out the bot's ~30 calls a second. Each chat with something pending has a place in line (see
 :meth:`ChatQueue.rank`): the time its most urgent message was asked for, moved later by a head start per
 :class:`Priority` (a turn notice goes before a hand, a hand before a group table; old messages are
-deleted in batches, only while the budget has room) and never earlier than the chat's previous call — so chats take
-turns, and a table that waited long enough goes before a newer hand: nothing starves. A chat is skipped while its own windows (one call a
-second, 20 a minute into a group) are full, while a call to it is on its way, or while it backs off.
+deleted in batches, only while the budget has room) and never earlier than the chat's previous call — so
+chats take turns, and a table that waited long enough goes before a newer hand: nothing starves. A chat is
+skipped while its own windows (one call a second, 20 a minute into a group) are full, while a call to it is on
+its way, while it backs off, or while all it has is a paced table whose time has not come.
 """
 
 from __future__ import annotations
