@@ -15,14 +15,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, SoloCb, SoloStep
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.storage import repo
 from tests.bot.conftest import (
     BotRunner,
     game_row,
     has_rematch,
     lobby_of,
+    open_king_lobby,
     start_party,
+    start_solo_king,
     take_turn,
     turn_message,
 )
@@ -186,14 +188,7 @@ async def test_a_solo_king_game_read_as_its_player_reads_it(tg: FakeTelegram, bo
     running = await bot_runner(bot_delay=0.05)
     vera = tg.add_user("Вера")
     chat = vera.private_chat
-    await vera.send_private("/play")
-    await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the game menu")
-    menu = chat.last_bot_message()
-    assert menu is not None
-    await vera.press(menu, "👑 Кинг — с тремя ботами")
-    level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=3, level="normal").pack()
-    await tg.wait_for(lambda: level in [b.callback_data for b in menu.flat_buttons], what="the levels")
-    await vera.press(menu, data=level)
+    await start_solo_king(tg, vera)
     await tg.wait_for(lambda: turn_message(vera) is not None, what="the first turn")
     async with running.app.db.tx() as tx:
         game = await repo.active_game_in_chat(tx, vera.id, 0)
@@ -232,14 +227,7 @@ async def test_a_group_king_party_shows_each_deals_result_before_the_next_deal(
     running = await bot_runner(bot_delay=0.05)
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    await anna.send(group, "/king")
-    await tg.wait_for(lambda: group.last_bot_message() is not None, what="the lobby")
-    url = next(b.url for b in lobby_of(group).flat_buttons if b.url and "start=j_" in b.url)
-    payload = url.split("start=", 1)[1]
-    for user in (anna, boris):
-        await user.send_private(f"/start {payload}")
-    await tg.wait_for(lambda: all(u.full_name in lobby_of(group).text for u in (anna, boris)), what="seated")
-    game = payload.removeprefix("j_")
+    game = await open_king_lobby(tg, group, anna, [anna, boris])
     answer = await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
     assert answer.answered and not answer.text
     await Table(tg, running, game, [anna, boris], refusals=0).play(group)
