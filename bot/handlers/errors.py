@@ -12,7 +12,7 @@ from aiogram.types import ErrorEvent
 from bot.handlers.common import answer_quietly, tr_of
 from bot.i18n import Translator
 from bot.services.facade import GameService, ServiceError, current_game
-from bot.views import answer_text, illegal_answer
+from bot.views import Answer, answer_text, illegal_answer
 from engine.core import IllegalActionError
 
 log = logging.getLogger(__name__)
@@ -34,6 +34,11 @@ async def on_refusal(event: ErrorEvent, service: GameService) -> bool:
         query = update.callback_query
         log.info("game %s: a press by %s refused: %s", current_game(), query.from_user.id, exc.reason.value)
         await answer_quietly(query, _text(exc, tr_of(query.from_user)))
+        game_id = current_game()
+        if exc.reason is Answer.STALE and game_id is not None and query.message is not None:
+            await service.stale_press(
+                game_id, query.from_user.id, query.message.chat.id, query.message.message_id
+            )
     elif update.message is not None:
         message = update.message
         thread_id = message.message_thread_id or 0

@@ -30,7 +30,7 @@ from bot.services.moves import Moves
 from bot.services.outbox import Outbox
 from bot.services.peeks import Peeks, table_slot
 from bot.services.players import Players
-from bot.services.publisher import Publisher, rules_slot, setup_slot
+from bot.services.publisher import Publisher, hand_slot, rules_slot, setup_slot
 from bot.services.scheduler import Scheduler
 from bot.services.store import CURRENT_GAME, Change, Store
 from bot.services.thinker import Thinker
@@ -307,6 +307,14 @@ class GameService:
     async def play(self, game_id: int, person: Person, version: int, index: int) -> None:
         """Play ``view.legal_actions[index]`` of the party at ``version``."""
         self._made(await self.moves.play(game_id, person, version, index))
+
+    async def stale_press(self, game_id: int, user_id: int, chat_id: int, message_id: int) -> None:
+        """A press came too late from ``message_id``: if that is not the player's live hand (which shows the
+        present anyway), it is a dead keyboard the bot lost track of, and it goes."""
+        if chat_id == user_id and await self.outbox.delete_stray(
+            hand_slot(game_id, user_id), chat_id, message_id
+        ):
+            log.info("game %s: a stray hand message %s in chat %s deleted", game_id, message_id, chat_id)
 
     async def take_seat(self, game_id: int, person: Person) -> views.Answer:
         return self._made(await self.moves.take_seat(game_id, person)) or views.Answer.SEAT_TAKEN_BACK

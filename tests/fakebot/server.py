@@ -1094,6 +1094,21 @@ class FakeTelegram:
         chat.messages[message.message_id] = message
         return message.to_json()
 
+    def lost_send(self, message: FakeMessage) -> FakeMessage:
+        """A copy of the bot's ``message`` that the bot sent but never heard back about (it crashed, or the
+        answer was lost on the way): Telegram shows it below, the bot does not know its id."""
+        chat = message.chat
+        copy = FakeMessage(
+            chat,
+            chat.next_message_id(),
+            None,
+            self.bot_user_json,
+            message.current,
+            thread_id=message.thread_id,
+        )
+        chat.messages[copy.message_id] = copy
+        return copy
+
     def _message_to_edit(self, params: Params) -> FakeMessage:
         if params.has("inline_message_id"):
             raise bad_request(Description.INLINE_UNSUPPORTED)

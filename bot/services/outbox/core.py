@@ -274,6 +274,16 @@ class Outbox:
         known = self._known.get(slot)
         return known.message_id if known else None
 
+    async def delete_stray(self, slot: str, chat_id: int, message_id: int) -> bool:
+        """Delete ``message_id``, pressed as if it were live message ``slot`` but not it (a send whose answer a
+        crash lost); False when it is ``slot``'s after all, or a call changing ``slot`` is on its way."""
+        queue, known = self.scheduler.queue(chat_id), await self.known.recall(slot)
+        if queue.flying == slot or known is None or known.message_id == message_id:
+            return False
+        queue.doom(message_id, self.clock.now())
+        self.scheduler.kick()
+        return True
+
     def __len__(self) -> int:
         """The chats with a queue (a chat's queue goes once it is empty)."""
         return len(self.scheduler.queues)
