@@ -25,7 +25,7 @@ from aiogram.enums import ParseMode
 from bot.app import App, build_app
 from bot.i18n import Translator
 from bot.settings import Settings
-from bot.storage import GameRow, GameStatus, repo
+from bot.storage import Database, GameRow, GameStatus, repo
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -133,6 +133,25 @@ async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner
 # --- playing like a person ---------------------------------------------------------------------------------
 
 MOVE_PREFIXES = ("m:", "p:")
+
+
+@contextlib.asynccontextmanager
+async def outbox_world(
+    tmp_path: Path, speed: float, observer: Any
+) -> AsyncIterator[tuple[FakeTelegram, Bot, Database]]:
+    """For outbox tests: a strict fake Telegram at ``speed`` whose calls ``observer`` sees, a bot on it, and a
+    database file."""
+    tg = FakeTelegram(speed=speed, limits=Limits())
+    tg.observer = observer
+    await tg.start()
+    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        yield tg, bot, db
+    finally:
+        await db.close()
+        await bot.session.close()
+        await tg.stop()
 
 
 def move_buttons(message: FakeMessage) -> list[str]:

@@ -13,14 +13,13 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.client.default import DefaultBotProperties
-from aiogram.enums import ParseMode
 
 from bot.services.clock import Clock
 from bot.services.outbox import Outbox, OutboxLimits, Priority
 from bot.services.outbox.queue import LAZY_AGE
 from bot.storage import Database
-from tests.fakebot import FakeTelegram, Limits
+from tests.bot.conftest import outbox_world
+from tests.fakebot import FakeTelegram
 from tests.fakebot.server import ApiError, Params
 
 SERVER_SPEED = 20.0
@@ -63,18 +62,9 @@ World = tuple[FakeTelegram, Bot, Database, CallLog]
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
-    tg = FakeTelegram(speed=SERVER_SPEED, limits=Limits())
     log = CallLog()
-    tg.observer = log
-    await tg.start()
-    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-    db = await Database.open(tmp_path / "bot.sqlite3")
-    try:
+    async with outbox_world(tmp_path, SERVER_SPEED, log) as (tg, bot, db):
         yield tg, bot, db, log
-    finally:
-        await db.close()
-        await bot.session.close()
-        await tg.stop()
 
 
 def person(tg: FakeTelegram, name: str = "Аня") -> Any:

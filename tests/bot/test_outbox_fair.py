@@ -21,7 +21,7 @@ from bot.services.clock import Clock
 from bot.services.outbox import Outbox, OutboxLimits, Priority, RateLimiter
 from bot.services.outbox.session import KeptResponsesSession
 from bot.storage import Database
-from tests.bot.conftest import BotRunner, play_until, turn_message, two_player_party
+from tests.bot.conftest import BotRunner, outbox_world, play_until, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, Limits
 from tests.fakebot.models import FakeUser
 from tests.fakebot.server import ApiError, Params
@@ -47,18 +47,9 @@ class CallLog:
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, Bot, Database, CallLog]]:
-    tg = FakeTelegram(speed=SPEED, limits=Limits())
     log = CallLog()
-    tg.observer = log
-    await tg.start()
-    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-    db = await Database.open(tmp_path / "bot.sqlite3")
-    try:
+    async with outbox_world(tmp_path, SPEED, log) as (tg, bot, db):
         yield tg, bot, db, log
-    finally:
-        await db.close()
-        await bot.session.close()
-        await tg.stop()
 
 
 def people(tg: FakeTelegram, count: int) -> list[FakeUser]:
