@@ -128,8 +128,10 @@ class Moves:
             misses = seat.misses + 1
             replaced = misses >= self.config.afk_strikes
             await repo.set_seat_afk(tx, game.id, seat.seat, misses, replaced)
-            if replaced and game.mode is GameMode.GROUP:
-                notices.append(await self.publisher.replaced_notice(tx, match, seat))
+            if game.mode is GameMode.GROUP:
+                # Said once in the group, where the paced table may never show the marked move.
+                told = self.publisher.replaced_notice if replaced else self.publisher.timed_out_notice
+                notices.append(await told(tx, match, seat))
         seats = await repo.seats_of(tx, game.id)
         notices += await self.publisher.result_notices(tx, match, seats, party, after)
         if after.is_terminal:

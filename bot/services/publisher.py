@@ -132,6 +132,10 @@ class Publisher:
         rendered = views.render_seat_replaced(info, match.game.key, tr_for(match.game.lang))
         return await self.notice(tx, match.game, rendered)
 
+    async def timed_out_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
+        rendered = views.render_timed_out(seat_info(seat, match.users), tr_for(match.game.lang))
+        return await self.notice(tx, match.game, rendered)
+
     async def seat_back_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
         rendered = views.render_seat_back(seat_info(seat, match.users), tr_for(match.game.lang))
         return await self.notice(tx, match.game, rendered)

@@ -9,7 +9,7 @@ Translators come from :func:`bot.i18n.translator`.
 
 - ``render_lobby(LobbyInfo, tr)`` — the lobby's main screen / settings (the game's plug-in draws it) / bot
   level / closed.
-- ``render_start_bot``, ``render_seat_replaced``, ``render_seat_back``, ``render_game_cancelled``,
+- ``render_start_bot``, ``render_seat_replaced``, ``render_timed_out``, ``render_seat_back``, ``render_game_cancelled``,
   ``render_turn_reminder``, ``render_joined`` — notices.
 - ``render_solo_setup``, ``render_rules``, ``render_help``, ``bot_commands(tr) -> (private, group)``.
 - ``answer_text(reason_enum, tr, **params)`` (``Answer`` or an engine reason), ``illegal_answer(error, tr,
@@ -29,6 +29,7 @@ from bot.views.notices import (
     render_seat_back,
     render_seat_replaced,
     render_start_bot,
+    render_timed_out,
     render_turn_reminder,
 )
 from bot.views.rules import bot_commands, render_help, render_rules, render_solo_setup
@@ -53,5 +54,6 @@ __all__ = [
     "render_seat_replaced",
     "render_solo_setup",
     "render_start_bot",
+    "render_timed_out",
     "render_turn_reminder",
 ]

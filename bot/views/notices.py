@@ -98,6 +98,11 @@ def render_seat_replaced(seat: SeatInfo, game_id: str, tr: Translator) -> Render
     return Rendered(text, keyboard([[button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())]]))
 
 
+def render_timed_out(seat: SeatInfo, tr: Translator) -> Rendered:
+    """In the group: this seat's time ran out and the bot made its move (the table shows which)."""
+    return Rendered(tr.t("notice-timed-out", name=seat_name(seat, tr)), None)
+
+
 def render_seat_back(seat: SeatInfo, tr: Translator) -> Rendered:
     return Rendered(tr.t("notice-seat-back", name=seat_name(seat, tr)), None)
 

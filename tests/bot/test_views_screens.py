@@ -19,7 +19,7 @@ from bot.games.konchinka import results as cr
 from bot.games.konchinka import views as cv
 from bot.i18n import Translator
 from bot.storage.models import UserStats
-from bot.views import LobbyInfo, Rendered, SeatInfo, TableInfo, render_joined, render_lobby
+from bot.views import LobbyInfo, Rendered, SeatInfo, TableInfo, render_joined, render_lobby, render_timed_out
 from bot.views.common import bot_name, seat_name
 from bot.views.models import number_bots
 from bot.views.stats import render_stats
@@ -260,6 +260,12 @@ def test_time_is_the_limit_or_the_deadline_and_never_changes_by_itself(tr: Trans
         kv.render_hand(king_table(king_position(), turn_seconds=60), tr),
     ):
         assert not re.search(r"\d:\d\d", rendered.text)
+
+
+def test_the_group_is_told_once_when_the_timer_played_for_someone() -> None:
+    boris = SeatInfo("Борис", 2)
+    assert render_timed_out(boris, RU) == Rendered("⏰ Борис: время на ход вышло, сыграл бот.", None)
+    assert render_timed_out(boris, EN) == Rendered("⏰ Борис: time ran out, the bot played.", None)
 
 
 @LOCALES

@@ -58,6 +58,7 @@ settle-owes = { $payer } pays { $amount }
 
 notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press «Start» — your cards will come there.
 notice-reminder = ⏰ { $name }, your move! { $time } left.
+notice-timed-out = ⏰ { $name }: time ran out, the bot played.
 notice-replaced = 🤖 { $name } keeps missing turns — a bot plays this seat for now. One tap brings the player back.
 notice-seat-back = ↩️ { $name } is back in the game.
 notice-cancelled = ✖️ The game was cancelled.

@@ -79,6 +79,7 @@ settle-owes = { $payer } платит { $amount }
 
 notice-start-bot = { $name }, бот не может вам написать. Откройте его кнопкой ниже и нажмите «Старт» — туда придут ваши карты.
 notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
+notice-timed-out = ⏰ { $name }: время на ход вышло, сыграл бот.
 notice-replaced = 🤖 { $name } пропускает ходы — пока за этого игрока играет бот. Вернуться можно одной кнопкой.
 notice-seat-back = ↩️ { $name } снова в игре.
 notice-cancelled = ✖️ Игра отменена.
