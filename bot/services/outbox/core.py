@@ -277,10 +277,10 @@ class Outbox:
     async def delete_stray(self, slot: str, chat_id: int, message_id: int) -> bool:
         """Delete ``message_id``, pressed as if it were live message ``slot`` but not it (a send whose answer a
         crash lost); False when it is ``slot``'s after all, or a call changing ``slot`` is on its way."""
-        queue, known = self.scheduler.queue(chat_id), await self.known.recall(slot)
-        if queue.flying == slot or known is None or known.message_id == message_id:
+        queue, known = self.scheduler.queues.get(chat_id), await self.known.recall(slot)
+        if known is None or known.message_id == message_id or (queue is not None and queue.flying == slot):
             return False
-        queue.doom(message_id, self.clock.now())
+        self.scheduler.queue(chat_id).doom(message_id, self.clock.now())
         self.scheduler.kick()
         return True
 
