@@ -91,7 +91,6 @@ class Outbox:
         self.courier = Courier(bot, self.request_timeout)
         self.scheduler = Scheduler(self.limiter, clock, self._serve)
         self.known = Known(db)
-        self._known = self.known.cache
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self._refused: set[int] = set()
         self._dropped: set[str] = set()
@@ -161,7 +160,7 @@ class Outbox:
             pending = queue.lives[slot] = Live(slot, chat_id, thread_id, text, markup, renew, only_existing)
         if after:
             pending.after = pending.after | frozenset(after)
-        known = self._known.get(slot)
+        known = self.known.cache.get(slot)
         if known is not None and queue.flying != slot and not pending.needs_call(known):
             queue.discard(slot)  # back to what the message shows: nothing to do
             self.scheduler.settle(queue)
@@ -242,8 +241,8 @@ class Outbox:
             await repo.move_notices(tx, old, new)
             await repo.forget_live_in_chat(tx, old)
             notices = [n for n in await repo.pending_notices(tx) if n.chat_id == new]
-        for slot in [slot for slot, known in self._known.items() if known.chat_id == old]:
-            del self._known[slot]
+        for slot in [slot for slot, known in self.known.cache.items() if known.chat_id == old]:
+            del self.known.cache[slot]
         if old in self.scheduler.queues:
             self.scheduler.kick()  # the next call drops what was still queued for the old id
         self.post(notices)
@@ -271,7 +270,7 @@ class Outbox:
 
     def message_id(self, slot: str) -> int | None:
         """The id of the live message ``slot`` if it is among those cached in memory."""
-        known = self._known.get(slot)
+        known = self.known.cache.get(slot)
         return known.message_id if known else None
 
     async def delete_stray(self, slot: str, chat_id: int, message_id: int) -> bool:
@@ -418,7 +417,9 @@ class Outbox:
                 message_id = known.message_id
         if message_id is None:
             if known is not None:
-                self._known.pop(live.slot, None)  # replaced: if the send below fails, the next try only sends
+                self.known.cache.pop(
+                    live.slot, None
+                )  # replaced: if the send below fails, the next try only sends
             message_id = await self.courier.send(live.chat_id, live.thread_id, live.text, live.markup)
             if known is not None:
                 calm = self.marks.is_calm(known.chat_id, known.message_id)
@@ -431,7 +432,7 @@ class Outbox:
 
     async def _forget(self, slot: str) -> None:
         """A dropped slot: its message joins the chat's old messages to delete, and the slot is forgotten."""
-        known = self._known.pop(slot, None)
+        known = self.known.cache.pop(slot, None)
         try:
             async with self.db.tx() as tx:
                 if known is None:
