@@ -10,30 +10,27 @@ from bot.views.common import esc
 from bot.views.models import Rendered
 
 
-class PersonFigures(Protocol):
-    """What /stats shows of one person (the storage's row has these; a view needs no more of it)."""
-
+class _Figures(Protocol):
     @property
     def games(self) -> int: ...
     @property
     def wins(self) -> int: ...
     @property
     def points(self) -> int: ...
+
+
+class PersonFigures(_Figures, Protocol):
+    """What /stats shows of one person (the storage's row has these; a view needs no more of it)."""
+
     @property
     def settlement(self) -> int: ...
 
 
-class RankFigures(Protocol):
+class RankFigures(_Figures, Protocol):
     """One line of /top."""
 
     @property
     def name(self) -> str: ...
-    @property
-    def games(self) -> int: ...
-    @property
-    def wins(self) -> int: ...
-    @property
-    def points(self) -> int: ...
 
 
 def render_stats(stats: PersonFigures, tr: Translator, name: str | None = None) -> Rendered:
