@@ -7,29 +7,20 @@ from pathlib import Path
 
 import pytest
 from aiogram import Bot
-from aiogram.client.default import DefaultBotProperties
-from aiogram.enums import ParseMode
 
 from bot.services.clock import Clock
 from bot.services.outbox import Outbox, OutboxLimits
 from bot.storage import Database
-from tests.fakebot import FakeTelegram, Limits
+from tests.bot.conftest import outbox_world
+from tests.fakebot import FakeTelegram
 
 SPEED = 60.0
 
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, Bot, Database]]:
-    tg = FakeTelegram(speed=SPEED, limits=Limits())
-    await tg.start()
-    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-    db = await Database.open(tmp_path / "bot.sqlite3")
-    try:
-        yield tg, bot, db
-    finally:
-        await db.close()
-        await bot.session.close()
-        await tg.stop()
+    async with outbox_world(tmp_path, SPEED, None) as made:
+        yield made
 
 
 async def test_fast_changes_to_a_live_message_go_out_as_few_edits_ending_with_the_newest(

@@ -19,7 +19,7 @@ from bot.services.outbox import Outbox, OutboxLimits, Priority
 from bot.services.outbox.queue import LAZY_AGE
 from bot.storage import Database
 from tests.bot.conftest import outbox_world
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeChat, FakeTelegram
 from tests.fakebot.server import ApiError, Params
 
 SERVER_SPEED = 20.0
@@ -132,14 +132,20 @@ async def test_the_end_of_a_deal_deletes_the_old_hands_that_wait(world: World) -
     await outbox.stop()
 
 
-async def test_a_paced_table_is_edited_once_per_interval_with_the_newest_state(world: World) -> None:
+async def paced_table(world: World) -> tuple[Outbox, FakeChat]:
+    """A started outbox and a group whose paced table («state 0») has been sent."""
     tg, bot, db, log = world
-    anna = person(tg)
-    group = tg.add_group("Друзья", [anna])
+    group = tg.add_group("Друзья", [person(tg)])
     outbox = Outbox(bot, db, Clock(SERVER_SPEED))
     await outbox.start()
     outbox.show("table", group.id, "state 0", paced=True)
     await tg.wait_for(lambda: log.of("sendMessage"), what="the table")
+    return outbox, group
+
+
+async def test_a_paced_table_is_edited_once_per_interval_with_the_newest_state(world: World) -> None:
+    log = world[3]
+    outbox, group = await paced_table(world)
     moves = 24
     for n in range(1, moves + 1):  # a move every clock second
         outbox.show("table", group.id, f"state {n}", paced=True)
@@ -154,13 +160,8 @@ async def test_a_paced_table_is_edited_once_per_interval_with_the_newest_state(w
 
 
 async def test_a_notice_does_not_wait_for_a_paced_table(world: World) -> None:
-    tg, bot, db, log = world
-    anna = person(tg)
-    group = tg.add_group("Друзья", [anna])
-    outbox = Outbox(bot, db, Clock(SERVER_SPEED))
-    await outbox.start()
-    outbox.show("table", group.id, "state 0", paced=True)
-    await tg.wait_for(lambda: log.of("sendMessage"), what="the table")
+    log = world[3]
+    outbox, group = await paced_table(world)
     outbox.show("table", group.id, "state 1", paced=True)  # inside the interval: it waits ...
     await outbox.say(group.id, "deal 1 is over")  # ... and the deal's end does not
     await outbox.drain(timeout=30)
