@@ -12,6 +12,7 @@ WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
+COPY locales ./locales
 RUN pip wheel --no-deps --wheel-dir /wheels .
 
 # --- runtime -------------------------------------------------------------------------------------------------------

@@ -1,5 +1,8 @@
-"""Texts: Fluent bundles for every locale, loaded from ``bot/locales/<locale>/*.ftl`` (package data, so an
-installed wheel carries them) when first asked for.
+"""Texts: Fluent bundles for every locale, loaded from ``<locales>/<locale>/*.ftl`` when first asked for.
+
+The texts live in the repository's top-level ``locales/``; the wheel ships them inside the package as
+``bot/locales`` (``package-dir`` in pyproject.toml), so an installed bot finds them beside its code and a checkout
+(or an editable install) finds them at the top.
 
 ``translator(Locale.RU).t("answer-not-your-turn", name="Аня")`` formats one message. A key missing from a locale falls
 back to Russian; a key missing everywhere returns the key itself (and the parity test catches it before that).
@@ -16,7 +19,15 @@ from typing import Any, Final
 
 from fluent.runtime import FluentBundle, FluentResource
 
-LOCALES_DIR: Final = Path(__file__).resolve().parent / "locales"
+
+def _locales_dir() -> Path:
+    """Where the texts are: inside the installed package, else the checkout's top-level ``locales/``."""
+    here = Path(__file__).resolve().parent
+    installed = here / "locales"
+    return installed if installed.is_dir() else here.parent / "locales"
+
+
+LOCALES_DIR: Final = _locales_dir()
 MEMO_SIZE: Final = 20_000
 """Formatted texts each translator remembers (then it starts afresh)."""
 

@@ -61,7 +61,7 @@ def check_texts() -> dict[Locale, int]:
         raise StartupError(
             ExitCode.INSTALL,
             f"no texts for {', '.join(missing)} in {LOCALES_DIR}: the installation is incomplete "
-            "(reinstall the package; its locales/ must ship inside bot/)",
+            "(reinstall the package: its wheel carries locales/ as bot/locales)",
         )
     return found
 

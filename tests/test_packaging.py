@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tomllib
 import venv
 from pathlib import Path
 
@@ -79,6 +80,34 @@ def test_compose_reads_dot_env_and_keeps_the_database_on_a_named_volume() -> Non
     assert re.search(r"^\s+restart: unless-stopped$", compose, re.M)
 
 
+def test_the_top_level_holds_the_projects_own_entries_and_nothing_else() -> None:
+    """The card's entries (pyproject.toml, bot/, engine/, locales/, tests/, Dockerfile), the README, scripts/,
+    docs/, compose.yaml, .env.example and dotfiles: what git tracks at the root, nothing more."""
+    tracked = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True
+    ).stdout.split()
+    top = {path.split("/", 1)[0] for path in tracked} - {name for name in tracked if name.startswith(".")}
+    top = {name for name in top if not name.startswith(".")}
+    card = {"pyproject.toml", "bot", "engine", "locales", "tests", "Dockerfile"}
+    assert top == card | {"README.md", "scripts", "docs", "compose.yaml"}, top
+
+
+def test_the_package_list_names_every_package_of_bot_and_engine_and_the_texts() -> None:
+    """pyproject.toml lists its packages explicitly (locales/ is mapped into the wheel as bot/locales): a new
+    folder of code must be added there, or the wheel would ship without it."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    on_disk = {
+        ".".join(path.parent.relative_to(ROOT).parts)
+        for top in ("bot", "engine")
+        for path in (ROOT / top).rglob("*.py")
+        if "__pycache__" not in path.parts
+    }
+    texts = {"bot.locales"} | {f"bot.locales.{d.name}" for d in (ROOT / "locales").iterdir() if d.is_dir()}
+    assert set(config["packages"]) == on_disk | texts
+    assert config["package-dir"] == {"bot.locales": "locales"}
+    assert all(list(config["package-data"][f"bot.locales.{d}"]) == ["*.ftl"] for d in ("ru", "en"))
+
+
 @pytest.mark.parametrize("document", ["README.md", ".env.example"])
 def test_every_setting_is_documented(document: str) -> None:
     text = (ROOT / document).read_text(encoding="utf-8")
@@ -94,7 +123,13 @@ async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Pa
     source.mkdir()
     for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
-    for package in ("bot", "engine"):
+    copied = [
+        a.split()[0]
+        for k, a in instructions()
+        if k == "COPY" and a.split()[0] in ("bot", "engine", "locales")
+    ]
+    assert sorted(copied) == ["bot", "engine", "locales"], copied
+    for package in copied:
         shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
     wheels = tmp_path / "wheels"
     subprocess.run(

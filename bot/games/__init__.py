@@ -1,7 +1,7 @@
 """Every game the bot hosts, each a typed plug-in (:class:`bot.games.base.GamePlugin`).
 
 A third game adds its folder beside ``konchinka/`` and ``king/``, its member of :class:`bot.callbacks.GameKind`,
-its plug-in in ``AnyPlugin`` and ``PLUGINS`` below, and its texts in ``locales/``.
+its plug-in in ``AnyPlugin`` and ``PLUGINS`` below, and its texts in the top-level ``locales/``.
 """
 
 from __future__ import annotations

@@ -467,7 +467,7 @@ def test_bot_names_are_short_and_distinct(tr: Translator) -> None:
 
 
 def test_english_never_calls_the_game_a_party() -> None:
-    root = Path(__file__).resolve().parents[2] / "bot" / "locales" / "en"
+    root = Path(__file__).resolve().parents[2] / "locales" / "en"
     for path in root.glob("*.ftl"):
         for line in path.read_text(encoding="utf-8").splitlines():
             value = line.split("=", 1)[1] if re.match(r"^[a-z][\w-]* =", line) else line
