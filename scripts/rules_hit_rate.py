@@ -18,7 +18,9 @@ HERE = Path(__file__).resolve().parents[1]
 
 
 def _load_queries() -> Any:
-    spec = importlib.util.spec_from_file_location("rules_queries", HERE / "tests" / "bot" / "rules_queries.py")
+    spec = importlib.util.spec_from_file_location(
+        "rules_queries", HERE / "tests" / "bot" / "rules_queries.py"
+    )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -53,9 +55,13 @@ def main(argv: list[str]) -> int:
     for query, kind, variant, expected in queries.GROUP_CASES:
         got = first(query, kind, variant)
         if got != expected.name:
-            group_misses.append(f"  {query!r} in {kind.value}/{variant or '-'}: expected {expected.name}, got {got}")
+            group_misses.append(
+                f"  {query!r} in {kind.value}/{variant or '-'}: expected {expected.name}, got {got}"
+            )
     total = len(queries.GROUP_CASES)
-    print(f"group cases: {total - len(group_misses)}/{total} = {(total - len(group_misses)) / total:.1%} first")
+    print(
+        f"group cases: {total - len(group_misses)}/{total} = {(total - len(group_misses)) / total:.1%} first"
+    )
     print("\n".join(group_misses))
     return 0
 

@@ -56,7 +56,7 @@ settle-title-stake = Settlement (fixed stake of { $stake }):
 settle-pays = { $payer } → { $payee }: { $amount }
 settle-owes = { $payer } pays { $amount }
 
-notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press «Start» — your cards will come there.
+notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press “Start” — your cards will come there.
 notice-reminder = ⏰ { $name }, your move! { $time } left.
 notice-timed-out = ⏰ { $name }: time ran out, the bot played.
 notice-replaced = 🤖 { $name } keeps missing turns — a bot plays this seat for now. One tap brings the player back.
@@ -116,7 +116,7 @@ time-deadline = ⏱ until { $time }
 move-auto = ⏰ { $move } — played by the bot: time ran out
 table-score = score { $score }
 hint-line = 💡 The master would play: { $move } — { $why }.
-joined-private = ✅ You are in the { $game } game in «{ $group }». When the creator starts it, your cards will come here.
+joined-private = ✅ You are in the { $game } game in “{ $group }”. When the host starts it, your cards will come here.
 hint-move-finish = finish the game
 hint-move-lay = put down { $card }
 hint-move-capture = take { $taken } with { $card }
