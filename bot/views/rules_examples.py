@@ -18,7 +18,7 @@ from bot.i18n import Translator
 from bot.views.common import card, cards
 from engine.cards import FULL_DECK, Card, Rank, Suit, parse_cards
 from engine.king import Contract, KingState, Play
-from engine.konchinka import Capture, Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay, Variant
+from engine.konchinka import Capture, Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Variant
 
 
 @dataclass(frozen=True, slots=True)
