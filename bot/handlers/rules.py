@@ -38,7 +38,7 @@ def _context(game: GameRow | None) -> GameContext | None:
         kind = GameKind(game.kind)
     except ValueError:
         return None
-    return GameContext(kind, game.options, str(game.id))
+    return GameContext(kind, game.options, str(game.id), turn_seconds=game.turn_timeout)
 
 
 async def _username(bot: Bot) -> str:
@@ -55,7 +55,7 @@ async def on_rules(message: Message, command: CommandObject, service: GameServic
     username = await _username(bot)
     words = (command.args or "").strip()
     if words:
-        found = find_sections(words, game.kind if game else None)
+        found = find_sections(words, game.kind if game else None, variant=game.variant if game else None)
         log.info(
             "rules lookup in chat %s: %r -> %s", message.chat.id, words[:80], [s.value for s in found[:3]]
         )

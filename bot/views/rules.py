@@ -3,6 +3,7 @@ command menus, and the solo setup screens."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,8 @@ from bot.i18n import Locale, Translator, translator
 from bot.views.common import button, keyboard, level_name, option, url_button
 from bot.views.models import Rendered
 from bot.views.rules_examples import examples_text
-from bot.views.rules_search import search
+from bot.views.rules_search import Document, RulesIndex, word_of
+from bot.views.rules_words import COMMON_SYNONYMS, GAMES
 from engine.ai import Level
 from engine.core import JSONValue
 from engine.king.rules import DEFAULT_ORDER
@@ -52,11 +54,20 @@ MORE_HITS: Final = 2
 
 @dataclass(frozen=True, slots=True)
 class GameContext:
-    """The game whose rules are asked about: its kind and options (``game_id`` for the navigation buttons)."""
+    """The game whose rules are asked about: its kind and options (``game_id`` for the navigation buttons),
+    and its time per move (None: not known here)."""
 
     kind: GameKind
     options: Mapping[str, JSONValue]
     game_id: str = ""
+    turn_seconds: int | None = None
+
+    @property
+    def variant(self) -> str | None:
+        """The Кончинка variant («classic», «points»); None for another game."""
+        if self.kind is not GameKind.KONCHINKA:
+            return None
+        return str(option(self.options, "variant", "classic"))
 
 
 def rules_key(section: RulesSection) -> str:
@@ -83,6 +94,7 @@ def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
         return tr.t("yes" if option(opts, name, default) else "no")
 
     lines = [tr.t("rules-game-options", kind=game.kind.value)]
+    turn = [] if game.turn_seconds is None else [tr.t("settings-turn-time", seconds=game.turn_seconds)]
     if game.kind is GameKind.KING:
         raw_order = opts.get("order")
         order = (
@@ -95,6 +107,7 @@ def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
             ),
             tr.t("settings-king-forced", value=yes_no("king_forced_on_heart_lead", True)),
             tr.t("settings-king-stop", value=yes_no("stop_when_decided", True)),
+            *turn,
         ]
     else:
         lines += [
@@ -108,6 +121,7 @@ def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
                 settlement=str(option(opts, "settlement", "points")),
                 stake=str(option(opts, "stake", 1)),
             ),
+            *turn,
         ]
     return [lines[0], *("• " + line for line in lines[1:])]
 
@@ -164,19 +178,49 @@ def render_rules(
     return Rendered(section_text(section, tr, game=game), keyboard(_nav_rows(section, tr, game_id)))
 
 
-def all_titles() -> tuple[tuple[RulesSection, str], ...]:
-    """Every section's title and button name in every locale: what people may type to find it."""
-    out: list[tuple[RulesSection, str]] = []
-    for locale in Locale:
-        tr = translator(locale)
-        for section in RulesSection:
-            out += [(section, section_nav(section, tr)), (section, section_title(section, tr))]
-    return tuple(out)
+def _plain_text(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
 
 
-def find_sections(query: str, game: GameKind | None = None) -> list[RulesSection]:
-    """The sections ``query`` may mean, best first."""
-    return [hit.section for hit in search(query, all_titles(), game=game)]
+@functools.cache
+def rules_index() -> RulesIndex:
+    """The search index over every section: its titles, search words and whole text in every locale."""
+    documents = []
+    for words in GAMES:
+        for entry in words.sections:
+            section = entry.section
+            titles, bodies = [], []
+            for locale in Locale:
+                tr = translator(locale)
+                # «Кончинка: как брать» is found by «как брать»: the game's name says only which game
+                titles += [section_title(section, tr).rpartition(":")[2], section_nav(section, tr)]
+                bodies += [  # not the worked examples: their cards and counts are no topic of the section
+                    section_text(section, tr, examples=False),
+                    tr.t(rules_key(section).replace("rules-", "rules-short-", 1)),
+                ]
+            documents.append(
+                Document(
+                    section,
+                    words.kind,
+                    _plain_text("\n".join(titles)),
+                    entry.keywords,
+                    _plain_text("\n\n".join(bodies)),
+                    entry.variant,
+                )
+            )
+    synonyms: dict[str, str] = dict(COMMON_SYNONYMS)
+    for words in GAMES:
+        for key, value in words.synonyms.items():
+            synonyms[key] = f"{synonyms[key]}; {value}" if key in synonyms else value
+    names = {word_of(name).lemma: words.kind for words in GAMES for name in words.names}
+    return RulesIndex(documents, synonyms, names)
+
+
+def find_sections(
+    query: str, game: GameKind | None = None, *, variant: str | None = None
+) -> list[RulesSection]:
+    """The sections ``query`` may mean, best first; ``game`` and ``variant``: the game being played in the chat."""
+    return [hit.section for hit in rules_index().search(query, game=game, variant=variant)]
 
 
 def rules_deep_link(bot_username: str, section: RulesSection) -> str:

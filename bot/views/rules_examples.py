@@ -353,18 +353,18 @@ def example_text(example: Example, tr: Translator) -> str:
         )
     if isinstance(example, FinishOutcome):
         assert isinstance(facts, tuple)
-        mine, *others = (int(f) for f in facts)
+        mine, theirs = int(facts[0]), [int(f) for f in facts[1:]]
         return tr.t(
             "rules-example-finish-outcome",
             target=example.target,
             mine=example.totals[0],
             other=tr.t("rules-example-and").join(str(t) for t in example.totals[1:]),
-            others=len(others),
+            others=len(theirs),
             pile=_pile_text(example.piles[0], tr),
             their=tr.t("rules-example-and").join(_pile_text(p, tr) for p in example.piles[1:]),
             points=mine,
             total=example.totals[0] + mine,
-            theirs=tr.t("rules-example-and").join(str(p) for p in others),
+            theirs=tr.t("rules-example-and").join(str(p) for p in theirs),
         )
     if isinstance(example, TrickExample):
         assert isinstance(facts, tuple)

@@ -74,7 +74,7 @@ rules-scoring =
 
     When someone finishes the game early in the middle of a deal, only they score for that deal (see “Finish”).
 rules-tally =
-    Deals go on until somebody reaches the target (usually 15). If several reach it after the same deal, the highest total wins; if they are level at the top, one more deal is played.
+    Deals go on until somebody reaches the target (usually 15): if nobody has reached it after a deal, the next deal is played. If several reach it after the same deal, the highest total wins; if they are level at the top, one more deal is played.
 
     The tally is kept the paper way: after each deal the new total is written next to the old one, which is crossed out. A player who scored 2, then 4, then 3 reads: <s>2</s> <s>6</s> 9.
 
@@ -111,7 +111,7 @@ rules-king =
 
     The first dealer is drawn by lot. In the negative deals the deal passes to the left and the dealer's left neighbour leads. In the trump deals the dealer's right neighbour names trump, leads first and deals the next deal, so there the deal passes to the right.
 
-    <b>Time per move</b> is set in the settings: a reminder comes shortly before the time runs out; when it does, a bot player moves for you, and after two missed turns in a row a bot player takes your seat until you come back — one tap is enough.
+    <b>Time per move</b> is set in the settings. A reminder comes before it runs out, and when it does, a bot player moves for you; after two missed turns in a row it takes your seat until you come back with one tap.
 rules-king-negative =
     <b>Part one — seven negative deals</b>, no trumps. Each punishes one thing: tricks, jacks, queens, hearts, the last two tricks, the king of hearts. The seventh deal, the <b>eralash</b>, punishes all of them at once.
 

@@ -91,11 +91,12 @@ async def test_with_a_game_open_the_answer_says_which_options_are_on(
     asked = await boris.send(group, "/rules взятки")
     answer = await _answer(tg, group, asked.message_id)
     assert answer.text.startswith("📖 Кончинка: как брать")
-    assert "⚙️ В этой игре в Кончинку:" in answer.text
+    assert "⚙️ В этой партии Кончинки:" in answer.text
     assert "• Брать обязательно: да" in answer.text
     assert "• Несколько взяток за ход: нет" in answer.text
     assert "• Можно прикончить: да" in answer.text
     assert "• Вариант: классика" in answer.text
+    assert "• Время на ход: без лимита" in answer.text  # the test bot's lobbies have no turn limit
 
 
 async def test_inline_mode_offers_the_sections_to_post(tg: FakeTelegram, bot_runner: BotRunner) -> None:
