@@ -448,8 +448,8 @@ def test_you_are_in_names_the_group_and_what_comes_next(tr: Translator) -> None:
         )
     else:
         assert rendered.text == (
-            "✅ You are in the Konchinka game in «&lt;Клуб &amp; друзья&gt;». "
-            "When the creator starts it, your cards will come here."
+            "✅ You are in the Konchinka game in “&lt;Клуб &amp; друзья&gt;”. "
+            "When the host starts it, your cards will come here."
         )
 
 
