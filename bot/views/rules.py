@@ -23,6 +23,7 @@ from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection, SoloCb, Sol
 from bot.i18n import Locale, Translator, translator
 from bot.views.common import button, keyboard, level_name, option, url_button
 from bot.views.models import Rendered
+from bot.views.rules_answers import Answer, AnswerContext, find_answer
 from bot.views.rules_examples import examples_text
 from bot.views.rules_search import Document, RulesIndex, word_of
 from bot.views.rules_words import COMMON_SYNONYMS, GAMES
@@ -216,15 +217,68 @@ def rules_index() -> RulesIndex:
     return RulesIndex(documents, synonyms, names)
 
 
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """What «/rules <words>» finds: the sections, best first, and the direct answer, if the question has one."""
+
+    sections: tuple[RulesSection, ...]
+    answer: Answer | None = None
+
+
+POINTS_WORDS: Final = ("очковый", "очковая", "points konchinka", "points variant")
+"""Words that name the points variant in a question («сколько стоит валет в очковой»)."""
+CLASSIC_WORDS: Final = ("обычный", "классика", "классический", "classic")
+
+
+def lookup(query: str, game: GameContext | None = None) -> Lookup:
+    """The sections ``query`` may mean, best first, and its direct answer; ``game``: the game of the chat.
+
+    A direct answer moves the section that explains it to the top, unless the best section is one that does."""
+    index = rules_index()
+    question = index.read(query)
+    kind = game.kind if game is not None else None
+    variant = game.variant if game is not None else None
+    if question.named is not None and question.named is not kind:
+        kind, variant, game = question.named, None, None
+    hits = index.search(question, game=kind, variant=variant)
+    sections = [hit.section for hit in hits]
+    if not sections:
+        return Lookup(())
+    if kind is None:
+        kind = GameKind.KING if sections[0] in KING_SECTIONS else GameKind.KONCHINKA
+    if variant is None and kind is GameKind.KONCHINKA:
+        if any(question.has(w) for w in CLASSIC_WORDS):
+            variant = "classic"
+        elif any(question.has(w) for w in POINTS_WORDS) or sections[0] is RulesSection.POINTS:
+            variant = "points"
+    context = AnswerContext(
+        kind,
+        variant,
+        game.options if game is not None else None,
+        game.turn_seconds if game is not None else None,
+    )
+    answer = find_answer(question, context, sections)
+    if answer is not None and sections[0] not in answer.sections:
+        first = answer.sections[0]
+        sections = [first, *(s for s in sections if s is not first)]
+    return Lookup(tuple(sections), answer)
+
+
 def find_sections(
     query: str, game: GameKind | None = None, *, variant: str | None = None
 ) -> list[RulesSection]:
     """The sections ``query`` may mean, best first; ``game`` and ``variant``: the game being played in the chat."""
-    return [hit.section for hit in rules_index().search(query, game=game, variant=variant)]
+    context = None if game is None else GameContext(game, {} if variant is None else {"variant": variant})
+    return list(lookup(query, context).sections)
 
 
 def rules_deep_link(bot_username: str, section: RulesSection) -> str:
     return start_link(bot_username, DeepLink.RULES, section.value)
+
+
+def answer_line(answer: Answer, tr: Translator) -> str:
+    """A direct answer as the first line of a rules message."""
+    return f"💬 <b>{tr.t('rules-answer-' + answer.key, **answer.args)}</b>"
 
 
 def render_rules_answer(
@@ -234,8 +288,10 @@ def render_rules_answer(
     is_group: bool,
     bot_username: str,
     game: GameContext | None = None,
+    answer: Answer | None = None,
 ) -> Rendered:
-    """The answer to «/rules <words>»: the best section, buttons for the next best and for the whole rules.
+    """The answer to «/rules <words>»: the direct ``answer`` (if the question has one), the best section, buttons
+    for the next best and for the whole rules.
 
     In a private chat the section comes whole, with its examples; in a group only a few lines, and the whole
     section opens in the private chat by a deep link."""
@@ -253,6 +309,8 @@ def render_rules_answer(
         whole = button(
             tr.t("btn-rules-all"), RulesCb(section=RulesSection.KONCHINKA, game=game_id, page=True).pack()
         )
+    if answer is not None:
+        text = answer_line(answer, tr) + "\n\n" + text
     return Rendered(text, keyboard([more, [whole]]))
 
 
@@ -360,7 +418,8 @@ def _article(
     return InlineQueryResultArticle(
         id=result_id,
         title=title,
-        description=_plain(text.partition("\n\n")[2], INLINE_DESCRIPTION),
+        # the direct answer when the text starts with one, else the section's first lines (after its title)
+        description=_plain(text.partition("\n\n")[0 if text.startswith("💬") else 2], INLINE_DESCRIPTION),
         input_message_content=InputTextMessageContent(message_text=text, parse_mode=ParseMode.HTML),
         reply_markup=InlineKeyboardMarkup(
             inline_keyboard=[[url_button(tr.t("btn-rules-bot"), rules_deep_link(bot_username, section))]]
@@ -370,9 +429,11 @@ def _article(
 
 def render_inline(query: str, tr: Translator, bot_username: str) -> list[InlineQueryResultArticle]:
     """The answer to «@bot <words>» in any chat: the matching sections, best first, each a message to post
-    (the section without its examples: a chat gets the short text). An empty query, or one that finds
-    nothing, gets the table of contents and then every section."""
-    found = find_sections(query)[:INLINE_RESULTS] if query.strip() else []
+    (the section without its examples: a chat gets the short text); the first one starts with the direct answer
+    when the question has one. An empty query, or one that finds nothing, gets the table of contents and then
+    every section."""
+    looked = lookup(query) if query.strip() else Lookup(())
+    found = list(looked.sections[:INLINE_RESULTS])
     results = []
     if not found:
         contents = render_rules_contents(tr, bot_username=bot_username, is_group=True, found_nothing=False)
@@ -387,8 +448,10 @@ def render_inline(query: str, tr: Translator, bot_username: str) -> list[InlineQ
             )
         )
         found = list(RulesSection)
-    for section in found:
+    for i, section in enumerate(found):
         text = section_text(section, tr, examples=False)
+        if i == 0 and looked.answer is not None:
+            text = answer_line(looked.answer, tr) + "\n\n" + text
         results.append(
             _article(
                 f"{tr.locale.value}-{section.value}",

@@ -75,6 +75,8 @@ OTHER_VARIANT: Final = 0.3
 DEFAULT_VARIANT: Final = "classic"
 UNKNOWN_VARIANT: Final = 0.8
 """Where no game tells the variant, the default one is likelier: a section about the other keeps this share."""
+FORM_CUTOFF: Final = 90
+"""How close (rapidfuzz ratio) a typed word must be to a word form a direct answer asks for."""
 MIN_SHARE: Final = 0.15
 """Sections scoring less than this share of the best are not offered at all."""
 
@@ -114,6 +116,42 @@ _LATIN = re.compile("[a-z]")
 class Hit:
     section: RulesSection
     score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """A query as the index reads it."""
+
+    words: tuple[Word, ...]
+    """Every word looked at, stop-words too («сколько» says what kind of answer is wanted)."""
+    terms: tuple[dict[str, float], ...]
+    """Per word that carries meaning: the index terms it stands for, with their weights."""
+    phrases: tuple[str, ...]
+    gap_phrases: tuple[str, ...]
+    named: GameKind | None
+    """The one game the query names."""
+    content: tuple[frozenset[str], ...] = ()
+    """Per word that carries meaning, in order: everything it may stand for (as typed, dictionary forms, the
+    index terms)."""
+
+    def has(self, entry: str) -> bool:
+        """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
+        a phrase of two words («двойка треф»), or «=form», a word form as typed («=раздач»: not «раздачу»)."""
+        if entry.startswith("="):  # as typed, or a misspelling of it (not another form of the word)
+            form = entry[1:]
+            return any(
+                w.raw == form or (fuzz.ratio(form, w.raw) >= FORM_CUTOFF and not is_dictionary_word(w.raw))
+                for w in self.words
+            )
+        written = words_of(entry)
+        words = [w for w in written if not w.is_stop] or written[:1]
+        if len(words) > 1:
+            first, second = set(words[0].lemmas), set(words[1].lemmas)
+            return any(first & a and second & b for a, b in zip(self.content, self.content[1:], strict=False))
+        if not words:
+            return False
+        lemmas = set(words[0].lemmas)
+        return any(lemmas & {w.raw, *w.lemmas} for w in self.words) or any(lemmas & c for c in self.content)
 
 
 @dataclass(frozen=True, slots=True)
@@ -167,6 +205,12 @@ def word_of(text: str) -> Word:
     else:
         lemmas = [raw]
     return Word(raw, tuple(dict.fromkeys(lemmas)))
+
+
+@functools.lru_cache(maxsize=4096)
+def is_dictionary_word(text: str) -> bool:
+    """Whether ``text`` is a word the dictionary knows (a misspelling is not)."""
+    return bool(_morph().word_is_known(text)) if _CYRILLIC.search(text) else False
 
 
 def words_of(text: str) -> list[Word]:
@@ -306,18 +350,12 @@ class RulesIndex:
         named = {self._game_names[lemma] for w in words for lemma in w.lemmas if lemma in self._game_names}
         return named.pop() if len(named) == 1 else None
 
-    def search(self, query: str, *, game: GameKind | None = None, variant: str | None = None) -> list[Hit]:
-        """The sections matching ``query``, best first; [] for none.
-
-        ``game``/``variant``: the game being played in the chat and its Кончинка variant. A game named in the
-        query overrides the chat's (asking about Кинг at a Кончинка table is asking about Кинг).
-        """
+    def read(self, query: str) -> Question:
+        """The query's words (at most :data:`MAX_WORDS`) and what each stands for in the index."""
         words = words_of(query)[:MAX_WORDS]
-        named = self.named_game(words)
-        if named is not None and named is not game:
-            game, variant = named, None
         resolved: list[Word] = []
         term_weights: list[dict[str, float]] = []
+        content: list[frozenset[str]] = []
         names: list[int] = []
         for word in words:
             if word.is_stop:
@@ -332,15 +370,37 @@ class RulesIndex:
             elif word.lemma in COMMON_WORDS:
                 expanded = {t: w * COMMON_WEIGHT for t, w in expanded.items()}
             term_weights.append(expanded)
+            content.append(frozenset({word.raw, *word.lemmas, *expanded}))
             best = max(expanded, key=lambda t: (expanded[t], t == word.lemma))
             resolved.append(Word(word.raw, (best,)))
-        phrases = [(p, PHRASE_WEIGHT) for p in phrases_of(resolved) if p in self._idf]
-        phrases += [(p, GAP_PHRASE_WEIGHT) for p in phrases_of(resolved, gap=1) if p in self._idf]
-        if not term_weights:
-            return []
         if len(names) < len(term_weights):  # a game's name beside other words: mostly context
             for i in names:
                 term_weights[i] = {t: w * GAME_NAME_WEIGHT for t, w in term_weights[i].items()}
+        return Question(
+            tuple(words),
+            tuple(term_weights),
+            tuple(phrases_of(resolved)),
+            tuple(phrases_of(resolved, gap=1)),
+            self.named_game(words),
+            tuple(content),
+        )
+
+    def search(
+        self, query: str | Question, *, game: GameKind | None = None, variant: str | None = None
+    ) -> list[Hit]:
+        """The sections matching ``query``, best first; [] for none.
+
+        ``game``/``variant``: the game being played in the chat and its Кончинка variant. A game named in the
+        query overrides the chat's (asking about Кинг at a Кончинка table is asking about Кинг).
+        """
+        question = self.read(query) if isinstance(query, str) else query
+        if question.named is not None and question.named is not game:
+            game, variant = question.named, None
+        term_weights = question.terms
+        phrases = [(p, PHRASE_WEIGHT) for p in question.phrases if p in self._idf]
+        phrases += [(p, GAP_PHRASE_WEIGHT) for p in question.gap_phrases if p in self._idf]
+        if not term_weights:
+            return []
         hits = []
         for i, doc in enumerate(self._documents):
             score = sum(max(w * self._bm25(t, i) for t, w in terms.items()) for terms in term_weights)

@@ -270,3 +270,136 @@ cmd-new = New game
 cmd-score = Show the table
 cmd-cancel = Cancel the game
 cmd-top = The chat's best players
+
+## Direct answers: a line above the section when a question has a short answer
+
+rules-answer-card-value = { $variant ->
+    [points] { $rank ->
+        [jack] In points Konchinka a jack is worth { rules-answer-value }: it takes a jack or a set worth { $value }, not the whole table.
+        [queen] In points Konchinka a queen is worth { rules-answer-value }: it takes a queen or a set worth { $value }.
+        [king] In points Konchinka a king is worth { rules-answer-value }: it takes a king or a set worth { $value }.
+       *[other] In points Konchinka { rules-answer-rank } is worth { rules-answer-value }, as in the classic game.
+    }
+    [any] { $rank ->
+        [jack] A jack: in classic Konchinka it has no points and sweeps the table; in points Konchinka it is worth { rules-answer-value }.
+        [queen] A queen: in classic Konchinka it has no points and takes only a queen; in points Konchinka it is worth { rules-answer-value }.
+       *[king] A king: in classic Konchinka it has no points and takes only a king; in points Konchinka it is worth { rules-answer-value }.
+    }
+   *[classic] { $rank ->
+        [jack] In classic Konchinka a jack has no points: it sweeps the table.
+        [queen] In classic Konchinka a queen has no points: it takes only a queen.
+        [king] In classic Konchinka a king has no points: it takes only a king.
+       *[other] In Konchinka { rules-answer-rank } is worth { rules-answer-value }.
+    }
+}
+rules-answer-value = { $value } { $value ->
+    [one] point
+   *[other] points
+}
+rules-answer-rank = { $rank ->
+    [ace] an ace
+    [two] a two
+    [three] a three
+    [four] a four
+    [five] a five
+    [six] a six
+    [seven] a seven
+    [eight] an eight
+    [nine] a nine
+    [ten] a ten
+    [jack] a jack
+    [queen] a queen
+   *[king] a king
+}
+rules-answer-konchinka-value = Each konchinka (2♣ and 10♦) brings { $points ->
+    [one] { $points } point
+   *[other] { $points } points
+} to whoever holds it in their pile when the deal ends.
+rules-answer-konchinka-dealt = Everyone gets { $hand } { $hand ->
+    [one] card
+   *[other] cards
+}, and at the start of a deal { $table } { $table ->
+    [one] card goes
+   *[other] cards go
+} face up on the table; when all hands are empty, the dealer deals again until the deck runs out.
+rules-answer-konchinka-deck = The deck has { $cards } { $cards ->
+    [one] card
+   *[other] cards
+}, no jokers.
+rules-answer-konchinka-players = { $min } to { $max } { $max ->
+    [one] player
+   *[other] players
+} sit at the table.
+rules-answer-konchinka-target = { $known ->
+    [yes] This game is played to { $target } { $target ->
+        [one] point
+       *[other] points
+    }: whoever gets there first wins.
+   *[no] Usually to { $target } { $target ->
+        [one] point
+       *[other] points
+    }; the target is chosen in the settings before the game.
+}
+rules-answer-konchinka-settlement = { $settlement ->
+    [stake] In this game each loser owes the winner the stake — { $stake }.
+    [points] In this game each loser owes the winner the points they lacked to { $target }: a player at { $example } owes { $owes }.
+   *[any] On points, each loser owes the winner what they lacked to { $target } (a player at { $example } owes { $owes }); with a fixed stake, the agreed stake.
+}
+rules-answer-konchinka-no-winner = Then the next deal is played: the game goes on until somebody reaches { $target } { $target ->
+    [one] point
+   *[other] points
+}.
+rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
+rules-answer-konchinka-finish-when = { $allowed ->
+    [no] Early finishing is switched off in this game's settings.
+   *[yes] When you need no more than two points to win and this deal's captures already secure them (a konchinka 1 point, 7 clubs 1, 27 cards 2): then a “🏁 Finish it!” button appears at the start of your turn.
+}
+rules-answer-konchinka-finish-others = Nothing: only the player who finishes scores for that deal — the points already secured. Even a konchinka in another pile brings nothing.
+rules-answer-turn-time = { $seconds ->
+    [-1] The time per move is chosen in the game's settings. If you don't move in time, a bot player moves for you, and after two missed turns in a row it takes your seat until you come back.
+    [0] This game has no time limit per move.
+   *[other] In this game a move has { $seconds } { $seconds ->
+        [one] second
+       *[other] seconds
+    }; if you don't move in time, a bot player moves for you.
+}
+rules-answer-king-value = { $item ->
+    [king] The king of hearts costs
+    [jack] Each jack costs
+    [queen] Each queen costs
+    [heart] Each heart costs
+    [last2] Each of the last two tricks costs
+   *[trick] Each trick costs
+} { $points } { $points ->
+    [one] penalty point
+   *[other] penalty points
+}{ $item ->
+    [king] : in “no king of hearts” and in the eralash.
+    [jack] : in “no jacks” and in the eralash.
+    [queen] : in “no queens” and in the eralash.
+    [heart] : in “no hearts” and in the eralash.
+    [last2] : in “no last two tricks” and in the eralash.
+   *[trick] {""} in “no tricks” and in the eralash, and in the trump deals it brings { $plus } { $plus ->
+        [one] point
+       *[other] points
+    }.
+}
+rules-answer-king-dealt = Everyone gets { $hand } { $hand ->
+    [one] card
+   *[other] cards
+}: the whole { $deck }-card deck is dealt at once.
+rules-answer-king-deals = A game has { $deals } { $deals ->
+    [one] deal
+   *[other] deals
+}: { $negative } negative, then { $positive } with trumps.
+rules-answer-king-deck = The deck has { $cards } { $cards ->
+    [one] card
+   *[other] cards
+}: seven to ace in each suit.
+rules-answer-king-players = Exactly { $players } { $players ->
+    [one] player
+   *[other] players
+}; bot players fill the empty seats.
+rules-answer-king-hearts-lead = In “no hearts”, “no king of hearts” and the eralash you may lead hearts only when you hold no other suit; in the other deals you may.
+rules-answer-king-first = In the negative deals the dealer's left neighbour leads first, in the trump deals the player who named trump; after that, whoever took the trick leads.
+rules-answer-king-trump-chooser = The player to the dealer's right names trump after seeing their first three cards — or says “the last card”.
