@@ -420,12 +420,12 @@ def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
         ),
         (
             Event(1, EventKind.LEFTOVERS, None, (Card.parse("Td"),), 2),
-            "Остаток стола (1 карта) забирает Борис · 🎯 кончинка 10♦",
-            "The rest of the table (1 card) goes to Борис · 🎯 konchinka 10♦",
+            "Остаток стола — 1 карта — забирает Борис · 🎯 кончинка 10♦",
+            "The rest of the table — 1 card — goes to Борис · 🎯 konchinka 10♦",
         ),
         (
             Event(-1, EventKind.LEFTOVERS, None, (Card.parse("5d"),), 2),
-            "Остаток стола (1) не достаётся никому",
+            "Остаток стола — 1 карта — не достаётся никому",
             None,
         ),
         (Event(1, EventKind.DEAL_START, None, (), 2), None, None),
