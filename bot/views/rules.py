@@ -23,7 +23,7 @@ from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection, SoloCb, Sol
 from bot.i18n import Locale, Translator, translator
 from bot.views.common import button, keyboard, level_name, option, url_button
 from bot.views.models import Rendered
-from bot.views.rules_answers import Answer, AnswerContext, find_answer
+from bot.views.rules_answers import Answer, AnswerContext, asks_about, find_answer
 from bot.views.rules_examples import examples_text
 from bot.views.rules_search import Document, RulesIndex, word_of
 from bot.views.rules_words import COMMON_SYNONYMS, GAMES
@@ -244,20 +244,27 @@ def lookup(query: str, game: GameContext | None = None) -> Lookup:
     sections = [hit.section for hit in hits]
     if not sections:
         return Lookup(())
-    if kind is None:
-        kind = GameKind.KING if sections[0] in KING_SECTIONS else GameKind.KONCHINKA
-    if variant is None and kind is GameKind.KONCHINKA:
+    if kind is not None:
+        kinds = [kind]
+    else:  # no game known: the answers of the game the best section is about, else of the other one
+        best = GameKind.KING if sections[0] in KING_SECTIONS else GameKind.KONCHINKA
+        kinds = [best, *(k for k in GameKind if k is not best)]
+    if variant is None:
         if any(question.has(w) for w in CLASSIC_WORDS):
             variant = "classic"
         elif any(question.has(w) for w in POINTS_WORDS) or sections[0] is RulesSection.POINTS:
             variant = "points"
-    context = AnswerContext(
-        kind,
-        variant,
-        game.options if game is not None else None,
-        game.turn_seconds if game is not None else None,
-    )
-    answer = find_answer(question, context, sections)
+    answer = None
+    for asked in kinds:
+        context = AnswerContext(
+            asked,
+            variant if asked is GameKind.KONCHINKA else None,
+            game.options if game is not None else None,
+            game.turn_seconds if game is not None else None,
+        )
+        answer = find_answer(question, context, sections)
+        if answer is not None or asks_about(question, asked):
+            break
     if answer is not None and sections[0] not in answer.sections:
         first = answer.sections[0]
         sections = [first, *(s for s in sections if s is not first)]

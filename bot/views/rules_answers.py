@@ -9,7 +9,7 @@ tables move into ``bot/games/<game>/`` when each plug-in owns its rules.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
@@ -227,6 +227,13 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _konchinka_value,
     ),
     DirectAnswer(
+        "card-value",
+        (S.CAPTURES,),
+        ("; ".join(RANK_WORDS.values()), VALUE_WORDS),
+        _card_value,
+        (S.POINTS,),
+    ),
+    DirectAnswer(  # a card named alone: its value, where its section is found first anyway
         "card-value", (S.CAPTURES,), ("; ".join(RANK_WORDS.values()),), _card_value, (S.POINTS,), leads=False
     ),
     DirectAnswer(
@@ -308,7 +315,7 @@ def _king_value(question: Question, ctx: AnswerContext) -> Args | None:
     if item in ("trick", "last2"):
         own = Contract.NO_TRICKS if item == "trick" else Contract.NO_LAST_TWO
         points = TRICK_PENALTY[own][-1] if item == "last2" else TRICK_PENALTY[own][0]
-        return {"item": item, "points": points, "plus": POINTS_PER_TRICK}
+        return {"item": item, "points": points, "plus": POINTS_PER_TRICK, "eralash": points}
     card = {
         "king": Card(Rank.KING, Suit.HEARTS),
         "jack": Card(Rank.JACK, Suit.SPADES),
@@ -316,7 +323,13 @@ def _king_value(question: Question, ctx: AnswerContext) -> Args | None:
         "heart": Card(Rank.SEVEN, Suit.HEARTS),
     }[item]
     points = max(CARD_PENALTY[c][card.index] for c in Contract if c is not eralash)
-    return {"item": item, "points": points, "plus": POINTS_PER_TRICK}
+    # in «ералаш» a card costs all it costs anywhere: K♥ is also a heart
+    return {
+        "item": item,
+        "points": points,
+        "plus": POINTS_PER_TRICK,
+        "eralash": CARD_PENALTY[eralash][card.index],
+    }
 
 
 def _king_dealt(question: Question, ctx: AnswerContext) -> Args | None:
@@ -408,7 +421,13 @@ ANSWERS: Final[Mapping[GameKind, tuple[DirectAnswer, ...]]] = {
 }
 
 
-def find_answer(question: Question, ctx: AnswerContext, ranked: list[RulesSection]) -> Answer | None:
+def asks_about(question: Question, kind: GameKind) -> bool:
+    """Whether ``question`` holds the words of one of ``kind``'s direct answers (even one it then has no
+    facts for, like a capture of three cards)."""
+    return any(a.matches(question) for a in ANSWERS[kind])
+
+
+def find_answer(question: Question, ctx: AnswerContext, ranked: Sequence[RulesSection]) -> Answer | None:
     """The direct answer to ``question`` about the game of ``ctx``, if it has one: of those whose words it
     holds, the one with most word groups, then the one whose section ``ranked`` puts first."""
 

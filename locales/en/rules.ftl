@@ -374,7 +374,7 @@ rules-answer-king-value = { $item ->
     [one] penalty point
    *[other] penalty points
 }{ $item ->
-    [king] : in “no king of hearts” and in the eralash.
+    [king] {""} in “no king of hearts”, and { $eralash } in the eralash, where it is a heart too.
     [jack] : in “no jacks” and in the eralash.
     [queen] : in “no queens” and in the eralash.
     [heart] : in “no hearts” and in the eralash.
