@@ -38,7 +38,7 @@ btn-rematch = 🔁 Реванш
 btn-table = 📋 Стол
 btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
-btn-take-seat = ↩️ Вернуться в игру
+btn-take-seat = ↩️ Вернуться за стол
 btn-game = { $kind ->
     [king] 👑 Кинг
    *[konchinka] 🃏 Кончинка

@@ -94,7 +94,7 @@ notice-start-bot = { $name }, бот не может вам написать. О
 notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
 notice-timed-out = ⏰ { $name }: время на ход вышло, сыграл бот.
 notice-replaced = 🤖 { $name } пропускает ходы — пока за этого игрока играет бот. Вернуться можно одной кнопкой.
-notice-seat-back = ↩️ { $name } снова в игре.
+notice-seat-back = ↩️ { $name } снова за столом.
 notice-cancelled = ✖️ Партия отменена.
 
 answer-stale = Этот ход уже сделан.
@@ -131,21 +131,21 @@ answer-lobby-closed = Набор в эту партию закрыт — нач�
 answer-too-many-lobbies = У вас уже открыто слишком много партий — начните или отмените одну из них.
 answer-not-in-group = Присоединиться к этой партии могут только участники её группы.
 answer-lobby-full = Мест больше нет.
-answer-already-joined = Вы уже в игре.
+answer-already-joined = Вы уже за столом.
 answer-not-enough-players = { $count ->
     [1] Нужен хотя бы один игрок.
     [one] Нужен хотя бы { $count } игрок.
     [few] Нужно хотя бы { $count } игрока.
    *[many] Нужно хотя бы { $count } игроков.
 }
-answer-joined = Вы в игре!
+answer-joined = Вы за столом!
 answer-left = Вы вышли из партии.
 answer-bot-added = Бот за столом.
 answer-bot-removed = Бот ушёл из-за стола.
 answer-setting-saved = Сохранено.
 answer-game-cancelled = Партия отменена.
 answer-seat-taken-back = Вы снова за столом.
-answer-already-in-game = Вы и так в игре.
+answer-already-in-game = Вы и так за столом.
 answer-group-only = Эта команда работает в группе.
 answer-private-only = Эта команда работает в личке с ботом.
 answer-too-fast = Секунду…
@@ -156,7 +156,7 @@ time-deadline = ⏱ до { $time }
 move-auto = ⏰ { $move } — сыграл бот: время вышло
 table-score = счёт { $score }
 hint-line = 💡 Мастер сыграл бы так: { $move } — { $why }.
-joined-private = ✅ Вы в игре «{ $game }» в группе «{ $group }». Когда создатель начнёт, карты придут сюда.
+joined-private = ✅ Вы записаны в партию «{ $game }» в группе «{ $group }». Когда создатель начнёт её, карты придут сюда.
 hint-move-finish = прикончить партию
 hint-move-lay = положить { $card }
 hint-move-capture = взять { $taken } картой { $card }

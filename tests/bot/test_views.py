@@ -662,7 +662,7 @@ def test_start_bot_notice_and_seat_buttons() -> None:
     assert notice.text.startswith("&lt;b&gt;&amp;Аня&lt;/script&gt;, бот не может вам написать")
     assert by_text(notice, "▶️ Открыть бота").url == "https://t.me/kbot?start=g_g1"
     replaced = render_seat_replaced(SeatInfo("Аня"), "g1", RU)
-    assert SeatCb.unpack(by_text(replaced, "↩️ Вернуться в игру").callback_data or "").game == "g1"
+    assert SeatCb.unpack(by_text(replaced, "↩️ Вернуться за стол").callback_data or "").game == "g1"
 
 
 def test_solo_setup_walks_game_opponents_level() -> None:

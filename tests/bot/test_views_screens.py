@@ -1,6 +1,6 @@
 """What a player reads on a phone (issue 12), text for text in Russian and English: the compact private hand, time
 shown without edits, the moves the timer made, how a Кинг deal ended, the party's end in a private chat, the
-lobby and «Вы в игре», short bot names and the solo hint."""
+lobby and «Вы записаны в партию», short bot names and the solo hint."""
 
 from __future__ import annotations
 
@@ -443,8 +443,8 @@ def test_you_are_in_names_the_group_and_what_comes_next(tr: Translator) -> None:
     assert_valid(rendered)
     if tr is RU:
         assert rendered.text == (
-            "✅ Вы в игре «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
-            "Когда создатель начнёт, карты придут сюда."
+            "✅ Вы записаны в партию «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
+            "Когда создатель начнёт её, карты придут сюда."
         )
     else:
         assert rendered.text == (
