@@ -26,7 +26,7 @@ from bot.services.outbox.session import KeptResponsesSession
 from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
-from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
+from bot.services.updates import OnceMiddleware
 from bot.settings import Settings
 from bot.startup import (
     TELEGRAM_TIMEOUT,
@@ -36,7 +36,7 @@ from bot.startup import (
     check_texts,
     open_database,
 )
-from bot.storage import Database, repo
+from bot.storage import Database
 from bot.views import bot_commands
 
 log = logging.getLogger(__name__)
@@ -105,7 +105,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     )
     dispatcher.update.outer_middleware(InFlightLimit())
     dispatcher.update.outer_middleware(DatabaseTrouble())
-    dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
+    dispatcher.update.outer_middleware(OnceMiddleware(service.store.processed))
     throttle = ThrottleMiddleware(outbox, clock)
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
@@ -143,8 +143,7 @@ async def on_startup(app: App) -> None:
         await set_commands(app.bot)
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
-    async with app.db.tx() as tx:
-        await repo.forget_updates_before(tx, app.clock.now() - UPDATES_KEPT_FOR * app.clock.speed)
+    await app.service.store.processed.load()
     await app.outbox.start()
     await app.service.thinker.start()
     resumed = await app.service.resume()
