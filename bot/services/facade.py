@@ -314,6 +314,23 @@ class GameService:
         ):
             log.info("game %s: a stray hand message %s in chat %s deleted", game_id, message_id, chat_id)
 
+    async def pressed(self, game_id: int, user_id: int, chat_id: int, message_id: int, version: int) -> None:
+        """A move button of ``version`` was pressed in ``message_id``: if that version is current and the message
+        is a hand newer than the one the bot knows (its send was not recorded before a crash), it becomes the
+        player's live hand."""
+        if chat_id != user_id:
+            return
+        match = await self.store.read(game_id)
+        if match is None or match.party is None or match.party.version != version:
+            return  # a late press: answered as such (and a stray message deleted) by the move itself
+        if await self.outbox.adopt_newer(hand_slot(game_id, user_id), chat_id, message_id):
+            log.info(
+                "game %s: hand message %s of %s adopted (its send was not recorded)",
+                game_id,
+                message_id,
+                user_id,
+            )
+
     async def take_seat(self, game_id: int, person: Person) -> views.Answer:
         return self._made(await self.moves.take_seat(game_id, person)) or views.Answer.SEAT_TAKEN_BACK
 
