@@ -14,7 +14,9 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiohttp import web
 
+from bot import metrics
 from bot.handlers import HANDLED_COMMANDS, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
@@ -52,6 +54,7 @@ class App:
     service: GameService
     dispatcher: Dispatcher
     throttle: ThrottleMiddleware
+    metrics: web.AppRunner | None = None
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -144,6 +147,8 @@ async def on_startup(app: App) -> None:
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
     await app.service.store.processed.load()
+    if app.settings.metrics_port:
+        app.metrics = await metrics.serve(app, app.settings.metrics_host, app.settings.metrics_port)
     await app.outbox.start()
     await app.service.thinker.start()
     resumed = await app.service.resume()
@@ -158,6 +163,8 @@ async def on_shutdown(app: App) -> None:
     except TimeoutError:
         log.warning("shutting down with messages still queued (they are re-sent from the database)")
     await app.outbox.stop()
+    if app.metrics is not None:
+        await app.metrics.cleanup()
     await app.db.close()
 
 
