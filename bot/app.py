@@ -14,7 +14,9 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiohttp import web
 
+from bot import metrics
 from bot.handlers import HANDLED_COMMANDS, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
@@ -26,7 +28,7 @@ from bot.services.outbox.session import KeptResponsesSession
 from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
-from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
+from bot.services.updates import OnceMiddleware
 from bot.settings import Settings
 from bot.startup import (
     TELEGRAM_TIMEOUT,
@@ -36,7 +38,7 @@ from bot.startup import (
     check_texts,
     open_database,
 )
-from bot.storage import Database, repo
+from bot.storage import Database
 from bot.views import bot_commands
 
 log = logging.getLogger(__name__)
@@ -52,6 +54,7 @@ class App:
     service: GameService
     dispatcher: Dispatcher
     throttle: ThrottleMiddleware
+    metrics: web.AppRunner | None = None
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -105,7 +108,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     )
     dispatcher.update.outer_middleware(InFlightLimit())
     dispatcher.update.outer_middleware(DatabaseTrouble())
-    dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
+    dispatcher.update.outer_middleware(OnceMiddleware(service.store.processed))
     throttle = ThrottleMiddleware(outbox, clock)
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
@@ -143,8 +146,9 @@ async def on_startup(app: App) -> None:
         await set_commands(app.bot)
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
-    async with app.db.tx() as tx:
-        await repo.forget_updates_before(tx, app.clock.now() - UPDATES_KEPT_FOR * app.clock.speed)
+    await app.service.store.processed.load()
+    if app.settings.metrics_port:
+        app.metrics = await metrics.serve(app, app.settings.metrics_host, app.settings.metrics_port)
     await app.outbox.start()
     await app.service.thinker.start()
     resumed = await app.service.resume()
@@ -159,6 +163,8 @@ async def on_shutdown(app: App) -> None:
     except TimeoutError:
         log.warning("shutting down with messages still queued (they are re-sent from the database)")
     await app.outbox.stop()
+    if app.metrics is not None:
+        await app.metrics.cleanup()
     await app.db.close()
 
 

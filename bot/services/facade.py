@@ -106,12 +106,10 @@ class GameService:
         self, game_id: int, *, renew: set[int] | None = None, renew_group: bool = False, poke: bool = False
     ) -> None:
         """Redraw a game's messages as they are now (a game that is gone is skipped)."""
-        try:
-            async with self.store.mutate(game_id) as unit:
-                pass
-        except ServiceError:
+        match = await self.store.read(game_id)
+        if match is None:
             return
-        self.publisher.publish(unit.match, renew=renew or set(), renew_group=renew_group)
+        self.publisher.publish(match, renew=renew or set(), renew_group=renew_group)
         if poke:
             self.scheduler.poke(game_id)
 
@@ -137,10 +135,10 @@ class GameService:
         await self.publisher.say(chat_id, text, markup, thread_id=thread_id)
 
     async def turn_rules_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
-        await self.publisher.turn_page(rules_slot(chat_id, message_id), chat_id, message_id, rendered)
+        self.publisher.turn_page(rules_slot(chat_id, message_id), chat_id, message_id, rendered)
 
     async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
-        await self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
+        self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
 
     def refusal_allowed(self, chat_id: int, thread_id: int, command: str, reason: str) -> bool:
         """Whether this refusal may be said now (the same one again soon after is merged)."""
@@ -291,7 +289,7 @@ class GameService:
         change = await self.lobby.start_solo(person, kind, opponents, level, options=options)
         game_id = change.match.game.id
         if adopt_message is not None:
-            await self.publisher.adopt_hand(game_id, person.user_id, adopt_message)
+            self.publisher.adopt_hand(game_id, person.user_id, adopt_message)
         self._made(change)
         return game_id
 
@@ -316,18 +314,34 @@ class GameService:
         ):
             log.info("game %s: a stray hand message %s in chat %s deleted", game_id, message_id, chat_id)
 
+    async def pressed(self, game_id: int, user_id: int, chat_id: int, message_id: int, version: int) -> None:
+        """A move button of ``version`` was pressed in ``message_id``: if that version is current and the message
+        is a hand newer than the one the bot knows (its send was not recorded before a crash), it becomes the
+        player's live hand."""
+        if chat_id != user_id:
+            return
+        match = await self.store.read(game_id)
+        if match is None or match.party is None or match.party.version != version:
+            return  # a late press: answered as such (and a stray message deleted) by the move itself
+        if await self.outbox.adopt_newer(hand_slot(game_id, user_id), chat_id, message_id):
+            log.info(
+                "game %s: hand message %s of %s adopted (its send was not recorded)",
+                game_id,
+                message_id,
+                user_id,
+            )
+
     async def take_seat(self, game_id: int, person: Person) -> views.Answer:
         return self._made(await self.moves.take_seat(game_id, person)) or views.Answer.SEAT_TAKEN_BACK
 
     async def show_hand(self, game_id: int, person: Person) -> None:
         """«🃏 Мои карты» (``/start g_<game>``): the player's live message sent anew at the bottom of the chat
         (the old one may have been deleted by the player, and edits of it would go nowhere)."""
-        async with self.store.mutate(game_id) as unit:
-            match = unit.match
-            if not match.game.status.is_active:
-                raise ServiceError(views.Answer.NO_GAME)
-            if match.seat_of(person.user_id) is None:
-                raise ServiceError(views.Answer.NOT_A_PLAYER)
+        match = await self.store.read(game_id)
+        if match is None or not match.game.status.is_active:
+            raise ServiceError(views.Answer.NO_GAME)
+        if match.seat_of(person.user_id) is None:
+            raise ServiceError(views.Answer.NOT_A_PLAYER)
         if match.game.status is GameStatus.PLAYING:
             self.publisher.publish(match, renew={person.user_id})
 

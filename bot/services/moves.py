@@ -8,14 +8,12 @@ the game's timer.
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 from bot.services.config import Person, ServiceConfig
 from bot.services.errors import ServiceError
 from bot.services.publisher import Publisher, plain_name
 from bot.services.store import Change, Store, Unit
-from bot.storage import Actor, GameMode, GameStatus, SeatRow, repo
-from bot.storage.repo import StaleVersionError
+from bot.storage import Actor, GameMode, GameStatus, SeatRow
 from bot.views import Answer
 from engine.core import CommonIllegal, IllegalActionError
 
@@ -74,11 +72,10 @@ class Moves:
                 raise ServiceError(Answer.NOT_A_PLAYER)
             if not seat.replaced:
                 raise ServiceError(Answer.ALREADY_IN_GAME)
-            tx = unit.tx
-            await repo.set_seat_afk(tx, game_id, seat.seat, 0, False)
-            await repo.upsert_user(tx, person.user_id, person.name, person.username, person.lang)
-            await self.store.arm_deadline(tx, game_id)
-            notice = await self.publisher.seat_back_notice(tx, match, seat)
+            unit.update_seat(seat.seat, misses=0, replaced=False)
+            await unit.seen(person)
+            self.store.arm_deadline(unit)
+            notice = self.publisher.seat_back_notice(unit, match, seat)
         return Change(unit.match, Answer.SEAT_TAKEN_BACK, [notice], renew={person.user_id})
 
     async def _my_turn(self, unit: Unit, person: Person, version: int) -> SeatRow:
@@ -98,11 +95,7 @@ class Moves:
             )
         if seat.replaced:
             # Playing a move takes the seat back from the bot player that stood in.
-            await repo.set_seat_afk(unit.tx, match.game.id, seat.seat, 0, False)
-            seat = SeatRow(
-                seat.game_id, seat.seat, seat.user_id, seat.name, seat.level, 0, False, seat.score, seat.won
-            )
-            match.seats[seat.seat] = seat
+            seat = unit.update_seat(seat.seat, misses=0, replaced=False)
         return seat
 
     async def apply(self, unit: Unit, seat: SeatRow, index: int, actor: Actor) -> Change:
@@ -116,28 +109,27 @@ class Moves:
             raise ServiceError(Answer.STALE) from None
         except IllegalActionError as exc:
             raise ServiceError(exc.reason, **exc.params) from exc
-        tx, now = unit.tx, unit.now
         notices = []
-        try:
-            await repo.record_move(tx, game.id, party.version, after.record(), code, seat.seat, actor, now)
-        except (StaleVersionError, sqlite3.IntegrityError):
-            raise ServiceError(Answer.STALE) from None
+        unit.record_move(after, code, seat.seat, actor)
         if actor is Actor.PLAYER and seat.misses:
-            await repo.set_seat_afk(tx, game.id, seat.seat, 0, False)
+            unit.update_seat(seat.seat, misses=0, replaced=False)
         elif actor is Actor.AFK:
             misses = seat.misses + 1
             replaced = misses >= self.config.afk_strikes
-            await repo.set_seat_afk(tx, game.id, seat.seat, misses, replaced)
+            seat = unit.update_seat(seat.seat, misses=misses, replaced=replaced)
             if game.mode is GameMode.GROUP:
                 # Said once in the group, where the paced table may never show the marked move.
                 told = self.publisher.replaced_notice if replaced else self.publisher.timed_out_notice
-                notices.append(await told(tx, match, seat))
-        seats = await repo.seats_of(tx, game.id)
-        notices += await self.publisher.result_notices(tx, match, seats, party, after)
+                notices.append(told(unit, match, seat))
+        seats = match.seats
+        notices += self.publisher.result_notices(unit, match, party, after)
         if after.is_terminal:
             outcome = after.outcome
             if outcome is not None:
-                await repo.set_results(tx, game.id, outcome.scores, outcome.winners, outcome.settlement)
+                for index, score in enumerate(outcome.scores):
+                    unit.update_seat(
+                        index, score=score, won=index in outcome.winners, settlement=outcome.settlement[index]
+                    )
             winners = (
                 ", ".join(f"seat {w} ({plain_name(seats[w], 'en', seats)})" for w in outcome.winners)
                 if outcome
@@ -149,10 +141,9 @@ class Moves:
                 after.version,
                 winners or "nobody",
             )
-            await repo.set_status(tx, game.id, GameStatus.FINISHED, now)
+            unit.close(GameStatus.FINISHED)
         else:
-            await self.store.arm_deadline(tx, game.id, after, seats)
-        unit.party = after
+            self.store.arm_deadline(unit)
         self.store.mem.drop_picks(game.id)
         renew: set[int] = set()
         mover = after.current_player

@@ -61,14 +61,14 @@ class Peeks:
 
     async def table(self, game_id: int, person: Person) -> views.Rendered:
         """The whole table of ``game_id`` as its player ``person`` sees it (others are refused)."""
-        async with self.store.mutate(game_id) as unit:
-            match = unit.match
+        match = await self.store.read(game_id)
+        if match is None:
+            raise ServiceError(views.Answer.NO_GAME)
         return _table(match, person.user_id)
 
     async def tables_of(self, person: Person) -> list[tuple[int, views.Rendered]]:
         """Every running game ``person`` plays in (group games and their solo game), with its whole table."""
-        async with self.store.db.tx() as tx:
-            games = await repo.games_of_user(tx, person.user_id, (GameStatus.PLAYING,))
+        games = await repo.games_of_user(self.store.db, person.user_id, (GameStatus.PLAYING,))
         tables: list[tuple[int, views.Rendered]] = []
         for game in games:
             try:
@@ -80,8 +80,9 @@ class Peeks:
     async def hint(self, game_id: int, person: Person, version: int) -> str:
         """What «мастер» would play in the solo game at ``version``, in one line (asked only by its player,
         on their turn). The choice is seeded by the game and the version, so asking again says the same."""
-        async with self.store.mutate(game_id) as unit:
-            match = unit.match
+        match = await self.store.read(game_id)
+        if match is None:
+            raise ServiceError(views.Answer.NO_GAME)
         seat = match.seat_of(person.user_id)
         party = match.party
         if seat is None:

@@ -18,8 +18,8 @@ from bot.games.base import Frame, Party
 from bot.i18n import Translator, locale_for, translator
 from bot.services.clock import Clock
 from bot.services.outbox import Outbox, Priority
-from bot.services.store import Match, Memory
-from bot.storage import GameMode, GameRow, GameStatus, Notice, SeatRow, Tx, UserRow, repo
+from bot.services.store import Match, Memory, Unit
+from bot.storage import GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo
 from bot.views.common import bot_name
 from bot.views.models import number_bots
@@ -103,42 +103,40 @@ class Publisher:
         """A one-off reply to a command or press."""
         await self.outbox.say(chat_id, text, markup, thread_id=thread_id)
 
-    async def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
+    def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
         """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""
-        await self.outbox.adopt(slot, chat_id, message_id)
+        self.outbox.adopt(slot, chat_id, message_id)
         self.outbox.show(slot, chat_id, rendered.text, rendered.markup)
 
-    async def adopt_hand(self, game_id: int, user_id: int, message_id: int) -> None:
+    def adopt_hand(self, game_id: int, user_id: int, message_id: int) -> None:
         """The message whose button started a solo game becomes its live message."""
-        await self.outbox.adopt(hand_slot(game_id, user_id), user_id, message_id)
+        self.outbox.adopt(hand_slot(game_id, user_id), user_id, message_id)
 
-    async def notice(
-        self, tx: Tx, game: GameRow, rendered: Rendered, *, private_to: int | None = None
-    ) -> Notice:
-        """Store a notice to the game's chat (or to one person's private chat) in ``tx``."""
-        chat_id, thread_id = (game.chat_id, game.thread_id) if private_to is None else (private_to, 0)
-        markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else None
-        notice_id = await repo.add_notice(tx, chat_id, thread_id, rendered.text, markup, self.clock.now())
-        return Notice(notice_id, chat_id, thread_id, rendered.text, markup)
+    @staticmethod
+    def notice(unit: Unit, game: GameRow, rendered: Rendered, *, private_to: int | None = None) -> Notice:
+        """A notice to the game's chat (or to one person's private chat), stored with ``unit``'s change."""
+        if private_to is not None:
+            return unit.notice(rendered, private_to)
+        return unit.notice(rendered, game.chat_id, game.thread_id)
 
-    async def start_bot_notice(self, tx: Tx, game: GameRow, seat: SeatRow) -> Notice:
+    def start_bot_notice(self, unit: Unit, game: GameRow, seat: SeatRow) -> Notice:
         info = seat_info(seat, {})
         info = SeatInfo(info.name, info.user_id, is_reachable=False)
         rendered = views.render_start_bot(info, game.key, self.bot_username, tr_for(game.lang))
-        return await self.notice(tx, game, rendered)
+        return self.notice(unit, game, rendered)
 
-    async def replaced_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
+    def replaced_notice(self, unit: Unit, match: Match, seat: SeatRow) -> Notice:
         info = seat_info(seat, match.users)
         rendered = views.render_seat_replaced(info, match.game.key, tr_for(match.game.lang))
-        return await self.notice(tx, match.game, rendered)
+        return self.notice(unit, match.game, rendered)
 
-    async def timed_out_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
+    def timed_out_notice(self, unit: Unit, match: Match, seat: SeatRow) -> Notice:
         rendered = views.render_timed_out(seat_info(seat, match.users), tr_for(match.game.lang))
-        return await self.notice(tx, match.game, rendered)
+        return self.notice(unit, match.game, rendered)
 
-    async def seat_back_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
+    def seat_back_notice(self, unit: Unit, match: Match, seat: SeatRow) -> Notice:
         rendered = views.render_seat_back(seat_info(seat, match.users), tr_for(match.game.lang))
-        return await self.notice(tx, match.game, rendered)
+        return self.notice(unit, match.game, rendered)
 
     def remind(self, match: Match, seat: SeatRow, seconds_left: int) -> None:
         """«⏰ …, ваш ход!» in the private chat of the player to move; deleted once the turn is over."""
@@ -177,19 +175,17 @@ class Publisher:
         if not shown:
             del self.mem.reminders[match.game.id]
 
-    async def result_notices(
-        self, tx: Tx, match: Match, seats: list[SeatRow], before: Party, after: Party
-    ) -> list[Notice]:
+    def result_notices(self, unit: Unit, match: Match, before: Party, after: Party) -> list[Notice]:
         """The scoring of every deal that ended with this move, and the party's end if it did."""
-        game = match.game
+        game, seats = match.game, match.seats
         tr = tr_for(game.lang)
         frame = self._frame(match, seats, after)
         notices: list[Notice] = []
         for deal in range(before.deals_completed, after.deals_completed):
-            notices.append(await self.notice(tx, game, after.render_deal_end(frame, tr, deal + 1)))
+            notices.append(self.notice(unit, game, after.render_deal_end(frame, tr, deal + 1)))
         if not after.is_terminal:
             return notices
-        notices.append(await self.notice(tx, game, after.render_party_end(frame, tr)))
+        notices.append(self.notice(unit, game, after.render_party_end(frame, tr)))
         if game.mode is not GameMode.GROUP:
             return notices  # a solo game's chat is the player's: the notice above is theirs
         for seat in seats:
@@ -198,7 +194,7 @@ class Publisher:
                 continue
             # Every player of a finished party may start a rematch (the rule of ``Lobby.rematch``).
             rendered = after.render_party_end(frame, tr_for(user.lang), player=seat.seat, rematch=True)
-            notices.append(await self.notice(tx, game, rendered, private_to=user.user_id))
+            notices.append(self.notice(unit, game, rendered, private_to=user.user_id))
         return notices
 
     # --------------------------------------------------------------------------------------- live messages

@@ -24,6 +24,7 @@ from bot.services.publisher import Publisher
 from bot.services.store import Match, Store, Unit, level_of
 from bot.services.thinker import Thinker, decision_seed
 from bot.storage import Actor, GameStatus, repo
+from bot.storage.db import Batch
 from bot.views import Answer
 from engine.ai import Level
 
@@ -59,15 +60,19 @@ class Scheduler:
 
     async def resume(self) -> list[int]:
         """After a start: every active game's deadline gets a grace; their ids (to republish and poke)."""
-        async with self.store.db.tx() as tx:
-            games = await repo.active_games(tx)
-            now = self.clock.now()
-            for game in games:
-                if game.deadline is not None:
-                    # Time spent down is not the player's fault: leave them a short grace.
-                    grace = min(float(game.turn_timeout or self.config.turn_timeout), 15.0)
-                    if game.deadline < now + grace:
-                        await repo.set_deadline(tx, game.id, now + grace)
+        games = await repo.active_games(self.store.db)
+        now = self.clock.now()
+        graced: list[tuple[int, float | None]] = []
+        for game in games:
+            if game.deadline is not None:
+                # Time spent down is not the player's fault: leave them a short grace.
+                grace = min(float(game.turn_timeout or self.config.turn_timeout), 15.0)
+                if game.deadline < now + grace:
+                    graced.append((game.id, now + grace))
+        if graced:
+            batch = Batch()
+            repo.set_deadlines(batch, graced)
+            await self.store.db.write(batch)
         return [game.id for game in games]
 
     async def close(self) -> None:
@@ -193,7 +198,7 @@ class Scheduler:
         if wait is None or wait > 0:
             return _Due(wait)
         if game.status is GameStatus.LOBBY:
-            await repo.set_status(unit.tx, game.id, GameStatus.EXPIRED, now)
+            unit.close(GameStatus.EXPIRED)
             log.info("game %s: the lobby expired", game.id)
             return _Due(None, expired=True)
         party = match.party
@@ -205,7 +210,7 @@ class Scheduler:
         reminder: tuple[int, int] | None = None
         remind_at = game.deadline - self.config.reminder_before
         if not game.reminded and self.config.reminder_before > 0 and remind_at <= now < game.deadline:
-            await repo.set_reminded(unit.tx, game.id)
+            unit.update_game(reminded=True)
             reminder = (seat.seat, int(game.deadline - now))
             remind_at = game.deadline
         if now < game.deadline:

@@ -51,6 +51,17 @@ class UserRow:
         """The bot can write to this user in private."""
         return self.started and not self.blocked
 
+    def seen_as(self, name: str, username: str | None, lang: str | None, *, started: bool = False) -> UserRow:
+        """This user as :func:`bot.storage.repo.upsert_user` leaves them (the same rule, in memory)."""
+        return UserRow(
+            self.user_id,
+            name,
+            username,
+            lang if lang is not None else self.lang,
+            self.started or started,
+            False if started else self.blocked,
+        )
+
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> UserRow:
         return cls(

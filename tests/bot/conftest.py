@@ -170,9 +170,12 @@ def turn_message(user: FakeUser) -> FakeMessage | None:
     return None
 
 
-async def take_turn(tg: FakeTelegram, user: FakeUser, pick: int = 0) -> bool:
-    """Play one move if it is this user's turn: the ``pick``-th button (a card; then its first move)."""
-    message = turn_message(user)
+async def take_turn(
+    tg: FakeTelegram, user: FakeUser, pick: int = 0, *, through: FakeMessage | None = None
+) -> bool:
+    """Play one move if it is this user's turn: the ``pick``-th button (a card; then its first move), pressed
+    on the newest message offering moves (or on ``through``)."""
+    message = through or turn_message(user)
     if message is None:
         return False
     buttons = move_buttons(message)
@@ -335,8 +338,7 @@ async def two_player_party(
 
 async def game_row(running: Running, game: str) -> GameRow:
     """The game as stored now."""
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
+    row = await repo.get_game(running.app.db, int(game))
     assert row is not None
     return row
 
@@ -370,14 +372,12 @@ def games_on(chat: FakeChat) -> set[str]:
 
 async def games_of(running: Running, user: FakeUser, *statuses: GameStatus) -> list[GameRow]:
     """The stored games the user sits in (with one of ``statuses``, or any), oldest first."""
-    async with running.app.db.tx() as tx:
-        return await repo.games_of_user(tx, user.id, statuses or tuple(GameStatus))
+    return await repo.games_of_user(running.app.db, user.id, statuses or tuple(GameStatus))
 
 
 async def seat_names(running: Running, game: str | int) -> list[str]:
     """The stored seats of a game: a person's name, or the bot level of a bot seat."""
-    async with running.app.db.tx() as tx:
-        seats = await repo.seats_of(tx, int(game))
+    seats = await repo.seats_of(running.app.db, int(game))
     return [f"bot:{s.level}" if s.is_bot else s.name for s in seats]
 
 

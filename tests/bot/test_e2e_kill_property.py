@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import random
 import signal
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey
-from bot.storage import Actor, Database, GameStatus, repo
+from bot.storage import Actor, Batch, Database, GameStatus, repo
 from engine.core import GameRecord, State, replay
 from engine.king import KingState
 from tests.bot.conftest import (
@@ -246,19 +247,20 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
     remain, so the test spends its time on the kills rather than on 15 deals. The bot is down meanwhile."""
     db = await Database.open(db_path)
     try:
-        async with db.tx() as tx:
-            for game in await repo.active_games(tx):
-                if game.kind != GameKind.KING.value or game.record is None:
-                    continue
-                state = replay(game.record)
-                rng = random.Random(game.id)
-                while state.deals_completed < KING_DEALS - deals_left:
-                    action = rng.choice(list(state.legal_actions()))
-                    seat, version = state.current_player, state.version
-                    state.apply(action)
-                    await repo.record_move(
-                        tx, game.id, version, state.record(), action.code, seat, Actor.BOT, 0.0
-                    )
+        for game in await repo.active_games(db):
+            if game.kind != GameKind.KING.value or game.record is None:
+                continue
+            state = replay(game.record)
+            rng = random.Random(game.id)
+            batch = Batch()
+            while state.deals_completed < KING_DEALS - deals_left:
+                action = rng.choice(list(state.legal_actions()))
+                seat, version = state.current_player, state.version
+                state.apply(action)
+                repo.add_move(batch, game.id, version, action.code, seat, Actor.BOT, 0.0)
+            played = dataclasses.replace(game, record=state.record(), version=state.version)
+            repo.save_game(batch, played, game.version)
+            await db.write(batch)
     finally:
         await db.close()
 

@@ -76,7 +76,7 @@ async def test_presses_for_games_that_do_not_exist_leave_nothing_in_memory(
         assert answer.answered and answer.text
     store = running.app.service.store
     assert len(store.locks) == 0
-    assert all(game not in store.states for game in range(900_001, 900_004))
+    assert all(game not in store.games for game in range(900_001, 900_004))
 
 
 async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
@@ -88,7 +88,7 @@ async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
         await play_one(tg, tg.add_user(f"Игрок {n}"))
     await tg.settle()
     app = running.app
-    assert len(app.service.store.states) == 0
+    assert len(app.service.store.games) == 0
     assert len(app.service.store.locks) == 0
     assert len(app.outbox) == 0
     # A bot-clock minute later the next event sweeps the emptied rate windows: only the newcomer's are left.

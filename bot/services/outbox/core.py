@@ -52,6 +52,7 @@ from bot.services.outbox.marks import Known, Marks
 from bot.services.outbox.queue import ChatQueue, Item, Live, Priority, default_priority
 from bot.services.outbox.scheduler import Scheduler
 from bot.storage import Database, LiveMessage, Notice, repo
+from bot.storage.db import Batch, Deferred
 
 log = logging.getLogger(__name__)
 
@@ -91,6 +92,8 @@ class Outbox:
         self.courier = Courier(bot, self.request_timeout)
         self.scheduler = Scheduler(self.limiter, clock, self._serve)
         self.known = Known(db)
+        self._notice_sent: Deferred[int, None] = Deferred(db, repo.drop_notice)
+        """Notices sent (or refused), whose rows leave the ``outbox`` table with the next transaction."""
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self._refused: set[int] = set()
         self._dropped: set[str] = set()
@@ -119,8 +122,9 @@ class Outbox:
             await asyncio.wait(set(self._forgetting), timeout=self.request_timeout)
         await self.scheduler.stop()
         try:
-            async with self.db.tx() as tx:
-                await repo.put_rate_stamps(tx, self.limiter.group_stamps())
+            batch = Batch()
+            repo.put_rate_stamps(batch, self.limiter.group_stamps())
+            await self.db.write(batch)
         except sqlite3.Error:
             log.exception("could not hand the groups' rate windows over to the next run")
 
@@ -188,8 +192,7 @@ class Outbox:
 
     async def live_messages(self, prefix: str) -> list[LiveMessage]:
         """The live messages whose slot starts with ``prefix``, as Telegram last accepted them."""
-        async with self.db.tx() as tx:
-            return await repo.live_with_prefix(tx, prefix)
+        return await self.known.with_prefix(prefix)
 
     def post(self, notices: Iterable[Notice], *, priority: Priority | None = None) -> None:
         """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`)."""
@@ -226,26 +229,22 @@ class Outbox:
     async def reopen(self, chat_id: int) -> None:
         """The bot is back in the group: it may post there again, and the notices kept for it go out."""
         self._refused.discard(chat_id)
-        async with self.db.tx() as tx:
-            notices = [n for n in await repo.pending_notices(tx) if n.chat_id == chat_id]
-        self.post(notices)
+        self.post(
+            [n for n in await repo.pending_notices(self.db, chat_id) if self._notice_sent.get(n.id) is None]
+        )
 
-    async def migrate(self, old: int, new: int) -> None:
-        """Group ``old`` became supergroup ``new``: nothing more goes to ``old``; its notices go to ``new``.
+    def migrate(self, old: int, new: int) -> None:
+        """Group ``old`` became supergroup ``new``: nothing more goes to ``old``.
 
         Its live messages stay behind in the old chat (they cannot be edited any more): their slots are
-        forgotten, so the next look of each is sent to the new chat as a new message.
+        forgotten, so the next look of each is sent to the new chat as a new message. The game service moves
+        the stored notices to ``new`` and then :meth:`reopen` sends them.
         """
         self._refused.add(old)
-        async with self.db.tx() as tx:
-            await repo.move_notices(tx, old, new)
-            await repo.forget_live_in_chat(tx, old)
-            notices = [n for n in await repo.pending_notices(tx) if n.chat_id == new]
         for slot in [slot for slot, known in self.known.cache.items() if known.chat_id == old]:
-            del self.known.cache[slot]
+            self.known.forget(slot)
         if old in self.scheduler.queues:
             self.scheduler.kick()  # the next call drops what was still queued for the old id
-        self.post(notices)
 
     async def say(
         self,
@@ -260,13 +259,15 @@ class Outbox:
         if chat_id in self._refused:
             return  # the bot may not write there; a reply kept for later would come out of place
         dumped = markup.model_dump_json(exclude_none=True) if markup else None
-        async with self.db.tx() as tx:
-            notice_id = await repo.add_notice(tx, chat_id, thread_id, text, dumped, self.clock.now())
-        self.post([Notice(notice_id, chat_id, thread_id, text, dumped)], priority=priority)
+        notice = Notice(self.db.next_notice_id(), chat_id, thread_id, text, dumped)
+        batch = Batch()
+        repo.add_notice(batch, notice, self.clock.now())
+        await self.db.write(batch)
+        self.post([notice], priority=priority)
 
-    async def adopt(self, slot: str, chat_id: int, message_id: int) -> None:
+    def adopt(self, slot: str, chat_id: int, message_id: int) -> None:
         """Make an existing message (e.g. the one whose button started a game) the live message of ``slot``."""
-        await self.known.remember(LiveMessage(slot, chat_id, message_id, ""))
+        self.known.remember(LiveMessage(slot, chat_id, message_id, ""))
 
     def message_id(self, slot: str) -> int | None:
         """The id of the live message ``slot`` if it is among those cached in memory."""
@@ -280,6 +281,20 @@ class Outbox:
         if known is None or known.message_id == message_id or (queue is not None and queue.flying == slot):
             return False
         self.scheduler.queue(chat_id).doom(message_id, self.clock.now())
+        self.scheduler.kick()
+        return True
+
+    async def adopt_newer(self, slot: str, chat_id: int, message_id: int) -> bool:
+        """``message_id`` in ``chat_id`` was pressed as live message ``slot`` and is newer than the one known: a
+        send whose mark a crash lost. It becomes the slot's message (the next look edits it) and the one known
+        goes. False when nothing changed."""
+        queue, known = self.scheduler.queues.get(chat_id), await self.known.recall(slot)
+        if known is None or known.chat_id != chat_id or message_id <= known.message_id:
+            return False
+        if queue is not None and queue.flying == slot:
+            return False
+        self.known.remember(LiveMessage(slot, chat_id, message_id, ""))
+        self.scheduler.queue(chat_id).doom(known.message_id, self.clock.now(), urgent=True)
         self.scheduler.kick()
         return True
 
@@ -377,8 +392,7 @@ class Outbox:
             return
         log.warning("dropped a message to chat %s: %s", item.chat_id, exc.message)
         if isinstance(item, Notice):
-            async with self.db.tx() as tx:
-                await repo.drop_notice(tx, item.id)
+            self._notice_sent.put(item.id, None)
 
     def _back_off(self, queue: ChatQueue, exc: Exception) -> None:
         """A call failed on the way (not refused): wait, longer each time in a row, before the chat's next try."""
@@ -394,8 +408,9 @@ class Outbox:
         queue.clear()
         if is_group(queue.chat_id):
             return  # a group's notices (results, deal ends) wait in the database for the bot's return
-        async with self.db.tx() as tx:
-            await repo.drop_notices_for_chat(tx, queue.chat_id)
+        batch = Batch()
+        repo.drop_notices_for_chat(batch, queue.chat_id)
+        await self.db.write(batch)
 
     async def _forbidden(self, queue: ChatQueue) -> None:
         self._refused.add(queue.chat_id)
@@ -425,21 +440,19 @@ class Outbox:
                 calm = self.marks.is_calm(known.chat_id, known.message_id)
                 self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now(), urgent=not calm)
         self.marks.delivered(live.chat_id, message_id, armed=live.armed)
-        await self.known.remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
+        self.known.remember(LiveMessage(live.slot, live.chat_id, message_id, live.digest))
         if live.slot in self._dropped:
             self._dropped.discard(live.slot)
             await self._forget(live.slot)
 
     async def _forget(self, slot: str) -> None:
         """A dropped slot: its message joins the chat's old messages to delete, and the slot is forgotten."""
-        known = self.known.cache.pop(slot, None)
         try:
-            async with self.db.tx() as tx:
-                if known is None:
-                    known = await repo.get_live(tx, slot)
-                await repo.drop_live(tx, slot)
+            known = await self.known.recall(slot)
         except sqlite3.Error:
             log.exception("could not forget the live message %s", slot)
+            return
+        self.known.forget(slot)
         if known is not None:
             self.scheduler.queue(known.chat_id).doom(known.message_id, self.clock.now())
             self.scheduler.kick()
@@ -447,5 +460,4 @@ class Outbox:
     async def _deliver_notice(self, notice: Notice) -> None:
         markup = InlineKeyboardMarkup.model_validate_json(notice.markup) if notice.markup else None
         await self.courier.send(notice.chat_id, notice.thread_id, notice.text, markup)
-        async with self.db.tx() as tx:
-            await repo.drop_notice(tx, notice.id)
+        self._notice_sent.put(notice.id, None)  # stored with the database's next transaction

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from bot.storage import Database, LiveMessage, repo
+from bot.storage.db import Deferred
 
 KNOWN_CACHED: Final = 5000
 """Live messages whose id and accepted content are kept in memory (the most recently used); the rest are read
@@ -61,11 +62,13 @@ class Marks:
 
 class Known:
     """What Telegram last accepted for each live message: the most recently used in memory, all of them in the
-    ``live_messages`` table."""
+    ``live_messages`` table. A new one is stored with the database's next transaction (several deliveries, one
+    transaction): until then it is read from here."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cache: OrderedDict[str, LiveMessage] = OrderedDict()
+        self._unstored: Deferred[str, LiveMessage | None] = Deferred(db, repo.put_live)
 
     async def recall(self, slot: str) -> LiveMessage | None:
         """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
@@ -73,8 +76,10 @@ class Known:
         if known is not None:
             self.cache.move_to_end(slot)
             return known
-        async with self.db.tx() as tx:
-            known = await repo.get_live(tx, slot)
+        waiting = self._unstored.get(slot)
+        if waiting is not None:
+            return waiting[0]
+        known = await repo.get_live(self.db, slot)
         if known is not None:
             self.keep(known)
         return known
@@ -85,7 +90,23 @@ class Known:
         while len(self.cache) > KNOWN_CACHED:
             self.cache.popitem(last=False)
 
-    async def remember(self, message: LiveMessage) -> None:
+    def remember(self, message: LiveMessage) -> None:
         self.keep(message)
-        async with self.db.tx() as tx:
-            await repo.put_live(tx, message)
+        self._unstored.put(message.slot, message)
+
+    def forget(self, slot: str) -> None:
+        """The slot has no message any more."""
+        self.cache.pop(slot, None)
+        self._unstored.put(slot, None)
+
+    async def with_prefix(self, prefix: str) -> list[LiveMessage]:
+        """The live messages whose slot starts with ``prefix``."""
+        found = {m.slot: m for m in await repo.live_with_prefix(self.db, prefix)}
+        for slot, message in self._unstored.items():
+            if not slot.startswith(prefix):
+                continue
+            if message is None:
+                found.pop(slot, None)
+            else:
+                found[slot] = message
+        return sorted(found.values(), key=lambda m: m.slot)
