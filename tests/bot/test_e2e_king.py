@@ -229,7 +229,7 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     seat = SeatCb(game=game).pack()
 
     def seat_message() -> FakeMessage | None:
-        """The group's message with the «Вернуться в игру» button, if one is showing."""
+        """The group's message with the «Вернуться за стол» button, if one is showing."""
         return next(
             (m for m in group.visible_messages() if any(b.callback_data == seat for b in m.flat_buttons)),
             None,
@@ -261,13 +261,13 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     answer = await boris.press(message, data=seat)
     assert answer.text == "Вы снова за столом."
     await tg.wait_for(
-        lambda: any("Борис снова в игре" in m.text for m in group.visible_messages()), what="the return"
+        lambda: any("Борис снова за столом" in m.text for m in group.visible_messages()), what="the return"
     )
     for user in (boris, anna):  # pressed again, or by somebody at the table: a clear answer, no change
         answer = await user.press(message, data=seat)
-        assert answer.text == "Вы и так в игре."
+        assert answer.text == "Вы и так за столом."
     await tg.settle()
-    assert sum("Борис снова в игре" in m.text for m in group.visible_messages()) == 1
+    assert sum("Борис снова за столом" in m.text for m in group.visible_messages()) == 1
     table.people = [anna, boris]
     made = await table.play(group, timeout=90)
     await tg.settle()

@@ -420,12 +420,12 @@ def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
         ),
         (
             Event(1, EventKind.LEFTOVERS, None, (Card.parse("Td"),), 2),
-            "Остаток стола (1 карта) забирает Борис · 🎯 кончинка 10♦",
-            "The rest of the table (1 card) goes to Борис · 🎯 konchinka 10♦",
+            "Остаток стола — 1 карта — забирает Борис · 🎯 кончинка 10♦",
+            "The rest of the table — 1 card — goes to Борис · 🎯 konchinka 10♦",
         ),
         (
             Event(-1, EventKind.LEFTOVERS, None, (Card.parse("5d"),), 2),
-            "Остаток стола (1) не достаётся никому",
+            "Остаток стола — 1 карта — не достаётся никому",
             None,
         ),
         (Event(1, EventKind.DEAL_START, None, (), 2), None, None),
@@ -662,7 +662,7 @@ def test_start_bot_notice_and_seat_buttons() -> None:
     assert notice.text.startswith("&lt;b&gt;&amp;Аня&lt;/script&gt;, бот не может вам написать")
     assert by_text(notice, "▶️ Открыть бота").url == "https://t.me/kbot?start=g_g1"
     replaced = render_seat_replaced(SeatInfo("Аня"), "g1", RU)
-    assert SeatCb.unpack(by_text(replaced, "↩️ Вернуться в игру").callback_data or "").game == "g1"
+    assert SeatCb.unpack(by_text(replaced, "↩️ Вернуться за стол").callback_data or "").game == "g1"
 
 
 def test_solo_setup_walks_game_opponents_level() -> None:

@@ -1,6 +1,6 @@
 """What a player reads on a phone (issue 12), text for text in Russian and English: the compact private hand, time
 shown without edits, the moves the timer made, how a Кинг deal ended, the party's end in a private chat, the
-lobby and «Вы в игре», short bot names and the solo hint."""
+lobby and «Вы записаны в партию», short bot names and the solo hint."""
 
 from __future__ import annotations
 
@@ -171,7 +171,7 @@ def test_konchinka_solo_shows_every_pile_and_score_within_fifteen_lines(tr: Tran
             "На столе: 7♦  3♠  Д♥  9♣  5♥\n"
             "Колода: 10\n"
             "\n"
-            "👉 Аня — взято 3 (♣ 2) · кончинки: 2♣ · счёт 6\n"
+            "👉 Аня — взято 3 (♣ 2) · кончинка: 2♣ · счёт 6\n"
             "Борис — взято 1 (♣ 0) · счёт 3\n"
             "Вера — взято 0 (♣ 0) · счёт 4\n"
             "\n"
@@ -181,7 +181,7 @@ def test_konchinka_solo_shows_every_pile_and_score_within_fifteen_lines(tr: Tran
         )
         assert rows(rendered)[-1] == ["💡 Подсказка", "📋 Стол", "📖 Правила"]
     else:
-        assert rendered.text.splitlines()[5] == "👉 Аня — pile 3 (♣ 2) · konchinki: 2♣ · score 6"
+        assert rendered.text.splitlines()[5] == "👉 Аня — pile 3 (♣ 2) · konchinka: 2♣ · score 6"
         assert rows(rendered)[-1] == ["💡 Hint", "📋 Table", "📖 Rules"]
     hint = HintCb.unpack(buttons(rendered)[-3].callback_data or "")
     assert (hint.game, hint.version) == ("g1", konchinka_position().version)
@@ -294,13 +294,13 @@ DEAL_END = {
     "ru": [
         "<b>Раздача 6/15 окончена</b> · «не брать кинга»",
         "Последняя взятка: Борис Т♥ · Вера 7♥ · 🤖 Любитель 8♥ · Аня К♥ → берёт Борис",
-        "🛑 Сыграно 7 взяток из 8: все штрафные карты уже взяты, остальные не разыгрываются.",
+        "⏭ Сыграно 7 взяток из 8: все штрафные карты уже взяты, остальные взятки не разыгрываются.",
         "Аня <b>0</b> · Борис <b>−16</b> · Вера <b>0</b> · 🤖 Любитель <b>0</b>",
     ],
     "en": [
         "<b>Deal 6/15 is over</b> · “no king of hearts”",
         "Final trick: Борис A♥ · Вера 7♥ · 🤖 Amateur 8♥ · Аня K♥ → Борис takes it",
-        "🛑 7 of 8 tricks played: every penalty card is taken, the rest are not played.",
+        "⏭ 7 of 8 tricks played: every penalty card is taken, the rest are not played.",
         "Аня <b>0</b> · Борис <b>−16</b> · Вера <b>0</b> · 🤖 Amateur <b>0</b>",
     ],
 }
@@ -411,7 +411,7 @@ LOBBY = {
         "Игроки (1/4):\n"
         " 1. &lt;b&gt;Аня&lt;/b&gt; <i>(собирает)</i>\n"
         "Кто сдаёт первым — решит жребий.\n"
-        "Нужно ещё 1 игрок."
+        "Нужен ещё 1 игрок."
     ),
     "en": (
         "🃏 <b>Konchinka</b> · classic · to 15\n"
@@ -443,13 +443,13 @@ def test_you_are_in_names_the_group_and_what_comes_next(tr: Translator) -> None:
     assert_valid(rendered)
     if tr is RU:
         assert rendered.text == (
-            "✅ Вы в игре «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
-            "Когда создатель начнёт, карты придут сюда."
+            "✅ Вы записаны в партию «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
+            "Когда создатель начнёт её, карты придут сюда."
         )
     else:
         assert rendered.text == (
-            "✅ You are in the Konchinka game in «&lt;Клуб &amp; друзья&gt;». "
-            "When the creator starts it, your cards will come here."
+            "✅ You are in the Konchinka game in “&lt;Клуб &amp; друзья&gt;”. "
+            "When the host starts it, your cards will come here."
         )
 
 

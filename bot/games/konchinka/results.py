@@ -53,7 +53,7 @@ def render_deal_end(table: TableInfo, tr: Translator, deal_number: int | None = 
                 f"{card(c, tr)} — {name_of(seats, holder, tr)}"
                 for c, holder in sorted(score.konchinki.items(), key=lambda item: item[0].index)
             )
-            lines.append(tr.t("deal-konchinki", held=held))
+            lines.append(tr.t("deal-konchinki", held=held, count=len(score.konchinki)))
         else:
             lines.append(tr.t("deal-no-konchinki"))
         points = " · ".join(f"{seat_name(seat, tr)} {_plus(score.points[i])}" for i, seat in enumerate(seats))
@@ -97,7 +97,7 @@ def _settlement_lines(
     if view.options.settlement is Settlement.STAKE:
         lines = [tr.t("settle-title-stake", stake=view.options.stake)]
     else:
-        lines = [tr.t("settle-title-points")]
+        lines = [tr.t("settle-title-points", target=view.options.target)]
     receivers = [i for i, amount in enumerate(settlement) if amount > 0]
     for payer, amount in enumerate(settlement):
         if amount >= 0:

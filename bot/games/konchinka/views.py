@@ -85,7 +85,7 @@ def _player_lines(table: TableInfo, tr: Translator, *, scores: bool = False) -> 
         )
         got = view.konchinki[seat_index]
         if got:
-            line += " · " + tr.t("table-konchinki", cards=cards(got, tr))
+            line += " · " + tr.t("table-konchinki", cards=cards(got, tr), count=len(got))
         if scores and any(view.tally):
             line += " · " + tr.t("table-score", score=_total(view, seat_index))
         if seat.is_replaced:
@@ -102,7 +102,7 @@ def _card_instr(c: Card, tr: Translator) -> str:
 
 def _konchinka_note(cs: Sequence[Card], tr: Translator) -> str:
     got = [c for c in KONCHINKI if c in cs]
-    return (" · " + tr.t("move-konchinka", cards=cards(got, tr))) if got else ""
+    return (" · " + tr.t("move-konchinka", cards=cards(got, tr), count=len(got))) if got else ""
 
 
 def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
