@@ -20,6 +20,9 @@ class Chats:
     def __init__(self, store: Store, outbox: Outbox) -> None:
         self.store = store
         self.outbox = outbox
+        self.hidden_lobbies: dict[int, list[int]] = {}
+        """Lobbies cancelled while the bot was out of their group, by chat: their messages are updated on its
+        return."""
 
     async def close(self, chat_id: int) -> list[int]:
         """Nothing more is sent to this chat; its open lobbies are cancelled (nobody could see or join them).
@@ -40,7 +43,7 @@ class Chats:
                     continue
                 unit.close(GameStatus.CANCELLED)
             log.info("game %s: lobby cancelled, the bot was removed from chat %s", game.id, chat_id)
-            self.store.mem.hidden_lobbies.setdefault(chat_id, []).append(game.id)
+            self.hidden_lobbies.setdefault(chat_id, []).append(game.id)
             cancelled.append(game.id)
         return cancelled
 
@@ -48,7 +51,7 @@ class Chats:
         """The bot is back: the kept notices go out. Returns the active games and the lobbies hidden meanwhile."""
         await self.outbox.reopen(chat_id)
         games = await repo.active_games_in(self.store.db, chat_id)
-        return [game.id for game in games], self.store.mem.hidden_lobbies.pop(chat_id, [])
+        return [game.id for game in games], self.hidden_lobbies.pop(chat_id, [])
 
     async def topic_reopened(self, chat_id: int, thread_id: int) -> GameRow | None:
         """A closed forum topic opened again: the notices kept meanwhile go out; the topic's game, if any."""

@@ -15,6 +15,7 @@ from bot.games import plugin_of
 from bot.i18n import locale_for
 from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
 from bot.services.errors import ServiceError
+from bot.services.screens import Screens
 from bot.services.store import Change, Match, Store, Unit
 from bot.storage import GameMode, GameStatus, SeatRow, repo
 from bot.storage.db import Batch
@@ -34,8 +35,9 @@ async def _nobody(_chat_id: int) -> bool:
 
 
 class Lobby:
-    def __init__(self, store: Store, config: ServiceConfig, is_refused: ChatCheck) -> None:
+    def __init__(self, store: Store, screens: Screens, config: ServiceConfig, is_refused: ChatCheck) -> None:
         self.store = store
+        self.screens = screens
         self.config = config
         self._is_refused = is_refused
 
@@ -124,12 +126,12 @@ class Lobby:
             match = unit.match
             if match.game.status is GameStatus.PLAYING:
                 if match.seat_of(person.user_id) is not None:
-                    return Change(match, Answer.ALREADY_JOINED, touched=False)
+                    return Change(match, Answer.ALREADY_JOINED, wake_timer=False)
                 raise ServiceError(Answer.GAME_RUNNING)
             if match.game.status is not GameStatus.LOBBY:
                 raise ServiceError(Answer.LOBBY_CLOSED)  # expired, cancelled or long over
             if match.seat_of(person.user_id) is not None:
-                return Change(match, Answer.ALREADY_JOINED, touched=False)
+                return Change(match, Answer.ALREADY_JOINED, wake_timer=False)
             if len(match.seats) >= match.plugin.max_players:
                 raise ServiceError(Answer.LOBBY_FULL)
             await unit.seen(person, started=True)
@@ -155,7 +157,7 @@ class Lobby:
             if len(match.seats) >= match.plugin.max_players:
                 raise ServiceError(Answer.LOBBY_FULL)
             unit.add_seat(None, "", bot_level.value)
-            self.store.mem.screens.pop(game_id, None)
+            self.screens.lobby.pop(game_id, None)
         log.info("game %s: a bot player (%s) added", game_id, bot_level.value)
         return Change(unit.match, Answer.BOT_ADDED)
 
@@ -171,7 +173,7 @@ class Lobby:
                 raise ServiceError(Answer.STALE)
             unit.remove_seat(index)
             if not any(s.is_bot for s in match.seats):
-                self.store.mem.screens.pop(game_id, None)
+                self.screens.lobby.pop(game_id, None)
         log.info("game %s: the bot player in seat %s removed", game_id, index)
         return Change(unit.match, Answer.BOT_REMOVED)
 
@@ -181,8 +183,8 @@ class Lobby:
             _lobby(unit)
             if screen in (LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL):
                 _creators(unit, person)
-            self.store.mem.screens[game_id] = screen
-        return Change(unit.match, touched=False)
+            self.screens.lobby[game_id] = screen
+        return Change(unit.match, wake_timer=False)
 
     async def set_option(self, game_id: int, person: Person, key: str, value: str) -> Change:
         async with self.store.mutate(game_id) as unit:
@@ -217,10 +219,10 @@ class Lobby:
             unit.update_game(status=GameStatus.PLAYING, record=party.record(), version=0, expires_at=None)
             unit.match.party = party
             self.store.arm_deadline(unit)
-            self.store.mem.screens.pop(game_id, None)
+            self.screens.lobby.pop(game_id, None)
         log.info("game %s: started with %d seats (%d bot players added)", game_id, players + empty, empty)
         everyone = {s.user_id for s in unit.match.seats if s.user_id is not None}
-        return Change(unit.match, renew=everyone)
+        return Change(unit.match, resend=everyone)
 
     async def cancel_in_chat(
         self, chat_id: int, thread_id: int, person: Person, is_admin: AdminCheck
@@ -280,7 +282,7 @@ class Lobby:
         options.pop("players", None)
         if game.mode is GameMode.SOLO:
             bots = [s for s in seats if s.is_bot]
-            level = Level(bots[0].level or Level.NORMAL) if bots else Level.NORMAL
+            level = bots[0].plays_at if bots else Level.NORMAL
             return await self.start_solo(person, GameKind(game.kind), len(bots), level, options=options)
         kind = GameKind(game.kind)
         return await self.open(

@@ -5,20 +5,19 @@ from __future__ import annotations
 import dataclasses
 
 from bot.services.config import Person
-from bot.services.publisher import Publisher
+from bot.services.notices import Notices
 from bot.services.store import Store
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo
 from bot.storage.db import Batch
 from bot.storage.models import ChatRank, UserStats
-from engine.core import JSONValue
 
 ACTIVE = (GameStatus.PLAYING, GameStatus.LOBBY)
 
 
 class Players:
-    def __init__(self, store: Store, publisher: Publisher) -> None:
+    def __init__(self, store: Store, notices: Notices) -> None:
         self.store = store
-        self.publisher = publisher
+        self.notices = notices
 
     async def seen(self, person: Person, *, started: bool = False) -> list[int]:
         """Remember a user; the games to show them anew if they had blocked the bot and are back."""
@@ -58,7 +57,7 @@ class Players:
                 seat = unit.match.seat_of(user_id)
                 if seat is None or not unit.match.game.status.is_active:
                     continue
-                notices.append(self.publisher.start_bot_notice(unit, unit.match.game, seat))
+                notices.append(self.notices.start_bot(unit, unit.match.game, seat))
                 if unit.match.game.status is GameStatus.PLAYING and unit.match.game.deadline is None:
                     self.store.arm_deadline(unit)
         return notices, [game.id for game in games]
@@ -69,10 +68,6 @@ class Players:
     async def top(self, chat_id: int) -> list[ChatRank]:
         return await repo.chat_top(self.store.db, chat_id)
 
-    async def game_options(self, game_id: int) -> dict[str, JSONValue] | None:
-        game = await self.store.game(game_id)
-        return dict(game.options) if game else None
-
     async def game_for_rules(
         self, chat_id: int, thread_id: int, game_id: int | None = None
     ) -> GameRow | None:
@@ -80,10 +75,6 @@ class Players:
         if game_id is not None:
             return await self.store.game(game_id)
         return await repo.active_game_in_chat(self.store.db, chat_id, thread_id)
-
-    async def lang_of(self, game_id: int) -> str | None:
-        game = await self.store.game(game_id)
-        return game.lang if game else None
 
     async def active_game_in(self, chat_id: int, thread_id: int) -> GameRow | None:
         return await repo.active_game_in_chat(self.store.db, chat_id, thread_id)

@@ -27,12 +27,11 @@ from bot.games.base import Options, Party
 from bot.services.clock import Clock
 from bot.services.config import Person, ServiceConfig
 from bot.services.errors import ServiceError
-from bot.services.memory import GameLocks
+from bot.services.locks import GameLocks
 from bot.services.updates import CURRENT_UPDATE, ProcessedUpdates
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
 from bot.storage.db import Batch, GuardError, Tx
-from bot.views import Answer, LobbyScreen, Rendered
-from engine.ai import Level
+from bot.views import Answer, Rendered
 
 log = logging.getLogger(__name__)
 
@@ -168,46 +167,19 @@ class Unit:
 
 @dataclass(slots=True)
 class Change:
-    """What a room changed, for the façade to make known: the game as committed, the answer to the press,
-    notices stored with the change, whose private message goes out anew, and whether the game's timer and
-    bot-pause clock must hear of it (``touched``)."""
+    """What a room changed, for the façade to make known: the game as committed, the answer to the press, the
+    notices stored with the change, whose private message is sent anew below (``resend``; the group's table:
+    ``resend_table``), a reminder to show (seat, seconds left), whether the timer made the move for a player,
+    and whether the game's timer must look again at what is due (``wake_timer``)."""
 
     match: Match
     answer: Answer | None = None
     notices: list[Notice] = field(default_factory=list)
-    renew: set[int] = field(default_factory=set)
-    renew_group: bool = False
-    touched: bool = True
-
-
-@dataclass(slots=True)
-class Memory:
-    """What the service keeps in memory only (lost on restart, harmless).
-
-    ``changed_at``: when each game last changed, the start of a bot player's pause; a game missing here (after
-    a restart) is stamped by its first tick.
-    """
-
-    screens: dict[int, LobbyScreen] = field(default_factory=dict)
-    picks: dict[tuple[int, int], str] = field(default_factory=dict)
-    changed_at: dict[int, float] = field(default_factory=dict)
-    hidden_lobbies: dict[int, list[int]] = field(default_factory=dict)
-    """Lobbies cancelled while the bot was out of their group, by chat: their messages are updated on its return."""
-    auto_moved: dict[int, int] = field(default_factory=dict)
-    """Games whose last move the timer made for a player, with the party's version after it."""
-    reminders: dict[int, dict[int, tuple[str, int]]] = field(default_factory=dict)
-    """Each game's reminders on show: user → (slot, the party's version it reminds of). Kept past the game's end
-    (:meth:`forget` leaves them) until the publisher has them deleted."""
-
-    def forget(self, game_id: int) -> None:
-        self.screens.pop(game_id, None)
-        self.changed_at.pop(game_id, None)
-        self.auto_moved.pop(game_id, None)
-        self.drop_picks(game_id)
-
-    def drop_picks(self, game_id: int) -> None:
-        if self.picks:
-            self.picks = {k: v for k, v in self.picks.items() if k[0] != game_id}
+    resend: set[int] = field(default_factory=set)
+    resend_table: bool = False
+    reminder: tuple[int, int] | None = None
+    timer_move: bool = False
+    wake_timer: bool = True
 
 
 class GameCache:
@@ -262,7 +234,6 @@ class Store:
         self.config = config
         self.locks = GameLocks()
         self.games = GameCache(clock)
-        self.mem = Memory()
         self.processed = ProcessedUpdates(db, clock)
 
     @asynccontextmanager
@@ -356,8 +327,6 @@ class Store:
 
     def _keep(self, match: Match) -> None:
         self.games.put(match)
-        if not match.game.status.is_active:
-            self.mem.forget(match.game.id)
 
     async def adopt(self, tx: Tx, game_id: int) -> Match:
         """A game just written in ``tx`` (a new lobby, a solo game) read back, to be kept once ``tx`` commits."""
@@ -412,13 +381,3 @@ class Store:
                 deadline = self.clock.now() + limit
         if deadline != game.deadline or game.reminded:
             unit.update_game(deadline=deadline, reminded=False)
-
-
-def level_of(seat: SeatRow) -> Level:
-    """The level a bot player plays at (a human's seat played by the bot: the normal one)."""
-    if seat.is_bot and seat.level:
-        try:
-            return Level(seat.level)
-        except ValueError:
-            pass
-    return Level.NORMAL
