@@ -97,7 +97,7 @@ class Publisher:
         tr = tr_for(user.lang if user is not None else match.game.lang)
         rendered = party.render_table(frame_of(match, ""), tr, seat.seat)
         self.outbox.show(
-            table_slot(match.game.id, user_id), user_id, rendered.text, rendered.markup, renew=True
+            table_slot(match.game.id, user_id), user_id, rendered.text, rendered.markup, resend=True
         )
 
     def remind(self, match: Match, seat: SeatRow, seconds_left: int) -> None:
@@ -181,14 +181,14 @@ class Publisher:
                 rendered.text,
                 rendered.markup,
                 thread_id=game.thread_id,
-                renew=resend_table,
+                resend=resend_table,
                 paced=game.status is GameStatus.PLAYING and not party.is_terminal,
             )
         if game.status is GameStatus.CANCELLED:
             self._publish_closed_hands(match)
             return
         mover = None if party.is_terminal else party.current_player
-        tidy = party.is_terminal or bool(group_notices)  # a deal or the party ended: old messages go now
+        hurry = party.is_terminal or bool(group_notices)  # a deal or the party ended: old messages go now
         for seat in match.seats:
             if seat.user_id is None:
                 continue
@@ -206,14 +206,14 @@ class Publisher:
                 seat.user_id,
                 rendered.text,
                 rendered.markup,
-                renew=seat.user_id in resent,
+                resend=seat.user_id in resent,
                 priority=Priority.TURN if seat.seat == mover else Priority.HAND,
                 after=group_notices,
             )
-            if tidy:
-                self.outbox.tidy(seat.user_id)
+            if hurry:
+                self.outbox.hurry_deletions(seat.user_id)
 
-    def _publish_lobby(self, match: Match, tr: Translator, renew: bool) -> None:
+    def _publish_lobby(self, match: Match, tr: Translator, resend: bool) -> None:
         game = match.game
         status = {
             GameStatus.LOBBY: LobbyStatus.OPEN,
@@ -245,7 +245,7 @@ class Publisher:
             rendered.text,
             rendered.markup,
             thread_id=game.thread_id,
-            renew=renew,
+            resend=resend,
         )
 
     def _publish_closed_hands(self, match: Match) -> None:

@@ -119,9 +119,7 @@ async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner
         )
         running = Running(app, task)
         started.append(running)
-        await tg.wait_for(
-            lambda: app.outbox._idle is not None and tg.commands != {}, timeout=10, what="start-up"
-        )
+        await tg.wait_for(lambda: tg.commands != {}, timeout=10, what="start-up")
         return running
 
     yield start

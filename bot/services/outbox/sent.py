@@ -18,10 +18,10 @@ KEPT: Final = 5000
 messages remembered before the ones changed long ago are forgotten."""
 
 
-class Marks:
+class SentMessages:
     def __init__(self, paced_interval: float) -> None:
         self.paced_interval = paced_interval
-        self._calm: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._no_moves: OrderedDict[tuple[int, int], None] = OrderedDict()
         """(chat id, message id) of messages whose accepted content offers no moves: replaced, they may wait
         for a batch of deletions."""
         self._paced: dict[str, float] = {}
@@ -34,25 +34,25 @@ class Marks:
         if len(self._paced) > KEPT:
             self._paced = {s: t for s, t in self._paced.items() if t > now - self.paced_interval}
 
-    def delivered(self, chat_id: int, message_id: int, *, armed: bool) -> None:
-        """Telegram accepted new content for a message: whether it offers moves (``armed``)."""
+    def delivered(self, chat_id: int, message_id: int, *, offers_moves: bool) -> None:
+        """Telegram accepted new content for a message: whether it offers moves (``offers_moves``)."""
         key = (chat_id, message_id)
-        if armed:
-            self._calm.pop(key, None)
+        if offers_moves:
+            self._no_moves.pop(key, None)
         else:
-            self._calm[key] = None
-            self._calm.move_to_end(key)
-            while len(self._calm) > KEPT:
-                self._calm.popitem(last=False)
+            self._no_moves[key] = None
+            self._no_moves.move_to_end(key)
+            while len(self._no_moves) > KEPT:
+                self._no_moves.popitem(last=False)
 
-    def is_calm(self, chat_id: int, message_id: int) -> bool:
+    def offers_no_moves(self, chat_id: int, message_id: int) -> bool:
         """The message is known to offer no moves (unknown ones are taken to offer them)."""
-        return (chat_id, message_id) in self._calm
+        return (chat_id, message_id) in self._no_moves
 
     def forget(self, chat_id: int, message_ids: Iterable[int]) -> None:
         """The messages were deleted."""
         for message_id in message_ids:
-            self._calm.pop((chat_id, message_id), None)
+            self._no_moves.pop((chat_id, message_id), None)
 
     def ready(self, slot: str, now: float) -> float:
         """The earliest clock time a paced message may be changed again."""
@@ -60,7 +60,7 @@ class Marks:
         return now if last is None else max(now, last + self.paced_interval)
 
 
-class Known:
+class LiveMessages:
     """What Telegram last accepted for each live message: the most recently used in memory, all of them in the
     ``live_messages`` table. A new one is stored with the database's next transaction (several deliveries, one
     transaction): until then it is read from here."""
