@@ -54,7 +54,17 @@ class App:
     service: GameService
     dispatcher: Dispatcher
     throttle: ThrottleMiddleware
+    guards: Guards
     metrics: web.AppRunner | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Guards:
+    """The middlewares every update passes, kept for their figures (metrics)."""
+
+    in_flight: InFlightLimit
+    trouble: DatabaseTrouble
+    once: OnceMiddleware
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -97,23 +107,17 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
     dispatcher = Dispatcher(
-        service=service,
-        outbox=outbox,
-        settings=settings,
-        db=db,
-        clock=clock,
-        membership=membership,
-        refusals=refusals,
-        disable_fsm=True,
-    )
-    dispatcher.update.outer_middleware(InFlightLimit())
-    dispatcher.update.outer_middleware(DatabaseTrouble())
-    dispatcher.update.outer_middleware(OnceMiddleware(service.store.processed))
+        service=service, disable_fsm=True
+    )  # handlers take the service (and aiogram's bot)
+    guards = Guards(InFlightLimit(), DatabaseTrouble(), OnceMiddleware(service.store.processed))
+    dispatcher.update.outer_middleware(guards.in_flight)
+    dispatcher.update.outer_middleware(guards.trouble)
+    dispatcher.update.outer_middleware(guards.once)
     throttle = ThrottleMiddleware(outbox, clock)
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
     dispatcher.include_routers(*routers())
-    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle)
+    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards)
 
     async def startup() -> None:
         await on_startup(app)

@@ -44,6 +44,51 @@ class BotCollector(Collector):
         yield GaugeMetricFamily(
             "cardbot_games_in_memory", "Active games held in memory", value=len(self.app.service.store.games)
         )
+        guards, service = self.app.guards, self.app.service
+        yield GaugeMetricFamily(
+            "cardbot_updates_in_flight", "Updates being handled", value=guards.in_flight.in_flight
+        )
+        yield GaugeMetricFamily(
+            "cardbot_updates_in_flight_peak",
+            "The most updates handled at once so far",
+            value=guards.in_flight.peak,
+        )
+        yield CounterMetricFamily(
+            "cardbot_updates_skipped",
+            "Updates skipped as copies of ones already handled",
+            value=guards.once.skipped,
+        )
+        yield CounterMetricFamily(
+            "cardbot_db_busy_retries",
+            "Updates tried again because the database was busy",
+            value=guards.trouble.retries,
+        )
+        yield CounterMetricFamily(
+            "cardbot_db_apologies",
+            "Presses answered with an apology: the database failed",
+            value=guards.trouble.apologies,
+        )
+        yield CounterMetricFamily(
+            "cardbot_presses_throttled",
+            "Presses and commands refused as too fast",
+            value=self.app.throttle.refused,
+        )
+        yield CounterMetricFamily(
+            "cardbot_refusals_merged",
+            "Repeated refusals in a chat left unsaid",
+            value=service.refusals.merged,
+        )
+        if service.membership is not None:
+            yield CounterMetricFamily(
+                "cardbot_membership_calls",
+                "getChatMember calls (rights, membership)",
+                value=service.membership.calls,
+            )
+        yield CounterMetricFamily(
+            "cardbot_thinker_rebuilds",
+            "Bot players' worker pools rebuilt after a crash",
+            value=service.thinker.rebuilds,
+        )
 
 
 def registry_for(app: App) -> CollectorRegistry:

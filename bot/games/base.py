@@ -12,12 +12,22 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Generic, Protocol, TypeVar
+from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
 from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
-from engine.core import Action, Game, GameRecord, IllegalActionError, JSONValue, Outcome, Player, State
+from engine.core import (
+    Action,
+    Game,
+    GameRecord,
+    IllegalActionError,
+    JSONValue,
+    Outcome,
+    Player,
+    State,
+    replay,
+)
 
 ActionT = TypeVar("ActionT", bound=Action)
 ViewT = TypeVar("ViewT")
@@ -72,14 +82,10 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         return _Party(self, game.new_initial_state(seed))
 
     def restore(self, record: GameRecord) -> Party:
-        """The party a stored record describes, rebuilt move by move."""
+        """The party a stored record describes, rebuilt move by move (the engine's :func:`replay`)."""
         if record.game != self.kind.value:
             raise ValueError(f"a {record.game!r} record is no {self.kind.value!r} game")
-        game = self.make_game(record.options)
-        state = game.new_initial_state(record.seed)
-        for code in record.actions:
-            state.apply(game.parse_action(code))
-        return _Party(self, state)
+        return _Party(self, cast("State[ActionT, ViewT]", replay(record)))
 
     # ------------------------------------------------------------------------------------------- messages
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
@@ -96,13 +95,11 @@ def turn_line(seats: Sequence[SeatInfo], player: int, tr: Translator, note: str 
     return f"{line} · {note}" if note else line
 
 
-def time_note(turn_seconds: int, deadline: datetime.time | None, tr: Translator) -> str:
-    """«⏱ до 18:42» (the deadline's clock time) or «⏱ 60 с на ход» (the limit); "" without a limit.
+def time_note(turn_seconds: int, tr: Translator) -> str:
+    """«⏱ 60 с на ход» (the limit per turn); "" without a limit.
 
     Never a countdown: the text stays the same until the turn passes, so the message needs no edit.
     """
-    if deadline is not None:
-        return tr.t("time-deadline", time=f"{deadline.hour}:{deadline.minute:02d}")
     if turn_seconds > 0:
         return tr.t("time-limit", seconds=turn_seconds)
     return ""

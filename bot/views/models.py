@@ -7,7 +7,6 @@ public fields, so any seat's view will do for them.
 
 from __future__ import annotations
 
-import datetime
 import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -113,9 +112,8 @@ class TableInfo(Generic[ViewT]):
     fields. ``solo`` marks a private game against bot players (one live message, more moves written out).
 
     Time never shows as a countdown (a text that changes by itself would need an edit every second):
-    ``turn_seconds`` is the limit per turn, shown once («⏱ 60 с на ход»; 0: none), ``deadline`` the clock time
-    the current turn runs out (shown instead of the limit when set). ``auto_move`` marks the last move as made by a bot player because
-    the time ran out («⏰ … — сыграл бот»).
+    ``turn_seconds`` is the limit per turn, shown once («⏱ 60 с на ход»; 0: none). ``auto_move`` marks the last
+    move as made by a bot player because the time ran out («⏰ … — сыграл бот»).
     """
 
     game_id: str
@@ -124,5 +122,4 @@ class TableInfo(Generic[ViewT]):
     bot_username: str = ""
     solo: bool = False
     turn_seconds: int = 0
-    deadline: datetime.time | None = None
     auto_move: bool = False

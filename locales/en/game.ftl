@@ -127,7 +127,6 @@ answer-too-fast = Just a second…
 answer-unknown = Not allowed.
 
 time-limit = ⏱ { $seconds } s per move
-time-deadline = ⏱ until { $time }
 move-auto = ⏰ { $move } — played by the bot: time ran out
 table-score = score { $score }
 hint-line = 💡 The master would play: { $move } — { $why }.

@@ -152,7 +152,6 @@ answer-too-fast = Секунду…
 answer-unknown = Так нельзя.
 
 time-limit = ⏱ { $seconds } с на ход
-time-deadline = ⏱ до { $time }
 move-auto = ⏰ { $move } — сыграл бот: время вышло
 table-score = счёт { $score }
 hint-line = 💡 Мастер сыграл бы так: { $move } — { $why }.

@@ -121,7 +121,7 @@ def _trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> st
 
 
 def _time_note(table: KingTable, tr: Translator) -> str:
-    return time_note(table.turn_seconds, table.deadline, tr)
+    return time_note(table.turn_seconds, tr)
 
 
 def _turn_line(table: KingTable, tr: Translator) -> str | None:

@@ -62,7 +62,7 @@ def _table_line(view: KonchinkaView, tr: Translator) -> str:
 
 
 def _time_note(table: TableInfo, tr: Translator) -> str:
-    return time_note(table.turn_seconds, table.deadline, tr)
+    return time_note(table.turn_seconds, tr)
 
 
 def _turn_line(table: TableInfo, tr: Translator) -> str | None:
