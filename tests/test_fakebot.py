@@ -603,6 +603,25 @@ async def test_faults_answer_5xx_hang_or_delay_and_end_on_time(
     assert (tg.faults.errors, tg.faults.hangs, tg.faults.delays) == (2, 1, 1)
 
 
+async def test_garbled_and_lost_answers(tg: FakeTelegram, bot: Bot, alice: FakeUser) -> None:
+    """A garbled answer is not JSON and the call was not executed; a lost one was executed, and its request ends
+    when the client gives up (the server counts it in flight no longer)."""
+    from aiogram.exceptions import ClientDecodeError, TelegramNetworkError
+
+    await alice.send_private("/start")
+    tg.garble(5, "sendMessage")
+    with pytest.raises(ClientDecodeError):
+        await bot.send_message(alice.id, "a")
+    assert alice.private_chat.bot_messages() == []
+    tg.heal()
+    tg.lose(5, "sendMessage")
+    with pytest.raises(TelegramNetworkError):
+        await bot.send_message(alice.id, "b", request_timeout=1)
+    assert [m.text for m in alice.private_chat.bot_messages()] == ["b"]
+    assert (tg.faults.garbled, tg.faults.lost) == (1, 1)
+    await tg.wait_for(lambda: tg.calls_in_flight == 0, timeout=2, what="the lost call's request over")
+
+
 async def test_a_message_the_user_deleted_cannot_be_edited_or_deleted(
     tg: FakeTelegram, bot: Bot, alice: FakeUser
 ) -> None:

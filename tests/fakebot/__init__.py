@@ -60,8 +60,13 @@ What Telegram does and this server does too:
 
 Network faults (see `faults.py`), each for a window of Telegram time and a set of methods (default: every method
 but getUpdates): `tg.fail(30, "sendMessage", code=502, html=False)` answers 5xx without executing the call,
-`tg.hang(30)` leaves calls unanswered until the server stops, `tg.slow(30, delay=5)` answers late; `tg.heal()`
-ends them; `tg.faults.errors` / `hangs` / `delays` count what they did.
+`tg.hang(30)` leaves calls unanswered (until the bot gives up on them, or the server stops), `tg.slow(30,
+delay=5)` answers late, `tg.garble(30)` answers 200 with a body that is not JSON, `tg.lose(30)` executes calls
+but never answers them; `tg.heal()` ends them; `tg.faults.errors` / `hangs` / `delays` / `garbled` / `lost`
+count what they did, `tg.calls_in_flight` the requests being handled now.
+
+The machine's wall clock (``time.time``) can be stepped for the whole process with
+`tests.fakebot.wallclock.SteppedWallClock` (an NTP correction, a virtual machine resumed).
 
 Knobs: `FakeTelegram(token=..., bot_username=..., speed=..., limits=Limits(...) or Limits.off(),
 callback_ttl=..., privacy_mode=..., strict_html=...)`; `add_group(..., forum=True, bot_is_admin=False)` and

@@ -8,12 +8,18 @@ is decided when they arrive:
   "description": "Bad Gateway"}`` the way the Bot API answers, or as the HTML page of a proxy in front of it;
 - ``HANG``: the call is not executed and never answered: the connection stays open until the server stops (the
   bot has to give up on it by its own request timeout);
-- ``SLOW``: the call is executed after ``delay`` Telegram seconds.
+- ``SLOW``: the call is executed after ``delay`` Telegram seconds;
+- ``GARBLE``: the call is not executed and is answered 200 with a body that is not JSON (a proxy or a broken
+  connection cut it short);
+- ``LOSE``: the call **is** executed, but its answer never comes back (the connection stays open until the
+  server stops): the bot cannot tell it from a call that never arrived.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -23,6 +29,8 @@ GATEWAY_PAGE = (
     "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>"
 )
 """What a proxy in front of the Bot API answers when the API behind it is down: not JSON."""
+HANG_POLL = 0.05
+"""Real seconds between two looks whether the client of a hung request has given up on it."""
 REASONS = {
     500: "Internal Server Error",
     502: "Bad Gateway",
@@ -35,6 +43,8 @@ class FaultKind(StrEnum):
     ERROR = "error"
     HANG = "hang"
     SLOW = "slow"
+    GARBLE = "garble"
+    LOSE = "lose"
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +76,8 @@ class Faults:
         self.errors = 0
         self.hangs = 0
         self.delays = 0
+        self.garbled = 0
+        self.lost = 0
 
     def add(
         self,
@@ -99,9 +111,11 @@ class Faults:
         self._active = [f for f in self._active if f.until > now]
         return next((f for f in self._active if f.covers(method, now)), None)
 
-    async def hang(self) -> None:
-        self.hangs += 1
-        await self._stopped.wait()
+    async def hang(self, gone: Callable[[], bool] = lambda: False) -> None:
+        """Leave a request unanswered until the server stops, or until ``gone()`` says its client gave up."""
+        while not self._stopped.is_set() and not gone():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stopped.wait(), HANG_POLL)
 
     async def delay(self, fault: Fault) -> None:
         self.delays += 1

@@ -585,6 +585,12 @@ class FakeTelegram:
         return max(self._history) if self._history else None
 
     @property
+    def calls_in_flight(self) -> int:
+        """The bot's requests (other than getUpdates) being handled now: a hung or lost one until its client
+        gives up."""
+        return self._activity.in_flight
+
+    @property
     def pending_updates(self) -> int:
         """Updates not yet confirmed by the bot."""
         return len(self._updates)
@@ -658,10 +664,16 @@ class FakeTelegram:
                 raise ApiError(404, Description.NOT_FOUND)
             fault = self.faults.find(method)
             if fault is not None:
-                faulty = await self._meet_fault(method, fault)
+                faulty = await self._meet_fault(method, fault, request)
                 if faulty is not None:
                     return faulty
             result = await known[1](params)
+            if fault is not None and fault.kind is FaultKind.LOSE:
+                self.stats.record(method, params.chat_id, None)
+                if self.observer is not None:
+                    self.observer.on_call(method, params, result, None, time.monotonic())
+                self.faults.lost += 1
+                await self.faults.hang(_gone(request))  # executed; the answer never comes back
         except ApiError as error:
             self.stats.record(method, params.chat_id, error.code)
             if self.observer is not None:
@@ -676,13 +688,21 @@ class FakeTelegram:
             self.observer.on_call(method, params, result, None, time.monotonic())
         return web.json_response({"ok": True, "result": result})
 
-    async def _meet_fault(self, method: str, fault: Fault) -> web.Response | None:
+    async def _meet_fault(self, method: str, fault: Fault, request: web.Request) -> web.Response | None:
         """What a faulty network does to this call: an answer instead of the call's, or None to go on."""
         if fault.kind is FaultKind.SLOW:
             await self.faults.delay(fault)
             return None
+        if fault.kind is FaultKind.LOSE:
+            return None
+        if fault.kind is FaultKind.GARBLE:
+            self.faults.garbled += 1
+            self.stats.record(method, None, 200)
+            return web.Response(text='{"ok": true, "resu', status=200, content_type="application/json")
         if fault.kind is FaultKind.HANG:
-            await self.faults.hang()
+            self.faults.hangs += 1
+            await self.faults.hang(_gone(request))
+            return web.Response(status=504)  # nobody reads it: the client gave up, or the server stops
         self.faults.errors += 1
         self.stats.record(method, None, fault.code)
         reason = REASONS.get(fault.code, "Server Error")
@@ -703,6 +723,15 @@ class FakeTelegram:
     def slow(self, seconds: float, delay: float, *methods: str) -> None:
         """For ``seconds`` of Telegram time, execute calls of ``methods`` only after ``delay`` Telegram seconds."""
         self.faults.add(FaultKind.SLOW, seconds, methods, delay=delay)
+
+    def garble(self, seconds: float, *methods: str) -> None:
+        """For ``seconds`` of Telegram time, answer calls of ``methods`` 200 with a body that is not JSON (and do
+        not execute them)."""
+        self.faults.add(FaultKind.GARBLE, seconds, methods)
+
+    def lose(self, seconds: float, *methods: str) -> None:
+        """For ``seconds`` of Telegram time, execute calls of ``methods`` but never answer them."""
+        self.faults.add(FaultKind.LOSE, seconds, methods)
 
     def heal(self) -> None:
         """End every fault now (requests already hanging stay hung)."""
@@ -1331,6 +1360,16 @@ class FakeTelegram:
         message = FakeMessage(chat, chat.next_message_id(), user, self.bot_user_json, version)
         chat.messages[message.message_id] = message
         return {"update_id": next(self._update_ids), "message": message.to_json()}
+
+
+def _gone(request: web.Request) -> Callable[[], bool]:
+    """Whether the client of ``request`` closed its connection (gave up waiting for the answer)."""
+
+    def gone() -> bool:
+        transport = request.transport
+        return transport is None or transport.is_closing()
+
+    return gone
 
 
 def _check_button(button: object) -> None:
