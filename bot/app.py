@@ -27,15 +27,8 @@ from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
 from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
-from bot.settings import Settings
-from bot.startup import (
-    TELEGRAM_TIMEOUT,
-    ExitCode,
-    StartupError,
-    ask_telegram,
-    check_texts,
-    open_database,
-)
+from bot.settings import ExitCode, Settings, StartupError
+from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
 from bot.storage import Database, repo
 from bot.views import bot_commands
 

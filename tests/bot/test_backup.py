@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 from bot.ops import backup
-from bot.startup import ExitCode
+from bot.settings import ExitCode
 from engine.core import GameRecord, replay
 from tests.bot.conftest import BotRunner, bot_process_env, has_rematch, play_until, start_party
 from tests.bot.test_startup import run_bot

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.startup import ExitCode
+from bot.settings import ExitCode
 from tests.bot.conftest import bot_process_env
 from tests.fakebot import FakeTelegram
 
