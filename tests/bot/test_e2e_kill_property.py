@@ -11,9 +11,7 @@ import asyncio
 import contextlib
 import os
 import random
-import signal
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +31,7 @@ from tests.bot.conftest import (
 )
 from tests.bot.test_e2e_restart import _check_record
 from tests.fakebot import FakeTelegram, FakeUser
+from tests.forkserver import ForkServer, Process
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 20
@@ -60,68 +59,34 @@ def _env(tg: FakeTelegram, db_path: Path) -> dict[str, str]:
     }
 
 
-FORK_SERVER = """
-import os, runpy, signal, sys
-import bot.app  # the imports, once: aiogram alone takes seconds of CPU to import
-signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the dead bots are reaped at once
-for line in sys.stdin:
-    pid = os.fork()
-    if pid == 0:
-        sys.argv = ["bot"]
-        runpy.run_module("bot", run_name="__main__", alter_sys=True)
-        os._exit(0)
-    print(pid, flush=True)
-"""
-"""Runs ``python -m bot`` — the package's ``__main__``, as ``-m`` runs it — in a fresh process forked for each
-line on stdin from one interpreter that did the imports, so twenty restarts do not cost twenty imports."""
-
-
 @dataclass
 class Bot:
-    """The bot's process, killed with SIGKILL and started again."""
+    """``python -m bot`` (forked: twenty restarts do not cost twenty imports), killed with SIGKILL and started
+    again."""
 
     tg: FakeTelegram
     db_path: Path
-    server: asyncio.subprocess.Process | None = None
-    pid: int | None = None
+    forkserver: ForkServer
+    process: Process | None = None
     kills: int = 0
 
     async def start(self) -> None:
-        if self.server is None:
-            self.server = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-c",
-                FORK_SERVER,
-                cwd=self.db_path.parent,
-                env=_env(self.tg, self.db_path),
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-            )
-        assert self.server.stdin is not None and self.server.stdout is not None
         self.tg.commands.clear()
-        self.server.stdin.write(b"start\n")
-        await self.server.stdin.drain()
-        self.pid = int(await asyncio.wait_for(self.server.stdout.readline(), 60))
+        self.process = await self.forkserver.spawn(
+            "bot", env=_env(self.tg, self.db_path), cwd=self.db_path.parent
+        )
         await self.tg.wait_for(lambda: self.tg.commands != {}, timeout=30, what="the bot to start")
 
     async def kill(self) -> None:
-        if self.pid is None:
+        if self.process is None:
             return
-        os.kill(self.pid, signal.SIGKILL)
-        while True:  # gone once the fork server reaped it
-            try:
-                os.kill(self.pid, 0)
-            except ProcessLookupError:
-                break
-            await asyncio.sleep(0.005)
-        self.pid = None
+        self.process.kill()
+        await self.process.wait()
+        self.process = None
         self.kills += 1
 
     async def close(self) -> None:
         await self.kill()
-        if self.server is not None and self.server.returncode is None:
-            self.server.kill()
-            await self.server.wait()
 
 
 @dataclass(frozen=True)
@@ -264,7 +229,7 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
 
 
 async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
-    tg: FakeTelegram, db_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     rng = random.Random(14)
@@ -277,7 +242,7 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
     )
     friends = tg.add_group("Друзья", [anna, boris, gleb], admins=[anna])
     kings = tg.add_group("Короли", [elena, fedor], admins=[elena])
-    bot = Bot(tg, db_path)
+    bot = Bot(tg, db_path, forkserver)
     await bot.start()
     players: asyncio.Task[None] | None = None
     try:
