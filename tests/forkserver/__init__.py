@@ -202,8 +202,15 @@ class ForkServer:
         stdin: Stdio = DEVNULL,
         stdout: Stdio = None,
         stderr: Stdio = None,
+        snapshots: Path | None = None,
     ) -> Process:
-        """``python -m module args`` in ``cwd`` with exactly ``env``: forked when it can be, else fresh."""
+        """``python -m module args`` in ``cwd`` with exactly ``env``: forked when it can be, else fresh.
+
+        ``snapshots``: a folder where the child writes tracemalloc snapshots when sent SIGUSR1 (see
+        ``server._snapshots``); the only way a child may be asked to differ from ``python -m``, so only forked.
+        """
+        if snapshots is not None and not self.forks(env):
+            raise ValueError("only a forked child answers SIGUSR1 with snapshots")
         if not self.forks(env):
             self.fresh += 1
             return await asyncio.create_subprocess_exec(
@@ -235,7 +242,13 @@ class ForkServer:
             descriptor("stdout", 1, stdout),
             descriptor("stderr", 2, stderr),
         ]
-        request = {"module": module, "args": list(args), "env": dict(env), "cwd": str(cwd)}
+        request = {
+            "module": module,
+            "args": list(args),
+            "env": dict(env),
+            "cwd": str(cwd),
+            "snapshots": None if snapshots is None else str(snapshots),
+        }
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             sock.connect(self.path)
