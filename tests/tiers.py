@@ -9,10 +9,13 @@ loadgroup``, see the README).
 from __future__ import annotations
 
 import os
+from typing import TypeVar
+
+T = TypeVar("T")
 
 FULL = os.environ.get("FULL_TESTS", "") not in ("", "0")
 
 
-def size(short: int, full: int) -> int:
+def size(short: T, full: T) -> T:
     """``full`` in the slow tier, ``short`` on every run."""
     return full if FULL else short
