@@ -108,6 +108,7 @@ async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner
         settings = make_settings(tg, db_path, **overrides)
         bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
         app = await build_app(settings, bot)
+        polls = tg.polls
         task = asyncio.create_task(
             app.dispatcher.start_polling(
                 bot,
@@ -119,9 +120,8 @@ async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner
         )
         running = Running(app, task)
         started.append(running)
-        await tg.wait_for(
-            lambda: app.outbox._idle is not None and tg.commands != {}, timeout=10, what="start-up"
-        )
+        # aiogram polls once the start-up handlers are done: the menus set, the games resumed.
+        await tg.wait_for(lambda: tg.polls > polls, timeout=10, what="start-up")
         return running
 
     yield start

@@ -1,4 +1,4 @@
-"""Fuzzing: thousands of random and forged button presses and command arguments from people with no rights.
+"""Fuzzing: a thousand (the slow tier: ten thousand) random and forged presses and commands from people with no rights.
 
 Every press must be answered, no exception may escape the dispatcher, and the games they aim at must not change.
 Updates are fed to the real dispatcher directly (``feed_update``), in concurrent batches, against the fake Bot
@@ -27,14 +27,17 @@ from bot.storage import repo
 from engine.ai import Level
 from tests.bot.conftest import BotRunner, Running, open_lobby, start_party, turn_message
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.tiers import size
 
-EXAMPLES = 250
+EXAMPLES = size(25, 250)
+"""Examples on every run (1,000 presses) and in the slow tier (``FULL_TESTS=1``: 10,000)."""
 DRAWN = 4
 """Presses per example drawn by hypothesis strategies (shrinkable, the most varied)..."""
 EXPANDED = 36
 """... and expanded from a hypothesis-drawn ``Random`` by the same grammar (drawing each one costs ~2 ms).
 
-250 examples x 40 presses = 10,000 presses, fed 40 at a time, plus 1-2 commands per example in each chat."""
+25 (250) examples x 40 presses = 1,000 (10,000) presses, fed 40 at a time, plus 1-2 commands per example in
+each chat."""
 
 PREFIXES = ("l", "m", "p", "b", "r", "rm", "s", "t", "n", "x", "")
 WORDS = (
