@@ -1,4 +1,5 @@
-"""Fuzzing: a thousand (the slow tier: ten thousand) random and forged presses and commands from people with no rights.
+"""Fuzzing: a thousand (in the slow tier ten thousand) random and forged button presses and command arguments
+from people with no rights.
 
 Every press must be answered, no exception may escape the dispatcher, and the games they aim at must not change.
 Updates are fed to the real dispatcher directly (``feed_update``), in concurrent batches, against the fake Bot
