@@ -322,10 +322,11 @@ async def open_lobby(tg: FakeTelegram, group: FakeChat, creator: FakeUser, playe
 
 
 async def two_player_party(
-    tg: FakeTelegram, bot_runner: BotRunner
+    tg: FakeTelegram, bot_runner: BotRunner, **overrides: Any
 ) -> tuple[Running, FakeUser, FakeUser, FakeChat, str]:
-    """A running bot, Аня (the group's admin) and Борис in a group Кончинка party, someone to move; the game id."""
-    running = await bot_runner()
+    """A running bot (its settings changed by ``overrides``), Аня (the group's admin) and Борис in a group
+    Кончинка party, someone to move; the game id."""
+    running = await bot_runner(**overrides)
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     game = await start_party(tg, group, anna, [anna, boris])
