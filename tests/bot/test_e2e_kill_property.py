@@ -3,7 +3,7 @@ parties run — a group Кончинка with a bot player and a person who walk
 and a solo party of each game. The kills land at chosen kinds of moments: right after a person's move while a
 bot (or the bot standing in for the absent person) is next, just after a Кинг trick is gathered, just after a
 deal ends, and anywhere. Every party must still finish, with every move stored once, in order, and its record
-replaying to the stored state."""
+replaying to the stored state. Eight kills on every run (two of each kind), twenty in the slow tier."""
 
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ import random
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey
 from bot.storage import Actor, Database, GameStatus, repo
@@ -32,10 +34,14 @@ from tests.bot.conftest import (
 from tests.bot.test_e2e_restart import _check_record
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.forkserver import ForkServer, Process
+from tests.tiers import size
 
 ROOT = Path(__file__).resolve().parents[2]
-KILLS = 20
+KILLS = size(8, 20)
+"""Kills on every run, and in the slow tier (``FULL_TESTS=1``)."""
 MOMENTS = ("after a person's move, a bot next", "a trick gathered", "a deal ended", "anywhere")
+MOMENT_WAIT = 5.0
+"""Real seconds a kill waits for its kind of moment (a busy machine plays slower) before it lands anyway."""
 KING_DEALS = 15
 BOT_DELAY = 6.0
 """Clock seconds a bot player waits (0.1 real s): a kill right after a person's move lands before the bot's."""
@@ -169,7 +175,7 @@ class People:
 async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) -> bool:
     """Wait for a moment of this kind; False if none came in a while (the kill then lands anywhere)."""
     loop = asyncio.get_running_loop()
-    end = loop.time() + 2.0
+    end = loop.time() + MOMENT_WAIT
     before = await asyncio.to_thread(_read, db_path)
     while loop.time() < end:
         if kind == "anywhere":
@@ -228,7 +234,8 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
         await db.close()
 
 
-async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
+@pytest.mark.slow
+async def test_the_bot_killed_at_chosen_moments_finishes_every_party(
     tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
