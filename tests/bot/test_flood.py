@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.callbacks import RulesCb
 from bot.services.flood import Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 TOO_FAST = "Секунду…"
 LIMITS = ThrottleLimits()

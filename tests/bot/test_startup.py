@@ -20,6 +20,8 @@ from tests.bot.conftest import bot_process_env
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
 
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+
 OTHER_TOKEN = "987654321:AAE" + "y" * 32
 QUICK = 10.0
 """Real seconds within which a failed start, or one stopped by SIGTERM, must have ended. A forked bot has nothing
