@@ -54,7 +54,10 @@ def make_settings(tg: FakeTelegram, db_path: Path, **overrides: Any) -> Settings
 
 
 def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
-    """The environment of a ``python -m bot`` subprocess against ``tg``: this one's, less the bot's own settings."""
+    """The environment of a ``python -m bot`` subprocess against ``tg``: this one's, less the bot's own settings.
+
+    Its bot players think in-process (``BOT_THINKERS=0``): a pool is two fresh interpreters to start, and the
+    pool's own behaviour, a killed bot's included, is tested in ``test_thinker.py``."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -65,6 +68,7 @@ def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
         BOT_TOKEN=tg.token,
         TELEGRAM_API_URL=tg.base_url,
         DATABASE_PATH=str(database),
+        BOT_THINKERS="0",
     )
     return env
 

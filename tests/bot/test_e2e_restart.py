@@ -57,6 +57,7 @@ async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Pro
         "DEFAULT_TARGET": "3",
         "TURN_TIMEOUT": "0",
         "LOG_LEVEL": "WARNING",
+        "BOT_THINKERS": "0",  # no pool to start twice (a killed bot's pool: test_thinker.py)
     }
     return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
 

@@ -192,8 +192,9 @@ async def test_check_exit_code_says_which_check_failed(
 async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, mode: str
 ) -> None:
-    """What ``docker stop`` sends: the bot ends with exit code 0 within seconds, in either mode."""
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"LOG_LEVEL": "INFO"}
+    """What ``docker stop`` sends: the bot ends with exit code 0 within seconds, in either mode (with its pool of
+    bot players' workers running, as in production)."""
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"LOG_LEVEL": "INFO", "BOT_THINKERS": "2"}
     if mode == "webhook":
         port = unused_port()
         env |= {
