@@ -10,7 +10,9 @@ runs the module as ``-m`` does. The server answers ``pid N``, and ``exit CODE`` 
 process ended, however it ended), it kills what it started and exits.
 
 What a forked child cannot make as a fresh interpreter does, the client (``tests/forkserver/__init__.py``)
-refuses to ask for: interpreter options, and ``PYTHON*`` variables other than the two applied here.
+refuses to ask for: interpreter options, and ``PYTHON*`` variables other than the two applied here. The one
+deliberate difference, only when a request names a folder for it: the child answers SIGUSR1 with tracemalloc
+snapshots (the soak test's measure of what the bot keeps).
 """
 
 from __future__ import annotations
