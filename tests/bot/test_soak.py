@@ -94,6 +94,7 @@ def kept(first: Path, second: Path) -> tuple[int, list[str]]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(size(300, 3600))  # 2,000 games take ~10 minutes of the bot's CPU
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads RSS from /proc")
 async def test_memory_stays_flat_over_many_games(forkserver: ForkServer, tmp_path: Path) -> None:
     tg = FakeTelegram(speed=SPEED, limits=Limits())
