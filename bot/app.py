@@ -17,7 +17,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from aiohttp import web
 
 from bot import metrics
-from bot.handlers import HANDLED_COMMANDS, routers
+from bot.handlers import handled_commands, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
 from bot.services.clock import Clock
@@ -142,7 +142,7 @@ async def set_commands(bot: Bot) -> None:
 
 
 def _handled(commands: list[BotCommand]) -> list[BotCommand]:
-    return [c for c in commands if c.command in HANDLED_COMMANDS]
+    return [c for c in commands if c.command in handled_commands()]
 
 
 async def on_startup(app: App) -> None:

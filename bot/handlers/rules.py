@@ -12,7 +12,7 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineQuery, Message
 
-from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection
+from bot.callbacks import DeepLink, RulesCb, RulesSection
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.facade import GameRow, GameService
 from bot.views.rules import (
@@ -25,6 +25,7 @@ from bot.views.rules import (
     render_rules_contents,
     sections_of,
 )
+from bot.views.rules_words import GameKind
 
 log = logging.getLogger(__name__)
 

@@ -193,34 +193,3 @@ def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONVa
     if isinstance(raw, str | int | float | bool):
         return raw
     return default
-
-
-def konchinka_options_summary(options: Mapping[str, JSONValue] | object, tr: Translator) -> str:
-    """«классика · до 15» plus every house rule that differs from the default."""
-    variant = str(option(options, "variant", "classic"))
-    parts = [
-        tr.t("opt-variant", variant=variant),
-        tr.t("opt-target", target=_int(option(options, "target", 15))),
-    ]
-    if option(options, "multi_capture", False):
-        parts.append(tr.t("opt-multi-on"))
-    if option(options, "forced_capture", False):
-        parts.append(tr.t("opt-forced-on"))
-    if not option(options, "early_finish", True):
-        parts.append(tr.t("opt-early-off"))
-    if str(option(options, "settlement", "points")) == "stake":
-        parts.append(tr.t("opt-stake", stake=_int(option(options, "stake", 1))))
-    return " · ".join(parts)
-
-
-def _int(value: JSONValue) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str | float):
-        try:
-            return int(value)
-        except ValueError:
-            return 0
-    return 0

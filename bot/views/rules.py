@@ -1,5 +1,5 @@
-"""/rules in short sections with navigation and worked examples, the answers to «/rules <words>», /help, the
-command menus, and the solo setup screens."""
+"""/rules in short sections with navigation and worked examples, the answers to «/rules <words>», /help and
+the command menus."""
 
 from __future__ import annotations
 
@@ -19,15 +19,14 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection, SoloCb, SoloStep, start_link
+from bot.callbacks import DeepLink, RulesCb, RulesSection, start_link
 from bot.i18n import Locale, Translator, translator
-from bot.views.common import button, keyboard, level_name, option, url_button
+from bot.views.common import button, keyboard, option, url_button
 from bot.views.models import Rendered
 from bot.views.rules_answers import Answer, AnswerContext, asks_about, find_answer
 from bot.views.rules_examples import examples_text
 from bot.views.rules_search import Document, RulesIndex, word_of
-from bot.views.rules_words import COMMON_SYNONYMS, GAMES
-from engine.ai import Level
+from bot.views.rules_words import COMMON_SYNONYMS, GAMES, GameKind
 from engine.core import JSONValue
 from engine.king.rules import DEFAULT_ORDER
 
@@ -47,8 +46,6 @@ KING_SECTIONS: Final = (
     RulesSection.KING_SCORING,
 )
 NAV_ROWS: Final = (KONCHINKA_SECTIONS[:4], KONCHINKA_SECTIONS[4:], KING_SECTIONS)
-SOLO_OPPONENTS: Final = (1, 2, 3)
-KING_OPPONENTS: Final = 3
 MORE_HITS: Final = 2
 """Buttons for the next best sections under a /rules answer."""
 
@@ -361,51 +358,6 @@ def bot_commands(tr: Translator) -> tuple[list[BotCommand], list[BotCommand]]:
         return [BotCommand(command=name, description=tr.t(f"cmd-{name}")) for name in names]
 
     return make(PRIVATE_COMMANDS), make(GROUP_COMMANDS)
-
-
-def render_solo_setup(tr: Translator, kind: GameKind | None = None, opponents: int = 0) -> Rendered:
-    """The /play screens: choose the game, then (Кончинка) the number of bot opponents, then their level."""
-    if kind is None:
-        rows = [
-            [
-                button(tr.t("btn-game", kind=k.value), SoloCb(step=SoloStep.GAME, game=k).pack())
-                for k in GameKind
-            ]
-        ]
-        return Rendered(tr.t("solo-choose-game"), keyboard(rows))
-    if kind is GameKind.KING:
-        opponents = KING_OPPONENTS
-    if not opponents:
-        rows = [
-            [
-                button(
-                    tr.t("solo-opponents-btn", count=n),
-                    SoloCb(step=SoloStep.OPPONENTS, game=kind, opponents=n).pack(),
-                )
-                for n in SOLO_OPPONENTS
-            ]
-        ]
-        return Rendered(tr.t("solo-choose-opponents", kind=kind.value), keyboard(rows))
-    rows = [
-        [
-            button(
-                "🤖 " + level_name(level, tr),
-                SoloCb(step=SoloStep.LEVEL, game=kind, opponents=opponents, level=level.value).pack(),
-            )
-            for level in Level
-        ]
-    ]
-    return Rendered(tr.t("solo-choose-level", kind=kind.value, count=opponents), keyboard(rows))
-
-
-def render_play_menu(tr: Translator) -> Rendered:
-    """/play: Кончинка's numbers of bot opponents (one tap to the level), and Кинг (always three bots)."""
-    konchinka = render_solo_setup(tr, GameKind.KONCHINKA)
-    rows: list[Sequence[InlineKeyboardButton]] = list(
-        konchinka.markup.inline_keyboard if konchinka.markup else []
-    )
-    rows.append([button(tr.t("btn-solo-king"), SoloCb(step=SoloStep.GAME, game=GameKind.KING).pack())])
-    return Rendered(tr.t("solo-menu"), keyboard(rows))
 
 
 INLINE_RESULTS: Final = 10

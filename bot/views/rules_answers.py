@@ -13,8 +13,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
-from bot.callbacks import GameKind, RulesSection
+from bot.callbacks import RulesSection
 from bot.views.rules_search import Question
+from bot.views.rules_words import GameKind
 from engine.cards import FULL_DECK, Card, Rank, Suit
 from engine.core import JSONValue
 from engine.king.rules import (

@@ -35,7 +35,8 @@ import pymorphy3
 import snowballstemmer
 from rapidfuzz import fuzz, process
 
-from bot.callbacks import GameKind, RulesSection
+from bot.callbacks import RulesSection
+from bot.views.rules_words import GameKind
 
 MAX_WORDS: Final = 12
 """Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""

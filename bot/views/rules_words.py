@@ -9,13 +9,21 @@ owns its rules sections, its table moves into ``bot/games/<game>/`` unchanged.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
-from bot.callbacks import GameKind, RulesSection
+from bot.callbacks import RulesSection
 
 S = RulesSection
+
+
+class GameKind(enum.StrEnum):
+    """The games whose rules these tables hold."""
+
+    KONCHINKA = "konchinka"
+    KING = "king"
 
 
 @dataclass(frozen=True, slots=True)

@@ -68,7 +68,7 @@ lobby-turn-time = ⏱ Per move: { $seconds } s
 lobby-players = Players ({ $count }/{ $max }):
 lobby-empty = — nobody yet
 lobby-creator = Host: { $name }
-lobby-king-fill = Bots will fill the empty seats.
+lobby-bots-fill = Bots will fill the empty seats.
 lobby-first-dealer = The first dealer is drawn by lot.
 lobby-need-more = { $need ->
     [one] One more player needed.

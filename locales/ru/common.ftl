@@ -68,7 +68,7 @@ lobby-turn-time = ⏱ На ход: { $seconds } с
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-empty = — пока никого
 lobby-creator = Собирает: { $name }
-lobby-king-fill = Пустые места займут боты.
+lobby-bots-fill = Пустые места займут боты.
 lobby-first-dealer = Кто сдаёт первым — решит жребий.
 lobby-need-more = { $need ->
     [one] Нужен ещё { $need } игрок.

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.callbacks import GameKind
 from bot.callbacks import RulesSection as S
+from bot.views.rules_words import GameKind
 
 QUESTIONS: Final[tuple[tuple[str, S], ...]] = (
     # Кончинка: dealing and moves

@@ -18,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey
+from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
 from bot.storage import Actor, Batch, Database, GameStatus, repo
 from engine.core import GameRecord, State, replay
 from engine.king import KingState
@@ -248,7 +248,7 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
     db = await Database.open(db_path)
     try:
         for game in await repo.active_games(db):
-            if game.kind != GameKind.KING.value or game.record is None:
+            if game.kind != "king" or game.record is None:
                 continue
             state = replay(game.record)
             rng = random.Random(game.id)
@@ -287,7 +287,7 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
         # bot player; 30 s a turn.
         konchinka = await open_lobby(tg, friends, anna, [anna, boris, gleb])
         lobby = lobby_of(friends)  # once: full with the bot player, it loses the join link lobby_of looks for
-        set_time = LobbyCb(game=konchinka, op=LobbyOp.SET, key=SettingKey.TURN_TIME.value, value="30").pack()
+        set_time = LobbyCb(game=konchinka, op=LobbyOp.SET, key=TURN_TIME_KEY, value="30").pack()
         assert (await anna.press(lobby, data=set_time, force=True)).answered
         add_bot = LobbyCb(game=konchinka, op=LobbyOp.ADD_BOT, value="normal").pack()
         assert (await anna.press(lobby, data=add_bot, force=True)).answered

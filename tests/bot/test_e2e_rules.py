@@ -10,7 +10,8 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import InlineQueryResultArticle, InlineQueryResultUnion, InputTextMessageContent
 
-from bot.callbacks import LobbyCb, LobbyOp, RulesCb, RulesSection, SettingKey
+from bot.callbacks import LobbyCb, LobbyOp, RulesCb, RulesSection
+from bot.games.konchinka.settings import KonchinkaSetting
 from tests.bot.conftest import BotRunner, lobby_of, open_king_lobby, open_lobby, pause_like_a_person
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
@@ -85,7 +86,7 @@ async def test_with_a_game_open_the_answer_says_which_options_are_on(
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris])
     game = await open_lobby(tg, group, anna, [anna, boris])
-    forced = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.FORCED_CAPTURE.value, value="1").pack()
+    forced = LobbyCb(game=game, op=LobbyOp.SET, key=KonchinkaSetting.FORCED_CAPTURE.value, value="1").pack()
     await anna.press(lobby_of(group), data=forced, force=True)
     await tg.settle()
     asked = await boris.send(group, "/rules взятки")
@@ -107,7 +108,7 @@ async def test_in_a_points_game_the_jack_is_answered_from_the_points_rules(
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris])
     game = await open_lobby(tg, group, anna, [anna, boris])
-    points = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.VARIANT.value, value="points").pack()
+    points = LobbyCb(game=game, op=LobbyOp.SET, key=KonchinkaSetting.VARIANT.value, value="points").pack()
     await anna.press(lobby_of(group), data=points, force=True)
     started = await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
     assert started.answered and not started.text

@@ -63,7 +63,7 @@ def test_an_early_finish_gives_the_finisher_their_secured_points_and_nobody_else
     assert "очки за неё получает только тот, кто прикончил" in scoring
 
     # and so does the message at the end of the deal, with the engine's numbers
-    text = render_deal_end(TableInfo("g1", SEATS, state.view(seat)), RU).text
+    text = render_deal_end(TableInfo("g1", SEATS, view=state.view(seat)), RU).text
     name = SEATS[seat].name
     assert (
         f"🏁 {name} приканчивает партию посреди раздачи: за эту раздачу очки получает только {name}" in text

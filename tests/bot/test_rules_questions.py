@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.callbacks import GameKind, RulesSection
+from bot.callbacks import RulesSection
 from bot.i18n import Locale, translator
 from bot.views.rules import (
     KING_SECTIONS,
@@ -21,6 +21,7 @@ from bot.views.rules import (
     render_rules_answer,
 )
 from bot.views.rules_search import is_dictionary_word, words_of
+from bot.views.rules_words import GameKind
 from engine.cards import Card, Rank, Suit
 from engine.king.rules import CARD_PENALTY, NUM_DEALS, POINTS_PER_TRICK, TRICK_PENALTY, Contract
 from engine.konchinka.rules import HAND_SIZE, TABLE_SIZE, VALUE, Variant
