@@ -56,11 +56,15 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
     def name(self, tr: Translator) -> str:
         return tr.t(f"game-{self.kind}")
 
+    def button(self, tr: Translator) -> str:
+        """The game on a button: its icon and name (the text ``game-<kind>-button``)."""
+        return tr.t(f"game-{self.kind}-button")
+
     # ------------------------------------------------------------------------------------- lobby and options
 
     def new_choices(self, tr: Translator) -> list[tuple[str, str]]:
         """/new's buttons for this game: each a label and the choice it carries (see :meth:`new_options`)."""
-        return [(tr.t("btn-game", kind=self.kind), "")]
+        return [(self.button(tr), "")]
 
     def new_options(self, choice: str, target: int | None) -> dict[str, JSONValue]:
         """A new lobby's options for one of :meth:`new_choices` (ValueError for another choice)."""

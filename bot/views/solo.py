@@ -30,7 +30,7 @@ def render_solo_setup(
     if game is None:
         rows = [
             [
-                button(tr.t("btn-game", kind=g.kind), SoloCb(step=SoloStep.GAME, game=g.kind).pack())
+                button(tr.t(f"game-{g.kind}-button"), SoloCb(step=SoloStep.GAME, game=g.kind).pack())
                 for g in games
             ]
         ]
@@ -39,7 +39,7 @@ def render_solo_setup(
         opponents = game.opponents[0]
     if not opponents:
         rows = [[_opponents_button(tr, game, n) for n in game.opponents]]
-        return Rendered(tr.t("solo-choose-opponents", kind=game.kind), keyboard(rows))
+        return Rendered(tr.t("solo-choose-opponents", game=tr.t(f"game-{game.kind}")), keyboard(rows))
     rows = [
         [
             button(
@@ -49,7 +49,9 @@ def render_solo_setup(
             for level in Level
         ]
     ]
-    return Rendered(tr.t("solo-choose-level", kind=game.kind, count=opponents), keyboard(rows))
+    return Rendered(
+        tr.t("solo-choose-level", game=tr.t(f"game-{game.kind}"), count=opponents), keyboard(rows)
+    )
 
 
 def render_play_menu(tr: Translator, games: Sequence[SoloGame]) -> Rendered:

@@ -36,7 +36,7 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
 
     def new_choices(self, tr: Translator) -> list[tuple[str, str]]:
         """Either variant."""
-        name = tr.t("btn-game", kind=self.kind)
+        name = self.button(tr)
         return [(name + " · " + tr.t("opt-variant", variant=v.value), v.value) for v in Variant]
 
     def new_options(self, choice: str, target: int | None) -> dict[str, JSONValue]:
