@@ -14,8 +14,10 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiohttp import web
 
-from bot.handlers import HANDLED_COMMANDS, routers
+from bot import metrics
+from bot.handlers import handled_commands, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
 from bot.services.clock import Clock
@@ -26,10 +28,10 @@ from bot.services.outbox.session import KeptResponsesSession
 from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
-from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
+from bot.services.updates import OnceMiddleware
 from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
-from bot.storage import Database, repo
+from bot.storage import Database
 from bot.views import bot_commands
 
 log = logging.getLogger(__name__)
@@ -45,6 +47,17 @@ class App:
     service: GameService
     dispatcher: Dispatcher
     throttle: ThrottleMiddleware
+    guards: Guards
+    metrics: web.AppRunner | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Guards:
+    """The middlewares every update passes, kept for their figures (metrics)."""
+
+    in_flight: InFlightLimit
+    trouble: DatabaseTrouble
+    once: OnceMiddleware
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -87,23 +100,17 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
     dispatcher = Dispatcher(
-        service=service,
-        outbox=outbox,
-        settings=settings,
-        db=db,
-        clock=clock,
-        membership=membership,
-        refusals=refusals,
-        disable_fsm=True,
-    )
-    dispatcher.update.outer_middleware(InFlightLimit())
-    dispatcher.update.outer_middleware(DatabaseTrouble())
-    dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
+        service=service, disable_fsm=True
+    )  # handlers take the service (and aiogram's bot)
+    guards = Guards(InFlightLimit(), DatabaseTrouble(), OnceMiddleware(service.store.processed))
+    dispatcher.update.outer_middleware(guards.in_flight)
+    dispatcher.update.outer_middleware(guards.trouble)
+    dispatcher.update.outer_middleware(guards.once)
     throttle = ThrottleMiddleware(outbox, clock)
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
     dispatcher.include_routers(*routers())
-    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle)
+    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards)
 
     async def startup() -> None:
         await on_startup(app)
@@ -128,7 +135,7 @@ async def set_commands(bot: Bot) -> None:
 
 
 def _handled(commands: list[BotCommand]) -> list[BotCommand]:
-    return [c for c in commands if c.command in HANDLED_COMMANDS]
+    return [c for c in commands if c.command in handled_commands()]
 
 
 async def on_startup(app: App) -> None:
@@ -136,8 +143,9 @@ async def on_startup(app: App) -> None:
         await set_commands(app.bot)
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
-    async with app.db.tx() as tx:
-        await repo.forget_updates_before(tx, app.clock.now() - UPDATES_KEPT_FOR * app.clock.speed)
+    await app.service.store.processed.load()
+    if app.settings.metrics_port:
+        app.metrics = await metrics.serve(app, app.settings.metrics_host, app.settings.metrics_port)
     await app.outbox.start()
     await app.service.thinker.start()
     resumed = await app.service.resume()
@@ -152,6 +160,8 @@ async def on_shutdown(app: App) -> None:
     except TimeoutError:
         log.warning("shutting down with messages still queued (they are re-sent from the database)")
     await app.outbox.stop()
+    if app.metrics is not None:
+        await app.metrics.cleanup()
     await app.db.close()
 
 

@@ -105,6 +105,10 @@ class Settings(BaseSettings):
     bot_thinkers: int = Field(default_factory=lambda: min(2, os.cpu_count() or 1), ge=0)
     """Worker processes that bot players think in (0: a thread of the bot's own process)."""
 
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    """Where Prometheus metrics are served (``/metrics``); off when unset."""
+    metrics_host: str = "127.0.0.1"
+
     @field_validator("bot_token")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:

@@ -12,18 +12,20 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineQuery, Message
 
-from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection
+from bot.callbacks import DeepLink, RulesCb, RulesSection
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.facade import GameRow, GameService
 from bot.views.rules import (
     GameContext,
     find_sections,
+    lookup,
     render_inline,
     render_rules,
     render_rules_answer,
     render_rules_contents,
     sections_of,
 )
+from bot.views.rules_words import GameKind
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +40,7 @@ def _context(game: GameRow | None) -> GameContext | None:
         kind = GameKind(game.kind)
     except ValueError:
         return None
-    return GameContext(kind, game.options, str(game.id))
+    return GameContext(kind, game.options, str(game.id), turn_seconds=game.turn_timeout)
 
 
 async def _username(bot: Bot) -> str:
@@ -55,12 +57,18 @@ async def on_rules(message: Message, command: CommandObject, service: GameServic
     username = await _username(bot)
     words = (command.args or "").strip()
     if words:
-        found = find_sections(words, game.kind if game else None)
+        found = lookup(words, game)
         log.info(
-            "rules lookup in chat %s: %r -> %s", message.chat.id, words[:80], [s.value for s in found[:3]]
+            "rules lookup in chat %s: %r -> %s%s",
+            message.chat.id,
+            words[:80],
+            [s.value for s in found.sections[:3]],
+            f" ({found.answer.key})" if found.answer else "",
         )
-        if found:
-            rendered = render_rules_answer(found, tr, is_group=is_group, bot_username=username, game=game)
+        if found.sections:
+            rendered = render_rules_answer(
+                found.sections, tr, is_group=is_group, bot_username=username, game=game, answer=found.answer
+            )
         else:
             rendered = render_rules_contents(tr, bot_username=username, is_group=is_group, found_nothing=True)
     elif is_group:

@@ -32,7 +32,8 @@ from bot.views.notices import (
     render_timed_out,
     render_turn_reminder,
 )
-from bot.views.rules import bot_commands, render_help, render_rules, render_solo_setup
+from bot.views.rules import bot_commands, render_help, render_rules
+from bot.views.solo import SoloGame, render_play_menu, render_solo_setup
 
 __all__ = [
     "Answer",
@@ -41,6 +42,7 @@ __all__ = [
     "LobbyStatus",
     "Rendered",
     "SeatInfo",
+    "SoloGame",
     "TableInfo",
     "answer_text",
     "bot_commands",
@@ -49,6 +51,7 @@ __all__ = [
     "render_help",
     "render_joined",
     "render_lobby",
+    "render_play_menu",
     "render_rules",
     "render_seat_back",
     "render_seat_replaced",

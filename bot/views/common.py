@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
@@ -96,13 +95,11 @@ def turn_line(seats: Sequence[SeatInfo], player: int, tr: Translator, note: str 
     return f"{line} · {note}" if note else line
 
 
-def time_note(turn_seconds: int, deadline: datetime.time | None, tr: Translator) -> str:
-    """«⏱ до 18:42» (the deadline's clock time) or «⏱ 60 с на ход» (the limit); "" without a limit.
+def time_note(turn_seconds: int, tr: Translator) -> str:
+    """«⏱ 60 с на ход» (the limit per turn); "" without a limit.
 
     Never a countdown: the text stays the same until the turn passes, so the message needs no edit.
     """
-    if deadline is not None:
-        return tr.t("time-deadline", time=f"{deadline.hour}:{deadline.minute:02d}")
     if turn_seconds > 0:
         return tr.t("time-limit", seconds=turn_seconds)
     return ""
@@ -196,34 +193,3 @@ def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONVa
     if isinstance(raw, str | int | float | bool):
         return raw
     return default
-
-
-def konchinka_options_summary(options: Mapping[str, JSONValue] | object, tr: Translator) -> str:
-    """«классика · до 15» plus every house rule that differs from the default."""
-    variant = str(option(options, "variant", "classic"))
-    parts = [
-        tr.t("opt-variant", variant=variant),
-        tr.t("opt-target", target=_int(option(options, "target", 15))),
-    ]
-    if option(options, "multi_capture", False):
-        parts.append(tr.t("opt-multi-on"))
-    if option(options, "forced_capture", False):
-        parts.append(tr.t("opt-forced-on"))
-    if not option(options, "early_finish", True):
-        parts.append(tr.t("opt-early-off"))
-    if str(option(options, "settlement", "points")) == "stake":
-        parts.append(tr.t("opt-stake", stake=_int(option(options, "stake", 1))))
-    return " · ".join(parts)
-
-
-def _int(value: JSONValue) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str | float):
-        try:
-            return int(value)
-        except ValueError:
-            return 0
-    return 0

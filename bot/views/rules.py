@@ -1,8 +1,9 @@
-"""/rules in short sections with navigation and worked examples, the answers to «/rules <words>», /help, the
-command menus, and the solo setup screens."""
+"""/rules in short sections with navigation and worked examples, the answers to «/rules <words>», /help and
+the command menus."""
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Mapping, Sequence
@@ -18,13 +19,14 @@ from aiogram.types import (
     InputTextMessageContent,
 )
 
-from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection, SoloCb, SoloStep, start_link
+from bot.callbacks import DeepLink, RulesCb, RulesSection, start_link
 from bot.i18n import Locale, Translator, translator
-from bot.views.common import button, keyboard, level_name, option, url_button
+from bot.views.common import button, keyboard, option, url_button
 from bot.views.models import Rendered
+from bot.views.rules_answers import Answer, AnswerContext, asks_about, find_answer
 from bot.views.rules_examples import examples_text
-from bot.views.rules_search import search
-from engine.ai import Level
+from bot.views.rules_search import Document, RulesIndex, word_of
+from bot.views.rules_words import COMMON_SYNONYMS, GAMES, GameKind
 from engine.core import JSONValue
 from engine.king.rules import DEFAULT_ORDER
 
@@ -44,19 +46,26 @@ KING_SECTIONS: Final = (
     RulesSection.KING_SCORING,
 )
 NAV_ROWS: Final = (KONCHINKA_SECTIONS[:4], KONCHINKA_SECTIONS[4:], KING_SECTIONS)
-SOLO_OPPONENTS: Final = (1, 2, 3)
-KING_OPPONENTS: Final = 3
 MORE_HITS: Final = 2
 """Buttons for the next best sections under a /rules answer."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameContext:
-    """The game whose rules are asked about: its kind and options (``game_id`` for the navigation buttons)."""
+    """The game whose rules are asked about: its kind and options (``game_id`` for the navigation buttons),
+    and its time per move (None: not known here)."""
 
     kind: GameKind
     options: Mapping[str, JSONValue]
     game_id: str = ""
+    turn_seconds: int | None = None
+
+    @property
+    def variant(self) -> str | None:
+        """The Кончинка variant («classic», «points»); None for another game."""
+        if self.kind is not GameKind.KONCHINKA:
+            return None
+        return str(option(self.options, "variant", "classic"))
 
 
 def rules_key(section: RulesSection) -> str:
@@ -83,6 +92,7 @@ def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
         return tr.t("yes" if option(opts, name, default) else "no")
 
     lines = [tr.t("rules-game-options", kind=game.kind.value)]
+    turn = [] if game.turn_seconds is None else [tr.t("settings-turn-time", seconds=game.turn_seconds)]
     if game.kind is GameKind.KING:
         raw_order = opts.get("order")
         order = (
@@ -95,6 +105,7 @@ def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
             ),
             tr.t("settings-king-forced", value=yes_no("king_forced_on_heart_lead", True)),
             tr.t("settings-king-stop", value=yes_no("stop_when_decided", True)),
+            *turn,
         ]
     else:
         lines += [
@@ -108,6 +119,7 @@ def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
                 settlement=str(option(opts, "settlement", "points")),
                 stake=str(option(opts, "stake", 1)),
             ),
+            *turn,
         ]
     return [lines[0], *("• " + line for line in lines[1:])]
 
@@ -164,23 +176,113 @@ def render_rules(
     return Rendered(section_text(section, tr, game=game), keyboard(_nav_rows(section, tr, game_id)))
 
 
-def all_titles() -> tuple[tuple[RulesSection, str], ...]:
-    """Every section's title and button name in every locale: what people may type to find it."""
-    out: list[tuple[RulesSection, str]] = []
-    for locale in Locale:
-        tr = translator(locale)
-        for section in RulesSection:
-            out += [(section, section_nav(section, tr)), (section, section_title(section, tr))]
-    return tuple(out)
+def _plain_text(text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
 
 
-def find_sections(query: str, game: GameKind | None = None) -> list[RulesSection]:
-    """The sections ``query`` may mean, best first."""
-    return [hit.section for hit in search(query, all_titles(), game=game)]
+@functools.cache
+def rules_index() -> RulesIndex:
+    """The search index over every section: its titles, search words and whole text in every locale."""
+    documents = []
+    for words in GAMES:
+        for entry in words.sections:
+            section = entry.section
+            titles, bodies = [], []
+            for locale in Locale:
+                tr = translator(locale)
+                # «Кончинка: как брать» is found by «как брать»: the game's name says only which game
+                titles += [section_title(section, tr).rpartition(":")[2], section_nav(section, tr)]
+                bodies += [  # not the worked examples: their cards and counts are no topic of the section
+                    section_text(section, tr, examples=False),
+                    tr.t(rules_key(section).replace("rules-", "rules-short-", 1)),
+                ]
+            documents.append(
+                Document(
+                    section,
+                    words.kind,
+                    _plain_text("\n".join(titles)),
+                    entry.keywords,
+                    _plain_text("\n\n".join(bodies)),
+                    entry.variant,
+                )
+            )
+    synonyms: dict[str, str] = dict(COMMON_SYNONYMS)
+    for words in GAMES:
+        for key, value in words.synonyms.items():
+            synonyms[key] = f"{synonyms[key]}; {value}" if key in synonyms else value
+    names = {word_of(name).lemma: words.kind for words in GAMES for name in words.names}
+    return RulesIndex(documents, synonyms, names)
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """What «/rules <words>» finds: the sections, best first, and the direct answer, if the question has one."""
+
+    sections: tuple[RulesSection, ...]
+    answer: Answer | None = None
+
+
+POINTS_WORDS: Final = ("очковый", "очковая", "points konchinka", "points variant")
+"""Words that name the points variant in a question («сколько стоит валет в очковой»)."""
+CLASSIC_WORDS: Final = ("обычный", "классика", "классический", "classic")
+
+
+def lookup(query: str, game: GameContext | None = None) -> Lookup:
+    """The sections ``query`` may mean, best first, and its direct answer; ``game``: the game of the chat.
+
+    A direct answer moves the section that explains it to the top, unless the best section is one that does."""
+    index = rules_index()
+    question = index.read(query)
+    kind = game.kind if game is not None else None
+    variant = game.variant if game is not None else None
+    if question.named is not None and question.named is not kind:
+        kind, variant, game = question.named, None, None
+    hits = index.search(question, game=kind, variant=variant)
+    sections = [hit.section for hit in hits]
+    if not sections:
+        return Lookup(())
+    if kind is not None:
+        kinds = [kind]
+    else:  # no game known: the answers of the game the best section is about, else of the other one
+        best = GameKind.KING if sections[0] in KING_SECTIONS else GameKind.KONCHINKA
+        kinds = [best, *(k for k in GameKind if k is not best)]
+    if variant is None:
+        if any(question.has(w) for w in CLASSIC_WORDS):
+            variant = "classic"
+        elif any(question.has(w) for w in POINTS_WORDS) or sections[0] is RulesSection.POINTS:
+            variant = "points"
+    answer = None
+    for asked in kinds:
+        context = AnswerContext(
+            asked,
+            variant if asked is GameKind.KONCHINKA else None,
+            game.options if game is not None else None,
+            game.turn_seconds if game is not None else None,
+        )
+        answer = find_answer(question, context, sections)
+        if answer is not None or asks_about(question, asked):
+            break
+    if answer is not None and sections[0] not in answer.sections:
+        first = answer.sections[0]
+        sections = [first, *(s for s in sections if s is not first)]
+    return Lookup(tuple(sections), answer)
+
+
+def find_sections(
+    query: str, game: GameKind | None = None, *, variant: str | None = None
+) -> list[RulesSection]:
+    """The sections ``query`` may mean, best first; ``game`` and ``variant``: the game being played in the chat."""
+    context = None if game is None else GameContext(game, {} if variant is None else {"variant": variant})
+    return list(lookup(query, context).sections)
 
 
 def rules_deep_link(bot_username: str, section: RulesSection) -> str:
     return start_link(bot_username, DeepLink.RULES, section.value)
+
+
+def answer_line(answer: Answer, tr: Translator) -> str:
+    """A direct answer as the first line of a rules message."""
+    return f"💬 <b>{tr.t('rules-answer-' + answer.key, **answer.args)}</b>"
 
 
 def render_rules_answer(
@@ -190,8 +292,10 @@ def render_rules_answer(
     is_group: bool,
     bot_username: str,
     game: GameContext | None = None,
+    answer: Answer | None = None,
 ) -> Rendered:
-    """The answer to «/rules <words>»: the best section, buttons for the next best and for the whole rules.
+    """The answer to «/rules <words>»: the direct ``answer`` (if the question has one), the best section, buttons
+    for the next best and for the whole rules.
 
     In a private chat the section comes whole, with its examples; in a group only a few lines, and the whole
     section opens in the private chat by a deep link."""
@@ -209,6 +313,8 @@ def render_rules_answer(
         whole = button(
             tr.t("btn-rules-all"), RulesCb(section=RulesSection.KONCHINKA, game=game_id, page=True).pack()
         )
+    if answer is not None:
+        text = answer_line(answer, tr) + "\n\n" + text
     return Rendered(text, keyboard([more, [whole]]))
 
 
@@ -254,51 +360,6 @@ def bot_commands(tr: Translator) -> tuple[list[BotCommand], list[BotCommand]]:
     return make(PRIVATE_COMMANDS), make(GROUP_COMMANDS)
 
 
-def render_solo_setup(tr: Translator, kind: GameKind | None = None, opponents: int = 0) -> Rendered:
-    """The /play screens: choose the game, then (Кончинка) the number of bot opponents, then their level."""
-    if kind is None:
-        rows = [
-            [
-                button(tr.t("btn-game", kind=k.value), SoloCb(step=SoloStep.GAME, game=k).pack())
-                for k in GameKind
-            ]
-        ]
-        return Rendered(tr.t("solo-choose-game"), keyboard(rows))
-    if kind is GameKind.KING:
-        opponents = KING_OPPONENTS
-    if not opponents:
-        rows = [
-            [
-                button(
-                    tr.t("solo-opponents-btn", count=n),
-                    SoloCb(step=SoloStep.OPPONENTS, game=kind, opponents=n).pack(),
-                )
-                for n in SOLO_OPPONENTS
-            ]
-        ]
-        return Rendered(tr.t("solo-choose-opponents", kind=kind.value), keyboard(rows))
-    rows = [
-        [
-            button(
-                "🤖 " + level_name(level, tr),
-                SoloCb(step=SoloStep.LEVEL, game=kind, opponents=opponents, level=level.value).pack(),
-            )
-            for level in Level
-        ]
-    ]
-    return Rendered(tr.t("solo-choose-level", kind=kind.value, count=opponents), keyboard(rows))
-
-
-def render_play_menu(tr: Translator) -> Rendered:
-    """/play: Кончинка's numbers of bot opponents (one tap to the level), and Кинг (always three bots)."""
-    konchinka = render_solo_setup(tr, GameKind.KONCHINKA)
-    rows: list[Sequence[InlineKeyboardButton]] = list(
-        konchinka.markup.inline_keyboard if konchinka.markup else []
-    )
-    rows.append([button(tr.t("btn-solo-king"), SoloCb(step=SoloStep.GAME, game=GameKind.KING).pack())])
-    return Rendered(tr.t("solo-menu"), keyboard(rows))
-
-
 INLINE_RESULTS: Final = 10
 """Sections offered for one inline query (Telegram allows 50; a person reads the first few)."""
 INLINE_DESCRIPTION: Final = 90
@@ -316,7 +377,8 @@ def _article(
     return InlineQueryResultArticle(
         id=result_id,
         title=title,
-        description=_plain(text.partition("\n\n")[2], INLINE_DESCRIPTION),
+        # the direct answer when the text starts with one, else the section's first lines (after its title)
+        description=_plain(text.partition("\n\n")[0 if text.startswith("💬") else 2], INLINE_DESCRIPTION),
         input_message_content=InputTextMessageContent(message_text=text, parse_mode=ParseMode.HTML),
         reply_markup=InlineKeyboardMarkup(
             inline_keyboard=[[url_button(tr.t("btn-rules-bot"), rules_deep_link(bot_username, section))]]
@@ -326,9 +388,11 @@ def _article(
 
 def render_inline(query: str, tr: Translator, bot_username: str) -> list[InlineQueryResultArticle]:
     """The answer to «@bot <words>» in any chat: the matching sections, best first, each a message to post
-    (the section without its examples: a chat gets the short text). An empty query, or one that finds
-    nothing, gets the table of contents and then every section."""
-    found = find_sections(query)[:INLINE_RESULTS] if query.strip() else []
+    (the section without its examples: a chat gets the short text); the first one starts with the direct answer
+    when the question has one. An empty query, or one that finds nothing, gets the table of contents and then
+    every section."""
+    looked = lookup(query) if query.strip() else Lookup(())
+    found = list(looked.sections[:INLINE_RESULTS])
     results = []
     if not found:
         contents = render_rules_contents(tr, bot_username=bot_username, is_group=True, found_nothing=False)
@@ -343,8 +407,10 @@ def render_inline(query: str, tr: Translator, bot_username: str) -> list[InlineQ
             )
         )
         found = list(RulesSection)
-    for section in found:
+    for i, section in enumerate(found):
         text = section_text(section, tr, examples=False)
+        if i == 0 and looked.answer is not None:
+            text = answer_line(looked.answer, tr) + "\n\n" + text
         results.append(
             _article(
                 f"{tr.locale.value}-{section.value}",

@@ -18,7 +18,7 @@ from bot.i18n import Translator
 from bot.views.common import card, cards
 from engine.cards import FULL_DECK, Card, Rank, Suit, parse_cards
 from engine.king import Contract, KingState, Play
-from engine.konchinka import Capture, Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay, Variant
+from engine.konchinka import Capture, Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Variant
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,8 +30,8 @@ class CaptureExample:
     table: str
     card: str
     claim: tuple[str, ...]
-    """Each capture the text names, as card codes («3s 5h»): its cards in table order, the captures in the order
-    of their first card on the table."""
+    """Each capture the text names, as card codes («3s 5h»): its cards in table order, several groups taken at
+    once separated by « / » («2s 3h / 5d»), the captures in the order of their first card on the table."""
     multi: bool = False
     """With «несколько взяток за ход» on."""
 
@@ -50,6 +50,18 @@ class ScoreExample:
     section: RulesSection
     piles: tuple[Pile, Pile]
     claim: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishOutcome:
+    """The first player, at ``totals[0]`` of ``target``, finishes the party with ``piles[0]`` captured this deal while
+    the others hold ``piles[1:]``: each seat's points for the deal, as the engine writes them in the tally."""
+
+    section: RulesSection
+    target: int
+    totals: tuple[int, ...]
+    piles: tuple[Pile, ...]
+    claim: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +100,9 @@ class ForcedExample:
     claim: tuple[str, ...]
 
 
-Example: TypeAlias = CaptureExample | ScoreExample | FinishExample | TrickExample | ForcedExample
+Example: TypeAlias = (
+    CaptureExample | ScoreExample | FinishExample | FinishOutcome | TrickExample | ForcedExample
+)
 
 S = RulesSection
 EXAMPLES: Final[tuple[Example, ...]] = (
@@ -97,12 +111,15 @@ EXAMPLES: Final[tuple[Example, ...]] = (
     CaptureExample(S.CAPTURES, Variant.CLASSIC, "Ah 2d 4s Kc", "Jh", ("Ah 2d 4s Kc",)),
     CaptureExample(S.POINTS, Variant.POINTS, "6s 7h Qd Ac", "Kc", ("6s 7h", "Qd Ac")),
     CaptureExample(S.POINTS, Variant.POINTS, "5s 6h 9d", "Jh", ("5s 6h",)),
-    ScoreExample(S.SCORING, (Pile(29, 5, "2c"), Pile(22, 8, "Td")), (3, 2)),
-    ScoreExample(S.SCORING, (Pile(25, 6, "2c Td"), Pile(25, 6)), (2, 0)),
+    ScoreExample(S.SCORING, (Pile(30, 5, "2c"), Pile(22, 8, "Td")), (3, 2)),
+    ScoreExample(S.SCORING, (Pile(26, 7, "2c Td"), Pile(26, 6)), (3, 0)),
     FinishExample(S.EARLY_FINISH, 15, (13, 9), Pile(12, 3, "2c Td"), True),
     FinishExample(S.EARLY_FINISH, 15, (14, 9), Pile(26, 6), False),
     FinishExample(S.EARLY_FINISH, 15, (13, 15, 15), Pile(27, 4), False),
-    CaptureExample(S.OPTIONS, Variant.CLASSIC, "2s 3h 5d Qc", "5c", ("2s 3h", "2s 3h 5d", "5d"), multi=True),
+    FinishOutcome(S.EARLY_FINISH, 15, (13, 9), (Pile(14, 8, "2c"), Pile(20, 4, "Td")), (2, 0)),
+    CaptureExample(
+        S.OPTIONS, Variant.CLASSIC, "2s 3h 5d Qc", "5c", ("2s 3h", "2s 3h / 5d", "5d"), multi=True
+    ),
     ForcedExample(S.KING, Contract.NO_TRICKS, "9s", "7s Ad Kh", ("7s",)),
     TrickExample(S.KING, "9s Kd 7s As", Contract.NO_TRICKS, None, ("As", -2)),
     ForcedExample(S.KING_NEGATIVE, Contract.NO_HEARTS, "", "9h Th 8c", ("8c",)),
@@ -112,7 +129,7 @@ EXAMPLES: Final[tuple[Example, ...]] = (
 )
 """The examples of every section, in the order they are shown."""
 
-Facts: TypeAlias = tuple[str, ...] | tuple[int, int] | bool | tuple[str, int]
+Facts: TypeAlias = tuple[str, ...] | tuple[int, ...] | bool | tuple[str, int]
 PIQUET: Final = tuple(c for c in FULL_DECK if c.rank >= Rank.SEVEN)
 """Кинг's 32 cards."""
 
@@ -146,29 +163,41 @@ def _fill(hands: list[list[Card]], size: int, avoid: Suit | None) -> list[list[C
     return [h + [spare.pop() for _ in range(size - len(h))] for h in hands]
 
 
+GROUPS: Final = " / "
+"""Between the groups of one capture in a claim («2s 3h / 5d»: both at once)."""
+
+
 def _capture_facts(example: CaptureExample) -> tuple[str, ...]:
     game = KonchinkaGame(KonchinkaOptions(variant=example.variant, multi_capture=example.multi))
     played = Card.parse(example.card)
     table = parse_cards(example.table)
     state = KonchinkaState.from_position(game, hands=[[played], []], table=table)
-    taken = [
-        sorted(a.taken, key=table.index)
+    captures = [
+        sorted((sorted(group, key=table.index) for group in a.groups), key=lambda g: table.index(g[0]))
         for a in state.legal_actions()
         if isinstance(a, Capture) and a.card == played
     ]
-    return tuple(_codes(group) for group in sorted(taken, key=lambda group: table.index(group[0])))
+    captures.sort(key=lambda groups: table.index(groups[0][0]))
+    return tuple(GROUPS.join(_codes(group) for group in groups) for groups in captures)
 
 
-def _score_facts(example: ScoreExample) -> tuple[int, int]:
-    # The deal's last move: the first player lays 4♥ on an empty table; nobody captured, so it goes to nobody.
-    last = Card.parse("4h")
-    piles = _piles(example.piles, [last])
-    state = KonchinkaState.from_position(
-        KonchinkaGame(KonchinkaOptions(target=99)), hands=[[last], []], captured=piles
+def _score_facts(example: ScoreExample) -> tuple[int, ...]:
+    # The deal's last move: the first player takes a card of their pile's rank from the table with its twin from
+    # their hand, so the piles end exactly as declared (all 52 cards where the example has them).
+    piles = _piles(example.piles, [])
+    first = piles[0]
+    played, taken = next(
+        (a, b)
+        for i, a in enumerate(first)
+        for b in first[i + 1 :]
+        if a.rank == b.rank and a.rank != Rank.JACK and a.suit is not Suit.CLUBS and b.suit is not Suit.CLUBS
     )
-    state.apply(Lay(last))
-    points = state.deal_scores[0].points
-    return points[0], points[1]
+    piles[0] = [c for c in first if c not in (played, taken)]
+    game = KonchinkaGame(KonchinkaOptions(players=len(piles), target=99))
+    hands: list[list[Card]] = [[played]] + [[] for _ in piles[1:]]
+    state = KonchinkaState.from_position(game, hands=hands, table=[taken], captured=piles)
+    state.apply(Capture(played, ((taken,),)))
+    return state.deal_scores[0].points
 
 
 def _finish_facts(example: FinishExample) -> bool:
@@ -182,6 +211,21 @@ def _finish_facts(example: FinishExample) -> bool:
         tally=[[t] for t in example.totals],
     )
     return Finish() in state.legal_actions()
+
+
+def _outcome_facts(example: FinishOutcome) -> tuple[int, ...]:
+    piles = _piles(example.piles, [])
+    used = {c for pile in piles for c in pile}
+    free = [c for c in FULL_DECK if c not in used]
+    players = len(example.totals)
+    state = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions(players=players, target=example.target)),
+        hands=[[free[i]] for i in range(players)],
+        captured=piles,
+        tally=[[t] for t in example.totals],
+    )
+    state.apply(Finish())
+    return state.deal_scores[-1].points
 
 
 @functools.cache
@@ -235,6 +279,8 @@ def engine_facts(example: Example) -> Facts:
         return _score_facts(example)
     if isinstance(example, FinishExample):
         return _finish_facts(example)
+    if isinstance(example, FinishOutcome):
+        return _outcome_facts(example)
     if isinstance(example, TrickExample):
         return _trick_facts(example)
     return _forced_facts(example)
@@ -263,14 +309,22 @@ def example_text(example: Example, tr: Translator) -> str:
     facts = engine_facts(example)
     if isinstance(example, CaptureExample):
         assert isinstance(facts, tuple)
-        options = [" + ".join(card(c, tr) for c in parse_cards(str(f))) for f in facts]
+
+        def groups_text(capture: str) -> str:
+            groups = [" + ".join(card(c, tr) for c in parse_cards(g)) for g in capture.split(GROUPS)]
+            return tr.t("rules-example-and").join(groups)
+
+        single = [groups_text(str(f)) for f in facts if GROUPS not in str(f)]
+        together = [groups_text(str(f)) for f in facts if GROUPS in str(f)]
         return tr.t(
             "rules-example-capture",
             table=cards(parse_cards(example.table), tr),
             card=card(Card.parse(example.card), tr),
-            captures=_one_of(options, tr),
-            count=len(options),
+            captures=_one_of(single, tr),
+            count=len(single),
+            together=_one_of(together, tr),
             multi="yes" if example.multi else "no",
+            both="yes" if together else "no",
         )
     if isinstance(example, ScoreExample):
         assert isinstance(facts, tuple)
@@ -296,6 +350,21 @@ def example_text(example: Example, tr: Translator) -> str:
             total=example.totals[0] + secured,
             can=str(bool(facts)).lower(),
             reason="short" if example.totals[0] + secured < example.target else "tie",
+        )
+    if isinstance(example, FinishOutcome):
+        assert isinstance(facts, tuple)
+        mine, theirs = int(facts[0]), [int(f) for f in facts[1:]]
+        return tr.t(
+            "rules-example-finish-outcome",
+            target=example.target,
+            mine=example.totals[0],
+            other=tr.t("rules-example-and").join(str(t) for t in example.totals[1:]),
+            others=len(theirs),
+            pile=_pile_text(example.piles[0], tr),
+            their=tr.t("rules-example-and").join(_pile_text(p, tr) for p in example.piles[1:]),
+            points=mine,
+            total=example.totals[0] + mine,
+            theirs=tr.t("rules-example-and").join(str(p) for p in theirs),
         )
     if isinstance(example, TrickExample):
         assert isinstance(facts, tuple)

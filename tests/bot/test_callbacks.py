@@ -7,9 +7,9 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.callbacks import (
     MAX_CALLBACK_BYTES,
+    TURN_TIME_KEY,
     BackCb,
     DeepLink,
-    GameKind,
     LobbyCb,
     LobbyOp,
     MoveCb,
@@ -18,31 +18,31 @@ from bot.callbacks import (
     RulesCb,
     RulesSection,
     SeatCb,
-    SettingKey,
     SoloCb,
     SoloStep,
     parse_start_payload,
     start_link,
 )
+from bot.games import plugins
 from engine.ai import Level
 
 GAME = "Zz9_Zz9_Zz9-"  # 12 characters: the longest game id
 VERSION = 999_999
 INDEX = 999
-LONGEST_KEY = max((k.value for k in SettingKey), key=len)
+LONGEST_KEY = max((k for p in plugins() for k in p.setting_keys()), key=len)
 LONGEST_OP = max((o.value for o in LobbyOp), key=len)
 LONGEST_LEVEL = max((lv.value for lv in Level), key=len)
 
 WORST_CASES: list[CallbackData] = [
     LobbyCb(game=GAME, op=LobbyOp(LONGEST_OP), key=LONGEST_KEY, value="classic"),
     LobbyCb(game=GAME, op=LobbyOp.ADD_BOT, value=LONGEST_LEVEL),
-    LobbyCb(game=GAME, op=LobbyOp.SET, key=SettingKey.TURN_TIME.value, value="999999"),
+    LobbyCb(game=GAME, op=LobbyOp.SET, key=TURN_TIME_KEY, value="999999"),
     MoveCb(game=GAME, version=VERSION, index=INDEX),
     PickCb(game=GAME, version=VERSION, card="Td"),
     BackCb(game=GAME, version=VERSION),
     RulesCb(section=RulesSection.KING_SCORING, game=GAME),
     RematchCb(game=GAME),
-    SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=3, level=LONGEST_LEVEL),
+    SoloCb(step=SoloStep.LEVEL, game="konchinka", opponents=3, level=LONGEST_LEVEL),
     SeatCb(game=GAME),
 ]
 

@@ -140,7 +140,8 @@ async def test_a_cancel_press_is_answered_even_when_telegram_does_not_say_who_is
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     running = await bot_runner()
-    membership = running.app.dispatcher["membership"]
+    membership = running.app.service.membership
+    assert membership is not None
     membership.timeout = 1  # real seconds; 5 in production
     anna, vera = tg.add_user("Аня"), tg.add_user("Вера")
     group = tg.add_group("Друзья", [anna, vera], admins=[anna])

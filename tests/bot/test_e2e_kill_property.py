@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import random
 import sqlite3
@@ -17,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey
-from bot.storage import Actor, Database, GameStatus, repo
+from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
+from bot.storage import Actor, Batch, Database, GameStatus, repo
 from engine.core import GameRecord, State, replay
 from engine.king import KingState
 from tests.bot.conftest import (
@@ -217,19 +218,20 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
     remain, so the test spends its time on the kills rather than on 15 deals. The bot is down meanwhile."""
     db = await Database.open(db_path)
     try:
-        async with db.tx() as tx:
-            for game in await repo.active_games(tx):
-                if game.kind != GameKind.KING.value or game.record is None:
-                    continue
-                state = replay(game.record)
-                rng = random.Random(game.id)
-                while state.deals_completed < KING_DEALS - deals_left:
-                    action = rng.choice(list(state.legal_actions()))
-                    seat, version = state.current_player, state.version
-                    state.apply(action)
-                    await repo.record_move(
-                        tx, game.id, version, state.record(), action.code, seat, Actor.BOT, 0.0
-                    )
+        for game in await repo.active_games(db):
+            if game.kind != "king" or game.record is None:
+                continue
+            state = replay(game.record)
+            rng = random.Random(game.id)
+            batch = Batch()
+            while state.deals_completed < KING_DEALS - deals_left:
+                action = rng.choice(list(state.legal_actions()))
+                seat, version = state.current_player, state.version
+                state.apply(action)
+                repo.add_move(batch, game.id, version, action.code, seat, Actor.BOT, 0.0)
+            played = dataclasses.replace(game, record=state.record(), version=state.version)
+            repo.save_game(batch, played, game.version)
+            await db.write(batch)
     finally:
         await db.close()
 
@@ -257,7 +259,7 @@ async def test_the_bot_killed_at_chosen_moments_finishes_every_party(
         # bot player; 30 s a turn.
         konchinka = await open_lobby(tg, friends, anna, [anna, boris, gleb])
         lobby = lobby_of(friends)  # once: full with the bot player, it loses the join link lobby_of looks for
-        set_time = LobbyCb(game=konchinka, op=LobbyOp.SET, key=SettingKey.TURN_TIME.value, value="30").pack()
+        set_time = LobbyCb(game=konchinka, op=LobbyOp.SET, key=TURN_TIME_KEY, value="30").pack()
         assert (await anna.press(lobby, data=set_time, force=True)).answered
         add_bot = LobbyCb(game=konchinka, op=LobbyOp.ADD_BOT, value="normal").pack()
         assert (await anna.press(lobby, data=add_bot, force=True)).answered

@@ -22,6 +22,7 @@ from tests.bot.conftest import (
     game_row,
     has_rematch,
     lobby_of,
+    move_buttons,
     open_king_lobby,
     start_party,
     start_solo_king,
@@ -112,10 +113,6 @@ def clock_only_edits(chats: list[FakeChat]) -> list[tuple[str, str]]:
     return found
 
 
-def timed_out_in(group: FakeChat, line: str) -> bool:
-    return any(line in version.text for message in group.bot_messages() for version in message.history)
-
-
 async def test_a_group_konchinka_party_read_as_its_players_read_it(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
@@ -150,11 +147,16 @@ async def test_a_group_konchinka_party_read_as_its_players_read_it(
             waited_reminder = True
             await wait_out("a reminder", lambda c=chat: any(REMINDER in m.text for m in c.bot_messages()))
         elif made == 9 and not waited_timer:
+            # The turn message must be the current one (a hand a move just made stale is edited soon).
+            version = (await game_row(running, game)).version
+            message = turn_message(mover)
+            if message is None or not any(d.split(":")[2] == str(version) for d in move_buttons(message)):
+                await asyncio.sleep(0.01)
+                continue
             waited_timer = True
-            # Not "their turn message is gone": an edit or a new copy of the hand makes it blink, and the
-            # person would then play after all. The timer's move is the line the group gets.
-            timed_out = f"⏰ {mover.first_name}: время на ход вышло, сыграл бот."
-            await wait_out("the timer's move", lambda t=timed_out: timed_out_in(group, t))
+            while (await game_row(running, game)).version == version:
+                assert loop.time() < deadline, "the timer did not play for the player"
+                await asyncio.sleep(0.05)
             continue
         if await take_turn(tg, mover, pick=made):
             made += 1
@@ -185,6 +187,7 @@ async def test_a_group_konchinka_party_read_as_its_players_read_it(
     for user in people:
         ends = [m for m in user.private_chat.visible_messages() if m.text.split("\n")[0] == title]
         assert ends and has_rematch(ends), user.full_name
+    assert any("сыграл бот" in v.text for m in group.bot_messages() for v in m.history)
     assert per_move <= CALLS_PER_MOVE
 
 

@@ -23,7 +23,8 @@ from aiogram.types import Update
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import LobbyOp, RulesSection, SettingKey
+from bot.callbacks import TURN_TIME_KEY, LobbyOp, RulesSection
+from bot.games import plugins
 from bot.storage import repo
 from engine.ai import Level
 from tests.bot.conftest import BotRunner, Running, open_lobby, start_party, turn_message
@@ -43,7 +44,8 @@ each chat."""
 PREFIXES = ("l", "m", "p", "b", "r", "rm", "s", "t", "n", "x", "")
 WORDS = (
     *(op.value for op in LobbyOp),
-    *(key.value for key in SettingKey),
+    TURN_TIME_KEY,
+    *(key for plugin in plugins() for key in plugin.setting_keys()),
     *(level.value for level in Level),
     *(section.value for section in RulesSection),
     "konchinka", "king", "classic", "points", "g", "o", "0", "1", "-1", "3", "99", "1e3", "٣", " 1", "+1",

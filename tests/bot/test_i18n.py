@@ -94,7 +94,8 @@ def test_no_unicode_isolation_marks_and_args_are_filled() -> None:
 
 def test_russian_plurals_and_english_fallback() -> None:
     ru = translator(Locale.RU)
-    assert ru.t("lobby-need-more", need=1) == "Нужно ещё 1 игрок."
+    assert ru.t("lobby-need-more", need=1) == "Нужен ещё 1 игрок."
+    assert ru.t("lobby-need-more", need=21) == "Нужен ещё 21 игрок."
     assert ru.t("lobby-need-more", need=3) == "Нужно ещё 3 игрока."
     assert ru.t("lobby-need-more", need=5) == "Нужно ещё 5 игроков."
     assert translator(Locale.EN).t("answer-stale") == "This move has already been made."

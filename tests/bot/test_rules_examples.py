@@ -45,7 +45,7 @@ def test_the_text_shows_the_engine_answer() -> None:
     score = next(e for e in EXAMPLES if isinstance(e, ScoreExample))
     assert example_text(score, RU).endswith("Первый получает 3 очка, второй — 2 очка.")
     finish = [e for e in EXAMPLES if isinstance(e, FinishExample)]
-    assert example_text(finish[0], RU).endswith("итог — 15: можно прикончить.")
+    assert example_text(finish[0], RU).endswith("итог — 15, так что прикончить можно.")
     assert "прикончить нельзя" in example_text(finish[1], RU)
     eralash = next(e for e in EXAMPLES if isinstance(e, TrickExample) and e.contract is Contract.ERALASH)
     assert example_text(eralash, RU).endswith("Взятку берёт Д♠; в раздаче «ералаш» это 36 штрафных очков.")

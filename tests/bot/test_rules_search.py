@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from bot.callbacks import GameKind
 from bot.callbacks import RulesSection as S
 from bot.views.rules import find_sections
+from bot.views.rules_words import GameKind
 
 QUERIES: list[tuple[str, S]] = [
     # the list

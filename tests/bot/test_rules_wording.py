@@ -35,10 +35,10 @@ def test_stats_say_the_sign_and_the_unit() -> None:
         text = render_stats(UserStats(games=3, wins=1, points=20, settlement=settlement), RU).text
         return text.splitlines()[-1]
 
-    assert balance(2) == "Итог расчётов: +2 очка в вашу пользу"
-    assert balance(-5) == "Итог расчётов: −5 очков не в вашу пользу"
-    assert balance(1) == "Итог расчётов: +1 очко в вашу пользу"
-    assert balance(0) == "Итог расчётов: 0, вы в расчёте"
+    assert balance(2) == "Итог расчётов: в плюсе на 2 очка"
+    assert balance(-5) == "Итог расчётов: в минусе на 5 очков"
+    assert balance(1) == "Итог расчётов: в плюсе на 1 очко"
+    assert balance(0) == "Итог расчётов: ни в плюсе, ни в минусе"
     english = render_stats(UserStats(games=1, wins=0, points=3, settlement=-1), EN).text
     assert "Games played: 1" in english and english.endswith("Settlement balance: −1 point against you")
 

@@ -121,7 +121,7 @@ def _trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> st
 
 
 def _time_note(table: KingTable, tr: Translator) -> str:
-    return time_note(table.turn_seconds, table.deadline, tr)
+    return time_note(table.turn_seconds, tr)
 
 
 def _turn_line(table: KingTable, tr: Translator) -> str | None:
@@ -360,7 +360,10 @@ def _solo_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) ->
     )
 
 
-def _private(table: KingTable, tr: Translator) -> Rendered:
+def render_private(table: KingTable, tr: Translator) -> Rendered:
+    """A player's private message: in a group game what they need to move and their cards in suit rows (a card
+    plays on one tap; the trump chooser gets ♠ ♥ ♦ ♣ and «по последней»); a solo game's one live message (a
+    rematch button at the end)."""
     view = table.view
     seats = table.seats
     me = seats[view.player] if 0 <= view.player < len(seats) else SeatInfo(name="")
@@ -380,14 +383,3 @@ def _private(table: KingTable, tr: Translator) -> Rendered:
     )
     rows.append(last_row)
     return Rendered(fit(lambda _keep: text), keyboard(rows))
-
-
-def render_hand(table: KingTable, tr: Translator) -> Rendered:
-    """A player's private message in a group game: what they need to move, their cards in suit rows (a card
-    plays on one tap; the trump chooser gets ♠ ♥ ♦ ♣ and «по последней»)."""
-    return _private(table, tr)
-
-
-def render_solo(table: KingTable, tr: Translator) -> Rendered:
-    """The one live message of a solo game against three bot players (a rematch button at the end)."""
-    return _private(table, tr)
