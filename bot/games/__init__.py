@@ -13,6 +13,7 @@ import pkgutil
 from typing import Any, TypeAlias
 
 from bot.games.base import GamePlugin
+from bot.i18n import add_texts
 
 AnyPlugin: TypeAlias = GamePlugin[Any, Any]
 """The plug-in of some game (what the service holds when it does not know which)."""
@@ -27,6 +28,8 @@ def register(plugin: AnyPlugin) -> AnyPlugin:
     if known is not None and known is not plugin:
         raise ValueError(f"a game {plugin.kind!r} is registered already")
     _PLUGINS[plugin.kind] = plugin
+    if plugin.texts is not None:
+        add_texts(plugin.texts)
     return plugin
 
 
@@ -42,9 +45,9 @@ def _find() -> None:
 
 
 def plugins() -> tuple[AnyPlugin, ...]:
-    """Every hosted game's plug-in, in the order they registered (the order menus list them in)."""
+    """Every hosted game's plug-in, in menu order."""
     _find()
-    return tuple(_PLUGINS.values())
+    return tuple(sorted(_PLUGINS.values(), key=lambda p: (p.menu_order, p.kind)))
 
 
 def plugin_of(kind: str) -> AnyPlugin:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from pathlib import Path
 from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
 from bot.callbacks import RulesSection
@@ -46,7 +47,9 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
     menu_order: ClassVar[int]
     """Where the game comes in menus and lists (lower first)."""
     solo_opponents: ClassVar[tuple[int, ...]]
-    """How many bot players a solo game may have (one number: it is not asked)."""
+    """How many bot players a solo game may have (one number: it is not asked; none: no solo game)."""
+    texts: ClassVar[Path | None] = None
+    """A folder of the game's own texts (``<locale>/*.ftl``) when they are not in the top-level ``locales/``."""
     min_players: ClassVar[int]
     """People needed to start a group game (Кинг fills the rest with bot players)."""
     max_players: ClassVar[int]

@@ -15,7 +15,7 @@ from engine.ai import Level
 
 
 def _games() -> list[SoloGame]:
-    return [SoloGame(p.kind, p.solo_opponents) for p in plugins()]
+    return [SoloGame(p.kind, p.solo_opponents) for p in plugins() if p.solo_opponents]
 
 
 async def on_play(message: Message, service: GameService) -> None:
