@@ -10,14 +10,14 @@ import engine
 
 BOT = Path(bot.__file__).parent
 ENGINE = Path(engine.__file__).parent
-ROOMS = ("store", "lobby", "moves", "scheduler", "publisher", "players", "chats", "peeks", "facade")
 MAX_LINES = 450
 """A module past this usually hides two (STYLE.md)."""
 LONGER = {
     "engine/konchinka/state.py": "a game's state machine, one class",
     "engine/king/state.py": "a game's state machine, one class",
-    # TEMPORARY: outbox/core.py is 451 lines; issue 23 splits it. Remove this entry with that change.
-    "bot/services/outbox/core.py": "issue 23 splits it",
+    # TEMPORARY, each to be split by the change that made it long; remove the entry with that split.
+    "bot/storage/db.py": "458 lines since issue 20 (storage through aiosqlite)",
+    "bot/views/rules_answers.py": "455 lines since issue 26 (direct answers)",
 }
 """Modules allowed past ``MAX_LINES``, and why (issue 23: «no module over 450 lines but the two state
 machines»)."""
@@ -56,11 +56,12 @@ def test_every_module_of_bot_and_engine_is_at_most_450_lines() -> None:
     assert all(found.get(name, 0) > MAX_LINES for name in LONGER), "an allowance no longer needed: remove it"
 
 
-def test_rooms_never_import_the_facade_or_call_the_scheduler_back() -> None:
-    for room in ROOMS:
-        path = BOT / "services" / f"{room}.py"
-        assert path.is_file(), room
-        if room != "facade":
-            assert "bot.services.facade" not in imported(path), f"{room}.py imports the façade"
-    for room in ("store", "lobby", "moves", "publisher", "players", "chats"):
-        assert "bot.services.scheduler" not in imported(BOT / "services" / f"{room}.py"), room
+def test_rooms_never_import_the_facade_and_only_the_facade_publishes_or_wakes_a_timer() -> None:
+    """A room returns what changed; the façade alone publishes it and pokes the game's timer."""
+    rooms = [path for path in sorted((BOT / "services").rglob("*.py")) if path.name != "facade.py"]
+    assert {"moves.py", "turns.py", "publisher.py", "timers.py"} <= {path.name for path in rooms}
+    for path in rooms:
+        names = imported(path)
+        assert "bot.services.facade" not in names, f"{path.name} imports the façade"
+        assert "bot.services.publisher" not in names, f"{path.name} publishes: only the façade does"
+        assert "bot.services.timers" not in names, f"{path.name} pokes a timer: only the façade does"
