@@ -18,7 +18,7 @@ from bot.services.errors import ServiceError
 from bot.services.screens import Screens
 from bot.services.store import Change, Match, Store, Unit
 from bot.storage import GameMode, GameStatus, SeatRow, repo
-from bot.storage.db import Batch
+from bot.storage.batch import Batch
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
 from engine.core import JSONValue

@@ -1,8 +1,5 @@
 """A database another process holds locked, or a full disk: every press is answered within Telegram's 15 s —
-applied once the lock is let go in time, else with a short apology that changes nothing.
-
-While a lock is held the bot's clock runs at ``LOCKED_SPEED``: the database's busy timeout and the bot's window
-for trying again are clock seconds, so the locks are too."""
+applied once the lock is let go in time, else with a short apology that changes nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +7,6 @@ import asyncio
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,12 +17,6 @@ from tests.fakebot import FakeTelegram, FakeUser
 pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 APOLOGY = "Не получилось"
-LOCKED_SPEED = 1.0
-"""Real time: faster, the deferred rows' flush (``bot.storage.db.RIDE_WITHIN``, real seconds) comes at other
-moments of the lock, takes the database while a press waits to try again, and the press's second try ends past
-the bot's window (at 2 and 4 the long lock's press was applied, not refused)."""
-TELEGRAM_LIMIT = 15.0
-"""Clock seconds: Telegram's time to answer a press (the fake server's is 15 real seconds)."""
 
 
 async def _hold_write_lock(db_path: Path, seconds: float) -> None:
@@ -40,8 +30,8 @@ async def _hold_write_lock(db_path: Path, seconds: float) -> None:
         conn.close()
 
 
-async def _party(tg: FakeTelegram, bot_runner: BotRunner, **overrides: Any) -> tuple[Running, str, FakeUser]:
-    running, anna, boris, _group, game = await two_player_party(tg, bot_runner, **overrides)
+async def _party(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[Running, str, FakeUser]:
+    running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
     await tg.settle()
     return running, game, anna if turn_message(anna) else boris
 
@@ -61,9 +51,9 @@ async def _press_move(mover: FakeUser, game: str, version: int) -> tuple[bool, s
 async def test_a_press_waiting_out_a_7_s_lock_is_applied(
     tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
 ) -> None:
-    running, game, mover = await _party(tg, bot_runner, clock_speed=LOCKED_SPEED)
+    running, game, mover = await _party(tg, bot_runner)
     version = await _version(running, game)
-    holder = asyncio.create_task(_hold_write_lock(db_path, running.app.clock.real(7.0)))
+    holder = asyncio.create_task(_hold_write_lock(db_path, 7.0))
     await asyncio.sleep(0.1)
     answered, text, _took = await _press_move(mover, game, version)
     await holder
@@ -74,14 +64,13 @@ async def test_a_press_waiting_out_a_7_s_lock_is_applied(
 async def test_a_press_during_a_long_lock_gets_an_apology_in_time_and_changes_nothing(
     tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
 ) -> None:
-    running, game, mover = await _party(tg, bot_runner, clock_speed=LOCKED_SPEED)
+    running, game, mover = await _party(tg, bot_runner)
     version = await _version(running, game)
-    clock = running.app.clock
-    holder = asyncio.create_task(_hold_write_lock(db_path, clock.real(13.0)))
+    holder = asyncio.create_task(_hold_write_lock(db_path, 13.0))
     await asyncio.sleep(0.1)
     answered, text, took = await _press_move(mover, game, version)
     assert answered and text is not None and text.startswith(APOLOGY)
-    assert took < clock.real(TELEGRAM_LIMIT - 1)
+    assert took < 14
     await holder
     assert await _version(running, game) == version
     # Pressed again once the database is free: played.
