@@ -169,7 +169,7 @@ class RulesLibrary:
                 titles, bodies = [], []
                 for locale in Locale:
                     tr = translator(locale)
-                    # «Кинг: очки» is found by «очки»: the game's name says only which game
+                    # «<Игра>: как брать» is found by «как брать»: the game's name says only which game
                     titles += [section.title(tr).rpartition(":")[2], section.nav(tr)]
                     # not the worked examples: their cards and counts are no topic of the section
                     bodies += [section.title(tr), section.text(tr), section.text(tr, short=True)]
