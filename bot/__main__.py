@@ -22,7 +22,7 @@ log = logging.getLogger("bot")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Кончинка and Кинг in Telegram.")
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Card games in Telegram.")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the bot (the default)")
     commands.add_parser(

@@ -17,6 +17,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from aiohttp import web
 
 from bot import metrics
+from bot.games import rules_library
 from bot.handlers import handled_commands, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
@@ -126,7 +127,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
 async def set_commands(bot: Bot) -> None:
     """The command menus: private and group scopes, Russian (also the default) and English."""
     for locale in Locale:
-        private, group = bot_commands(translator(locale))
+        private, group = bot_commands(rules_library(), translator(locale))
         private = _handled(private)
         group = _handled(group)
         for language in (locale.value, None) if locale is Locale.RU else (locale.value,):

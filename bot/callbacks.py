@@ -90,28 +90,13 @@ class HintCb(CallbackData, prefix="h"):
     version: int
 
 
-class RulesSection(enum.StrEnum):
-    """Sections of /rules, in the order the navigation shows them."""
-
-    KONCHINKA = "k"
-    CAPTURES = "kc"
-    POINTS = "kp"
-    SCORING = "ks"
-    TALLY = "kt"
-    EARLY_FINISH = "kf"
-    OPTIONS = "ko"
-    KING = "g"
-    KING_NEGATIVE = "gn"
-    KING_TRUMP = "gt"
-    KING_SCORING = "gs"
-
-
 class RulesCb(CallbackData, prefix="r"):
-    """Show one rules section; ``game`` (optional) is the game whose options to show. ``page`` marks a button of
-    a rules message, which turns that message's page in place; elsewhere (a game message) the section goes to the
-    presser's private chat."""
+    """Show one rules section: ``section`` is its id (short ASCII, each game's rules book names its sections;
+    the rules handler answers only ids a hosted game has). ``game`` (optional) is the game whose options to show.
+    ``page`` marks a button of a rules message, which turns that message's page in place; elsewhere (a game
+    message) the section goes to the presser's private chat."""
 
-    section: RulesSection
+    section: str
     game: str = ""
     page: bool = False
 

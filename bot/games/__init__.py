@@ -8,12 +8,14 @@ the top-level ``locales/``. A game defined elsewhere (a test's) registers the sa
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from typing import Any, TypeAlias
 
 from bot.games.base import GamePlugin
 from bot.i18n import add_texts
+from bot.views.rules_book import RulesLibrary
 
 AnyPlugin: TypeAlias = GamePlugin[Any, Any]
 """The plug-in of some game (what the service holds when it does not know which)."""
@@ -64,4 +66,15 @@ def is_hosted(kind: str) -> bool:
     return kind in _PLUGINS
 
 
-__all__ = ["AnyPlugin", "is_hosted", "plugin_of", "plugins", "register"]
+def rules_library() -> RulesLibrary:
+    """Every hosted game's rules book, in menu order (``menu_order``), with one search index over them all."""
+    return _library(plugins())
+
+
+@functools.lru_cache(maxsize=4)
+def _library(hosted: tuple[AnyPlugin, ...]) -> RulesLibrary:
+    """Built once for a set of games (a game registered later makes a new one)."""
+    return RulesLibrary(p.rules() for p in hosted)
+
+
+__all__ = ["AnyPlugin", "is_hosted", "plugin_of", "plugins", "register", "rules_library"]

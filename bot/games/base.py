@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
-from bot.callbacks import RulesSection
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, TableFrame, TableInfo
+from bot.views.rules_book import RulesBook
 from engine.core import (
     Action,
     Game,
@@ -51,7 +51,7 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
     texts: ClassVar[Path | None] = None
     """A folder of the game's own texts (``<locale>/*.ftl``) when they are not in the top-level ``locales/``."""
     min_players: ClassVar[int]
-    """People needed to start a group game (Кинг fills the rest with bot players)."""
+    """People needed to start a group game (one that ``fills_with_bots`` fills the rest with bot players)."""
     max_players: ClassVar[int]
     fills_with_bots: ClassVar[bool]
     """At the start, the empty seats up to ``max_players`` go to bot players."""
@@ -94,11 +94,16 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
 
     @abstractmethod
     def summary(self, options: Options, tr: Translator) -> str:
-        """One line naming the game and its options, for the lobby's title («Кончинка · до 15, …»)."""
+        """One line naming the game and its options, for the lobby's title («<игра> · до 15, …»)."""
 
     @abstractmethod
-    def rules_section(self, options: Options) -> RulesSection:
-        """The rules section that fits these options (the «📖 Правила» button)."""
+    def rules(self) -> RulesBook:
+        """The game's rules: its sections with their texts, search words, direct answers and worked examples,
+        what a party's options look like in the rules, its line of /help."""
+
+    def rules_section(self, options: Options) -> str:
+        """The id of the rules section that fits these options (the lobby's «📖 Правила» button): the first."""
+        return self.rules().sections[0].id
 
     @abstractmethod
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:

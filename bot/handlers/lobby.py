@@ -1,4 +1,4 @@
-"""Group lobbies: /konchinka, /king, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
+"""Group lobbies: each game's command, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from bot.views.lobby import render_new_menu
 
 
 async def on_open(message: Message, command: CommandObject, service: GameService) -> None:
-    """A game's own command (/konchinka, /king, …) in a group: its lobby, with the default options."""
+    """A game's own command (its plug-in's ``command``) in a group: its lobby, with the default options."""
     assert message.from_user is not None
     plugin = next(p for p in plugins() if p.command == command.command.lower())
     await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), plugin.kind)

@@ -19,7 +19,7 @@ def _games() -> list[SoloGame]:
 
 
 async def on_play(message: Message, service: GameService) -> None:
-    # One screen: Кончинка's numbers of opponents, or Кинг (always three bots, then the level).
+    # One screen: each game with its numbers of opponents (a game with one number goes on to the level).
     rendered = render_play_menu(tr_of(message.from_user), _games())
     await service.say(message.chat.id, rendered.text, rendered.markup)
 

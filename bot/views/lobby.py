@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import DeepLink, LobbyCb, LobbyOp, RulesSection, start_link
+from bot.callbacks import DeepLink, LobbyCb, LobbyOp, start_link
 from bot.i18n import Translator
 from bot.views.common import (
     button,
@@ -90,7 +90,7 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
     rows.append(
         [
             button(tr.t("btn-settings"), LobbyCb(game=game, op=LobbyOp.SETTINGS).pack()),
-            rules_button(tr, RulesSection(info.rules_section), ""),
+            rules_button(tr, info.rules_section, ""),
         ]
     )
     rows.append(

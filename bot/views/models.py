@@ -20,7 +20,7 @@ from engine.ai import Level
 from engine.core import JSONValue
 
 ViewT = TypeVar("ViewT")
-"""The engine view a table carries (``TableInfo[KonchinkaView]``: a Кончинка table)."""
+"""The engine view a table carries (``TableInfo[SomeView]``: a table of the game whose view that is)."""
 
 
 @dataclass(frozen=True, slots=True)

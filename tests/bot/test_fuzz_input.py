@@ -23,8 +23,8 @@ from aiogram.types import Update
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import TURN_TIME_KEY, LobbyOp, RulesSection
-from bot.games import plugins
+from bot.callbacks import TURN_TIME_KEY, LobbyOp
+from bot.games import plugins, rules_library
 from bot.storage import repo
 from engine.ai import Level
 from tests.bot.conftest import BotRunner, Running, open_lobby, start_party, turn_message
@@ -47,7 +47,7 @@ WORDS = (
     TURN_TIME_KEY,
     *(key for plugin in plugins() for key in plugin.setting_keys()),
     *(level.value for level in Level),
-    *(section.value for section in RulesSection),
+    *(section.id for section in rules_library().sections),
     "konchinka", "king", "classic", "points", "g", "o", "0", "1", "-1", "3", "99", "1e3", "٣", " 1", "+1",
     str(2**63 - 1), str(2**63), str(2**64), "9" * 40, "Td", "10♦", "<b>", "&", "\u200f",
 )  # fmt: skip

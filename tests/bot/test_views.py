@@ -23,14 +23,16 @@ from bot.callbacks import (
     PickCb,
     RematchCb,
     RulesCb,
-    RulesSection,
     SeatCb,
     SoloCb,
     SoloStep,
 )
+from bot.games import rules_library
 from bot.games.king import KING
+from bot.games.king.sections import KingSection as G
 from bot.games.konchinka import KONCHINKA
 from bot.games.konchinka.results import render_deal_end, render_party_end
+from bot.games.konchinka.sections import KonchinkaSection as K
 from bot.games.konchinka.settings import KonchinkaSetting
 from bot.games.konchinka.views import (
     KonchinkaTable,
@@ -81,6 +83,7 @@ from tests.bot.conftest import lobby_info
 
 RU = translator(Locale.RU)
 EN = translator(Locale.EN)
+LIB = rules_library()
 HOSTILE = "<b>&Аня</script>"
 SEATS = (
     SeatInfo("Аня", 1),
@@ -237,9 +240,12 @@ def all_renders(seats: tuple[SeatInfo, ...]) -> Iterator[tuple[str, Rendered]]:
         current = table(two_tap, None, seats)
         card = next(c for c in current.view.hand if len(actions_of_card(current.view, c)) >= 2)
         yield "hand-selected", render_private(current, tr, card)
-        for section in RulesSection:
-            yield f"rules-{section}", render_rules(section, tr, game_id="g1", options={"variant": "points"})
-        yield "help", render_help(tr)
+        for section in LIB.sections:
+            yield (
+                f"rules-{section.id}",
+                render_rules(LIB, section.id, tr, game_id="g1", options={"variant": "points"}),
+            )
+        yield "help", render_help(LIB, tr)
         yield "start-bot", render_start_bot(seats[0], "g1", "kbot", tr)
         yield "reminder", render_turn_reminder(seats[0], 15, tr)
         yield "replaced", render_seat_replaced(seats[0], "g1", tr)
@@ -300,9 +306,7 @@ def test_lobby_lists_players_and_offers_join_link_and_creator_buttons() -> None:
         if b.callback_data and b.callback_data[0] == "l"
     }
     assert ops == {LobbyOp.LEAVE, LobbyOp.BOT_MENU, LobbyOp.SETTINGS, LobbyOp.START, LobbyOp.CANCEL}
-    assert (
-        RulesCb.unpack(by_text(rendered, "📖 Правила").callback_data or "").section is RulesSection.KONCHINKA
-    )
+    assert RulesCb.unpack(by_text(rendered, "📖 Правила").callback_data or "").section == K.BASICS
 
 
 def test_full_lobby_hides_join_and_add_bot() -> None:
@@ -585,46 +589,44 @@ def test_party_end_names_the_winner_settles_and_offers_a_rematch() -> None:
 
 @pytest.mark.parametrize("tr", [RU, EN], ids=["ru", "en"])
 def test_rules_sections_navigate_to_every_section(tr: Translator) -> None:
-    for section in RulesSection:
-        rendered = render_rules(section, tr, game_id="g1")
+    for section in LIB.sections:
+        rendered = render_rules(LIB, section.id, tr, game_id="g1")
         targets = [RulesCb.unpack(b.callback_data or "") for b in buttons(rendered)]
-        assert {t.section for t in targets} == set(RulesSection)
+        assert {t.section for t in targets} == {s.id for s in LIB.sections}
         assert all(t.game == "g1" for t in targets)
         assert len(rendered.text) > 200
 
 
 def test_rules_state_the_numbers_of_the_spec() -> None:
-    scoring = render_rules(RulesSection.SCORING, RU).text
+    scoring = render_rules(LIB, K.SCORING, RU).text
     assert "2 очка" in scoring and "1 очко" in scoring and "2♣ и 10♦" in scoring
-    early = render_rules(RulesSection.EARLY_FINISH, RU).text
+    early = render_rules(LIB, K.EARLY_FINISH, RU).text
     assert "7 треф" in early and "27 карт" in early and "не больше двух очков" in early
-    tally = render_rules(
-        RulesSection.TALLY, RU, options={"target": 21, "settlement": "stake", "stake": 3}
-    ).text
+    tally = render_rules(LIB, K.TALLY, RU, options={"target": 21, "settlement": "stake", "stake": 3}).text
     assert "<s>2</s> <s>6</s> 9" in tally
     assert "• Играем до: 21" in tally and "• Расчёт: на кон, ставка 3" in tally
-    king = render_rules(RulesSection.KING_SCORING, RU).text
+    king = render_rules(LIB, G.SCORING, RU).text
     assert "192" in king and "96" in king
 
 
 def test_rules_state_the_deliberate_readings_of_the_spec() -> None:
-    points = render_rules(RulesSection.POINTS, RU).text
+    points = render_rules(LIB, K.POINTS, RU).text
     assert "на 14 очков. Это опечатка" in points and "на свою сумму — 13" in points
-    early = render_rules(RulesSection.EARLY_FINISH, RU).text
+    early = render_rules(LIB, K.EARLY_FINISH, RU).text
     assert "27 карт и больше — 2 очка за карты" in early and "Этого условия в печатных правилах нет" in early
     assert "<b>строго больше</b>, чем у каждого из остальных" in early
-    negative = render_rules(RulesSection.KING_NEGATIVE, RU).text
+    negative = render_rules(LIB, G.NEGATIVE, RU).text
     assert "Этот досрочный конец раздачи тоже можно выключить в настройках" in negative
     assert "Седьмая раздача, <b>ералаш</b>, наказывает за всё это сразу" in negative
     assert "О порядке семи раздач договариваются заранее" in negative
-    english = render_rules(RulesSection.POINTS, EN).text
+    english = render_rules(LIB, K.POINTS, EN).text
     assert "That is a misprint" in english
 
 
 def test_help_and_command_menus() -> None:
-    assert "/konchinka" in render_help(RU).text and "/play" in render_help(EN).text
+    assert "/konchinka" in render_help(LIB, RU).text and "/play" in render_help(LIB, EN).text
     for tr in (RU, EN):
-        private, group = bot_commands(tr)
+        private, group = bot_commands(LIB, tr)
         assert [c.command for c in private] == ["play", "rules", "stats", "help"]
         assert "konchinka" in [c.command for c in group] and "cancel" in [c.command for c in group]
         for command in (*private, *group):

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from bot.callbacks import RulesSection
 from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.king import results, views
 from bot.games.king.hint import hint_text
+from bot.games.king.rules import rules_book
 from bot.games.king.settings import KingSetting, render_king_settings, set_king_option
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, TableInfo
+from bot.views.rules_book import RulesBook
 from engine.core import IllegalActionError, JSONValue
 from engine.king import KingAction, KingGame, KingOptions, KingView, Play
 
@@ -38,8 +39,8 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
     def summary(self, options: Options, tr: Translator) -> str:
         return f"🃏 <b>{self.name(tr)}</b> · {tr.t('lobby-king-summary')}"
 
-    def rules_section(self, options: Options) -> RulesSection:
-        return RulesSection.KING
+    def rules(self) -> RulesBook:
+        return rules_book(self.kind, self.command)
 
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
         return render_king_settings(info, tr)

@@ -13,7 +13,8 @@ from typing import Final, TypeAlias
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import DeepLink, MoveCb, PickCb, RulesSection, start_link
+from bot.callbacks import DeepLink, MoveCb, PickCb, start_link
+from bot.games.king.sections import KingSection
 from bot.i18n import Translator
 from bot.views.common import (
     button,
@@ -220,7 +221,7 @@ def render_table(table: KingTable, tr: Translator) -> Rendered:
             ]
         )
 
-    row = [rules_button(tr, RulesSection.KING, table.game_id)]
+    row = [rules_button(tr, KingSection.BASICS, table.game_id)]
     if table.bot_username and not view.is_terminal:
         row.append(
             url_button(tr.t("btn-my-cards"), start_link(table.bot_username, DeepLink.GAME, table.game_id))
@@ -375,7 +376,7 @@ def render_private(table: KingTable, tr: Translator) -> Rendered:
     last_row = hand_last_row(
         tr,
         table.game_id,
-        RulesSection.KING,
+        KingSection.BASICS,
         version=view.version,
         my_turn=my_turn,
         solo=table.solo,

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from bot.callbacks import RulesSection
 from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.konchinka import results, views
 from bot.games.konchinka.hint import hint_text
+from bot.games.konchinka.rules import rules_book
+from bot.games.konchinka.sections import KonchinkaSection
 from bot.games.konchinka.settings import KonchinkaSetting, render_konchinka_settings, set_konchinka_option
 from bot.i18n import Translator
 from bot.views.common import option
 from bot.views.models import LobbyInfo, Rendered, TableInfo
+from bot.views.rules_book import RulesBook
 from engine.cards import Card
 from engine.core import JSONValue
 from engine.konchinka import KonchinkaAction, KonchinkaGame, KonchinkaOptions, KonchinkaView, Lay, Variant
@@ -61,10 +63,13 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
     def summary(self, options: Options, tr: Translator) -> str:
         return f"🃏 <b>{self.name(tr)}</b> · {views.options_summary(options, tr)}"
 
-    def rules_section(self, options: Options) -> RulesSection:
+    def rules(self) -> RulesBook:
+        return rules_book(self.kind, self.command)
+
+    def rules_section(self, options: Options) -> str:
         if str(option(options, "variant", "classic")) == "points":
-            return RulesSection.POINTS
-        return RulesSection.KONCHINKA
+            return KonchinkaSection.POINTS
+        return KonchinkaSection.BASICS
 
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
         return render_konchinka_settings(info, tr)

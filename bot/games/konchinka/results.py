@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import RematchCb, RulesSection
+from bot.callbacks import RematchCb
+from bot.games.konchinka.sections import KonchinkaSection
 from bot.games.konchinka.views import KonchinkaTable, join_blocks, rules_section_of, tally_lines
 from bot.i18n import Translator
 from bot.views.common import button, card, fit, keyboard, name_of, rules_button, seat_name
@@ -60,7 +61,7 @@ def render_deal_end(table: KonchinkaTable, tr: Translator, deal_number: int | No
         lines.append(tr.t("deal-points", points=points))
         return join_blocks([head, lines, tally_lines(view, seats, tr, keep)])
 
-    return Rendered(fit(build), keyboard([[rules_button(tr, RulesSection.SCORING, table.game_id)]]))
+    return Rendered(fit(build), keyboard([[rules_button(tr, KonchinkaSection.SCORING, table.game_id)]]))
 
 
 def render_party_end(table: KonchinkaTable, tr: Translator, *, rematch: bool = True) -> Rendered:

@@ -11,14 +11,8 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import (
-    BackCb,
-    DeepLink,
-    MoveCb,
-    PickCb,
-    RulesSection,
-    start_link,
-)
+from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, start_link
+from bot.games.konchinka.sections import KonchinkaSection
 from bot.i18n import Translator
 from bot.views.common import (
     button,
@@ -176,8 +170,8 @@ def _score_line(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) 
     return tr.t("score-line", scores=" · ".join(parts))
 
 
-def rules_section_of(view: KonchinkaView) -> RulesSection:
-    return RulesSection.POINTS if view.options.variant is Variant.POINTS else RulesSection.KONCHINKA
+def rules_section_of(view: KonchinkaView) -> KonchinkaSection:
+    return KonchinkaSection.POINTS if view.options.variant is Variant.POINTS else KonchinkaSection.BASICS
 
 
 def join_blocks(blocks: Sequence[Sequence[str]]) -> str:
