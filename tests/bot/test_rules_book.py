@@ -26,7 +26,8 @@ REAL = rules_library()
 
 
 def _toy_deck(question: Question, ctx: AnswerContext) -> Args | None:
-    return {"cards": ctx.option("cards", 2) if isinstance(ctx.option("cards", 2), int) else 2}
+    cards = ctx.option("cards", 2)
+    return {"cards": cards if isinstance(cards, int) else 2}
 
 
 def _toy_lines(options: Options, tr: Translator) -> list[str]:
