@@ -17,7 +17,8 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from aiohttp import web
 
 from bot import metrics
-from bot.handlers import HANDLED_COMMANDS, routers
+from bot.games import rules_library
+from bot.handlers import handled_commands, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
 from bot.services.clock import Clock
@@ -29,15 +30,8 @@ from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
 from bot.services.updates import OnceMiddleware
-from bot.settings import Settings
-from bot.startup import (
-    TELEGRAM_TIMEOUT,
-    ExitCode,
-    StartupError,
-    ask_telegram,
-    check_texts,
-    open_database,
-)
+from bot.settings import ExitCode, Settings, StartupError
+from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
 from bot.storage import Database
 from bot.views import bot_commands
 
@@ -133,7 +127,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
 async def set_commands(bot: Bot) -> None:
     """The command menus: private and group scopes, Russian (also the default) and English."""
     for locale in Locale:
-        private, group = bot_commands(translator(locale))
+        private, group = bot_commands(rules_library(), translator(locale))
         private = _handled(private)
         group = _handled(group)
         for language in (locale.value, None) if locale is Locale.RU else (locale.value,):
@@ -142,7 +136,7 @@ async def set_commands(bot: Bot) -> None:
 
 
 def _handled(commands: list[BotCommand]) -> list[BotCommand]:
-    return [c for c in commands if c.command in HANDLED_COMMANDS]
+    return [c for c in commands if c.command in handled_commands()]
 
 
 async def on_startup(app: App) -> None:

@@ -1,4 +1,4 @@
-"""Group lobbies: /konchinka, /king, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
+"""Group lobbies: each game's command, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
 
 from __future__ import annotations
 
@@ -6,25 +6,28 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, NewCb, RematchCb, parse_start_payload
+from bot.callbacks import DeepLink, LobbyCb, LobbyOp, NewCb, RematchCb, parse_start_payload
+from bot.games import is_hosted, plugins
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, LobbyScreen, answer_text
 from bot.views.lobby import render_new_menu
 
 
-async def on_konchinka(message: Message, service: GameService) -> None:
+async def on_open(message: Message, command: CommandObject, service: GameService) -> None:
+    """A game's own command (its plug-in's ``command``) in a group: its lobby, with the default options."""
     assert message.from_user is not None
-    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user))
-
-
-async def on_king(message: Message, service: GameService) -> None:
-    assert message.from_user is not None
-    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), GameKind.KING)
+    plugin = next(p for p in plugins() if p.command == command.command.lower())
+    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), plugin.kind)
 
 
 async def on_new(message: Message, service: GameService) -> None:
-    rendered = render_new_menu(tr_of(message.from_user))
+    tr = tr_of(message.from_user)
+    games = [
+        [(label, NewCb(kind=p.kind, choice=choice).pack()) for label, choice in p.new_choices(tr)]
+        for p in plugins()
+    ]
+    rendered = render_new_menu(games, tr)
     await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
@@ -35,10 +38,9 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
         return
     if is_private(message.chat):
         raise ServiceError(Answer.GROUP_ONLY)  # a forged press: group lobbies open in groups only
-    options = None
-    if callback_data.kind is GameKind.KONCHINKA:
-        options = service.default_options(callback_data.kind)
-        options["variant"] = callback_data.variant.value
+    if not is_hosted(callback_data.kind):
+        raise ServiceError(Answer.UNKNOWN)
+    options = service.new_options(callback_data.kind, callback_data.choice)
     await service.open_lobby(
         message.chat.id, thread_of(message), person(callback.from_user), callback_data.kind, options
     )
@@ -148,8 +150,7 @@ async def on_rematch(callback: CallbackQuery, callback_data: RematchCb, service:
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="lobby")
-    router.message.register(on_konchinka, Command("konchinka"), ~F.chat.type.in_({"private"}))
-    router.message.register(on_king, Command("king"), ~F.chat.type.in_({"private"}))
+    router.message.register(on_open, Command(*(p.command for p in plugins())), ~F.chat.type.in_({"private"}))
     router.message.register(on_new, Command("new"), ~F.chat.type.in_({"private"}))
     router.callback_query.register(on_new_choice, NewCb.filter())
     router.message.register(on_cancel, Command("cancel"))

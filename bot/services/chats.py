@@ -11,7 +11,7 @@ import sqlite3
 from bot.services.outbox import Outbox
 from bot.services.store import Store
 from bot.storage import GameRow, GameStatus, repo
-from bot.storage.db import Batch
+from bot.storage.batch import Batch
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,6 @@ from aiogram.types import InlineKeyboardMarkup
 
 # bot.views first: its lobby view imports the plug-ins, which import bot.views.models.
 from bot import views
-from bot.callbacks import GameKind
 from bot.games import plugin_of
 from bot.i18n import translator_for
 from bot.services.access import Membership
@@ -227,16 +226,19 @@ class GameService:
         chat_id: int,
         thread_id: int,
         creator: Person,
-        kind: GameKind = GameKind.KONCHINKA,
+        kind: str,
         options: dict[str, JSONValue] | None = None,
     ) -> int:
         change = await self.lobby.open(chat_id, thread_id, creator, kind, options)
         self._made(change)
         return change.match.game.id
 
-    def default_options(self, kind: GameKind) -> dict[str, JSONValue]:
-        """A new lobby's options for ``kind`` under this bot's settings."""
-        return plugin_of(kind).default_options(self.config.default_target)
+    def new_options(self, kind: str, choice: str) -> dict[str, JSONValue]:
+        """A new lobby's options for one of the game's /new choices, under this bot's settings."""
+        try:
+            return plugin_of(kind).new_options(choice, self.config.default_target)
+        except ValueError:
+            raise ServiceError(views.Answer.UNKNOWN) from None
 
     async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> views.Answer:
         change = await self.lobby.join(game_id, person, is_member)
@@ -295,7 +297,7 @@ class GameService:
     async def start_solo(
         self,
         person: Person,
-        kind: GameKind,
+        kind: str,
         opponents: int,
         level: Level,
         *,

@@ -10,7 +10,7 @@ import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from bot.callbacks import GameKind, SettingKey
+from bot.callbacks import TURN_TIME_KEY
 from bot.games import plugin_of
 from bot.i18n import locale_for
 from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
@@ -18,7 +18,7 @@ from bot.services.errors import ServiceError
 from bot.services.screens import Screens
 from bot.services.store import Change, Match, Store, Unit
 from bot.storage import GameMode, GameStatus, SeatRow, repo
-from bot.storage.db import Batch
+from bot.storage.batch import Batch
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
 from engine.core import JSONValue
@@ -46,7 +46,7 @@ class Lobby:
         chat_id: int,
         thread_id: int,
         creator: Person,
-        kind: GameKind = GameKind.KONCHINKA,
+        kind: str,
         options: dict[str, JSONValue] | None = None,
         *,
         turn_timeout: int | None = None,
@@ -69,7 +69,7 @@ class Lobby:
                 user = await repo.get_user(tx, creator.user_id)
                 game_id = await repo.insert_game(
                     tx,
-                    kind=plugin.kind.value,
+                    kind=plugin.kind,
                     mode=GameMode.GROUP,
                     status=GameStatus.LOBBY,
                     chat_id=chat_id,
@@ -104,7 +104,7 @@ class Lobby:
         except sqlite3.IntegrityError:
             raise ServiceError(Answer.GAME_RUNNING) from None
         self.store.keep(match)
-        log.info("game %s: a %s lobby opened in chat %s by %s", game_id, kind.value, chat_id, creator.user_id)
+        log.info("game %s: a %s lobby opened in chat %s by %s", game_id, kind, chat_id, creator.user_id)
         return Change(match)
 
     async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> Change:
@@ -192,13 +192,12 @@ class Lobby:
             options = dict(match.game.options)
             turn_timeout = match.game.turn_timeout
             try:
-                setting = SettingKey(key)
-                if setting is SettingKey.TURN_TIME:
+                if key == TURN_TIME_KEY:
                     turn_timeout = int(value)
                     if not 0 <= turn_timeout <= 3600:
                         raise ValueError("turn time out of range")
                 else:
-                    options = match.plugin.set_option(options, setting, value)
+                    options = match.plugin.set_option(options, key, value)
             except ValueError:
                 raise ServiceError(Answer.UNKNOWN) from None
             unit.update_game(options=options, turn_timeout=turn_timeout)
@@ -283,8 +282,8 @@ class Lobby:
         if game.mode is GameMode.SOLO:
             bots = [s for s in seats if s.is_bot]
             level = bots[0].plays_at if bots else Level.NORMAL
-            return await self.start_solo(person, GameKind(game.kind), len(bots), level, options=options)
-        kind = GameKind(game.kind)
+            return await self.start_solo(person, game.kind, len(bots), level, options=options)
+        kind = game.kind
         return await self.open(
             game.chat_id, game.thread_id, person, kind, options, turn_timeout=game.turn_timeout, seats=seats
         )
@@ -292,7 +291,7 @@ class Lobby:
     async def start_solo(
         self,
         person: Person,
-        kind: GameKind,
+        kind: str,
         opponents: int,
         level: Level,
         *,
@@ -300,10 +299,8 @@ class Lobby:
     ) -> Change:
         """A private game against ``opponents`` bot players, in one live message."""
         plugin = plugin_of(kind)
-        if not 1 <= opponents <= plugin.max_players - 1:
+        if opponents not in plugin.solo_opponents:
             raise ServiceError(Answer.UNKNOWN)
-        if plugin.fills_with_bots and opponents != plugin.max_players - 1:
-            raise ServiceError(Answer.UNKNOWN)  # Кинг: always a full table
         lobby_options = options or plugin.default_options(self.config.default_target)
         party = self.store.new_party(plugin, lobby_options, opponents + 1)
         now = self.store.clock.now()
@@ -313,7 +310,7 @@ class Lobby:
                     raise ServiceError(Answer.GAME_RUNNING)
                 game_id = await repo.insert_game(
                     tx,
-                    kind=plugin.kind.value,
+                    kind=plugin.kind,
                     mode=GameMode.SOLO,
                     status=GameStatus.PLAYING,
                     chat_id=person.user_id,
@@ -341,7 +338,7 @@ class Lobby:
         log.info(
             "game %s: a solo %s game started by %s against %d bot players (%s)",
             game_id,
-            kind.value,
+            kind,
             person.user_id,
             opponents,
             level.value,

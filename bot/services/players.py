@@ -8,7 +8,7 @@ from bot.services.config import Person
 from bot.services.notices import Notices
 from bot.services.store import Store
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo
-from bot.storage.db import Batch
+from bot.storage.batch import Batch
 from bot.storage.models import ChatRank, UserStats
 
 ACTIVE = (GameStatus.PLAYING, GameStatus.LOBBY)

@@ -197,10 +197,7 @@ class Publisher:
                 continue
             utr = tr_for(user.lang if user else game.lang)
             picked = self.screens.picks.get((game.id, seat.user_id))
-            if game.mode is GameMode.SOLO:
-                rendered = party.render_solo(frame, seat.seat, utr, picked)
-            else:
-                rendered = party.render_hand(frame, seat.seat, utr, picked)
+            rendered = party.render_private(frame, seat.seat, utr, picked)
             self.outbox.show(
                 hand_slot(game.id, seat.user_id),
                 seat.user_id,
@@ -237,8 +234,14 @@ class Publisher:
             max_players=plugin.max_players,
             screen=self.screens.lobby.get(game.id, LobbyScreen.MAIN),
             status=status,
+            summary=plugin.summary(game.options, tr),
+            rules_section=plugin.rules_section(game.options),
+            fills_with_bots=plugin.fills_with_bots,
         )
-        rendered = views.render_lobby(info, tr)
+        if info.screen is LobbyScreen.SETTINGS and status is LobbyStatus.OPEN:
+            rendered = plugin.render_settings(info, tr)
+        else:
+            rendered = views.render_lobby(info, tr)
         self.outbox.show(
             group_slot(game.id),
             game.chat_id,

@@ -26,14 +26,17 @@ from aiogram.types import TelegramObject, Update
 
 from bot.services.clock import Clock
 from bot.storage import Database, repo
-from bot.storage.db import Deferred
+from bot.storage.batch import Deferred
 
 log = logging.getLogger(__name__)
 
 UPDATES_KEPT_FOR: Final = 3 * 24 * 3600.0
 """Real seconds a processed update id is remembered in the database (Telegram re-sends only recent ones)."""
 REMEMBERED_FOR: Final = 600.0
-"""Real seconds a processed update id is remembered in memory."""
+"""Real seconds a processed update id is remembered in memory (the database knows it too, so forgetting it here
+only costs a lookup if it ever comes again)..."""
+REMEMBERED_MAX: Final = 256
+"""…and at most this many ids: a busy bot's memory stays bounded by a number, not by its traffic."""
 PRUNE_EVERY: Final = 60.0
 """Clock seconds between two prunings of the older ids from the database."""
 
@@ -89,7 +92,7 @@ class ProcessedUpdates:
         self._recent.move_to_end(update_id)
         while self._recent:
             oldest, at = next(iter(self._recent.items()))
-            if at > now - REMEMBERED_FOR:
+            if at > now - REMEMBERED_FOR and len(self._recent) <= REMEMBERED_MAX:
                 break
             del self._recent[oldest]
             if self._known_from is not None and oldest >= self._known_from:

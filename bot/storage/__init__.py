@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.storage.db import Batch, Database, Tx
+from bot.storage.batch import Batch
+from bot.storage.db import Database, Tx
 from bot.storage.models import Actor, GameMode, GameRow, GameStatus, LiveMessage, Notice, SeatRow, UserRow
 
 __all__ = [

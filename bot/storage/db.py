@@ -24,19 +24,18 @@ import contextvars
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Generic, TypeVar
+from typing import Any, Final
 
 import aiosqlite
 
+from bot.storage.batch import Batch, Deferred, GuardError, Params
 from bot.storage.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
 
-Params = Sequence[object] | Mapping[str, object]
 Row = sqlite3.Row
 
 BUSY_TIMEOUT: Final = 5.0
@@ -47,99 +46,6 @@ CHECKPOINT_EVERY: Final = 500
 """Commits between two checkpoints (SQLite's own would come every ~1000 pages written)."""
 RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
-
-
-class GuardError(RuntimeError):
-    """A guarded statement changed another number of rows than it had to (e.g. a game no longer at the version
-    a move was drawn for): the whole transaction is rolled back. Not a fault of the database: what was written
-    was not what the writer knew."""
-
-
-# --- what one transaction writes ---------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Statement:
-    rows: list[Params] = field(default_factory=list)
-    changes: int | None = 0
-    """The rows all executions together must change (None: any number)."""
-
-
-class Batch:
-    """The writes of one transaction. Rows of the same statement run together as one ``executemany``; the
-    statements run in the order each was first added."""
-
-    def __init__(self) -> None:
-        self._statements: dict[str, _Statement] = {}
-
-    def add(self, sql: str, params: Params = (), *, changes: int | None = None) -> None:
-        """One execution of ``sql``; ``changes``: the rows it must change, or the transaction fails."""
-        statement = self._statements.get(sql)
-        if statement is None:
-            statement = self._statements[sql] = _Statement()
-        statement.rows.append(params)
-        if changes is None or statement.changes is None:
-            statement.changes = None
-        else:
-            statement.changes += changes
-
-    def __bool__(self) -> bool:
-        return bool(self._statements)
-
-    def __len__(self) -> int:
-        """The statements it runs (each an ``executemany`` over its rows)."""
-        return len(self._statements)
-
-    def items(self) -> Iterable[tuple[str, list[Params], int | None]]:
-        for sql, statement in self._statements.items():
-            yield sql, statement.rows, statement.changes
-
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Deferred(Generic[K, V]):
-    """Rows that may wait a moment before they are stored: the newest value for each key, written with the next
-    transaction of the database (or one of their own after :data:`RIDE_WITHIN`).
-
-    ``write`` adds one key's value to a batch. Until it has committed, a value stays here (:meth:`get` sees it),
-    and a transaction that fails leaves it for the next one.
-    """
-
-    def __init__(self, db: Database, write: Callable[[Batch, K, V], None]) -> None:
-        self._db = db
-        self._write = write
-        self._values: dict[K, tuple[int, V]] = {}
-        self._stamp = 0
-        db.add_rider(self)
-
-    def put(self, key: K, value: V) -> None:
-        self._stamp += 1
-        self._values[key] = (self._stamp, value)
-        self._db.ride_soon()
-
-    def get(self, key: K) -> tuple[V] | None:
-        """``(value,)`` if a value for ``key`` waits to be stored, else None."""
-        found = self._values.get(key)
-        return None if found is None else (found[1],)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def items(self) -> list[tuple[K, V]]:
-        """Every key and value waiting to be stored."""
-        return [(key, value) for key, (_, value) in self._values.items()]
-
-    def take(self, batch: Batch) -> int:
-        """Add every waiting value to ``batch``; the stamp to hand to :meth:`stored` once it committed."""
-        for key, (_, value) in self._values.items():
-            self._write(batch, key, value)
-        return self._stamp
-
-    def stored(self, stamp: int) -> None:
-        """The values taken at ``stamp`` are in the database (newer ones for the same keys stay)."""
-        self._values = {k: v for k, v in self._values.items() if v[0] > stamp}
 
 
 # --- the connection --------------------------------------------------------------------------------------
@@ -293,18 +199,19 @@ class Database:
         self.notice_ids += 1
         return self.notice_ids
 
-    async def write(self, batch: Batch) -> None:
+    async def write(self, batch: Batch, *, patience: float | None = None) -> None:
         """Store ``batch`` in one transaction, with the deferred rows waiting to ride along (rows of the same
         statement in one ``executemany``); nothing at all when both are empty. A guard that fails
-        (:class:`GuardError`) or any error rolls everything back."""
-        async with self.tx(batch):
+        (:class:`GuardError`) or any error rolls everything back. ``patience``: as for :meth:`tx`."""
+        async with self.tx(batch, patience=patience):
             pass
 
     @asynccontextmanager
-    async def tx(self, batch: Batch | None = None) -> AsyncIterator[Tx]:
+    async def tx(self, batch: Batch | None = None, *, patience: float | None = None) -> AsyncIterator[Tx]:
         """An explicit transaction (``BEGIN IMMEDIATE`` … ``COMMIT``) that first writes ``batch`` and the
         deferred rows; it begins with its first statement (at once when rows wait), and rolls back on an
-        exception."""
+        exception. ``patience``: real seconds it waits for a write lock another process holds (``busy_timeout``
+        when None)."""
         async with self._lock:
             self._check_open()
             riding = batch if batch is not None else Batch()
@@ -319,7 +226,7 @@ class Database:
                 self.transactions += 1
                 if self.on_transaction is not None:
                     self.on_transaction()
-                await self._busy_retry("BEGIN IMMEDIATE")
+                await self._busy_retry("BEGIN IMMEDIATE", patience)
                 if riding:
                     await self._run(riding)
 
@@ -361,8 +268,8 @@ class Database:
 
     # --- deferred rows ---------------------------------------------------------------------------------------
 
-    def add_rider(self, rider: Deferred[K, V]) -> None:
-        self._riders.append(rider)  # type: ignore[arg-type]
+    def add_rider(self, rider: Deferred[Any, Any]) -> None:
+        self._riders.append(rider)
 
     def ride_soon(self) -> None:
         """Deferred rows are waiting: unless a transaction takes them first, one of their own comes soon."""
@@ -381,9 +288,12 @@ class Database:
 
     async def _flush_deferred(self) -> None:
         try:
-            await self.write(Batch())
+            # Nobody waits for these rows: while another process holds the lock, they try again later rather
+            # than hold the connection (and every press queued behind it) for a whole busy timeout.
+            await self.write(Batch(), patience=0.0)
         except (sqlite3.Error, ValueError) as exc:
-            log.warning("could not store the delivered messages' marks (tried again soon): %s", exc)
+            level = logging.DEBUG if isinstance(exc, sqlite3.Error) and is_busy(exc) else logging.WARNING
+            log.log(level, "could not store the delivered messages' marks (tried again soon): %s", exc)
             if any(len(r) for r in self._riders):
                 self.ride_soon()
 
@@ -409,9 +319,10 @@ class Database:
             if changes is not None and cursor.rowcount != changes:
                 raise GuardError(f"{sql.split(' WHERE ')[0]}: changed {cursor.rowcount} rows, not {changes}")
 
-    async def _busy_retry(self, sql: str) -> None:
-        """Run ``sql``; while another process holds the lock it needs, try again for up to ``busy_timeout``."""
-        deadline = time.monotonic() + self.busy_timeout
+    async def _busy_retry(self, sql: str, patience: float | None = None) -> None:
+        """Run ``sql``; while another process holds the lock it needs, try again for up to ``patience`` seconds
+        (``busy_timeout`` when None)."""
+        deadline = time.monotonic() + (self.busy_timeout if patience is None else patience)
         pause = BUSY_PAUSES[0]
         while True:
             try:

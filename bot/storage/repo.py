@@ -1,7 +1,7 @@
 """Queries: the only SQL of the bot.
 
 Reads take anything that reads (:class:`Reader`: the database itself, or an open :class:`~bot.storage.db.Tx`).
-Writes add rows to a :class:`~bot.storage.db.Batch`, which one transaction stores with the rest of a change: a
+Writes add rows to a :class:`~bot.storage.batch.Batch`, which one transaction stores with the rest of a change: a
 move, the game's record and version, its seats and the notices it causes are written together or not at all.
 """
 
@@ -11,7 +11,8 @@ import json
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.storage.db import Batch, Params, Row, Tx
+from bot.storage.batch import Batch, Params
+from bot.storage.db import Row, Tx
 from bot.storage.models import (
     Actor,
     ChatRank,

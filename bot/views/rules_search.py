@@ -1,12 +1,12 @@
-"""Which rules section a question is about: «/rules сколько стоит кинг червей», «@bot ерлаш», "can I lead hearts".
+"""Which rules section a question is about: «/rules сколько стоит двойка треф», «@bot ерлаш», "can I lead hearts".
 
 The ranking is BM25F over word lemmas, the classic ranking function of text search, with the sections as the
-documents. Each section is three fields — its titles, the words people call it (:mod:`bot.views.rules_words`) and
-its whole text with examples, in every locale — weighted 3 : 2 : 1. BM25 is chosen over plain TF-IDF because
+documents. Each section is three fields — its titles, the words people call it (its game's rules book,
+:mod:`bot.views.rules_book`) and its whole text, in every locale — weighted 3 : 2 : 1. BM25 is chosen over plain TF-IDF because
 its term frequency saturates (a word the section repeats five times does not outweigh two words of the question)
-and it normalises by length (the long «не брать» section does not win every question it mentions in passing);
+and it normalises by length (a long section does not win every question it mentions in passing);
 its IDF makes a word found in every section («карта», «очко», «ход») count for almost nothing, which is what
-stops question words and common words from deciding the answer. With eleven short documents the whole index is a
+stops question words and common words from deciding the answer. With a dozen short documents the whole index is a
 few thousand numbers: a small implementation here (the formula is a dozen lines) is clearer than a library, and
 none of the maintained ones takes the fuzzy, synonym-expanded, weighted query terms this needs.
 
@@ -14,10 +14,10 @@ A query is at most :data:`MAX_WORDS` words. Each word is brought to its dictiona
 the Snowball stemmer for English); stop-words and question words drop out; a colloquial word also searches for
 the words the rules use («скинуть» → «отдать», «стоит» → «очко»); a word the texts do not know is matched to
 the nearest words they do by rapidfuzz, so a typo («ерлаш», «прикончть») still finds its section. Adjacent words
-also count as a phrase («кинг червей», «по последней», «не брать»), so a contract's name beats its words apart.
+also count as a phrase («двойка треф», «по последней», «не брать»), so a name beats its words apart.
 
-The chat's game and variant are strong context: another game's sections, and a section about the other
-Кончинка variant, count at a fraction of their score — unless the query names that game itself. Pure (no
+The chat's game and variant are strong context: another game's sections, and a section about another variant of
+the game, count at a fraction of their score — unless the query names that game itself. Pure (no
 aiogram, no I/O); the dictionaries load once.
 """
 
@@ -34,8 +34,6 @@ from typing import Final, TypeAlias
 import pymorphy3
 import snowballstemmer
 from rapidfuzz import fuzz, process
-
-from bot.callbacks import GameKind, RulesSection
 
 MAX_WORDS: Final = 12
 """Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""
@@ -55,7 +53,7 @@ SYNONYM_WEIGHT: Final = 0.9
 ALSO_SYNONYM_WEIGHT: Final = 0.6
 """A synonym of a word the texts know counts less: the word's own evidence comes first."""
 PHRASE_PART: Final = 0.5
-"""A word of a search phrase («не брать», «кинг червей») alone counts this much: the phrase is the name."""
+"""A word of a search phrase («не брать», «двойка треф») alone counts this much: the phrase is the name."""
 FUZZY_WEIGHT: Final = 0.8
 """A typo's match counts its similarity times this, so a word found exactly wins over a near one."""
 FUZZY_CUTOFF: Final = 78
@@ -71,10 +69,9 @@ RELATED_PREFIX: Final = 3
 OTHER_GAME: Final = 0.3
 """The share of its score a section keeps when another game is being played (and the query names no game)."""
 OTHER_VARIANT: Final = 0.3
-"""The share a section about the other Кончинка variant keeps in a game of this variant."""
-DEFAULT_VARIANT: Final = "classic"
+"""The share a section about another variant of its game keeps in a game of this variant."""
 UNKNOWN_VARIANT: Final = 0.8
-"""Where no game tells the variant, the default one is likelier: a section about the other keeps this share."""
+"""Where no game tells the variant, the usual one is likelier: a section about another keeps this share."""
 FORM_CUTOFF: Final = 90
 """How close (rapidfuzz ratio) a typed word must be to a word form a direct answer asks for."""
 MIN_SHARE: Final = 0.15
@@ -114,7 +111,8 @@ _LATIN = re.compile("[a-z]")
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    section: RulesSection
+    section: str
+    """The section's id."""
     score: float
 
 
@@ -128,8 +126,8 @@ class Question:
     """Per word that carries meaning: the index terms it stands for, with their weights."""
     phrases: tuple[str, ...]
     gap_phrases: tuple[str, ...]
-    named: GameKind | None
-    """The one game the query names."""
+    named: str | None
+    """The one game the query names (its kind)."""
     content: tuple[frozenset[str], ...] = ()
     """Per word that carries meaning, in order: everything it may stand for (as typed, dictionary forms, the
     index terms)."""
@@ -156,14 +154,16 @@ class Question:
 
 @dataclass(frozen=True, slots=True)
 class Document:
-    """One section as the search sees it."""
+    """One section as the search sees it: its id, its game's kind, its three fields, the variant of the game it
+    describes ("" for every variant) and the game's usual variant."""
 
-    section: RulesSection
-    kind: GameKind
+    section: str
+    kind: str
     title: str
     keywords: str
     body: str
     variant: str = ""
+    usual_variant: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,7 +249,7 @@ class RulesIndex:
     """BM25F over the sections (:class:`Document`) with synonyms, typo tolerance and the chat's context."""
 
     def __init__(
-        self, documents: Sequence[Document], synonyms: Mapping[str, str], game_names: Mapping[str, GameKind]
+        self, documents: Sequence[Document], synonyms: Mapping[str, str], game_names: Mapping[str, str]
     ):
         self._documents = tuple(documents)
         self._fields: list[dict[str, tuple[Counts, int]]] = []
@@ -345,8 +345,8 @@ class RulesIndex:
                 out[lemma] = max(out.get(lemma, 0.0), FUZZY_WEIGHT * similarity / 100)
         return out
 
-    def named_game(self, words: Sequence[Word]) -> GameKind | None:
-        """The one game the query names («штрафы кинга», "konchinka scoring"), else None."""
+    def named_game(self, words: Sequence[Word]) -> str | None:
+        """The one game the query names (a name of a game's book: «штрафы в <игре>»), else None."""
         named = {self._game_names[lemma] for w in words for lemma in w.lemmas if lemma in self._game_names}
         return named.pop() if len(named) == 1 else None
 
@@ -386,15 +386,15 @@ class RulesIndex:
         )
 
     def search(
-        self, query: str | Question, *, game: GameKind | None = None, variant: str | None = None
+        self, query: str | Question, *, game: str | None = None, variant: str | None = None
     ) -> list[Hit]:
         """The sections matching ``query``, best first; [] for none.
 
-        ``game``/``variant``: the game being played in the chat and its Кончинка variant. A game named in the
-        query overrides the chat's (asking about Кинг at a Кончинка table is asking about Кинг).
+        ``game``/``variant``: the kind of the game being played in the chat and its variant. A game named in the
+        query overrides the chat's (asking about another game at a table is asking about that game).
         """
         question = self.read(query) if isinstance(query, str) else query
-        if question.named is not None and question.named is not game:
+        if question.named is not None and question.named != game:
             game, variant = question.named, None
         term_weights = question.terms
         phrases = [(p, PHRASE_WEIGHT) for p in question.phrases if p in self._idf]
@@ -405,9 +405,9 @@ class RulesIndex:
         for i, doc in enumerate(self._documents):
             score = sum(max(w * self._bm25(t, i) for t, w in terms.items()) for terms in term_weights)
             score += sum(weight * self._bm25(p, i) for p, weight in phrases)
-            if game is not None and doc.kind is not game:
+            if game is not None and doc.kind != game:
                 score *= OTHER_GAME
-            elif doc.variant and doc.variant != (variant or DEFAULT_VARIANT):
+            elif doc.variant and doc.variant != (variant or doc.usual_variant):
                 score *= OTHER_VARIANT if variant else UNKNOWN_VARIANT
             if score > 0:
                 hits.append(Hit(doc.section, score))

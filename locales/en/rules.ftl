@@ -25,19 +25,17 @@ rules-nav-king-trump = Trumps
 rules-nav-king-scoring = King scoring
 
 
-rules-game-options = ⚙️ <b>{ $kind ->
-    [king] In this game of King
-   *[konchinka] In this game of Konchinka
-}:</b>
+rules-game-options-konchinka = ⚙️ <b>In this game of Konchinka:</b>
+rules-game-options-king = ⚙️ <b>In this game of King:</b>
 btn-rules-all = 📚 All the rules
 btn-rules-private = 📚 In full — in private
 btn-rules-bot = 📚 All the rules in the bot
 rules-inline-contents-title = 📚 Contents of the rules
 rules-contents = The rules of Konchinka and King
 rules-not-found = I found no such rule.
+rules-topics-game = <b>{ $game }:</b> { $sections }.
 rules-topics =
-    <b>Konchinka:</b> { $konchinka }.
-    <b>King:</b> { $king }.
+    { $games }
     Ask, say, “/rules eralash” or “/rules scoring”. In any chat you can type @{ $bot } and a word to post the rule there.
 
 rules-konchinka =
@@ -159,6 +157,8 @@ rules-examples-title = { $count ->
 }
 rules-example-or = {" "}or{" "}
 rules-example-and = {" "}and{" "}
+rules-list-or = {" "}or{" "}
+rules-list-and = {" "}and{" "}
 rules-example-capture = { $multi ->
     [yes] With several captures a move allowed: the table holds
    *[no] The table holds
@@ -248,17 +248,20 @@ rules-example-forced = In { $contract } { $leads ->
 }.
 
 help-text =
-    <b>Konchinka and King</b> — card games right in Telegram.
+    <b>{ $games }</b> — card games right in Telegram.
 
     <b>In a group</b>
-    /konchinka or /king — gather a game. Everyone taps “✋ Join” and lands in a private chat with the bot: your cards come there and you move there. The group sees the shared table and the tally.
+    { $commands } — gather a game. Everyone taps “✋ Join” and lands in a private chat with the bot: your cards come there and you move there. The group sees the shared table and the tally.
     /new — choose a game, /score — show the table again, /cancel — cancel the game (host or admin), /top — the chat's best players.
 
     <b>In private</b>
     /play — play against bots, /stats — your statistics.
 
-    /rules — the rules of both games; /rules eralash — the rule you need. In any chat, type @{ $bot } eralash to post a rule there.
-    In King a move is one tap on a card. In Konchinka too, when the card can do only one thing; when it can do several, a second tap chooses what it does.
+    /rules — all the rules; /rules eralash — the rule you need. In any chat, type @{ $bot } eralash to post a rule there.
+    { $moves }
+
+help-moves-konchinka = In Konchinka a move is a tap on a card; when the card can do several things, a second tap chooses what it does.
+help-moves-king = In King a move is one tap on a card.
 
 cmd-play = Play against bots
 cmd-rules = Rules

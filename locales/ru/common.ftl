@@ -39,10 +39,8 @@ btn-table = 📋 Стол
 btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
 btn-take-seat = ↩️ Вернуться за стол
-btn-game = { $kind ->
-    [king] 👑 Кинг
-   *[konchinka] 🃏 Кончинка
-}
+game-konchinka-button = 🃏 Кончинка
+game-king-button = 👑 Кинг
 
 opt-variant = { $variant ->
     [points] очковая
@@ -68,7 +66,7 @@ lobby-turn-time = ⏱ На ход: { $seconds } с
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-empty = — пока никого
 lobby-creator = Собирает: { $name }
-lobby-king-fill = Пустые места займут боты.
+lobby-bots-fill = Пустые места займут боты.
 lobby-first-dealer = Кто сдаёт первым — решит жребий.
 lobby-need-more = { $need ->
     [one] Нужен ещё { $need } игрок.
@@ -114,14 +112,8 @@ solo-opponents-btn = { $count ->
     [few] { $count } соперника
    *[many] { $count } соперников
 }
-solo-choose-opponents = { $kind ->
-    [king] Кинг
-   *[konchinka] Кончинка
-}: сколько ботов за столом?
-solo-choose-level = { $kind ->
-    [king] Кинг
-   *[konchinka] Кончинка
-}, { $count ->
+solo-choose-opponents = { $game }: сколько ботов за столом?
+solo-choose-level = { $game }, { $count ->
     [one] { $count } бот
     [few] { $count } бота
    *[many] { $count } ботов

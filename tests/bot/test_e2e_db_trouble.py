@@ -8,9 +8,13 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, Running, game_row, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 APOLOGY = "Не получилось"
 

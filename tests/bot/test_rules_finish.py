@@ -8,8 +8,9 @@ import re
 
 import pytest
 
-from bot.callbacks import RulesSection
+from bot.games import rules_library
 from bot.games.konchinka.results import render_deal_end
+from bot.games.konchinka.sections import KonchinkaSection as K
 from bot.i18n import Locale, translator
 from bot.views.models import SeatInfo, TableInfo
 from bot.views.notices import illegal_answer
@@ -19,6 +20,7 @@ from engine.cards import FULL_DECK, Suit
 from engine.konchinka import KONCHINKI, Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState
 
 RU = translator(Locale.RU)
+LIB = rules_library()
 SEATS = (SeatInfo("Аня"), SeatInfo("Борис"), SeatInfo("Вера"))
 
 
@@ -56,14 +58,14 @@ def test_an_early_finish_gives_the_finisher_their_secured_points_and_nobody_else
     assert any(others_konchinki.values())
 
     # the rules say exactly that
-    rules = render_rules(RulesSection.EARLY_FINISH, RU).text
+    rules = render_rules(LIB, K.EARLY_FINISH, RU).text
     assert "В запись идут только ваши обеспеченные очки; остальные за эту раздачу не получают ничего" in rules
     assert "даже тот, у кого в стопке кончинка" in rules
-    scoring = render_rules(RulesSection.SCORING, RU).text
+    scoring = render_rules(LIB, K.SCORING, RU).text
     assert "очки за неё получает только тот, кто прикончил" in scoring
 
     # and so does the message at the end of the deal, with the engine's numbers
-    text = render_deal_end(TableInfo("g1", SEATS, state.view(seat)), RU).text
+    text = render_deal_end(TableInfo("g1", SEATS, view=state.view(seat)), RU).text
     name = SEATS[seat].name
     assert (
         f"🏁 {name} приканчивает партию посреди раздачи: за эту раздачу очки получает только {name}" in text

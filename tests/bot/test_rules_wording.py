@@ -7,14 +7,15 @@ import re
 
 import pytest
 
-from bot.callbacks import RulesSection
+from bot.games import rules_library
 from bot.i18n import LOCALES_DIR, Locale, translator
 from bot.storage.models import ChatRank, UserStats
-from bot.views.rules import render_rules_answer
+from bot.views.rules_lookup import render_rules_answer
 from bot.views.stats import render_stats, render_top
 
 RU = translator(Locale.RU)
 EN = translator(Locale.EN)
+LIB = rules_library()
 
 
 @pytest.mark.parametrize(
@@ -92,9 +93,9 @@ def test_russian_rules_read_as_the_issue_asks() -> None:
 @pytest.mark.parametrize("locale", list(Locale))
 def test_a_group_gets_a_few_lines_of_any_section(locale: Locale) -> None:
     tr = translator(locale)
-    for section in RulesSection:
-        rendered = render_rules_answer([section], tr, is_group=True, bot_username="kbot")
+    for section in LIB.sections:
+        rendered = render_rules_answer(LIB, [section.id], tr, is_group=True, bot_username="kbot")
         plain = re.sub(r"<[^>]+>", "", rendered.text)
         assert len(plain) < 450, (section, len(plain))
         assert rendered.markup is not None
-        assert rendered.markup.inline_keyboard[-1][0].url == f"https://t.me/kbot?start=r_{section.value}"
+        assert rendered.markup.inline_keyboard[-1][0].url == f"https://t.me/kbot?start=r_{section.id}"

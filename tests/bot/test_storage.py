@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Actor, Batch, Database, GameMode, GameRow, GameStatus, SeatRow, repo
-from bot.storage.db import RIDE_WITHIN, Deferred, GuardError
+from bot.storage.batch import Deferred, GuardError
+from bot.storage.db import RIDE_WITHIN
 from bot.storage.migrations import MIGRATIONS
 from engine.core import GameRecord
 

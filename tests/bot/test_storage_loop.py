@@ -8,8 +8,12 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.storage import Batch, Database, repo
 from bot.storage.db import CHECKPOINT_EVERY
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 
 async def test_a_held_write_lock_is_waited_out_while_the_loop_goes_on(tmp_path: Path) -> None:

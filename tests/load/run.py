@@ -21,6 +21,7 @@ from typing import Any
 import aiohttp
 
 from tests.fakebot import FakeTelegram, Limits
+from tests.forkserver import ForkServer
 from tests.load.people import Sim, mix, run_floor_game, run_game
 from tests.load.proc import BotProcess, Usage
 from tests.load.recorder import VISIBLE_METHODS, Recorder
@@ -103,8 +104,9 @@ def _self_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-async def measure(target: Target, config: Config) -> dict[str, Any]:
-    """Run ``config.games`` games against one bot process; the figures of the measured window."""
+async def measure(target: Target, config: Config, forkserver: ForkServer | None = None) -> dict[str, Any]:
+    """Run ``config.games`` games against one bot process (forked from ``forkserver`` if given); the figures of
+    the measured window."""
     tg = FakeTelegram(speed=1.0, limits=Limits())
     rec = Recorder()
     tg.observer = rec
@@ -125,7 +127,7 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
             }
             if config.bot_delay is not None:
                 env["BOT_DELAY"] = str(config.bot_delay)
-        process = BotProcess("bot" if target is Target.OURS else "tests.load.floor", env, workdir)
+        process = BotProcess("bot" if target is Target.OURS else "tests.load.floor", env, workdir, forkserver)
         tasks: list[asyncio.Task[None]] = []
         try:
             await process.start()
@@ -298,8 +300,11 @@ def machine() -> dict[str, Any]:
     return {"cores": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
-async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
-    """Our bot, then the floor, with the same people; one JSON-ready dict."""
+async def benchmark(
+    config: Config, *, floor: bool = True, forkserver: ForkServer | None = None
+) -> dict[str, Any]:
+    """Our bot, then the floor, with the same people; one JSON-ready dict. ``forkserver``: the bots are forked
+    from it (tests; a fresh interpreter for each is what an operator starts)."""
     result: dict[str, Any] = {
         "config": {
             "games": config.games,
@@ -314,10 +319,10 @@ async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
         },
         "machine_before": machine(),
     }
-    result["ours"] = await measure(Target.OURS, config)
+    result["ours"] = await measure(Target.OURS, config, forkserver)
     result["machine_after_ours"] = machine()
     if floor:
-        result["floor"] = await measure(Target.FLOOR, config)
+        result["floor"] = await measure(Target.FLOOR, config, forkserver)
         result["machine_after_floor"] = machine()
         result["ratios_ours_to_floor"] = ratios(result["ours"], result["floor"])
     return result

@@ -44,7 +44,7 @@ from bot.services.outbox.scheduler import CallScheduler
 from bot.services.outbox.sent import LiveMessages, SentMessages
 from bot.services.outbox.serving import ChatServer
 from bot.storage import Database, LiveMessage, Notice, repo
-from bot.storage.db import Batch, Deferred
+from bot.storage.batch import Batch, Deferred
 
 log = logging.getLogger(__name__)
 

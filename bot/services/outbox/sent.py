@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from bot.storage import Database, LiveMessage, repo
-from bot.storage.db import Deferred
+from bot.storage.batch import Deferred
 
 KNOWN_CACHED: Final = 5000
 """Live messages whose id and accepted content are kept in memory (the most recently used); the rest are read

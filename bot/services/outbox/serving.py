@@ -24,7 +24,7 @@ from bot.services.outbox.delivery import Edited
 from bot.services.outbox.limits import is_group
 from bot.services.outbox.queue import ChatQueue, Item, Live
 from bot.storage import LiveMessage, Notice, repo
-from bot.storage.db import Batch
+from bot.storage.batch import Batch
 
 if TYPE_CHECKING:
     from bot.services.outbox.core import Outbox
