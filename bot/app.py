@@ -26,6 +26,7 @@ from bot.services.facade import GameService, ServiceConfig
 from bot.services.flood import ThrottleMiddleware
 from bot.services.outbox import Outbox, OutboxLimits
 from bot.services.outbox.session import KeptResponsesSession
+from bot.services.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
 from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
@@ -156,6 +157,7 @@ async def on_startup(app: App) -> None:
 async def on_shutdown(app: App) -> None:
     await app.service.close()
     await app.service.thinker.close()
+    await PRESS_ANSWERS.settle(ANSWER_TIMEOUT)
     try:
         await asyncio.wait_for(app.outbox.drain(), 3.0)
     except TimeoutError:

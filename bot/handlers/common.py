@@ -9,6 +9,7 @@ from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.i18n import Translator, translator_for
 from bot.services.facade import Person
+from bot.services.presses import answer_press
 
 
 def tr_of(user: User | None) -> Translator:
@@ -42,9 +43,9 @@ def game_id_of(text: str) -> int | None:
     return value if 0 < value <= MAX_GAME_ID else None
 
 
-async def answer_quietly(callback: CallbackQuery, text: str | None = None) -> None:
-    """Answer a press; a query that is too old (the bot was down) is not worth an error."""
-    try:
-        await callback.answer(text)
-    except Exception:
-        return
+async def answer_quietly(
+    callback: CallbackQuery, text: str | None = None, *, show_alert: bool = False
+) -> None:
+    """Answer a press beside the update, within a few seconds (:mod:`bot.services.presses`): the handler does not
+    wait for the network; a query too old to answer (the bot was down) is not worth an error."""
+    answer_press(callback, text, show_alert=show_alert)

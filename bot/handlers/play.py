@@ -3,8 +3,6 @@ without moving: «📋 Стол» (the whole table, privately) and the solo «�
 
 from __future__ import annotations
 
-import contextlib
-
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
@@ -61,8 +59,7 @@ async def on_table(callback: CallbackQuery, callback_data: TableCb, service: Gam
 
 async def on_hint(callback: CallbackQuery, callback_data: HintCb, service: GameService) -> None:
     hint = await service.hint(_game(callback_data.game), person(callback.from_user), callback_data.version)
-    with contextlib.suppress(Exception):  # a query too old to answer (the hint took long) is not an error
-        await callback.answer(hint, show_alert=True)
+    await answer_quietly(callback, hint, show_alert=True)
 
 
 def make_router() -> Router:

@@ -24,6 +24,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 from bot.i18n import translator_for
 from bot.services.clock import Clock
 from bot.services.outbox import Outbox, is_group
+from bot.services.presses import answer_press
 from bot.views import Answer, answer_text
 
 log = logging.getLogger(__name__)
@@ -154,10 +155,9 @@ class ThrottleMiddleware(BaseMiddleware):
     async def _refuse_press(self, callback: CallbackQuery) -> None:
         log.debug("press from user %d refused: too fast", callback.from_user.id)
         text = answer_text(Answer.TOO_FAST, translator_for(callback.from_user.language_code))
-        try:
-            await callback.answer(text)
-        except Exception:
-            return  # a query too old to answer: nothing was done, nothing to say
+        answer_press(
+            callback, text
+        )  # in the background: a refused press holds no place while the network waits
 
     async def _refuse_command(self, message: Message, key: tuple[Key, Rate], now: float) -> None:
         told = (Kind.COMMAND_GROUP if is_group(message.chat.id) else Kind.COMMAND_USER, message.chat.id)

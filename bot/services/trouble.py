@@ -17,11 +17,11 @@ import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from aiogram import BaseMiddleware, Bot
-from aiogram.exceptions import TelegramAPIError
+from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
 from bot.i18n import translator_for
+from bot.services.presses import answer_press
 from bot.storage.db import is_busy
 
 log = logging.getLogger(__name__)
@@ -58,19 +58,15 @@ class DatabaseTrouble(BaseMiddleware):
                     await asyncio.sleep(RETRY_PAUSE)
                     continue
                 log.error("update %s not applied: the database failed (%s)", event.update_id, exc)
-                await self._apologize(event, data.get("bot"))
+                await self._apologize(event)
                 return None
 
-    async def _apologize(self, update: Update, bot: Bot | None) -> None:
+    async def _apologize(self, update: Update) -> None:
         query = update.callback_query
-        if query is None or bot is None:
+        if query is None:
             return  # a command: a reply would need the database too; the person sees no answer and tries again
         self.apologies += 1
-        text = translator_for(query.from_user.language_code).t("answer-busy")
-        try:
-            await bot.answer_callback_query(query.id, text)
-        except TelegramAPIError as exc:
-            log.info("could not apologize for update %s: %s", update.update_id, exc.message)
+        answer_press(query, translator_for(query.from_user.language_code).t("answer-busy"))
 
 
 class InFlightLimit(BaseMiddleware):
