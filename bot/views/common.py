@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
@@ -43,6 +44,30 @@ def esc(text: str) -> str:
     return html.escape(text, quote=False)
 
 
+FSI: Final = "\u2068"
+"""FIRST STRONG ISOLATE: what follows, up to :data:`PDI`, is laid out on its own."""
+PDI: Final = "\u2069"
+"""POP DIRECTIONAL ISOLATE: closes the isolate, and with it any bidi control the text inside left open."""
+
+
+BIDI_MOVERS: Final = frozenset(
+    {"R", "AL", "AN", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"}
+)
+"""Bidi classes of the characters that can reorder a line around them: right-to-left letters and digits, and the
+explicit embeddings, overrides and isolates (Unicode's UAX #9)."""
+
+
+def named(text: str) -> str:
+    """Text someone chose (a name, a group's title), escaped for HTML — and, when it holds a right-to-left letter
+    or a bidi control (a name starting with U+202E), set in a Unicode isolate, so that it cannot reorder the rest
+    of the line it stands in (the closing PDI ends whatever the name opened). A left-to-right name stays as it
+    was typed: some Telegram clients draw the isolate's marks, and it would change nothing there."""
+    escaped = esc(text)
+    if any(unicodedata.bidirectional(ch) in BIDI_MOVERS for ch in text):
+        return FSI + escaped + PDI
+    return escaped
+
+
 def level_name(level: Level | str, tr: Translator) -> str:
     return tr.t("level-name", level=Level(level).value)
 
@@ -57,12 +82,12 @@ def bot_name(level: Level | str | None, number: int, tr: Translator) -> str:
 
 
 def seat_name(seat: SeatInfo, tr: Translator) -> str:
-    """The escaped name of a seat; bot players get 🤖 and, without a name, a name from their level."""
+    """The escaped name of a seat, a chosen one isolated (:func:`named`); bot players get 🤖 and, without a name, a name from their level."""
     if seat.is_bot:
         if seat.name:
-            return "🤖 " + esc(seat.name) + (f" {seat.number}" if seat.number else "")
+            return "🤖 " + named(seat.name) + (f" {seat.number}" if seat.number else "")
         return "🤖 " + esc(bot_name(seat.level, seat.number, tr))
-    return esc(seat.name) if seat.name else tr.t("player-nameless")
+    return named(seat.name) if seat.name else tr.t("player-nameless")
 
 
 def name_of(seats: Sequence[SeatInfo], player: int | None, tr: Translator) -> str:

@@ -10,10 +10,10 @@ from bot.callbacks import DeepLink, LobbyCb, LobbyOp, start_link
 from bot.i18n import Translator
 from bot.views.common import (
     button,
-    esc,
     fit,
     keyboard,
     level_name,
+    named,
     rules_button,
     seat_name,
     url_button,
@@ -66,7 +66,7 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
         lines.append(tr.t("lobby-players", count=len(info.seats), max=info.max_players))
         lines.extend(_player_lines(info, tr) or [tr.t("lobby-empty")])
         if info.creator_name and not any(_is_creator(info, seat) for seat in info.seats):
-            lines.append(tr.t("lobby-creator", name=esc(info.creator_name)))
+            lines.append(tr.t("lobby-creator", name=named(info.creator_name)))
         if info.fills_with_bots and len(info.seats) < info.max_players:
             lines.append(tr.t("lobby-bots-fill"))
         lines.append(tr.t("lobby-first-dealer"))

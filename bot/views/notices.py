@@ -7,7 +7,7 @@ import enum
 
 from bot.callbacks import DeepLink, SeatCb, start_link
 from bot.i18n import Translator
-from bot.views.common import button, card, clock, esc, keyboard, seat_name, short_answer, url_button
+from bot.views.common import button, card, clock, keyboard, named, seat_name, short_answer, url_button
 from bot.views.models import Rendered, SeatInfo
 from engine.cards import Card, Suit
 from engine.core import IllegalActionError
@@ -89,7 +89,7 @@ def render_joined(group_title: str, game_name: str, tr: Translator) -> Rendered:
 
     ``group_title`` is the raw title of the group (escaped here); ``game_name`` the game's localized name.
     """
-    return Rendered(tr.t("joined-private", group=esc(group_title), game=game_name), None)
+    return Rendered(tr.t("joined-private", group=named(group_title), game=game_name), None)
 
 
 def render_seat_replaced(seat: SeatInfo, game_id: str, tr: Translator) -> Rendered:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.i18n import Translator
-from bot.views.common import esc
+from bot.views.common import named
 from bot.views.models import Rendered
 
 
@@ -40,7 +40,7 @@ def render_stats(stats: PersonFigures, tr: Translator, name: str | None = None) 
     «Ваша» would not say whose; without it the title is «Ваша статистика».
     """
     balance = stats.settlement
-    whose = tr.t("stats-of", name=esc(name)) if name else tr.t("stats-yours")
+    whose = tr.t("stats-of", name=named(name)) if name else tr.t("stats-yours")
     text = tr.t(
         "stats-text",
         whose=whose,
@@ -63,7 +63,7 @@ def render_top(ranks: Sequence[RankFigures], tr: Translator) -> Rendered:
             tr.t(
                 "top-line",
                 place=place,
-                name=esc(rank.name),
+                name=named(rank.name),
                 wins=rank.wins,
                 games=rank.games,
                 points=rank.points,

@@ -63,6 +63,7 @@ from bot.views import (
     render_start_bot,
     render_turn_reminder,
 )
+from bot.views.common import named
 from engine import IllegalActionError, make_game
 from engine.ai import Level
 from engine.cards import Card
@@ -752,3 +753,17 @@ def test_unnamed_bots_of_one_level_are_told_apart_by_number() -> None:
         "🤖 Любитель",
         "🤖 Мастер 2",
     ]
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("Аня", "Аня"),
+        ("<b>Аня", "&lt;b&gt;Аня"),
+        ("\u202eБорис", "\u2068\u202eБорис\u2069"),
+        ("דוד", "\u2068דוד\u2069"),
+        ("Ali \u0639\u0644\u064a", "\u2068Ali \u0639\u0644\u064a\u2069"),
+    ],
+)
+def test_a_name_that_could_reorder_its_line_is_isolated_and_escaped(name: str, shown: str) -> None:
+    assert named(name) == shown
