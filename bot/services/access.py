@@ -24,8 +24,9 @@ log = logging.getLogger(__name__)
 
 MEMBER_TTL: Final = 60.0
 """Seconds (bot's clock) an answer of getChatMember stays good."""
-MEMBER_TIMEOUT: Final = 5
-"""Real seconds to wait for getChatMember: a press must be answered within Telegram's 15 s whatever happens."""
+MEMBER_TIMEOUT: Final = 3
+"""Real seconds to wait for getChatMember or getChat: the update waiting for it holds one of the places among
+the updates handled at once, and its press must be answered within Telegram's 15 s whatever happens."""
 MAX_CACHED: Final = 10_000
 """More entries than this and the oldest half is forgotten (memory stays bounded)."""
 
@@ -39,9 +40,12 @@ class Standing:
 
     is_member: bool
     is_admin: bool
+    is_known: bool = True
+    """False when Telegram could not be asked (network, 5xx, a proxy's HTML page): no rights, for now."""
 
 
 NOBODY: Final = Standing(is_member=False, is_admin=False)
+UNKNOWN: Final = Standing(is_member=False, is_admin=False, is_known=False)
 
 
 class Membership:
@@ -74,7 +78,7 @@ class Membership:
         finally:
             del self._asking[key]
             if not future.done():
-                future.set_result(NOBODY)
+                future.set_result(UNKNOWN)
         return standing
 
     async def is_admin(self, chat_id: int, user_id: int) -> bool:
@@ -95,7 +99,7 @@ class Membership:
             return cached[1]
         try:
             chat = await self.bot.get_chat(chat_id, request_timeout=self.timeout)
-        except TelegramAPIError as exc:
+        except Exception as exc:  # refused, or no answer a client can read (timeout, a proxy's HTML page)
             log.info("getChat(%s) failed: %s", chat_id, exc)
             return ""
         if len(self._titles) >= MAX_CACHED:
@@ -103,16 +107,23 @@ class Membership:
         self._titles[chat_id] = (self.clock.now(), chat.title or "")
         return chat.title or ""
 
+    @staticmethod
+    def _unknown(chat_id: int, user_id: int, exc: Exception) -> Standing:
+        """A passing failure: no rights for now, not remembered (asked again next time)."""
+        log.warning("getChatMember(%s, %s) failed (%s): treated as no rights for now", chat_id, user_id, exc)
+        return UNKNOWN
+
     async def _ask(self, chat_id: int, user_id: int) -> Standing:
         self.calls += 1
         try:
             member = await self.bot.get_chat_member(chat_id, user_id, request_timeout=self.timeout)
-        except (TelegramNetworkError, TelegramServerError, TelegramRetryAfter) as exc:
-            log.warning("getChatMember(%s, %s) failed (%s): treated as no rights", chat_id, user_id, exc)
-            return NOBODY  # not cached: a passing failure, asked again next time
         except TelegramAPIError as exc:
+            if isinstance(exc, (TelegramNetworkError, TelegramServerError, TelegramRetryAfter)):
+                return self._unknown(chat_id, user_id, exc)
             log.info("getChatMember(%s, %s) refused: %s", chat_id, user_id, exc.message)
             standing = NOBODY
+        except Exception as exc:  # an answer no client can read: a proxy's HTML 502 page, a cut-off body
+            return self._unknown(chat_id, user_id, exc)
         else:
             status = ChatMemberStatus(member.status)
             restricted_member = isinstance(member, ChatMemberRestricted) and member.is_member

@@ -180,7 +180,14 @@ class GameService:
         membership = self.membership
 
         async def check(chat_id: int) -> bool:
-            return membership is not None and await membership.is_member(chat_id, user_id)
+            if membership is None:
+                return False
+            standing = await membership.standing(chat_id, user_id)
+            if not standing.is_known:
+                raise ServiceError(
+                    views.Answer.CANNOT_CHECK
+                )  # not «you are not in the group»: we do not know
+            return standing.is_member
 
         return check
 

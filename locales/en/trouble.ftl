@@ -2,3 +2,6 @@
 
 answer-busy = That didn't go through: the bot is overloaded right now. Press again in a few seconds.
 answer-failed = Something went wrong, please try again.
+
+# A join link followed while Telegram does not answer whether the person is in the group.
+answer-cannot-check = Could not check that you are in this game's group: Telegram did not answer. Please try again in a minute.

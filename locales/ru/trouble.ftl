@@ -2,3 +2,6 @@
 
 answer-busy = Не получилось: бот сейчас перегружен. Нажмите ещё раз через несколько секунд.
 answer-failed = Что-то пошло не так, попробуйте ещё раз.
+
+# A join link followed while Telegram does not answer whether the person is in the group.
+answer-cannot-check = Не получилось проверить, что вы в группе этой партии: Telegram не ответил. Попробуйте ещё раз через минуту.
