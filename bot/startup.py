@@ -8,6 +8,8 @@ opened before the failure is closed again, so the process can exit at once.
 from __future__ import annotations
 
 import asyncio
+import errno
+import os
 import sqlite3
 from pathlib import Path
 from typing import Final
@@ -49,6 +51,13 @@ def check_texts() -> dict[Locale, int]:
 
 async def open_database(path: Path) -> Database:
     """The migrated database at ``path``, or a :class:`StartupError` naming ``DATABASE_PATH``."""
+    read_only = _read_only(path)
+    if read_only:
+        raise StartupError(
+            ExitCode.DATABASE,
+            f"cannot open the database {path}: {read_only} is read-only "
+            "(set DATABASE_PATH to a file in a folder the bot may write to, or make them writable)",
+        )
     try:
         return await Database.open(path)
     except (OSError, sqlite3.Error) as exc:
@@ -57,6 +66,22 @@ async def open_database(path: Path) -> Database:
             f"cannot open the database {path}: {_reason(exc)} "
             "(set DATABASE_PATH to a file in a folder the bot may write to)",
         ) from exc
+
+
+def _read_only(path: Path) -> str:
+    """What of the database (the file, or its folder, where SQLite keeps its journal) the bot may not write
+    to; "" when it may (a missing file or folder is made by the bot)."""
+    if path.parent.exists() and not os.access(path.parent, os.W_OK):
+        return "its folder"
+    try:
+        with path.open("r+b"):  # not os.access: root may write to any mode, yet not to an immutable file
+            pass
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return "the file"
+    return ""
 
 
 def api_url(bot: Bot) -> str:

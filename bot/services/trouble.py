@@ -1,9 +1,11 @@
-"""Updates the database cannot serve now: it is busy (a write lock held elsewhere) or the disk is full.
+"""Updates the database cannot serve now: a write lock held elsewhere, a read-only file, a full disk.
 
-SQLite waits ``busy_timeout`` (5 s) for a lock held by another process, then gives up. Every change is one
-transaction, so a failed update changed nothing and may simply run again: a busy database gets another try while
-there is time, since a press must be answered within Telegram's 15 s. After that, or at once when the disk is full,
-a press is answered with a short apology, so no button keeps spinning, and the person knows to press again.
+Every change is one transaction, so a failed update changed nothing and may simply run again. A transaction
+waits at most ``busy_timeout`` (5 s) for a lock held by another process, queue included, so a busy database gets
+another try while there is time (a press must be answered within Telegram's 15 s). After that — or at once when
+the file is read-only or the disk full — a press is answered with one short apology that names what happened,
+so no button keeps spinning, and the person knows the move was not made. The database logs the trouble once,
+when it begins (:mod:`bot.storage.db`); an update it fails is logged here only at the debug level.
 
 A second middleware keeps the number of updates handled at once bounded: aiogram runs every update as its own
 task, and a burst of thousands would otherwise all queue on the database at the same time.
@@ -22,12 +24,14 @@ from aiogram.types import TelegramObject, Update
 
 from bot.i18n import translator_for
 from bot.services.presses import answer_press
-from bot.storage.db import is_busy
+from bot.storage.db import Trouble, trouble_of
 
 log = logging.getLogger(__name__)
 
-RETRY_WITHIN: Final = 6.0
-"""Real seconds after an update arrived during which a busy database is tried again (each try may wait 5 s)."""
+RETRY_WITHIN: Final = 8.0
+"""Real seconds after an update arrived during which a busy database is tried again: the first try may wait 5 s,
+the next ones, while the lock is known to be held, half a second each (``db.BUSY_PROBE``); the last answer
+still comes well within Telegram's 15 s."""
 RETRY_PAUSE: Final = 0.2
 MAX_UPDATES_IN_FLIGHT: Final = 32
 """Updates handled at the same time; more wait for a free place (they would only wait for the database)."""
@@ -52,21 +56,26 @@ class DatabaseTrouble(BaseMiddleware):
             try:
                 return await handler(event, data)
             except sqlite3.Error as exc:
-                if is_busy(exc) and loop.time() - arrived < RETRY_WITHIN:
+                trouble = trouble_of(exc)
+                if trouble is Trouble.BUSY and loop.time() - arrived < RETRY_WITHIN:
                     self.retries += 1
-                    log.warning("update %s: the database is busy (%s); trying again", event.update_id, exc)
+                    log.debug("update %s: the database is busy (%s); trying again", event.update_id, exc)
                     await asyncio.sleep(RETRY_PAUSE)
                     continue
-                log.error("update %s not applied: the database failed (%s)", event.update_id, exc)
-                await self._apologize(event)
+                if trouble is None:
+                    log.error("update %s not applied: the database failed (%s)", event.update_id, exc)
+                else:
+                    log.debug("update %s not applied: the database is %s", event.update_id, trouble.value)
+                await self._apologize(event, trouble)
                 return None
 
-    async def _apologize(self, update: Update) -> None:
+    async def _apologize(self, update: Update, trouble: Trouble | None) -> None:
         query = update.callback_query
         if query is None:
             return  # a command: a reply would need the database too; the person sees no answer and tries again
         self.apologies += 1
-        answer_press(query, translator_for(query.from_user.language_code).t("answer-busy"))
+        key = "answer-read-only" if trouble is Trouble.READ_ONLY else "answer-busy"
+        answer_press(query, translator_for(query.from_user.language_code).t(key))
 
 
 class InFlightLimit(BaseMiddleware):

@@ -14,6 +14,14 @@ An ``asyncio.Lock`` keeps transactions whole on the single connection (another c
 inside one). A write lock held by another process is waited out on the loop (``asyncio.sleep`` between tries,
 up to ``busy_timeout``), never by blocking the connection's thread; checkpoints — copying the WAL back into the
 database file, with its fsync — run on a second connection of their own.
+
+Trouble with the database is one case (:class:`Trouble`): a write lock another process holds past the patience
+of a transaction, a file that turned read-only, a full disk, a file deleted under the running bot. Each is
+logged once, in one line naming its cause, when it begins (and once, quietly, when it ends); the callers answer
+people with an apology and log nothing more. A transaction waits at most its patience in all — queued behind
+the others on the connection's lock included —, so a lock held elsewhere never makes presses wait in turn.
+A deleted file is noticed within :data:`LOOK_EVERY` of a commit and written back, whole, from the connection
+that still has it open.
 """
 
 from __future__ import annotations
@@ -21,7 +29,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
+import enum
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -46,6 +56,36 @@ CHECKPOINT_EVERY: Final = 500
 """Commits between two checkpoints (SQLite's own would come every ~1000 pages written)."""
 RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
+BUSY_PROBE: Final = 0.5
+"""Real seconds a transaction waits for the lock once one has waited ``busy_timeout`` for it in vain: while the
+trouble lasts, updates are refused within moments instead of each waiting the whole timeout in turn."""
+LOOK_EVERY: Final = 1.0
+"""Real seconds between two looks, after a commit, whether the database file is still there."""
+
+
+class Trouble(enum.Enum):
+    """Why the database cannot store anything now (the value names it in the log)."""
+
+    BUSY = "locked by another process"
+    READ_ONLY = "read-only"
+    FULL = "full (no space left on the disk)"
+    GONE = "deleted"
+
+
+def trouble_of(exc: BaseException) -> Trouble | None:
+    """The trouble an error of SQLite shows, or None for an error of the bot's own (a guard, a constraint)."""
+    if not isinstance(exc, sqlite3.Error):
+        return None
+    text = str(exc).lower()
+    if is_busy(exc):
+        return Trouble.BUSY
+    if "readonly" in text or "read-only" in text:
+        return Trouble.READ_ONLY
+    if "full" in text:
+        return Trouble.FULL
+    if "disk i/o" in text or "unable to open" in text or "no such table" in text:
+        return Trouble.GONE
+    return None
 
 
 # --- the connection --------------------------------------------------------------------------------------
@@ -115,6 +155,12 @@ class Database:
         self._checkpointer: aiosqlite.Connection | None = None
         self.notice_ids = 0
         """The last id given to a notice of the ``outbox`` table (ids are given here, so a batch can hold them)."""
+        self.trouble: Trouble | None = None
+        """The trouble the database is in now (None: it works)."""
+        self._file = _identity(path)
+        self._looked = time.monotonic()
+        self._look: asyncio.TimerHandle | None = None
+        self._looking: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def open(cls, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT) -> Database:
@@ -125,16 +171,10 @@ class Database:
         conn = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
         db = cls(conn, path, busy_timeout)
         try:
-            conn.row_factory = sqlite3.Row
-            for pragma in (
-                "journal_mode=WAL",
-                "synchronous=NORMAL",
-                "foreign_keys=ON",
-                "wal_autocheckpoint=0",
-            ):
-                await db._call(f"PRAGMA {pragma}")
+            await db._set_up()
             await db.migrate()
             await db._call("PRAGMA busy_timeout=0")  # from now on the loop waits, not SQLite's thread
+            db._file = _identity(path)
             rows = await db._fetch(
                 "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0), "
                 "COALESCE((SELECT MAX(id) FROM outbox), 0)) AS last"
@@ -145,11 +185,19 @@ class Database:
             raise
         return db
 
+    async def _set_up(self) -> None:
+        self._conn.row_factory = sqlite3.Row
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "wal_autocheckpoint=0"):
+            await self._call(f"PRAGMA {pragma}")
+
     async def close(self) -> None:
         """Store what waits (deferred rows), then close the connections; closing twice is harmless."""
         if self._ride is not None:
             self._ride.cancel()
             self._ride = None
+        if self._look is not None:
+            self._look.cancel()
+            self._look = None
         if not self._closed and any(len(r) for r in self._riders):
             with contextlib.suppress(sqlite3.Error, ValueError):
                 await self.write(Batch())
@@ -212,40 +260,155 @@ class Database:
         deferred rows; it begins with its first statement (at once when rows wait), and rolls back on an
         exception. ``patience``: real seconds it waits for a write lock another process holds (``busy_timeout``
         when None)."""
-        async with self._lock:
-            self._check_open()
-            riding = batch if batch is not None else Batch()
-            stamps = [rider.take(riding) for rider in self._riders]
-            begun = False
+        waits = self.busy_timeout if patience is None else patience
+        if self.trouble is Trouble.BUSY:
+            waits = min(waits, BUSY_PROBE)
+        deadline = time.monotonic() + waits
+        try:
+            async with asyncio.timeout(max(waits, 0.05)):  # not wait_for: it may swallow a cancellation
+                await self._lock.acquire()
+        except TimeoutError:
+            # The transactions ahead are waiting for a lock held elsewhere: this one would only wait longer.
+            exc = sqlite3.OperationalError("database is locked (the transactions ahead wait for it)")
+            self._troubled(exc, full_wait=patience is None)
+            raise exc from None
+        try:
+            async with self._transaction(batch, deadline) as tx:
+                yield tx
+        except sqlite3.Error as exc:
+            self._troubled(exc, full_wait=patience is None)
+            raise
+        finally:
+            self._lock.release()
 
-            async def begin() -> None:
-                nonlocal begun
-                if begun:
-                    return
-                begun = True
-                self.transactions += 1
-                if self.on_transaction is not None:
-                    self.on_transaction()
-                await self._busy_retry("BEGIN IMMEDIATE", patience)
-                if riding:
-                    await self._run(riding)
+    @asynccontextmanager
+    async def _transaction(self, batch: Batch | None, deadline: float) -> AsyncIterator[Tx]:
+        """:meth:`tx` once the connection's lock is held: the lock another process holds waited for until
+        ``deadline`` (monotonic)."""
+        self._check_open()
+        riding = batch if batch is not None else Batch()
+        stamps = [rider.take(riding) for rider in self._riders]
+        begun = False
 
-            try:
-                if riding:
-                    await begin()
-                yield Tx(self, begin)
-                if begun:
-                    await self._busy_retry("COMMIT")
-            except BaseException:
-                if begun:
-                    await self._rollback()
-                raise
+        async def begin() -> None:
+            nonlocal begun
+            if begun:
+                return
+            begun = True
+            self.transactions += 1
+            if self.on_transaction is not None:
+                self.on_transaction()
+            await self._busy_retry("BEGIN IMMEDIATE", max(0.0, deadline - time.monotonic()))
+            if riding:
+                await self._run(riding)
+
+        try:
+            if riding:
+                await begin()
+            yield Tx(self, begin)
+            if begun:
+                await self._busy_retry("COMMIT")
+        except BaseException:
+            if begun:
+                await self._rollback()
+            raise
         for rider, stamp in zip(self._riders, stamps, strict=True):
             rider.stored(stamp)
         if begun:
+            self._recovered()
             self._commits += 1
             if self._commits % CHECKPOINT_EVERY == 0:
                 self._start_checkpoint()
+            if time.monotonic() - self._looked >= LOOK_EVERY:
+                await self._look_at_the_file()
+            elif self._look is None:
+                # No commit may come for a while (everyone thinking): look once the time has come all the same.
+                with contextlib.suppress(RuntimeError):
+                    loop = asyncio.get_running_loop()
+                    self._look = loop.call_later(LOOK_EVERY, self._start_look, context=contextvars.Context())
+
+    def _start_look(self) -> None:
+        self._look = None
+        if not self._closed:
+            task = asyncio.get_running_loop().create_task(self._look_later(), name="db:look")
+            self._looking.add(task)
+            task.add_done_callback(self._looking.discard)
+
+    async def _look_later(self) -> None:
+        async with self._lock:
+            if not self._closed:
+                await self._look_at_the_file()
+
+    # --- trouble -------------------------------------------------------------------------------------------
+
+    def _troubled(self, exc: sqlite3.Error, *, full_wait: bool) -> None:
+        """A transaction failed: the one line of the log when it shows a trouble that begins now."""
+        trouble = trouble_of(exc)
+        if trouble is None or trouble is self.trouble:
+            return
+        if trouble is Trouble.BUSY and not full_wait:
+            return  # a transaction that chose not to wait (deferred rows) proves nothing
+        self.trouble = trouble
+        log.warning(
+            "the database %s is %s (%s): presses are answered with an apology and nothing is stored until "
+            "this is fixed",
+            self.path,
+            trouble.value,
+            exc,
+        )
+
+    def _recovered(self) -> None:
+        if self.trouble is not None:
+            log.info("the database %s works again (it was %s)", self.path, self.trouble.value)
+            self.trouble = None
+
+    async def _look_at_the_file(self) -> None:
+        """Whether the database file is still the one this connection has open; if it was deleted (or
+        replaced), write the open database back to its path — every game with it — and go on there."""
+        self._looked = time.monotonic()
+        if _identity(self.path) == self._file:
+            return
+        log.warning(
+            "the database %s was deleted while the bot ran: %s; writing it back from the open connection",
+            self.path,
+            Trouble.GONE.value,
+        )
+        try:
+            await self._write_back()
+        except (OSError, sqlite3.Error) as exc:
+            log.error(
+                "could not write the database %s back (%s); it is kept in memory until a restart",
+                self.path,
+                exc,
+            )
+            self._file = _identity(self.path)  # not again on every commit
+
+    async def _write_back(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fresh = self.path.with_name(self.path.name + ".restoring")
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{fresh}{suffix}").unlink(missing_ok=True)
+        # The copy is made on the connection's thread (aiosqlite's backup), into a plain connection it may use.
+        copy = sqlite3.connect(fresh, isolation_level=None, check_same_thread=False)
+        try:
+            await self._conn.backup(copy)
+        finally:
+            copy.close()
+        # The old connections go first: closing one unlinks its WAL by name, which must not be the new one's.
+        if self._checkpointer is not None:
+            with contextlib.suppress(Exception):
+                await self._checkpointer.close()
+            self._checkpointer = None
+        with contextlib.suppress(sqlite3.Error, ValueError):
+            await self._conn.close()
+        for suffix in ("-wal", "-shm"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        os.replace(fresh, self.path)
+        self._conn = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
+        await self._set_up()
+        await self._call("PRAGMA busy_timeout=0")
+        self._file = _identity(self.path)
+        log.info("the database %s is written back; the bot goes on with it", self.path)
 
     async def migrate(self) -> None:
         """Apply every migration newer than the database, each in its own transaction."""
@@ -292,7 +455,7 @@ class Database:
             # than hold the connection (and every press queued behind it) for a whole busy timeout.
             await self.write(Batch(), patience=0.0)
         except (sqlite3.Error, ValueError) as exc:
-            level = logging.DEBUG if isinstance(exc, sqlite3.Error) and is_busy(exc) else logging.WARNING
+            level = logging.DEBUG if trouble_of(exc) is not None else logging.WARNING  # logged as it began
             log.log(level, "could not store the delivered messages' marks (tried again soon): %s", exc)
             if any(len(r) for r in self._riders):
                 self.ride_soon()
@@ -357,6 +520,15 @@ class Database:
             await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, ValueError) as exc:
             log.warning("WAL checkpoint failed (tried again later): %s", exc)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (device, inode), None when there is none."""
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_dev, stat.st_ino
 
 
 def is_busy(exc: sqlite3.Error) -> bool:
