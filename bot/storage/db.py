@@ -260,18 +260,23 @@ class Database:
         deferred rows; it begins with its first statement (at once when rows wait), and rolls back on an
         exception. ``patience``: real seconds it waits for a write lock another process holds (``busy_timeout``
         when None)."""
-        waits = self.busy_timeout if patience is None else patience
-        if self.trouble is Trouble.BUSY:
-            waits = min(waits, BUSY_PROBE)
-        deadline = time.monotonic() + waits
+        # A transaction with the default patience waits ``busy_timeout`` in all, its place in the queue included:
+        # while another process holds the lock, the queue does not move, and waiting in turn would add up.
+        # One that chose its patience (deferred rows: none) waits its turn as usual, then that long for the lock.
+        held = self.trouble is Trouble.BUSY
+        queue = BUSY_PROBE if held else self.busy_timeout
+        started = time.monotonic()
         try:
-            async with asyncio.timeout(max(waits, 0.05)):  # not wait_for: it may swallow a cancellation
+            async with asyncio.timeout(queue):  # not wait_for: it may swallow a cancellation
                 await self._lock.acquire()
         except TimeoutError:
-            # The transactions ahead are waiting for a lock held elsewhere: this one would only wait longer.
             exc = sqlite3.OperationalError("database is locked (the transactions ahead wait for it)")
             self._troubled(exc, full_wait=patience is None)
             raise exc from None
+        if patience is None:
+            deadline = started + queue
+        else:
+            deadline = time.monotonic() + (min(patience, BUSY_PROBE) if held else patience)
         try:
             async with self._transaction(batch, deadline) as tx:
                 yield tx
