@@ -1,20 +1,31 @@
-"""The outbox's calls to Telegram: send, edit, delete; each counted in ``calls``."""
+"""The outbox's calls to Telegram: send, edit, delete; each counted in ``calls``.
+
+A send whose answer never came (a timeout: the network lost it on the way back) may have been made all the
+same; the outbox sends again, and the chat would show the message twice — a second «your turn» with live
+buttons. So a send that failed on the way leaves a mark, and the next send in that chat that goes through clears
+the few message ids between the chat's newest known message and the new one: a message there that proves to be
+the bot's own (its buttons can be taken off) is the lost copy and is deleted; anything else (the person's own
+messages) is left alone.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections import Counter
+from collections import Counter, deque
 from enum import Enum
 from typing import Final
 
 from aiogram import Bot
-from aiogram.exceptions import TelegramBadRequest
+from aiogram.exceptions import AiogramError, TelegramAPIError, TelegramBadRequest
 from aiogram.types import InlineKeyboardMarkup, LinkPreviewOptions
 
 log = logging.getLogger(__name__)
 
 NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
+LOST_COPIES_LOOKED_AT: Final = 5
+"""Message ids before a send that went through, after one whose answer was lost, looked at for a lost copy."""
+KNOWN_PER_CHAT: Final = 16
 
 
 class Edited(Enum):
@@ -33,19 +44,62 @@ class TelegramCalls:
         self.request_timeout = request_timeout
         self.calls: Counter[str] = Counter()
         """Calls made, by method name (``send``, ``edit``, ``delete``), refusals (``429``, ``403``,
-        ``not_modified``) and ``failed`` calls (network, timeout, 5xx) that are tried again."""
+        ``not_modified``) and ``failed`` calls (network, timeout, 5xx) that are tried again; ``lost_copies``
+        deleted."""
+        self._sent: dict[int, deque[int]] = {}
+        """The ids of the last messages sent in each chat."""
+        self._unsure: dict[int, int] = {}
+        """Chats where a send may have landed unanswered: the newest message id known before it."""
 
     async def send(self, chat_id: int, thread_id: int, text: str, markup: InlineKeyboardMarkup | None) -> int:
         self.calls["send"] += 1
-        message = await self.bot.send_message(
-            chat_id,
-            text,
-            message_thread_id=thread_id or None,
-            reply_markup=markup,
-            link_preview_options=NO_PREVIEW,
-            request_timeout=self.request_timeout,
-        )
+        try:
+            message = await self.bot.send_message(
+                chat_id,
+                text,
+                message_thread_id=thread_id or None,
+                reply_markup=markup,
+                link_preview_options=NO_PREVIEW,
+                request_timeout=self.request_timeout,
+            )
+        except TelegramAPIError as exc:
+            if not isinstance(exc, TelegramBadRequest) and chat_id in self._sent:
+                self._unsure.setdefault(chat_id, max(self._sent[chat_id]))
+            raise
+        except AiogramError:
+            if chat_id in self._sent:
+                self._unsure.setdefault(chat_id, max(self._sent[chat_id]))
+            raise
+        sent = self._sent.setdefault(chat_id, deque(maxlen=KNOWN_PER_CHAT))
+        sent.append(message.message_id)
+        before = self._unsure.pop(chat_id, None)
+        if before is not None:
+            await self._clear_lost_copies(chat_id, before, message.message_id)
         return message.message_id
+
+    async def _clear_lost_copies(self, chat_id: int, before: int, sent: int) -> None:
+        """Delete the bot's own messages between ``before`` and ``sent`` that it never heard of."""
+        known = self._sent.get(chat_id, ())
+        for message_id in range(max(before + 1, sent - LOST_COPIES_LOOKED_AT), sent):
+            if message_id in known:
+                continue
+            try:
+                self.calls["edit"] += 1
+                await self.bot.edit_message_reply_markup(
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=None,
+                    request_timeout=self.request_timeout,
+                )
+            except (TelegramAPIError, AiogramError):
+                continue  # someone else's message, one without buttons, or no answer: left as it is
+            with contextlib.suppress(TelegramAPIError, AiogramError):
+                self.calls["delete"] += 1
+                await self.bot.delete_message(chat_id, message_id, request_timeout=self.request_timeout)
+                self.calls["lost_copies"] += 1
+                log.info(
+                    "chat %s: deleted message %s, a copy sent while an answer was lost", chat_id, message_id
+                )
 
     async def edit(
         self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
