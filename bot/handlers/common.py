@@ -8,8 +8,7 @@ from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Chat, Message, User
 
 from bot.i18n import Translator, translator_for
-from bot.services.facade import Person
-from bot.services.presses import answer_press
+from bot.services.facade import Person, answer_press
 
 
 def tr_of(user: User | None) -> Translator:

@@ -8,7 +8,7 @@ a timer's, then takes one path, :meth:`GameService._made`: its notices go out, i
 :mod:`~bot.services.publisher` (which only the façade calls), and its game's timer (:class:`TurnTimers`) wakes.
 
 Handlers import only this module: it also re-exports what they need of the service (``Person``, ``ServiceError``,
-the membership checks) and answers commands through :meth:`GameService.say`.
+the membership checks, :func:`answer_press`) and answers commands through :meth:`GameService.say`.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from bot.services.moves import Moves
 from bot.services.notices import Notices
 from bot.services.outbox import Outbox
 from bot.services.players import Players
+from bot.services.presses import answer_press
 from bot.services.publisher import Publisher, hand_slot, rules_slot, setup_slot
 from bot.services.screens import Screens
 from bot.services.store import CURRENT_GAME, Change, Match, Store
@@ -54,6 +55,7 @@ __all__ = [
     "Person",
     "ServiceConfig",
     "ServiceError",
+    "answer_press",
     "current_game",
 ]
 

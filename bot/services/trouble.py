@@ -24,7 +24,7 @@ from aiogram.types import TelegramObject, Update
 
 from bot.i18n import translator_for
 from bot.services.presses import answer_press
-from bot.storage.db import Trouble, trouble_of
+from bot.storage.files import Trouble, trouble_of
 
 log = logging.getLogger(__name__)
 

@@ -15,13 +15,8 @@ inside one). A write lock held by another process is waited out on the loop (``a
 up to ``busy_timeout``), never by blocking the connection's thread; checkpoints — copying the WAL back into the
 database file, with its fsync — run on a second connection of their own.
 
-Trouble with the database is one case (:class:`Trouble`): a write lock another process holds past the patience
-of a transaction, a file that turned read-only, a full disk, a file deleted under the running bot. Each is
-logged once, in one line naming its cause, when it begins (and once, quietly, when it ends); the callers answer
-people with an apology and log nothing more. A transaction waits at most its patience in all — queued behind
-the others on the connection's lock included —, so a lock held elsewhere never makes presses wait in turn.
-A deleted file is noticed within :data:`LOOK_EVERY` of a commit and written back, whole, from the connection
-that still has it open.
+Trouble with the database is one case (:mod:`bot.storage.files`), logged once as it begins. A transaction
+waits at most its patience in all, its place in the queue included: a lock held elsewhere never adds up.
 """
 
 from __future__ import annotations
@@ -29,9 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import enum
 import logging
-import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -42,6 +35,7 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.storage.batch import Batch, Deferred, GuardError, Params
+from bot.storage.files import FileWatch, Trouble, TroubleLog, copy_beside, is_busy, put_in_place, trouble_of
 from bot.storage.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
@@ -59,34 +53,6 @@ RIDE_WITHIN: Final = 0.5
 BUSY_PROBE: Final = 0.5
 """Real seconds a transaction waits for the lock once one has waited ``busy_timeout`` for it in vain: while the
 trouble lasts, updates are refused within moments instead of each waiting the whole timeout in turn."""
-LOOK_EVERY: Final = 1.0
-"""Real seconds between two looks, after a commit, whether the database file is still there."""
-
-
-class Trouble(enum.Enum):
-    """Why the database cannot store anything now (the value names it in the log)."""
-
-    BUSY = "locked by another process"
-    READ_ONLY = "read-only"
-    FULL = "full (no space left on the disk)"
-    GONE = "deleted"
-
-
-def trouble_of(exc: BaseException) -> Trouble | None:
-    """The trouble an error of SQLite shows, or None for an error of the bot's own (a guard, a constraint)."""
-    if not isinstance(exc, sqlite3.Error):
-        return None
-    text = str(exc).lower()
-    if is_busy(exc):
-        return Trouble.BUSY
-    if "readonly" in text or "read-only" in text:
-        return Trouble.READ_ONLY
-    if "full" in text:
-        return Trouble.FULL
-    if "disk i/o" in text or "unable to open" in text or "no such table" in text:
-        return Trouble.GONE
-    return None
-
 
 # --- the connection --------------------------------------------------------------------------------------
 
@@ -157,10 +123,8 @@ class Database:
         """The last id given to a notice of the ``outbox`` table (ids are given here, so a batch can hold them)."""
         self.trouble: Trouble | None = None
         """The trouble the database is in now (None: it works)."""
-        self._file = _identity(path)
-        self._looked = time.monotonic()
-        self._look: asyncio.TimerHandle | None = None
-        self._looking: set[asyncio.Task[None]] = set()
+        self.troubles = TroubleLog(path)
+        self.watch = FileWatch(path)
 
     @classmethod
     async def open(cls, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT) -> Database:
@@ -174,7 +138,7 @@ class Database:
             await db._set_up()
             await db.migrate()
             await db._call("PRAGMA busy_timeout=0")  # from now on the loop waits, not SQLite's thread
-            db._file = _identity(path)
+            db.watch.remember()
             rows = await db._fetch(
                 "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0), "
                 "COALESCE((SELECT MAX(id) FROM outbox), 0)) AS last"
@@ -195,9 +159,7 @@ class Database:
         if self._ride is not None:
             self._ride.cancel()
             self._ride = None
-        if self._look is not None:
-            self._look.cancel()
-            self._look = None
+        self.watch.cancel()
         if not self._closed and any(len(r) for r in self._riders):
             with contextlib.suppress(sqlite3.Error, ValueError):
                 await self.write(Batch())
@@ -260,9 +222,8 @@ class Database:
         deferred rows; it begins with its first statement (at once when rows wait), and rolls back on an
         exception. ``patience``: real seconds it waits for a write lock another process holds (``busy_timeout``
         when None)."""
-        # A transaction with the default patience waits ``busy_timeout`` in all, its place in the queue included:
-        # while another process holds the lock, the queue does not move, and waiting in turn would add up.
-        # One that chose its patience (deferred rows: none) waits its turn as usual, then that long for the lock.
+        # The default patience counts the place in the queue too (behind a lock held elsewhere, waits add up);
+        # a chosen one (deferred rows: none) waits its turn as usual, then that long for the lock.
         held = self.trouble is Trouble.BUSY
         queue = BUSY_PROBE if held else self.busy_timeout
         started = time.monotonic()
@@ -271,7 +232,7 @@ class Database:
                 await self._lock.acquire()
         except TimeoutError:
             exc = sqlite3.OperationalError("database is locked (the transactions ahead wait for it)")
-            self._troubled(exc, full_wait=patience is None)
+            self.trouble = self.troubles.failed(exc, self.trouble, full_wait=patience is None)
             raise exc from None
         if patience is None:
             deadline = started + queue
@@ -281,7 +242,7 @@ class Database:
             async with self._transaction(batch, deadline) as tx:
                 yield tx
         except sqlite3.Error as exc:
-            self._troubled(exc, full_wait=patience is None)
+            self.trouble = self.troubles.failed(exc, self.trouble, full_wait=patience is None)
             raise
         finally:
             self._lock.release()
@@ -320,24 +281,15 @@ class Database:
         for rider, stamp in zip(self._riders, stamps, strict=True):
             rider.stored(stamp)
         if begun:
-            self._recovered()
+            self.troubles.recovered(self.trouble)
+            self.trouble = None
             self._commits += 1
             if self._commits % CHECKPOINT_EVERY == 0:
                 self._start_checkpoint()
-            if time.monotonic() - self._looked >= LOOK_EVERY:
+            if self.watch.is_due():
                 await self._look_at_the_file()
-            elif self._look is None:
-                # No commit may come for a while (everyone thinking): look once the time has come all the same.
-                with contextlib.suppress(RuntimeError):
-                    loop = asyncio.get_running_loop()
-                    self._look = loop.call_later(LOOK_EVERY, self._start_look, context=contextvars.Context())
-
-    def _start_look(self) -> None:
-        self._look = None
-        if not self._closed:
-            task = asyncio.get_running_loop().create_task(self._look_later(), name="db:look")
-            self._looking.add(task)
-            task.add_done_callback(self._looking.discard)
+            else:  # no commit may come for a while (everyone thinking): look once the time has come all the same
+                self.watch.look_later(self._look_later)
 
     async def _look_later(self) -> None:
         async with self._lock:
@@ -346,32 +298,10 @@ class Database:
 
     # --- trouble -------------------------------------------------------------------------------------------
 
-    def _troubled(self, exc: sqlite3.Error, *, full_wait: bool) -> None:
-        """A transaction failed: the one line of the log when it shows a trouble that begins now."""
-        trouble = trouble_of(exc)
-        if trouble is None or trouble is self.trouble:
-            return
-        if trouble is Trouble.BUSY and not full_wait:
-            return  # a transaction that chose not to wait (deferred rows) proves nothing
-        self.trouble = trouble
-        log.warning(
-            "the database %s is %s (%s): presses are answered with an apology and nothing is stored until "
-            "this is fixed",
-            self.path,
-            trouble.value,
-            exc,
-        )
-
-    def _recovered(self) -> None:
-        if self.trouble is not None:
-            log.info("the database %s works again (it was %s)", self.path, self.trouble.value)
-            self.trouble = None
-
     async def _look_at_the_file(self) -> None:
         """Whether the database file is still the one this connection has open; if it was deleted (or
         replaced), write the open database back to its path — every game with it — and go on there."""
-        self._looked = time.monotonic()
-        if _identity(self.path) == self._file:
+        if not self.watch.is_replaced():
             return
         log.warning(
             "the database %s was deleted while the bot ran: %s; writing it back from the open connection",
@@ -386,19 +316,10 @@ class Database:
                 self.path,
                 exc,
             )
-            self._file = _identity(self.path)  # not again on every commit
+            self.watch.remember()  # not again on every commit
 
     async def _write_back(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fresh = self.path.with_name(self.path.name + ".restoring")
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{fresh}{suffix}").unlink(missing_ok=True)
-        # The copy is made on the connection's thread (aiosqlite's backup), into a plain connection it may use.
-        copy = sqlite3.connect(fresh, isolation_level=None, check_same_thread=False)
-        try:
-            await self._conn.backup(copy)
-        finally:
-            copy.close()
+        fresh = await copy_beside(self._conn, self.path)
         # The old connections go first: closing one unlinks its WAL by name, which must not be the new one's.
         if self._checkpointer is not None:
             with contextlib.suppress(Exception):
@@ -406,13 +327,11 @@ class Database:
             self._checkpointer = None
         with contextlib.suppress(sqlite3.Error, ValueError):
             await self._conn.close()
-        for suffix in ("-wal", "-shm"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-        os.replace(fresh, self.path)
+        put_in_place(fresh, self.path)
         self._conn = await aiosqlite.connect(self.path, isolation_level=None, timeout=self.busy_timeout)
         await self._set_up()
         await self._call("PRAGMA busy_timeout=0")
-        self._file = _identity(self.path)
+        self.watch.remember()
         log.info("the database %s is written back; the bot goes on with it", self.path)
 
     async def migrate(self) -> None:
@@ -525,21 +444,6 @@ class Database:
             await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, ValueError) as exc:
             log.warning("WAL checkpoint failed (tried again later): %s", exc)
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    """The file at ``path`` (device, inode), None when there is none."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_dev, stat.st_ino
-
-
-def is_busy(exc: sqlite3.Error) -> bool:
-    """The database is locked by someone else (worth another try), as opposed to full, read-only or broken."""
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
 
 
 def _statements(script: str) -> list[str]:
