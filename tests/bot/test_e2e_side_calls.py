@@ -28,7 +28,9 @@ async def _reply_to(tg: FakeTelegram, user: FakeUser, text: str) -> str:
     return user.private_chat.bot_messages()[-1].text
 
 
-async def _lobby(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[Running, FakeChat, str, FakeUser, FakeUser]:
+async def _lobby(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> tuple[Running, FakeChat, str, FakeUser, FakeUser]:
     running = await bot_runner()
     anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
     group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
@@ -72,5 +74,7 @@ async def test_a_cancel_while_admin_rights_cannot_be_asked_is_refused_in_words(
     assert answer.answered and answer.text is not None and "админ" in answer.text, answer.text
     assert (await game_row(running, game)).status is GameStatus.LOBBY
     await vera.send(group, "/cancel")
-    await tg.wait_for(lambda: "админ" in (group.last_bot_message() or lobby_of(group)).text, what="/cancel refused")
+    await tg.wait_for(
+        lambda: "админ" in (group.last_bot_message() or lobby_of(group)).text, what="/cancel refused"
+    )
     assert (await game_row(running, game)).status is GameStatus.LOBBY
