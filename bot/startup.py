@@ -23,7 +23,7 @@ from aiogram.types import User
 
 from bot.i18n import LOCALES_DIR, Locale, ftl_files
 from bot.settings import ExitCode, StartupError
-from bot.storage import Database
+from bot.storage import Database, NewerSchema
 
 TELEGRAM_TIMEOUT: Final = 10.0
 """Seconds the start-up waits for each answer from the Bot API (a black-holed address never answers)."""
@@ -47,10 +47,21 @@ def check_texts() -> dict[Locale, int]:
     return found
 
 
+def newer_schema(exc: NewerSchema) -> StartupError:
+    return StartupError(
+        ExitCode.DATABASE,
+        f"the database {exc.path} has schema version {exc.found}, newer than this bot's {exc.known}: a newer "
+        "version of the bot wrote it, and this one could misread it. Run the newer version, or restore the "
+        "backup taken before the upgrade (README: «Upgrades»)",
+    )
+
+
 async def open_database(path: Path) -> Database:
     """The migrated database at ``path``, or a :class:`StartupError` naming ``DATABASE_PATH``."""
     try:
         return await Database.open(path)
+    except NewerSchema as exc:
+        raise newer_schema(exc) from exc
     except (OSError, sqlite3.Error) as exc:
         raise StartupError(
             ExitCode.DATABASE,
