@@ -1,16 +1,17 @@
-"""Metrics in Prometheus's text format, on ``METRICS_PORT`` (off unless it is set).
+"""Metrics in Prometheus's text format, on ``METRICS_PORT`` (off unless it is set), beside ``/healthz``.
 
 The figures are read when Prometheus asks (a collector over the counters the bot keeps anyway), so they cost
-the bot nothing between two scrapes. A sample scrape config is in README.md.
+the bot nothing between two scrapes. They are gathered on the event loop (:func:`scraper`), the one thread that
+changes them; :class:`bot.health.OpsServer` serves them. A sample scrape config is in README.md.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
@@ -84,6 +85,21 @@ class BotCollector(Collector):
                 "getChatMember calls (rights, membership)",
                 value=service.membership.calls,
             )
+        health = self.app.health
+        yield CounterMetricFamily(
+            "cardbot_api_calls_ok", "Bot API calls that succeeded (getUpdates aside)", value=health.calls
+        )
+        yield CounterMetricFamily(
+            "cardbot_api_calls_failed",
+            "Bot API calls that failed, getUpdates included",
+            value=health.failed_calls,
+        )
+        yield GaugeMetricFamily(
+            "cardbot_outbox_queued", "Messages waiting in the outbox", value=health.queued
+        )
+        yield GaugeMetricFamily(
+            "cardbot_uptime_seconds", "Seconds since the bot started", value=time.monotonic() - health.started
+        )
         yield CounterMetricFamily(
             "cardbot_thinker_rebuilds",
             "Bot players' worker pools rebuilt after a crash",
@@ -97,18 +113,11 @@ def registry_for(app: App) -> CollectorRegistry:
     return registry
 
 
-async def serve(app: App, host: str, port: int) -> web.AppRunner:
-    """``GET /metrics`` on ``host:port``; the runner, to clean up at shutdown."""
+def scraper(app: App) -> Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]:
+    """What ``/metrics`` runs on the event loop: the text and its content type."""
     registry = registry_for(app)
 
-    async def metrics(_request: web.Request) -> web.Response:
-        body = generate_latest(registry)
-        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+    async def scrape() -> tuple[bytes, str]:
+        return generate_latest(registry), CONTENT_TYPE_LATEST
 
-    web_app = web.Application()
-    web_app.router.add_get("/metrics", metrics)
-    runner = web.AppRunner(web_app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, host, port).start()
-    log.info("metrics on http://%s:%d/metrics", host, port)
-    return runner
+    return scrape

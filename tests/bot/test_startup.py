@@ -222,3 +222,5 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     log = err.decode()
     assert "Traceback" not in log
     assert "started; 0 active games resumed" in log
+    if mode == "webhook":  # «started» once the port listens, not before
+        assert log.index("webhook mode: listening on") < log.index("started;")

@@ -1,0 +1,14 @@
+# /admin: what the operators (ADMIN_IDS) see of the running bot.
+
+admin-figures =
+    🛠 @{ $bot }, version { $version }, up { $hours } h { $minutes } min
+    Games running: { $games } ({ $total } in all)
+    People today: { $people }
+    Bot API calls a second (last minute): { $calls }
+    Messages queued: { $queued }
+    Failures in the last hour: { $failures }
+admin-game-count = { $game }: { $count }
+admin-no-games = none
+admin-troubles = The latest refusals and failures of { $user }, newest first:
+admin-trouble = • { $ago } ago: { $what } (chat { $chat }, game { $game })
+admin-no-troubles = { $user } has met no refusal or failure since the bot started.

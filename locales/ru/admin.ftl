@@ -1,0 +1,14 @@
+# /admin: what the operators (ADMIN_IDS) see of the running bot.
+
+admin-figures =
+    🛠 @{ $bot }, версия { $version }, работает { $hours } ч { $minutes } мин
+    Идут игры: { $games } (всего { $total })
+    Людей за сегодня: { $people }
+    Вызовов Bot API в секунду (за минуту): { $calls }
+    Сообщений в очереди: { $queued }
+    Сбоев за час: { $failures }
+admin-game-count = { $game } — { $count }
+admin-no-games = ни одной
+admin-troubles = Последние отказы и сбои у { $user }, от новых к старым:
+admin-trouble = • { $ago } назад: { $what } (чат { $chat }, игра { $game })
+admin-no-troubles = У { $user } не было ни отказов, ни сбоев с последнего запуска бота.
