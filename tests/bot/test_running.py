@@ -10,7 +10,9 @@ the ``forkserver`` fixture's interpreter) against the fake Bot API.
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
+import sys
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -25,7 +27,7 @@ from bot.settings import ExitCode
 from tests.bot.conftest import bot_process_env
 from tests.bot.test_startup import OTHER_TOKEN, QUICK, run_bot, unused_port
 from tests.fakebot import FakeTelegram
-from tests.forkserver import ForkServer, Process
+from tests.forkserver import PIPE, ForkServer, Process
 
 pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
@@ -95,15 +97,28 @@ async def test_healthz_is_unhealthy_while_the_event_loop_is_blocked_and_healthy_
         tg, forkserver, tmp_path, "tests.bot.stalling_bot", HEALTH_STALL="1", STALL_SECONDS="8"
     ) as bot:
         assert await bot.get("/healthz") == (200, "ok\n")
+        assert await healthcheck(bot.port) == (0, "ok")
         bot.process.send_signal(signal.SIGUSR2)
         status, text = await bot.until("/healthz", lambda status, _: status != 200, within=3.0)
         assert status == 503
         assert text.startswith("the event loop has been blocked for ")
+        code, said = await healthcheck(bot.port)  # what the container's HEALTHCHECK runs
+        assert code == 1 and said.startswith("the event loop has been blocked for "), said
         # /metrics needs the loop: it says it cannot answer instead of hanging the scraper.
         assert (await bot.get("/metrics", timeout=10))[0] == 503
         await bot.until("/healthz", lambda status, _: status == 200, within=15.0)
         bot.process.terminate()
         assert await asyncio.wait_for(bot.process.wait(), QUICK) == 0
+
+
+async def healthcheck(port: int) -> tuple[int, str]:
+    """``python -I -m bot.healthcheck`` in a fresh interpreter, as the image's HEALTHCHECK: exit code, output."""
+    env = {"METRICS_PORT": str(port), "PATH": os.environ.get("PATH", "")}
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-I", "-m", "bot.healthcheck", env=env, stdout=PIPE, stderr=PIPE
+    )
+    out, err = await asyncio.wait_for(process.communicate(), 30)
+    return process.returncode or 0, (out + err).decode().strip()
 
 
 def _figure(metrics: str, name: str) -> float:
