@@ -206,6 +206,7 @@ async def heartbeat(app: App) -> None:
 async def on_shutdown(app: App) -> None:
     for task in app.tasks:
         task.cancel()
+    await asyncio.gather(*app.tasks, return_exceptions=True)
     await app.service.close()
     await app.service.thinker.close()
     if app.health.fatal is None:  # with the token revoked nothing more can be sent

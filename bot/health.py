@@ -33,7 +33,7 @@ from typing import Any, Final
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
-from aiogram.exceptions import TelegramUnauthorizedError
+from aiogram.exceptions import TelegramRetryAfter, TelegramUnauthorizedError
 from aiogram.methods import GetUpdates, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 
@@ -79,6 +79,10 @@ class Health:
     """The longest the loop came late to a beat since the last heartbeat line (seconds)."""
     calls: int = 0
     failed_calls: int = 0
+    results: collections.Counter[tuple[str, str]] = field(default_factory=collections.Counter)
+    """Bot API calls by (method, result): ``ok``, or the kind of error (``retryafter`` is a 429)."""
+    retry_after: float = 0.0
+    """Seconds Telegram asked the bot to wait, summed over its 429 answers."""
     recent: collections.deque[float] = field(default_factory=lambda: collections.deque(maxlen=RECENT_CALLS))
     """When the latest successful calls were made (for calls per second)."""
     fatal: Fatal | None = None
@@ -118,8 +122,8 @@ class Health:
 
 
 class ApiWatch(BaseRequestMiddleware):
-    """Every Bot API call passes here: it notes when polling came back and when a call last succeeded, and turns
-    a 401 (the token revoked) into :attr:`Health.fatal`."""
+    """Every Bot API call passes here: it counts calls by method and result, notes when polling came back and
+    when a call last succeeded, and turns a 401 (the token revoked) into :attr:`Health.fatal`."""
 
     def __init__(self, health: Health) -> None:
         self.health = health
@@ -134,26 +138,32 @@ class ApiWatch(BaseRequestMiddleware):
         is_poll = isinstance(method, GetUpdates)
         if health.fatal is not None and is_poll:
             await asyncio.Event().wait()  # polling is being stopped: wait for it, asking nothing more
+        name = method.__api_method__
         try:
             response = await make_request(bot, method)
         except TelegramUnauthorizedError as exc:
             health.failed_calls += 1
+            health.results[(name, _result(exc))] += 1
             health.stop_with(
                 Fatal(
                     ExitCode.TOKEN,
-                    f"Telegram rejected the token while the bot ran ({method.__api_method__}: {exc.message}); "
+                    f"Telegram rejected the token while the bot ran ({name}: {exc.message}); "
                     "it was revoked or replaced: set BOT_TOKEN to the current one from @BotFather",
                 )
             )
             if is_poll:
                 await asyncio.Event().wait()  # the bot is stopping: no retry, no log line of aiogram's
             raise
-        except BaseException:
+        except Exception as exc:
             if is_poll:
                 health.polled = time.monotonic()
             health.failed_calls += 1
+            health.results[(name, _result(exc))] += 1
+            if isinstance(exc, TelegramRetryAfter):
+                health.retry_after += exc.retry_after
             raise
         now = time.monotonic()
+        health.results[(name, "ok")] += 1
         if is_poll:
             health.polled = now
         else:
@@ -161,6 +171,12 @@ class ApiWatch(BaseRequestMiddleware):
             health.delivered = now
             health.recent.append(now)
         return response
+
+
+def _result(exc: Exception) -> str:
+    """An error's kind for the metrics: ``badrequest``, ``forbidden``, ``retryafter`` (429), ``network``, ..."""
+    name = type(exc).__name__
+    return name.removeprefix("Telegram").removesuffix("Error").lower() or "error"
 
 
 async def keep_beating(health: Health, queued: Callable[[], int]) -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Coroutine, Iterator
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
@@ -25,6 +25,8 @@ log = logging.getLogger(__name__)
 class BotCollector(Collector):
     def __init__(self, app: App) -> None:
         self.app = app
+        self.games: dict[str, int] = {}
+        """Active games by kind, read from the database just before each scrape (:func:`scraper`)."""
 
     def collect(self) -> Iterator[Metric]:
         db = self.app.db
@@ -86,6 +88,40 @@ class BotCollector(Collector):
                 value=service.membership.calls,
             )
         health = self.app.health
+        requests = CounterMetricFamily(
+            "cardbot_api_requests",
+            "Bot API calls by method and result (ok, or the error's kind)",
+            labels=["method", "result"],
+        )
+        for (method, result), count in sorted(health.results.items()):
+            requests.add_metric([method, result], count)
+        yield requests
+        yield CounterMetricFamily(
+            "cardbot_api_retry_after_seconds",
+            "Seconds Telegram's 429 answers asked the bot to wait",
+            value=health.retry_after,
+        )
+        operator = self.app.operator
+        refused = CounterMetricFamily(
+            "cardbot_refusals", "Presses and commands refused, by reason", labels=["reason"]
+        )
+        for reason, count in sorted(operator.refusals.items()):
+            refused.add_metric([reason], count)
+        yield refused
+        latency = HistogramMetricFamily(
+            "cardbot_update_seconds", "Seconds from an update's arrival to its handler's end"
+        )
+        latency.add_metric([], operator.latency.cumulative(), sum_value=operator.latency.total)
+        yield latency
+        yield CounterMetricFamily(
+            "cardbot_failures", "Updates whose handler failed unexpectedly", value=len(operator.failures)
+        )
+        active = GaugeMetricFamily(
+            "cardbot_games_active", "Lobbies and games being played, by kind", labels=["kind"]
+        )
+        for kind, count in sorted(self.games.items()):
+            active.add_metric([kind], count)
+        yield active
         yield CounterMetricFamily(
             "cardbot_api_calls_ok", "Bot API calls that succeeded (getUpdates aside)", value=health.calls
         )
@@ -107,17 +143,22 @@ class BotCollector(Collector):
         )
 
 
-def registry_for(app: App) -> CollectorRegistry:
+def registry_for(app: App) -> tuple[CollectorRegistry, BotCollector]:
     registry = CollectorRegistry(auto_describe=True)
-    registry.register(BotCollector(app))
-    return registry
+    collector = BotCollector(app)
+    registry.register(collector)
+    return registry, collector
 
 
 def scraper(app: App) -> Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]:
     """What ``/metrics`` runs on the event loop: the text and its content type."""
-    registry = registry_for(app)
+    registry, collector = registry_for(app)
 
     async def scrape() -> tuple[bytes, str]:
+        try:
+            collector.games = await app.operator.games_running()
+        except Exception as exc:  # the other figures are worth having while the database is in trouble
+            log.warning("metrics: cannot count the games: %s", exc)
         return generate_latest(registry), CONTENT_TYPE_LATEST
 
     return scrape

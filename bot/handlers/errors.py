@@ -46,8 +46,7 @@ async def on_refusal(event: ErrorEvent, service: GameService, operator: Operator
     assert isinstance(exc, ServiceError)
     update = event.update
     user_id, chat_id = _who(event)
-    if user_id is not None:
-        operator.note(user_id, f"refused: {exc.reason.value}", chat_id, current_game())
+    operator.refused(str(exc.reason.value), user_id, chat_id, current_game())
     if update.callback_query is not None:
         query = update.callback_query
         log.info("game %s: a press by %s refused: %s", current_game(), query.from_user.id, exc.reason.value)

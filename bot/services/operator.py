@@ -14,6 +14,7 @@ Times are the bot's clock (``Clock.now``), the clock every other room uses.
 from __future__ import annotations
 
 import asyncio
+import bisect
 import collections
 import datetime as dt
 import html
@@ -43,6 +44,30 @@ HOUR: Final = 3600.0
 LIVE_KEPT_FOR: Final = 7 * 24 * 3600.0
 """Seconds after its end that a game's live messages stay known (a late press on them is still understood)."""
 PRUNE_EVERY: Final = 3600.0
+
+
+LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+"""Upper bounds (seconds) of the update latency histogram."""
+
+
+class Buckets:
+    """A histogram's counts (cumulative when read), as Prometheus's text format wants them."""
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, value)] += 1
+        self.total += value
+
+    def cumulative(self) -> list[tuple[str, float]]:
+        running, out = 0, []
+        for bound, count in zip((*map(str, self.bounds), "+Inf"), self.counts, strict=True):
+            running += count
+            out.append((bound, float(running)))
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +107,10 @@ class Operator:
         self._reported: dict[str, float] = {}
         self._unreported: collections.Counter[str] = collections.Counter()
         self._sending: set[asyncio.Task[None]] = set()
+        self.refusals: collections.Counter[str] = collections.Counter()
+        """Presses and commands refused, by reason."""
+        self.latency = Buckets(LATENCY_BUCKETS)
+        """How long updates took to handle (seconds)."""
 
     def is_admin(self, user_id: int) -> bool:
         return user_id in self.admins
@@ -93,6 +122,11 @@ class Operator:
         if today != self._day:
             self._day, self.seen_today = today, set()
         self.seen_today.add(user_id)
+
+    def refused(self, reason: str, user_id: int | None, chat_id: int | None, game_id: int | None) -> None:
+        self.refusals[reason] += 1
+        if user_id is not None:
+            self.note(user_id, f"refused: {reason}", chat_id, game_id)
 
     def note(self, user_id: int, what: str, chat_id: int | None, game_id: int | None) -> None:
         """A press or command of ``user_id`` refused or failed: kept for ``/admin user_id``."""
@@ -179,7 +213,8 @@ class Operator:
 
 
 class SeenMiddleware(BaseMiddleware):
-    """Counts the people who send the bot anything (``/admin``: people seen today)."""
+    """Counts the people who send the bot anything (``/admin``: people seen today), the updates handled and how
+    long each took (the metrics)."""
 
     def __init__(self, operator: Operator) -> None:
         self.operator = operator
@@ -193,7 +228,11 @@ class SeenMiddleware(BaseMiddleware):
         user = data.get("event_from_user")
         if user is not None and isinstance(event, Update):
             self.operator.saw(user.id)
-        return await handler(event, data)
+        started = time.perf_counter()
+        try:
+            return await handler(event, data)
+        finally:
+            self.operator.latency.observe(time.perf_counter() - started)
 
 
 def _place(exc: BaseException) -> str:

@@ -121,10 +121,12 @@ async def healthcheck(port: int) -> tuple[int, str]:
     return process.returncode or 0, (out + err).decode().strip()
 
 
-def _figure(metrics: str, name: str) -> float:
+def _figure(metrics: str, name: str, missing: float | None = None) -> float:
     for line in metrics.splitlines():
         if line.startswith(name + " "):
-            return float(line.split()[1])
+            return float(line.rsplit(" ", 1)[1])
+    if missing is not None:
+        return missing
     raise AssertionError(f"{name} not in the metrics:\n{metrics}")
 
 
@@ -141,8 +143,14 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         await tg.settle()
         status, after = await bot.get("/metrics")
         assert status == 200
-        for name in ("cardbot_api_calls_ok_total", "cardbot_db_transactions_total"):
-            assert _figure(after, name) > _figure(before, name), name
+        for name in (
+            "cardbot_api_calls_ok_total",
+            "cardbot_db_transactions_total",
+            "cardbot_update_seconds_count",
+            'cardbot_api_requests_total{method="sendMessage",result="ok"}',
+        ):
+            assert _figure(after, name) > _figure(before, name, missing=0.0), name
+        assert _figure(after, 'cardbot_games_active{kind="konchinka"}') == 1
         assert _figure(after, "cardbot_uptime_seconds") > _figure(before, "cardbot_uptime_seconds")
 
 
