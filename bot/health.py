@@ -47,8 +47,8 @@ POLL_LIMIT: Final = 90.0
 """Seconds without a ``getUpdates`` coming back (a long poll lasts 10 s, a failure is retried within 5 s)."""
 DELIVERY_LIMIT: Final = 180.0
 """Seconds messages may wait while no call to the Bot API succeeds before the bot counts as unhealthy."""
-RECENT_CALLS: Final = 4000
-"""Successful calls remembered for calls per second (Telegram allows ~30 a second: over two minutes' worth)."""
+RECENT_SECONDS: Final = 120
+"""Seconds whose successful calls are counted, for calls per second."""
 ANSWER_WITHIN: Final = 5.0
 """Seconds ``/metrics`` waits for the event loop to gather the figures."""
 
@@ -83,8 +83,10 @@ class Health:
     """Bot API calls by (method, result): ``ok``, or the kind of error (``retryafter`` is a 429)."""
     retry_after: float = 0.0
     """Seconds Telegram asked the bot to wait, summed over its 429 answers."""
-    recent: collections.deque[float] = field(default_factory=lambda: collections.deque(maxlen=RECENT_CALLS))
-    """When the latest successful calls were made (for calls per second)."""
+    recent: collections.deque[list[int]] = field(
+        default_factory=lambda: collections.deque(maxlen=RECENT_SECONDS)
+    )
+    """Successful calls in each of the latest seconds: ``[second, calls]`` (for calls per second)."""
     fatal: Fatal | None = None
     on_fatal: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -94,10 +96,18 @@ class Health:
         self.beaten = now
         self.queued = queued
 
+    def called(self, now: float) -> None:
+        second = int(now)
+        if self.recent and self.recent[-1][0] == second:
+            self.recent[-1][1] += 1
+        else:
+            self.recent.append([second, 1])
+
     def calls_per_second(self, window: float = 60.0) -> float:
+        """Successful calls a second over the last ``window`` seconds (or since the start, when shorter)."""
         now = time.monotonic()
         since = max(now - window, self.started)
-        return sum(1 for at in self.recent if at >= since) / max(1.0, now - since)
+        return sum(n for second, n in self.recent if second >= int(since)) / max(1.0, now - since)
 
     def stop_with(self, fatal: Fatal) -> None:
         if self.fatal is None:
@@ -169,7 +179,7 @@ class ApiWatch(BaseRequestMiddleware):
         else:
             health.calls += 1
             health.delivered = now
-            health.recent.append(now)
+            health.called(now)
         return response
 
 

@@ -49,8 +49,7 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
         "admin-figures",
         bot=service.bot_username,
         version=operator.version,
-        hours=uptime // 3600,
-        minutes=uptime % 3600 // 60,
+        uptime=f"{uptime // 3600}:{uptime % 3600 // 60:02d}",
         games=", ".join(named) or tr.t("admin-no-games"),
         total=sum(games.values()),
         people=len(operator.seen_today),
@@ -61,16 +60,15 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
 
 
 def _troubles(operator: Operator, user_id: int, tr: Translator) -> str:
-    kept = operator.troubles.get(user_id)
+    kept = operator.troubles_of(user_id)
     if not kept:
         return tr.t("admin-no-troubles", user=str(user_id))
     lines = [tr.t("admin-troubles", user=str(user_id))]
-    for trouble in reversed(kept):
-        ago = max(0, int(operator.clock.now() - trouble.at))
+    for trouble in kept:
         lines.append(
             tr.t(
                 "admin-trouble",
-                ago=str(dt.timedelta(seconds=ago)),
+                when=dt.datetime.fromtimestamp(trouble.at, dt.UTC).strftime("%d.%m %H:%M:%S UTC"),
                 what=html.escape(trouble.what),
                 chat=str(trouble.chat_id),
                 game=str(trouble.game_id),

@@ -36,10 +36,8 @@ log = logging.getLogger(__name__)
 
 REPORT_EVERY: Final = 600.0
 """Seconds between two reports of failures from the same place to the operators' chat."""
-KEPT_PER_PERSON: Final = 10
-"""Failures and refusals kept for each person (the newest)."""
-PEOPLE_KEPT: Final = 5_000
-"""People whose failures are kept; past this the oldest are forgotten."""
+TROUBLES_KEPT: Final = 256
+"""Refusals and failures kept (the newest, of everyone): ``/admin <user id>`` picks that person's."""
 HOUR: Final = 3600.0
 LIVE_KEPT_FOR: Final = 7 * 24 * 3600.0
 """Seconds after its end that a game's live messages stay known (a late press on them is still understood)."""
@@ -75,7 +73,10 @@ class Trouble:
     """One failure or refusal a person met."""
 
     at: float
+    """When, on the wall clock (``time.time()``)."""
+    user_id: int
     what: str
+    """``refused: <reason>`` or the exception's first words."""
     chat_id: int | None
     game_id: int | None
 
@@ -102,7 +103,7 @@ class Operator:
         self.version = _version()
         self._day = _today()
         self.seen_today: set[int] = set()
-        self.troubles: collections.OrderedDict[int, collections.deque[Trouble]] = collections.OrderedDict()
+        self.troubles: collections.deque[Trouble] = collections.deque(maxlen=TROUBLES_KEPT)
         self.failures: collections.deque[float] = collections.deque(maxlen=10_000)
         self._reported: dict[str, float] = {}
         self._unreported: collections.Counter[str] = collections.Counter()
@@ -126,18 +127,15 @@ class Operator:
     def refused(self, reason: str, user_id: int | None, chat_id: int | None, game_id: int | None) -> None:
         self.refusals[reason] += 1
         if user_id is not None:
-            self.note(user_id, f"refused: {reason}", chat_id, game_id)
+            self.note(user_id, reason, chat_id, game_id)
 
     def note(self, user_id: int, what: str, chat_id: int | None, game_id: int | None) -> None:
-        """A press or command of ``user_id`` refused or failed: kept for ``/admin user_id``."""
-        kept = self.troubles.get(user_id)
-        if kept is None:
-            kept = self.troubles[user_id] = collections.deque(maxlen=KEPT_PER_PERSON)
-            while len(self.troubles) > PEOPLE_KEPT:
-                self.troubles.popitem(last=False)
-        else:
-            self.troubles.move_to_end(user_id)
-        kept.append(Trouble(self.clock.now(), what, chat_id, game_id))
+        """A press or command of ``user_id`` refused (``what``: the reason) or failed: kept for ``/admin``."""
+        self.troubles.append(Trouble(time.time(), user_id, what, chat_id, game_id))
+
+    def troubles_of(self, user_id: int) -> list[Trouble]:
+        """The person's refusals and failures still kept, newest first."""
+        return [t for t in reversed(self.troubles) if t.user_id == user_id]
 
     def failed(
         self, exc: BaseException, user_id: int | None, chat_id: int | None, game_id: int | None

@@ -1,7 +1,7 @@
 # /admin: what the operators (ADMIN_IDS) see of the running bot.
 
 admin-figures =
-    🛠 @{ $bot }, version { $version }, up { $hours } h { $minutes } min
+    🛠 @{ $bot }, version { $version }, up (h:min) { $uptime }
     Games running: { $games } ({ $total } in all)
     People today: { $people }
     Bot API calls a second (last minute): { $calls }
@@ -10,5 +10,5 @@ admin-figures =
 admin-game-count = { $game }: { $count }
 admin-no-games = none
 admin-troubles = The latest refusals and failures of { $user }, newest first:
-admin-trouble = • { $ago } ago: { $what } (chat { $chat }, game { $game })
-admin-no-troubles = { $user } has met no refusal or failure since the bot started.
+admin-trouble = • { $when }: { $what } (chat { $chat }, game { $game })
+admin-no-troubles = { $user }: no refusal or failure since the bot started.

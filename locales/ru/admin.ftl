@@ -1,7 +1,7 @@
 # /admin: what the operators (ADMIN_IDS) see of the running bot.
 
 admin-figures =
-    🛠 @{ $bot }, версия { $version }, работает { $hours } ч { $minutes } мин
+    🛠 @{ $bot }, версия { $version }, работает (ч:мин) { $uptime }
     Идут игры: { $games } (всего { $total })
     Людей за сегодня: { $people }
     Вызовов Bot API в секунду (за минуту): { $calls }
@@ -10,5 +10,5 @@ admin-figures =
 admin-game-count = { $game } — { $count }
 admin-no-games = ни одной
 admin-troubles = Последние отказы и сбои у { $user }, от новых к старым:
-admin-trouble = • { $ago } назад: { $what } (чат { $chat }, игра { $game })
-admin-no-troubles = У { $user } не было ни отказов, ни сбоев с последнего запуска бота.
+admin-trouble = • { $when }: { $what } (чат { $chat }, игра { $game })
+admin-no-troubles = { $user }: с последнего запуска бота ни отказов, ни сбоев.
