@@ -133,7 +133,7 @@ def _figure(metrics: str, name: str, missing: float | None = None) -> float:
 async def test_metrics_show_the_counters_moving_while_people_play(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
-    async with running_bot(tg, forkserver, tmp_path) as bot:
+    async with running_bot(tg, forkserver, tmp_path, HEARTBEAT_EVERY="1") as bot:
         status, before = await bot.get("/metrics")
         assert status == 200
         anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
@@ -151,6 +151,10 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         ):
             assert _figure(after, name) > _figure(before, name, missing=0.0), name
         assert _figure(after, 'cardbot_games_active{kind="konchinka"}') == 1
+        # ... and the log's heartbeat says the same, a line a second here.
+        await tg.wait_for(lambda: "alive: games konchinka 1;" in bot.stderr, timeout=10, what="an alive line")
+        alive = next(line for line in bot.stderr.splitlines() if "alive: games konchinka 1;" in line)
+        assert " INFO bot.app: " in alive and "Bot API calls/s" in alive and "messages queued" in alive
         assert _figure(after, "cardbot_uptime_seconds") > _figure(before, "cardbot_uptime_seconds")
 
 
