@@ -194,3 +194,27 @@ async def test_a_second_bot_on_the_same_database_stops_at_once_naming_the_first(
     lock = InstanceLock(database)
     lock.acquire()  # released with the first bot's exit
     lock.release()
+
+
+async def test_in_webhook_mode_a_token_revoked_while_running_stops_the_bot_at_its_next_call(
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+) -> None:
+    """No polling to notice it: the first call the bot makes after the revocation (an answer to a command) does."""
+    port = unused_port()
+    webhook = {
+        "WEBHOOK_URL": f"http://127.0.0.1:{port}",
+        "WEBHOOK_SECRET": "test-secret",
+        "WEBHOOK_HOST": "127.0.0.1",
+        "WEBHOOK_PORT": str(port),
+    }
+    async with running_bot(tg, forkserver, tmp_path, **webhook) as bot:
+        anna = tg.add_user("Аня")
+        tg.token = OTHER_TOKEN
+        await anna.send_private("/help")
+        code = await asyncio.wait_for(bot.process.wait(), 30)
+    assert code == ExitCode.TOKEN, bot.stderr
+    errors = [line for line in bot.stderr.splitlines() if " ERROR " in line]
+    assert len(errors) == 1 and "stopped: Telegram rejected the token while the bot ran" in errors[0], (
+        bot.stderr
+    )
+    assert "Traceback" not in bot.stderr
