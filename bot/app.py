@@ -119,6 +119,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
         settings.admin_chat_id,
         lambda chat_id, text: service.say(chat_id, text),
     )
+    operator.backlog = outbox.backlog
     # handlers take the service and the operator's view (and aiogram's bot)
     dispatcher = Dispatcher(service=service, operator=operator, disable_fsm=True)
     guards = Guards(InFlightLimit(), DatabaseTrouble(), OnceMiddleware(service.store.processed))
@@ -193,11 +194,14 @@ async def heartbeat(app: App) -> None:
         per_second = (health.calls - calls) / app.settings.heartbeat_every
         calls = health.calls
         kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(games.items())) or "none"
+        waiting, age = app.outbox.backlog()
         log.info(
-            "alive: games %s; %.2f Bot API calls/s; %d messages queued; the loop came late by %.0f ms at most",
+            "alive: games %s; %.2f Bot API calls/s; %d calls queued, the oldest for %.1f s; "
+            "the loop came late by %.0f ms at most",
             kinds,
             per_second,
-            health.queued,
+            waiting,
+            age,
             health.worst_lag * 1000,
         )
         health.worst_lag = 0.0

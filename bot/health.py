@@ -74,7 +74,7 @@ class Health:
     polled: float = field(default_factory=time.monotonic)
     delivered: float = field(default_factory=time.monotonic)
     queued: int = 0
-    """Messages waiting in the outbox, as of the last beat."""
+    """Chats with calls waiting in the outbox, as of the last beat."""
     worst_lag: float = 0.0
     """The longest the loop came late to a beat since the last heartbeat line (seconds)."""
     calls: int = 0
@@ -126,7 +126,8 @@ class Health:
             found.append(f"getUpdates has not come back for {now - self.polled:.0f} s")
         if self.queued and now - self.delivered > DELIVERY_LIMIT:
             found.append(
-                f"{self.queued} messages wait and no Bot API call has succeeded for {now - self.delivered:.0f} s"
+                f"messages wait for {self.queued} chats and no Bot API call has succeeded for "
+                f"{now - self.delivered:.0f} s"
             )
         return found
 

@@ -130,8 +130,12 @@ class BotCollector(Collector):
             "Bot API calls that failed, getUpdates included",
             value=health.failed_calls,
         )
+        waiting, age = self.app.outbox.backlog()
         yield GaugeMetricFamily(
-            "cardbot_outbox_queued", "Messages waiting in the outbox", value=health.queued
+            "cardbot_outbox_waiting", "Calls waiting in the outbox (sends, edits, deletions)", value=waiting
+        )
+        yield GaugeMetricFamily(
+            "cardbot_outbox_oldest_seconds", "Real seconds the oldest waiting message has waited", value=age
         )
         yield GaugeMetricFamily(
             "cardbot_uptime_seconds", "Seconds since the bot started", value=time.monotonic() - health.started

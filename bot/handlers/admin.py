@@ -45,6 +45,7 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
             name = kind
         named.append(tr.t("admin-game-count", game=name, count=count))
     uptime = int(operator.uptime())
+    waiting, age = operator.backlog()
     return tr.t(
         "admin-figures",
         bot=service.bot_username,
@@ -54,7 +55,8 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
         total=sum(games.values()),
         people=len(operator.seen_today),
         calls=f"{operator.calls_per_second():.1f}",
-        queued=operator.health.queued,
+        queued=waiting,
+        waited=f"{age:.0f}",
         failures=operator.failures_within(HOUR),
     )
 

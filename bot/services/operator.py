@@ -110,6 +110,8 @@ class Operator:
         self._sending: set[asyncio.Task[None]] = set()
         self.refusals: collections.Counter[str] = collections.Counter()
         """Presses and commands refused, by reason."""
+        self.backlog: Callable[[], tuple[int, float]] = lambda: (0, 0.0)
+        """The outbox's calls waiting and the oldest one's wait (set by the wiring)."""
         self.latency = Buckets(LATENCY_BUCKETS)
         """How long updates took to handle (seconds)."""
 

@@ -5,7 +5,7 @@ admin-figures =
     Games running: { $games } ({ $total } in all)
     People today: { $people }
     Bot API calls a second (last minute): { $calls }
-    Messages queued: { $queued }
+    Calls queued: { $queued }, the oldest waiting (s) { $waited }
     Failures in the last hour: { $failures }
 admin-game-count = { $game }: { $count }
 admin-no-games = none

@@ -5,7 +5,7 @@ admin-figures =
     Идут игры: { $games } (всего { $total })
     Людей за сегодня: { $people }
     Вызовов Bot API в секунду (за минуту): { $calls }
-    Сообщений в очереди: { $queued }
+    Вызовов в очереди: { $queued }, дольше всех ждёт (с) { $waited }
     Сбоев за час: { $failures }
 admin-game-count = { $game } — { $count }
 admin-no-games = ни одной

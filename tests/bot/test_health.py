@@ -42,7 +42,7 @@ def test_messages_that_wait_while_no_call_succeeds_are_reported_but_an_empty_que
     assert health.problems(now=later) == []  # nothing to send: nothing was due
     health.queued = 3
     assert health.problems(now=later) == [
-        f"3 messages wait and no Bot API call has succeeded for {DELIVERY_LIMIT + 1:.0f} s"
+        f"messages wait for 3 chats and no Bot API call has succeeded for {DELIVERY_LIMIT + 1:.0f} s"
     ]
     health.delivered = later
     assert health.problems(now=later) == []

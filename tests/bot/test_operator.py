@@ -45,6 +45,7 @@ async def test_admin_from_a_non_admin_is_ignored_and_from_an_admin_shows_the_fig
     assert lines[2] == "Людей за сегодня: 2"
     assert lines[3].startswith("Вызовов Bot API в секунду (за минуту): ")
     assert float(lines[3].rsplit(" ", 1)[1]) > 0
+    assert lines[4].startswith("Вызовов в очереди: ")
     assert lines[5] == "Сбоев за час: 0"
 
 
@@ -129,3 +130,20 @@ def _ended(game_id: int, at: float) -> Batch:
         "UPDATE games SET status = ?, finished_at = ? WHERE id = ?", (GameStatus.CANCELLED.value, at, game_id)
     )
     return batch
+
+
+async def test_the_outbox_backlog_counts_what_waits_and_how_long_the_oldest_has(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    outbox = running.app.outbox
+    anna = tg.add_user("Аня")
+    assert outbox.backlog() == (0, 0.0)
+    tg.hang(600, "sendMessage")  # ten real seconds without an answer: the first answer flies, the rest wait
+    for _ in range(3):
+        await anna.send_private("/help")
+    await tg.wait_for(lambda: outbox.backlog()[0] >= 2, what="answers waiting")
+    await asyncio.sleep(0.5)
+    waiting, age = outbox.backlog()
+    assert waiting >= 2 and 0.5 <= age < 5.0
+    tg.heal()

@@ -151,10 +151,17 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         ):
             assert _figure(after, name) > _figure(before, name, missing=0.0), name
         assert _figure(after, 'cardbot_games_active{kind="konchinka"}') == 1
+        assert (
+            _figure(after, "cardbot_outbox_waiting") >= 0 <= _figure(after, "cardbot_outbox_oldest_seconds")
+        )
         # ... and the log's heartbeat says the same, a line a second here.
         await tg.wait_for(lambda: "alive: games konchinka 1;" in bot.stderr, timeout=10, what="an alive line")
         alive = next(line for line in bot.stderr.splitlines() if "alive: games konchinka 1;" in line)
-        assert " INFO bot.app: " in alive and "Bot API calls/s" in alive and "messages queued" in alive
+        assert (
+            " INFO bot.app: " in alive
+            and "Bot API calls/s" in alive
+            and "calls queued, the oldest for" in alive
+        )
         assert _figure(after, "cardbot_uptime_seconds") > _figure(before, "cardbot_uptime_seconds")
 
 
