@@ -74,7 +74,9 @@ class Health:
     polled: float = field(default_factory=time.monotonic)
     delivered: float = field(default_factory=time.monotonic)
     queued: int = 0
-    """Chats with calls waiting in the outbox, as of the last beat."""
+    """Chats with calls waiting in the outbox, as of the last beat ..."""
+    waiting_since: float = field(default_factory=time.monotonic)
+    """... and since when the outbox has not been empty (an idle bot's last success may be long ago)."""
     worst_lag: float = 0.0
     """The longest the loop came late to a beat since the last heartbeat line (seconds)."""
     calls: int = 0
@@ -90,10 +92,12 @@ class Health:
     fatal: Fatal | None = None
     on_fatal: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def beat(self, queued: int) -> None:
-        now = time.monotonic()
+    def beat(self, queued: int, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
         self.worst_lag = max(self.worst_lag, now - self.beaten - BEAT_EVERY)
         self.beaten = now
+        if queued and not self.queued:
+            self.waiting_since = now
         self.queued = queued
 
     def called(self, now: float) -> None:
@@ -124,10 +128,10 @@ class Health:
             found.append(f"the event loop has been blocked for {now - self.beaten:.1f} s")
         if self.polling and now - self.polled > POLL_LIMIT:
             found.append(f"getUpdates has not come back for {now - self.polled:.0f} s")
-        if self.queued and now - self.delivered > DELIVERY_LIMIT:
+        stuck = now - max(self.delivered, self.waiting_since)
+        if self.queued and stuck > DELIVERY_LIMIT:
             found.append(
-                f"messages wait for {self.queued} chats and no Bot API call has succeeded for "
-                f"{now - self.delivered:.0f} s"
+                f"messages wait for {self.queued} chats and no Bot API call has succeeded for {stuck:.0f} s"
             )
         return found
 

@@ -9,7 +9,7 @@ from bot.settings import ExitCode
 
 def fresh(at: float, *, polling: bool = True) -> Health:
     health = Health(stall=10.0, polling=polling)
-    health.started = health.beaten = health.polled = health.delivered = at
+    health.started = health.beaten = health.polled = health.delivered = health.waiting_since = at
     return health
 
 
@@ -46,6 +46,17 @@ def test_messages_that_wait_while_no_call_succeeds_are_reported_but_an_empty_que
     ]
     health.delivered = later
     assert health.problems(now=later) == []
+
+
+def test_messages_that_only_just_began_to_wait_after_a_long_quiet_are_no_problem() -> None:
+    quiet = 1000.0 + DELIVERY_LIMIT * 10  # nothing was sent for a long while: nothing had to be
+    health = fresh(1000.0)
+    health.polled = quiet
+    health.beaten = quiet - 0.5
+    health.beat(queued=1, now=quiet)
+    assert health.problems(now=quiet + 1) == []
+    health.beaten = health.polled = health.beaten + DELIVERY_LIMIT + 1
+    assert len(health.problems(now=health.beaten)) == 1
 
 
 def test_a_fatal_answer_makes_the_bot_unhealthy_and_wakes_whoever_waits_for_it() -> None:
