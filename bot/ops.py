@@ -24,8 +24,8 @@ from pathlib import Path
 
 from bot.instance import InstanceLock
 from bot.settings import ExitCode, Settings, StartupError, StorageSettings
-from bot.startup import ask_telegram, check_texts, newer_schema
-from bot.storage import Database, NewerSchema
+from bot.startup import ask_telegram, check_texts, newer_schema, open_database, schema_on_disk
+from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
@@ -76,7 +76,7 @@ def inspect_database(path: Path) -> int:
             f"the database {path.resolve()} fails its integrity check ({ok}): restore a backup (README)",
         )
     if version > known:
-        raise newer_schema(NewerSchema(path.resolve(), version, known))
+        raise newer_schema(path, version)
     if version < known:
         raise StartupError(
             ExitCode.DATABASE,
@@ -91,15 +91,8 @@ async def migrate(settings: StorageSettings) -> ExitCode:
     lock = InstanceLock(settings.database_path)
     try:
         lock.acquire(purpose="migrate the database under")
-        before = _schema(settings.database_path)
-        try:
-            db = await Database.open(settings.database_path)
-        except NewerSchema as exc:
-            raise newer_schema(exc) from exc
-        except (OSError, sqlite3.Error) as exc:
-            raise StartupError(
-                ExitCode.DATABASE, f"cannot open the database {settings.database_path}: {exc}"
-            ) from exc
+        before = schema_on_disk(settings.database_path)
+        db = await open_database(settings.database_path)
         try:
             version = await db.schema_version()
         finally:
@@ -114,19 +107,6 @@ async def migrate(settings: StorageSettings) -> ExitCode:
         f"({version - before} migrations applied)"
     )
     return ExitCode.OK
-
-
-def _schema(path: Path) -> int:
-    """The schema version of the database at ``path``; 0 when there is none yet."""
-    if not path.is_file():
-        return 0
-    try:
-        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
-            return int(conn.execute("PRAGMA user_version").fetchone()[0])
-    except sqlite3.Error as exc:
-        raise StartupError(
-            ExitCode.DATABASE, f"cannot read the database {path.resolve()}: {exc} (check DATABASE_PATH)"
-        ) from exc
 
 
 def backup(source: Path, target: Path) -> int:

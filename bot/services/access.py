@@ -95,8 +95,8 @@ class Membership:
             return cached[1]
         try:
             chat = await self.bot.get_chat(chat_id, request_timeout=self.timeout)
-        except Exception as exc:  # refused, unreachable, or an answer that is not the Bot API's: unknown
-            log.info("getChat(%s) failed: %s", chat_id, _short(exc))
+        except TelegramAPIError as exc:
+            log.info("getChat(%s) failed: %s", chat_id, exc)
             return ""
         if len(self._titles) >= MAX_CACHED:
             self._titles.clear()
@@ -113,11 +113,6 @@ class Membership:
         except TelegramAPIError as exc:
             log.info("getChatMember(%s, %s) refused: %s", chat_id, user_id, exc.message)
             standing = NOBODY
-        except Exception as exc:  # an answer that is not the Bot API's (a proxy's page): unknown, not cached
-            log.warning(
-                "getChatMember(%s, %s) failed (%s): treated as no rights", chat_id, user_id, _short(exc)
-            )
-            return NOBODY
         else:
             status = ChatMemberStatus(member.status)
             restricted_member = isinstance(member, ChatMemberRestricted) and member.is_member
@@ -128,8 +123,3 @@ class Membership:
                 del self._cache[key]
         self._cache[(chat_id, user_id)] = (self.clock.now(), standing)
         return standing
-
-
-def _short(exc: Exception) -> str:
-    """The first line of an exception (an undecodable answer's message carries the whole page)."""
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:200]

@@ -30,7 +30,7 @@ from aiogram.types import TelegramObject, Update
 
 from bot.health import Health
 from bot.services.clock import Clock
-from bot.storage import Batch, Database, repo
+from bot.storage import Batch, Database, upkeep
 
 log = logging.getLogger(__name__)
 
@@ -189,16 +189,16 @@ class Operator:
     async def games_running(self) -> dict[str, int]:
         """Active games by kind (lobbies and parties)."""
         counts: collections.Counter[str] = collections.Counter()
-        for (kind, _status), n in (await repo.games_running(self.db)).items():
+        for (kind, _status), n in (await upkeep.games_running(self.db)).items():
             counts[kind] += n
         return dict(counts)
 
     async def prune_live_messages(self) -> int:
         """Forget the live messages of games that ended :data:`LIVE_KEPT_FOR` ago; how many rows went."""
-        slots = await repo.finished_live_slots(self.db, self.clock.now() - LIVE_KEPT_FOR)
+        slots = await upkeep.finished_live_slots(self.db, self.clock.now() - LIVE_KEPT_FOR)
         if slots:
             batch = Batch()
-            repo.drop_live(batch, slots)
+            upkeep.drop_live(batch, slots)
             await self.db.write(batch)
             log.info("forgot %d live messages of games that ended long ago", len(slots))
         return len(slots)

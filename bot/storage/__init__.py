@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.storage.batch import Batch
-from bot.storage.db import Database, NewerSchema, Tx
+from bot.storage.db import Database, Tx
 from bot.storage.models import Actor, GameMode, GameRow, GameStatus, LiveMessage, Notice, SeatRow, UserRow
 
 __all__ = [
@@ -14,7 +14,6 @@ __all__ = [
     "GameRow",
     "GameStatus",
     "LiveMessage",
-    "NewerSchema",
     "Notice",
     "SeatRow",
     "Tx",

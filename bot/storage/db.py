@@ -118,8 +118,7 @@ class Database:
 
     @classmethod
     async def open(cls, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT) -> Database:
-        """Open (creating its folder) and migrate the database at ``path``; a :class:`NewerSchema` when a newer
-        version of the bot has already migrated it (a rollback: its tables may mean something else now)."""
+        """Open (creating its folder) and migrate the database at ``path``."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         # While opening (a crashed run's WAL may need recovery), SQLite itself waits out a lock, on its thread.
@@ -248,13 +247,11 @@ class Database:
             if self._commits % CHECKPOINT_EVERY == 0:
                 self._start_checkpoint()
 
-    async def migrate(self) -> int:
-        """Apply every migration newer than the database, each in its own transaction; how many ran."""
+    async def migrate(self) -> None:
+        """Apply every migration newer than the database, each in its own transaction."""
         async with self._lock:
             rows = await self._fetch("PRAGMA user_version")
             current = int(rows[0][0]) if rows else 0
-            if current > self.SCHEMA_VERSION:
-                raise NewerSchema(self.path, current, self.SCHEMA_VERSION)
             for number, script in enumerate(MIGRATIONS, start=1):
                 if number <= current:
                     continue
@@ -268,7 +265,6 @@ class Database:
                 except BaseException:
                     await self._rollback()
                     raise
-            return max(0, self.SCHEMA_VERSION - current)
 
     # --- deferred rows ---------------------------------------------------------------------------------------
 
@@ -361,16 +357,6 @@ class Database:
             await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except (sqlite3.Error, ValueError) as exc:
             log.warning("WAL checkpoint failed (tried again later): %s", exc)
-
-
-class NewerSchema(Exception):
-    """The database was migrated by a newer version of the bot than this one."""
-
-    def __init__(self, path: Path, found: int, known: int) -> None:
-        super().__init__(f"{path} has schema version {found}; this version of the bot knows up to {known}")
-        self.path = path
-        self.found = found
-        self.known = known
 
 
 def is_busy(exc: sqlite3.Error) -> bool:

@@ -8,9 +8,8 @@ move, the game's record and version, its seats and the notices it causes are wri
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
-from typing import Final, Protocol
+from typing import Protocol
 
 from bot.storage.batch import Batch, Params
 from bot.storage.db import Row, Tx
@@ -393,44 +392,3 @@ def move_chat(batch: Batch, old: int, new: int) -> None:
     batch.add("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("DELETE FROM live_messages WHERE chat_id = ?", (old,))
-
-
-# --- the operator's figures and housekeeping -----------------------------------------------------------------
-
-
-async def games_running(db: Reader) -> dict[tuple[str, str], int]:
-    """Active games (lobbies and parties being played) by (kind, status)."""
-    rows = await db.all(
-        "SELECT kind, status, count(*) AS n FROM games WHERE status IN ('lobby', 'playing') GROUP BY kind, status"
-    )
-    return {(str(row["kind"]), str(row["status"])): int(row["n"]) for row in rows}
-
-
-LIVE_GAME_SLOT: Final = re.compile(r"^[a-z](\d+)(?::|$)")
-"""A live message's slot that names a game: ``g12``, ``h12:345``, ``v12:345``, ``m12:345:7`` (not ``r``/``p``
-slots, which name a chat and a message)."""
-
-
-async def finished_live_slots(db: Reader, before: float, limit: int = 500) -> list[str]:
-    """Slots of live messages whose game ended (finished or cancelled) before ``before`` (bot's clock)."""
-    rows = await db.all("SELECT slot FROM live_messages WHERE slot NOT GLOB '[rp]*'")
-    by_game: dict[int, list[str]] = {}
-    for row in rows:
-        found = LIVE_GAME_SLOT.match(str(row["slot"]))
-        if found:
-            by_game.setdefault(int(found.group(1)), []).append(str(row["slot"]))
-    if not by_game:
-        return []
-    ids = sorted(by_game)[:limit]
-    marks = ",".join("?" * len(ids))
-    ended = await db.all(
-        f"SELECT id FROM games WHERE id IN ({marks}) AND status NOT IN ('lobby', 'playing') "
-        "AND COALESCE(finished_at, created_at) < ?",
-        (*ids, before),
-    )
-    return [slot for row in ended for slot in by_game[int(row["id"])]]
-
-
-def drop_live(batch: Batch, slots: Sequence[str]) -> None:
-    for slot in slots:
-        batch.add("DELETE FROM live_messages WHERE slot = ?", (slot,))

@@ -1,6 +1,6 @@
 """The operators' view, in-process through the real dispatcher and the fake Bot API: ``/admin``, failures
-reported to the operators' chat (once per place and while, not once per press), a side call that Telegram
-answers with garbage, and the live messages of long-finished games forgotten."""
+reported to the operators' chat (once per place and while, not once per press), the outbox's backlog, and the
+live messages of long-finished games forgotten."""
 
 from __future__ import annotations
 
@@ -88,17 +88,6 @@ async def test_a_failing_handler_reaches_the_operators_chat_once_not_once_per_pr
     answer = await _newer(tg, olga.private_chat, asked.message_id)
     assert answer.text.startswith(f"Последние отказы и сбои у {pavel.id}, от новых к старым:")
     assert answer.text.count("ZeroDivisionError: a bug in a handler") == 3
-
-
-async def test_a_get_chat_answer_that_is_not_json_leaves_the_title_unknown_and_goes_on(
-    tg: FakeTelegram, bot_runner: BotRunner
-) -> None:
-    running = await bot_runner()
-    group = tg.add_group("Клуб", [tg.add_user("Ольга")])
-    tg.fail(3600, "getChat", code=200, html=True)
-    membership = running.app.service.membership
-    assert membership is not None
-    assert await membership.title(group.id) == ""
 
 
 async def test_live_messages_of_games_that_ended_long_ago_are_forgotten(
