@@ -1,8 +1,10 @@
 # syntax=docker/dockerfile:1
 # The bot in a container. `docker compose up -d --build` with compose.yaml and a .env file (see .env.example), or:
 #   docker build -t cardbot . && docker run -d --env-file .env -v cardbot-data:/data cardbot
-# The base image is pinned to an exact release; to pin its digest too, append @sha256:... from
-# `docker buildx imagetools inspect python:3.11.13-slim-bookworm`.
+# The base image is pinned to an exact release. Pin its digest too where you build: append the @sha256:... that
+# `docker buildx imagetools inspect python:3.11.13-slim-bookworm` prints (README, «Upgrades»), e.g.
+#   ARG PYTHON_IMAGE=python:3.11.13-slim-bookworm@sha256:<64 hex digits>
+# (not committed here: the machine this was written on has no Docker and no registry access to read it).
 ARG PYTHON_IMAGE=python:3.11.13-slim-bookworm
 
 # --- build: the project's own wheel (locales ship inside it) ----------------------------------------------------
@@ -22,16 +24,17 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PATH=/opt/venv/bin:$PATH \
-    DATABASE_PATH=/data/bot.sqlite3
+    DATABASE_PATH=/data/bot.sqlite3 \
+    METRICS_PORT=9108
 RUN python -m venv /opt/venv \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin cardbot \
     && mkdir -p /data && chown cardbot:cardbot /data
-# Dependencies in their own layer: it is rebuilt only when pyproject.toml changes, not with every code change.
-COPY pyproject.toml /tmp/pyproject.toml
-RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('/tmp/pyproject.toml', 'rb'))['project']['dependencies']))" \
-        > /tmp/requirements.txt \
-    && pip install -r /tmp/requirements.txt \
-    && rm /tmp/requirements.txt /tmp/pyproject.toml
+# Dependencies in their own layer, exactly the versions and files of requirements.lock (every file's hash is
+# checked): rebuilt only when the lock changes, and two builds of one commit install the same bytes.
+COPY pyproject.toml requirements.lock /tmp/
+RUN pip install --require-hashes --no-deps -r /tmp/requirements.lock \
+    && pip check \
+    && rm /tmp/requirements.lock /tmp/pyproject.toml
 COPY --from=build /wheels /tmp/wheels
 RUN pip install --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
 
@@ -40,8 +43,9 @@ WORKDIR /data
 VOLUME ["/data"]
 # Webhook mode only (WEBHOOK_URL set): the port WEBHOOK_PORT listens on, behind a TLS proxy. Polling needs none.
 EXPOSE 8080
-# Settings, database and Telegram (getMe) every minute; `docker inspect` shows the failing check's line.
-HEALTHCHECK --interval=60s --timeout=30s --start-period=30s --retries=3 CMD ["python", "-m", "bot", "check"]
+# The running bot's own /healthz (event loop, polling, outbox), read by a bare interpreter in ~40 ms: no settings,
+# no database, no Telegram. `docker inspect` shows the reasons when it is unhealthy.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-I", "-m", "bot.healthcheck"]
 # SIGTERM (docker stop) ends polling or the webhook server cleanly; queued messages stay in the database.
 STOPSIGNAL SIGTERM
 CMD ["python", "-m", "bot"]

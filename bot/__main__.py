@@ -1,12 +1,17 @@
-"""``python -m bot [run | check | backup PATH]``: read the settings (exit at once if they are wrong), then act.
+"""``python -m bot [run | check | migrate | backup PATH [--keep N]]``: read the settings (exit at once if they are
+wrong), then act.
 
-- ``run`` (the default) runs the bot until SIGINT or SIGTERM;
-- ``check`` checks the settings, the database and Telegram, and exits (see :mod:`bot.ops`);
-- ``backup PATH`` copies the database to ``PATH``, consistent while the bot runs.
+- ``run`` (the default) runs the bot until SIGINT or SIGTERM, or until it cannot go on (the token revoked);
+- ``check`` checks the settings, the database (read-only) and Telegram, changing nothing (see :mod:`bot.ops`);
+- ``migrate`` creates the database or brings its schema up to date;
+- ``backup PATH`` copies the database to ``PATH``, consistent while the bot runs; ``--keep N`` keeps the newest N
+  copies in that folder. ``backup`` and ``migrate`` need only ``DATABASE_PATH``, not the token.
 
-Every failure to start is one line in the log naming the cause and the setting to fix, and an exit code from
+Every failure is one log line naming the cause and the setting to fix, and an exit code from
 :class:`bot.settings.ExitCode`. Only the settings are imported before they are read: aiogram and the rest of the
-bot take seconds of CPU to import, and a bad setting must stop the bot at once.
+bot take seconds of CPU to import, and a bad setting must stop the bot at once. A relative ``PATH`` is taken from
+the folder the operator ran the command in (``CARDBOT_CALLER_DIR``, which ``scripts/run.sh`` sets before it
+changes to the checkout), not the checkout.
 """
 
 from __future__ import annotations
@@ -14,9 +19,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 from pathlib import Path
 
-from bot.settings import ExitCode, StartupError, load_settings
+from bot.settings import LOG_FORMAT, ExitCode, Settings, StartupError, StorageSettings, load_settings
 
 log = logging.getLogger("bot")
 
@@ -26,20 +32,38 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the bot (the default)")
     commands.add_parser(
-        "check", help="check the settings, the database and Telegram; the exit code says which failed"
+        "check",
+        help="check the settings, the database (read-only) and Telegram; the exit code says which failed",
     )
+    commands.add_parser("migrate", help="create the database or bring its schema up to date")
     backup = commands.add_parser("backup", help="copy the database, consistent while the bot runs")
     backup.add_argument("path", type=Path, help="the file to write the copy to")
-    return parser.parse_args(argv)
+    backup.add_argument(
+        "--keep", type=int, metavar="N", help="then delete all but the newest N copies in PATH's folder"
+    )
+    args = parser.parse_args(argv)
+    if args.command == "backup":
+        if args.keep is not None and args.keep < 1:
+            parser.error("--keep must be 1 or more")
+        caller = os.environ.get("CARDBOT_CALLER_DIR")
+        if caller and not args.path.is_absolute():
+            args.path = Path(caller) / args.path
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    settings = load_settings()
-    logging.basicConfig(
-        level=settings.log_level.value,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    if args.command in ("backup", "migrate"):
+        storage = load_settings(StorageSettings)
+        logging.getLogger().setLevel(storage.log_level.value)
+        from bot import ops
+
+        if args.command == "backup":
+            return ops.run_backup(storage, args.path, args.keep)
+        return asyncio.run(ops.migrate(storage))
+    settings = load_settings(Settings)
+    logging.getLogger().setLevel(settings.log_level.value)
     logging.getLogger("aiogram.event").setLevel(max(logging.WARNING, logging.getLogger().level))
     # Imported only now that the settings are known good: a bad token fails fast.
     from bot import ops
@@ -47,12 +71,10 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.command == "check":
         return asyncio.run(ops.check(settings))
-    if args.command == "backup":
-        return ops.run_backup(settings, args.path)
     try:
         asyncio.run(run(settings))
     except StartupError as error:
-        log.error("cannot start: %s", error.message)
+        log.error("%s: %s", "stopped" if error.while_running else "cannot start", error.message)
         return error.code
     except KeyboardInterrupt:
         pass

@@ -6,24 +6,26 @@ import asyncio
 import contextlib
 import logging
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from aiogram import Bot, Dispatcher
 from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
-from aiogram.exceptions import TelegramAPIError
+from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
-from aiohttp import web
 
 from bot import metrics
 from bot.games import rules_library
 from bot.handlers import handled_commands, routers
+from bot.health import ApiWatch, Health, OpsServer, keep_beating
 from bot.i18n import Locale, translator
+from bot.instance import InstanceLock
 from bot.services.access import Membership
 from bot.services.clock import Clock
 from bot.services.facade import GameService, ServiceConfig
 from bot.services.flood import ThrottleMiddleware
+from bot.services.operator import Operator, SeenMiddleware
 from bot.services.outbox import Outbox, OutboxLimits
 from bot.services.outbox.session import KeptResponsesSession
 from bot.services.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
@@ -50,7 +52,11 @@ class App:
     dispatcher: Dispatcher
     throttle: ThrottleMiddleware
     guards: Guards
-    metrics: web.AppRunner | None = None
+    health: Health
+    operator: Operator
+    ops: OpsServer | None = None
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)
+    resumed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,12 +89,17 @@ def service_config(settings: Settings) -> ServiceConfig:
     )
 
 
-async def build_app(settings: Settings, bot: Bot | None = None) -> App:
-    """Everything the bot needs, connected; nothing running yet (see :func:`on_startup`)."""
+async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLock | None = None) -> App:
+    """Everything the bot needs, connected; nothing running yet (see :func:`on_startup`). With ``lock``, the
+    instance lock is taken once Telegram took the token, before the database is opened (and migrated)."""
     check_texts()
     bot = bot or make_bot(settings)
     me = await ask_telegram(bot)
+    if lock is not None:
+        lock.acquire()
     db = await open_database(settings.database_path)
+    health = Health(stall=settings.health_stall, polling=not settings.webhook_url)
+    bot.session.middleware(ApiWatch(health))
     clock = Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
     outbox = Outbox(bot, db, clock, limits)
@@ -101,10 +112,19 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     outbox.on_migrated = service.on_chat_migrated
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
-    dispatcher = Dispatcher(
-        service=service, disable_fsm=True
-    )  # handlers take the service (and aiogram's bot)
+    operator = Operator(
+        clock,
+        health,
+        db,
+        settings.admins,
+        settings.admin_chat_id,
+        lambda chat_id, text: service.say(chat_id, text),
+    )
+    operator.backlog = outbox.backlog
+    # handlers take the service and the operator's view (and aiogram's bot)
+    dispatcher = Dispatcher(service=service, operator=operator, disable_fsm=True)
     guards = Guards(InFlightLimit(), DatabaseTrouble(), OnceMiddleware(service.store.processed))
+    dispatcher.update.outer_middleware(SeenMiddleware(operator))
     dispatcher.update.outer_middleware(guards.in_flight)
     dispatcher.update.outer_middleware(guards.trouble)
     dispatcher.update.outer_middleware(guards.once)
@@ -112,7 +132,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
     dispatcher.include_routers(*routers())
-    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards)
+    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards, health, operator)
 
     async def startup() -> None:
         await on_startup(app)
@@ -146,48 +166,124 @@ async def on_startup(app: App) -> None:
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
     await app.service.store.processed.load()
-    if app.settings.metrics_port:
-        app.metrics = await metrics.serve(app, app.settings.metrics_host, app.settings.metrics_port)
     await app.outbox.start()
     await app.service.thinker.start()
-    resumed = await app.service.resume()
-    log.info("bot @%s started; %d active games resumed", app.service.bot_username, resumed)
+    app.resumed = await app.service.resume()
+    app.tasks.append(asyncio.create_task(keep_beating(app.health, lambda: len(app.outbox)), name="beat"))
+    app.tasks.append(asyncio.create_task(app.operator.keep_pruning(), name="prune"))
+    if app.settings.heartbeat_every > 0:
+        app.tasks.append(asyncio.create_task(heartbeat(app), name="heartbeat"))
+    if not app.settings.webhook_url:  # webhook mode says it once it listens (run_webhook)
+        log_started(app)
+
+
+def log_started(app: App) -> None:
+    log.info("bot @%s started; %d active games resumed", app.service.bot_username, app.resumed)
+
+
+async def heartbeat(app: App) -> None:
+    """An «alive» line every ``heartbeat_every`` real seconds: a log that goes quiet is a bot that hangs."""
+    health = app.health
+    calls = health.calls
+    while True:
+        await asyncio.sleep(app.settings.heartbeat_every)
+        try:
+            games = await app.operator.games_running()
+        except Exception as exc:  # the line must come even when the database is in trouble
+            games = {}
+            log.warning("alive: cannot count the games: %s", exc)
+        per_second = (health.calls - calls) / app.settings.heartbeat_every
+        calls = health.calls
+        kinds = ", ".join(f"{kind} {count}" for kind, count in sorted(games.items())) or "none"
+        waiting, age = app.outbox.backlog()
+        log.info(
+            "alive: games %s; %.2f Bot API calls/s; %d calls queued, the oldest for %.1f s; "
+            "the loop came late by %.0f ms at most",
+            kinds,
+            per_second,
+            waiting,
+            age,
+            health.worst_lag * 1000,
+        )
+        health.worst_lag = 0.0
 
 
 async def on_shutdown(app: App) -> None:
+    for task in app.tasks:
+        task.cancel()
+    await asyncio.gather(*app.tasks, return_exceptions=True)
     await app.service.close()
     await app.service.thinker.close()
     await PRESS_ANSWERS.settle(ANSWER_TIMEOUT)
-    try:
-        await asyncio.wait_for(app.outbox.drain(), 3.0)
-    except TimeoutError:
-        log.warning("shutting down with messages still queued (they are re-sent from the database)")
+    if app.health.fatal is None:  # with the token revoked nothing more can be sent
+        try:
+            await asyncio.wait_for(app.outbox.drain(), 3.0)
+        except TimeoutError:
+            log.warning("shutting down with messages still queued (they are re-sent from the database)")
     await app.outbox.stop()
-    if app.metrics is not None:
-        await app.metrics.cleanup()
     await app.db.close()
 
 
 async def run(settings: Settings) -> None:
-    """Run until stopped (SIGINT, SIGTERM); a :class:`StartupError` when the bot cannot start.
+    """Run until stopped (SIGINT, SIGTERM); a :class:`StartupError` when the bot cannot start, or must stop
+    (the token revoked while it ran: ``while_running``).
 
     Whatever start-up opened is closed again before the error leaves, so the process can exit at once.
     """
     bot = make_bot(settings)
+    lock = InstanceLock(settings.database_path)
     try:
-        app = await build_app(settings, bot)
+        app = await build_app(settings, bot, lock)
         try:
+            if settings.metrics_port:
+                app.ops = serve_ops(app, settings.metrics_host, settings.metrics_port)
             if settings.webhook_url:
                 await run_webhook(app)
             else:
                 await _delete_webhook(app.bot)
-                await app.dispatcher.start_polling(
-                    app.bot, allowed_updates=app.dispatcher.resolve_used_update_types()
-                )
+                await poll(app)
         finally:
+            if app.ops is not None:
+                app.ops.close()
             await app.db.close()
+        fatal = app.health.fatal
+        if fatal is not None:
+            raise StartupError(fatal.code, fatal.message, while_running=True)
     finally:
         await bot.session.close()
+        lock.release()
+
+
+def serve_ops(app: App, host: str, port: int) -> OpsServer:
+    """``/healthz`` and ``/metrics`` on ``host:port``, listening before the bot takes its first update."""
+    try:
+        server = OpsServer(app.health, asyncio.get_running_loop(), metrics.scraper(app), host, port)
+    except OSError as exc:
+        raise StartupError(
+            ExitCode.SETTINGS,
+            f"cannot listen on {host}:{port} for /healthz and /metrics: {exc.strerror or exc} "
+            "(set METRICS_PORT to a free port, or METRICS_HOST to an address of this machine)",
+        ) from exc
+    server.start()
+    log.info("health at http://%s:%d/healthz, metrics at /metrics", host, server.port)
+    return server
+
+
+async def poll(app: App) -> None:
+    """Long polling until a signal stops it, or a fatal answer (the token revoked) does."""
+    polling = asyncio.create_task(
+        app.dispatcher.start_polling(app.bot, allowed_updates=app.dispatcher.resolve_used_update_types()),
+        name="polling",
+    )
+    fatal = asyncio.create_task(app.health.on_fatal.wait(), name="fatal")
+    try:
+        await asyncio.wait({polling, fatal}, return_when=asyncio.FIRST_COMPLETED)
+        if fatal.done() and not polling.done():
+            with contextlib.suppress(RuntimeError):  # not polling yet: it ends as soon as it begins
+                await app.dispatcher.stop_polling()
+        await polling
+    finally:
+        fatal.cancel()
 
 
 async def _delete_webhook(bot: Bot) -> None:
@@ -239,6 +335,12 @@ async def run_webhook(app: App) -> None:
                 ),
                 TELEGRAM_TIMEOUT,
             )
+        except TelegramUnauthorizedError as exc:
+            raise StartupError(
+                ExitCode.TOKEN,
+                f"Telegram rejected the token when setting the webhook: {exc.message} "
+                "(set BOT_TOKEN to the bot's current token from @BotFather)",
+            ) from exc
         except (TimeoutError, TelegramAPIError) as exc:
             raise StartupError(
                 ExitCode.WEBHOOK,
@@ -246,7 +348,14 @@ async def run_webhook(app: App) -> None:
                 "(check WEBHOOK_URL: a public https:// address that reaches this port)",
             ) from exc
         log.info("webhook mode: listening on %s:%d", settings.webhook_host, settings.webhook_port)
-        await stop.wait()
+        log_started(app)
+        stopped = asyncio.create_task(stop.wait())
+        fatal = asyncio.create_task(app.health.on_fatal.wait())
+        try:
+            await asyncio.wait({stopped, fatal}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopped.cancel()
+            fatal.cancel()
     finally:
         for signum in (signal.SIGINT, signal.SIGTERM):
             with contextlib.suppress(NotImplementedError, RuntimeError):

@@ -1,18 +1,19 @@
-"""Metrics in Prometheus's text format, on ``METRICS_PORT`` (off unless it is set).
+"""Metrics in Prometheus's text format, on ``METRICS_PORT`` (off unless it is set), beside ``/healthz``.
 
 The figures are read when Prometheus asks (a collector over the counters the bot keeps anyway), so they cost
-the bot nothing between two scrapes. A sample scrape config is in README.md.
+the bot nothing between two scrapes. They are gathered on the event loop (:func:`scraper`), the one thread that
+changes them; :class:`bot.health.OpsServer` serves them. A sample scrape config is in README.md.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+import time
+from collections.abc import Callable, Coroutine, Iterator
+from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 class BotCollector(Collector):
     def __init__(self, app: App) -> None:
         self.app = app
+        self.games: dict[str, int] = {}
+        """Active games by kind, read from the database just before each scrape (:func:`scraper`)."""
 
     def collect(self) -> Iterator[Metric]:
         db = self.app.db
@@ -84,6 +87,59 @@ class BotCollector(Collector):
                 "getChatMember calls (rights, membership)",
                 value=service.membership.calls,
             )
+        health = self.app.health
+        requests = CounterMetricFamily(
+            "cardbot_api_requests",
+            "Bot API calls by method and result (ok, or the error's kind)",
+            labels=["method", "result"],
+        )
+        for (method, result), count in sorted(health.results.items()):
+            requests.add_metric([method, result], count)
+        yield requests
+        yield CounterMetricFamily(
+            "cardbot_api_retry_after_seconds",
+            "Seconds Telegram's 429 answers asked the bot to wait",
+            value=health.retry_after,
+        )
+        operator = self.app.operator
+        refused = CounterMetricFamily(
+            "cardbot_refusals", "Presses and commands refused, by reason", labels=["reason"]
+        )
+        for reason, count in sorted(operator.refusals.items()):
+            refused.add_metric([reason], count)
+        yield refused
+        latency = HistogramMetricFamily(
+            "cardbot_update_seconds", "Seconds from an update's arrival to its handler's end"
+        )
+        latency.add_metric([], operator.latency.cumulative(), sum_value=operator.latency.total)
+        yield latency
+        yield CounterMetricFamily(
+            "cardbot_failures", "Updates whose handler failed unexpectedly", value=len(operator.failures)
+        )
+        active = GaugeMetricFamily(
+            "cardbot_games_active", "Lobbies and games being played, by kind", labels=["kind"]
+        )
+        for kind, count in sorted(self.games.items()):
+            active.add_metric([kind], count)
+        yield active
+        yield CounterMetricFamily(
+            "cardbot_api_calls_ok", "Bot API calls that succeeded (getUpdates aside)", value=health.calls
+        )
+        yield CounterMetricFamily(
+            "cardbot_api_calls_failed",
+            "Bot API calls that failed, getUpdates included",
+            value=health.failed_calls,
+        )
+        waiting, age = self.app.outbox.backlog()
+        yield GaugeMetricFamily(
+            "cardbot_outbox_waiting", "Calls waiting in the outbox (sends, edits, deletions)", value=waiting
+        )
+        yield GaugeMetricFamily(
+            "cardbot_outbox_oldest_seconds", "Real seconds the oldest waiting message has waited", value=age
+        )
+        yield GaugeMetricFamily(
+            "cardbot_uptime_seconds", "Seconds since the bot started", value=time.monotonic() - health.started
+        )
         yield CounterMetricFamily(
             "cardbot_thinker_rebuilds",
             "Bot players' worker pools rebuilt after a crash",
@@ -91,24 +147,22 @@ class BotCollector(Collector):
         )
 
 
-def registry_for(app: App) -> CollectorRegistry:
+def registry_for(app: App) -> tuple[CollectorRegistry, BotCollector]:
     registry = CollectorRegistry(auto_describe=True)
-    registry.register(BotCollector(app))
-    return registry
+    collector = BotCollector(app)
+    registry.register(collector)
+    return registry, collector
 
 
-async def serve(app: App, host: str, port: int) -> web.AppRunner:
-    """``GET /metrics`` on ``host:port``; the runner, to clean up at shutdown."""
-    registry = registry_for(app)
+def scraper(app: App) -> Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]:
+    """What ``/metrics`` runs on the event loop: the text and its content type."""
+    registry, collector = registry_for(app)
 
-    async def metrics(_request: web.Request) -> web.Response:
-        body = generate_latest(registry)
-        return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
+    async def scrape() -> tuple[bytes, str]:
+        try:
+            collector.games = await app.operator.games_running()
+        except Exception as exc:  # the other figures are worth having while the database is in trouble
+            log.warning("metrics: cannot count the games: %s", exc)
+        return generate_latest(registry), CONTENT_TYPE_LATEST
 
-    web_app = web.Application()
-    web_app.router.add_get("/metrics", metrics)
-    runner = web.AppRunner(web_app, access_log=None)
-    await runner.setup()
-    await web.TCPSite(runner, host, port).start()
-    log.info("metrics on http://%s:%d/metrics", host, port)
-    return runner
+    return scrape

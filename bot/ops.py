@@ -1,12 +1,17 @@
-"""The operator's commands: ``python -m bot check`` and ``python -m bot backup PATH``.
+"""The operator's commands: ``python -m bot check``, ``migrate`` and ``backup PATH [--keep N]``.
 
-``check`` answers "would the bot start here?": the settings were read (``python -m bot`` exits with
-:attr:`ExitCode.SETTINGS` before this when they are wrong), the database opens and is migrated, the Bot API
-answers and takes the token; before those, the texts are found (an incomplete installation). The exit code says which check failed; it also serves as the container's health
-check.
+``check`` answers "would the bot start here?" and changes nothing: the settings were read (``python -m bot``
+exits with :attr:`ExitCode.SETTINGS` before this when they are wrong), the texts are found, the database opens
+read-only and its schema is the one this code knows (a missing database, an older or a newer schema fail, naming
+the command that fixes it), the Bot API answers and takes the token. The exit code says which check failed.
+Run next to an older bot, it must not migrate that bot's live database under it.
+
+``migrate`` creates the database or brings its schema up to date (the bot also does this at start), taking the
+instance lock first: it refuses while a bot runs on the database.
 
 ``backup`` copies the database with SQLite's online backup API: the copy is one consistent snapshot even while
-the bot writes (a plain file copy of a database in WAL mode can miss the newest transactions, or tear one).
+the bot writes (a plain file copy of a database in WAL mode can miss the newest transactions, or tear one). It
+needs only ``DATABASE_PATH``; ``--keep N`` then deletes all but the newest N copies in the copy's folder.
 """
 
 from __future__ import annotations
@@ -17,8 +22,10 @@ import os
 import sqlite3
 from pathlib import Path
 
-from bot.settings import ExitCode, Settings, StartupError
-from bot.startup import ask_telegram, check_texts, open_database
+from bot.instance import InstanceLock
+from bot.settings import ExitCode, Settings, StartupError, StorageSettings
+from bot.startup import ask_telegram, check_texts, newer_schema, open_database, schema_on_disk
+from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
@@ -31,12 +38,8 @@ async def check(settings: Settings) -> ExitCode:
     try:
         texts = check_texts()
         print("texts: ok (" + ", ".join(f"{loc.value}: {count} files" for loc, count in texts.items()) + ")")
-        db = await open_database(settings.database_path)
-        try:
-            version = await db.schema_version()
-        finally:
-            await db.close()
-        print(f"database: ok ({settings.database_path}, schema version {version})")
+        version = inspect_database(settings.database_path)
+        print(f"database: ok ({settings.database_path.resolve()}, schema version {version})")
         bot = make_bot(settings)
         try:
             me = await ask_telegram(bot)
@@ -46,6 +49,63 @@ async def check(settings: Settings) -> ExitCode:
         log.error("%s", error.message)
         return error.code
     print(f"telegram: ok (@{me.username}, id {me.id})")
+    return ExitCode.OK
+
+
+def inspect_database(path: Path) -> int:
+    """The schema version of the database at ``path``, read without writing anything; a :class:`StartupError`
+    when it is missing, unreadable, or its schema is not exactly the one this code knows."""
+    known = Database.SCHEMA_VERSION
+    if not path.is_file():
+        raise StartupError(
+            ExitCode.DATABASE,
+            f"no database at {path.resolve()}: check DATABASE_PATH, or create it with `python -m bot migrate` "
+            "(the bot also creates it at its first start)",
+        )
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            ok = conn.execute("PRAGMA quick_check").fetchone()
+    except sqlite3.Error as exc:
+        raise StartupError(
+            ExitCode.DATABASE, f"cannot read the database {path.resolve()}: {exc} (check DATABASE_PATH)"
+        ) from exc
+    if ok is None or ok[0] != "ok":
+        raise StartupError(
+            ExitCode.DATABASE,
+            f"the database {path.resolve()} fails its integrity check ({ok}): restore a backup (README)",
+        )
+    if version > known:
+        raise newer_schema(path, version)
+    if version < known:
+        raise StartupError(
+            ExitCode.DATABASE,
+            f"the database {path.resolve()} has schema version {version}, older than this bot's {known}: "
+            "run `python -m bot migrate` (the bot also migrates it at start)",
+        )
+    return version
+
+
+async def migrate(settings: StorageSettings) -> ExitCode:
+    """Create the database or bring its schema up to date, unless a bot runs on it."""
+    lock = InstanceLock(settings.database_path)
+    try:
+        lock.acquire(purpose="migrate the database under")
+        before = schema_on_disk(settings.database_path)
+        db = await open_database(settings.database_path)
+        try:
+            version = await db.schema_version()
+        finally:
+            await db.close()
+    except StartupError as error:
+        log.error("%s", error.message)
+        return error.code
+    finally:
+        lock.release()
+    print(
+        f"migrate: {settings.database_path.resolve()} at schema version {version} "
+        f"({version - before} migrations applied)"
+    )
     return ExitCode.OK
 
 
@@ -79,11 +139,36 @@ def backup(source: Path, target: Path) -> int:
     return games
 
 
-def run_backup(settings: Settings, target: Path) -> ExitCode:
+def rotate(target: Path, keep: int) -> list[Path]:
+    """Delete all but the newest ``keep`` copies beside ``target`` (files with its suffix, newest by time
+    written); the ones deleted. Only copies: the live database and its ``-wal``/``-shm`` are never touched."""
+    suffix = target.suffix or ".sqlite3"
+    copies = sorted(
+        (p for p in target.parent.glob(f"*{suffix}") if p.is_file()),
+        key=lambda p: (p.stat().st_mtime, p.name),
+        reverse=True,
+    )
+    gone = copies[keep:]
+    for old in gone:
+        old.unlink(missing_ok=True)
+    return gone
+
+
+def run_backup(settings: StorageSettings, target: Path, keep: int | None = None) -> ExitCode:
+    source = settings.database_path
     try:
-        games = backup(settings.database_path, target)
+        if keep is not None and target.resolve().parent == source.resolve().parent:
+            raise StartupError(
+                ExitCode.DATABASE,
+                f"--keep deletes older copies in {target.resolve().parent}, the database's own folder: "
+                "put the backups in a folder of their own",
+            )
+        games = backup(source, target)
     except StartupError as error:
         log.error("%s", error.message)
         return error.code
-    print(f"backup: {settings.database_path} -> {target} ({games} games, {target.stat().st_size} bytes)")
+    print(f"backup: {source.resolve()} -> {target.resolve()} ({games} games, {target.stat().st_size} bytes)")
+    if keep is not None:
+        for old in rotate(target, keep):
+            print(f"backup: deleted the old copy {old}")
     return ExitCode.OK

@@ -9,11 +9,12 @@ settings first, so a bad one stops it in a fraction of a second.
 from __future__ import annotations
 
 import enum
+import logging
 import os
 import re
 import sys
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar, overload
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -21,12 +22,14 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 TOKEN_RE: Final = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 
 TOKEN_HELP: Final = (
-    "BOT_TOKEN is missing or malformed.\n"
-    "Get a token from @BotFather in Telegram: open https://t.me/BotFather, send /newbot, pick a name and a\n"
-    "username ending in 'bot'; BotFather answers with a token like 123456789:AAE...\n"
-    "Then put it in the environment (export BOT_TOKEN=...) or in a .env file next to where you start the bot:\n"
-    "    BOT_TOKEN=123456789:AAE...\n"
+    "BOT_TOKEN is missing or malformed: take the bot's token from @BotFather (https://t.me/BotFather, /newbot "
+    "or /token; it looks like 123456789:AAE...) and set BOT_TOKEN in the environment or in .env"
 )
+SECRET_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
+"""The characters Telegram accepts in a webhook's secret token, and its length."""
+PATH_RE: Final = re.compile(r"^/[A-Za-z0-9._~/-]*$")
+"""A webhook path: an absolute URL path of plain characters (nothing to escape, no query)."""
+LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 class ExitCode(enum.IntEnum):
@@ -39,15 +42,19 @@ class ExitCode(enum.IntEnum):
     TOKEN = 5
     WEBHOOK = 6
     INSTALL = 7
+    INSTANCE = 8
+    """Another bot runs on the same database."""
 
 
 class StartupError(Exception):
     """Why the bot cannot start: one line naming the setting to fix, and the exit code for that cause."""
 
-    def __init__(self, code: ExitCode, message: str) -> None:
+    def __init__(self, code: ExitCode, message: str, *, while_running: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.while_running = while_running
+        """The bot ran, and had to stop (the token revoked): the log says «stopped», not «cannot start»."""
 
 
 class LogLevel(enum.StrEnum):
@@ -57,16 +64,21 @@ class LogLevel(enum.StrEnum):
     ERROR = "ERROR"
 
 
-class Settings(BaseSettings):
-    """Everything the bot reads from its environment. Durations are in seconds of the bot's clock."""
+class StorageSettings(BaseSettings):
+    """What the commands that touch only the database read (``backup``, ``migrate``): no token needed."""
 
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
-    bot_token: SecretStr
     database_path: Path = Path("data/bot.sqlite3")
+    log_level: LogLevel = LogLevel.INFO
+
+
+class Settings(StorageSettings):
+    """Everything the bot reads from its environment. Durations are in seconds of the bot's clock."""
+
+    bot_token: SecretStr
     telegram_api_url: str | None = None
     """Base URL of another Bot API server (a local one, or a test double); Telegram's own when unset."""
-    log_level: LogLevel = LogLevel.INFO
 
     webhook_url: str | None = None
     """Public HTTPS URL of the webhook; polling (the default) when unset."""
@@ -75,7 +87,7 @@ class Settings(BaseSettings):
     webhook_trusted_proxy: bool = False
     """... unless a proxy in front of the bot already lets only Telegram's requests through."""
     webhook_host: str = "0.0.0.0"
-    webhook_port: int = 8080
+    webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_path: str = "/webhook"
 
     lobby_ttl: float = Field(default=1800.0, gt=0)
@@ -108,6 +120,37 @@ class Settings(BaseSettings):
     metrics_port: int | None = Field(default=None, ge=1, le=65535)
     """Where Prometheus metrics are served (``/metrics``); off when unset."""
     metrics_host: str = "127.0.0.1"
+    health_stall: float = Field(default=10.0, gt=0)
+    """Real seconds the event loop may go without a beat before ``/healthz`` reports it blocked."""
+    heartbeat_every: float = Field(default=600.0, ge=0)
+    """Real seconds between two «alive» lines in the log (0: none)."""
+
+    admin_ids: str = ""
+    """The operators' Telegram user ids, separated by commas: they may use ``/admin``."""
+    admin_chat_id: int | None = None
+    """A chat the bot reports unexpected failures to (the operators' group, or one operator's private chat)."""
+
+    @field_validator("admin_ids")
+    @classmethod
+    def _id_list(cls, value: str) -> str:
+        parts = [part.strip() for part in value.replace(";", ",").split(",") if part.strip()]
+        if not all(re.fullmatch(r"-?\d+", part) for part in parts):
+            raise ValueError("must be Telegram user ids separated by commas, e.g. 123456789,987654321")
+        return ",".join(parts)
+
+    @field_validator("webhook_path")
+    @classmethod
+    def _path_shape(cls, value: str) -> str:
+        if not PATH_RE.fullmatch(value):
+            raise ValueError("must start with / and hold only letters, digits and . _ ~ / - (e.g. /webhook)")
+        return value
+
+    @field_validator("webhook_secret")
+    @classmethod
+    def _secret_shape(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None and not SECRET_RE.fullmatch(value.get_secret_value()):
+            raise ValueError("Telegram accepts only 1-256 characters A-Z a-z 0-9 _ - in the secret")
+        return value
 
     @field_validator("bot_token")
     @classmethod
@@ -140,18 +183,32 @@ class Settings(BaseSettings):
     def token(self) -> str:
         return self.bot_token.get_secret_value()
 
+    @property
+    def admins(self) -> frozenset[int]:
+        return frozenset(int(part) for part in self.admin_ids.split(",") if part)
 
-def load_settings(env_file: str | Path | None = ".env") -> Settings:
-    """The settings, or a message on stderr and ``SystemExit(ExitCode.SETTINGS)`` when they are missing or
-    invalid."""
+
+S = TypeVar("S", bound=StorageSettings)
+
+
+@overload
+def load_settings(kind: None = None, env_file: str | Path | None = ".env") -> Settings: ...
+@overload
+def load_settings(kind: type[S], env_file: str | Path | None = ".env") -> S: ...
+def load_settings(
+    kind: type[StorageSettings] | None = None, env_file: str | Path | None = ".env"
+) -> StorageSettings:
+    """The settings, or one ``ERROR`` line per bad value on stderr and ``SystemExit(ExitCode.SETTINGS)``."""
     try:
-        return Settings(_env_file=env_file)  # type: ignore[call-arg]
+        return (kind or Settings)(_env_file=env_file)  # type: ignore[call-arg]
     except ValidationError as exc:
-        fields = {str(err["loc"][0]) for err in exc.errors() if err["loc"]}
-        if "bot_token" in fields:
-            sys.stderr.write(TOKEN_HELP)
         for err in exc.errors():
             where = ".".join(str(part) for part in err["loc"]).upper() or "settings"
-            if where != "BOT_TOKEN":
-                sys.stderr.write(f"{where}: {err['msg']}\n")
+            message = TOKEN_HELP if where == "BOT_TOKEN" else f"{where}: {err['msg']}"
+            sys.stderr.write(f"{_now()} ERROR bot.settings: cannot start: {message}\n")
         raise SystemExit(ExitCode.SETTINGS) from None
+
+
+def _now() -> str:
+    """The time as :mod:`logging` writes it (``LOG_FORMAT``'s ``asctime``), for lines written before it is set up."""
+    return logging.Formatter().formatTime(logging.makeLogRecord({}))

@@ -8,6 +8,7 @@ opened before the failure is closed again, so the process can exit at once.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import errno
 import os
 import sqlite3
@@ -49,8 +50,34 @@ def check_texts() -> dict[Locale, int]:
     return found
 
 
+def schema_on_disk(path: Path) -> int:
+    """The schema version of the database at ``path``, read without writing anything; 0 when there is none."""
+    if not path.is_file():
+        return 0
+    try:
+        with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error as exc:
+        raise StartupError(
+            ExitCode.DATABASE, f"cannot read the database {path.resolve()}: {exc} (check DATABASE_PATH)"
+        ) from exc
+
+
+def newer_schema(path: Path, found: int) -> StartupError:
+    return StartupError(
+        ExitCode.DATABASE,
+        f"the database {path.resolve()} has schema version {found}, newer than this bot's "
+        f"{Database.SCHEMA_VERSION}: a newer version of the bot wrote it, and this one could misread it. Run the "
+        "newer version, or restore the backup taken before the upgrade (README: «Upgrades»)",
+    )
+
+
 async def open_database(path: Path) -> Database:
-    """The migrated database at ``path``, or a :class:`StartupError` naming ``DATABASE_PATH``."""
+    """The migrated database at ``path``, or a :class:`StartupError` naming ``DATABASE_PATH``; a database a newer
+    version of the bot migrated (a rollback) is refused, untouched."""
+    found = schema_on_disk(path)
+    if found > Database.SCHEMA_VERSION:
+        raise newer_schema(path, found)
     read_only = _read_only(path)
     if read_only:
         raise StartupError(

@@ -3,10 +3,13 @@
 # Settings come from the environment or a .env file: BOT_TOKEN is required (see .env.example).
 #
 # The environment is (re)built only when needed: .venv is missing, or was made by another Python version, or
-# pyproject.toml changed since the last install (a stamp in .venv records its hash). Otherwise nothing is
-# installed, so the bot starts offline. Arguments go to the bot: `bash scripts/run.sh check`.
+# pyproject.toml or requirements.lock changed since the last install (a stamp in .venv records their hashes).
+# Otherwise nothing is installed, so the bot starts offline. The dependencies are exactly requirements.lock's
+# (versions and file hashes), as in the container. Arguments go to the bot: `bash scripts/run.sh check`; a
+# relative path among them (`backup backups/today.sqlite3`) is taken from the folder you ran the script in.
 # PYTHON names the interpreter to build .venv with (default: python3).
 set -euo pipefail
+export CARDBOT_CALLER_DIR="${CARDBOT_CALLER_DIR:-$PWD}"
 cd "$(dirname "$0")/.."
 python="${PYTHON:-python3}"
 version_of() {
@@ -25,13 +28,14 @@ if [ ! -x .venv/bin/python ]; then
     "$python" -m venv .venv
 fi
 stamp=.venv/.cardbot-installed
-wanted_stamp="python $wanted_version, pyproject.toml $("$python" -c \
-    'import hashlib; print(hashlib.sha256(open("pyproject.toml", "rb").read()).hexdigest())')"
+wanted_stamp="python $wanted_version, pyproject.toml and lock $("$python" -c \
+    'import hashlib, os; print(hashlib.sha256(b"".join(open(f, "rb").read() for f in ("pyproject.toml", "requirements.lock") if os.path.exists(f))).hexdigest())')"
 if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted_stamp" ]; then
     echo "run.sh: installing the bot and its dependencies into .venv" >&2
     rm -f "$stamp"
     .venv/bin/python -m pip install --quiet --upgrade pip
-    .venv/bin/python -m pip install --quiet -e .
+    .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements.lock
+    .venv/bin/python -m pip install --quiet --no-deps -e .
     printf '%s\n' "$wanted_stamp" >"$stamp"
 fi
 exec .venv/bin/python -m bot "$@"

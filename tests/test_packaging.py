@@ -21,6 +21,7 @@ import pytest
 
 from bot.settings import ExitCode, Settings
 from tests.fakebot import FakeTelegram
+from tests.tiers import FULL
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = (ROOT / "Dockerfile").read_text(encoding="utf-8")
@@ -68,7 +69,9 @@ def test_the_container_runs_as_a_user_with_its_database_on_a_volume_and_a_health
     assert path is not None
     assert any(path.group(1).startswith(v.strip('[]" ') + "/") for v in volumes.split(","))
     health = [a for k, a in steps if k == "HEALTHCHECK"]
-    assert health and "bot" in health[0] and "check" in health[0]
+    # The running bot's /healthz, asked by a bare interpreter: not a second bot process doing real work.
+    assert health and health[0].endswith('CMD ["python", "-I", "-m", "bot.healthcheck"]'), health
+    assert any(k == "ENV" and re.search(r"\bMETRICS_PORT=\d+", a) for k, a in steps)
     assert [a for k, a in steps if k == "EXPOSE"] == [str(Settings.model_fields["webhook_port"].default)]
 
 
@@ -77,6 +80,61 @@ def test_compose_reads_dot_env_and_keeps_the_database_on_a_named_volume() -> Non
     assert re.search(r"^\s+env_file: \.env$", compose, re.M)
     assert re.search(r"^\s+- cardbot-data:/data$", compose, re.M)
     assert re.search(r"^\s+restart: unless-stopped$", compose, re.M)
+    # Backups on a volume of their own, rotated, without the token.
+    backup = compose.split("\n  backup:\n", 1)[1].split("\nvolumes:", 1)[0]
+    assert re.search(r"^\s+- cardbot-backups:/backups$", backup, re.M)
+    assert "python -m bot backup /backups/" in backup and "--keep " in backup
+    assert "env_file" not in backup
+
+
+# --- the dependency lock ---------------------------------------------------------------------------------
+
+
+def pins(lock: str) -> dict[str, tuple[str, int]]:
+    """A pip-compile lock's pins: name -> (version, number of hashes)."""
+    found = {}
+    for block in re.split(r"\n(?=[A-Za-z0-9])", (ROOT / lock).read_text(encoding="utf-8")):
+        head = re.match(r"([A-Za-z0-9_.-]+)==(\S+)", block)
+        if head:
+            found[canonical(head.group(1))] = (
+                head.group(2),
+                len(re.findall(r"--hash=sha256:[0-9a-f]{64}", block)),
+            )
+    return found
+
+
+def canonical(name: str) -> str:
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def test_the_dockerfile_installs_exactly_the_lock_with_its_hashes() -> None:
+    runtime = instructions()
+    runtime = runtime[max(i for i, (k, _) in enumerate(runtime) if k == "FROM") :]
+    copies = [a for k, a in runtime if k == "COPY" and "requirements.lock" in a.split()]
+    assert copies, "the lock is not copied into the image"
+    installs = [a for k, a in runtime if k == "RUN" and "pip install" in a and "requirements" in a]
+    assert len(installs) == 1
+    assert re.search(r"pip install --require-hashes --no-deps -r /tmp/requirements\.lock\b", installs[0])
+    assert "pip check" in installs[0]
+    dockerignore = (ROOT / ".dockerignore").read_text(encoding="utf-8").split()
+    assert "!requirements.lock" in dockerignore and ".env" in dockerignore and ".venv" in dockerignore
+
+
+@pytest.mark.parametrize("lock", ["requirements.lock", "requirements-dev.lock"])
+def test_the_lock_pins_every_dependency_inside_its_range_with_hashes(lock: str) -> None:
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [Requirement(r) for r in project["dependencies"]]
+    if lock == "requirements-dev.lock":
+        wanted += [Requirement(r) for r in project["optional-dependencies"]["dev"]]
+    pinned = pins(lock)
+    for requirement in wanted:
+        version = pinned[canonical(requirement.name)][0]
+        assert requirement.specifier.contains(version, prereleases=True), (requirement, version)
+    assert all(hashes > 0 for _, hashes in pinned.values())
+    runtime = pins("requirements.lock")
+    assert {name: pinned[name] for name in runtime} == runtime  # CI tests the versions the image runs
 
 
 def test_the_top_level_holds_the_projects_own_entries_and_nothing_else() -> None:
@@ -88,7 +146,8 @@ def test_the_top_level_holds_the_projects_own_entries_and_nothing_else() -> None
     top = {path.split("/", 1)[0] for path in tracked} - {name for name in tracked if name.startswith(".")}
     top = {name for name in top if not name.startswith(".")}
     card = {"pyproject.toml", "bot", "engine", "locales", "tests", "Dockerfile"}
-    assert top == card | {"README.md", "scripts", "docs", "compose.yaml"}, top
+    locks = {"requirements.lock", "requirements-dev.lock"}
+    assert top == card | locks | {"README.md", "scripts", "docs", "compose.yaml"}, top
 
 
 def test_the_package_list_names_every_package_of_bot_and_engine_and_the_texts() -> None:
@@ -199,6 +258,11 @@ async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Pa
         )
         out, _ = await where.communicate()
         assert all(line.startswith(site) for line in out.decode().split()), out
+        migrate = await asyncio.create_subprocess_exec(
+            str(python), "-m", "bot", "migrate", cwd=tmp_path, env=env, stdout=asyncio.subprocess.PIPE
+        )
+        await asyncio.wait_for(migrate.communicate(), 120)
+        assert migrate.returncode == ExitCode.OK
         check = await asyncio.create_subprocess_exec(
             str(python),
             "-m",
@@ -216,3 +280,18 @@ async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Pa
     lines = out.decode().splitlines()
     assert lines[1].startswith("texts: ok") and "ru: 0" not in lines[1] and "en: 0" not in lines[1]
     assert lines[-1].startswith(f"telegram: ok (@{tg.bot_username}")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not FULL, reason="downloads every dependency: the slow tier only (FULL_TESTS=1)")
+def test_the_lock_installs_with_pip_into_a_fresh_environment(tmp_path: Path) -> None:
+    """What the Dockerfile's dependency layer does, on this machine's Python: every file's hash must match."""
+    target = tmp_path / "venv"
+    venv.create(target, with_pip=True)
+    python = str(target / "bin" / "python")
+    lock = str(ROOT / "requirements.lock")
+    install = [python, "-m", "pip", "install", "--quiet", "--require-hashes", "--no-deps", "-r", lock]
+    subprocess.run(install, check=True, capture_output=True, timeout=900)
+    subprocess.run([python, "-m", "pip", "check"], check=True, capture_output=True, timeout=120)
+    imports = "import aiogram, aiohttp, aiosqlite, prometheus_client, pydantic, pydantic_settings, rapidfuzz"
+    subprocess.run([python, "-c", imports], check=True, capture_output=True, timeout=120)

@@ -1,4 +1,5 @@
-"""scripts/run.sh installs only when it must: no .venv, a .venv of another Python, or a changed pyproject.toml.
+"""scripts/run.sh installs only when it must: no .venv, a .venv of another Python, or a changed pyproject.toml or
+requirements.lock; it installs the lock's versions, and relative paths among its arguments are the caller's.
 
 The script runs for real on a copy of the project; the interpreters it calls are small stand-ins that log what
 they were asked (``-m venv``, ``-m pip ...``, ``-m bot ...``) and hand every ``-c`` snippet to this Python, so
@@ -15,7 +16,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-INSTALL = ["-m pip install --quiet --upgrade pip", "-m pip install --quiet -e ."]
+INSTALL = [
+    "-m pip install --quiet --upgrade pip",
+    "-m pip install --quiet --require-hashes --no-deps -r requirements.lock",
+    "-m pip install --quiet --no-deps -e .",
+]
 
 
 def _script(path: Path, body: str) -> None:
@@ -31,10 +36,12 @@ class Project:
         (self.root / "scripts").mkdir(parents=True)
         shutil.copy(ROOT / "scripts" / "run.sh", self.root / "scripts" / "run.sh")
         (self.root / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+        (self.root / "requirements.lock").write_text("aiogram==3.31.0 --hash=sha256:00\n", encoding="utf-8")
         self.venv_python = root / "stubs" / "venv-python"
         _script(
             self.venv_python,
-            f'if [ "$1" = "-c" ]; then exec "{sys.executable}" "$@"; fi\necho "$*" >>"{self.log}"\n',
+            f'if [ "$1" = "-c" ]; then exec "{sys.executable}" "$@"; fi\n'
+            f'echo "$*" >>"{self.log}"\necho "$CARDBOT_CALLER_DIR" >"{root / "caller"}"\n',
         )
         self.python = root / "stubs" / "python3"
         _script(
@@ -43,11 +50,14 @@ class Project:
             f'    echo "venv" >>"{self.log}"\n    exit 0\nfi\nexec "{sys.executable}" "$@"\n',
         )
 
-    def run(self, *args: str) -> list[str]:
+    def run(self, *args: str, cwd: Path | None = None) -> list[str]:
         self.log.unlink(missing_ok=True)
-        env = {**os.environ, "PYTHON": str(self.python)}
+        env = {k: v for k, v in os.environ.items() if k != "CARDBOT_CALLER_DIR"} | {
+            "PYTHON": str(self.python)
+        }
         subprocess.run(
             ["bash", str(self.root / "scripts" / "run.sh"), *args],
+            cwd=cwd,
             env=env,
             check=True,
             capture_output=True,
@@ -92,3 +102,21 @@ def test_a_failed_install_is_tried_again_next_time(tmp_path: Path) -> None:
     assert failed.returncode != 0
     broken.write_text(working, encoding="utf-8")
     assert project.run() == [*INSTALL, "-m bot"]
+
+
+def test_a_changed_lock_is_installed_once(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.run()
+    (project.root / "requirements.lock").write_text("aiogram==3.32.0 --hash=sha256:01\n", encoding="utf-8")
+    assert project.run() == [*INSTALL, "-m bot"]
+    assert project.run() == ["-m bot"]
+
+
+def test_the_bot_learns_the_folder_the_script_was_run_in(tmp_path: Path) -> None:
+    """``backup backups/x.sqlite3`` run from the operator's folder lands there, not in the checkout."""
+    project = Project(tmp_path)
+    elsewhere = tmp_path / "operator"
+    elsewhere.mkdir()
+    project.run()
+    assert project.run("backup", "backups/x.sqlite3", cwd=elsewhere) == ["-m bot backup backups/x.sqlite3"]
+    assert (tmp_path / "caller").read_text(encoding="utf-8").strip() == str(elsewhere)

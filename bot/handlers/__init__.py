@@ -5,11 +5,11 @@ from __future__ import annotations
 from aiogram import Router
 
 from bot.games import plugins
-from bot.handlers import chats, commands, errors, fallback, lobby, play, rules, solo
+from bot.handlers import admin, chats, commands, errors, fallback, lobby, play, rules, solo
 
 
 def routers() -> list[Router]:
-    return [m.make_router() for m in (errors, chats, rules, lobby, play, solo, commands, fallback)]
+    return [m.make_router() for m in (errors, admin, chats, rules, lobby, play, solo, commands, fallback)]
 
 
 BASE_COMMANDS = frozenset({"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start"})

@@ -11,7 +11,7 @@ from aiogram.types import ErrorEvent
 
 from bot.handlers.common import answer_quietly, tr_of
 from bot.i18n import Translator
-from bot.services.facade import GameService, ServiceError, current_game
+from bot.services.facade import GameService, Operator, ServiceError, current_game
 from bot.views import Answer, answer_text, illegal_answer
 from engine.core import IllegalActionError
 
@@ -26,10 +26,27 @@ def _text(exc: ServiceError, tr: Translator) -> str:
     return answer_text(exc.reason, tr, **exc.params)
 
 
-async def on_refusal(event: ErrorEvent, service: GameService) -> bool:
+def _who(event: ErrorEvent) -> tuple[int | None, int | None]:
+    """The user and the chat of the update that failed (either may be unknown)."""
+    update = event.update
+    try:
+        subject: object = update.event
+    except Exception:  # an update of a kind aiogram does not know
+        subject = None
+    user = getattr(subject, "from_user", None)
+    chat = getattr(subject, "chat", None)
+    query = update.callback_query
+    if query is not None and query.message is not None:
+        chat = query.message.chat
+    return (user.id if user else None), (chat.id if chat else None)
+
+
+async def on_refusal(event: ErrorEvent, service: GameService, operator: Operator) -> bool:
     exc = event.exception
     assert isinstance(exc, ServiceError)
     update = event.update
+    user_id, chat_id = _who(event)
+    operator.refused(str(exc.reason.value), user_id, chat_id, current_game())
     if update.callback_query is not None:
         query = update.callback_query
         log.info("game %s: a press by %s refused: %s", current_game(), query.from_user.id, exc.reason.value)
@@ -60,16 +77,21 @@ async def on_refusal(event: ErrorEvent, service: GameService) -> bool:
     return True
 
 
-async def on_failure(event: ErrorEvent) -> bool:
-    """Anything else that went wrong: logged with its traceback; a press gets a short apology, not a spinner."""
+async def on_failure(event: ErrorEvent, operator: Operator) -> bool:
+    """Anything else that went wrong: logged with its traceback and who met it, reported to the operators' chat
+    (once per place and while); a press gets a short apology, not a spinner."""
     update = event.update
+    user_id, chat_id = _who(event)
     log.error(
-        "game %s: update %s failed: %r",
+        "game %s: update %s (user %s, chat %s) failed: %r",
         current_game(),
         update.update_id,
+        user_id,
+        chat_id,
         event.exception,
         exc_info=event.exception,
     )
+    operator.failed(event.exception, user_id, chat_id, current_game())
     query = update.callback_query
     if query is not None:
         await answer_quietly(query, tr_of(query.from_user).t("answer-failed"))

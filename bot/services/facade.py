@@ -30,6 +30,7 @@ from bot.services.hints import Hints
 from bot.services.lobby import Lobby
 from bot.services.moves import Moves
 from bot.services.notices import Notices
+from bot.services.operator import HOUR, Operator
 from bot.services.outbox import Outbox
 from bot.services.players import Players
 from bot.services.presses import answer_press
@@ -48,10 +49,12 @@ from engine.core import JSONValue
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "HOUR",
     "AdminCheck",
     "GameRow",
     "GameService",
     "MemberCheck",
+    "Operator",
     "Person",
     "ServiceConfig",
     "ServiceError",

@@ -118,3 +118,41 @@ def test_webhook_mode_refuses_to_start_without_a_secret_unless_behind_a_trusted_
     monkeypatch.delenv("WEBHOOK_TRUSTED_PROXY")
     monkeypatch.setenv("WEBHOOK_SECRET", "s3cret_Token-1")
     assert load_settings(env_file=None).webhook_secret is not None
+
+
+@pytest.mark.parametrize(
+    ("change", "named"),
+    [
+        ({}, "BOT_TOKEN"),
+        ({"WEBHOOK_PORT": "99999"}, "WEBHOOK_PORT"),
+        ({"WEBHOOK_PATH": "hook"}, "WEBHOOK_PATH"),
+        ({"WEBHOOK_SECRET": "a secret with spaces!"}, "WEBHOOK_SECRET"),
+        ({"ADMIN_IDS": "@olga"}, "ADMIN_IDS"),
+        ({"METRICS_PORT": "0"}, "METRICS_PORT"),
+    ],
+)
+def test_each_bad_setting_is_one_error_line_naming_it(
+    tmp_path: Path, change: dict[str, str], named: str
+) -> None:
+    """As the log writes lines (time, level, logger): a log collector files it as an error, not as noise."""
+    env = {"BOT_TOKEN": GOOD_TOKEN, "WEBHOOK_URL": "https://bot.example.org", "WEBHOOK_SECRET": "s3cret"}
+    env = {k: v for k, v in env.items() if named != "BOT_TOKEN" or k != "BOT_TOKEN"} | change
+    result, _ = _run_bot(env, tmp_path)
+    assert result.returncode == ExitCode.SETTINGS
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, result.stderr
+    assert " ERROR bot.settings: cannot start: " in lines[0]
+    assert named in lines[0]
+    assert lines[0][:4].isdigit()  # the date first, as every other line of the log
+
+
+def test_a_webhook_secret_of_telegrams_alphabet_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BOT_TOKEN", GOOD_TOKEN)
+    monkeypatch.setenv("WEBHOOK_URL", "https://bot.example.org")
+    monkeypatch.setenv("WEBHOOK_SECRET", "A-z_09" * 40)
+    monkeypatch.setenv("WEBHOOK_PATH", "/tg/hook-1")
+    settings = load_settings(env_file=None)
+    assert settings.webhook_path == "/tg/hook-1"
+    monkeypatch.setenv("WEBHOOK_SECRET", "x" * 257)
+    with pytest.raises(SystemExit):
+        load_settings(env_file=None)

@@ -288,6 +288,14 @@ class Outbox:
         """The chats with a queue (a chat's queue goes once it is empty)."""
         return len(self.scheduler.queues)
 
+    def backlog(self) -> tuple[int, float]:
+        """The calls waiting (messages to send or edit, old ones to delete) and how long the oldest of the
+        messages has waited, in real seconds (0 when none waits; a paced table counts from when it may go)."""
+        queues = self.scheduler.queues.values()
+        waiting = sum(len(q.order) + len(q.to_delete) for q in queues)
+        oldest = min((asked for q in queues for asked, _ in q.asked.values()), default=None)
+        return waiting, 0.0 if oldest is None else self.clock.real(self.clock.now() - oldest)
+
     async def drain(self, timeout: float = 30.0) -> None:
         """Wait (real seconds) until every queued message went out (old messages waiting for a batch: now)."""
         for chat_id in list(self.scheduler.queues):

@@ -1,0 +1,86 @@
+"""``/admin``: the operators' look at the running bot (``ADMIN_IDS``); anyone else's ``/admin`` is ignored.
+
+``/admin`` shows the games running by kind, the people seen today, Bot API calls a second, the outbox's queue,
+the unexpected failures of the last hour, the version and the uptime; ``/admin <user id>`` shows that person's
+latest refusals and failures (why did this press fail?).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import html
+
+from aiogram import Router
+from aiogram.filters import Command, CommandObject
+from aiogram.types import Message
+
+from bot.games import plugin_of
+from bot.handlers.common import thread_of, tr_of
+from bot.i18n import Translator
+from bot.services.facade import HOUR, GameService, Operator
+
+
+async def on_admin(
+    message: Message, command: CommandObject, service: GameService, operator: Operator
+) -> None:
+    user = message.from_user
+    if user is None or not operator.is_admin(user.id):
+        return  # as if the command did not exist: nobody learns there is something to try
+    tr = tr_of(user)
+    argument = (command.args or "").strip()
+    if argument.lstrip("-").isdigit():
+        text = _troubles(operator, int(argument), tr)
+    else:
+        text = await _figures(operator, service, tr)
+    await service.say(message.chat.id, text, thread_id=thread_of(message))
+
+
+async def _figures(operator: Operator, service: GameService, tr: Translator) -> str:
+    games = await operator.games_running()
+    named = []
+    for kind, count in sorted(games.items()):
+        try:
+            name = plugin_of(kind).name(tr)
+        except ValueError:
+            name = kind
+        named.append(tr.t("admin-game-count", game=name, count=count))
+    uptime = int(operator.uptime())
+    waiting, age = operator.backlog()
+    return tr.t(
+        "admin-figures",
+        bot=service.bot_username,
+        version=operator.version,
+        uptime=f"{uptime // 3600}:{uptime % 3600 // 60:02d}",
+        games=", ".join(named) or tr.t("admin-no-games"),
+        total=sum(games.values()),
+        people=len(operator.seen_today),
+        calls=f"{operator.calls_per_second():.1f}",
+        queued=waiting,
+        waited=f"{age:.0f}",
+        failures=operator.failures_within(HOUR),
+    )
+
+
+def _troubles(operator: Operator, user_id: int, tr: Translator) -> str:
+    kept = operator.troubles_of(user_id)
+    if not kept:
+        return tr.t("admin-no-troubles", user=str(user_id))
+    lines = [tr.t("admin-troubles", user=str(user_id))]
+    for trouble in kept:
+        lines.append(
+            tr.t(
+                "admin-trouble",
+                when=dt.datetime.fromtimestamp(trouble.at, dt.UTC).strftime("%d.%m %H:%M:%S UTC"),
+                what=html.escape(trouble.what),
+                chat=str(trouble.chat_id),
+                game=str(trouble.game_id),
+            )
+        )
+    return "\n".join(lines)
+
+
+def make_router() -> Router:
+    """A fresh router (a router can belong to one dispatcher only)."""
+    router = Router(name="admin")
+    router.message.register(on_admin, Command("admin"))
+    return router

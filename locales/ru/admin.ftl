@@ -1,0 +1,14 @@
+# /admin: what the operators (ADMIN_IDS) see of the running bot.
+
+admin-figures =
+    🛠 @{ $bot }, версия { $version }, работает (ч:мин) { $uptime }
+    Идут игры: { $games } (всего { $total })
+    Людей за сегодня: { $people }
+    Вызовов Bot API в секунду (за минуту): { $calls }
+    Вызовов в очереди: { $queued }, дольше всех ждёт (с) { $waited }
+    Сбоев за час: { $failures }
+admin-game-count = { $game } — { $count }
+admin-no-games = ни одной
+admin-troubles = Последние отказы и сбои у { $user }, от новых к старым:
+admin-trouble = • { $when }: { $what } (чат { $chat }, игра { $game })
+admin-no-troubles = { $user }: с последнего запуска бота ни отказов, ни сбоев.

@@ -1,0 +1,67 @@
+"""What ``/healthz`` says for each way a running bot can be stuck, from the figures the loop and the Bot API
+calls leave in :class:`Health` (the process-level test, a real blocked loop, is in ``test_running.py``)."""
+
+from __future__ import annotations
+
+from bot.health import DELIVERY_LIMIT, POLL_LIMIT, Fatal, Health
+from bot.settings import ExitCode
+
+
+def fresh(at: float, *, polling: bool = True) -> Health:
+    health = Health(stall=10.0, polling=polling)
+    health.started = health.beaten = health.polled = health.delivered = health.waiting_since = at
+    return health
+
+
+def test_a_bot_whose_loop_beats_and_polls_is_healthy() -> None:
+    health = fresh(1000.0)
+    assert health.problems(now=1005.0) == []
+
+
+def test_a_loop_that_has_not_beaten_past_its_limit_is_reported_and_a_beat_heals_it() -> None:
+    health = fresh(1000.0)
+    assert health.problems(now=1011.5) == ["the event loop has been blocked for 11.5 s"]
+    health.beaten = 1011.5
+    assert health.problems(now=1012.0) == []
+
+
+def test_polling_that_never_comes_back_is_reported_only_in_polling_mode() -> None:
+    later = 1000.0 + POLL_LIMIT + 5
+    health = fresh(1000.0)
+    health.beaten = later
+    assert health.problems(now=later) == [f"getUpdates has not come back for {POLL_LIMIT + 5:.0f} s"]
+    webhook = fresh(1000.0, polling=False)
+    webhook.beaten = later
+    assert webhook.problems(now=later) == []
+
+
+def test_messages_that_wait_while_no_call_succeeds_are_reported_but_an_empty_queue_is_not() -> None:
+    later = 1000.0 + DELIVERY_LIMIT + 1
+    health = fresh(1000.0)
+    health.beaten = health.polled = later
+    assert health.problems(now=later) == []  # nothing to send: nothing was due
+    health.queued = 3
+    assert health.problems(now=later) == [
+        f"messages wait for 3 chats and no Bot API call has succeeded for {DELIVERY_LIMIT + 1:.0f} s"
+    ]
+    health.delivered = later
+    assert health.problems(now=later) == []
+
+
+def test_messages_that_only_just_began_to_wait_after_a_long_quiet_are_no_problem() -> None:
+    quiet = 1000.0 + DELIVERY_LIMIT * 10  # nothing was sent for a long while: nothing had to be
+    health = fresh(1000.0)
+    health.polled = quiet
+    health.beaten = quiet - 0.5
+    health.beat(queued=1, now=quiet)
+    assert health.problems(now=quiet + 1) == []
+    health.beaten = health.polled = health.beaten + DELIVERY_LIMIT + 1
+    assert len(health.problems(now=health.beaten)) == 1
+
+
+def test_a_fatal_answer_makes_the_bot_unhealthy_and_wakes_whoever_waits_for_it() -> None:
+    health = fresh(1000.0)
+    health.stop_with(Fatal(ExitCode.TOKEN, "the token was revoked"))
+    health.stop_with(Fatal(ExitCode.TOKEN, "a second one is ignored"))
+    assert health.on_fatal.is_set()
+    assert health.problems(now=1001.0) == ["stopping: the token was revoked"]

@@ -1,0 +1,138 @@
+"""The operators' view, in-process through the real dispatcher and the fake Bot API: ``/admin``, failures
+reported to the operators' chat (once per place and while, not once per press), the outbox's backlog, and the
+live messages of long-finished games forgotten."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiogram import Router
+from aiogram.filters import Command
+from aiogram.types import Message
+
+from bot.storage import Batch, Database, GameStatus, repo
+from tests.bot.conftest import BotRunner, game_row, open_lobby, two_player_party
+from tests.fakebot import FakeTelegram
+from tests.fakebot.models import FakeChat, FakeMessage
+
+
+async def _newer(tg: FakeTelegram, chat: FakeChat, after: int) -> FakeMessage:
+    def newer() -> list[FakeMessage]:
+        return [m for m in chat.bot_messages() if m.message_id > after]
+
+    await tg.wait_for(lambda: newer(), what="the bot's answer")
+    return newer()[0]
+
+
+async def test_admin_from_a_non_admin_is_ignored_and_from_an_admin_shows_the_figures(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    olga = tg.add_user("Ольга")
+    pavel = tg.add_user("Павел")
+    await bot_runner(admin_ids=str(olga.id))
+    group = tg.add_group("Клуб", [olga, pavel])
+    await open_lobby(tg, group, pavel, [])
+
+    asked = await pavel.send_private("/admin")
+    await tg.settle()
+    assert [m for m in pavel.private_chat.bot_messages() if m.message_id > asked.message_id] == []
+
+    asked = await olga.send_private("/admin")
+    answer = await _newer(tg, olga.private_chat, asked.message_id)
+    lines = answer.text.splitlines()
+    assert lines[0].startswith(f"🛠 @{tg.bot_username}, версия ")
+    assert lines[1] == "Идут игры: Кончинка — 1 (всего 1)"
+    assert lines[2] == "Людей за сегодня: 2"
+    assert lines[3].startswith("Вызовов Bot API в секунду (за минуту): ")
+    assert float(lines[3].rsplit(" ", 1)[1]) > 0
+    assert lines[4].startswith("Вызовов в очереди: ")
+    assert lines[5] == "Сбоев за час: 0"
+
+
+async def test_a_failing_handler_reaches_the_operators_chat_once_not_once_per_press(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    olga = tg.add_user("Ольга")
+    pavel = tg.add_user("Павел")
+    await olga.send_private("/start")
+    running = await bot_runner(admin_ids=str(olga.id), admin_chat_id=olga.id)
+    await tg.settle()
+
+    # A feature with a bug: what the bot does with any exception a handler raises is what is tested.
+    broken = Router(name="broken")
+
+    async def on_broken(message: Message) -> None:
+        raise ZeroDivisionError("a bug in a handler")
+
+    broken.message.register(on_broken, Command("broken"))
+    running.app.dispatcher.include_router(broken)
+
+    before = len(olga.private_chat.bot_messages())
+    for _ in range(3):
+        await pavel.send_private("/broken")
+
+    def reports() -> list[FakeMessage]:
+        return [m for m in olga.private_chat.bot_messages()[before:] if m.text.startswith("⚠️")]
+
+    await tg.wait_for(lambda: reports(), what="the report")
+    await asyncio.sleep(1.0)  # a Telegram minute: room for more reports, were there any
+    await tg.settle()
+    assert len(reports()) == 1, [m.text for m in reports()]
+    report = reports()[0].text
+    assert "ZeroDivisionError: a bug in a handler" in report
+    assert f"user {pavel.id}" in report and f"chat {pavel.id}" in report
+    assert "test_operator.py, on_broken" in report
+    assert running.app.operator.failures_within(3600) == 3
+
+    asked = await olga.send_private(f"/admin {pavel.id}")
+    answer = await _newer(tg, olga.private_chat, asked.message_id)
+    assert answer.text.startswith(f"Последние отказы и сбои у {pavel.id}, от новых к старым:")
+    assert answer.text.count("ZeroDivisionError: a bug in a handler") == 3
+
+
+async def test_live_messages_of_games_that_ended_long_ago_are_forgotten(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running, *_, game = await two_player_party(tg, bot_runner)
+    await tg.settle()
+    row = await game_row(running, game)
+    db, operator = running.app.db, running.app.operator
+    live = await repo.live_with_prefix(db, f"g{row.id}")
+    assert live  # the group's table
+    await db.write(_ended(row.id, operator.clock.now()))
+    assert await operator.prune_live_messages() == 0  # just ended: a late press is still understood
+    await db.write(_ended(row.id, operator.clock.now() - 8 * 24 * 3600))
+    mine = await _slots_of(running.app.db, row.id)
+    assert len(mine) >= 3  # the table and both hands
+    assert await operator.prune_live_messages() == len(mine)
+    assert await _slots_of(running.app.db, row.id) == []
+
+
+async def _slots_of(db: Database, game_id: int) -> list[str]:
+    slots = [m.slot for m in await repo.live_with_prefix(db, "")]
+    return [s for s in slots if s[0] not in "rp" and s[1:].split(":")[0] == str(game_id)]
+
+
+def _ended(game_id: int, at: float) -> Batch:
+    batch = Batch()
+    batch.add(
+        "UPDATE games SET status = ?, finished_at = ? WHERE id = ?", (GameStatus.CANCELLED.value, at, game_id)
+    )
+    return batch
+
+
+async def test_the_outbox_backlog_counts_what_waits_and_how_long_the_oldest_has(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    outbox = running.app.outbox
+    anna = tg.add_user("Аня")
+    assert outbox.backlog() == (0, 0.0)
+    tg.hang(600, "sendMessage")  # ten real seconds without an answer: the first answer flies, the rest wait
+    for _ in range(3):
+        await anna.send_private("/help")
+    await tg.wait_for(lambda: outbox.backlog()[0] >= 2, what="answers waiting")
+    await asyncio.sleep(0.5)
+    waiting, age = outbox.backlog()
+    assert waiting >= 2 and 0.5 <= age < 5.0
+    tg.heal()
