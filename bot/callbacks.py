@@ -141,6 +141,19 @@ class SeatCb(CallbackData, prefix="t"):
     game: str
 
 
+class MenuOp(enum.StrEnum):
+    """A button of the private menu (/start, plain text, a command meant for a group)."""
+
+    PLAY = "p"
+    """Play with bots: the /play menu (or the running game's hand, brought back below)."""
+
+
+class MenuCb(CallbackData, prefix="mn"):
+    """A private menu button."""
+
+    op: MenuOp
+
+
 class DeepLink(enum.StrEnum):
     """Prefixes of ``/start`` payloads (``t.me/<bot>?start=<prefix><game id>``)."""
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 from aiogram import Router
 
 from bot.games import plugins
-from bot.handlers import chats, commands, errors, fallback, lobby, play, rules, solo
+from bot.handlers import chats, commands, elsewhere, errors, fallback, lobby, play, rules, solo, start
 
 
 def routers() -> list[Router]:
-    return [m.make_router() for m in (errors, chats, rules, lobby, play, solo, commands, fallback)]
+    return [
+        m.make_router()
+        for m in (errors, chats, rules, start, lobby, play, solo, commands, elsewhere, fallback)
+    ]
 
 
 BASE_COMMANDS = frozenset({"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start"})

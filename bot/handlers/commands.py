@@ -1,10 +1,10 @@
-"""Plain commands: /start, /help, /score, /stats, /top (the rules have their own router)."""
+"""Plain commands: /help, /score, /stats, /top (the rules and /start have their own routers)."""
 
 from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatMemberStatus, ChatType
-from aiogram.filters import Command, CommandStart
+from aiogram.filters import Command
 from aiogram.types import ChatMemberUpdated, Message
 
 from bot.games import rules_library
@@ -12,13 +12,6 @@ from bot.handlers.common import is_private, person, thread_of, tr_of
 from bot.services.facade import GameService
 from bot.views import render_help
 from bot.views.stats import render_stats, render_top
-
-
-async def on_start(message: Message, service: GameService, bot: Bot) -> None:
-    assert message.from_user is not None
-    await service.seen(person(message.from_user), started=True)
-    rendered = render_help(rules_library(), tr_of(message.from_user), (await bot.me()).username or "")
-    await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
 async def on_help(message: Message, service: GameService, bot: Bot) -> None:
@@ -30,7 +23,11 @@ async def on_score(message: Message, service: GameService) -> None:
     """/score: in a group the table again below; in private the whole table of each game one plays in."""
     if is_private(message.chat):
         assert message.from_user is not None
-        await service.show_tables(person(message.from_user))
+        who = person(message.from_user)
+        await service.show_tables(who)
+        await service.hand_back(
+            who
+        )  # below the tables: a hand the person deleted comes back with its buttons
     else:
         await service.repost(message.chat.id, thread_of(message))
 
@@ -62,7 +59,6 @@ async def on_my_chat_member(event: ChatMemberUpdated, service: GameService) -> N
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="commands")
-    router.message.register(on_start, CommandStart(deep_link=False), F.chat.type == "private")
     router.message.register(on_help, Command("help"))
     router.message.register(on_score, Command("score"))
     router.message.register(on_stats, Command("stats"))

@@ -364,6 +364,24 @@ class GameService:
         if match.game.status is GameStatus.PLAYING:
             self.publisher.publish(match, resend={person.user_id})
 
+    async def hand_back(self, person: Person, *, solo_only: bool = False) -> int:
+        """``/start``, ``/play``, ``/score`` in private with a game running: the person's live hand of each running
+        game (``solo_only``: of the private one) sent anew below, with its buttons; how many were."""
+        shown = 0
+        for game in await repo.games_of_user(self.store.db, person.user_id, (GameStatus.PLAYING,)):
+            if solo_only and game.mode is not GameMode.SOLO:
+                continue
+            match = await self.store.read(game.id)
+            if match is not None and match.game.status is GameStatus.PLAYING:
+                self.publisher.publish(match, resend={person.user_id})
+                shown += 1
+        return shown
+
+    async def can_write(self, user_id: int) -> bool:
+        """Whether the bot may write to this person's private chat (they started it and did not block it)."""
+        user = await repo.get_user(self.store.db, user_id)
+        return user is not None and user.reachable and not self.outbox.is_refused(user_id)
+
     async def show_table(self, game_id: int, person: Person) -> None:
         """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
         match = await self.store.read(game_id)

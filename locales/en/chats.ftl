@@ -1,0 +1,16 @@
+## First contact and the wrong chat: /start, the private menu, a command meant for the other kind of chat
+
+chats-start =
+    👋 Hi! I host card games: { $games }.
+
+    🎮 <b>With bots</b> — right here in this chat: a party starts in a couple of taps.
+    👥 <b>With friends</b> — add me to a group and type { $commands } there.
+
+    All commands: /help.
+chats-menu = I understand commands and buttons. What shall we do?
+chats-group-only = { $command } works in a group: add me to a chat with your friends and type it there. You can play with bots right here.
+chats-private-only = { $command } works in a private chat with me — open it with the button below.
+chats-group-start = To play here, type { $commands }, or /new to choose a game. You can play with bots in a private chat with me.
+btn-play-bots = 🎮 Play with bots
+btn-add-group = 👥 Add to a group
+btn-open-private = 💬 Open the private chat
