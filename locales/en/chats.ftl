@@ -14,3 +14,4 @@ chats-group-start = To play here, type { $commands }, or /new to choose a game. 
 btn-play-bots = 🎮 Play with bots
 btn-add-group = 👥 Add to a group
 btn-open-private = 💬 Open the private chat
+answer-too-many = Too many questions in a row — I'll skip this one. Ask it again in half a minute.
