@@ -42,9 +42,10 @@ def game_id_of(text: str) -> int | None:
     return value if 0 < value <= MAX_GAME_ID else None
 
 
-async def answer_quietly(callback: CallbackQuery, text: str | None = None) -> None:
-    """Answer a press; a query that is too old (the bot was down) is not worth an error."""
+async def answer_quietly(callback: CallbackQuery, text: str | None = None, url: str | None = None) -> None:
+    """Answer a press (``url``: a link to open, such as the private chat); a query that is too old (the bot was
+    down) is not worth an error."""
     try:
-        await callback.answer(text)
+        await callback.answer(text, url=url)
     except Exception:
         return

@@ -32,7 +32,7 @@ from bot.services.moves import Moves
 from bot.services.notices import Notices
 from bot.services.outbox import Outbox
 from bot.services.players import Players
-from bot.services.publisher import Publisher, hand_slot, rules_slot, setup_slot
+from bot.services.publisher import Publisher, hand_slot, setup_slot
 from bot.services.screens import Screens
 from bot.services.store import CURRENT_GAME, Change, Match, Store
 from bot.services.thinker import Thinker
@@ -156,8 +156,14 @@ class GameService:
         """A one-off reply to a command or press."""
         await self.publisher.say(chat_id, text, markup, thread_id=thread_id)
 
-    async def turn_rules_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
-        self.publisher.turn_page(rules_slot(chat_id, message_id), chat_id, message_id, rendered)
+    async def show_rules(self, chat_id: int, rendered: views.Rendered, *, thread_id: int = 0) -> None:
+        """A rules message: the chat's one, sent anew below (the previous one deleted)."""
+        self.publisher.show_rules(chat_id, thread_id, rendered)
+
+    async def turn_rules_page(
+        self, chat_id: int, message_id: int, rendered: views.Rendered, *, thread_id: int = 0
+    ) -> None:
+        self.publisher.turn_rules_page(chat_id, thread_id, message_id, rendered)
 
     async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
         self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)

@@ -16,6 +16,8 @@ from bot.views.models import Rendered
 from bot.views.rules_book import RulesLibrary, RulesSection
 from engine.core import JSONValue
 
+SHOWN_MARK: Final = "• "
+"""Marks the navigation button of the section a rules message shows."""
 NAV_ROW: Final = 4
 """Section buttons in a row of the navigation (each game's sections start a row)."""
 
@@ -83,7 +85,7 @@ def nav_rows(
     for book in library.books:
         buttons = [
             button(
-                ("• " if s.id == section_id else "") + s.nav(tr),
+                (SHOWN_MARK if s.id == section_id else "") + s.nav(tr),
                 RulesCb(section=s.id, game=game_id, page=True).pack(),
             )
             for s in book.sections
