@@ -60,6 +60,8 @@ class Kind(enum.StrEnum):
     PRESS_USER = "press/user"
     PRESS_GROUP = "press/group"
     COMMAND_USER = "command/user"
+    COMMAND_PRIVATE = "command/private"
+    """A person's questions in their private chat: a window apart from their commands in groups."""
     COMMAND_GROUP = "command/group"
 
 
@@ -160,8 +162,8 @@ class ThrottleMiddleware(BaseMiddleware):
             return None
         if not isinstance(event, Message) or event.from_user is None:
             return await handler(event, data)
-        user_key = ((Kind.COMMAND_USER, event.from_user.id), limits.command_per_user)
         if is_group(event.chat.id):
+            user_key = ((Kind.COMMAND_USER, event.from_user.id), limits.command_per_user)
             if not (event.text or "").startswith("/"):
                 return await handler(event, data)
             group_key = ((Kind.COMMAND_GROUP, event.chat.id), limits.command_per_group)
@@ -171,6 +173,7 @@ class ThrottleMiddleware(BaseMiddleware):
             return None
         if event.chat.id != event.from_user.id:
             return await handler(event, data)  # a channel or a chat of another kind: not ours to pace
+        user_key = ((Kind.COMMAND_PRIVATE, event.from_user.id), limits.command_per_user)
         at = self.windows.reserve(*user_key, now, MAX_WAIT) if self.waiting < MAX_WAITING else None
         if at is None:
             self.refused += 1

@@ -50,7 +50,7 @@ async def test_group_commands_in_private_say_where_they_work(
         assert answer.has_button(tr.t("btn-play-bots"))
     if lang == "ru":
         assert answer.text == (
-            "Команда /new работает в группе: добавьте меня в чат с друзьями и наберите её там. "
+            "/new — команда для группы: добавьте меня в чат с друзьями и наберите её там. "
             "А с ботами можно сыграть прямо здесь."
         )
     else:
@@ -91,7 +91,7 @@ async def test_private_commands_in_a_group_say_where_they_work(
     )
     assert start.button(tr.t("btn-open-private")).url == OPEN_PLAY
     if lang == "ru":
-        assert play.text == "Команда /play работает в личке со мной — откройте её кнопкой ниже."
+        assert play.text == "/play — команда для личного чата со мной: откройте его кнопкой ниже."
         assert start.text == (
             "Чтобы сыграть здесь, наберите /konchinka или /king, а /new предложит выбрать игру. "
             "Сыграть с ботами можно в личке со мной."
@@ -129,14 +129,50 @@ async def test_start_offers_play_with_bots_and_add_to_a_group(
 async def test_the_done_when_of_issue_21_each_message_gets_an_answer(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
+    """One person, one after another: three messages in private and two commands in a group, each answered (the
+    private chat's window is its own: questions there do not use up the person's window in the group)."""
     await bot_runner()
+    ru = translator("ru")
     anna = tg.add_user("Аня")
     group = tg.add_group("Друзья", [anna], admins=[anna])
-    for chat, text in (
-        (anna.private_chat, "/konchinka"),
-        (anna.private_chat, "/new"),
-        (anna.private_chat, "привет"),
-        (group, "/play"),
-        (group, "/start"),
-    ):
-        assert (await _answer(tg, anna, chat, text)).text
+    expected = [
+        (anna.private_chat, "/konchinka", plain(ru.t("chats-group-only", command="/konchinka"))),
+        (anna.private_chat, "/new", plain(ru.t("chats-group-only", command="/new"))),
+        (anna.private_chat, "привет", plain(ru.t("chats-menu"))),
+        (group, "/play", plain(ru.t("chats-private-only", command="/play"))),
+        (group, "/start", plain(ru.t("chats-group-start", commands="/konchinka или /king"))),
+    ]
+    for chat, text, answer in expected:
+        assert (await _answer(tg, anna, chat, text)).text == answer
+
+
+@pytest.mark.parametrize(
+    ("lang", "labels"),
+    [
+        (
+            "ru",
+            [
+                "🃏 Кончинка — с одним ботом",
+                "🃏 Кончинка — с двумя ботами",
+                "🃏 Кончинка — с тремя ботами",
+                "👑 Кинг — с тремя ботами",
+            ],
+        ),
+        (
+            "en",
+            [
+                "🃏 Konchinka — with one bot",
+                "🃏 Konchinka — with two bots",
+                "🃏 Konchinka — with three bots",
+                "👑 King — with three bots",
+            ],
+        ),
+    ],
+)
+async def test_play_buttons_name_the_game(
+    tg: FakeTelegram, bot_runner: BotRunner, lang: str, labels: list[str]
+) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня", language_code=lang)
+    menu = await _answer(tg, anna, anna.private_chat, "/play")
+    assert _labels(menu) == labels
