@@ -7,8 +7,9 @@ from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Command
 from aiogram.types import ChatMemberUpdated, Message
 
-from bot.games import rules_library
+from bot.games import plugins, rules_library
 from bot.handlers.common import is_private, person, thread_of, tr_of
+from bot.i18n import Translator
 from bot.services.facade import GameService
 from bot.views import render_help
 from bot.views.stats import render_stats, render_top
@@ -32,16 +33,25 @@ async def on_score(message: Message, service: GameService) -> None:
         await service.repost(message.chat.id, thread_of(message))
 
 
+def _games(tr: Translator) -> list[tuple[str, str]]:
+    """Each hosted game's kind and its name on a button, in the bot's order."""
+    return [(p.kind, p.button(tr)) for p in plugins()]
+
+
 async def on_stats(message: Message, service: GameService) -> None:
+    """/stats: each game apart, groups apart from games with bots."""
     assert message.from_user is not None
     name = None if is_private(message.chat) else message.from_user.full_name
-    rendered = render_stats(await service.stats(message.from_user.id), tr_of(message.from_user), name=name)
+    tr = tr_of(message.from_user)
+    rendered = render_stats(await service.stats(message.from_user.id), _games(tr), tr, name=name)
     await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
 async def on_top(message: Message, service: GameService) -> None:
-    """/top in a group: the chat's leaderboard over its finished parties."""
-    rendered = render_top(await service.top(message.chat.id), tr_of(message.from_user))
+    """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
+    tr = tr_of(message.from_user)
+    tops = [(name, await service.top(message.chat.id, kind)) for kind, name in _games(tr)]
+    rendered = render_top(tops, tr)
     await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 

@@ -214,11 +214,11 @@ class GameService:
         for game_id in games:
             self.timers.poke(game_id)
 
-    async def stats(self, user_id: int) -> UserStats:
+    async def stats(self, user_id: int) -> list[UserStats]:
         return await self.players.stats(user_id)
 
-    async def top(self, chat_id: int) -> list[ChatRank]:
-        return await self.players.top(chat_id)
+    async def top(self, chat_id: int, kind: str) -> list[ChatRank]:
+        return await self.players.top(chat_id, kind)
 
     async def game_for_rules(
         self, chat_id: int, thread_id: int, game_id: int | None = None

@@ -62,11 +62,11 @@ class Players:
                     self.store.arm_deadline(unit)
         return notices, [game.id for game in games]
 
-    async def stats(self, user_id: int) -> UserStats:
+    async def stats(self, user_id: int) -> list[UserStats]:
         return await repo.user_stats(self.store.db, user_id)
 
-    async def top(self, chat_id: int) -> list[ChatRank]:
-        return await repo.chat_top(self.store.db, chat_id)
+    async def top(self, chat_id: int, kind: str) -> list[ChatRank]:
+        return await repo.chat_top(self.store.db, chat_id, kind)
 
     async def game_for_rules(
         self, chat_id: int, thread_id: int, game_id: int | None = None

@@ -267,27 +267,37 @@ def _seat_values(seat: SeatRow) -> tuple[object, ...]:
     )
 
 
-async def user_stats(db: Reader, user_id: int) -> UserStats:
-    row = await db.one(
-        "SELECT COUNT(*) AS games, COALESCE(SUM(s.won), 0) AS wins, COALESCE(SUM(s.score), 0) AS points, "
-        "COALESCE(SUM(s.settlement), 0) AS settlement FROM seats s JOIN games g ON g.id = s.game_id "
-        "WHERE s.user_id = ? AND g.status = 'finished'",
+async def user_stats(db: Reader, user_id: int) -> list[UserStats]:
+    """A person's finished parties, one line per game and mode (group, solo)."""
+    rows = await db.all(
+        "SELECT g.kind AS kind, g.mode AS mode, COUNT(*) AS games, COALESCE(SUM(s.won), 0) AS wins, "
+        "COALESCE(SUM(s.score), 0) AS points, COALESCE(SUM(s.settlement), 0) AS settlement "
+        "FROM seats s JOIN games g ON g.id = s.game_id "
+        "WHERE s.user_id = ? AND g.status = 'finished' GROUP BY g.kind, g.mode ORDER BY g.kind, g.mode",
         (user_id,),
     )
-    if row is None:
-        return UserStats(0, 0, 0, 0)
-    return UserStats(int(row["games"]), int(row["wins"]), int(row["points"]), int(row["settlement"]))
+    return [
+        UserStats(
+            str(r["kind"]),
+            GameMode(r["mode"]),
+            int(r["games"]),
+            int(r["wins"]),
+            int(r["points"]),
+            int(r["settlement"]),
+        )
+        for r in rows
+    ]
 
 
-async def chat_top(db: Reader, chat_id: int, limit: int = 10) -> list[ChatRank]:
-    """The chat's people by wins, then points, over the parties finished there (group games only)."""
+async def chat_top(db: Reader, chat_id: int, kind: str, limit: int = 10) -> list[ChatRank]:
+    """The chat's people by wins, then points, over the parties of game ``kind`` finished there."""
     rows = await db.all(
         "SELECT s.user_id AS user_id, u.name AS name, COUNT(*) AS games, COALESCE(SUM(s.won), 0) AS wins, "
         "COALESCE(SUM(s.score), 0) AS points FROM seats s JOIN games g ON g.id = s.game_id "
         "JOIN users u ON u.user_id = s.user_id "
-        "WHERE g.chat_id = ? AND g.status = 'finished' AND s.user_id IS NOT NULL "
+        "WHERE g.chat_id = ? AND g.kind = ? AND g.status = 'finished' AND s.user_id IS NOT NULL "
         "GROUP BY s.user_id ORDER BY wins DESC, points DESC, games ASC, s.user_id ASC LIMIT ?",
-        (chat_id, limit),
+        (chat_id, kind, limit),
     )
     return [
         ChatRank(int(r["user_id"]), str(r["name"]), int(r["games"]), int(r["wins"]), int(r["points"]))

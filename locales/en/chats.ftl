@@ -3,7 +3,7 @@
 chats-start =
     👋 Hi! I host card games: { $games }.
 
-    🎮 <b>With bots</b> — right here in this chat: a party starts in a couple of taps.
+    🎮 <b>With bots</b> — right here in this chat: a game starts in a couple of taps.
     👥 <b>With friends</b> — add me to a group and type { $commands } there.
 
     All commands: /help.
