@@ -154,6 +154,16 @@ class MenuCb(CallbackData, prefix="mn"):
     op: MenuOp
 
 
+class LangCb(CallbackData, prefix="lg"):
+    """/lang's choice for the chat it was asked in: ``lang`` is a ``bot.i18n.Locale`` value, or :data:`AUTO_LANG`."""
+
+    lang: str
+
+
+AUTO_LANG: Final = "auto"
+"""/lang's «as in Telegram»: no choice kept, each person's Telegram language followed."""
+
+
 class DeepLink(enum.StrEnum):
     """Prefixes of ``/start`` payloads (``t.me/<bot>?start=<prefix><game id>``)."""
 

@@ -5,17 +5,19 @@ from __future__ import annotations
 from aiogram import Router
 
 from bot.games import plugins
-from bot.handlers import chats, commands, elsewhere, errors, fallback, lobby, play, rules, solo, start
+from bot.handlers import chats, commands, elsewhere, errors, fallback, lang, lobby, play, rules, solo, start
 
 
 def routers() -> list[Router]:
     return [
         m.make_router()
-        for m in (errors, chats, rules, start, lobby, play, solo, commands, elsewhere, fallback)
+        for m in (errors, chats, rules, start, lang, lobby, play, solo, commands, elsewhere, fallback)
     ]
 
 
-BASE_COMMANDS = frozenset({"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start"})
+BASE_COMMANDS = frozenset(
+    {"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start", "lang"}
+)
 
 
 def handled_commands() -> frozenset[str]:

@@ -120,9 +120,7 @@ async def on_rules_section(
             rendered = render_rules_answer(
                 library, [callback_data.section], tr, is_group=True, bot_username=username, game=game
             )
-        await service.turn_rules_page(
-            message.chat.id, message.message_id, rendered, thread_id=thread_of(message)
-        )
+        await service.turn_rules_page(message.chat.id, message.message_id, rendered, thread_of(message))
     elif not await service.can_write(callback.from_user.id):
         # Telegram refuses a first message to someone who never opened the bot: say so, with the link that
         # opens the private chat on this very section.

@@ -27,6 +27,7 @@ from bot.services.clock import Clock
 from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
 from bot.services.errors import ServiceError
 from bot.services.hints import Hints
+from bot.services.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
 from bot.services.lobby import Lobby
 from bot.services.moves import Moves
 from bot.services.notices import Notices
@@ -47,6 +48,8 @@ from engine.core import JSONValue
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "CHAT_LOCALE",
+    "USER_LOCALE",
     "AdminCheck",
     "GameRow",
     "GameService",
@@ -93,6 +96,7 @@ class GameService:
         self.players = Players(self.store, notices)
         self.chats = Chats(self.store, outbox)
         self.hints = Hints(self.store, self.thinker)
+        self.languages = ChatLanguages(db)
 
     # ---------------------------------------------------------------------------------------------- wiring
 
@@ -160,10 +164,8 @@ class GameService:
         """A rules message: the chat's one, sent anew below (the previous one deleted)."""
         self.publisher.show_rules(chat_id, thread_id, rendered)
 
-    async def turn_rules_page(
-        self, chat_id: int, message_id: int, rendered: views.Rendered, *, thread_id: int = 0
-    ) -> None:
-        self.publisher.turn_rules_page(chat_id, thread_id, message_id, rendered)
+    async def turn_rules_page(self, chat_id: int, message_id: int, page: views.Rendered, thread: int) -> None:
+        self.publisher.turn_rules_page(chat_id, thread, message_id, page)
 
     async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
         self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
@@ -371,8 +373,7 @@ class GameService:
             self.publisher.publish(match, resend={person.user_id})
 
     async def hand_back(self, person: Person, *, solo_only: bool = False) -> int:
-        """``/start``, ``/play``, ``/score`` in private with a game running: the person's live hand of each running
-        game (``solo_only``: of the private one) sent anew below, with its buttons; how many were."""
+        """/start, /play, /score in private: the hand of each running game (or the solo one) anew below."""
         shown = 0
         for game in await repo.games_of_user(self.store.db, person.user_id, (GameStatus.PLAYING,)):
             if solo_only and game.mode is not GameMode.SOLO:
@@ -385,8 +386,7 @@ class GameService:
 
     async def can_write(self, user_id: int) -> bool:
         """Whether the bot may write to this person's private chat (they started it and did not block it)."""
-        user = await repo.get_user(self.store.db, user_id)
-        return user is not None and user.reachable and not self.outbox.is_refused(user_id)
+        return await self.players.can_write(user_id)
 
     async def show_table(self, game_id: int, person: Person) -> None:
         """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
@@ -444,5 +444,6 @@ class GameService:
 
     async def on_chat_migrated(self, old: int, new: int) -> None:
         """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
+        self.languages.migrate(old, new)
         for game_id in await self.chats.migrate(old, new):
             await self._show(game_id, resend_table=True, wake=True)

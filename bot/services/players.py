@@ -62,6 +62,10 @@ class Players:
                     self.store.arm_deadline(unit)
         return notices, [game.id for game in games]
 
+    async def can_write(self, user_id: int) -> bool:
+        user = await repo.get_user(self.store.db, user_id)
+        return user is not None and user.reachable
+
     async def stats(self, user_id: int) -> list[UserStats]:
         return await repo.user_stats(self.store.db, user_id)
 

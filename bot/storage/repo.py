@@ -402,3 +402,28 @@ def move_chat(batch: Batch, old: int, new: int) -> None:
     batch.add("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("DELETE FROM live_messages WHERE chat_id = ?", (old,))
+    batch.add("UPDATE OR REPLACE chat_langs SET chat_id = ? WHERE chat_id = ?", (new, old))
+
+
+# --- chat languages ----------------------------------------------------------------------------------------
+
+
+def set_chat_lang(batch: Batch, chat_id: int, lang: str | None) -> None:
+    """The language ``chat_id`` chose (None: follow each person's Telegram language again)."""
+    if lang is None:
+        batch.add("DELETE FROM chat_langs WHERE chat_id = ?", (chat_id,))
+    else:
+        batch.add(
+            "INSERT INTO chat_langs (chat_id, lang) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
+            (chat_id, lang),
+        )
+
+
+async def chat_lang(db: Reader, chat_id: int) -> str | None:
+    row = await db.one("SELECT lang FROM chat_langs WHERE chat_id = ?", (chat_id,))
+    return str(row["lang"]) if row is not None else None
+
+
+async def chat_langs(db: Reader) -> list[tuple[int, str]]:
+    return [(int(r["chat_id"]), str(r["lang"])) for r in await db.all("SELECT chat_id, lang FROM chat_langs")]

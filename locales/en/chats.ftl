@@ -22,3 +22,24 @@ solo-menu-opponents-btn = { $game } — { $count ->
     [3] with three bots
    *[other] bots: { $count }
 }
+
+## /lang
+
+lang-title-group = 🌐 Which language shall I speak in this chat? Now: { $current ->
+    [ru] Russian
+    [en] English
+   *[auto] each person's own, as in their Telegram
+}.
+lang-title-private = 🌐 Which language shall I speak with you? Now: { $current ->
+    [ru] Russian
+    [en] English
+   *[auto] as in your Telegram
+}.
+lang-set-ru = ✅ I speak Russian here now.
+lang-set-en = ✅ I speak English here now.
+lang-set-auto = ✅ I now speak to each person in the language of their Telegram.
+lang-admins-only = Only the group's admins change its language.
+btn-lang-ru = 🇷🇺 Русский
+btn-lang-en = 🇬🇧 English
+btn-lang-auto = 🌐 As in Telegram
+cmd-lang = Bot language

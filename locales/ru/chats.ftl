@@ -22,3 +22,24 @@ solo-menu-opponents-btn = { $game } — { $count ->
     [3] с тремя ботами
    *[other] ботов: { $count }
 }
+
+## /lang
+
+lang-title-group = 🌐 На каком языке мне говорить в этом чате? Сейчас: { $current ->
+    [ru] по-русски
+    [en] по-английски
+   *[auto] с каждым на языке его Telegram
+}.
+lang-title-private = 🌐 На каком языке мне говорить с вами? Сейчас: { $current ->
+    [ru] по-русски
+    [en] по-английски
+   *[auto] как в вашем Telegram
+}.
+lang-set-ru = ✅ Теперь я говорю здесь по-русски.
+lang-set-en = ✅ Теперь я говорю здесь по-английски.
+lang-set-auto = ✅ Теперь я говорю с каждым на языке его Telegram.
+lang-admins-only = Язык чата меняют админы группы.
+btn-lang-ru = 🇷🇺 Русский
+btn-lang-en = 🇬🇧 English
+btn-lang-auto = 🌐 Как в Telegram
+cmd-lang = Язык бота
