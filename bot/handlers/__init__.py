@@ -16,7 +16,7 @@ def routers() -> list[Router]:
 
 
 BASE_COMMANDS = frozenset(
-    {"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start", "lang"}
+    {"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start", "lang", "leave"}
 )
 
 

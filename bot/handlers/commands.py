@@ -66,12 +66,19 @@ async def on_my_chat_member(event: ChatMemberUpdated, service: GameService) -> N
         await service.seen(person(event.from_user), started=True)
 
 
+async def on_leave(message: Message, service: GameService) -> None:
+    """/leave: a bot player takes the person's seat in the running game (one tap brings them back)."""
+    assert message.from_user is not None
+    await service.leave_game(message.chat.id, thread_of(message), person(message.from_user))
+
+
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="commands")
     router.message.register(on_help, Command("help"))
     router.message.register(on_score, Command("score"))
     router.message.register(on_stats, Command("stats"))
+    router.message.register(on_leave, Command("leave"))
     router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
     router.my_chat_member.register(on_my_chat_member, F.chat.type == "private")
     return router

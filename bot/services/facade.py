@@ -374,15 +374,15 @@ class GameService:
 
     async def hand_back(self, person: Person, *, solo_only: bool = False) -> int:
         """/start, /play, /score in private: the hand of each running game (or the solo one) anew below."""
-        shown = 0
-        for game in await repo.games_of_user(self.store.db, person.user_id, (GameStatus.PLAYING,)):
-            if solo_only and game.mode is not GameMode.SOLO:
-                continue
-            match = await self.store.read(game.id)
-            if match is not None and match.game.status is GameStatus.PLAYING:
-                self.publisher.publish(match, resend={person.user_id})
-                shown += 1
-        return shown
+        matches = await self.players.running(person.user_id, solo_only=solo_only)
+        for match in matches:
+            self.publisher.publish(match, resend={person.user_id})
+        return len(matches)
+
+    async def leave_game(self, chat_id: int, thread_id: int, person: Person) -> None:
+        """/leave: the person's seat in the running game here (in private: in each) goes to a bot player."""
+        for change in await self.players.leave(chat_id, thread_id, person):
+            self._made(change)
 
     async def can_write(self, user_id: int) -> bool:
         """Whether the bot may write to this person's private chat (they started it and did not block it)."""

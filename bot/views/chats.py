@@ -11,10 +11,10 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import MenuCb, MenuOp, RulesCb
+from bot.callbacks import MenuCb, MenuOp, RulesCb, SeatCb
 from bot.i18n import Translator
-from bot.views.common import button, keyboard, url_button
-from bot.views.models import Rendered
+from bot.views.common import button, keyboard, seat_name, url_button
+from bot.views.models import Rendered, SeatInfo
 
 PLAY_PAYLOAD: Final = "play"
 """``/start play``: the private chat opened from a group's «/play» answer goes straight to the game menu."""
@@ -81,3 +81,15 @@ def render_group_start(tr: Translator, commands: Sequence[str], bot_username: st
     """/start in a group: how a party starts here, and the private chat for playing with bots."""
     rows = [[url_button(tr.t("btn-open-private"), private_link(bot_username, PLAY_PAYLOAD))]]
     return Rendered(tr.t("chats-group-start", commands=_joined(commands, tr)), keyboard(rows))
+
+
+def render_left(seat: SeatInfo, game_id: str, tr: Translator) -> Rendered:
+    """In the game's chat: this person left the table (/leave) and a bot player plays for them."""
+    back = button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())
+    return Rendered(tr.t("chats-left", name=seat_name(seat, tr)), keyboard([[back]]))
+
+
+def render_left_private(game_id: str, tr: Translator) -> Rendered:
+    """In the person's private chat: a bot plays for them now, and how to come back."""
+    back = button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())
+    return Rendered(tr.t("chats-left-private"), keyboard([[back]]))

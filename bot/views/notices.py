@@ -37,6 +37,8 @@ class Answer(enum.StrEnum):
     GROUP_ONLY = "group_only"
     PRIVATE_ONLY = "private_only"
     TOO_FAST = "too_fast"
+    ALREADY_LEFT = "already_left"
+    """/leave from a seat a bot player already plays."""
     TOO_MANY = "too_many"
     """Private questions beyond what waits its turn: ask again a little later."""
     UNKNOWN = "unknown"

@@ -162,8 +162,8 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
     return Rendered(text, keyboard([[button(tr.t("btn-rules"), first)]]))
 
 
-PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "lang", "help")
-GROUP_COMMANDS: Final = ("new", "score", "cancel", "top", "rules", "lang", "help")
+PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "leave", "lang", "help")
+GROUP_COMMANDS: Final = ("new", "score", "leave", "cancel", "top", "rules", "lang", "help")
 """The group menu's own commands, after each game's command."""
 
 

@@ -43,3 +43,10 @@ btn-lang-ru = 🇷🇺 Русский
 btn-lang-en = 🇬🇧 English
 btn-lang-auto = 🌐 As in Telegram
 cmd-lang = Bot language
+
+## /leave
+
+chats-left = 🚪 { $name } leaves the table — a bot plays for them from now on.
+chats-left-private = 🚪 You left the table — a bot plays for you from now on. Changed your mind? Tap «↩️ Back to the game».
+answer-already-left = A bot already plays for you. Tap «↩️ Back to the game» to come back.
+cmd-leave = Leave the table
