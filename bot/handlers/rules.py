@@ -80,7 +80,11 @@ async def on_rules(message: Message, command: CommandObject, service: GameServic
         book = library.book(game.kind) if game is not None else None
         first = book.sections[0] if book is not None else library.first
         rendered = render_rules(library, first.id, tr, game=game)
-    await service.show_rules(message.chat.id, rendered, thread_id=thread)
+    if words and not is_group:
+        # A question typed in private keeps its own answer below it (the next question does not take it away).
+        await service.say(message.chat.id, rendered.text, rendered.markup)
+    else:
+        await service.show_rules(message.chat.id, rendered, thread_id=thread)
 
 
 async def on_rules_start(message: Message, command: CommandObject, service: GameService) -> None:

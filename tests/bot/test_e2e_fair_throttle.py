@@ -40,6 +40,13 @@ async def test_one_member_spamming_help_silences_nobody_else(tg: FakeTelegram, b
             await user.send(group, "/stats")
 
     await asyncio.gather(spam(), ask())
+    await tg.wait_for(
+        lambda: all(
+            f"Статистика: {u.full_name}" in "\n".join(m.text for m in group.bot_messages()) for u in others
+        ),
+        timeout=60,
+        what="an answer to each",
+    )
     await tg.settle(quiet=1.0, timeout=60)
     answers = [m.text for m in group.bot_messages()]
     for user in others:
@@ -59,6 +66,13 @@ async def test_a_flood_by_many_members_is_held_back_but_each_gets_an_answer(
     for _ in range(3):  # everyone sends /stats three times at once
         for user in people:
             await user.send(group, "/stats")
+    await tg.wait_for(
+        lambda: all(
+            f"Статистика: {u.full_name}" in "\n".join(m.text for m in group.bot_messages()) for u in people
+        ),
+        timeout=60,
+        what="an answer to each",
+    )
     await tg.settle(quiet=1.0, timeout=60)
     answers = [m.text for m in group.bot_messages()]
     for user in people:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.callbacks import RulesCb
+from bot.games import rules_library
 from bot.i18n import translator
 from tests.bot.conftest import BotRunner, find_lobby, lobby_of
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -34,19 +36,36 @@ async def _ask(tg: FakeTelegram, user: FakeUser, chat: FakeChat, text: str) -> F
     return answer
 
 
-@pytest.mark.parametrize("private", [True, False])
-async def test_a_new_rules_request_replaces_the_chats_rules_message(
-    tg: FakeTelegram, bot_runner: BotRunner, private: bool
+async def test_a_new_rules_request_replaces_the_groups_rules_message(
+    tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     await bot_runner()
     anna = tg.add_user("Аня")
-    chat = anna.private_chat if private else tg.add_group("Друзья", [anna], admins=[anna])
-    first = await _ask(tg, anna, chat, "/rules ералаш")
-    second = await _ask(tg, anna, chat, "/rules взятки")
-    third = await _ask(tg, anna, chat, "/rules")
+    group = tg.add_group("Друзья", [anna], admins=[anna])
+    first = await _ask(tg, anna, group, "/rules ералаш")
+    second = await _ask(tg, anna, group, "/rules взятки")
+    third = await _ask(tg, anna, group, "/rules")
     await tg.wait_for(lambda: first.is_deleted and second.is_deleted, what="the older rules messages deleted")
-    assert _rules(chat) == [third]
-    assert third is chat.last_bot_message()
+    assert _rules(group) == [third]
+    assert third is group.last_bot_message()
+
+
+async def test_in_private_the_rules_message_is_one_and_each_typed_question_keeps_its_answer(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня")
+    chat = anna.private_chat
+    await _ask(tg, anna, chat, "/start")  # the first message to a bot is always /start («Запустить»)
+    first = await _ask(tg, anna, chat, "/rules")
+    question = await _ask(tg, anna, chat, "/rules ералаш")
+    second = await _ask(tg, anna, chat, "/rules")
+    await tg.wait_for(lambda: first.is_deleted, what="the older rules message deleted")
+    assert _rules(chat) == [question, second]
+    # «📖 Правила» pressed on a game message sends the section here: it replaces the rules message too.
+    await anna.press(question, data=RulesCb(section=rules_library().first.id).pack(), force=True)
+    await tg.wait_for(lambda: second.is_deleted, what="the rules message replaced")
+    assert len(_rules(chat)) == 2 and _rules(chat)[0] is question
 
 
 async def test_pressing_the_section_already_shown_answers_and_edits_nothing(
