@@ -24,12 +24,15 @@ def play_menu(user: User | None) -> Rendered:
 
 
 async def on_play(message: Message, service: GameService) -> None:
-    """/play: with a solo game running, its hand at once, below (one game per private chat); else the menu."""
+    """/play: with a solo game running, its hand at once, below (one game per private chat); else the menu, and
+    below it the hand of any group game the person plays in (their game finds them again)."""
     assert message.from_user is not None
-    if await service.hand_back(person(message.from_user), solo_only=True):
+    who = person(message.from_user)
+    if await service.hand_back(who, solo_only=True):
         return
     rendered = play_menu(message.from_user)
     await service.say(message.chat.id, rendered.text, rendered.markup)
+    await service.hand_back(who)
 
 
 async def on_solo(callback: CallbackQuery, callback_data: SoloCb, service: GameService) -> None:

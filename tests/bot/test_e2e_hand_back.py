@@ -62,7 +62,11 @@ async def test_a_group_players_hand_comes_back_with_start_in_private(
     await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
     await tg.settle()
     mover = anna if turn_message(anna) else boris
-    _clear(mover)
-    await mover.send_private("/start")
-    await tg.wait_for(lambda: turn_message(mover) is not None, what="the hand back after /start")
-    assert turn_message(mover) is mover.private_chat.visible_messages()[-1]
+    for command in ("/start", "/play"):
+        _clear(mover)
+        await mover.send_private(command)
+        await tg.wait_for(lambda: turn_message(mover) is not None, what=f"the hand back after {command}")
+        await tg.settle()
+        assert turn_message(mover) is mover.private_chat.visible_messages()[-1]
+    # /play also offers a game with bots, above the hand.
+    assert mover.private_chat.visible_messages()[-2].has_button("👑 Кинг — с тремя ботами")
