@@ -25,6 +25,7 @@ from bot.services.access import Membership
 from bot.services.clock import Clock
 from bot.services.facade import GameService, ServiceConfig
 from bot.services.flood import ThrottleMiddleware
+from bot.services.languages import LanguageMiddleware
 from bot.services.operator import Operator, SeenMiddleware
 from bot.services.outbox import Outbox, OutboxLimits
 from bot.services.outbox.session import KeptResponsesSession
@@ -131,6 +132,9 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     throttle = ThrottleMiddleware(outbox, clock)
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
+    languages = LanguageMiddleware(service.languages)
+    dispatcher.message.outer_middleware(languages)
+    dispatcher.callback_query.outer_middleware(languages)
     dispatcher.include_routers(*routers())
     app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards, health, operator)
 

@@ -141,6 +141,29 @@ class SeatCb(CallbackData, prefix="t"):
     game: str
 
 
+class MenuOp(enum.StrEnum):
+    """A button of the private menu (/start, plain text, a command meant for a group)."""
+
+    PLAY = "p"
+    """Play with bots: the /play menu (or the running game's hand, brought back below)."""
+
+
+class MenuCb(CallbackData, prefix="mn"):
+    """A private menu button."""
+
+    op: MenuOp
+
+
+class LangCb(CallbackData, prefix="lg"):
+    """/lang's choice for the chat it was asked in: ``lang`` is a ``bot.i18n.Locale`` value, or :data:`AUTO_LANG`."""
+
+    lang: str
+
+
+AUTO_LANG: Final = "auto"
+"""/lang's «as in Telegram»: no choice kept, each person's Telegram language followed."""
+
+
 class DeepLink(enum.StrEnum):
     """Prefixes of ``/start`` payloads (``t.me/<bot>?start=<prefix><game id>``)."""
 

@@ -5,14 +5,32 @@ from __future__ import annotations
 from aiogram import Router
 
 from bot.games import plugins
-from bot.handlers import admin, chats, commands, errors, fallback, lobby, play, rules, solo
+from bot.handlers import (
+    admin,
+    chats,
+    commands,
+    elsewhere,
+    errors,
+    fallback,
+    lang,
+    lobby,
+    play,
+    rules,
+    solo,
+    start,
+)
 
 
 def routers() -> list[Router]:
-    return [m.make_router() for m in (errors, admin, chats, rules, lobby, play, solo, commands, fallback)]
+    return [
+        m.make_router()
+        for m in (errors, admin, chats, rules, start, lang, lobby, play, solo, commands, elsewhere, fallback)
+    ]
 
 
-BASE_COMMANDS = frozenset({"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start"})
+BASE_COMMANDS = frozenset(
+    {"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start", "lang", "leave"}
+)
 
 
 def handled_commands() -> frozenset[str]:

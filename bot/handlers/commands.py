@@ -1,24 +1,18 @@
-"""Plain commands: /start, /help, /score, /stats, /top (the rules have their own router)."""
+"""Plain commands: /help, /score, /stats, /top (the rules and /start have their own routers)."""
 
 from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatMemberStatus, ChatType
-from aiogram.filters import Command, CommandStart
+from aiogram.filters import Command
 from aiogram.types import ChatMemberUpdated, Message
 
-from bot.games import rules_library
+from bot.games import plugins, rules_library
 from bot.handlers.common import is_private, person, thread_of, tr_of
+from bot.i18n import Translator
 from bot.services.facade import GameService
 from bot.views import render_help
 from bot.views.stats import render_stats, render_top
-
-
-async def on_start(message: Message, service: GameService, bot: Bot) -> None:
-    assert message.from_user is not None
-    await service.seen(person(message.from_user), started=True)
-    rendered = render_help(rules_library(), tr_of(message.from_user), (await bot.me()).username or "")
-    await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
 async def on_help(message: Message, service: GameService, bot: Bot) -> None:
@@ -30,21 +24,34 @@ async def on_score(message: Message, service: GameService) -> None:
     """/score: in a group the table again below; in private the whole table of each game one plays in."""
     if is_private(message.chat):
         assert message.from_user is not None
-        await service.show_tables(person(message.from_user))
+        who = person(message.from_user)
+        await service.show_tables(who)
+        await service.hand_back(
+            who
+        )  # below the tables: a hand the person deleted comes back with its buttons
     else:
         await service.repost(message.chat.id, thread_of(message))
 
 
+def _games(tr: Translator) -> list[tuple[str, str]]:
+    """Each hosted game's kind and its name on a button, in the bot's order."""
+    return [(p.kind, p.button(tr)) for p in plugins()]
+
+
 async def on_stats(message: Message, service: GameService) -> None:
+    """/stats: each game apart, groups apart from games with bots."""
     assert message.from_user is not None
     name = None if is_private(message.chat) else message.from_user.full_name
-    rendered = render_stats(await service.stats(message.from_user.id), tr_of(message.from_user), name=name)
+    tr = tr_of(message.from_user)
+    rendered = render_stats(await service.stats(message.from_user.id), _games(tr), tr, name=name)
     await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
 async def on_top(message: Message, service: GameService) -> None:
-    """/top in a group: the chat's leaderboard over its finished parties."""
-    rendered = render_top(await service.top(message.chat.id), tr_of(message.from_user))
+    """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
+    tr = tr_of(message.from_user)
+    tops = [(name, await service.top(message.chat.id, kind)) for kind, name in _games(tr)]
+    rendered = render_top(tops, tr)
     await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
@@ -59,13 +66,19 @@ async def on_my_chat_member(event: ChatMemberUpdated, service: GameService) -> N
         await service.seen(person(event.from_user), started=True)
 
 
+async def on_leave(message: Message, service: GameService) -> None:
+    """/leave: a bot player takes the person's seat in the running game (one tap brings them back)."""
+    assert message.from_user is not None
+    await service.leave_game(message.chat.id, thread_of(message), person(message.from_user))
+
+
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="commands")
-    router.message.register(on_start, CommandStart(deep_link=False), F.chat.type == "private")
     router.message.register(on_help, Command("help"))
     router.message.register(on_score, Command("score"))
     router.message.register(on_stats, Command("stats"))
+    router.message.register(on_leave, Command("leave"))
     router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
     router.my_chat_member.register(on_my_chat_member, F.chat.type == "private")
     return router

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Final
 
 from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Chat, Message, User
 
-from bot.i18n import Translator, translator_for
-from bot.services.facade import Person, answer_press
+from bot.i18n import Translator, translator, translator_for
+from bot.services.facade import CHAT_LOCALE, USER_LOCALE, Person, answer_press
 
 
 def tr_of(user: User | None) -> Translator:
+    """The texts for an answer: the chat's chosen language (/lang), else the person's choice, else Telegram's."""
+    chosen = CHAT_LOCALE.get() or USER_LOCALE.get()
+    if chosen is not None:
+        return translator(chosen)
     return translator_for(user.language_code if user else None)
 
 
 def person(user: User) -> Person:
-    return Person.from_user(user)
+    """The person as the service needs them; their language is the one they chose for their private chat, if
+    any (their hands and notices follow it), else Telegram's."""
+    chosen = USER_LOCALE.get()
+    found = Person.from_user(user)
+    return dataclasses.replace(found, lang=chosen.value) if chosen is not None else found
 
 
 def is_private(chat: Chat) -> bool:
@@ -43,8 +52,9 @@ def game_id_of(text: str) -> int | None:
 
 
 async def answer_quietly(
-    callback: CallbackQuery, text: str | None = None, *, show_alert: bool = False
+    callback: CallbackQuery, text: str | None = None, *, show_alert: bool = False, url: str | None = None
 ) -> None:
     """Answer a press beside the update, within a few seconds (:mod:`bot.services.presses`): the handler does not
-    wait for the network; a query too old to answer (the bot was down) is not worth an error."""
-    answer_press(callback, text, show_alert=show_alert)
+    wait for the network; a query too old to answer (the bot was down) is not worth an error. ``url``: a link
+    Telegram opens (such as the private chat)."""
+    answer_press(callback, text, show_alert=show_alert, url=url)

@@ -16,7 +16,7 @@ from bot.callbacks import DeepLink, RulesCb
 from bot.games import rules_library
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.facade import GameRow, GameService
-from bot.views.rules import GameContext, render_rules, render_rules_contents
+from bot.views.rules import SHOWN_MARK, GameContext, render_rules, render_rules_contents, rules_deep_link
 from bot.views.rules_lookup import find_sections, lookup, render_inline, render_rules_answer
 
 log = logging.getLogger(__name__)
@@ -80,7 +80,11 @@ async def on_rules(message: Message, command: CommandObject, service: GameServic
         book = library.book(game.kind) if game is not None else None
         first = book.sections[0] if book is not None else library.first
         rendered = render_rules(library, first.id, tr, game=game)
-    await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread)
+    if words and not is_group:
+        # A question typed in private keeps its own answer below it (the next question does not take it away).
+        await service.say(message.chat.id, rendered.text, rendered.markup)
+    else:
+        await service.show_rules(message.chat.id, rendered, thread_id=thread)
 
 
 async def on_rules_start(message: Message, command: CommandObject, service: GameService) -> None:
@@ -91,7 +95,14 @@ async def on_rules_start(message: Message, command: CommandObject, service: Game
     raw = (command.args or "").removeprefix(DeepLink.RULES.value)
     section = raw if library.has(raw) else library.first.id
     rendered = render_rules(library, section, tr_of(message.from_user))
-    await service.say(message.chat.id, rendered.text, rendered.markup)
+    await service.show_rules(message.chat.id, rendered)
+
+
+def _is_shown(message: Message, data: str) -> bool:
+    """Whether the pressed page button is the one marked as the section the message shows («• …»)."""
+    markup = message.reply_markup
+    buttons = [b for row in markup.inline_keyboard for b in row] if markup is not None else []
+    return any(b.callback_data == data and b.text.startswith(SHOWN_MARK) for b in buttons)
 
 
 async def on_rules_section(
@@ -102,7 +113,9 @@ async def on_rules_section(
     game_id = game_id_of(callback_data.game) if callback_data.game else None
     game = _context(await service.game_for_rules(0, 0, game_id)) if game_id else None
     message = callback.message
-    if callback_data.page and isinstance(message, Message):
+    if callback_data.page and isinstance(message, Message) and _is_shown(message, callback.data or ""):
+        pass  # the section already shown: an identical edit would be refused, and there is nothing to change
+    elif callback_data.page and isinstance(message, Message):
         # A rules message: turn its page in place (in a group, the short text of the section).
         if is_private(message.chat):
             rendered = render_rules(library, callback_data.section, tr, game=game)
@@ -111,11 +124,17 @@ async def on_rules_section(
             rendered = render_rules_answer(
                 library, [callback_data.section], tr, is_group=True, bot_username=username, game=game
             )
-        await service.turn_rules_page(message.chat.id, message.message_id, rendered)
+        await service.turn_rules_page(message.chat.id, message.message_id, rendered, thread_of(message))
+    elif not await service.can_write(callback.from_user.id):
+        # Telegram refuses a first message to someone who never opened the bot: say so, with the link that
+        # opens the private chat on this very section.
+        link = rules_deep_link(await _username(bot), callback_data.section)
+        await answer_quietly(callback, tr.t("answer-open-private-first"), url=link)
+        return
     else:
         # A game message: the rules go to the presser's private chat, the game message stays.
         rendered = render_rules(library, callback_data.section, tr, game=game)
-        await service.say(callback.from_user.id, rendered.text, rendered.markup)
+        await service.show_rules(callback.from_user.id, rendered)
     await answer_quietly(callback)
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from aiogram import F, Router
 from aiogram.filters import Command
-from aiogram.types import CallbackQuery, Message
+from aiogram.types import CallbackQuery, Message, User
 
 from bot.callbacks import SoloCb, SoloStep
 from bot.games import is_hosted, plugins
 from bot.handlers.common import answer_quietly, person, tr_of
 from bot.services.facade import GameService, ServiceError
-from bot.views import Answer, SoloGame, render_play_menu, render_solo_setup
+from bot.views import Answer, Rendered, SoloGame, render_play_menu, render_solo_setup
 from engine.ai import Level
 
 
@@ -18,10 +18,21 @@ def _games() -> list[SoloGame]:
     return [SoloGame(p.kind, p.solo_opponents) for p in plugins() if p.solo_opponents]
 
 
+def play_menu(user: User | None) -> Rendered:
+    """One screen: each game with its numbers of opponents (a game with one number goes on to the level)."""
+    return render_play_menu(tr_of(user), _games())
+
+
 async def on_play(message: Message, service: GameService) -> None:
-    # One screen: each game with its numbers of opponents (a game with one number goes on to the level).
-    rendered = render_play_menu(tr_of(message.from_user), _games())
+    """/play: with a solo game running, its hand at once, below (one game per private chat); else the menu, and
+    below it the hand of any group game the person plays in (their game finds them again)."""
+    assert message.from_user is not None
+    who = person(message.from_user)
+    if await service.hand_back(who, solo_only=True):
+        return
+    rendered = play_menu(message.from_user)
     await service.say(message.chat.id, rendered.text, rendered.markup)
+    await service.hand_back(who)
 
 
 async def on_solo(callback: CallbackQuery, callback_data: SoloCb, service: GameService) -> None:

@@ -27,6 +27,7 @@ from bot.services.clock import Clock
 from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
 from bot.services.errors import ServiceError
 from bot.services.hints import Hints
+from bot.services.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
 from bot.services.lobby import Lobby
 from bot.services.moves import Moves
 from bot.services.notices import Notices
@@ -34,7 +35,7 @@ from bot.services.operator import HOUR, Operator
 from bot.services.outbox import Outbox
 from bot.services.players import Players
 from bot.services.presses import answer_press
-from bot.services.publisher import Publisher, hand_slot, rules_slot, setup_slot
+from bot.services.publisher import Publisher, hand_slot, setup_slot
 from bot.services.screens import Screens
 from bot.services.store import CURRENT_GAME, Change, Match, Store
 from bot.services.thinker import Thinker
@@ -49,7 +50,9 @@ from engine.core import JSONValue
 log = logging.getLogger(__name__)
 
 __all__ = [
+    "CHAT_LOCALE",
     "HOUR",
+    "USER_LOCALE",
     "AdminCheck",
     "GameRow",
     "GameService",
@@ -98,6 +101,7 @@ class GameService:
         self.players = Players(self.store, notices)
         self.chats = Chats(self.store, outbox)
         self.hints = Hints(self.store, self.thinker)
+        self.languages = ChatLanguages(db)
 
     # ---------------------------------------------------------------------------------------------- wiring
 
@@ -161,8 +165,12 @@ class GameService:
         """A one-off reply to a command or press."""
         await self.publisher.say(chat_id, text, markup, thread_id=thread_id)
 
-    async def turn_rules_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
-        self.publisher.turn_page(rules_slot(chat_id, message_id), chat_id, message_id, rendered)
+    async def show_rules(self, chat_id: int, rendered: views.Rendered, *, thread_id: int = 0) -> None:
+        """A rules message: the chat's one, sent anew below (the previous one deleted)."""
+        self.publisher.show_rules(chat_id, thread_id, rendered)
+
+    async def turn_rules_page(self, chat_id: int, message_id: int, page: views.Rendered, thread: int) -> None:
+        self.publisher.turn_rules_page(chat_id, thread, message_id, page)
 
     async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
         self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
@@ -220,11 +228,11 @@ class GameService:
         for game_id in games:
             self.timers.poke(game_id)
 
-    async def stats(self, user_id: int) -> UserStats:
+    async def stats(self, user_id: int) -> list[UserStats]:
         return await self.players.stats(user_id)
 
-    async def top(self, chat_id: int) -> list[ChatRank]:
-        return await self.players.top(chat_id)
+    async def top(self, chat_id: int, kind: str) -> list[ChatRank]:
+        return await self.players.top(chat_id, kind)
 
     async def game_for_rules(
         self, chat_id: int, thread_id: int, game_id: int | None = None
@@ -376,6 +384,22 @@ class GameService:
         if match.game.status is GameStatus.PLAYING:
             self.publisher.publish(match, resend={person.user_id})
 
+    async def hand_back(self, person: Person, *, solo_only: bool = False) -> int:
+        """/start, /play, /score in private: the hand of each running game (or the solo one) anew below."""
+        matches = await self.players.running(person.user_id, solo_only=solo_only)
+        for match in matches:
+            self.publisher.publish(match, resend={person.user_id})
+        return len(matches)
+
+    async def leave_game(self, chat_id: int, thread_id: int, person: Person) -> None:
+        """/leave: the person's seat in the running game here (in private: in each) goes to a bot player."""
+        for change in await self.players.leave(chat_id, thread_id, person):
+            self._made(change)
+
+    async def can_write(self, user_id: int) -> bool:
+        """Whether the bot may write to this person's private chat (they started it and did not block it)."""
+        return await self.players.can_write(user_id)
+
     async def show_table(self, game_id: int, person: Person) -> None:
         """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
         match = await self.store.read(game_id)
@@ -432,5 +456,6 @@ class GameService:
 
     async def on_chat_migrated(self, old: int, new: int) -> None:
         """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
+        self.languages.migrate(old, new)
         for game_id in await self.chats.migrate(old, new):
             await self._show(game_id, resend_table=True, wake=True)

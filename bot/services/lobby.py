@@ -77,7 +77,7 @@ class Lobby:
                     creator_id=creator.user_id,
                     options=options or plugin.default_options(self.config.default_target),
                     turn_timeout=self.config.turn_timeout if turn_timeout is None else turn_timeout,
-                    lang=locale_for(creator.lang).value,
+                    lang=await repo.chat_lang(tx, chat_id) or locale_for(creator.lang).value,
                     now=now,
                     expires_at=now + self.config.lobby_ttl,
                 )

@@ -5,11 +5,15 @@ from __future__ import annotations
 import dataclasses
 
 from bot.services.config import Person
+from bot.services.errors import ServiceError
 from bot.services.notices import Notices
-from bot.services.store import Store
+from bot.services.store import Change, Match, Store
+from bot.services.tables import seat_info, tr_for
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo
 from bot.storage.batch import Batch
 from bot.storage.models import ChatRank, UserStats
+from bot.views import Answer
+from bot.views.chats import render_left, render_left_private
 
 ACTIVE = (GameStatus.PLAYING, GameStatus.LOBBY)
 
@@ -62,11 +66,60 @@ class Players:
                     self.store.arm_deadline(unit)
         return notices, [game.id for game in games]
 
-    async def stats(self, user_id: int) -> UserStats:
+    async def running(self, user_id: int, *, solo_only: bool = False) -> list[Match]:
+        """The running games this person plays in (``solo_only``: their game with bots)."""
+        found = []
+        for game in await repo.games_of_user(self.store.db, user_id, (GameStatus.PLAYING,)):
+            match = await self.store.read(game.id) if game.mode is GameMode.SOLO or not solo_only else None
+            if match is not None and match.game.status is GameStatus.PLAYING:
+                found.append(match)
+        return found
+
+    async def leave(self, chat_id: int, thread_id: int, person: Person) -> list[Change]:
+        """/leave: the person's seat in the running group game of this chat (in private: in each of theirs) goes
+        to a bot player; the group is told, and the person gets the button that brings them back."""
+        if chat_id == person.user_id:
+            games = [m.game.id for m in await self.running(person.user_id) if m.game.mode is GameMode.GROUP]
+        else:
+            game = await repo.active_game_in_chat(self.store.db, chat_id, thread_id)
+            games = [game.id] if game is not None and game.status is GameStatus.PLAYING else []
+        if not games:
+            raise ServiceError(Answer.NO_GAME)
+        return [await self._leave(game_id, person) for game_id in games]
+
+    async def _leave(self, game_id: int, person: Person) -> Change:
+        async with self.store.mutate(game_id) as unit:
+            match = unit.match
+            seat = match.seat_of(person.user_id)
+            if seat is None or match.game.status is not GameStatus.PLAYING:
+                raise ServiceError(Answer.NOT_A_PLAYER)
+            if seat.replaced:
+                raise ServiceError(Answer.ALREADY_LEFT)
+            seat = unit.update_seat(seat.seat, misses=0, replaced=True)
+            self.store.arm_deadline(unit)
+            game = match.game
+            user = match.users.get(person.user_id)
+            notices = [
+                unit.notice(
+                    render_left(seat_info(seat, match.users), game.key, tr_for(game.lang)),
+                    game.chat_id,
+                    game.thread_id,
+                ),
+                unit.notice(
+                    render_left_private(game.key, tr_for(user.lang if user else person.lang)), person.user_id
+                ),
+            ]
+        return Change(unit.match, notices=notices)
+
+    async def can_write(self, user_id: int) -> bool:
+        user = await repo.get_user(self.store.db, user_id)
+        return user is not None and user.reachable
+
+    async def stats(self, user_id: int) -> list[UserStats]:
         return await repo.user_stats(self.store.db, user_id)
 
-    async def top(self, chat_id: int) -> list[ChatRank]:
-        return await repo.chat_top(self.store.db, chat_id)
+    async def top(self, chat_id: int, kind: str) -> list[ChatRank]:
+        return await repo.chat_top(self.store.db, chat_id, kind)
 
     async def game_for_rules(
         self, chat_id: int, thread_id: int, game_id: int | None = None

@@ -34,12 +34,19 @@ class PressAnswers:
         self.sent = 0
         self.failed = 0
 
-    def answer(self, query: CallbackQuery, text: str | None = None, *, show_alert: bool = False) -> None:
-        """Answer ``query`` in the background."""
+    def answer(
+        self,
+        query: CallbackQuery,
+        text: str | None = None,
+        *,
+        show_alert: bool = False,
+        url: str | None = None,
+    ) -> None:
+        """Answer ``query`` in the background (``url``: a link Telegram opens, such as the private chat)."""
         bot = query.bot
         if bot is None:
             return
-        task = asyncio.create_task(self._send(bot, query.id, text, show_alert))
+        task = asyncio.create_task(self._send(bot, query.id, text, show_alert, url))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
@@ -52,10 +59,12 @@ class PressAnswers:
     def pending(self) -> int:
         return len(self._pending)
 
-    async def _send(self, bot: Bot, query_id: str, text: str | None, show_alert: bool) -> None:
+    async def _send(
+        self, bot: Bot, query_id: str, text: str | None, show_alert: bool, url: str | None
+    ) -> None:
         try:
             await bot.answer_callback_query(
-                query_id, text=text, show_alert=show_alert, request_timeout=self.timeout
+                query_id, text=text, show_alert=show_alert, url=url, request_timeout=self.timeout
             )
         except Exception as exc:  # a query too old, a network that hangs: the move stands either way
             self.failed += 1
@@ -68,6 +77,8 @@ PRESS_ANSWERS: Final = PressAnswers()
 """The process's answers on their way (tasks of the running event loop; the app waits for them at shut-down)."""
 
 
-def answer_press(query: CallbackQuery, text: str | None = None, *, show_alert: bool = False) -> None:
+def answer_press(
+    query: CallbackQuery, text: str | None = None, *, show_alert: bool = False, url: str | None = None
+) -> None:
     """Answer a press in the background, within ``ANSWER_TIMEOUT`` seconds; never raises, never waits."""
-    PRESS_ANSWERS.answer(query, text, show_alert=show_alert)
+    PRESS_ANSWERS.answer(query, text, show_alert=show_alert, url=url)

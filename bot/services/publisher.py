@@ -43,9 +43,9 @@ def reminder_slot(game_id: int, user_id: int, version: int) -> str:
     return f"{REMINDERS}{game_id}:{user_id}:{version}"
 
 
-def rules_slot(chat_id: int, message_id: int) -> str:
-    """A rules message whose pages are turned in place."""
-    return f"r{chat_id}:{message_id}"
+def chat_rules_slot(chat_id: int, thread_id: int = 0) -> str:
+    """The one rules message of a chat (a forum topic): a new rules request replaces it, its pages turn in place."""
+    return f"R{chat_id}:{thread_id}"
 
 
 def setup_slot(chat_id: int, message_id: int) -> str:
@@ -80,6 +80,19 @@ class Publisher:
         """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""
         self.outbox.adopt(slot, chat_id, message_id)
         self.outbox.show(slot, chat_id, rendered.text, rendered.markup)
+
+    def show_rules(self, chat_id: int, thread_id: int, rendered: Rendered) -> None:
+        """A rules message, sent anew below; the chat's previous one (if any) is deleted."""
+        slot = chat_rules_slot(chat_id, thread_id)
+        self.outbox.show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id, resend=True)
+
+    def turn_rules_page(self, chat_id: int, thread_id: int, message_id: int, rendered: Rendered) -> None:
+        """A page of a rules message turned: the pressed message becomes (or stays) the chat's rules message and
+        shows ``rendered``; content it already shows is not sent again."""
+        slot = chat_rules_slot(chat_id, thread_id)
+        if self.outbox.message_id(slot) != message_id:
+            self.outbox.adopt(slot, chat_id, message_id)
+        self.outbox.show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id)
 
     def adopt_hand(self, game_id: int, user_id: int, message_id: int) -> None:
         """The message whose button started a solo game becomes its live message."""

@@ -90,4 +90,12 @@ CREATE TABLE rate_stamps (
 """
 """The calls to group chats still inside their minute windows when the bot stopped, for the next run."""
 
-MIGRATIONS: Final[tuple[str, ...]] = (V1, V2)
+V3: Final = """
+CREATE TABLE chat_langs (
+    chat_id  INTEGER PRIMARY KEY,
+    lang     TEXT NOT NULL
+)
+"""
+"""The language a chat chose with /lang (a group's, or a person's in their private chat); no row: Telegram's."""
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3)

@@ -201,6 +201,10 @@ class Notice:
 
 @dataclass(frozen=True, slots=True)
 class UserStats:
+    """A person's finished parties of one game (``kind``), in groups or solo (``mode``)."""
+
+    kind: str
+    mode: GameMode
     games: int
     wins: int
     points: int

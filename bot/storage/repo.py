@@ -267,27 +267,37 @@ def _seat_values(seat: SeatRow) -> tuple[object, ...]:
     )
 
 
-async def user_stats(db: Reader, user_id: int) -> UserStats:
-    row = await db.one(
-        "SELECT COUNT(*) AS games, COALESCE(SUM(s.won), 0) AS wins, COALESCE(SUM(s.score), 0) AS points, "
-        "COALESCE(SUM(s.settlement), 0) AS settlement FROM seats s JOIN games g ON g.id = s.game_id "
-        "WHERE s.user_id = ? AND g.status = 'finished'",
+async def user_stats(db: Reader, user_id: int) -> list[UserStats]:
+    """A person's finished parties, one line per game and mode (group, solo)."""
+    rows = await db.all(
+        "SELECT g.kind AS kind, g.mode AS mode, COUNT(*) AS games, COALESCE(SUM(s.won), 0) AS wins, "
+        "COALESCE(SUM(s.score), 0) AS points, COALESCE(SUM(s.settlement), 0) AS settlement "
+        "FROM seats s JOIN games g ON g.id = s.game_id "
+        "WHERE s.user_id = ? AND g.status = 'finished' GROUP BY g.kind, g.mode ORDER BY g.kind, g.mode",
         (user_id,),
     )
-    if row is None:
-        return UserStats(0, 0, 0, 0)
-    return UserStats(int(row["games"]), int(row["wins"]), int(row["points"]), int(row["settlement"]))
+    return [
+        UserStats(
+            str(r["kind"]),
+            GameMode(r["mode"]),
+            int(r["games"]),
+            int(r["wins"]),
+            int(r["points"]),
+            int(r["settlement"]),
+        )
+        for r in rows
+    ]
 
 
-async def chat_top(db: Reader, chat_id: int, limit: int = 10) -> list[ChatRank]:
-    """The chat's people by wins, then points, over the parties finished there (group games only)."""
+async def chat_top(db: Reader, chat_id: int, kind: str, limit: int = 10) -> list[ChatRank]:
+    """The chat's people by wins, then points, over the parties of game ``kind`` finished there."""
     rows = await db.all(
         "SELECT s.user_id AS user_id, u.name AS name, COUNT(*) AS games, COALESCE(SUM(s.won), 0) AS wins, "
         "COALESCE(SUM(s.score), 0) AS points FROM seats s JOIN games g ON g.id = s.game_id "
         "JOIN users u ON u.user_id = s.user_id "
-        "WHERE g.chat_id = ? AND g.status = 'finished' AND s.user_id IS NOT NULL "
+        "WHERE g.chat_id = ? AND g.kind = ? AND g.status = 'finished' AND s.user_id IS NOT NULL "
         "GROUP BY s.user_id ORDER BY wins DESC, points DESC, games ASC, s.user_id ASC LIMIT ?",
-        (chat_id, limit),
+        (chat_id, kind, limit),
     )
     return [
         ChatRank(int(r["user_id"]), str(r["name"]), int(r["games"]), int(r["wins"]), int(r["points"]))
@@ -392,3 +402,28 @@ def move_chat(batch: Batch, old: int, new: int) -> None:
     batch.add("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("DELETE FROM live_messages WHERE chat_id = ?", (old,))
+    batch.add("UPDATE OR REPLACE chat_langs SET chat_id = ? WHERE chat_id = ?", (new, old))
+
+
+# --- chat languages ----------------------------------------------------------------------------------------
+
+
+def set_chat_lang(batch: Batch, chat_id: int, lang: str | None) -> None:
+    """The language ``chat_id`` chose (None: follow each person's Telegram language again)."""
+    if lang is None:
+        batch.add("DELETE FROM chat_langs WHERE chat_id = ?", (chat_id,))
+    else:
+        batch.add(
+            "INSERT INTO chat_langs (chat_id, lang) VALUES (?, ?) "
+            "ON CONFLICT (chat_id) DO UPDATE SET lang = excluded.lang",
+            (chat_id, lang),
+        )
+
+
+async def chat_lang(db: Reader, chat_id: int) -> str | None:
+    row = await db.one("SELECT lang FROM chat_langs WHERE chat_id = ?", (chat_id,))
+    return str(row["lang"]) if row is not None else None
+
+
+async def chat_langs(db: Reader) -> list[tuple[int, str]]:
+    return [(int(r["chat_id"]), str(r["lang"])) for r in await db.all("SELECT chat_id, lang FROM chat_langs")]

@@ -16,6 +16,8 @@ from bot.views.models import Rendered
 from bot.views.rules_book import RulesLibrary, RulesSection
 from engine.core import JSONValue
 
+SHOWN_MARK: Final = "• "
+"""Marks the navigation button of the section a rules message shows."""
 NAV_ROW: Final = 4
 """Section buttons in a row of the navigation (each game's sections start a row)."""
 
@@ -83,7 +85,7 @@ def nav_rows(
     for book in library.books:
         buttons = [
             button(
-                ("• " if s.id == section_id else "") + s.nav(tr),
+                (SHOWN_MARK if s.id == section_id else "") + s.nav(tr),
                 RulesCb(section=s.id, game=game_id, page=True).pack(),
             )
             for s in book.sections
@@ -160,8 +162,8 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
     return Rendered(text, keyboard([[button(tr.t("btn-rules"), first)]]))
 
 
-PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "help")
-GROUP_COMMANDS: Final = ("new", "score", "cancel", "top", "rules", "help")
+PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "leave", "lang", "help")
+GROUP_COMMANDS: Final = ("new", "score", "leave", "cancel", "top", "rules", "lang", "help")
 """The group menu's own commands, after each game's command."""
 
 

@@ -64,8 +64,16 @@ def render_play_menu(tr: Translator, games: Sequence[SoloGame]) -> Rendered:
                 [button(tr.t(f"btn-solo-{game.kind}"), SoloCb(step=SoloStep.GAME, game=game.kind).pack())]
             )
         else:
-            rows.append([_opponents_button(tr, game, n) for n in game.opponents])
+            # one button a row, each naming the game: «🃏 Кончинка — с двумя ботами»
+            rows += [[_menu_opponents_button(tr, game, n)] for n in game.opponents]
     return Rendered(tr.t("solo-menu"), keyboard(rows))
+
+
+def _menu_opponents_button(tr: Translator, game: SoloGame, count: int) -> InlineKeyboardButton:
+    return button(
+        tr.t("solo-menu-opponents-btn", game=tr.t(f"game-{game.kind}-button"), count=count),
+        SoloCb(step=SoloStep.OPPONENTS, game=game.kind, opponents=count).pack(),
+    )
 
 
 def _opponents_button(tr: Translator, game: SoloGame, count: int) -> InlineKeyboardButton:

@@ -1,4 +1,8 @@
-"""/stats and /top: a person's own figures and a chat's leaderboard."""
+"""/stats and /top: a person's own figures and a chat's leaderboard, each game apart (and solo apart from group).
+
+Views know no game: the handlers pass each hosted game's ``kind`` and its name on a button («🃏 Кончинка»). What a
+game's points are called comes from its texts: ``stats-points-<kind>`` (else ``stats-points``).
+"""
 
 from __future__ import annotations
 
@@ -9,8 +13,39 @@ from bot.i18n import Translator
 from bot.views.common import named
 from bot.views.models import Rendered
 
+MINUS = "\u2212"
+"""A true minus sign (an ASCII hyphen reads as a dash)."""
 
-class _Figures(Protocol):
+
+def signed(number: int, *, plus: bool = False) -> str:
+    """``-33`` -> «−33»; with ``plus`` also «+4» (and «0»)."""
+    if number < 0:
+        return f"{MINUS}{-number}"
+    return f"+{number}" if plus and number > 0 else str(number)
+
+
+class GameFigures(Protocol):
+    """What /stats shows of one game in one mode (the storage's row has these; a view needs no more of it)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def mode(self) -> str: ...
+    @property
+    def games(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def settlement(self) -> int: ...
+
+
+class RankFigures(Protocol):
+    """One line of /top."""
+
+    @property
+    def name(self) -> str: ...
     @property
     def games(self) -> int: ...
     @property
@@ -19,54 +54,71 @@ class _Figures(Protocol):
     def points(self) -> int: ...
 
 
-class PersonFigures(_Figures, Protocol):
-    """What /stats shows of one person (the storage's row has these; a view needs no more of it)."""
-
-    @property
-    def settlement(self) -> int: ...
+def _points_key(tr: Translator, kind: str) -> str:
+    key = f"stats-points-{kind}"
+    return key if tr.has(key) else "stats-points"
 
 
-class RankFigures(_Figures, Protocol):
-    """One line of /top."""
-
-    @property
-    def name(self) -> str: ...
-
-
-def render_stats(stats: PersonFigures, tr: Translator, name: str | None = None) -> Rendered:
-    """/stats: parties, wins, points and the settlement balance of finished parties.
+def render_stats(
+    figures: Sequence[GameFigures],
+    games: Sequence[tuple[str, str]],
+    tr: Translator,
+    name: str | None = None,
+) -> Rendered:
+    """/stats: for each game (``games``: kind and name, in the bot's order) its parties in groups and with bots.
 
     ``name`` (the person's raw name) titles the figures «Статистика: Аня» — for an answer in a group, where
     «Ваша» would not say whose; without it the title is «Ваша статистика».
     """
-    balance = stats.settlement
     whose = tr.t("stats-of", name=named(name)) if name else tr.t("stats-yours")
-    text = tr.t(
-        "stats-text",
-        whose=whose,
-        games=stats.games,
-        wins=stats.wins,
-        points=stats.points,
-        sign="plus" if balance > 0 else "minus" if balance < 0 else "zero",
-        amount=abs(balance),
+    blocks = [f"📊 <b>{whose}</b>"]
+    for kind, game_name in games:
+        lines = [
+            _stats_line(row, tr)
+            for mode in ("group", "solo")
+            for row in figures
+            if row.kind == kind and str(row.mode) == mode and row.games
+        ]
+        if lines:
+            blocks.append("\n".join([f"<b>{game_name}</b>", *lines]))
+    if len(blocks) == 1:
+        blocks.append(tr.t("stats-nothing"))
+    return Rendered("\n\n".join(blocks), None)
+
+
+def _stats_line(row: GameFigures, tr: Translator) -> str:
+    points = tr.t(_points_key(tr, row.kind), points=signed(row.points))
+    settlement = tr.t("stats-settlement", amount=signed(row.settlement, plus=True)) if row.settlement else ""
+    return tr.t(
+        "stats-line",
+        mode=str(row.mode),
+        games=row.games,
+        wins=row.wins,
+        points=points,
+        settlement=settlement,
     )
-    return Rendered(text, None)
 
 
-def render_top(ranks: Sequence[RankFigures], tr: Translator) -> Rendered:
-    """/top: the chat's people by wins, then points."""
-    if not ranks:
-        return Rendered(tr.t("top-empty"), None)
-    lines = [tr.t("top-title")]
-    for place, rank in enumerate(ranks, start=1):
-        lines.append(
-            tr.t(
-                "top-line",
-                place=place,
-                name=named(rank.name),
-                wins=rank.wins,
-                games=rank.games,
-                points=rank.points,
+def render_top(tops: Sequence[tuple[str, Sequence[RankFigures]]], tr: Translator) -> Rendered:
+    """/top: for each game (its name on a button, and its ranks) the chat's people by wins, then points."""
+    blocks = [tr.t("top-title")]
+    for game_name, ranks in tops:
+        if not ranks:
+            continue
+        lines = [f"<b>{game_name}</b>"]
+        for place, rank in enumerate(ranks, start=1):
+            lines.append(
+                tr.t(
+                    "top-line",
+                    place=place,
+                    name=named(rank.name),
+                    wins=rank.wins,
+                    games=rank.games,
+                    points=abs(rank.points),
+                    shown=signed(rank.points),
+                )
             )
-        )
-    return Rendered("\n".join(lines), None)
+        blocks.append("\n".join(lines))
+    if len(blocks) == 1:
+        return Rendered(tr.t("top-empty"), None)
+    return Rendered("\n\n".join(blocks), None)

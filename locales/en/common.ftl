@@ -116,29 +116,13 @@ solo-choose-level = { $game }, { $count ->
    *[other] { $count } bots
 }. How strong?
 
-stats-text =
-    📊 <b>{ $whose }</b>
-    Games played: { $games }
-    Wins: { $wins }
-    Points scored: { $points }
-    Settlement balance: { $sign ->
-        [plus] +{ $amount } { $amount ->
-            [one] point
-           *[other] points
-        } in your favour
-        [minus] −{ $amount } { $amount ->
-            [one] point
-           *[other] points
-        } against you
-       *[zero] 0, all square
-    }
 top-title = 🏆 <b>The chat's best players</b>
 top-line = { $place }. { $name } — { $wins ->
     [one] { $wins } win
    *[other] { $wins } wins
 } of { $games }, { $points ->
-    [one] { $points } point
-   *[other] { $points } points
+    [one] { $shown } point
+   *[other] { $shown } points
 }
 top-empty = No game has been finished in this chat yet.
 stats-yours = Your stats

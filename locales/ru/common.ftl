@@ -119,33 +119,15 @@ solo-choose-level = { $game }, { $count ->
    *[many] { $count } ботов
 }. Какой силы?
 
-stats-text =
-    📊 <b>{ $whose }</b>
-    Партий сыграно: { $games }
-    Побед: { $wins }
-    Очков набрано: { $points }
-    Итог расчётов: { $sign ->
-        [plus] в плюсе на { $amount } { $amount ->
-            [one] очко
-            [few] очка
-           *[many] очков
-        }
-        [minus] в минусе на { $amount } { $amount ->
-            [one] очко
-            [few] очка
-           *[many] очков
-        }
-       *[zero] ни в плюсе, ни в минусе
-    }
 top-title = 🏆 <b>Лучшие игроки чата</b>
 top-line = { $place }. { $name } — { $wins ->
     [one] { $wins } победа
     [few] { $wins } победы
    *[many] { $wins } побед
 } из { $games }, { $points ->
-    [one] { $points } очко
-    [few] { $points } очка
-   *[many] { $points } очков
+    [one] { $shown } очко
+    [few] { $shown } очка
+   *[many] { $shown } очков
 }
 top-empty = В этом чате ещё не доиграли ни одной партии.
 stats-yours = Ваша статистика

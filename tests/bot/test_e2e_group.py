@@ -53,17 +53,18 @@ async def test_top_and_stats_count_a_finished_party(tg: FakeTelegram, bot_runner
     await boris.send(group, "/top")
     await tg.wait_for(lambda: "Лучшие игроки" in last_text(group), timeout=5, what="/top")
     top = last_text(group).splitlines()
-    assert top[1].startswith(f"1. {winner} — 1 победа из 1, "), top
-    assert len(top) == 3
+    assert top[:3] == ["🏆 Лучшие игроки чата", "", "🃏 Кончинка"], top
+    assert top[3].startswith(f"1. {winner} — 1 победа из 1, "), top
+    assert len(top) == 5
 
     await anna.send_private("/stats")
     await tg.wait_for(lambda: "статистика" in last_text(anna.private_chat), timeout=5)
-    stats = last_text(anna.private_chat)
-    assert "Партий сыграно: 1" in stats
-    assert f"Побед: {1 if winner == 'Аня' else 0}" in stats
-    assert re.search(
-        r"Итог расчётов: в плюсе на \d+ очк\w*"
-        if winner == "Аня"
-        else r"Итог расчётов: в минусе на \d+ очк\w*",
-        stats,
+    stats = last_text(anna.private_chat).splitlines()
+    assert stats[:3] == ["📊 Ваша статистика", "", "🃏 Кончинка"], stats
+    wins = "1 победа" if winner == "Аня" else "0 побед"
+    assert re.fullmatch(
+        rf"В группах: 1 партия, {wins}, очков набрано: \d+, расчёт: "
+        + (r"\+\d+" if winner == "Аня" else "−\\d+"),
+        stats[3],
     ), stats
+    assert len(stats) == 4, "no Кинг, no games with bots"

@@ -23,6 +23,8 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
+GAMES = [("konchinka", "🃏 Кончинка"), ("king", "👑 Кинг")]
+
 RU = translator("ru")
 
 
@@ -185,10 +187,10 @@ async def test_stats_in_a_group_names_the_person_and_in_private_says_yours(
         stats = await repo.user_stats(tx, anna.id)
 
     await anna.send(group, "/stats")
-    named = plain(render_stats(stats, RU, name=anna.full_name).text)
+    named = plain(render_stats(stats, GAMES, RU, name=anna.full_name).text)
     assert named.startswith("📊 " + RU.t("stats-of", name=anna.full_name))
     await tg.wait_for(lambda: [m.text for m in group.bot_messages()] == [named], what="/stats in the group")
 
     await anna.send_private("/stats")
-    yours = plain(render_stats(stats, RU).text)
+    yours = plain(render_stats(stats, GAMES, RU).text)
     await tg.wait_for(lambda: [m.text for m in anna.private_chat.bot_messages()] == [yours], what="/stats")

@@ -13,13 +13,14 @@ import asyncio
 import pytest
 
 from bot.callbacks import RulesCb
-from bot.services.flood import Kind, Rate, ThrottleLimits, Windows
+from bot.services.flood import MAX_WAIT, Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 TOO_FAST = "Секунду…"
+TOO_MANY = "Слишком много вопросов подряд — на этот я не отвечу. Задайте его снова через полминуты."
 LIMITS = ThrottleLimits()
 CLOCK_SPEED = 5.0
 QUIET = 0.5
@@ -33,8 +34,8 @@ async def test_a_burst_of_commands_in_a_group_gets_a_few_answers_and_one_too_fas
     users = [tg.add_user(name) for name in ("Аня", "Борис", "Вера")]
     group = tg.add_group("Друзья", users, admins=users[:1])
     # The first five admitted get answers of their own (a refusal such as /score's «no game» would be merged with
-    # its twins by the refusal throttle, which is not what this test counts).
-    for command in ("/rules", "/stats", "/top", "/score"):
+    # its twins by the refusal throttle, and rules answers replace each other: neither is what this test counts).
+    for command in ("/stats", "/help", "/top", "/score"):
         for user in users:
             await user.send(group, command)
     await tg.settle(quiet=QUIET, timeout=30)
@@ -43,17 +44,22 @@ async def test_a_burst_of_commands_in_a_group_gets_a_few_answers_and_one_too_fas
     assert len(answers) == LIMITS.command_per_group.count + 1
 
 
-async def test_one_person_spamming_a_command_in_private_is_answered_a_few_times(
+async def test_one_person_spamming_a_command_in_private_is_answered_in_turn_then_told_to_wait(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     await bot_runner(clock_speed=CLOCK_SPEED)
     anna = tg.add_user("Аня")
     for _ in range(10):
         await anna.send_private("/stats")
-    await tg.settle(quiet=QUIET, timeout=30)
+    await tg.wait_for(lambda: len(anna.private_chat.bot_messages()) >= 10, timeout=30, what="ten answers")
+    await tg.settle(quiet=MAX_WAIT / CLOCK_SPEED + QUIET, timeout=30)
     answers = [m.text for m in anna.private_chat.visible_messages() if m.is_from_bot]
-    assert answers.count(TOO_FAST) == 1
-    assert len(answers) == LIMITS.command_per_user.count + 1
+    # Three at once, three a window later, three two windows later; the tenth would wait longer than MAX_WAIT.
+    rate = LIMITS.command_per_user
+    assert rate.count * (int(MAX_WAIT // rate.seconds) + 1) == 9
+    assert answers.count(TOO_MANY) == 1
+    assert answers.count(TOO_FAST) == 0
+    assert len(answers) == 9 + 1
 
 
 async def test_a_burst_of_presses_is_answered_too_fast_beyond_the_limit(
@@ -92,3 +98,11 @@ def test_windows_let_rate_count_events_through_and_forget_idle_keys() -> None:
     assert len(windows) == 999
     windows.sweep(100.0)
     assert len(windows) == 0
+
+
+def test_a_reserved_window_lets_events_wait_in_turn_up_to_the_longest_wait() -> None:
+    windows = Windows()
+    rate = Rate(2, 10.0)
+    key = (Kind.COMMAND_USER, 1)
+    assert [windows.reserve(key, rate, 0.0, 15.0) for _ in range(5)] == [0.0, 0.0, 10.0, 10.0, None]
+    assert windows.reserve(key, rate, 12.0, 15.0) == 20.0

@@ -26,6 +26,7 @@ NOT_NOUNS: dict[tuple[str, str], str] = {
     ("lobby-turn-time", "seconds"): "«с», an abbreviation, does not decline",
     ("time-limit", "seconds"): "«с», an abbreviation",
     ("rules-answer-konchinka-players", "min"): "«от 2 до 4 игроков»: the noun follows $max",
+    ("top-line", "shown"): "«−21 очко»: $shown is $points with its sign; the form follows $points",
 }
 
 FORMS: tuple[tuple[str, str, str], ...] = (
@@ -43,6 +44,7 @@ FORMS: tuple[tuple[str, str, str], ...] = (
     ("соперник", "соперника", "соперников"),
     ("бот", "бота", "ботов"),
     ("победа", "победы", "побед"),
+    ("партия", "партии", "партий"),
     ("секунда", "секунды", "секунд"),
 )
 """The forms a noun (or its adjective) takes after 1 and 21, after 2 and 22, after 0, 5 and 11."""

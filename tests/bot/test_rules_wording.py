@@ -9,7 +9,7 @@ import pytest
 
 from bot.games import rules_library
 from bot.i18n import LOCALES_DIR, Locale, translator
-from bot.storage.models import ChatRank, UserStats
+from bot.storage.models import ChatRank, GameMode, UserStats
 from bot.views.rules_lookup import render_rules_answer
 from bot.views.stats import render_stats, render_top
 
@@ -31,27 +31,52 @@ def test_players_needed_agree_with_the_number(count: int, text: str) -> None:
     assert RU.t("answer-not-enough-players", count=count) == text
 
 
-def test_stats_say_the_sign_and_the_unit() -> None:
-    def balance(settlement: int) -> str:
-        text = render_stats(UserStats(games=3, wins=1, points=20, settlement=settlement), RU).text
-        return text.splitlines()[-1]
-
-    assert balance(2) == "Итог расчётов: в плюсе на 2 очка"
-    assert balance(-5) == "Итог расчётов: в минусе на 5 очков"
-    assert balance(1) == "Итог расчётов: в плюсе на 1 очко"
-    assert balance(0) == "Итог расчётов: ни в плюсе, ни в минусе"
-    english = render_stats(UserStats(games=1, wins=0, points=3, settlement=-1), EN).text
-    assert "Games played: 1" in english and english.endswith("Settlement balance: −1 point against you")
+GAMES = [("konchinka", "🃏 Кончинка"), ("king", "👑 Кинг")]
 
 
-def test_top_lines_agree_with_the_numbers() -> None:
+def test_stats_show_each_game_apart_with_true_minus_signs() -> None:
+    figures = [
+        UserStats("king", GameMode.GROUP, 1, 0, -33, 0),
+        UserStats("konchinka", GameMode.SOLO, 3, 1, 20, 0),
+        UserStats("konchinka", GameMode.GROUP, 5, 2, 41, -5),
+    ]
+    assert render_stats(figures, GAMES, RU).text.splitlines() == [
+        "📊 <b>Ваша статистика</b>",
+        "",
+        "<b>🃏 Кончинка</b>",
+        "В группах: 5 партий, 2 победы, очков набрано: 41, расчёт: −5",
+        "С ботами: 3 партии, 1 победа, очков набрано: 20",
+        "",
+        "<b>👑 Кинг</b>",
+        "В группах: 1 партия, 0 побед, итог по очкам: −33",
+    ]
+    english = render_stats([UserStats("king", GameMode.SOLO, 1, 1, 12, 2)], GAMES, EN).text
+    assert english.splitlines()[2:] == [
+        "<b>👑 Кинг</b>",
+        "With bots: 1 game, 1 win, total score: 12, settlement: +2",
+    ]
+    assert "-" not in render_stats(figures, GAMES, RU).text, "no ASCII hyphen for a minus"
+    assert render_stats([], GAMES, RU).text.splitlines()[-1] == (
+        "Вы ещё не доиграли ни одной партии. Сыграть с ботами — /play."
+    )
+
+
+def test_top_lines_agree_with_the_numbers_each_game_apart() -> None:
     ranks = [ChatRank(1, "Аня", 5, 2, 41), ChatRank(2, "Боря", 5, 1, 22), ChatRank(3, "Вера", 5, 5, 21)]
-    lines = render_top(ranks, RU).text.splitlines()
+    king = [ChatRank(2, "Боря", 1, 1, 12), ChatRank(1, "Аня", 1, 0, -21)]
+    lines = render_top([("🃏 Кончинка", ranks), ("👑 Кинг", king)], RU).text.splitlines()
     assert lines[1:] == [
+        "",
+        "<b>🃏 Кончинка</b>",
         "1. Аня — 2 победы из 5, 41 очко",
         "2. Боря — 1 победа из 5, 22 очка",
         "3. Вера — 5 побед из 5, 21 очко",
+        "",
+        "<b>👑 Кинг</b>",
+        "1. Боря — 1 победа из 1, 12 очков",
+        "2. Аня — 0 побед из 1, −21 очко",
     ]
+    assert render_top([("🃏 Кончинка", []), ("👑 Кинг", [])], RU).text == RU.t("top-empty")
 
 
 def test_cannot_finish_agrees_with_the_number() -> None:

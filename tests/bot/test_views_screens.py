@@ -19,7 +19,7 @@ from bot.games.konchinka import results as cr
 from bot.games.konchinka import views as cv
 from bot.games.konchinka.views import KonchinkaTable
 from bot.i18n import Translator
-from bot.storage.models import UserStats
+from bot.storage.models import GameMode, UserStats
 from bot.views import Rendered, SeatInfo, TableInfo, render_joined, render_lobby, render_timed_out
 from bot.views.common import bot_name, seat_name
 from bot.views.models import number_bots
@@ -392,9 +392,10 @@ def test_king_party_end_offers_the_rematch_only_where_asked() -> None:
 
 @LOCALES
 def test_stats_say_whose_they_are(tr: Translator) -> None:
-    stats = UserStats(games=3, wins=1, points=20, settlement=0)
-    named = render_stats(stats, tr, "<Аня>").text.splitlines()[0]
-    own = render_stats(stats, tr).text.splitlines()[0]
+    stats = [UserStats("konchinka", GameMode.GROUP, games=3, wins=1, points=20, settlement=0)]
+    games = [("konchinka", "🃏")]
+    named = render_stats(stats, games, tr, "<Аня>").text.splitlines()[0]
+    own = render_stats(stats, games, tr).text.splitlines()[0]
     if tr is RU:
         assert (named, own) == ("📊 <b>Статистика: &lt;Аня&gt;</b>", "📊 <b>Ваша статистика</b>")
     else:

@@ -1,0 +1,17 @@
+## /stats: each game apart, groups and bots apart
+
+stats-line = { $mode ->
+    [group] In groups
+   *[solo] With bots
+}: { $games ->
+    [one] { $games } game
+   *[other] { $games } games
+}, { $wins ->
+    [one] { $wins } win
+   *[other] { $wins } wins
+}, { $points }{ $settlement }
+stats-points = points: { $points }
+stats-points-konchinka = points scored: { $points }
+stats-points-king = total score: { $points }
+stats-settlement = , settlement: { $amount }
+stats-nothing = You haven't finished a game yet. Play with bots: /play.

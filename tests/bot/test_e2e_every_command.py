@@ -1,0 +1,178 @@
+"""Every command and every message gets an answer in every chat (issue 21, point 3; first contact, point 9).
+
+A command meant for the other kind of chat says where it works and offers the button that gets there; plain text
+in private gets the short menu; /start in private greets with «🎮 Играть с ботами» and «👥 Добавить в группу».
+Texts are read as the person sees them, in Russian and in English.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import translator
+from tests.bot.conftest import BotRunner, plain
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+
+BOT = "konchinka_test_bot"
+ADD_TO_GROUP = f"https://t.me/{BOT}?startgroup=new"
+OPEN_PLAY = f"https://t.me/{BOT}?start=play"
+
+
+async def _answer(tg: FakeTelegram, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:
+    """``user`` writes ``text`` in ``chat``; the bot's newest message there after it."""
+    sent = await user.send(chat, text)
+
+    def reply() -> FakeMessage | None:
+        last = chat.last_bot_message()
+        return last if last is not None and last.message_id > sent.message_id else None
+
+    await tg.wait_for(reply, what=f"an answer to {text!r}")
+    answer = reply()
+    assert answer is not None
+    return answer
+
+
+def _labels(message: FakeMessage) -> list[str]:
+    return [b.text for b in message.flat_buttons]
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_group_commands_in_private_say_where_they_work(
+    tg: FakeTelegram, bot_runner: BotRunner, lang: str
+) -> None:
+    await bot_runner()
+    tr = translator(lang)
+    anna = tg.add_user("Аня", language_code=lang)
+    for command in ("/konchinka", "/king", "/new"):
+        answer = await _answer(tg, anna, anna.private_chat, command)
+        assert answer.text == plain(tr.t("chats-group-only", command=command))
+        assert answer.button(tr.t("btn-add-group")).url == ADD_TO_GROUP
+        assert answer.has_button(tr.t("btn-play-bots"))
+    if lang == "ru":
+        assert answer.text == (
+            "/new — команда для группы: добавьте меня в чат с друзьями и наберите её там. "
+            "А с ботами можно сыграть прямо здесь."
+        )
+    else:
+        assert answer.text == (
+            "/new works in a group: add me to a chat with your friends and type it there. "
+            "You can play with bots right here."
+        )
+
+
+async def test_plain_text_in_private_gets_the_menu_and_its_play_button_opens_the_game_menu(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня")
+    menu = await _answer(tg, anna, anna.private_chat, "привет")
+    assert menu.text == "Я понимаю команды и кнопки. Что делаем?"
+    assert _labels(menu) == ["🎮 Играть с ботами", "👥 Добавить в группу", "📖 Правила"]
+    assert (await anna.press(menu, "🎮 Играть с ботами")).answered
+    await tg.wait_for(lambda: menu.has_button("👑 Кинг — с тремя ботами"), what="the game menu in place")
+    unknown = await _answer(tg, anna, anna.private_chat, "/konchinka_rules")
+    assert unknown.text == menu.history[0].text
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_private_commands_in_a_group_say_where_they_work(
+    tg: FakeTelegram, bot_runner: BotRunner, lang: str
+) -> None:
+    await bot_runner()
+    tr = translator(lang)
+    anna = tg.add_user("Аня", language_code=lang)
+    group = tg.add_group("Друзья", [anna], admins=[anna])
+    play = await _answer(tg, anna, group, "/play")
+    assert play.text == plain(tr.t("chats-private-only", command="/play"))
+    assert play.button(tr.t("btn-open-private")).url == OPEN_PLAY
+    start = await _answer(tg, anna, group, "/start")
+    assert start.text == plain(
+        tr.t("chats-group-start", commands="/konchinka" + tr.t("rules-list-or") + "/king")
+    )
+    assert start.button(tr.t("btn-open-private")).url == OPEN_PLAY
+    if lang == "ru":
+        assert play.text == "/play — команда для личного чата со мной: откройте его кнопкой ниже."
+        assert start.text == (
+            "Чтобы сыграть здесь, наберите /konchinka или /king, а /new предложит выбрать игру. "
+            "Сыграть с ботами можно в личке со мной."
+        )
+
+
+async def test_the_private_chat_opened_from_a_groups_play_shows_the_game_menu(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня")
+    menu = await _answer(tg, anna, anna.private_chat, "/start play")
+    assert menu.has_button("👑 Кинг — с тремя ботами")
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_start_offers_play_with_bots_and_add_to_a_group(
+    tg: FakeTelegram, bot_runner: BotRunner, lang: str
+) -> None:
+    await bot_runner()
+    tr = translator(lang)
+    anna = tg.add_user("Аня", language_code=lang)
+    hello = await _answer(tg, anna, anna.private_chat, "/start")
+    assert _labels(hello) == [tr.t("btn-play-bots"), tr.t("btn-add-group"), tr.t("btn-rules")]
+    assert hello.button(tr.t("btn-add-group")).url == ADD_TO_GROUP
+    if lang == "ru":
+        assert hello.text.startswith("👋 Привет! Со мной можно сыграть в карты: Кончинка, Кинг.")
+        assert "добавьте меня в группу и наберите там /konchinka или /king." in hello.text
+    else:
+        assert hello.text.startswith("👋 Hi! I host card games: Konchinka, King.")
+    await anna.press(hello, tr.t("btn-play-bots"))
+    await tg.wait_for(lambda: hello.has_button(tr.t("btn-solo-king")), what="the game menu")
+
+
+async def test_the_done_when_of_issue_21_each_message_gets_an_answer(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """One person, one after another: three messages in private and two commands in a group, each answered (the
+    private chat's window is its own: questions there do not use up the person's window in the group)."""
+    await bot_runner()
+    ru = translator("ru")
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna], admins=[anna])
+    expected = [
+        (anna.private_chat, "/konchinka", plain(ru.t("chats-group-only", command="/konchinka"))),
+        (anna.private_chat, "/new", plain(ru.t("chats-group-only", command="/new"))),
+        (anna.private_chat, "привет", plain(ru.t("chats-menu"))),
+        (group, "/play", plain(ru.t("chats-private-only", command="/play"))),
+        (group, "/start", plain(ru.t("chats-group-start", commands="/konchinka или /king"))),
+    ]
+    for chat, text, answer in expected:
+        assert (await _answer(tg, anna, chat, text)).text == answer
+
+
+@pytest.mark.parametrize(
+    ("lang", "labels"),
+    [
+        (
+            "ru",
+            [
+                "🃏 Кончинка — с одним ботом",
+                "🃏 Кончинка — с двумя ботами",
+                "🃏 Кончинка — с тремя ботами",
+                "👑 Кинг — с тремя ботами",
+            ],
+        ),
+        (
+            "en",
+            [
+                "🃏 Konchinka — with one bot",
+                "🃏 Konchinka — with two bots",
+                "🃏 Konchinka — with three bots",
+                "👑 King — with three bots",
+            ],
+        ),
+    ],
+)
+async def test_play_buttons_name_the_game(
+    tg: FakeTelegram, bot_runner: BotRunner, lang: str, labels: list[str]
+) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня", language_code=lang)
+    menu = await _answer(tg, anna, anna.private_chat, "/play")
+    assert _labels(menu) == labels

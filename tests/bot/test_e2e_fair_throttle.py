@@ -1,0 +1,97 @@
+"""Fair throttling (issue 27, point 4; issue 21, point 3): one member who spams a command is slowed down alone;
+everyone else's commands are answered. The group's own window only stops a flood by many people, and never
+silences someone who has sent nothing. In private, questions asked one after another all get answers.
+
+The bot's clock runs 5 times faster than real time, so its windows (counted on that clock) pass in a fifth of
+the time; the fake Bot API's limits run faster still. (Drafted on branch «faults».)"""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.bot.conftest import BotRunner
+from tests.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+
+SPEED = 5.0
+
+
+async def _clock_sleep(seconds: float) -> None:
+    await asyncio.sleep(seconds / SPEED)
+
+
+async def test_one_member_spamming_help_silences_nobody_else(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    await bot_runner(clock_speed=SPEED)
+    spammer = tg.add_user("Глеб")
+    others = [tg.add_user(name) for name in ("Аня", "Борис", "Вера", "Дима", "Егор", "Жанна")]
+    group = tg.add_group("Друзья", [spammer, *others], admins=others[:1])
+
+    async def spam() -> None:
+        for _ in range(40):  # /help once a second for 40 s
+            await spammer.send(group, "/help")
+            await _clock_sleep(1.0)
+
+    async def ask() -> None:
+        for user in others:  # each of the others asks for their stats once, 5 s apart, while the spam goes on
+            await _clock_sleep(5.0)
+            await user.send(group, "/stats")
+
+    await asyncio.gather(spam(), ask())
+    await tg.wait_for(
+        lambda: all(
+            f"Статистика: {u.full_name}" in "\n".join(m.text for m in group.bot_messages()) for u in others
+        ),
+        timeout=60,
+        what="an answer to each",
+    )
+    await tg.settle(quiet=1.0, timeout=60)
+    answers = [m.text for m in group.bot_messages()]
+    for user in others:
+        assert f"Статистика: {user.full_name}" in "\n".join(answers), (
+            f"{user.full_name}'s /stats went unanswered"
+        )
+    helps = sum(1 for text in answers if "/konchinka" in text)
+    assert helps <= 13, f"the spammer got {helps} answers to 40 /help in 40 s"
+
+
+async def test_a_flood_by_many_members_is_held_back_but_each_gets_an_answer(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner(clock_speed=SPEED)
+    people = [tg.add_user(f"Участник {i}") for i in range(12)]
+    group = tg.add_group("Толпа", people, admins=people[:1])
+    for _ in range(3):  # everyone sends /stats three times at once
+        for user in people:
+            await user.send(group, "/stats")
+    await tg.wait_for(
+        lambda: all(
+            f"Статистика: {u.full_name}" in "\n".join(m.text for m in group.bot_messages()) for u in people
+        ),
+        timeout=60,
+        what="an answer to each",
+    )
+    await tg.settle(quiet=1.0, timeout=60)
+    answers = [m.text for m in group.bot_messages()]
+    for user in people:
+        assert f"Статистика: {user.full_name}" in "\n".join(answers), f"{user.full_name} got no answer"
+    assert len(answers) < 3 * len(people), "a flood by many people is held back"
+    assert answers.count("Секунду…") == 1
+
+
+async def test_five_rules_questions_in_ten_seconds_in_private_get_five_answers(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner(clock_speed=SPEED)
+    anna = tg.add_user("Аня")
+    questions = ["ералаш", "сколько карт сдают", "валет", "кончинка", "взятка"]
+    for words in questions:
+        await anna.send_private(f"/rules {words}")
+        await _clock_sleep(2.0)
+    await tg.wait_for(lambda: len(anna.private_chat.bot_messages()) >= 5, timeout=30, what="five answers")
+    await tg.settle(quiet=1.0, timeout=30)
+    answers = [m.text for m in anna.private_chat.bot_messages()]
+    assert len(answers) == 5
+    assert not any(text.startswith(("Секунду", "Слишком много")) for text in answers), answers
