@@ -497,3 +497,28 @@ def test_hint_says_what_the_master_would_play_and_why(tr: Translator) -> None:
             "💡 The master would play: take 7♦ + 3♠ with 10♦ — it takes a konchinka."
         )
         assert king == "💡 The master would play: K♥ — it lets another player take the trick."
+
+
+@LOCALES
+def test_a_king_hand_in_a_group_shows_the_previous_trick_and_who_took_it(tr: Translator) -> None:
+    """«С вашего хода» in Кинг: with a trick on the table, the previous one (with the plays after one's own) and
+    its taker come first, within six lines."""
+    state = KingGame().new_initial_state(3)
+    while not (state.view(state.current_player).tricks_this_deal and state.view(state.current_player).trick):
+        state.apply(state.legal_actions()[0])
+    player = state.current_player
+    last = state.view(player).tricks_this_deal[-1]
+    bot = "🤖 Любитель" if tr is RU else "🤖 Amateur"
+
+    def name(seat: int) -> str:
+        return SEATS[seat].name or bot
+
+    plays = " · ".join(f"{name(p)} {c.ru if tr is RU else c.text}" for p, c in last.plays)
+    lines = kv.render_private(king_table(state, player), tr).text.splitlines()
+    if tr is RU:
+        assert lines[1] == f"Прошлая взятка: {plays} → берёт {name(last.winner)}"
+        assert lines[2].startswith("На столе: ")
+    else:
+        assert lines[1] == f"Last trick: {plays} → {name(last.winner)} takes it"
+        assert lines[2].startswith("On the table: ")
+    assert len(lines) <= 6
