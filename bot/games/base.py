@@ -136,13 +136,24 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         (``table.solo``); ``picked`` is the card of a first tap."""
 
     @abstractmethod
-    def render_deal_end(self, table: TableInfo[ViewT], tr: Translator, deal: int) -> Rendered:
-        """The scoring of deal number ``deal`` (1-based), posted when it ends."""
+    def render_deal_end(
+        self, table: TableInfo[ViewT], tr: Translator, deal: int, *, personal: bool = False
+    ) -> Rendered:
+        """The scoring of deal number ``deal`` (1-based), posted when it ends. ``personal``: in short, for the
+        private chat of ``table.view``'s player, with the deal's moves since that player's last one."""
 
     @abstractmethod
-    def render_party_end(self, table: TableInfo[ViewT], tr: Translator, *, rematch: bool = True) -> Rendered:
-        """The end of the party: winner, final tally and, when ``rematch``, «🔁 Реванш» (the group's message
-        and each private chat's)."""
+    def render_party_end(
+        self, table: TableInfo[ViewT], tr: Translator, *, rematch: bool = True, personal: bool = False
+    ) -> Rendered:
+        """The end of the party, one message with the last deal's result folded in: winner, that deal, the final
+        tally by place and, when ``rematch``, «🔁 Реванш». ``personal``: the message of the private chat of
+        ``table.view``'s player («Вы победили!» / «Вы на 2-м месте», the deal in short)."""
+
+    @abstractmethod
+    def played(self, action: ActionT, tr: Translator) -> str:
+        """What an action played, as a player names it: «8♥», a trump suit (the private «⏰ Время вышло — бот
+        сыграл за вас 8♥»)."""
 
     @abstractmethod
     def hint(self, view: ViewT, action: ActionT, tr: Translator) -> str:
@@ -220,12 +231,24 @@ class Party(Protocol):
         """«💡 Подсказка»: ``action`` (a bot player's choice for ``player``) said in one line."""
         ...
 
+    def played(self, code: str, tr: Translator) -> str:
+        """What the action with this code played, as a player names it («8♥»)."""
+        ...
+
     def render_private(
         self, frame: Frame, player: Player, tr: Translator, picked: str | None
     ) -> Rendered: ...
-    def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered: ...
+    def render_deal_end(
+        self, frame: Frame, tr: Translator, deal: int, *, player: Player = 0, personal: bool = False
+    ) -> Rendered: ...
     def render_party_end(
-        self, frame: Frame, tr: Translator, *, player: Player = 0, rematch: bool = True
+        self,
+        frame: Frame,
+        tr: Translator,
+        *,
+        player: Player = 0,
+        rematch: bool = True,
+        personal: bool = False,
     ) -> Rendered: ...
 
 
@@ -301,13 +324,26 @@ class _Party(Generic[ActionT, ViewT]):
                 return self.plugin.hint(self.state.view(player), legal, tr)
         raise ValueError(f"not a legal action now: {action!r}")
 
+    def played(self, code: str, tr: Translator) -> str:
+        return self.plugin.played(self.state.game.parse_action(code), tr)
+
     def render_private(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
         return self.plugin.render_private(self._table(frame, player), tr, picked)
 
-    def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered:
-        return self.plugin.render_deal_end(self._table(frame, 0), tr, deal)
+    def render_deal_end(
+        self, frame: Frame, tr: Translator, deal: int, *, player: Player = 0, personal: bool = False
+    ) -> Rendered:
+        return self.plugin.render_deal_end(self._table(frame, player), tr, deal, personal=personal)
 
     def render_party_end(
-        self, frame: Frame, tr: Translator, *, player: Player = 0, rematch: bool = True
+        self,
+        frame: Frame,
+        tr: Translator,
+        *,
+        player: Player = 0,
+        rematch: bool = True,
+        personal: bool = False,
     ) -> Rendered:
-        return self.plugin.render_party_end(self._table(frame, player), tr, rematch=rematch)
+        return self.plugin.render_party_end(
+            self._table(frame, player), tr, rematch=rematch, personal=personal
+        )

@@ -335,7 +335,7 @@ class GameService:
     # ---------------------------------------------------------------------------------------------- moves
 
     async def pick(self, game_id: int, person: Person, version: int, card: str) -> None:
-        """The first tap on a card: show what it can do; a card with one action plays at once."""
+        """The first tap on a card (or another pick, such as «🏁 Прикончить!»): show what it can do."""
         self._made(await self.moves.pick(game_id, person, version, card))
 
     async def back(self, game_id: int, person: Person, version: int) -> None:

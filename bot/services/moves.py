@@ -15,7 +15,7 @@ from bot.services.notices import Notices
 from bot.services.screens import Screens
 from bot.services.store import Change, Match, Store, Unit
 from bot.services.tables import plain_name
-from bot.storage import Actor, GameMode, GameStatus, SeatRow
+from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow
 from bot.views import Answer
 from engine.core import CommonIllegal, IllegalActionError
 
@@ -48,7 +48,7 @@ class Moves:
         self.config = config
 
     async def pick(self, game_id: int, person: Person, version: int, card: str) -> Change:
-        """The first tap on a card: show what it can do; a card with one action plays at once."""
+        """The first tap on a card: show what it can do (its actions become the second tap's buttons)."""
         async with self.store.mutate(game_id) as unit:
             seat = self._my_turn(unit, person, version)
             party = unit.match.party
@@ -59,8 +59,8 @@ class Moves:
                 if refusal is not None:
                     raise ServiceError(refusal.reason, **refusal.params) from refusal
                 raise ServiceError(CommonIllegal.NOT_LEGAL)
-            if len(indexes) == 1:
-                return self.apply(unit, seat, indexes[0], Actor.PLAYER)
+            # Even a card with one action waits for the second tap: every move is chosen the same way (a
+            # game whose cards play on one tap draws them as moves, not picks).
             self.screens.picks[(game_id, person.user_id)] = card
         return Change(unit.match, wake_timer=False)
 
@@ -112,7 +112,7 @@ class Moves:
             raise ServiceError(Answer.STALE) from None
         except IllegalActionError as exc:
             raise ServiceError(exc.reason, **exc.params) from exc
-        notices = []
+        notices: list[Notice] = []
         unit.record_move(after, code, seat.seat, actor)
         if actor is Actor.PLAYER and seat.misses:
             unit.update_seat(seat.seat, misses=0, replaced=False)
@@ -123,7 +123,7 @@ class Moves:
             if game.mode is GameMode.GROUP:
                 # Said once in the group, where the paced table may never show the marked move.
                 told = self.notices.replaced if replaced else self.notices.timed_out
-                notices.append(told(unit, match, seat))
+                notices += told(unit, match, seat, after, code)
         notices += self.notices.results(unit, match, party, after)
         if after.is_terminal:
             self._finish(unit)
@@ -136,8 +136,11 @@ class Moves:
             user_id = match.seats[mover].user_id
             if user_id is not None and not match.seats[mover].replaced:
                 resend.add(user_id)
-        if game.mode is GameMode.SOLO and after.deals_completed > party.deals_completed:
-            resend.add(game.creator_id)  # the live message goes below the deal's scoring
+        if after.deals_completed > party.deals_completed and (
+            game.mode is GameMode.SOLO or not after.is_terminal
+        ):
+            # Every live hand goes below the deal's scoring (a group game sends it to each private chat too).
+            resend.update(s.user_id for s in match.seats if s.user_id is not None and not s.is_bot)
         return Change(match, notices=notices, resend=resend)
 
     @staticmethod

@@ -222,6 +222,16 @@ class Publisher:
             )
             if hurry:
                 self.outbox.hurry_deletions(seat.user_id)
+            if party.is_terminal:
+                # A «📋 Стол» copy asked for during play would go on saying who is to move.
+                copy = party.render_table(frame_of(match, ""), utr, seat.seat)
+                self.outbox.show(
+                    table_slot(game.id, seat.user_id),
+                    seat.user_id,
+                    copy.text,
+                    copy.markup,
+                    only_existing=True,
+                )
 
     def _publish_lobby(self, match: Match, tr: Translator, resend: bool) -> None:
         game = match.game

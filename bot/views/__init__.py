@@ -9,7 +9,8 @@ Translators come from :func:`bot.i18n.translator`.
 
 - ``render_lobby(LobbyInfo, tr)`` — the lobby's main screen / settings (the game's plug-in draws it) / bot
   level / closed.
-- ``render_start_bot``, ``render_seat_replaced``, ``render_timed_out``, ``render_seat_back``, ``render_game_cancelled``,
+- ``render_start_bot``, ``render_seat_replaced``, ``render_timed_out``, ``render_timed_out_you``, ``render_replaced_you``,
+  ``render_seat_back``, ``render_game_cancelled``,
   ``render_turn_reminder``, ``render_joined`` — notices.
 - ``render_solo_setup``; ``render_rules(library, section_id, tr)``, ``render_help(library, tr)``,
   ``bot_commands(library, tr) -> (private, group)`` — ``library`` holds every hosted game's rules book
@@ -28,10 +29,12 @@ from bot.views.notices import (
     illegal_answer,
     render_game_cancelled,
     render_joined,
+    render_replaced_you,
     render_seat_back,
     render_seat_replaced,
     render_start_bot,
     render_timed_out,
+    render_timed_out_you,
     render_turn_reminder,
 )
 from bot.views.rules import bot_commands, render_help, render_rules
@@ -54,11 +57,13 @@ __all__ = [
     "render_joined",
     "render_lobby",
     "render_play_menu",
+    "render_replaced_you",
     "render_rules",
     "render_seat_back",
     "render_seat_replaced",
     "render_solo_setup",
     "render_start_bot",
     "render_timed_out",
+    "render_timed_out_you",
     "render_turn_reminder",
 ]

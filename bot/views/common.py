@@ -5,11 +5,12 @@ from __future__ import annotations
 import html
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from itertools import pairwise
 from typing import Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import HintCb, RematchCb, RulesCb, TableCb
+from bot.callbacks import HintCb, RematchCb, RulesCb, SeatCb, TableCb
 from bot.i18n import Locale, Translator
 from bot.views.models import SeatInfo
 from engine.ai import Level
@@ -97,14 +98,16 @@ def name_of(seats: Sequence[SeatInfo], player: int | None, tr: Translator) -> st
 
 
 def tally_line(totals: Sequence[int], keep: int | None = None) -> str:
-    """The paper tally: every earlier running total crossed out, the current one plain.
+    """The paper tally: every earlier running total crossed out, the current one plain (a total that did not
+    change is written once).
 
     ``keep`` limits how many crossed-out totals are shown (the oldest go first, marked with «…»); the
     current total is always shown. No deals yet reads «0».
     """
     if not totals:
         return "0"
-    old = list(totals[:-1])
+    # A total a deal left unchanged is not crossed out and written again («~~4~~ 4»).
+    old = [n for n, following in pairwise(totals) if n != following]
     prefix = ""
     if keep is not None and len(old) > keep:
         old = old[len(old) - keep :] if keep else []
@@ -112,6 +115,23 @@ def tally_line(totals: Sequence[int], keep: int | None = None) -> str:
     parts = [f"<s>{n}</s>" for n in old]
     parts.append(f"<b>{totals[-1]}</b>")
     return prefix + " ".join(parts)
+
+
+def by_place(scores: Sequence[int]) -> list[int]:
+    """The seats in the order of their places: the highest score first (a tie keeps seat order)."""
+    return sorted(range(len(scores)), key=lambda seat: -scores[seat])
+
+
+def place_of(scores: Sequence[int], seat: int) -> int:
+    """The place (1-based) of ``seat``: one more than the number of seats with a higher score (ties share)."""
+    return 1 + sum(1 for s in scores if s > scores[seat])
+
+
+def place_line(scores: Sequence[int], seat: int, winners: Sequence[int], points: str, tr: Translator) -> str:
+    """The first line of the party's end in a player's own chat: «🏆 Вы победили! — 16», «Вы на 2-м месте — 9»."""
+    if seat in winners:
+        return tr.t("party-you-won", points=points)
+    return tr.t("party-your-place", place=place_of(scores, seat), points=points)
 
 
 def turn_line(seats: Sequence[SeatInfo], player: int, tr: Translator, note: str = "") -> str:
@@ -208,6 +228,11 @@ def hand_last_row(
     if finished and solo:
         row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=game_id).pack()))
     return row
+
+
+def take_seat_row(tr: Translator, game_id: str) -> list[InlineKeyboardButton]:
+    """«↩️ Вернуться за стол» under the hand of a player a bot player stands in for."""
+    return [button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())]
 
 
 def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONValue) -> JSONValue:

@@ -109,6 +109,18 @@ def render_timed_out(seat: SeatInfo, tr: Translator) -> Rendered:
     return Rendered(tr.t("notice-timed-out", name=seat_name(seat, tr)), None)
 
 
+def render_timed_out_you(move: str, tr: Translator) -> Rendered:
+    """In the player's own chat: the time ran out and the bot played ``move`` (the card) for them."""
+    return Rendered(tr.t("notice-timed-out-you", move=move), None)
+
+
+def render_replaced_you(move: str, game_id: str, tr: Translator) -> Rendered:
+    """In the player's own chat: the timer played ``move`` again, and a bot player now sits in; one tap here
+    takes the seat back."""
+    text = tr.t("notice-timed-out-you", move=move) + "\n" + tr.t("notice-replaced-you")
+    return Rendered(text, keyboard([[button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())]]))
+
+
 def render_seat_back(seat: SeatInfo, tr: Translator) -> Rendered:
     return Rendered(tr.t("notice-seat-back", name=seat_name(seat, tr)), None)
 

@@ -535,6 +535,16 @@ class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
         """This deal's events (the last deal's, once the party is over)."""
         return tuple(Event(*raw) for raw in self._events[self._deal_events_from :])
 
+    @property
+    def previous_events(self) -> tuple[Event, ...]:
+        """The last finished deal's events: from its DEAL_START up to this deal's (none in the first deal)."""
+        end = self._deal_events_from
+        events = self._events
+        start = end - 1
+        while start >= 0 and events[start][1] is not EventKind.DEAL_START:
+            start -= 1
+        return tuple(Event(*raw) for raw in events[max(start, 0) : end]) if end else ()
+
     def secured_points(self, seat: Player) -> int:
         """The points ``seat`` cannot lose any more in this deal: кончинки, ≥7 clubs, ≥27 cards."""
         return secured_points(len(self._captured[seat]), self._clubs[seat], self._konch[seat])
@@ -859,6 +869,7 @@ class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
             tally=self.tally,
             deal_scores=tuple(self._deal_scores),
             recent_events=self.recent_events,
+            previous_events=self.previous_events,
             legal_actions=self.legal_actions() if player == self._current else (),
             is_terminal=self._current < 0,
             outcome=self._outcome,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import Card
 from engine.core import Outcome, Player
@@ -74,3 +74,6 @@ class KonchinkaView:
     is_terminal: bool
     outcome: Outcome | None
     version: int
+    previous_events: tuple[Event, ...] = field(default=(), compare=False)
+    """The last finished deal's events (none in the first deal): its last moves, for its result. Not compared:
+    a world rebuilt from a view (``from_view``) starts with this deal, and nothing a player decides on needs it."""

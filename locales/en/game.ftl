@@ -42,7 +42,6 @@ hand-pick-card = Your cards — pick one to play:
 hand-what-now = <b>{ $card } — what now?</b>
 hand-card-cannot = { $card } can't be played now: capturing is compulsory and you have a capture.
 hand-cards = Your cards: { $cards }
-hand-last-move = Last move: { $move }
 hand-game-over = The game is over.
 hand-waiting = ⏳ Others are moving — the table and the moves are in the group.
 

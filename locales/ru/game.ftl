@@ -64,7 +64,6 @@ hand-pick-card = Ваши карты — выберите, чем ходить:
 hand-what-now = <b>{ $card } — что делаем?</b>
 hand-card-cannot = { $card } сейчас не сыграть: есть что взять, а брать обязательно.
 hand-cards = Ваши карты: { $cards }
-hand-last-move = Последний ход: { $move }
 hand-game-over = Партия окончена.
 hand-waiting = ⏳ Сейчас ходят другие — стол и ходы в группе.
 

@@ -45,7 +45,8 @@ async def _press_move(mover: FakeUser, game: str, version: int) -> tuple[bool, s
     message = turn_message(mover)
     assert message is not None
     started = time.monotonic()
-    answer = await mover.press(message, data=MoveCb(game=game, version=version, index=0).pack(), timeout=15)
+    move = MoveCb(game=game, version=version, index=0).pack()  # a card's second tap
+    answer = await mover.press(message, data=move, timeout=15, force=True)
     return answer.answered, answer.text, time.monotonic() - started
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, game_row, move_buttons, turn_message, two_player_party
 from tests.fakebot import FakeTelegram
 
@@ -36,10 +37,12 @@ async def test_a_press_on_a_game_whose_record_is_broken_is_answered_and_logged(
         conn.close()
     caplog.set_level(logging.ERROR)
 
-    # The first press meets a stored game that is not the one in memory; the next reads the broken record.
+    # The first move meets a stored game that is not the one in memory; the next reads the broken record.
+    version = int(move_buttons(message)[0].split(":")[2])
+    move = MoveCb(game=game, version=version, index=0).pack()  # a card's second tap
     for attempt in (1, 2):
         caplog.clear()
-        answer = await mover.press(message, data=move_buttons(message)[0], force=True)
+        answer = await mover.press(message, data=move, force=True)
         assert answer.answered
         assert answer.text == "Что-то пошло не так, попробуйте ещё раз.", attempt
         failures = [

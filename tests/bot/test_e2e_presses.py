@@ -46,7 +46,7 @@ async def test_stale_foreign_and_forged_presses_change_nothing(
     # The mover moves; pressing the same button again is stale.
     old = turn_message(mover)
     assert old is not None
-    await mover.press(old, data=press)
+    await mover.press(old, data=press, force=True)  # the second tap of a card's first move
     await tg.wait_for(lambda: turn_message(other) is not None, what="the next turn")
     answer = await mover.press(old, data=press, force=True)
     assert answer.text is not None and "уже сделан" in answer.text
@@ -59,7 +59,7 @@ async def test_a_duplicate_update_is_applied_once(tg: FakeTelegram, bot_runner: 
     version = await _version(running, game)
     message = turn_message(mover)
     assert message is not None
-    await mover.press(message, data=MoveCb(game=game, version=version, index=0).pack())
+    await mover.press(message, data=MoveCb(game=game, version=version, index=0).pack(), force=True)
     update_id = tg.last_update_id
     assert update_id is not None
     tg.inject_duplicate(update_id)

@@ -33,11 +33,12 @@ from tests.bot.test_e2e_king import Table
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.fakebot.server import ApiError, Params
 
-CALLS_PER_MOVE = 4.5
+CALLS_PER_MOVE = 5.5
 """What a move may cost in message calls here, where people answer at once: a send for the next player's «ваш
-ход», the mover's hand stripped of its moves, the first tap of a two-tap move, a share of the group table's
-paced edits and of the batched deletions of old hands, and the deal's and party's notices. Waiting hands do
-not change on others' moves. The figure is printed."""
+ход», the mover's hand stripped of its moves, the first tap (every card takes two taps: 3.25 a move before,
+4.96 after), a share of the group table's paced edits (at most one a move) and of the batched deletions of old
+hands, and the deal's and party's notices (each player's own too). Waiting hands do not change on others'
+moves. The figure is printed."""
 MESSAGE_METHODS = ("sendMessage", "editMessageText", "deleteMessage", "deleteMessages")
 CLOCK = re.compile(r"\d+:\d\d")
 REMINDER = "ваш ход! Осталось"

@@ -45,7 +45,7 @@ async def test_presses_are_answered_within_100_ms_while_the_disk_stalls(
     message = turn_message(mover)
     assert message is not None
     move = asyncio.create_task(
-        mover.press(message, data=MoveCb(game=game_a, version=version, index=0).pack())
+        mover.press(message, data=MoveCb(game=game_a, version=version, index=0).pack(), force=True)
     )
     await asyncio.sleep(0.2)  # the move is waiting on the disk now
     assert not move.done()

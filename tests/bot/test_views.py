@@ -37,10 +37,10 @@ from bot.games.konchinka.settings import KonchinkaSetting
 from bot.games.konchinka.views import (
     KonchinkaTable,
     actions_of_card,
-    event_text,
     render_private,
     render_table,
 )
+from bot.games.konchinka.words import event_text
 from bot.i18n import Locale, Translator, translator
 from bot.views import (
     Answer,
@@ -80,6 +80,7 @@ from engine.konchinka import (
     KonchinkaView,
     Lay,
 )
+from engine.konchinka.actions import FINISH
 from tests.bot.conftest import lobby_info
 
 RU = translator(Locale.RU)
@@ -490,14 +491,19 @@ def test_capture_button_writes_the_cards_out() -> None:
     assert info.view.legal_actions[data.index] == action
 
 
-def test_a_card_with_one_action_plays_on_the_first_tap() -> None:
+def test_a_card_with_one_action_asks_too_every_card_takes_two_taps() -> None:
     state = play_until(new_state(3, 8), has_card_with(lambda n: n == 1), 8)
     info = table(state)
     view = info.view
+    for c in view.hand:
+        assert PickCb.unpack(by_text(render_private(info, RU), c.ru).callback_data or "").card == c.code
     card = next(c for c in view.hand if len(actions_of_card(view, c)) == 1)
-    data = MoveCb.unpack(by_text(render_private(info, RU), card.ru).callback_data or "")
+    second = render_private(info, RU, card)
+    assert f"{card.ru} — что делаем?" in second.text
+    data = MoveCb.unpack(buttons(second)[0].callback_data or "")
     action = view.legal_actions[data.index]
     assert isinstance(action, Lay | Capture) and action.card is card
+    assert [b.text for b in buttons(second)][1] == "← Другая карта"
 
 
 def test_not_your_turn_shows_cards_as_text_without_move_buttons() -> None:
@@ -510,14 +516,25 @@ def test_not_your_turn_shows_cards_as_text_without_move_buttons() -> None:
     assert [b.text for b in buttons(rendered)] == ["📋 Стол", "📖 Правила"]
 
 
-def test_finish_button_is_offered_and_plays_the_finish() -> None:
+def test_finish_button_says_why_and_asks_once() -> None:
     state = play_until(
         new_state(2, 3, target=1), lambda s: any(isinstance(a, Finish) for a in s.legal_actions()), 3
     )
     info = table(state)
-    data = MoveCb.unpack(by_text(render_private(info, RU), "🏁 Прикончить!").callback_data or "")
-    assert isinstance(info.view.legal_actions[data.index], Finish)
-    assert by_text(render_private(info, EN), "🏁 Finish it!")
+    data = PickCb.unpack(by_text(render_private(info, RU), "🏁 Прикончить!").callback_data or "")
+    assert data.card == "f"
+    asked = render_private(info, RU, FINISH)
+    view = info.view
+    held = view.konchinki[view.player]
+    assert held, "a target of 1 is reached by a кончинка"
+    reason = " ".join(c.ru for c in held) + (" даёт" if len(held) == 1 else " дают") + f" +{len(held)}"
+    assert asked.text.splitlines()[-1].startswith(f"🏁 <b>Прикончить партию?</b> {reason}")
+    assert asked.text.endswith(f"→ {len(held)} — и партия ваша.")
+    yes = MoveCb.unpack(by_text(asked, "🏁 Да, прикончить!").callback_data or "")
+    assert isinstance(view.legal_actions[yes.index], Finish)
+    assert by_text(asked, "← Другая карта")
+    english = render_private(info, EN, FINISH)
+    assert "🏁 <b>Finish the game?</b> " in english.text and by_text(english, "🏁 Yes, finish it!")
 
 
 def test_english_uses_english_ranks() -> None:
@@ -719,8 +736,14 @@ def test_early_finish_is_told_in_the_deal_and_party_results() -> None:
     assert f"🏁 {name} приканчивает партию посреди раздачи" in deal
     assert "поровну" not in deal
     party = render_party_end(info, RU).text
-    assert f"🏁 {name} приканчивает партию!" in party
+    assert f"🏁 {name} приканчивает партию посреди раздачи" in party  # the last deal folded in
     assert f"Победа: {name}" in party
+    mine = render_party_end(table(state, finisher), RU, personal=True).text
+    assert mine.splitlines()[:3] == [
+        "🏆 <b>Партия окончена!</b>",
+        "🎉 <b>Вы победили!</b> — 1",
+        f"🏁 {name} приканчивает партию!",
+    ]
 
 
 def test_table_marks_seats_played_by_a_bot_or_unreachable() -> None:

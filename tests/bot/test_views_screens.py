@@ -95,7 +95,7 @@ KONCHINKA_TURN = {
     "ru": (
         "👉 <b>Ваш ход, Аня!</b> · ⏱ 60 с на ход\n"
         "На столе: 7♦  3♠  Д♥  9♣  5♥\n"
-        "Последний ход: Вера кладёт 5♥\n"
+        "· Вера кладёт 5♥\n"
         "Счёт: Аня 6 · Борис 3 · Вера 4\n"
         "Ваши карты — выберите, чем ходить:",
         [["Д♣", "10♦", "В♥", "4♠"], ["📋 Стол", "📖 Правила"]],
@@ -103,7 +103,7 @@ KONCHINKA_TURN = {
     "en": (
         "👉 <b>Your move, Аня!</b> · ⏱ 60 s per move\n"
         "On the table: 7♦  3♠  Q♥  9♣  5♥\n"
-        "Last move: Вера puts down 5♥\n"
+        "· Вера puts down 5♥\n"
         "Score: Аня 6 · Борис 3 · Вера 4\n"
         "Your cards — pick one to play:",
         [["Q♣", "10♦", "J♥", "4♠"], ["📋 Table", "📖 Rules"]],
@@ -112,7 +112,7 @@ KONCHINKA_TURN = {
 
 
 @LOCALES
-def test_konchinka_private_turn_is_five_lines_and_the_whole_table_is_one_tap_away(tr: Translator) -> None:
+def test_konchinka_private_turn_is_compact_and_the_whole_table_is_one_tap_away(tr: Translator) -> None:
     rendered = cv.render_private(konchinka_table(turn_seconds=60), tr)
     assert_valid(rendered)
     text, keyboard = KONCHINKA_TURN[tr.locale.value]
@@ -196,7 +196,7 @@ def test_solo_with_four_players_and_many_moves_fits_fifteen_lines() -> None:
         info = TableInfo("g1", SEATS, solo=True, turn_seconds=60, view=state.view(0))
         for tr in (RU, EN):
             assert lines_above_buttons(cv.render_private(info, tr)) <= 15
-            assert lines_above_buttons(cv.render_private(dataclasses.replace(info, solo=False), tr)) <= 5
+            assert lines_above_buttons(cv.render_private(dataclasses.replace(info, solo=False), tr)) <= 6
         actions = [a for a in state.legal_actions() if not isinstance(a, Finish)] or state.legal_actions()
         state.apply(actions[seen % len(actions)])
         seen += 1
@@ -276,11 +276,11 @@ def test_a_move_the_timer_made_is_marked_as_the_bots(tr: Translator) -> None:
     state.apply(Play(Card.parse("Kh")))
     king = kv.render_table(king_table(state, auto_move=True), tr).text.splitlines()
     if tr is RU:
-        assert hand[2] == "Последний ход: ⏰ Вера кладёт 5♥ — сыграл бот: время вышло"
+        assert hand[2] == "· ⏰ Вера кладёт 5♥ — сыграл бот: время вышло"
         assert "· ⏰ Вера кладёт 5♥ — сыграл бот: время вышло" in group
         assert "⏰ Аня К♥ — сыграл бот: время вышло" in king
     else:
-        assert hand[2] == "Last move: ⏰ Вера puts down 5♥ — played by the bot: time ran out"
+        assert hand[2] == "· ⏰ Вера puts down 5♥ — played by the bot: time ran out"
         assert "· ⏰ Вера puts down 5♥ — played by the bot: time ran out" in group
         assert "⏰ Аня K♥ — played by the bot: time ran out" in king
     plain = cv.render_table(konchinka_table(), tr).text
@@ -498,3 +498,28 @@ def test_hint_says_what_the_master_would_play_and_why(tr: Translator) -> None:
             "💡 The master would play: take 7♦ + 3♠ with 10♦ — it takes a konchinka."
         )
         assert king == "💡 The master would play: K♥ — it lets another player take the trick."
+
+
+@LOCALES
+def test_a_king_hand_in_a_group_shows_the_previous_trick_and_who_took_it(tr: Translator) -> None:
+    """«С вашего хода» in Кинг: with a trick on the table, the previous one (with the plays after one's own) and
+    its taker come first, within six lines."""
+    state = KingGame().new_initial_state(3)
+    while not (state.view(state.current_player).tricks_this_deal and state.view(state.current_player).trick):
+        state.apply(state.legal_actions()[0])
+    player = state.current_player
+    last = state.view(player).tricks_this_deal[-1]
+    bot = "🤖 Любитель" if tr is RU else "🤖 Amateur"
+
+    def name(seat: int) -> str:
+        return SEATS[seat].name or bot
+
+    plays = " · ".join(f"{name(p)} {c.ru if tr is RU else c.text}" for p, c in last.plays)
+    lines = kv.render_private(king_table(state, player), tr).text.splitlines()
+    if tr is RU:
+        assert lines[1] == f"Прошлая взятка: {plays} → берёт {name(last.winner)}"
+        assert lines[2].startswith("На столе: ")
+    else:
+        assert lines[1] == f"Last trick: {plays} → {name(last.winner)} takes it"
+        assert lines[2].startswith("On the table: ")
+    assert len(lines) <= 6

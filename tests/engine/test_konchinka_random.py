@@ -52,8 +52,8 @@ def card_count(state: KonchinkaState) -> list[int]:
 
 def assert_view_hides(state: KonchinkaState) -> None:
     for seat in range(state.game.num_players):
-        # past deals' scores name the кончинки of those deals; everything else is about this deal
-        text = repr(dataclasses.replace(state.view(seat), deal_scores=()))
+        # past deals' scores and the last deal's moves name cards of those deals; everything else is about this deal
+        text = repr(dataclasses.replace(state.view(seat), deal_scores=(), previous_events=()))
         hidden = [c for s, hand in enumerate(state.hands) if s != seat for c in hand] + list(state.deck)
         leaked = [c for c in hidden if repr(c) in text]
         assert not leaked, f"seat {seat} sees {leaked}"

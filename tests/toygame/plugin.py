@@ -122,14 +122,19 @@ class HighCardPlugin(GamePlugin[Play, HighCardView]):
             finished=view.is_terminal,
         )
 
-    def render_deal_end(self, table: Table, tr: Translator, deal: int) -> Rendered:
+    def render_deal_end(self, table: Table, tr: Translator, deal: int, *, personal: bool = False) -> Rendered:
         return Rendered(_tricks_line(table, tr))
 
-    def render_party_end(self, table: Table, tr: Translator, *, rematch: bool = True) -> Rendered:
+    def render_party_end(
+        self, table: Table, tr: Translator, *, rematch: bool = True, personal: bool = False
+    ) -> Rendered:
         winner = name_of(table.seats, _winner(table), tr)
         return Rendered("\n".join([tr.t("highcard-won", name=winner), _tricks_line(table, tr)]))
 
     def hint(self, view: HighCardView, action: Play, tr: Translator) -> str:
+        return card(action.card, tr)
+
+    def played(self, action: Play, tr: Translator) -> str:
         return card(action.card, tr)
 
     def actions_of_card(self, view: HighCardView, code: str) -> list[int]:

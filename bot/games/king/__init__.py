@@ -9,6 +9,7 @@ from bot.games.king.hint import hint_text
 from bot.games.king.rules import rules_book
 from bot.games.king.settings import KingSetting, render_king_settings, set_king_option
 from bot.i18n import Translator
+from bot.views.common import card
 from bot.views.models import LobbyInfo, Rendered, TableInfo
 from bot.views.rules_book import RulesBook
 from engine.core import IllegalActionError, JSONValue
@@ -54,13 +55,20 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
     def render_private(self, table: TableInfo[KingView], tr: Translator, picked: str | None) -> Rendered:
         return views.render_private(table, tr)
 
-    def render_deal_end(self, table: TableInfo[KingView], tr: Translator, deal: int) -> Rendered:
-        return results.render_deal_end(table, tr, deal)
+    def render_deal_end(
+        self, table: TableInfo[KingView], tr: Translator, deal: int, *, personal: bool = False
+    ) -> Rendered:
+        return results.render_deal_end(table, tr, deal, personal=personal)
 
     def render_party_end(
-        self, table: TableInfo[KingView], tr: Translator, *, rematch: bool = True
+        self, table: TableInfo[KingView], tr: Translator, *, rematch: bool = True, personal: bool = False
     ) -> Rendered:
-        return results.render_party_end(table, tr, rematch=rematch)
+        return results.render_party_end(table, tr, rematch=rematch, personal=personal)
+
+    def played(self, action: KingAction, tr: Translator) -> str:
+        if isinstance(action, Play):
+            return card(action.card, tr)
+        return action.suit.symbol if action.suit is not None else tr.t("btn-trump-last")
 
     def hint(self, view: KingView, action: KingAction, tr: Translator) -> str:
         return hint_text(view, action, tr)

@@ -15,9 +15,19 @@ from bot.games.king.views import (
     join_blocks,
     plays_text,
     signed,
+    totals_line,
 )
 from bot.i18n import Translator
-from bot.views.common import button, fit, keyboard, name_of, rules_button, seat_name
+from bot.views.common import (
+    button,
+    by_place,
+    fit,
+    keyboard,
+    name_of,
+    place_line,
+    rules_button,
+    seat_name,
+)
 from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.king import NUM_DEALS, KingView
 from engine.king.rules import TRICKS_PER_DEAL
@@ -48,27 +58,42 @@ def score_sheet(
     return [tr.t("tally-title"), legend, f"<pre>{pre}</pre>"]
 
 
-def render_deal_end(table: TableInfo[KingView], tr: Translator, deal_number: int | None = None) -> Rendered:
-    """A finished deal (the last one unless ``deal_number``, 1-based): its points and the sheet so far."""
+def render_deal_end(
+    table: TableInfo[KingView], tr: Translator, deal_number: int | None = None, *, personal: bool = False
+) -> Rendered:
+    """A finished deal (the last one unless ``deal_number``, 1-based): its points and the sheet so far.
+    ``personal``: a player's own chat — the deal's last trick (the plays since one's own) and points, the
+    totals; the sheet is the group's."""
     view = table.view
     seats = table.seats
     sheet = view.score_sheet
     index = len(sheet) - 1 if deal_number is None else deal_number - 1
     if not 0 <= index < len(sheet):
         return Rendered(tr.t("deal-none"), None)
-    row = sheet[index]
+    if personal:
+        return Rendered(
+            "\n".join([*_deal_block(view, index, seats, tr), *totals_line(view, seats, tr)]), None
+        )
 
     def build(_keep: int | None) -> str:
-        label = deal_label(index, contract_of(view, index), tr)
-        head = [tr.t("king-deal-over", deal=index + 1, total=NUM_DEALS, contract=label)]
-        points = " · ".join(f"{seat_name(seat, tr)} <b>{signed(row[i])}</b>" for i, seat in enumerate(seats))
-        head += _deal_end_lines(view, index, seats, tr)
-        head.append(points)
-        # The last deal's sheet comes with the party's results right after: no need to repeat it here.
+        # The last deal's sheet comes with the party's results: no need to repeat it here.
         sheet_lines = [] if view.is_terminal else score_sheet(view, seats, tr, index + 1)
-        return join_blocks([head, sheet_lines])
+        return join_blocks([_deal_block(view, index, seats, tr), sheet_lines])
 
     return Rendered(fit(build), keyboard([[rules_button(tr, KingSection.SCORING, table.game_id)]]))
+
+
+def _deal_block(
+    view: KingView, index: int, seats: Sequence[SeatInfo], tr: Translator, *, short: bool = False
+) -> list[str]:
+    """A finished deal: its title, its last trick (and why it stopped early; not when ``short``), its points."""
+    row = view.score_sheet[index]
+    label = deal_label(index, contract_of(view, index), tr)
+    head = [tr.t("king-deal-over", deal=index + 1, total=NUM_DEALS, contract=label)]
+    if not short:
+        head += _deal_end_lines(view, index, seats, tr)
+    head.append(" · ".join(f"{seat_name(seat, tr)} <b>{signed(row[i])}</b>" for i, seat in enumerate(seats)))
+    return head
 
 
 def _deal_end_lines(view: KingView, index: int, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
@@ -89,32 +114,41 @@ def _deal_end_lines(view: KingView, index: int, seats: Sequence[SeatInfo], tr: T
     return lines
 
 
-def render_party_end(table: TableInfo[KingView], tr: Translator, *, rematch: bool = True) -> Rendered:
-    """The final results (positive points − penalties), the winner(s) and the whole sheet: the group's message
-    and, the same, each private chat's. ``rematch``: offer «🔁 Реванш» (where this reader may start one)."""
+def render_party_end(
+    table: TableInfo[KingView], tr: Translator, *, rematch: bool = True, personal: bool = False
+) -> Rendered:
+    """One message for the party's end, the last deal's result folded in: the winner(s), that deal, the final
+    results by place (positive points − penalties) and the whole sheet. ``personal``: a player's own chat —
+    «Вы победили!» or «Вы на 2-м месте» first, the deal in short, no sheet (the group has it). ``rematch``:
+    offer «🔁 Реванш» (where this reader may start one)."""
     view = table.view
     seats = table.seats
     outcome = view.outcome
     sheet = view.score_sheet
+    order = by_place(outcome.scores) if outcome is not None else list(range(len(seats)))
 
     def build(_keep: int | None) -> str:
         head = [tr.t("party-title")]
+        me = view.player if personal and outcome is not None and 0 <= view.player < len(seats) else None
+        if me is not None and outcome is not None:
+            head.append(place_line(outcome.scores, me, outcome.winners, signed(outcome.scores[me]), tr))
         if outcome is not None:
-            for winner in outcome.winners:
+            for winner in (w for w in outcome.winners if w != me):
                 head.append(
                     tr.t(
                         "party-winner", name=name_of(seats, winner, tr), points=signed(outcome.scores[winner])
                     )
                 )
+        deal = _deal_block(view, len(sheet) - 1, seats, tr, short=personal) if sheet else []
         results = [tr.t("king-results-title")]
-        for i, seat in enumerate(seats):
+        for i in order:
             plus = sum(r[i] for r in sheet if r[i] > 0)
             minus = -sum(r[i] for r in sheet if r[i] < 0)
             total = plus - minus
             results.append(
-                tr.t("king-result", name=seat_name(seat, tr), plus=plus, minus=minus, total=signed(total))
+                tr.t("king-result", name=seat_name(seats[i], tr), plus=plus, minus=minus, total=signed(total))
             )
-        return join_blocks([head, results, score_sheet(view, seats, tr)])
+        return join_blocks([head, deal, results, [] if personal else score_sheet(view, seats, tr)])
 
     row = [rules_button(tr, KingSection.SCORING, table.game_id)]
     if rematch:

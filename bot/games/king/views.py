@@ -26,6 +26,7 @@ from bot.views.common import (
     name_of,
     rules_button,
     seat_name,
+    take_seat_row,
     time_note,
     turn_line,
     unplayable,
@@ -178,7 +179,7 @@ def _last_trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) 
     ]
 
 
-def _totals_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+def totals_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
     if not view.score_sheet:
         return []
     scores = " · ".join(f"{seat_name(seat, tr)} {signed(view.totals[i])}" for i, seat in enumerate(seats))
@@ -217,7 +218,7 @@ def render_table(table: KingTable, tr: Translator) -> Rendered:
                 top,
                 _player_lines(table, tr),
                 _auto_move_line(table, tr) or _last_trick_line(view, seats, tr),
-                _totals_line(view, seats, tr),
+                totals_line(view, seats, tr),
             ]
         )
 
@@ -303,34 +304,36 @@ def _bottom(view: KingView, tr: Translator, my_turn: bool) -> list[str]:
 
 
 def _this_deal_last_trick(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
-    """The deal's previous trick, shown while the table is empty (the moment one wants to see it)."""
-    if view.trick or view.phase is not Phase.PLAY:
+    """The deal's previous trick and who took it: with the trick on the table, every play since one's own last
+    («С вашего хода»; the deal's first trick follows the last deal's result, which shows its last trick)."""
+    if view.phase is not Phase.PLAY:
         return []
     return _last_trick_line(view, seats, tr)
 
 
 def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) -> str:
-    """A group game's private hand: on one's turn at most five lines — the deal, the table, the last move, the
-    turn and what to do; while others move only the deal and one's cards. The whole table is the group's
+    """A group game's private hand: on one's turn at most six lines — the deal, the previous trick and who took
+    it, the table, a move the timer made, the turn and what to do; while others move only the deal and one's cards. The whole table is the group's
     message (and «📋 Стол»)."""
     view = table.view
     seats = table.seats
     if view.is_terminal:
-        lines = [_header(view, seats, tr)[0], *_totals_line(view, seats, tr), *_bottom(view, tr, my_turn)]
+        lines = [_header(view, seats, tr)[0], *totals_line(view, seats, tr), *_bottom(view, tr, my_turn)]
         return "\n".join(lines)
     deal = tr.t("king-deal-short", deal=view.deal_index + 1, total=NUM_DEALS)
     lines = [f"👑 <b>{tr.t('game-king')}</b> · {deal} · {_contract_line(view, seats, tr, True)}"]
     if not my_turn:
         # While others move: nothing another player's play changes (the deal, that the table is in the group,
         # one's cards, undimmed), so the message is edited only when one's own cards or the deal change.
-        lines.append(tr.t("hand-waiting"))
+        lines.append(tr.t("hand-replaced" if me.is_replaced else "hand-waiting"))
         if view.hand:
             lines.append(_hand_line(view.hand, tr))
         return "\n".join(lines)
+    lines += _this_deal_last_trick(view, seats, tr)
     trick = _trick_line(view, seats, tr)
     if trick:
         lines.append(trick)
-    lines += _auto_move_line(table, tr) or _this_deal_last_trick(view, seats, tr)
+    lines += _auto_move_line(table, tr)
     lines.append(_your_turn_line(table, me, tr))
     lines += _bottom(view, tr, my_turn)
     return "\n".join(lines)
@@ -355,7 +358,7 @@ def _solo_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) ->
             top,
             _player_lines(table, tr),
             _auto_move_line(table, tr) or _last_trick_line(view, seats, tr),
-            _totals_line(view, seats, tr),
+            totals_line(view, seats, tr),
             _bottom(view, tr, my_turn),
         ]
     )
@@ -373,6 +376,8 @@ def render_private(table: KingTable, tr: Translator) -> Rendered:
     rows: list[Sequence[InlineKeyboardButton]] = []
     if my_turn:
         rows = _trump_rows(table, tr) if view.phase is Phase.CHOOSE_TRUMP else _card_rows(table, tr)
+    if me.is_replaced and not view.is_terminal:
+        rows.append(take_seat_row(tr, table.game_id))
     last_row = hand_last_row(
         tr,
         table.game_id,

@@ -10,12 +10,13 @@ from bot.games.konchinka.rules import rules_book
 from bot.games.konchinka.sections import KonchinkaSection
 from bot.games.konchinka.settings import KonchinkaSetting, render_konchinka_settings, set_konchinka_option
 from bot.i18n import Translator
-from bot.views.common import option
+from bot.views.common import card, option
 from bot.views.models import LobbyInfo, Rendered, TableInfo
 from bot.views.rules_book import RulesBook
 from engine.cards import Card
 from engine.core import JSONValue
 from engine.konchinka import KonchinkaAction, KonchinkaGame, KonchinkaOptions, KonchinkaView, Lay, Variant
+from engine.konchinka.actions import FINISH, Finish
 
 
 def _card(code: str | None) -> Card | None:
@@ -25,6 +26,11 @@ def _card(code: str | None) -> Card | None:
         return Card.parse(code)
     except ValueError:
         return None
+
+
+def _picked(code: str | None) -> views.Picked | None:
+    """A first tap's choice: a card, or «🏁 Прикончить!» (the finish's own code)."""
+    return FINISH if code == FINISH.code else _card(code)
 
 
 class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
@@ -81,20 +87,30 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
         return views.render_table(table, tr)
 
     def render_private(self, table: TableInfo[KonchinkaView], tr: Translator, picked: str | None) -> Rendered:
-        return views.render_private(table, tr, _card(picked))
+        return views.render_private(table, tr, _picked(picked))
 
-    def render_deal_end(self, table: TableInfo[KonchinkaView], tr: Translator, deal: int) -> Rendered:
-        return results.render_deal_end(table, tr, deal)
+    def render_deal_end(
+        self, table: TableInfo[KonchinkaView], tr: Translator, deal: int, *, personal: bool = False
+    ) -> Rendered:
+        return results.render_deal_end(table, tr, deal, personal=personal)
 
     def render_party_end(
-        self, table: TableInfo[KonchinkaView], tr: Translator, *, rematch: bool = True
+        self, table: TableInfo[KonchinkaView], tr: Translator, *, rematch: bool = True, personal: bool = False
     ) -> Rendered:
-        return results.render_party_end(table, tr, rematch=rematch)
+        return results.render_party_end(table, tr, rematch=rematch, personal=personal)
+
+    def played(self, action: KonchinkaAction, tr: Translator) -> str:
+        if isinstance(action, Finish):
+            return tr.t("btn-finish")
+        return card(action.card, tr)
 
     def hint(self, view: KonchinkaView, action: KonchinkaAction, tr: Translator) -> str:
         return hint_text(view, action, tr)
 
     def actions_of_card(self, view: KonchinkaView, code: str) -> list[int]:
+        if code == FINISH.code:
+            index = views.finish_index(view)
+            return [] if index is None else [index]
         card = _card(code)
         if card is None:
             return []

@@ -7,9 +7,26 @@ from collections.abc import Sequence
 
 from bot.callbacks import RematchCb
 from bot.games.konchinka.sections import KonchinkaSection
-from bot.games.konchinka.views import KonchinkaTable, join_blocks, rules_section_of, tally_lines
+from bot.games.konchinka.views import (
+    KonchinkaTable,
+    join_blocks,
+    rules_section_of,
+    score_line,
+    tally_lines,
+)
+from bot.games.konchinka.words import moves_since
 from bot.i18n import Translator
-from bot.views.common import button, card, fit, keyboard, name_of, rules_button, seat_name
+from bot.views.common import (
+    button,
+    by_place,
+    card,
+    fit,
+    keyboard,
+    name_of,
+    place_line,
+    rules_button,
+    seat_name,
+)
 from bot.views.models import Rendered, SeatInfo
 from engine.konchinka import DealScore, KonchinkaView, Settlement
 
@@ -25,13 +42,32 @@ def _plus(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def render_deal_end(table: KonchinkaTable, tr: Translator, deal_number: int | None = None) -> Rendered:
-    """The scoring of a finished deal (the last one unless ``deal_number``) and the tally so far."""
+def render_deal_end(
+    table: KonchinkaTable, tr: Translator, deal_number: int | None = None, *, personal: bool = False
+) -> Rendered:
+    """The scoring of a finished deal (the last one unless ``deal_number``) and the tally so far. ``personal``:
+    a player's own chat — each seat's points in one line, the deal's moves since the player's last one, the
+    score."""
     view = table.view
-    seats = table.seats
     score = _deal_score(view, deal_number)
     if score is None:
         return Rendered(tr.t("deal-none"), None)
+    if personal:
+        lines = [
+            _short(score, table, tr),
+            *_tail(view, score, table.seats, tr),
+            score_line(view, table.seats, tr),
+        ]
+        return Rendered("\n".join(line for line in lines if line), None)
+
+    def build(keep: int | None) -> str:
+        return join_blocks([*_deal_blocks(score, table.seats, tr), tally_lines(view, table.seats, tr, keep)])
+
+    return Rendered(fit(build), keyboard([[rules_button(tr, KonchinkaSection.SCORING, table.game_id)]]))
+
+
+def _deal_blocks(score: DealScore, seats: Sequence[SeatInfo], tr: Translator) -> list[list[str]]:
+    """A deal's scoring: its title (and an early finish), then cards, clubs, кончинки and each one's points."""
 
     def counts(values: Sequence[int]) -> str:
         return " · ".join(f"{seat_name(seat, tr)} {values[i]}" for i, seat in enumerate(seats))
@@ -41,47 +77,73 @@ def render_deal_end(table: KonchinkaTable, tr: Translator, deal_number: int | No
             return tr.t("deal-tie" if score.finished_early_by is None else "deal-not-secured")
         return tr.t("deal-award", name=name_of(seats, winner, tr), points=points)
 
-    def build(keep: int | None) -> str:
-        head = [tr.t("deal-title", deal=score.deal_number)]
-        if score.finished_early_by is not None:
-            head.append(tr.t("deal-finished-early", name=name_of(seats, score.finished_early_by, tr)))
-        lines = [
-            tr.t("deal-cards", counts=counts(score.cards), award=award(score.cards_winner, 2)),
-            tr.t("deal-clubs", counts=counts(score.clubs), award=award(score.clubs_winner, 1)),
-        ]
-        if score.konchinki:
-            held = ", ".join(
-                f"{card(c, tr)} — {name_of(seats, holder, tr)}"
-                for c, holder in sorted(score.konchinki.items(), key=lambda item: item[0].index)
-            )
-            lines.append(tr.t("deal-konchinki", held=held, count=len(score.konchinki)))
-        else:
-            lines.append(tr.t("deal-no-konchinki"))
-        points = " · ".join(f"{seat_name(seat, tr)} {_plus(score.points[i])}" for i, seat in enumerate(seats))
-        lines.append(tr.t("deal-points", points=points))
-        return join_blocks([head, lines, tally_lines(view, seats, tr, keep)])
-
-    return Rendered(fit(build), keyboard([[rules_button(tr, KonchinkaSection.SCORING, table.game_id)]]))
+    head = [tr.t("deal-title", deal=score.deal_number)]
+    if score.finished_early_by is not None:
+        head.append(tr.t("deal-finished-early", name=name_of(seats, score.finished_early_by, tr)))
+    lines = [
+        tr.t("deal-cards", counts=counts(score.cards), award=award(score.cards_winner, 2)),
+        tr.t("deal-clubs", counts=counts(score.clubs), award=award(score.clubs_winner, 1)),
+    ]
+    if score.konchinki:
+        held = ", ".join(
+            f"{card(c, tr)} — {name_of(seats, holder, tr)}"
+            for c, holder in sorted(score.konchinki.items(), key=lambda item: item[0].index)
+        )
+        lines.append(tr.t("deal-konchinki", held=held, count=len(score.konchinki)))
+    else:
+        lines.append(tr.t("deal-no-konchinki"))
+    lines.append(tr.t("deal-points", points=_points(score, seats, tr)))
+    return [head, lines]
 
 
-def render_party_end(table: KonchinkaTable, tr: Translator, *, rematch: bool = True) -> Rendered:
-    """The winner, the full crossed-out tally and the settlement: the group's message and, the same, each
-    private chat's. ``rematch``: offer «🔁 Реванш» (only where this reader may start one)."""
+def _points(score: DealScore, seats: Sequence[SeatInfo], tr: Translator) -> str:
+    return " · ".join(f"{seat_name(seat, tr)} {_plus(score.points[i])}" for i, seat in enumerate(seats))
+
+
+def _short(score: DealScore, table: KonchinkaTable, tr: Translator) -> str:
+    """«Раздача 3 окончена: Аня +3 · Борис 0 · Вера +1»."""
+    return tr.t("deal-short", deal=score.deal_number, points=_points(score, table.seats, tr))
+
+
+def _tail(view: KonchinkaView, score: DealScore, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+    """The deal's moves after the player's own last one (the others' last cards, the leftovers, a finish)."""
+    for events in (view.recent_events, view.previous_events):
+        if events and events[0].deal_number == score.deal_number:
+            return moves_since(events, view.player, seats, tr)
+    return []
+
+
+def render_party_end(
+    table: KonchinkaTable, tr: Translator, *, rematch: bool = True, personal: bool = False
+) -> Rendered:
+    """One message for the party's end, the last deal's scoring folded in: the winner, that deal, the
+    crossed-out tally by place and the settlement. ``personal``: a player's own chat — «Вы победили!» or «Вы на
+    2-м месте» first, the deal in one line. ``rematch``: offer «🔁 Реванш» (only where this reader may start
+    one)."""
     view = table.view
     seats = table.seats
     outcome = view.outcome
+    last = view.deal_scores[-1] if view.deal_scores else None
+    order = by_place(outcome.scores) if outcome is not None else list(range(len(seats)))
 
     def build(keep: int | None) -> str:
         head = [tr.t("party-title")]
-        last = view.deal_scores[-1] if view.deal_scores else None
-        if last is not None and last.finished_early_by is not None:
+        me = view.player if personal and outcome is not None and 0 <= view.player < len(seats) else None
+        if me is not None and outcome is not None:
+            head.append(place_line(outcome.scores, me, outcome.winners, str(outcome.scores[me]), tr))
+        if me is not None and last is not None and last.finished_early_by is not None:
             head.append(tr.t("move-finish", name=name_of(seats, last.finished_early_by, tr)))
         if outcome is not None:
-            for winner in outcome.winners:
+            for winner in (w for w in outcome.winners if w != me):
                 head.append(
                     tr.t("party-winner", name=name_of(seats, winner, tr), points=outcome.scores[winner])
                 )
-        blocks = [head, tally_lines(view, seats, tr, keep)]
+        blocks = [head]
+        if last is not None and personal:
+            blocks.append([_short(last, table, tr), *_tail(view, last, seats, tr)])
+        elif last is not None:
+            blocks += _deal_blocks(last, seats, tr)  # with the early finish, if it ended the party
+        blocks.append(tally_lines(view, seats, tr, keep, order))
         if outcome is not None and any(outcome.settlement):
             blocks.append(_settlement_lines(view, seats, outcome.settlement, tr))
         return join_blocks(blocks)

@@ -13,6 +13,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, start_link
 from bot.games.konchinka.sections import KonchinkaSection
+from bot.games.konchinka.words import event_text, moves_since
 from bot.i18n import Translator
 from bot.views.common import (
     button,
@@ -25,6 +26,7 @@ from bot.views.common import (
     option,
     rules_button,
     seat_name,
+    take_seat_row,
     tally_line,
     time_note,
     turn_line,
@@ -34,10 +36,15 @@ from bot.views.common import (
 from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.cards import Card, Rank
 from engine.core import JSONValue
-from engine.konchinka import KONCHINKI, Capture, Event, EventKind, Finish, KonchinkaView, Lay, Variant
+from engine.konchinka import Capture, Finish, KonchinkaView, Lay, Variant
+from engine.konchinka.actions import FINISH
+from engine.konchinka.rules import CARDS_POINTS, CLUBS_POINTS, SECURE_CARDS, SECURE_CLUBS
+from engine.konchinka.scoring import secured_points
 
 GROUP_EVENTS: Final = 4
 SOLO_EVENTS: Final = 3
+HAND_LINES: Final = 6
+"""A group game's hand on one's turn has at most this many lines above its buttons (a phone screen)."""
 
 
 KonchinkaTable = TableInfo[KonchinkaView]
@@ -95,37 +102,6 @@ def _player_lines(table: KonchinkaTable, tr: Translator, *, scores: bool = False
     return lines
 
 
-def _card_instr(c: Card, tr: Translator) -> str:
-    return tr.t("card-instr", rank=int(c.rank), suit=c.suit.code, card=card(c, tr))
-
-
-def _konchinka_note(cs: Sequence[Card], tr: Translator) -> str:
-    got = [c for c in KONCHINKI if c in cs]
-    return (" · " + tr.t("move-konchinka", cards=cards(got, tr), count=len(got))) if got else ""
-
-
-def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
-    """One move in words (present tense, so the player's gender never matters); None for events not told."""
-    name = name_of(seats, event.player, tr)
-    kind = event.kind
-    if kind is EventKind.LAY and event.card is not None:
-        return tr.t("move-lay", name=name, card=card(event.card, tr))
-    if kind is EventKind.CAPTURE and event.card is not None:
-        taken = " + ".join(card(c, tr) for c in event.taken)
-        text = tr.t("move-capture", name=name, taken=taken, by=_card_instr(event.card, tr))
-        return text + _konchinka_note((*event.taken, event.card), tr)
-    if kind is EventKind.SWEEP and event.card is not None:
-        text = tr.t("move-sweep", name=name, count=len(event.taken), by=_card_instr(event.card, tr))
-        return text + _konchinka_note((*event.taken, event.card), tr)
-    if kind is EventKind.FINISH:
-        return tr.t("move-finish", name=name)
-    if kind is EventKind.LEFTOVERS:
-        if event.player is None or event.player < 0 or not event.taken:
-            return tr.t("move-leftovers-nobody", count=len(event.taken))
-        return tr.t("move-leftovers", name=name, count=len(event.taken)) + _konchinka_note(event.taken, tr)
-    return None
-
-
 def _told_events(table: KonchinkaTable, tr: Translator) -> list[str]:
     """This deal's moves in words, the last one marked when the timer made it."""
     texts = [t for t in (event_text(e, table.seats, tr) for e in table.view.recent_events) if t]
@@ -142,9 +118,11 @@ def _event_lines(table: KonchinkaTable, tr: Translator, limit: int, *, title: bo
     return [tr.t("table-moves"), *lines] if title else lines
 
 
-def _last_move_line(table: KonchinkaTable, tr: Translator) -> str | None:
-    texts = _told_events(table, tr)
-    return tr.t("hand-last-move", move=texts[-1]) if texts else None
+def _since_my_move(table: KonchinkaTable, tr: Translator) -> list[str]:
+    """«С вашего хода»: every move of this deal made since the player's own last one (at most one per other
+    seat, as seats move in turn; the end of the last deal is in its result, sent to each player too)."""
+    view = table.view
+    return moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
 
 
 def _total(view: KonchinkaView, seat_index: int) -> int:
@@ -153,17 +131,22 @@ def _total(view: KonchinkaView, seat_index: int) -> int:
 
 
 def tally_lines(
-    view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator, keep: int | None
+    view: KonchinkaView,
+    seats: Sequence[SeatInfo],
+    tr: Translator,
+    keep: int | None,
+    order: Sequence[int] | None = None,
 ) -> list[str]:
+    """«Запись:» and each seat's crossed-out totals, in seat order or in ``order`` (by place, at the end)."""
     if not any(view.tally):
         return []
     lines = [tr.t("tally-title")]
-    for seat_index, seat in enumerate(seats):
-        lines.append(f"{seat_name(seat, tr)}: {tally_line(view.tally[seat_index], keep)}")
+    for seat_index in order if order is not None else range(len(seats)):
+        lines.append(f"{seat_name(seats[seat_index], tr)}: {tally_line(view.tally[seat_index], keep)}")
     return lines
 
 
-def _score_line(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
+def score_line(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
     if not any(view.tally):
         return None
     parts = [f"{seat_name(seat, tr)} {_total(view, i)}" for i, seat in enumerate(seats)]
@@ -242,51 +225,74 @@ def action_label(action: Lay | Capture | Finish, view: KonchinkaView, tr: Transl
     return tr.t("btn-capture", cards=groups)
 
 
+Picked = Card | Finish
+"""What a first tap chose: a card of the hand, or «🏁 Прикончить!»."""
+
+
+def finish_index(view: KonchinkaView) -> int | None:
+    """The index of «🏁 Прикончить!» among the legal actions; None when it is not offered."""
+    return next((i for i, a in enumerate(view.legal_actions) if isinstance(a, Finish)), None)
+
+
+def _picked_actions(view: KonchinkaView, selected: Picked) -> list[tuple[int, Lay | Capture | Finish]]:
+    if isinstance(selected, Finish):
+        index = finish_index(view)
+        return [] if index is None else [(index, selected)]
+    if selected not in view.hand:
+        return []
+    return list(actions_of_card(view, selected))
+
+
 def _hand_rows(
-    table: KonchinkaTable, tr: Translator, selected: Card | None
+    table: KonchinkaTable, tr: Translator, selected: Picked | None
 ) -> list[Sequence[InlineKeyboardButton]]:
+    """Every move takes two taps, the same way: a card (or «🏁 Прикончить!») first, then what it does — so a
+    tap never lays a card by itself, and a mis-tap costs only «← Другая карта»."""
     view = table.view
     version = view.version
     game = table.game_id
     rows: list[Sequence[InlineKeyboardButton]] = []
-    if selected is not None and selected in view.hand:
-        for index, action in actions_of_card(view, selected):
-            rows.append(
-                [
-                    button(
-                        action_label(action, view, tr), MoveCb(game=game, version=version, index=index).pack()
-                    )
-                ]
-            )
+    if (isinstance(selected, Card) and selected in view.hand) or (
+        selected is not None and _picked_actions(view, selected)
+    ):
+        for index, action in _picked_actions(view, selected):
+            label = tr.t("btn-finish-yes") if isinstance(action, Finish) else action_label(action, view, tr)
+            rows.append([button(label, MoveCb(game=game, version=version, index=index).pack())])
         rows.append([button(tr.t("btn-other-card"), BackCb(game=game, version=version).pack())])
         return rows
     card_row = []
     for c in view.hand:
         options = actions_of_card(view, c)
         label = card(c, tr) if options else unplayable(card(c, tr))
-        if len(options) == 1:
-            data = MoveCb(game=game, version=version, index=options[0][0]).pack()
-        else:
-            data = PickCb(game=game, version=version, card=c.code).pack()
-        card_row.append(button(label, data))
+        card_row.append(button(label, PickCb(game=game, version=version, card=c.code).pack()))
     rows.append(card_row)
-    for index, any_action in enumerate(view.legal_actions):
-        if isinstance(any_action, Finish):
-            rows.append(
-                [
-                    button(
-                        action_label(any_action, view, tr),
-                        MoveCb(game=game, version=version, index=index).pack(),
-                    )
-                ]
-            )
+    if finish_index(view) is not None:
+        rows.append([button(tr.t("btn-finish"), PickCb(game=game, version=version, card=FINISH.code).pack())])
     return rows
 
 
-def _bottom_line(view: KonchinkaView, tr: Translator, my_turn: bool, selected: Card | None) -> str | None:
+def finish_reason(view: KonchinkaView, tr: Translator) -> str:
+    """Why «🏁 Прикончить!» is offered: the points already secured this deal and the total they make
+    («10♦ даёт +1 → 15»)."""
+    me = view.player
+    parts = []
+    held = view.konchinki[me]
+    if held:
+        parts.append(tr.t("finish-konchinki", cards=cards(held, tr), count=len(held), points=len(held)))
+    if view.pile_clubs[me] >= SECURE_CLUBS:
+        parts.append(tr.t("finish-clubs", clubs=view.pile_clubs[me], points=CLUBS_POINTS))
+    if view.pile_sizes[me] >= SECURE_CARDS:
+        parts.append(tr.t("finish-cards", count=view.pile_sizes[me], points=CARDS_POINTS))
+    secured = secured_points(view.pile_sizes[me], view.pile_clubs[me], len(held))
+    return tr.t("finish-reason", parts=", ".join(parts), total=_total(view, me) + secured)
+
+
+def _bottom_line(view: KonchinkaView, tr: Translator, my_turn: bool, selected: Picked | None) -> str | None:
     if view.is_terminal:
         return tr.t("hand-game-over")
-    if my_turn and selected is not None and selected in view.hand:
+    if my_turn and isinstance(selected, Finish) and finish_index(view) is not None:
+        return tr.t("finish-ask", reason=finish_reason(view, tr))
+    if my_turn and isinstance(selected, Card) and selected in view.hand:
         if actions_of_card(view, selected):
             return tr.t("hand-what-now", card=card(selected, tr))
         return tr.t("hand-card-cannot", card=card(selected, tr))
@@ -320,36 +326,46 @@ def _waiting_text(table: KonchinkaTable, tr: Translator) -> str:
     """A group game's hand while others move: nothing that another player's move changes (the deal, the score,
     that the table is in the group, one's cards), so it is edited only when one's own cards change."""
     view = table.view
+    me = table.seats[view.player] if 0 <= view.player < len(table.seats) else None
     lines = [
         _deal_line(table, tr),
-        _score_line(view, table.seats, tr),
-        tr.t("hand-waiting"),
+        score_line(view, table.seats, tr),
+        tr.t("hand-replaced" if me is not None and me.is_replaced else "hand-waiting"),
         tr.t("hand-cards", cards=cards(view.hand, tr, "  ")) if view.hand else None,
     ]
     return "\n".join(line for line in lines if line)
 
 
 def _compact_text(
-    table: KonchinkaTable, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None
+    table: KonchinkaTable, tr: Translator, me: SeatInfo, my_turn: bool, selected: Picked | None
 ) -> str:
-    """A group game's private hand: on one's turn at most five lines — the turn, the table, the last move, the
-    score and what to do; while others move, :func:`_waiting_text`. The whole table is the group's message
+    """A group game's private hand: on one's turn at most six lines — the turn, the table, every move since
+    one's own last («С вашего хода», one line each: three at a full table), the score when there is room, and
+    what to do; while others move, :func:`_waiting_text`. The whole table is the group's message
     (and «📋 Стол»)."""
     view = table.view
     if not my_turn and not view.is_terminal:
         return _waiting_text(table, tr)
+    moves = [] if view.is_terminal else _since_my_move(table, tr)
     lines = [
-        _first_line(table, me, my_turn, tr),
-        None if view.is_terminal else _table_line(view, tr),
-        None if view.is_terminal else _last_move_line(table, tr),
-        _score_line(view, table.seats, tr),
-        _bottom_line(view, tr, my_turn, selected),
+        line
+        for line in (
+            _first_line(table, me, my_turn, tr),
+            None if view.is_terminal else _table_line(view, tr),
+            *moves,
+            score_line(view, table.seats, tr),
+            _bottom_line(view, tr, my_turn, selected),
+        )
+        if line
     ]
-    return "\n".join(line for line in lines if line)
+    if len(lines) > HAND_LINES:
+        # A full table's three moves leave no room for the score: it stays in the waiting hand and the group.
+        lines = [line for line in lines if line != score_line(view, table.seats, tr)]
+    return "\n".join(lines)
 
 
 def _solo_text(
-    table: KonchinkaTable, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None
+    table: KonchinkaTable, tr: Translator, me: SeatInfo, my_turn: bool, selected: Picked | None
 ) -> str:
     """A solo game's one message (no group to look at): ≤ 15 lines — the deal, the turn, the table and the
     deck, every player's pile and score, the last three moves, what to do."""
@@ -369,15 +385,17 @@ def _solo_text(
     return join_blocks([top, _player_lines(table, tr, scores=True), events, [bottom] if bottom else []])
 
 
-def render_private(table: KonchinkaTable, tr: Translator, selected: Card | None = None) -> Rendered:
+def render_private(table: KonchinkaTable, tr: Translator, selected: Picked | None = None) -> Rendered:
     """A player's private message: in a group game what they need to move and their cards as buttons; a solo
     game's one live message writes every pile and the last moves out. ``selected`` is the card picked by the
-    first tap of the two-tap flow (its actions become buttons)."""
+    first tap of the two-tap flow (its actions become buttons), or «🏁 Прикончить!» (asked once, with why)."""
     view = table.view
     me = table.seats[view.player] if 0 <= view.player < len(table.seats) else SeatInfo(name="")
     my_turn = _is_my_turn(view)
     text = (_solo_text if table.solo else _compact_text)(table, tr, me, my_turn, selected)
     rows: list[Sequence[InlineKeyboardButton]] = _hand_rows(table, tr, selected) if my_turn else []
+    if me.is_replaced and not view.is_terminal:
+        rows.append(take_seat_row(tr, table.game_id))
     last_row = hand_last_row(
         tr,
         table.game_id,

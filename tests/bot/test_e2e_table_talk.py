@@ -1,0 +1,397 @@
+"""What a player of a group party sees in their own chat, read back from the fake Telegram (issue 21, part A).
+
+Every move of the others reaches each player's private chat before their next turn («С вашего хода»); the timer's
+move and a bot taking the seat are told in the player's own chat, where the seat can be taken back; every card
+takes two taps and «🏁 Прикончить!» says why and asks once; the party ends in one message per chat, by place, with
+«Вы победили!» / «Вы на 2-м месте» privately, and nothing after the end says whose move it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.callbacks import LobbyCb, LobbyOp
+from bot.games.konchinka.words import event_text
+from bot.i18n import Translator, translator
+from bot.storage import SeatRow, repo
+from bot.views.models import SeatInfo
+from engine.core import replay
+from engine.konchinka import EventKind, KonchinkaState
+from tests.bot.conftest import (
+    BotRunner,
+    Running,
+    find_lobby,
+    game_row,
+    has_rematch,
+    lobby_of,
+    move_buttons,
+    plain,
+    seat_names,
+    start_party,
+    take_turn,
+    turn_message,
+)
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+
+RU = translator("ru")
+EN = translator("en")
+
+
+async def party_state(running: Running, game: str) -> KonchinkaState:
+    async with running.app.db.tx() as tx:
+        row = await repo.get_game(tx, int(game))
+    assert row is not None and row.record is not None
+    state = replay(row.record)
+    assert isinstance(state, KonchinkaState)
+    return state
+
+
+def everything_seen(chat: FakeChat) -> str:
+    """Every version of every message the bot sent to ``chat`` so far (deleted ones too), as plain text."""
+    return "\n".join(plain(v.text) for m in chat.messages.values() if m.is_from_bot for v in m.history)
+
+
+@dataclass
+class Party:
+    """People playing a group Кончинка party as people do; at each turn, what the mover's chat had shown."""
+
+    tg: FakeTelegram
+    running: Running
+    game: str
+    people: list[FakeUser]
+    seen_at_turn: dict[int, list[str]] = field(default_factory=dict)
+
+    async def play(self, group: FakeChat, *, timeout: float = 120) -> int:
+        made = 0
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not has_rematch(group.visible_messages()):
+            assert loop.time() < deadline, f"the party did not finish ({made} moves)"
+            mover = next((u for u in self.people if turn_message(u) is not None), None)
+            if mover is None:
+                await asyncio.sleep(0.01)
+                continue
+            seen = everything_seen(mover.private_chat)
+            version = (await game_row(self.running, self.game)).version
+            message = turn_message(mover)
+            if message is None or not any(d.split(":")[2] == str(version) for d in move_buttons(message)):
+                await asyncio.sleep(0.01)  # a hand the last move made stale, not yet redrawn
+                continue
+            await take_turn(self.tg, mover, pick=made, through=message)
+            while (await game_row(self.running, self.game)).version == version:
+                assert loop.time() < deadline, "the move was not made"
+                await asyncio.sleep(0.01)
+            self.seen_at_turn.setdefault(mover.id, []).append(seen)
+            made += 1
+        await self.tg.settle()
+        return made
+
+
+async def start_full_party(tg: FakeTelegram, group: FakeChat, people: list[FakeUser]) -> str:
+    """``/konchinka`` in the group, everyone joins (a full lobby offers no join link any more), the first
+    starts it; the game id."""
+    creator = people[0]
+    await creator.send(group, "/konchinka")
+    await tg.wait_for(lambda: find_lobby(group) is not None, what="the lobby")
+    lobby = lobby_of(group)
+    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
+    payload = url.split("start=", 1)[1]
+    for user in people:
+        await user.send_private(f"/start {payload}")
+    await tg.wait_for(lambda: all(u.full_name in lobby.text for u in people), what="everyone seated")
+    game = payload.removeprefix("j_")
+    answer = await creator.press(lobby, data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    assert answer.answered and not answer.text
+    return game
+
+
+def seats_of(names: list[str]) -> tuple[SeatInfo, ...]:
+    return tuple(SeatInfo(name, i + 1) for i, name in enumerate(names))
+
+
+def moves_each_seat_missed(state: KonchinkaState, names: list[str]) -> list[list[list[str]]]:
+    """For each seat, for each of its moves in the party: the others' moves since its own previous move, as the
+    table writes them (rebuilt from the record, move by move)."""
+    record = state.record()
+    game = state.game
+    seats = seats_of(names)
+    again = game.new_initial_state(state.seed)
+    pending: list[list[str]] = [[] for _ in range(game.num_players)]
+    missed: list[list[list[str]]] = [[] for _ in range(game.num_players)]
+    for code in record.actions:
+        mover = again.current_player
+        missed[mover].append(pending[mover])
+        pending[mover] = []
+        told = len(again.events)
+        again.apply(game.parse_action(code))
+        for event in again.events[told:]:
+            text = event_text(event, seats, RU)
+            text = plain(text) if text is not None else None
+            if event.kind is EventKind.DEAL_START or text is None:
+                continue
+            for seat in range(game.num_players):
+                if seat != event.player:
+                    pending[seat].append(text)
+    return missed
+
+
+async def test_every_move_of_the_others_reaches_each_private_chat_before_that_players_next_turn(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner()
+    people = [tg.add_user(name) for name in ("Аня", "Борис", "Вера", "Гоша")]
+    group = tg.add_group("Друзья", people, admins=people[:1])
+    game = await start_full_party(tg, group, people)
+    party = Party(tg, running, game, people)
+    made = await party.play(group)
+
+    state = await party_state(running, game)
+    names = await seat_names(running, game)
+    missed = moves_each_seat_missed(state, names)
+    checked = 0
+    for seat, name in enumerate(names):
+        user = next(u for u in people if u.full_name == name)
+        seen = party.seen_at_turn[user.id]
+        assert len(seen) == len(missed[seat]), name
+        for turn, (shown, lines) in enumerate(zip(seen, missed[seat], strict=True)):
+            for line in lines:
+                assert line in shown, f"{name}, turn {turn + 1}: «{line}» never reached the private chat"
+                checked += 1
+    assert made == state.version and checked > made  # four seats: up to three moves before each turn
+    for user in people:
+        hands = [
+            v for m in user.private_chat.bot_messages() for v in m.history if move_buttons_of(v.reply_markup)
+        ]
+        assert hands and max(len(v.text.split("\n")) for v in hands) <= 6, user.full_name
+
+
+def move_buttons_of(markup: dict[str, object] | None) -> bool:
+    rows = (markup or {}).get("inline_keyboard") or []
+    assert isinstance(rows, list)
+    return any(str(b.get("callback_data") or "").startswith(("m:", "p:")) for row in rows for b in row)
+
+
+SEAT_TEXTS = {
+    "ru": (
+        "⏰ Время вышло — бот сыграл за вас {card}.",
+        "🤖 Вы пропустили несколько ходов подряд — теперь за вас играет бот. Вернуться можно кнопкой ниже.",
+        "🤖 За вас играет бот — вернуться можно кнопкой ниже.",
+        "↩️ Вернуться за стол",
+        "Вы снова за столом.",
+    ),
+    "en": (
+        "⏰ Time ran out — the bot played {card} for you.",
+        "🤖 You missed several turns in a row — the bot plays for you now. Tap below to come back.",
+        "🤖 The bot plays for you — tap below to come back.",
+        "↩️ Back to the game",
+        "You're back at the table.",
+    ),
+}
+
+
+def seat_cards(state: KonchinkaState, seat: int, tr: Translator) -> list[str]:
+    """The cards ``seat`` played in the party, in order, as ``tr`` writes them."""
+    again = state.game.new_initial_state(state.seed)
+    played = []
+    for code in state.record().actions:
+        mover = again.current_player
+        action = state.game.parse_action(code)
+        card = getattr(action, "card", None)
+        if mover == seat and card is not None:
+            played.append(card.ru if tr is RU else card.text)
+        again.apply(action)
+    return played
+
+
+@pytest.mark.parametrize("lang", ["ru", "en"])
+async def test_your_own_chat_hears_the_timer_and_the_bot_and_the_seat_comes_back_from_there(
+    tg: FakeTelegram, bot_runner: BotRunner, lang: str
+) -> None:
+    running = await bot_runner(turn_timeout=30, reminder_before=10)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис", language_code=lang)
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    timed_out, replaced, waiting, back_button, back_answer = SEAT_TEXTS[lang]
+    chat = boris.private_chat
+
+    def notice(start: str) -> FakeMessage | None:
+        return next((m for m in chat.visible_messages() if m.is_from_bot and m.text.startswith(start)), None)
+
+    def seat_notice() -> FakeMessage | None:
+        return next((m for m in chat.visible_messages() if replaced in m.text), None)
+
+    # Boris never presses: the timer plays for him twice, then a bot player takes his seat.
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while seat_notice() is None:
+        assert loop.time() < deadline, "no seat notice in Boris's chat"
+        if turn_message(anna) is not None:
+            await take_turn(tg, anna)
+        await asyncio.sleep(0.05)
+    await tg.settle()
+    state = await party_state(running, game)
+    names = await seat_names(running, game)
+    cards = seat_cards(state, names.index("Борис"), translator(lang))
+    first = notice(timed_out.split("{")[0])
+    assert first is not None and first.text == timed_out.format(card=cards[0])
+    message = seat_notice()
+    assert message is not None
+    assert message.text == timed_out.format(card=cards[1]) + "\n" + replaced
+    assert [b.text for b in message.flat_buttons] == [back_button]
+    # The hand that waits says the seat is replaced, with the same button.
+    hand = next(m for m in reversed(chat.visible_messages()) if m.is_from_bot and waiting in m.text)
+    assert back_button in [b.text for b in hand.flat_buttons]
+
+    # One tap in his own chat takes the seat back; the hand stops saying a bot plays for him.
+    answer = await boris.press(message, back_button)
+    assert answer.text == back_answer
+    await tg.wait_for(
+        lambda: any("Борис снова за столом" in m.text for m in group.visible_messages()), what="the return"
+    )
+    await tg.settle()
+    assert not any(waiting in m.text for m in chat.visible_messages() if m.is_from_bot)
+    assert not any(seat.replaced for seat in await seat_rows(running, game))
+
+
+async def seat_rows(running: Running, game: str) -> list[SeatRow]:
+    async with running.app.db.tx() as tx:
+        return await repo.seats_of(tx, int(game))
+
+
+def finish_button(message: FakeMessage) -> str | None:
+    return next((d for d in move_buttons(message) if d.startswith("p:") and d.endswith(":f")), None)
+
+
+async def test_every_card_takes_two_taps_and_the_finish_says_why_and_asks_once(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(default_target=1)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: any(turn_message(u) for u in (anna, boris)), what="a turn")
+    mover = anna if turn_message(anna) else boris
+    hand = turn_message(mover)
+    assert hand is not None
+    version = (await game_row(running, game)).version
+
+    # Every card is a first tap: even one that can only be laid asks what to do, and «← Другая карта» undoes it.
+    state = await party_state(running, game)
+    view = state.view(state.current_player)
+    lay_only = [
+        c
+        for c in view.hand
+        if [a for a in view.legal_actions if getattr(a, "card", None) is c]
+        == [a for a in view.legal_actions if getattr(a, "card", None) is c and a.code.startswith("l:")]
+    ]
+    assert lay_only, "a card that can only be laid"
+    card = lay_only[0]
+    assert all(d.startswith("p:") for d in move_buttons(hand))
+    answer = await mover.press(hand, card.ru)
+    assert answer.answered and not answer.text
+    await tg.wait_for(lambda: f"{card.ru} — что делаем?" in hand.text, what="the card's moves")
+    assert [b.text for b in hand.flat_buttons][:2] == ["Положить на стол", "← Другая карта"]
+    assert (await game_row(running, game)).version == version
+    await mover.press(hand, "← Другая карта")
+    await tg.wait_for(lambda: "что делаем" not in hand.text, what="the whole hand again")
+    assert (await game_row(running, game)).version == version
+
+    # Played on until «🏁 Прикончить!» is offered (a кончинка reaches the target of 1): it says why and asks.
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    made = 0
+    while True:
+        assert loop.time() < deadline and not has_rematch(group.visible_messages()), "no finish was offered"
+        who = next((u for u in (anna, boris) if turn_message(u) is not None), None)
+        found = turn_message(who) if who is not None else None
+        current = (await game_row(running, game)).version
+        if who is None or found is None or f":{current}:" not in move_buttons(found)[0]:
+            await asyncio.sleep(0.01)
+            continue
+        mover, message = who, found
+        if finish_button(message) is not None:
+            break
+        await take_turn(tg, mover, pick=made, through=message)
+        while (await game_row(running, game)).version == current:
+            await asyncio.sleep(0.01)
+        made += 1
+    state = await party_state(running, game)
+    seat = state.current_player
+    held = state.view(seat).konchinki[seat]
+    gives = "даёт" if len(held) == 1 else "дают"
+    reason = f"{' '.join(c.ru for c in held)} {gives} +{len(held)} → {len(held)}"
+    answer = await mover.press(message, "🏁 Прикончить!")
+    assert answer.answered and not answer.text
+    await tg.wait_for(lambda: "Прикончить партию?" in message.text, what="the question")
+    assert plain(message.text).split("\n")[-1] == f"🏁 Прикончить партию? {reason} — и партия ваша."
+    assert [b.text for b in message.flat_buttons][:2] == ["🏁 Да, прикончить!", "← Другая карта"]
+    assert (await game_row(running, game)).version == current
+    await mover.press(message, "🏁 Да, прикончить!")
+    await tg.wait_for(lambda: has_rematch(group.visible_messages()), what="the party's end")
+    assert (await party_state(running, game)).is_terminal
+
+
+async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_their_place(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(default_target=5)
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис", language_code="en"), tg.add_user("Вера")
+    people = [anna, boris, vera]
+    group = tg.add_group("Друзья", people, admins=[anna])
+    game = await start_party(tg, group, anna, people)
+    await tg.wait_for(lambda: any(turn_message(u) for u in people), what="a turn")
+
+    # Вера looks at the whole table during play: a copy that says whose move it is.
+    def vera_hand() -> FakeMessage | None:
+        mine = vera.private_chat.bot_messages()
+        return next((m for m in mine if "📋 Стол" in [b.text for b in m.flat_buttons]), None)
+
+    await tg.wait_for(lambda: vera_hand() is not None, what="Вера's hand")
+    hand = vera_hand()
+    assert hand is not None
+    await vera.press(hand, "📋 Стол")
+    await tg.wait_for(
+        lambda: any("Ходит:" in m.text for m in vera.private_chat.visible_messages()), what="copy"
+    )
+    await Party(tg, running, game, people).play(group)
+    await tg.settle()
+
+    state = await party_state(running, game)
+    outcome = state.outcome
+    assert outcome is not None
+    names = await seat_names(running, game)
+    last = state.deal_scores[-1].deal_number
+    assert last > 1, "a party of more than one deal"
+    # The group: the last deal's result folded into the party's end, the tally by place.
+    end = next(m for m in reversed(group.bot_messages()) if has_rematch([m]))
+    assert f"Раздача {last} окончена" in end.text
+    assert not any(m.text.startswith(f"<b>Раздача {last} окончена") for m in group.bot_messages())
+    tally = plain(end.text).split("Запись:\n")[1].split("\n\n")[0].split("\n")
+    ranked = sorted(range(len(names)), key=lambda s: -outcome.scores[s])
+    assert [line.split(":")[0] for line in tally] == [names[s] for s in ranked]
+    # Each private chat: the deals' results in short, the end with one's place.
+    for user in people:
+        seat = names.index(user.full_name)
+        english = user is boris
+        texts = [plain(m.text) for m in user.private_chat.visible_messages() if m.is_from_bot]
+        deal = "Deal 1 is over:" if english else "Раздача 1 окончена:"
+        assert any(t.startswith(deal) for t in texts), user.full_name
+        mine = next(t for t in texts if t.startswith(("🏆 Партия окончена!", "🏆 The game is over!")))
+        place = 1 + sum(1 for s in outcome.scores if s > outcome.scores[seat])
+        points = outcome.scores[seat]
+        if seat in outcome.winners:
+            expected = f"🎉 You won! — {points}" if english else f"🎉 Вы победили! — {points}"
+        else:
+            ordinal = {2: "2nd", 3: "3rd"}[place]
+            expected = f"You came {ordinal} — {points}" if english else f"Вы на {place}-м месте — {points}"
+        assert mine.split("\n")[1] == expected, user.full_name
+    # An unchanged total is written once; nothing after the end says whose move it is.
+    for chat in (group, *[u.private_chat for u in people]):
+        for message in chat.bot_messages():
+            assert not re.search(r"<s>(-?\d+)</s> (?:<s>|<b>)\1<", message.text), message.text
+    copy = next(m for m in vera.private_chat.visible_messages() if m.is_from_bot and "Запись:" in m.text)
+    assert "Ходит:" not in copy.text and "👉" not in copy.text
