@@ -24,7 +24,14 @@ from pathlib import Path
 
 from bot.instance import InstanceLock
 from bot.settings import ExitCode, Settings, StartupError, StorageSettings
-from bot.startup import ask_telegram, check_texts, newer_schema, open_database, schema_on_disk
+from bot.startup import (
+    ask_telegram,
+    check_texts,
+    newer_schema,
+    open_database,
+    refuse_read_only,
+    schema_on_disk,
+)
 from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -62,6 +69,7 @@ def inspect_database(path: Path) -> int:
             f"no database at {path.resolve()}: check DATABASE_PATH, or create it with `python -m bot migrate` "
             "(the bot also creates it at its first start)",
         )
+    refuse_read_only(path)  # the bot could not run on it
     try:
         with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])

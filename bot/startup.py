@@ -78,13 +78,7 @@ async def open_database(path: Path) -> Database:
     found = schema_on_disk(path)
     if found > Database.SCHEMA_VERSION:
         raise newer_schema(path, found)
-    read_only = _read_only(path)
-    if read_only:
-        raise StartupError(
-            ExitCode.DATABASE,
-            f"cannot open the database {path}: {read_only} is read-only "
-            "(set DATABASE_PATH to a file in a folder the bot may write to, or make them writable)",
-        )
+    refuse_read_only(path)
     try:
         return await Database.open(path)
     except (OSError, sqlite3.Error) as exc:
@@ -93,6 +87,17 @@ async def open_database(path: Path) -> Database:
             f"cannot open the database {path}: {_reason(exc)} "
             "(set DATABASE_PATH to a file in a folder the bot may write to)",
         ) from exc
+
+
+def refuse_read_only(path: Path) -> None:
+    """A :class:`StartupError` naming ``DATABASE_PATH`` when the bot could not write the database."""
+    read_only = _read_only(path)
+    if read_only:
+        raise StartupError(
+            ExitCode.DATABASE,
+            f"cannot open the database {path}: {read_only} is read-only "
+            "(set DATABASE_PATH to a file in a folder the bot may write to, or make them writable)",
+        )
 
 
 def _read_only(path: Path) -> str:

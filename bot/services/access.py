@@ -19,6 +19,9 @@ from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramR
 from aiogram.types import ChatMemberRestricted
 
 from bot.services.clock import Clock
+from bot.services.config import AdminCheck, MemberCheck
+from bot.services.errors import ServiceError
+from bot.views import Answer
 
 log = logging.getLogger(__name__)
 
@@ -134,3 +137,27 @@ class Membership:
                 del self._cache[key]
         self._cache[(chat_id, user_id)] = (self.clock.now(), standing)
         return standing
+
+
+def admin_check(membership: Membership | None, user_id: int) -> AdminCheck:
+    """Whether ``user_id`` administers a chat (asked when needed; no membership known: no)."""
+
+    async def check(chat_id: int) -> bool:
+        return membership is not None and await membership.is_admin(chat_id, user_id)
+
+    return check
+
+
+def member_check(membership: Membership | None, user_id: int) -> MemberCheck:
+    """Whether ``user_id`` is a member of a chat; :class:`ServiceError` (``CANNOT_CHECK``) when Telegram does not
+    say — not «you are not in the group»: we do not know."""
+
+    async def check(chat_id: int) -> bool:
+        if membership is None:
+            return False
+        standing = await membership.standing(chat_id, user_id)
+        if not standing.is_known:
+            raise ServiceError(Answer.CANNOT_CHECK)
+        return standing.is_member
+
+    return check

@@ -21,7 +21,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import views
 from bot.games import plugin_of
 from bot.i18n import translator_for
-from bot.services.access import Membership
+from bot.services.access import Membership, admin_check, member_check
 from bot.services.chats import Chats
 from bot.services.clock import Clock
 from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
@@ -181,28 +181,11 @@ class GameService:
 
     def admin_check(self, user_id: int) -> AdminCheck:
         """Ask Telegram (only when needed, and cached) whether the user administers the game's chat."""
-        membership = self.membership
-
-        async def check(chat_id: int) -> bool:
-            return membership is not None and await membership.is_admin(chat_id, user_id)
-
-        return check
+        return admin_check(self.membership, user_id)
 
     def member_check(self, user_id: int) -> MemberCheck:
         """Ask Telegram (cached) whether the user is a member of the game's chat."""
-        membership = self.membership
-
-        async def check(chat_id: int) -> bool:
-            if membership is None:
-                return False
-            standing = await membership.standing(chat_id, user_id)
-            if not standing.is_known:
-                raise ServiceError(
-                    views.Answer.CANNOT_CHECK
-                )  # not «you are not in the group»: we do not know
-            return standing.is_member
-
-        return check
+        return member_check(self.membership, user_id)
 
     def forget_chat(self, chat_id: int) -> None:
         """What is known of people's rights in this chat is stale."""

@@ -260,7 +260,7 @@ async def test_a_read_only_database_stops_the_start_with_exit_3_in_one_line(
 ) -> None:
     database = tmp_path / "data" / "bot.sqlite3"
     env = bot_process_env(tg, database)
-    made = await run_bot(forkserver, env, tmp_path, "check")
+    made = await run_bot(forkserver, env, tmp_path, "migrate")
     assert made.code == ExitCode.OK, made.stderr
     with _read_only(database):
         result = await run_bot(forkserver, env, tmp_path, *command)
