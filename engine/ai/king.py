@@ -4,16 +4,21 @@
 - The hard player runs determinized Monte Carlo search (:mod:`engine.ai.search`) over worlds dealt by
   :mod:`engine.ai.king_worlds` (every hidden card placed consistently with what it has seen). Of a few worlds
   so dealt, one is kept with odds that fall with each play a normal player would not have made there. Then it
-  plays each candidate followed by the normal policy to the end of the deal, scoring its own deal result. The
-  trump choice is searched the same way over the five unseen cards of its hand.
+  plays each candidate followed by a rollout to the end of the deal (:mod:`engine.ai.rollouts`), scoring its
+  own deal result. The trump choice is searched the same way over the five unseen cards of its hand. How many
+  worlds, and whether its own later moves are searched too inside a rollout, is its :class:`Master` setting:
+  :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the arena, and played where the
+  compiled kernel is missing).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from engine.ai.king_policy import easy_action, normal_action, played_cards, policy_action
+from engine.ai import kernel
+from engine.ai.king_policy import easy_action, normal_action, played_cards
 from engine.ai.king_worlds import infer, sample_world, surprises
 from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import PIQUET_DECK, Card
@@ -22,7 +27,16 @@ from engine.king import ChooseTrump, KingState, KingView, Phase, Play
 from engine.king.actions import KingAction
 from engine.king.rules import CARD_PENALTY
 
-__all__ = ["describe", "easy_action", "hard_action", "infer", "normal_action", "sample_world", "surprises"]
+__all__ = [
+    "MASTER",
+    "describe",
+    "easy_action",
+    "hard_action",
+    "infer",
+    "normal_action",
+    "sample_world",
+    "surprises",
+]
 
 _NO_PENALTY: tuple[int, ...] = (0,) * 52
 
@@ -30,21 +44,33 @@ INFERENCE_TOLERANCE = 0.3
 """The odds of a candidate world per play of the others that the normal player would not have made there."""
 CANDIDATES = 4
 """Consistent worlds dealt for each world the search keeps (the most plausible ones are kept more often)."""
-HARD_WORLDS = 64
-"""Sampled worlds per card play."""
-HARD_STEPS = 12_000
-"""Playout steps per card play (see :class:`engine.ai.search.SearchBudget`)."""
-HARD_TRUMP_WORLDS = 40
-HARD_TRUMP_STEPS = 12_000
+
+
+@dataclass(frozen=True, slots=True)
+class Master:
+    """How hard the hard player searches: worlds and steps per card play and per trump choice (its work
+    budget), and the depth of its own later moves' search inside a rollout (:mod:`engine.ai.rollouts`)."""
+
+    worlds: int
+    steps: int
+    trump_worlds: int
+    trump_steps: int
+    depth: int
+
+
+BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
+"""The «мастер» of the first release: rollouts by the normal policy alone."""
+MASTER = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
+"""Today's «мастер» (its figures and the argument for them: README, «Bot players»)."""
 
 
 class KingModel:
-    """The search model of the hard player: playouts to the end of the deal with the normal policy."""
+    """The search model of the hard player: rollouts to the end of the deal, of the master's depth."""
 
-    def __init__(self, view: KingView) -> None:
+    def __init__(self, view: KingView, master: Master = MASTER) -> None:
         self.view = view
         self.player = view.player
-        self.deal_index = view.deal_index
+        self.master = master
         self.knowledge = infer(view)
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
 
@@ -58,7 +84,7 @@ class KingModel:
         if not self.has_history or CANDIDATES <= 1:
             return sample_world(self.view, rng, self.knowledge)
         pool = [sample_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
-        weights = [INFERENCE_TOLERANCE ** surprises(self.view, w) for w in pool]
+        weights = [INFERENCE_TOLERANCE ** kernel.king_surprises(self.view, w) for w in pool]
         pick = rng.random() * sum(weights)
         for w, world in zip(weights, pool, strict=True):
             pick -= w
@@ -66,26 +92,24 @@ class KingModel:
                 return world
         return pool[-1]
 
-    def playout_action(self, state: State, rng: random.Random) -> KingAction:
-        assert isinstance(state, KingState)
-        return policy_action(state)
-
-    def is_horizon(self, state: State) -> bool:
-        assert isinstance(state, KingState)
-        return state.deal_index != self.deal_index or state.is_terminal
-
-    def value(self, state: State) -> float:
-        assert isinstance(state, KingState)
-        return float(state.score_sheet[self.deal_index][self.player])
+    def evaluate(self, world: State, actions: Sequence[KingAction]) -> tuple[list[float], int]:
+        assert isinstance(world, KingState)
+        return kernel.king_values(world, self.player, actions, self.master.depth)
 
 
 def hard_budget(
-    view: KingView, *, time_ms: float | None = None, worlds: int | None = None, steps: int | None = None
+    view: KingView,
+    *,
+    time_ms: float | None = None,
+    worlds: int | None = None,
+    steps: int | None = None,
+    master: Master = MASTER,
 ) -> SearchBudget:
-    """The hard player's budget for ``view``: its own worlds and steps unless given; no time cap unless given."""
+    """The hard player's budget for ``view``: the master's worlds and steps unless given; no time cap unless
+    given."""
     trump_phase = view.phase is Phase.CHOOSE_TRUMP
     default_worlds, default_steps = (
-        (HARD_TRUMP_WORLDS, HARD_TRUMP_STEPS) if trump_phase else (HARD_WORLDS, HARD_STEPS)
+        (master.trump_worlds, master.trump_steps) if trump_phase else (master.worlds, master.steps)
     )
     return SearchBudget(
         worlds=default_worlds if worlds is None else worlds,
@@ -94,19 +118,23 @@ def hard_budget(
     )
 
 
-def hard_search(
-    view: KingView, rng: random.Random, budget: SearchBudget
-) -> tuple[KingAction, SearchResult | None]:
-    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
+def candidates(view: KingView) -> list[KingAction]:
+    """The actions the hard player compares: every trump choice, or one card per run of equal cards."""
     legal = list(view.legal_actions)
-    if len(legal) == 1:
-        return legal[0], None
-    if view.phase is not Phase.CHOOSE_TRUMP:
+    if len(legal) > 1 and view.phase is not Phase.CHOOSE_TRUMP:
         # Cards of equal value: neighbouring ranks of one suit in my hand with nothing between them out.
         legal = _distinct_plays(view, legal)
-        if len(legal) == 1:
-            return legal[0], None
-    result = pimc(legal, KingModel(view), rng, budget)
+    return legal
+
+
+def hard_search(
+    view: KingView, rng: random.Random, budget: SearchBudget, master: Master = MASTER
+) -> tuple[KingAction, SearchResult | None]:
+    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
+    legal = candidates(view)
+    if len(legal) == 1:
+        return legal[0], None
+    result = pimc(legal, KingModel(view, master), rng, budget)
     action: KingAction = result.action
     return action, result
 
@@ -117,9 +145,12 @@ def hard_action(
     budget_ms: float | None = None,
     iterations: int | None = None,
     steps: int | None = None,
+    master: Master = MASTER,
 ) -> KingAction:
-    """The hard player's action: ``iterations`` worlds and ``steps`` override the level's, ``budget_ms`` caps time."""
-    return hard_search(view, rng, hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps))[0]
+    """The hard player's action: ``iterations`` worlds and ``steps`` override the master's, ``budget_ms`` caps
+    time."""
+    budget = hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps, master=master)
+    return hard_search(view, rng, budget, master)[0]
 
 
 def _distinct_plays(view: KingView, legal: Sequence[KingAction]) -> list[KingAction]:

@@ -1,284 +1,49 @@
-"""Bot players for Кончинка.
+"""Bot players for Кончинка: the hard player («мастер») and the entry points of all three levels.
 
-Every card is weighed in deal points: a card is worth a share of the 2 points for most cards, a club a share
-of the clubs point, a кончинка (2♣, 10♦) a whole point; a share that is already decided (27 cards or 7 clubs
-in one pile) is worth nothing any more.
-
-- The **normal** player («любитель») counts the unseen cards and scores every legal action as what it takes
-  minus what it *exposes*: the expected best capture the next player can make from the table it leaves,
-  given the chance that their hand holds each rank (and, in the classic game, a jack that sweeps all). So it
-  takes кончинки when offered, does not lay a кончинка or leave an easy sum behind, keeps its jack for a big
-  table, and grabs the last capture near the end of the deck (the leftovers go to the last capturer).
-  It always finishes early («прикончить») when the rules allow.
-- The **easy** player («новичок») grabs the capture with the most cards, lays a random card otherwise, and
-  now and then plays any legal move.
-- The **hard** player («мастер») searches (:mod:`engine.ai.search`): it samples the unseen cards into the
-  other hands and the deck, plays each of its best candidates (by the normal player's score) and then the
-  normal policy for everybody for ``PLAYOUT_HORIZON`` plies (or to the end of the deal, if sooner), and
-  scores the result as its expected deal points minus the others' (:func:`expected_edge`: piles so far, and
-  the chances of the cards and clubs points given what is still in play), or the deal's actual points when
-  the deal ended, plus a bonus or malus when the party itself ended. Short playouts by a good policy measured
-  better than greedy playouts to the end of the deal: the far future of a deal is mostly the luck of the deck.
+- The normal («любитель») and easy («новичок») players are the rule-based policy of
+  :mod:`engine.ai.konchinka_policy`.
+- The hard player searches (:mod:`engine.ai.search`): it samples the unseen cards into the other hands and the
+  deck, plays each of its best candidates (by the normal player's score) and then a rollout
+  (:mod:`engine.ai.rollouts`) for a few plies or to the end of the deal, and scores the result as its expected
+  deal points minus the others' (:func:`engine.ai.konchinka_policy.value`), with a bonus or malus when the party
+  itself ended. How many worlds, how far, and whether its own later moves are searched too is its
+  :class:`Master` setting: :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the
+  arena, and played where the compiled kernel is missing: it costs a twentieth of the work).
 """
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.ai import kernel
+from engine.ai.konchinka_policy import easy_action, normal_action, position_from_view, score_actions
 from engine.ai.search import SearchBudget, SearchResult, pimc
-from engine.cards import FULL_DECK, Card, Rank, Suit
+from engine.cards import FULL_DECK, Card
 from engine.core import State
-from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, KonchinkaView, Lay, Variant
-from engine.konchinka.rules import IS_KONCHINKA, SECURE_CARDS, SECURE_CLUBS, VALUE
+from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, KonchinkaView, Lay
 
-TOTAL_CARDS = 52
-TOTAL_CLUBS = 13
-JACK_VALUE = 11
-MAX_CLASSIC_PIP = 10
-
-WORTH_CARD = 0.12
-WORTH_CLUB = 0.14
-WORTH_KONCHINKA = 1.0
-JACK_KEEP = 0.35
-"""What holding a classic jack is worth beyond the table it could sweep now (it may sweep a bigger one)."""
-EASY_BLUNDER_RATE = 0.3
-
-
-# --------------------------------------------------------------------------------------------- card worth
+__all__ = ["MASTER", "describe", "easy_action", "hard_action", "normal_action", "sample_world"]
 
 
 @dataclass(frozen=True, slots=True)
-class Worth:
-    """Card worth in deal points: ``card`` by card index, ``capturer`` by rank (the average over its suits)."""
+class Master:
+    """How hard the hard player searches: worlds and steps per decision (its work budget), the plies a
+    rollout runs past the candidate (None: to the end of the deal), the depth of its own later moves' search
+    inside a rollout, and how many of its best-scored actions it compares."""
 
-    card: tuple[float, ...]
-    capturer: tuple[float, ...]
-
-
-_WORTH: dict[tuple[bool, bool], Worth] = {}
-
-
-def worth_table(captured_cards: Sequence[int], captured_clubs: Sequence[int]) -> Worth:
-    """The worth of each card to whoever takes it, given the piles so far this deal."""
-    key = (max(captured_cards) < SECURE_CARDS, max(captured_clubs) < SECURE_CLUBS)
-    found = _WORTH.get(key)
-    if found is not None:
-        return found
-    cards_open, clubs_open = key
-    card_w = WORTH_CARD if cards_open else 0.0
-    club_w = WORTH_CLUB if clubs_open else 0.0
-    card = []
-    for c in FULL_DECK:
-        w = card_w
-        if c.suit is Suit.CLUBS:
-            w += club_w
-        if IS_KONCHINKA[c.index]:
-            w += WORTH_KONCHINKA
-        card.append(w)
-    capturer = [0.0] * 15
-    for rank in Rank:
-        capturer[rank] = sum(card[Card(rank, s).index] for s in Suit) / 4.0
-    found = _WORTH[key] = Worth(tuple(card), tuple(capturer))
-    return found
+    worlds: int
+    steps: int
+    plies: int | None
+    depth: int
+    candidates: int
 
 
-_RANKS = tuple(Rank)
-_RANK_VALUE = {rank: VALUE[Card(rank, Suit.CLUBS).index] for rank in Rank}
-
-
-def best_sums(table: Sequence[Card], worth: Sequence[float], points: bool) -> dict[int, float]:
-    """For each value, the most valuable set of table cards adding up to it (a card of that value takes it)."""
-    best: dict[int, float] = {0: 0.0}
-    top = 13 if points else MAX_CLASSIC_PIP
-    for c in table:
-        v = VALUE[c.index]
-        if v > top:
-            continue
-        w = worth[c.index]
-        for s, total in list(best.items()):
-            ns = s + v
-            if ns <= top:
-                nw = total + w
-                if nw > best.get(ns, -1.0):
-                    best[ns] = nw
-    del best[0]
-    return best
-
-
-Chances = tuple[tuple[Rank, int, float], ...]
-"""(rank, its value, the chance that the next hand holds one) for each rank that may be held."""
-
-
-def rank_chances(unseen: Sequence[Card], hand: int) -> Chances:
-    """For each rank, the chance that a hand of ``hand`` cards drawn from ``unseen`` holds at least one."""
-    total = len(unseen)
-    if not total or not hand:
-        return ()
-    counts = [0] * 15
-    for c in unseen:
-        counts[c.rank] += 1
-    out = []
-    for rank in _RANKS:
-        k = counts[rank]
-        if k:
-            out.append((rank, _RANK_VALUE[rank], 1.0 - (1.0 - k / total) ** hand))
-    return tuple(out)
-
-
-def exposure(table: Sequence[Card], worth: Worth, chances: Chances, points: bool) -> float:
-    """The expected value of the best capture the next player can make from ``table``."""
-    if not table or not chances:
-        return 0.0
-    cw = worth.card
-    capturer = worth.capturer
-    sums = best_sums(table, cw, points)
-    options: list[tuple[float, float]] = []
-    for rank, value, p in chances:
-        if points or value <= MAX_CLASSIC_PIP:
-            s = sums.get(value)
-            if s is None:
-                continue
-            gain = s + capturer[rank]
-        elif value == JACK_VALUE:
-            gain = sum(cw[c.index] for c in table) + capturer[rank]
-        else:
-            same = [cw[c.index] for c in table if c.rank is rank]
-            if not same:
-                continue
-            gain = max(same) + capturer[rank]
-        options.append((gain, p))
-    options.sort(reverse=True)
-    expected = 0.0
-    miss = 1.0
-    for gain, p in options:
-        expected += miss * p * gain
-        miss *= 1.0 - p
-    return expected
-
-
-# ------------------------------------------------------------------------------------------- the players
-
-
-@dataclass(slots=True)
-class Position:
-    """What the normal player weighs for one decision."""
-
-    me: int
-    players: int
-    hand: Sequence[Card]
-    table: Sequence[Card]
-    deck_size: int
-    chances: Chances
-    worth: Worth
-    points: bool
-
-
-def position_from_view(view: KonchinkaView) -> Position:
-    seen = set(view.hand) | set(view.table)
-    for pile in view.captured:
-        seen.update(pile)
-    unseen = [c for c in FULL_DECK if c not in seen]
-    n = view.options.players
-    nxt = (view.player + 1) % n
-    next_hand = view.hand_sizes[nxt]
-    if next_hand == 0 or (nxt == view.player):
-        next_hand = 4 if view.deck_size else 0
-    return Position(
-        me=view.player,
-        players=n,
-        hand=view.hand,
-        table=view.table,
-        deck_size=view.deck_size,
-        chances=rank_chances(unseen, next_hand),
-        worth=worth_table(view.pile_sizes, view.pile_clubs),
-        points=view.options.variant is Variant.POINTS,
-    )
-
-
-def position_from_state(state: KonchinkaState) -> Position:
-    """The normal player's position for the player to move in a full state (only what that player knows)."""
-    me = state.current_player
-    hands = state.hands
-    n = len(hands)
-    unseen = [c for p in range(n) if p != me for c in hands[p]]
-    unseen.extend(state.deck)
-    piles = state.piles
-    nxt = (me + 1) % n
-    next_hand = len(hands[nxt])
-    if next_hand == 0 or nxt == me:
-        next_hand = 4 if state.deck_size else 0
-    return Position(
-        me=me,
-        players=n,
-        hand=hands[me],
-        table=state.table,
-        deck_size=state.deck_size,
-        chances=rank_chances(unseen, next_hand),
-        worth=worth_table(
-            [len(p) for p in piles], [sum(1 for c in p if c.suit is Suit.CLUBS) for p in piles]
-        ),
-        points=state.options.variant is Variant.POINTS,
-    )
-
-
-def score_actions(pos: Position, actions: Sequence[KonchinkaAction]) -> list[float]:
-    """The normal player's score of each action: what it takes minus what it leaves exposed."""
-    worth = pos.worth.card
-    table = pos.table
-    scale = 1.0 + 0.25 * (pos.players - 2)
-    hands_left = len(pos.hand)
-    last_round = pos.deck_size == 0
-    scores: list[float] = []
-    for a in actions:
-        if isinstance(a, Finish):
-            scores.append(1000.0)
-            continue
-        if isinstance(a, Capture):
-            taken = set(a.taken)
-            after = [c for c in table if c not in taken]
-            gain = sum(worth[c.index] for c in a.taken) + worth[a.card.index]
-            if not pos.points and a.card.rank is Rank.JACK:
-                gain -= JACK_KEEP
-            if last_round:
-                # The last capture of the deal takes the leftovers: favour captures late in the last round.
-                gain += 0.25 * sum(worth[c.index] for c in after) * (1.0 if hands_left == 1 else 0.5)
-        else:
-            assert isinstance(a, Lay)
-            after = [*table, a.card]
-            gain = 0.0
-            if not pos.points and a.card.rank is Rank.JACK:
-                gain -= JACK_KEEP + 0.1
-        risk = exposure(after, pos.worth, pos.chances, pos.points) * scale
-        scores.append(gain - risk)
-    return scores
-
-
-def normal_action(view: KonchinkaView) -> KonchinkaAction:
-    actions = view.legal_actions
-    if len(actions) == 1:
-        return actions[0]
-    scores = score_actions(position_from_view(view), actions)
-    best = max(range(len(actions)), key=lambda i: (scores[i], -i))
-    return actions[best]
-
-
-def easy_action(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
-    actions = view.legal_actions
-    for a in actions:
-        if isinstance(a, Finish):
-            return a
-    if rng.random() < EASY_BLUNDER_RATE:
-        return actions[rng.randrange(len(actions))]
-    captures = [a for a in actions if isinstance(a, Capture)]
-    if captures:
-        return max(captures, key=lambda a: len(a.taken))
-    return actions[rng.randrange(len(actions))]
-
-
-# -------------------------------------------------------------------------------------------- the search
+BASELINE = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
+"""The «мастер» of the first release: short rollouts by the normal policy."""
+MASTER = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
+"""Today's «мастер» (its figures and the argument for them: README, «Bot players»)."""
 
 
 def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
@@ -300,123 +65,58 @@ def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
 
 
 class KonchinkaModel:
-    """The hard player's search model: short playouts by the normal policy, scored in expected deal points."""
+    """The hard player's search model: rollouts of the master's plies and depth, scored in deal points."""
 
-    def __init__(self, view: KonchinkaView) -> None:
+    def __init__(self, view: KonchinkaView, master: Master = MASTER) -> None:
         self.view = view
         self.player = view.player
-        self.deals = len(view.deal_scores)
+        self.master = master
 
     def sample_world(self, rng: random.Random) -> State:
         return sample_world(self.view, rng)
 
-    def playout_action(self, state: State, rng: random.Random) -> KonchinkaAction:
-        assert isinstance(state, KonchinkaState)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        scores = score_actions(position_from_state(state), legal)
-        return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
-
-    def is_horizon(self, state: State) -> bool:
-        if state.is_terminal or state.deals_completed > self.deals:
-            return True
-        return PLAYOUT_HORIZON is not None and state.version - self.view.version > PLAYOUT_HORIZON
-
-    def value(self, state: State) -> float:
-        assert isinstance(state, KonchinkaState)
-        me = self.player
-        outcome = state.outcome
-        if len(state.deal_scores) > self.deals:
-            score = state.deal_scores[self.deals]
-            n = len(score.points)
-            others = [p for p in range(n) if p != me]
-            value = score.points[me] - sum(score.points[p] for p in others) / len(others)
-            value += 0.03 * (score.cards[me] - sum(score.cards[p] for p in others) / len(others))
-            value += 0.05 * (score.clubs[me] - sum(score.clubs[p] for p in others) / len(others))
-        else:
-            value = expected_edge(state, me)
-        if outcome is not None:
-            value += 4.0 if me in outcome.winners else -4.0
-        return value
-
-
-def _phi(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
-
-
-def _p_ahead(lead: int, spread: float) -> tuple[float, float]:
-    """(P(final lead > 0), P(final lead < 0)) for a lead that the rest of the deal moves by about ``spread``."""
-    if spread <= 0.0:
-        return (1.0 if lead > 0 else 0.0, 1.0 if lead < 0 else 0.0)
-    return _phi((lead - 0.5) / spread), _phi((-lead - 0.5) / spread)
-
-
-def expected_edge(state: KonchinkaState, me: int) -> float:
-    """My expected deal points minus the others' average, from the piles so far and what is still to come.
-
-    Each rival's final lead in cards (clubs) is taken as normal around today's lead, with a spread growing with
-    the cards (clubs) still in play; the cards (clubs) point needs a strict lead over every rival.
-    """
-    piles = state.piles
-    n = len(piles)
-    cards = [len(p) for p in piles]
-    clubs = [sum(1 for c in p if c.suit is Suit.CLUBS) for p in piles]
-    konch = [sum(1 for c in p if IS_KONCHINKA[c.index]) for p in piles]
-    cards_left = TOTAL_CARDS - sum(cards)
-    clubs_left = TOTAL_CLUBS - sum(clubs)
-    card_spread = math.sqrt(CARD_SPREAD * cards_left)
-    club_spread = math.sqrt(CLUB_SPREAD * clubs_left)
-    expected = []
-    for p in range(n):
-        p_cards = p_clubs = 1.0
-        for q in range(n):
-            if q != p:
-                p_cards *= _p_ahead(cards[p] - cards[q], card_spread)[0]
-                p_clubs *= _p_ahead(clubs[p] - clubs[q], club_spread)[0]
-        expected.append(2.0 * p_cards + p_clubs + konch[p])
-    others = sum(expected) - expected[me]
-    return expected[me] - others / (n - 1) + 0.03 * (cards[me] - (sum(cards) - cards[me]) / (n - 1))
-
-
-CARD_SPREAD = 2.5
-CLUB_SPREAD = 1.5
-PLAYOUT_HORIZON: int | None = 8
-"""How many plies a playout runs past the searched move (None: to the end of the deal)."""
-HARD_WORLDS = 64
-"""Sampled worlds per decision."""
-HARD_STEPS = 12_000
-"""Playout steps per decision (see :class:`engine.ai.search.SearchBudget`)."""
-HARD_CANDIDATES = 6
+    def evaluate(self, world: State, actions: Sequence[KonchinkaAction]) -> tuple[list[float], int]:
+        assert isinstance(world, KonchinkaState)
+        return kernel.konchinka_values(world, self.player, actions, self.master.plies, self.master.depth)
 
 
 def hard_budget(
-    view: KonchinkaView, *, time_ms: float | None = None, worlds: int | None = None, steps: int | None = None
+    view: KonchinkaView,
+    *,
+    time_ms: float | None = None,
+    worlds: int | None = None,
+    steps: int | None = None,
+    master: Master = MASTER,
 ) -> SearchBudget:
-    """The hard player's budget: its own worlds and steps unless given; no time cap unless given."""
+    """The hard player's budget: the master's worlds and steps unless given; no time cap unless given."""
     return SearchBudget(
-        worlds=HARD_WORLDS if worlds is None else worlds,
-        steps=HARD_STEPS if steps is None else steps,
+        worlds=master.worlds if worlds is None else worlds,
+        steps=master.steps if steps is None else steps,
         time_ms=time_ms,
     )
 
 
-def hard_search(
-    view: KonchinkaView, rng: random.Random, budget: SearchBudget
-) -> tuple[KonchinkaAction, SearchResult | None]:
-    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
+def candidates(view: KonchinkaView, master: Master = MASTER) -> list[KonchinkaAction]:
+    """The actions the hard player compares: its best by the normal player's score (a finish alone)."""
     actions = list(view.legal_actions)
-    if len(actions) == 1:
-        return actions[0], None
     for a in actions:
         if isinstance(a, Finish):
-            return a, None
+            return [a]
+    if len(actions) == 1:
+        return actions
     scores = score_actions(position_from_view(view), actions)
-    order = sorted(range(len(actions)), key=lambda i: (-scores[i], i))[:HARD_CANDIDATES]
-    candidates = [actions[i] for i in order]
-    if len(candidates) == 1:
-        return candidates[0], None
-    result = pimc(candidates, KonchinkaModel(view), rng, budget)
+    order = sorted(range(len(actions)), key=lambda i: (-scores[i], i))[: master.candidates]
+    return [actions[i] for i in order]
+
+
+def hard_search(
+    view: KonchinkaView, rng: random.Random, budget: SearchBudget, master: Master = MASTER
+) -> tuple[KonchinkaAction, SearchResult | None]:
+    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
+    found = candidates(view, master)
+    if len(found) == 1:
+        return found[0], None
+    result = pimc(found, KonchinkaModel(view, master), rng, budget)
     action: KonchinkaAction = result.action
     return action, result
 
@@ -427,9 +127,12 @@ def hard_action(
     budget_ms: float | None = None,
     iterations: int | None = None,
     steps: int | None = None,
+    master: Master = MASTER,
 ) -> KonchinkaAction:
-    """The hard player's action: ``iterations`` worlds and ``steps`` override the level's, ``budget_ms`` caps time."""
-    return hard_search(view, rng, hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps))[0]
+    """The hard player's action: ``iterations`` worlds and ``steps`` override the master's, ``budget_ms``
+    caps time."""
+    budget = hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps, master=master)
+    return hard_search(view, rng, budget, master)[0]
 
 
 def describe(view: KonchinkaView, action: KonchinkaAction) -> str:
