@@ -26,9 +26,9 @@ from engine.ai import Level, choose_action
 from engine.ai import king as king_ai
 from engine.ai import konchinka as konchinka_ai
 from engine.ai.search import SearchBudget, SearchResult
-from engine.arena import percentile
 from engine.core import make_game
 from engine.king import KingView
+from engine.stats import percentile
 
 GAMES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("konchinka 2p", "konchinka", {"players": 2}),

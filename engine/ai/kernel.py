@@ -15,16 +15,15 @@ the engine's states. A Кончинка world the kernel declines (a table of mo
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Final
 
 from engine.ai import rollouts
-from engine.ai.king_policy import played_cards
-from engine.ai.king_worlds import surprises as python_surprises
+from engine.ai.king_worlds import surprises_in
 from engine.cards import Card
 from engine.core import Player
-from engine.king import Contract, KingState, KingView, Play
+from engine.king import Contract, KingState, KingView, Phase, Play
 from engine.king.actions import KingAction
 from engine.king.rules import CARD_PENALTY
 from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, Variant
@@ -109,30 +108,82 @@ def king_values(
     return out, total
 
 
-def king_surprises(view: KingView, world: KingState, *, pure: bool = False) -> int:
-    """How many plays of the others this deal the normal policy would not have made in ``world``
-    (:func:`engine.ai.king_worlds.surprises`)."""
+def _encode_hands(
+    view: KingView,
+    masks: Sequence[int],
+    leader: Player,
+    trick_no: int,
+    points: Sequence[int],
+    trick: Sequence[Card],
+) -> tuple[object, ...]:
+    contract = view.contract
+    remaining = 0
+    if contract is not None:
+        pen = CARD_PENALTY[contract]
+        every = 0
+        for m in masks:
+            every |= m
+        remaining = sum(pen[i] for i in range(52) if every >> i & 1) + sum(pen[c.index] for c in trick)
+    options = view.options
+    return (
+        *masks,
+        leader,
+        trick_no,
+        -1 if contract is None else _CONTRACT_INDEX[contract],
+        -1 if view.trump is None else int(view.trump),
+        int(options.king_forced_on_heart_lead),
+        int(options.stop_when_decided),
+        remaining,
+        *points,
+        0,
+        tuple(c.index for c in trick),
+    )
+
+
+def _world_masks(view: KingView, hands: Mapping[Player, Sequence[Card]]) -> list[int]:
+    return [_mask(hands[p]) if p in hands else _mask(view.hand) if p == view.player else 0 for p in range(4)]
+
+
+def king_world_values(
+    view: KingView,
+    hands: Mapping[Player, Sequence[Card]],
+    candidates: Sequence[KingAction],
+    depth: int,
+    *,
+    pure: bool = False,
+) -> tuple[list[float], int]:
+    """:func:`king_values` for the world of ``view`` with the hidden hands ``hands``
+    (:func:`engine.ai.king_worlds.deal_world`), without building its state where the kernel plays it."""
+    if _C is None or pure or view.phase is not Phase.PLAY:
+        return king_values(KingState.from_view(view, hands), view.player, candidates, depth, pure=pure)
+    encoded = _encode_hands(
+        view,
+        _world_masks(view, hands),
+        view.leader,
+        len(view.tricks_this_deal),
+        view.deal_points,
+        [c for _, c in view.trick],
+    )
+    cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
+    values, steps = _C.king_values(encoded, view.player, cards, depth)
+    return [float(v) for v in values], steps
+
+
+def king_surprises(view: KingView, hands: Mapping[Player, Sequence[Card]], *, pure: bool = False) -> int:
+    """How many plays of the others this deal the normal policy would not have made in the world of ``view``
+    with the hidden hands ``hands`` (:func:`engine.ai.king_worlds.surprises_in`)."""
     if _C is None or pure:
-        return python_surprises(view, world)
-    played = played_cards(view)
+        return surprises_in(view, hands)
+    played = [pc for t in view.tricks_this_deal for pc in t.plays]
+    played.extend(view.trick)
     if not played:
         return 0
-    hands = [list(h) for h in world.hands]
-    for t in view.tricks_this_deal:
-        for p, c in t.plays:
-            hands[p].append(c)
-    for p, c in view.trick:
-        hands[p].append(c)
+    masks = _world_masks(view, hands)
+    for p, c in played:
+        masks[p] |= 1 << c.index
     first_leader = view.tricks_this_deal[0].leader if view.tricks_this_deal else view.leader
-    start = KingState.from_position(
-        hands,
-        deal_index=view.deal_index,
-        dealer=view.dealer,
-        leader=first_leader,
-        trump=view.trump,
-        options=view.options,
-    )
-    count: int = _C.king_surprises(encode_king(start), view.player, tuple(c.index for c in played))
+    start = _encode_hands(view, masks, first_leader, 0, (0, 0, 0, 0), ())
+    count: int = _C.king_surprises(start, view.player, tuple(c.index for _, c in played))
     return count
 
 

@@ -19,11 +19,10 @@ from dataclasses import dataclass
 
 from engine.ai import kernel
 from engine.ai.king_policy import easy_action, normal_action, played_cards
-from engine.ai.king_worlds import infer, sample_world, surprises
+from engine.ai.king_worlds import Hands, deal_world, infer, sample_world, surprises
 from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import PIQUET_DECK, Card
-from engine.core import State
-from engine.king import ChooseTrump, KingState, KingView, Phase, Play
+from engine.king import ChooseTrump, KingView, Phase, Play
 from engine.king.actions import KingAction
 from engine.king.rules import CARD_PENALTY
 
@@ -67,23 +66,23 @@ MASTER = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, de
 class KingModel:
     """The search model of the hard player: rollouts to the end of the deal, of the master's depth."""
 
-    def __init__(self, view: KingView, master: Master = MASTER) -> None:
+    def __init__(self, view: KingView, master: Master | None = None) -> None:
         self.view = view
         self.player = view.player
-        self.master = master
+        self.master = MASTER if master is None else master
         self.knowledge = infer(view)
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
 
-    def sample_world(self, rng: random.Random) -> State:
-        """A world drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
+    def sample_world(self, rng: random.Random) -> Hands:
+        """A world (its hidden hands) drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
 
         ``CANDIDATES`` consistent worlds are dealt and one is kept with probability proportional to
         ``INFERENCE_TOLERANCE ** surprises`` (sampling-importance-resampling), so the search spends its
         playouts on the worlds that explain the play so far.
         """
         if not self.has_history or CANDIDATES <= 1:
-            return sample_world(self.view, rng, self.knowledge)
-        pool = [sample_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
+            return deal_world(self.view, rng, self.knowledge)
+        pool = [deal_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
         weights = [INFERENCE_TOLERANCE ** kernel.king_surprises(self.view, w) for w in pool]
         pick = rng.random() * sum(weights)
         for w, world in zip(weights, pool, strict=True):
@@ -92,9 +91,8 @@ class KingModel:
                 return world
         return pool[-1]
 
-    def evaluate(self, world: State, actions: Sequence[KingAction]) -> tuple[list[float], int]:
-        assert isinstance(world, KingState)
-        return kernel.king_values(world, self.player, actions, self.master.depth)
+    def evaluate(self, world: Hands, actions: Sequence[KingAction]) -> tuple[list[float], int]:
+        return kernel.king_world_values(self.view, world, actions, self.master.depth)
 
 
 def hard_budget(
@@ -103,10 +101,11 @@ def hard_budget(
     time_ms: float | None = None,
     worlds: int | None = None,
     steps: int | None = None,
-    master: Master = MASTER,
+    master: Master | None = None,
 ) -> SearchBudget:
     """The hard player's budget for ``view``: the master's worlds and steps unless given; no time cap unless
     given."""
+    master = MASTER if master is None else master
     trump_phase = view.phase is Phase.CHOOSE_TRUMP
     default_worlds, default_steps = (
         (master.trump_worlds, master.trump_steps) if trump_phase else (master.worlds, master.steps)
@@ -128,7 +127,7 @@ def candidates(view: KingView) -> list[KingAction]:
 
 
 def hard_search(
-    view: KingView, rng: random.Random, budget: SearchBudget, master: Master = MASTER
+    view: KingView, rng: random.Random, budget: SearchBudget, master: Master | None = None
 ) -> tuple[KingAction, SearchResult | None]:
     """The hard player's action, and the search that chose it (None: the choice needed no search)."""
     legal = candidates(view)
@@ -145,7 +144,7 @@ def hard_action(
     budget_ms: float | None = None,
     iterations: int | None = None,
     steps: int | None = None,
-    master: Master = MASTER,
+    master: Master | None = None,
 ) -> KingAction:
     """The hard player's action: ``iterations`` worlds and ``steps`` override the master's, ``budget_ms`` caps
     time."""

@@ -67,10 +67,10 @@ def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
 class KonchinkaModel:
     """The hard player's search model: rollouts of the master's plies and depth, scored in deal points."""
 
-    def __init__(self, view: KonchinkaView, master: Master = MASTER) -> None:
+    def __init__(self, view: KonchinkaView, master: Master | None = None) -> None:
         self.view = view
         self.player = view.player
-        self.master = master
+        self.master = MASTER if master is None else master
 
     def sample_world(self, rng: random.Random) -> State:
         return sample_world(self.view, rng)
@@ -86,9 +86,10 @@ def hard_budget(
     time_ms: float | None = None,
     worlds: int | None = None,
     steps: int | None = None,
-    master: Master = MASTER,
+    master: Master | None = None,
 ) -> SearchBudget:
     """The hard player's budget: the master's worlds and steps unless given; no time cap unless given."""
+    master = MASTER if master is None else master
     return SearchBudget(
         worlds=master.worlds if worlds is None else worlds,
         steps=master.steps if steps is None else steps,
@@ -96,8 +97,9 @@ def hard_budget(
     )
 
 
-def candidates(view: KonchinkaView, master: Master = MASTER) -> list[KonchinkaAction]:
+def candidates(view: KonchinkaView, master: Master | None = None) -> list[KonchinkaAction]:
     """The actions the hard player compares: its best by the normal player's score (a finish alone)."""
+    master = MASTER if master is None else master
     actions = list(view.legal_actions)
     for a in actions:
         if isinstance(a, Finish):
@@ -110,7 +112,7 @@ def candidates(view: KonchinkaView, master: Master = MASTER) -> list[KonchinkaAc
 
 
 def hard_search(
-    view: KonchinkaView, rng: random.Random, budget: SearchBudget, master: Master = MASTER
+    view: KonchinkaView, rng: random.Random, budget: SearchBudget, master: Master | None = None
 ) -> tuple[KonchinkaAction, SearchResult | None]:
     """The hard player's action, and the search that chose it (None: the choice needed no search)."""
     found = candidates(view, master)
@@ -127,7 +129,7 @@ def hard_action(
     budget_ms: float | None = None,
     iterations: int | None = None,
     steps: int | None = None,
-    master: Master = MASTER,
+    master: Master | None = None,
 ) -> KonchinkaAction:
     """The hard player's action: ``iterations`` worlds and ``steps`` override the master's, ``budget_ms``
     caps time."""

@@ -56,3 +56,20 @@ def describe_action(view: object, action: object) -> str:
     if isinstance(view, KonchinkaView) and isinstance(action, KonchinkaAction):
         return konchinka_ai.describe(view, action)
     return str(getattr(action, "code", action))
+
+
+def choose_baseline_action(
+    view: object,
+    rng: random.Random,
+    *,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+    steps: int | None = None,
+) -> object:
+    """The action of the first release's «мастер» (kept for the arena: ``python -m engine.arena
+    --versus-baseline`` measures today's «мастер» against it on the same parties)."""
+    if isinstance(view, KingView):
+        return king_ai.hard_action(view, rng, budget_ms, iterations, steps, master=king_ai.BASELINE)
+    if isinstance(view, KonchinkaView):
+        return konchinka_ai.hard_action(view, rng, budget_ms, iterations, steps, master=konchinka_ai.BASELINE)
+    raise TypeError(f"not a view of a known game: {type(view).__name__}")

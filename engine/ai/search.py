@@ -20,19 +20,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
 
-from engine.core import State
-
 Action: TypeAlias = Any
 
 
 class SearchModel(Protocol):
     """What the search needs from a game, for one searching player and one view."""
 
-    def sample_world(self, rng: random.Random) -> State:
-        """A full state consistent with the view, the searching player to move."""
+    def sample_world(self, rng: random.Random) -> Any:
+        """A world consistent with the view (a full state, or what the model's :meth:`evaluate` needs of one)."""
         ...
 
-    def evaluate(self, world: State, actions: Sequence[Action]) -> tuple[list[float], int]:
+    def evaluate(self, world: Any, actions: Sequence[Action]) -> tuple[list[float], int]:
         """The value of each action in ``world`` for the searching player (higher is better: each action
         followed by a playout, :mod:`engine.ai.rollouts`), and the playout steps that took."""
         ...
