@@ -10,13 +10,15 @@ views and settings screen, and one line in :mod:`bot.games`.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Generic, Protocol, TypeVar
 
 from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from engine.ai.advice import Advice
+from engine.ai.review import Review
 from engine.core import Action, Game, GameRecord, IllegalActionError, JSONValue, Outcome, Player, State
 
 ActionT = TypeVar("ActionT", bound=Action)
@@ -105,9 +107,14 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         and each private chat's)."""
 
     @abstractmethod
-    def hint(self, view: ViewT, action: ActionT, tr: Translator) -> str:
-        """«💡 Подсказка» (solo): one line, ≤ 200 characters, saying what ``action`` (the «мастер» bot
-        player's choice from ``view``) is and why."""
+    def hint(self, view: ViewT, advice: Advice, tr: Translator) -> str:
+        """«💡 Подсказка» (solo): one line, ≤ 200 characters, saying what ``advice.action`` (the «мастер» bot
+        player's choice from ``view``) is and why, with the expected points its search found."""
+
+    @abstractmethod
+    def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+        """«🔍 Разбор партии»: the player's moves where «мастер» would have gained most, each with its position,
+        the move made, the better move and what it was worth."""
 
     # -------------------------------------------------------------------------------------------- buttons
 
@@ -185,8 +192,12 @@ class Party(Protocol):
         """The whole table as ``player`` sees it (the group's message reads only what everyone sees)."""
         ...
 
-    def hint(self, player: Player, action: object, tr: Translator) -> str:
-        """«💡 Подсказка»: ``action`` (a bot player's choice for ``player``) said in one line."""
+    def hint(self, player: Player, advice: Advice, tr: Translator) -> str:
+        """«💡 Подсказка»: ``advice`` (a bot player's choice for ``player``, and why) said in one line."""
+        ...
+
+    def render_review(self, review: Review, frame: Frame, tr: Translator) -> Rendered:
+        """«🔍 Разбор партии» of one player (``review.player``), sent to them privately."""
         ...
 
     def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
@@ -271,11 +282,13 @@ class _Party(Generic[ActionT, ViewT]):
     def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
         return self.plugin.render_table(self._table(frame, player), tr)
 
-    def hint(self, player: Player, action: object, tr: Translator) -> str:
-        for legal in self.state.legal_actions():
-            if legal == action:
-                return self.plugin.hint(self.state.view(player), legal, tr)
-        raise ValueError(f"not a legal action now: {action!r}")
+    def hint(self, player: Player, advice: Advice, tr: Translator) -> str:
+        if advice.action not in self.state.legal_actions():
+            raise ValueError(f"not a legal action now: {advice.action!r}")
+        return self.plugin.hint(self.state.view(player), advice, tr)
+
+    def render_review(self, review: Review, frame: Frame, tr: Translator) -> Rendered:
+        return self.plugin.render_review(review, frame.seats, tr)
 
     def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
         return self.plugin.render_hand(self._table(frame, player), tr, picked)

@@ -1,5 +1,6 @@
-"""Looking without moving: the whole table in a player's private chat («📋 Стол», /score there) and the solo
-hint («💡 Подсказка»: what the strongest bot player would play now; nothing is played).
+"""Looking without moving: the whole table in a player's private chat («📋 Стол», /score there), the solo
+hint («💡 Подсказка»: what the strongest bot player would play now, and why; nothing is played) and the review
+of a finished party («🔍 Разбор партии»: one's own costliest moves, privately).
 """
 
 from __future__ import annotations
@@ -15,13 +16,9 @@ from bot.services.store import Match, Store
 from bot.services.thinker import Thinker, decision_seed
 from bot.storage import GameMode, GameStatus, repo
 from bot.views.models import number_bots
-from engine.ai import Level
 from engine.core import CommonIllegal
 
 log = logging.getLogger(__name__)
-
-HINT_LEVEL = Level.HARD
-"""The hint shows what «мастер» would play."""
 
 SHOWN = (GameStatus.PLAYING, GameStatus.FINISHED)
 """A game whose table can be looked at (a lobby has none; a cancelled game is gone)."""
@@ -96,6 +93,21 @@ class Peeks:
             current = match.seats[party.current_player]
             raise ServiceError(CommonIllegal.NOT_YOUR_TURN, name=plain_name(current, match.game.lang))
         view = party.view_of(seat.seat)
-        action = await self.thinker.choose(view, HINT_LEVEL, decision_seed(party.seed, version))
+        advice = await self.thinker.advise(view, decision_seed(party.seed, version))
         log.info("game %s: a hint at move %d", game_id, version)
-        return party.hint(seat.seat, action, tr_for(person.lang))
+        return party.hint(seat.seat, advice, tr_for(person.lang))
+
+    async def review(self, game_id: int, person: Person) -> views.Rendered:
+        """«🔍 Разбор партии»: ``person``'s moves in the finished game where «мастер» would have gained most,
+        computed by a bot players' worker (a second or two). Asked only by a person who played the game."""
+        async with self.store.mutate(game_id) as unit:
+            match = unit.match
+        seat = match.seat_of(person.user_id)
+        party = match.party
+        if seat is None:
+            raise ServiceError(views.Answer.NOT_A_PLAYER)
+        if match.game.status is not GameStatus.FINISHED or party is None or not party.is_terminal:
+            raise ServiceError(views.Answer.STALE)
+        review = await self.thinker.review(party.record(), seat.seat)
+        log.info("game %s: a review of seat %d (%d decisions)", game_id, seat.seat, review.decisions)
+        return party.render_review(review, frame_of(match), tr_for(person.lang))

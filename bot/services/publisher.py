@@ -21,7 +21,7 @@ from bot.services.outbox import Outbox, Priority
 from bot.services.store import Match, Memory
 from bot.storage import GameMode, GameRow, GameStatus, Notice, SeatRow, Tx, UserRow, repo
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo
-from bot.views.common import bot_name
+from bot.views.common import bot_name, with_review_button
 from bot.views.models import number_bots
 from engine.ai import Level
 
@@ -189,15 +189,21 @@ class Publisher:
             notices.append(await self.notice(tx, game, after.render_deal_end(frame, tr, deal + 1)))
         if not after.is_terminal:
             return notices
-        notices.append(await self.notice(tx, game, after.render_party_end(frame, tr)))
         if game.mode is not GameMode.GROUP:
-            return notices  # a solo game's chat is the player's: the notice above is theirs
+            # A solo game's chat is the player's: the end is theirs, with their moves' review on request.
+            rendered = with_review_button(after.render_party_end(frame, tr), tr, game.key)
+            notices.append(await self.notice(tx, game, rendered))
+            return notices
+        notices.append(await self.notice(tx, game, after.render_party_end(frame, tr)))
         for seat in seats:
             user = match.users.get(seat.user_id) if seat.user_id is not None else None
             if user is None or not user.reachable:
                 continue
-            # Every player of a finished party may start a rematch (the rule of ``Lobby.rematch``).
-            rendered = after.render_party_end(frame, tr_for(user.lang), player=seat.seat, rematch=True)
+            # Every player of a finished party may start a rematch (the rule of ``Lobby.rematch``), and ask
+            # for the review of their own moves.
+            user_tr = tr_for(user.lang)
+            rendered = after.render_party_end(frame, user_tr, player=seat.seat, rematch=True)
+            rendered = with_review_button(rendered, user_tr, game.key)
             notices.append(await self.notice(tx, game, rendered, private_to=user.user_id))
         return notices
 

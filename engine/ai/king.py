@@ -55,6 +55,10 @@ class Master:
     trump_worlds: int
     trump_steps: int
     depth: int
+    dealt: int = CANDIDATES
+    """Consistent worlds dealt for each world the search keeps."""
+    tolerance: float = INFERENCE_TOLERANCE
+    """The odds kept per surprise (0: only the worlds with the fewest surprises, the first without any)."""
 
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
@@ -80,10 +84,22 @@ class KingModel:
         ``INFERENCE_TOLERANCE ** surprises`` (sampling-importance-resampling), so the search spends its
         playouts on the worlds that explain the play so far.
         """
-        if not self.has_history or CANDIDATES <= 1:
+        master = self.master
+        if not self.has_history or master.dealt <= 1:
             return deal_world(self.view, rng, self.knowledge)
-        pool = [deal_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
-        weights = [INFERENCE_TOLERANCE ** kernel.king_surprises(self.view, w) for w in pool]
+        if master.tolerance == 0.0:
+            best: Hands = {}
+            fewest = -1
+            for _ in range(master.dealt):
+                hands = deal_world(self.view, rng, self.knowledge)
+                count = kernel.king_surprises(self.view, hands)
+                if fewest < 0 or count < fewest:
+                    best, fewest = hands, count
+                if count == 0:
+                    break
+            return best
+        pool = [deal_world(self.view, rng, self.knowledge) for _ in range(master.dealt)]
+        weights = [master.tolerance ** kernel.king_surprises(self.view, w) for w in pool]
         pick = rng.random() * sum(weights)
         for w, world in zip(weights, pool, strict=True):
             pick -= w

@@ -15,6 +15,7 @@ from bot.callbacks import (
     MoveCb,
     PickCb,
     RematchCb,
+    ReviewCb,
     RulesCb,
     RulesSection,
     SeatCb,
@@ -42,6 +43,7 @@ WORST_CASES: list[CallbackData] = [
     BackCb(game=GAME, version=VERSION),
     RulesCb(section=RulesSection.KING_SCORING, game=GAME),
     RematchCb(game=GAME),
+    ReviewCb(game=GAME),
     SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=3, level=LONGEST_LEVEL),
     SeatCb(game=GAME),
 ]

@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.games.base import GamePlugin, Options
 from bot.games.king import results, views
 from bot.games.king.hint import hint_text
+from bot.games.king.review import render_review
 from bot.games.king.settings import render_king_settings, set_king_option
 from bot.i18n import Translator
-from bot.views.models import LobbyInfo, Rendered, TableInfo
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from engine.ai.advice import Advice
+from engine.ai.review import Review
 from engine.core import IllegalActionError, JSONValue
 from engine.king import KingAction, KingGame, KingOptions, KingView, Play
 
@@ -57,8 +62,11 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
     ) -> Rendered:
         return results.render_party_end(table, tr, rematch=rematch)
 
-    def hint(self, view: KingView, action: KingAction, tr: Translator) -> str:
-        return hint_text(view, action, tr)
+    def hint(self, view: KingView, advice: Advice, tr: Translator) -> str:
+        return hint_text(view, advice, tr)
+
+    def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+        return render_review(review, seats, tr)
 
     def actions_of_card(self, view: KingView, code: str) -> list[int]:
         return [

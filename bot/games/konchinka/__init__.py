@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.games.base import GamePlugin, Options
 from bot.games.konchinka import results, views
 from bot.games.konchinka.hint import hint_text
+from bot.games.konchinka.review import render_review
 from bot.games.konchinka.settings import render_konchinka_settings, set_konchinka_option
 from bot.i18n import Translator
 from bot.views.common import konchinka_options_summary, option
-from bot.views.models import LobbyInfo, Rendered, TableInfo
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from engine.ai.advice import Advice
+from engine.ai.review import Review
 from engine.cards import Card
 from engine.core import JSONValue
 from engine.konchinka import KonchinkaAction, KonchinkaGame, KonchinkaOptions, KonchinkaView, Lay
@@ -74,8 +79,11 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
     ) -> Rendered:
         return results.render_party_end(table, tr, rematch=rematch)
 
-    def hint(self, view: KonchinkaView, action: KonchinkaAction, tr: Translator) -> str:
-        return hint_text(view, action, tr)
+    def hint(self, view: KonchinkaView, advice: Advice, tr: Translator) -> str:
+        return hint_text(view, advice, tr)
+
+    def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+        return render_review(review, seats, tr)
 
     def actions_of_card(self, view: KonchinkaView, code: str) -> list[int]:
         card = _card(code)
