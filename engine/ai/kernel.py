@@ -87,22 +87,28 @@ def encode_king(state: KingState) -> tuple[object, ...]:
 
 
 def king_values(
-    world: KingState, me: Player, candidates: Sequence[KingAction], depth: int, *, pure: bool = False
+    world: KingState,
+    me: Player,
+    candidates: Sequence[KingAction],
+    depth: int,
+    within: int = 8,
+    *,
+    pure: bool = False,
 ) -> tuple[list[float], int]:
     """``me``'s deal points after each candidate and a rollout of ``depth`` (:mod:`engine.ai.rollouts`), and
     the steps taken."""
     if _C is None or pure:
-        return rollouts.king_values(world, me, candidates, depth)
+        return rollouts.king_values(world, me, candidates, depth, within)
     if all(type(a) is Play for a in candidates):
         cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
-        values, steps = _C.king_values(encode_king(world), me, cards, depth)
+        values, steps = _C.king_values(encode_king(world), me, cards, depth, within)
         return [float(v) for v in values], steps
     out: list[float] = []
     total = 0
     for action in candidates:  # the trump choice: named here, then rolled out by the kernel
         state = world.clone()
         state.apply(action)
-        (value,), steps = _C.king_values(encode_king(state), me, (NO_CANDIDATE,), depth)
+        (value,), steps = _C.king_values(encode_king(state), me, (NO_CANDIDATE,), depth, within)
         out.append(float(value))
         total += steps + 1
     return out, total
@@ -149,13 +155,15 @@ def king_world_values(
     hands: Mapping[Player, Sequence[Card]],
     candidates: Sequence[KingAction],
     depth: int,
+    within: int = 8,
     *,
     pure: bool = False,
 ) -> tuple[list[float], int]:
     """:func:`king_values` for the world of ``view`` with the hidden hands ``hands``
     (:func:`engine.ai.king_worlds.deal_world`), without building its state where the kernel plays it."""
     if _C is None or pure or view.phase is not Phase.PLAY:
-        return king_values(KingState.from_view(view, hands), view.player, candidates, depth, pure=pure)
+        world = KingState.from_view(view, hands)
+        return king_values(world, view.player, candidates, depth, within, pure=pure)
     encoded = _encode_hands(
         view,
         _world_masks(view, hands),
@@ -165,7 +173,7 @@ def king_world_values(
         [c for _, c in view.trick],
     )
     cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
-    values, steps = _C.king_values(encoded, view.player, cards, depth)
+    values, steps = _C.king_values(encoded, view.player, cards, depth, within)
     return [float(v) for v in values], steps
 
 

@@ -59,12 +59,26 @@ class Master:
     """Consistent worlds dealt for each world the search keeps."""
     tolerance: float = INFERENCE_TOLERANCE
     """The odds kept per surprise (0: only the worlds with the fewest surprises, the first without any)."""
+    deep_from: int = 0
+    """With this many cards or fewer in hand (0: never), the rollouts search one level deeper."""
+    within: int = 8
+    """Inside a rollout, the player's own later moves are searched only with this many cards or fewer in hand
+    (later in the deal, where the worlds it plays in are closer to the truth)."""
+
+    def depth_for(self, view: KingView) -> int:
+        """The rollouts' depth for a decision from ``view``."""
+        cards = len(view.hand) if view.phase is Phase.PLAY else 8
+        return self.depth + (1 if cards <= self.deep_from else 0)
 
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
 """The «мастер» of the first release: rollouts by the normal policy alone."""
-MASTER = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
-"""Today's «мастер» (its figures and the argument for them: README, «Bot players»)."""
+KERNEL_MASTER = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
+"""Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
+README, «Bot players»)."""
+MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
+"""The «мастер» of this process: without the kernel, pure Python could not afford today's work in time, and plays
+the first release's."""
 
 
 class KingModel:
@@ -108,7 +122,8 @@ class KingModel:
         return pool[-1]
 
     def evaluate(self, world: Hands, actions: Sequence[KingAction]) -> tuple[list[float], int]:
-        return kernel.king_world_values(self.view, world, actions, self.master.depth)
+        master = self.master
+        return kernel.king_world_values(self.view, world, actions, master.depth_for(self.view), master.within)
 
 
 def hard_budget(

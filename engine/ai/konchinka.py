@@ -42,8 +42,12 @@ class Master:
 
 BASELINE = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
 """The «мастер» of the first release: short rollouts by the normal policy."""
-MASTER = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
-"""Today's «мастер» (its figures and the argument for them: README, «Bot players»)."""
+KERNEL_MASTER = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
+"""Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
+README, «Bot players»)."""
+MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
+"""The «мастер» of this process: without the kernel, pure Python could not afford today's work in time, and plays
+the first release's."""
 
 
 def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:

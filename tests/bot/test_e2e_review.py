@@ -85,7 +85,9 @@ async def test_a_solo_party_ends_with_a_review_of_the_three_costliest_moves(
     assert all(g > 0 for g in gains) and gains == sorted(gains, reverse=True)
     played = [line for line in lines if line.startswith("Вы: ")]
     assert len(played) == 3 and all(p[4:] != m.group(1) for p, m in zip(played, better, strict=True))
-    assert [line.split(".")[0] for line in lines if line.startswith(("1. Сдача", "2. Сдача", "3. Сдача"))] == [
+    assert [
+        line.split(".")[0] for line in lines if line.startswith(("1. Сдача", "2. Сдача", "3. Сдача"))
+    ] == [
         "1",
         "2",
         "3",

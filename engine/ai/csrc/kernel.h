@@ -47,7 +47,7 @@ void king_init_tables(void);
 Mask king_legal(const KingState *s);
 void king_play(KingState *s, int card);
 int king_policy(const KingState *s);
-int king_rollout(KingState *s, int me, int depth, long *steps);
+int king_rollout(KingState *s, int me, int depth, int within, long *steps);
 int king_surprises(KingState *s, int me, const int *plays, int count);
 const int *king_card_penalty(int contract);
 

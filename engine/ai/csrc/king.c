@@ -354,21 +354,23 @@ int king_policy(const KingState *s) {
     return s->contract < 0 ? pick_positive(&t) : pick_negative(&t);
 }
 
-/* rollouts.king_rollout: play the deal to its end; at ``me``'s turns with a choice, ``depth`` > 0 tries
- * every legal card (each followed by a rollout of ``depth - 1``) and plays the best for ``me`` (the first of
- * equals); everybody else, and ``me`` at depth 0, plays the normal policy. Returns ``me``'s deal points. */
-int king_rollout(KingState *s, int me, int depth, long *steps) {
+/* rollouts.king_rollout: play the deal to its end; at ``me``'s turns with a choice and at most ``within`` cards
+ * in hand, ``depth`` > 0 tries every legal card (each followed by a rollout of ``depth - 1``) and plays the best
+ * for ``me`` (the first of equals); everybody else, and ``me`` otherwise, plays the normal policy. Returns
+ * ``me``'s deal points. */
+int king_rollout(KingState *s, int me, int depth, int within, long *steps) {
     while (!s->over) {
         int card;
         Mask legal;
-        if (depth > 0 && s->current == me && POPCOUNT(legal = king_legal(s)) > 1) {
+        if (depth > 0 && s->current == me && POPCOUNT(s->hand[me]) <= within &&
+            POPCOUNT(legal = king_legal(s)) > 1) {
             int best_value = 0;
             card = -1;
             for (Mask m = legal; m; m &= m - 1) {
                 KingState trial = *s;
                 king_play(&trial, LOWEST(m));
                 *steps += 1;
-                int v = king_rollout(&trial, me, depth - 1, steps);
+                int v = king_rollout(&trial, me, depth - 1, within, steps);
                 if (card < 0 || v > best_value) {
                     card = LOWEST(m);
                     best_value = v;

@@ -102,8 +102,8 @@ static PyObject *king_write(const KingState *s) {
 
 static PyObject *py_king_values(PyObject *self, PyObject *args) {
     PyObject *state, *candidates;
-    int me, depth;
-    if (!PyArg_ParseTuple(args, "OiO!i", &state, &me, &PyTuple_Type, &candidates, &depth)) return NULL;
+    int me, depth, within = KING_TRICKS;
+    if (!PyArg_ParseTuple(args, "OiO!i|i", &state, &me, &PyTuple_Type, &candidates, &depth, &within)) return NULL;
     KingState root;
     if (!king_read(state, &root)) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(candidates);
@@ -125,7 +125,7 @@ static PyObject *py_king_values(PyObject *self, PyObject *args) {
             king_play(&s, (int)card);
             steps += 1;
         }
-        int v = king_rollout(&s, me, depth, &steps);
+        int v = king_rollout(&s, me, depth, within, &steps);
         PyTuple_SET_ITEM(values, i, PyLong_FromLong(v));
     }
     return Py_BuildValue("(Nl)", values, steps);
@@ -342,8 +342,9 @@ static PyObject *py_konchinka_step(PyObject *self, PyObject *args) {
 
 static PyMethodDef METHODS[] = {
     {"king_values", py_king_values, METH_VARARGS,
-     "king_values(state, me, candidate_cards, depth) -> (values, steps): me's deal points after each candidate "
-     "(-1: none, roll out from the state) and a rollout of the given depth"},
+     "king_values(state, me, candidate_cards, depth, within=8) -> (values, steps): me's deal points after each "
+     "candidate (-1: none, roll out from the state) and a rollout of the given depth (me's later moves searched "
+     "with at most ``within`` cards in hand)"},
     {"king_surprises", py_king_surprises, METH_VARARGS,
      "king_surprises(state_at_deal_start, me, played_cards) -> the plays the normal policy would not make"},
     {"king_legal", py_king_legal, METH_O, "king_legal(state) -> the mask of the legal cards"},
