@@ -20,12 +20,12 @@ from types import ModuleType
 from typing import Final
 
 from engine.ai import rollouts
-from engine.ai.king_worlds import surprises_in
+from engine.ai.king_worlds import infer, surprises_in
 from engine.cards import Card
 from engine.core import Player
 from engine.king import Contract, KingState, KingView, Phase, Play
 from engine.king.actions import KingAction
-from engine.king.rules import CARD_PENALTY
+from engine.king.rules import CARD_PENALTY, KING_OF_HEARTS
 from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, Variant
 
 PURE_PYTHON_ENV: Final = "CARDBOT_PURE_PYTHON"
@@ -150,12 +150,24 @@ def _world_masks(view: KingView, hands: Mapping[Player, Sequence[Card]]) -> list
     return [_mask(hands[p]) if p in hands else _mask(view.hand) if p == view.player else 0 for p in range(4)]
 
 
+def king_knowledge(view: KingView) -> tuple[int, ...]:
+    """What the play of ``view``'s deal has shown of the hands, for the kernel: each player's void suits (bit
+    ``1 << suit``), the players who cannot hold K♥ (bit ``1 << player``), the cards known in each hand."""
+    known = infer(view)
+    voids = [sum(1 << int(s) for s in known.voids[p]) for p in range(4)]
+    banned = sum(1 << p for p in range(4) if KING_OF_HEARTS in known.banned[p])
+    return (*voids, banned, *(_mask(known.fixed[p]) for p in range(4)))
+
+
 def king_world_values(
     view: KingView,
     hands: Mapping[Player, Sequence[Card]],
     candidates: Sequence[KingAction],
     depth: int,
     within: int = 8,
+    samples: int = 0,
+    seed: int = 0,
+    knowledge: tuple[int, ...] | None = None,
     *,
     pure: bool = False,
 ) -> tuple[list[float], int]:
@@ -173,7 +185,11 @@ def king_world_values(
         [c for _, c in view.trick],
     )
     cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
-    values, steps = _C.king_values(encoded, view.player, cards, depth, within)
+    if samples:
+        known = knowledge if knowledge is not None else king_knowledge(view)
+        values, steps = _C.king_values(encoded, view.player, cards, depth, within, samples, seed, known)
+    else:
+        values, steps = _C.king_values(encoded, view.player, cards, depth, within)
     return [float(v) for v in values], steps
 
 

@@ -64,6 +64,9 @@ class Master:
     within: int = 8
     """Inside a rollout, the player's own later moves are searched only with this many cards or fewer in hand
     (later in the deal, where the worlds it plays in are closer to the truth)."""
+    samples: int = 0
+    """0: the player's own later moves are searched in the rollout's world itself (seeing its hidden cards);
+    more: in that many worlds dealt anew from what the play has shown, as the player could know it."""
 
     def depth_for(self, view: KingView) -> int:
         """The rollouts' depth for a decision from ``view``."""
@@ -90,14 +93,19 @@ class KingModel:
         self.master = MASTER if master is None else master
         self.knowledge = infer(view)
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
+        self.known = kernel.king_knowledge(view) if self.master.samples and view.phase is Phase.PLAY else None
 
-    def sample_world(self, rng: random.Random) -> Hands:
-        """A world (its hidden hands) drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
+    def sample_world(self, rng: random.Random) -> tuple[Hands, int]:
+        """A world (its hidden hands, and the seed of its rollouts' own random numbers) drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
 
         ``CANDIDATES`` consistent worlds are dealt and one is kept with probability proportional to
         ``INFERENCE_TOLERANCE ** surprises`` (sampling-importance-resampling), so the search spends its
         playouts on the worlds that explain the play so far.
         """
+        hands = self._hands(rng)
+        return hands, rng.getrandbits(64)
+
+    def _hands(self, rng: random.Random) -> Hands:
         master = self.master
         if not self.has_history or master.dealt <= 1:
             return deal_world(self.view, rng, self.knowledge)
@@ -121,9 +129,13 @@ class KingModel:
                 return world
         return pool[-1]
 
-    def evaluate(self, world: Hands, actions: Sequence[KingAction]) -> tuple[list[float], int]:
+    def evaluate(self, world: tuple[Hands, int], actions: Sequence[KingAction]) -> tuple[list[float], int]:
         master = self.master
-        return kernel.king_world_values(self.view, world, actions, master.depth_for(self.view), master.within)
+        hands, seed = world
+        depth = master.depth_for(self.view)
+        return kernel.king_world_values(
+            self.view, hands, actions, depth, master.within, master.samples, seed, self.known
+        )
 
 
 def hard_budget(
