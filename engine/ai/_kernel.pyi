@@ -3,14 +3,7 @@
 VERSION: int
 
 def king_values(
-    state: tuple[object, ...],
-    me: int,
-    candidates: tuple[int, ...],
-    depth: int,
-    within: int = 8,
-    samples: int = 0,
-    seed: int = 0,
-    knowledge: tuple[int, ...] | None = None,
+    state: tuple[object, ...], me: int, candidates: tuple[int, ...], depth: int
 ) -> tuple[tuple[int, ...], int]: ...
 def king_surprises(state: tuple[object, ...], me: int, plays: tuple[int, ...]) -> int: ...
 def king_legal(state: tuple[object, ...]) -> int: ...

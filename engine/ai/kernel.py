@@ -20,12 +20,12 @@ from types import ModuleType
 from typing import Final
 
 from engine.ai import rollouts
-from engine.ai.king_worlds import infer, surprises_in
+from engine.ai.king_worlds import surprises_in
 from engine.cards import Card
 from engine.core import Player
 from engine.king import Contract, KingState, KingView, Phase, Play
 from engine.king.actions import KingAction
-from engine.king.rules import CARD_PENALTY, KING_OF_HEARTS
+from engine.king.rules import CARD_PENALTY
 from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, Variant
 
 PURE_PYTHON_ENV: Final = "CARDBOT_PURE_PYTHON"
@@ -91,24 +91,23 @@ def king_values(
     me: Player,
     candidates: Sequence[KingAction],
     depth: int,
-    within: int = 8,
     *,
     pure: bool = False,
 ) -> tuple[list[float], int]:
     """``me``'s deal points after each candidate and a rollout of ``depth`` (:mod:`engine.ai.rollouts`), and
     the steps taken."""
     if _C is None or pure:
-        return rollouts.king_values(world, me, candidates, depth, within)
+        return rollouts.king_values(world, me, candidates, depth)
     if all(type(a) is Play for a in candidates):
         cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
-        values, steps = _C.king_values(encode_king(world), me, cards, depth, within)
+        values, steps = _C.king_values(encode_king(world), me, cards, depth)
         return [float(v) for v in values], steps
     out: list[float] = []
     total = 0
     for action in candidates:  # the trump choice: named here, then rolled out by the kernel
         state = world.clone()
         state.apply(action)
-        (value,), steps = _C.king_values(encode_king(state), me, (NO_CANDIDATE,), depth, within)
+        (value,), steps = _C.king_values(encode_king(state), me, (NO_CANDIDATE,), depth)
         out.append(float(value))
         total += steps + 1
     return out, total
@@ -150,32 +149,18 @@ def _world_masks(view: KingView, hands: Mapping[Player, Sequence[Card]]) -> list
     return [_mask(hands[p]) if p in hands else _mask(view.hand) if p == view.player else 0 for p in range(4)]
 
 
-def king_knowledge(view: KingView) -> tuple[int, ...]:
-    """What the play of ``view``'s deal has shown of the hands, for the kernel: each player's void suits (bit
-    ``1 << suit``), the players who cannot hold K♥ (bit ``1 << player``), the cards known in each hand."""
-    known = infer(view)
-    voids = [sum(1 << int(s) for s in known.voids[p]) for p in range(4)]
-    banned = sum(1 << p for p in range(4) if KING_OF_HEARTS in known.banned[p])
-    return (*voids, banned, *(_mask(known.fixed[p]) for p in range(4)))
-
-
 def king_world_values(
     view: KingView,
     hands: Mapping[Player, Sequence[Card]],
     candidates: Sequence[KingAction],
     depth: int,
-    within: int = 8,
-    samples: int = 0,
-    seed: int = 0,
-    knowledge: tuple[int, ...] | None = None,
     *,
     pure: bool = False,
 ) -> tuple[list[float], int]:
     """:func:`king_values` for the world of ``view`` with the hidden hands ``hands``
     (:func:`engine.ai.king_worlds.deal_world`), without building its state where the kernel plays it."""
     if _C is None or pure or view.phase is not Phase.PLAY:
-        world = KingState.from_view(view, hands)
-        return king_values(world, view.player, candidates, depth, within, pure=pure)
+        return king_values(KingState.from_view(view, hands), view.player, candidates, depth, pure=pure)
     encoded = _encode_hands(
         view,
         _world_masks(view, hands),
@@ -185,11 +170,7 @@ def king_world_values(
         [c for _, c in view.trick],
     )
     cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
-    if samples:
-        known = knowledge if knowledge is not None else king_knowledge(view)
-        values, steps = _C.king_values(encoded, view.player, cards, depth, within, samples, seed, known)
-    else:
-        values, steps = _C.king_values(encoded, view.player, cards, depth, within)
+    values, steps = _C.king_values(encoded, view.player, cards, depth)
     return [float(v) for v in values], steps
 
 

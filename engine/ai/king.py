@@ -55,28 +55,11 @@ class Master:
     trump_worlds: int
     trump_steps: int
     depth: int
-    dealt: int = CANDIDATES
-    """Consistent worlds dealt for each world the search keeps."""
-    tolerance: float = INFERENCE_TOLERANCE
-    """The odds kept per surprise (0: only the worlds with the fewest surprises, the first without any)."""
-    deep_from: int = 0
-    """With this many cards or fewer in hand (0: never), the rollouts search one level deeper."""
-    within: int = 8
-    """Inside a rollout, the player's own later moves are searched only with this many cards or fewer in hand
-    (later in the deal, where the worlds it plays in are closer to the truth)."""
-    samples: int = 0
-    """0: the player's own later moves are searched in the rollout's world itself (seeing its hidden cards);
-    more: in that many worlds dealt anew from what the play has shown, as the player could know it."""
-
-    def depth_for(self, view: KingView) -> int:
-        """The rollouts' depth for a decision from ``view``."""
-        cards = len(view.hand) if view.phase is Phase.PLAY else 8
-        return self.depth + (1 if cards <= self.deep_from else 0)
 
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
 """The «мастер» of the first release: rollouts by the normal policy alone."""
-KERNEL_MASTER = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
+KERNEL_MASTER = Master(worlds=64, steps=300_000, trump_worlds=120, trump_steps=600_000, depth=1)
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
@@ -93,35 +76,18 @@ class KingModel:
         self.master = MASTER if master is None else master
         self.knowledge = infer(view)
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
-        self.known = kernel.king_knowledge(view) if self.master.samples and view.phase is Phase.PLAY else None
 
-    def sample_world(self, rng: random.Random) -> tuple[Hands, int]:
-        """A world (its hidden hands, and the seed of its rollouts' own random numbers) drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
+    def sample_world(self, rng: random.Random) -> Hands:
+        """A world (its hidden hands) drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
 
         ``CANDIDATES`` consistent worlds are dealt and one is kept with probability proportional to
         ``INFERENCE_TOLERANCE ** surprises`` (sampling-importance-resampling), so the search spends its
         playouts on the worlds that explain the play so far.
         """
-        hands = self._hands(rng)
-        return hands, rng.getrandbits(64)
-
-    def _hands(self, rng: random.Random) -> Hands:
-        master = self.master
-        if not self.has_history or master.dealt <= 1:
+        if not self.has_history or CANDIDATES <= 1:
             return deal_world(self.view, rng, self.knowledge)
-        if master.tolerance == 0.0:
-            best: Hands = {}
-            fewest = -1
-            for _ in range(master.dealt):
-                hands = deal_world(self.view, rng, self.knowledge)
-                count = kernel.king_surprises(self.view, hands)
-                if fewest < 0 or count < fewest:
-                    best, fewest = hands, count
-                if count == 0:
-                    break
-            return best
-        pool = [deal_world(self.view, rng, self.knowledge) for _ in range(master.dealt)]
-        weights = [master.tolerance ** kernel.king_surprises(self.view, w) for w in pool]
+        pool = [deal_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
+        weights = [INFERENCE_TOLERANCE ** kernel.king_surprises(self.view, w) for w in pool]
         pick = rng.random() * sum(weights)
         for w, world in zip(weights, pool, strict=True):
             pick -= w
@@ -129,13 +95,8 @@ class KingModel:
                 return world
         return pool[-1]
 
-    def evaluate(self, world: tuple[Hands, int], actions: Sequence[KingAction]) -> tuple[list[float], int]:
-        master = self.master
-        hands, seed = world
-        depth = master.depth_for(self.view)
-        return kernel.king_world_values(
-            self.view, hands, actions, depth, master.within, master.samples, seed, self.known
-        )
+    def evaluate(self, world: Hands, actions: Sequence[KingAction]) -> tuple[list[float], int]:
+        return kernel.king_world_values(self.view, world, actions, self.master.depth)
 
 
 def hard_budget(

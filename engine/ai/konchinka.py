@@ -19,9 +19,8 @@ from dataclasses import dataclass
 
 from engine.ai import kernel
 from engine.ai.konchinka_policy import easy_action, normal_action, position_from_view, score_actions
-from engine.ai.konchinka_worlds import Hands, deal_hands, round_plays, sample_world, surprises, world_of
 from engine.ai.search import SearchBudget, SearchResult, pimc
-from engine.cards import Card
+from engine.cards import FULL_DECK, Card
 from engine.core import State
 from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, KonchinkaView, Lay
 
@@ -39,20 +38,34 @@ class Master:
     plies: int | None
     depth: int
     candidates: int
-    dealt: int = 1
-    """Worlds dealt for each one the search keeps (more: the others' plays this round weigh in)."""
-    tolerance: float = 0.3
-    """The odds kept per surprise (0: only the worlds with the fewest surprises, the first without any)."""
 
 
 BASELINE = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
 """The «мастер» of the first release: short rollouts by the normal policy."""
-KERNEL_MASTER = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
+KERNEL_MASTER = Master(worlds=96, steps=300_000, plies=8, depth=2, candidates=6)
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
 """The «мастер» of this process: without the kernel, pure Python could not afford today's work in time, and plays
 the first release's."""
+
+
+def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
+    """A full state consistent with ``view``: the unseen cards dealt at random into the other hands and deck."""
+    seen = set(view.hand) | set(view.table)
+    for pile in view.captured:
+        seen.update(pile)
+    unseen = [c for c in FULL_DECK if c not in seen]
+    rng.shuffle(unseen)
+    hands: dict[int, list[Card]] = {}
+    at = 0
+    for seat, size in enumerate(view.hand_sizes):
+        if seat == view.player:
+            continue
+        hands[seat] = unseen[at : at + size]
+        at += size
+    deck = unseen[at : at + view.deck_size]  # (a hand-built position may leave some cards out of play)
+    return KonchinkaState.from_view(view, hands, deck, seed=rng.getrandbits(32))
 
 
 class KonchinkaModel:
@@ -64,32 +77,7 @@ class KonchinkaModel:
         self.master = MASTER if master is None else master
 
     def sample_world(self, rng: random.Random) -> State:
-        """A world consistent with the view; with ``dealt`` > 1, one of that many, kept with odds falling with
-        each play of the others this round it does not explain (:func:`konchinka_worlds.surprises`)."""
-        master = self.master
-        view = self.view
-        if master.dealt <= 1 or not round_plays(view):
-            return sample_world(view, rng)
-        if master.tolerance == 0.0:
-            best: tuple[Hands, list[Card]] | None = None
-            fewest = -1
-            for _ in range(master.dealt):
-                hands, deck = deal_hands(view, rng)
-                count = surprises(view, hands)
-                if fewest < 0 or count < fewest:
-                    best, fewest = (hands, deck), count
-                if count == 0:
-                    break
-            assert best is not None
-            return world_of(view, *best)
-        pool = [deal_hands(view, rng) for _ in range(master.dealt)]
-        weights = [master.tolerance ** surprises(view, hands) for hands, _ in pool]
-        pick = rng.random() * sum(weights)
-        for w, (hands, deck) in zip(weights, pool, strict=True):
-            pick -= w
-            if pick < 0:
-                return world_of(view, hands, deck)
-        return world_of(view, *pool[-1])
+        return sample_world(self.view, rng)
 
     def evaluate(self, world: State, actions: Sequence[KonchinkaAction]) -> tuple[list[float], int]:
         assert isinstance(world, KonchinkaState)

@@ -24,19 +24,18 @@ from engine.king.actions import KingAction
 from engine.konchinka import KonchinkaAction, KonchinkaState
 
 
-def king_rollout(state: KingState, me: Player, depth: int, deal: int, within: int = 8) -> tuple[int, int]:
-    """Play ``state`` (changed in place) to the end of deal ``deal``: (``me``'s points in it, steps). ``me``'s
-    later moves are searched only with at most ``within`` cards in hand."""
+def king_rollout(state: KingState, me: Player, depth: int, deal: int) -> tuple[int, int]:
+    """Play ``state`` (changed in place) to the end of deal ``deal``: (``me``'s points in it, steps)."""
     steps = 0
     while state.deal_index == deal:
         legal = state.legal_actions()
-        if depth > 0 and state.current_player == me and len(state.hands[me]) <= within and len(legal) > 1:
+        if depth > 0 and state.current_player == me and len(legal) > 1:
             action = legal[0]
             best = 0
             for i, trial_action in enumerate(legal):
                 trial = state.clone()
                 trial.apply(trial_action)
-                value, used = king_rollout(trial, me, depth - 1, deal, within)
+                value, used = king_rollout(trial, me, depth - 1, deal)
                 steps += used + 1
                 if i == 0 or value > best:
                     action, best = trial_action, value
@@ -48,17 +47,16 @@ def king_rollout(state: KingState, me: Player, depth: int, deal: int, within: in
 
 
 def king_values(
-    world: KingState, me: Player, candidates: Sequence[KingAction], depth: int, within: int = 8
+    world: KingState, me: Player, candidates: Sequence[KingAction], depth: int
 ) -> tuple[list[float], int]:
-    """``me``'s deal points after each candidate and a rollout of ``depth`` (``me``'s later moves searched with
-    at most ``within`` cards in hand), and the steps they took."""
+    """``me``'s deal points after each candidate and a rollout of ``depth``, and the steps they took."""
     deal = world.deal_index
     values: list[float] = []
     steps = 0
     for action in candidates:
         state = world.clone()
         state.apply(action)
-        value, used = king_rollout(state, me, depth, deal, within)
+        value, used = king_rollout(state, me, depth, deal)
         values.append(float(value))
         steps += used + 1
     return values, steps

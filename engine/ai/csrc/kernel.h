@@ -41,28 +41,13 @@ typedef struct {
     int forced_on_heart_lead;
     int stop_when_decided;
     int over; /* the deal has ended */
-    /* what everybody knows of the hands from the play (kept up to date by king_play; used to deal other
-     * worlds inside a rollout): suits each player showed void in (bit 1 << suit), the players who cannot hold
-     * K♥ (bit 1 << player), and cards known to be in a player's hand (the trump card shown) */
-    int voids[KING_PLAYERS];
-    int kh_banned;
-    Mask fixed[KING_PLAYERS];
 } KingState;
-
-/* splitmix64: the rollouts' own random numbers (engine/ai/rollouts.py draws the same ones) */
-typedef struct {
-    uint64_t state;
-} Rng;
-
-uint64_t rng_next(Rng *rng);
 
 void king_init_tables(void);
 Mask king_legal(const KingState *s);
 void king_play(KingState *s, int card);
 int king_policy(const KingState *s);
-int king_rollout(KingState *s, int me, int depth, int within, long *steps);
-int king_nested_rollout(KingState *s, int me, int depth, int within, int samples, Rng *rng, long *steps);
-int king_redeal(KingState *s, int me, Rng *rng);
+int king_rollout(KingState *s, int me, int depth, long *steps);
 int king_surprises(KingState *s, int me, const int *plays, int count);
 const int *king_card_penalty(int contract);
 

@@ -91,29 +91,9 @@ Mask king_legal(const KingState *s) {
 }
 
 /* KingState._play (the deal's end stops the kernel: the next deal is never dealt here) */
-/* king_worlds.infer, one play at a time: the voids and K♥ exclusions a play shows */
-static void note_play(KingState *s, int p, int card) {
-    int forced = king_forced(s->contract);
-    if (s->trick_len == 0) {
-        if (no_heart_lead(s->contract) && CARD_SUIT(card) == HEARTS) s->voids[p] |= 0xF & ~(1 << HEARTS);
-        return;
-    }
-    int led = CARD_SUIT(s->trick[0]);
-    if (CARD_SUIT(card) != led) {
-        s->voids[p] |= 1 << led;
-        if (s->trump >= 0 && CARD_SUIT(card) != s->trump) s->voids[p] |= 1 << s->trump;
-        if (forced && card != KING_OF_HEARTS) s->kh_banned |= 1 << p;
-    } else if (forced && led == HEARTS && s->forced_on_heart_lead && card != KING_OF_HEARTS) {
-        for (int i = 0; i < s->trick_len; i++)
-            if (s->trick[i] == ACE_OF_HEARTS) s->kh_banned |= 1 << p;
-    }
-}
-
 void king_play(KingState *s, int card) {
     int p = s->current;
-    note_play(s, p, card);
     s->hand[p] &= ~BIT(card);
-    s->fixed[p] &= ~BIT(card);
     s->trick[s->trick_len++] = card;
     if (s->trick_len < KING_PLAYERS) {
         s->current = (p + 1) & 3;
@@ -374,147 +354,24 @@ int king_policy(const KingState *s) {
     return s->contract < 0 ? pick_positive(&t) : pick_negative(&t);
 }
 
-/* rollouts.king_rollout: play the deal to its end; at ``me``'s turns with a choice and at most ``within`` cards
- * in hand, ``depth`` > 0 tries every legal card (each followed by a rollout of ``depth - 1``) and plays the best
- * for ``me`` (the first of equals); everybody else, and ``me`` otherwise, plays the normal policy. Returns
- * ``me``'s deal points. */
-int king_rollout(KingState *s, int me, int depth, int within, long *steps) {
+/* rollouts.king_rollout: play the deal to its end; at ``me``'s turns with a choice, ``depth`` > 0 tries
+ * every legal card (each followed by a rollout of ``depth - 1``) and plays the best for ``me`` (the first of
+ * equals); everybody else, and ``me`` at depth 0, plays the normal policy. Returns ``me``'s deal points. */
+int king_rollout(KingState *s, int me, int depth, long *steps) {
     while (!s->over) {
         int card;
         Mask legal;
-        if (depth > 0 && s->current == me && POPCOUNT(s->hand[me]) <= within &&
-            POPCOUNT(legal = king_legal(s)) > 1) {
+        if (depth > 0 && s->current == me && POPCOUNT(legal = king_legal(s)) > 1) {
             int best_value = 0;
             card = -1;
             for (Mask m = legal; m; m &= m - 1) {
                 KingState trial = *s;
                 king_play(&trial, LOWEST(m));
                 *steps += 1;
-                int v = king_rollout(&trial, me, depth - 1, within, steps);
+                int v = king_rollout(&trial, me, depth - 1, steps);
                 if (card < 0 || v > best_value) {
                     card = LOWEST(m);
                     best_value = v;
-                }
-            }
-        } else {
-            card = king_policy(s);
-        }
-        king_play(s, card);
-        *steps += 1;
-    }
-    return s->points[me];
-}
-
-/* ------------------------------------------------------------------------------- nested search */
-
-uint64_t rng_next(Rng *rng) {
-    uint64_t z = (rng->state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-static int rng_below(Rng *rng, int n) { return (int)(rng_next(rng) % (uint64_t)n); }
-
-enum { REDEAL_TRIES = 8 };
-
-/* rollouts.king_redeal: the other players' hidden cards dealt anew among them, within what the play has shown
- * (voids, K♥ exclusions, cards known to be held); 0 (the hands unchanged) when no try fits */
-int king_redeal(KingState *s, int me, Rng *rng) {
-    int pool[32], n = 0;
-    int room[KING_PLAYERS], allowed[32];
-    for (int p = 0; p < KING_PLAYERS; p++) {
-        if (p == me) continue;
-        for (Mask m = s->hand[p] & ~s->fixed[p]; m; m &= m - 1) pool[n++] = LOWEST(m);
-    }
-    if (n < 2) return 0;
-    for (int attempt = 0; attempt < REDEAL_TRIES; attempt++) {
-        int order[32];
-        for (int i = 0; i < n; i++) order[i] = pool[i];
-        for (int i = n - 1; i > 0; i--) {
-            int j = rng_below(rng, i + 1);
-            int t = order[i];
-            order[i] = order[j];
-            order[j] = t;
-        }
-        /* the most constrained cards first (a stable order: insertion sort by the count of allowed seats) */
-        for (int i = 0; i < n; i++) {
-            int c = order[i], count = 0;
-            for (int p = 0; p < KING_PLAYERS; p++) {
-                if (p == me) continue;
-                if (s->voids[p] & (1 << CARD_SUIT(c))) continue;
-                if (c == KING_OF_HEARTS && (s->kh_banned & (1 << p))) continue;
-                count++;
-            }
-            allowed[i] = count;
-        }
-        for (int i = 1; i < n; i++) {
-            int c = order[i], a = allowed[i], j = i;
-            while (j > 0 && allowed[j - 1] > a) {
-                order[j] = order[j - 1];
-                allowed[j] = allowed[j - 1];
-                j--;
-            }
-            order[j] = c;
-            allowed[j] = a;
-        }
-        Mask hands[KING_PLAYERS];
-        for (int p = 0; p < KING_PLAYERS; p++) {
-            hands[p] = s->fixed[p];
-            room[p] = p == me ? 0 : POPCOUNT(s->hand[p]) - POPCOUNT(s->fixed[p]);
-        }
-        int ok = 1;
-        for (int i = 0; i < n && ok; i++) {
-            int c = order[i], seats[KING_PLAYERS], k = 0;
-            for (int p = 0; p < KING_PLAYERS; p++) {
-                if (p == me || room[p] == 0) continue;
-                if (s->voids[p] & (1 << CARD_SUIT(c))) continue;
-                if (c == KING_OF_HEARTS && (s->kh_banned & (1 << p))) continue;
-                seats[k++] = p;
-            }
-            if (k == 0) {
-                ok = 0;
-                break;
-            }
-            int p = seats[rng_below(rng, k)];
-            hands[p] |= BIT(c);
-            room[p]--;
-        }
-        if (!ok) continue;
-        for (int p = 0; p < KING_PLAYERS; p++)
-            if (p != me) s->hand[p] = hands[p];
-        return 1;
-    }
-    return 0;
-}
-
-/* rollouts.king_nested_rollout: as king_rollout, but at ``me``'s searched turns every legal card is tried in
- * ``samples`` worlds dealt anew (king_redeal) rather than in this one, and the card best on their sum is played:
- * ``me`` decides on what it could know, not on this world's hidden cards */
-int king_nested_rollout(KingState *s, int me, int depth, int within, int samples, Rng *rng, long *steps) {
-    while (!s->over) {
-        int card;
-        Mask legal;
-        if (depth > 0 && s->current == me && POPCOUNT(s->hand[me]) <= within &&
-            POPCOUNT(legal = king_legal(s)) > 1) {
-            int totals[KING_PLAYERS * KING_TRICKS] = {0};
-            for (int k = 0; k < samples; k++) {
-                KingState world = *s;
-                king_redeal(&world, me, rng);
-                int i = 0;
-                for (Mask m = legal; m; m &= m - 1, i++) {
-                    KingState trial = world;
-                    king_play(&trial, LOWEST(m));
-                    *steps += 1;
-                    totals[i] += king_nested_rollout(&trial, me, depth - 1, within, samples, rng, steps);
-                }
-            }
-            int i = 0, best = 0;
-            card = -1;
-            for (Mask m = legal; m; m &= m - 1, i++) {
-                if (card < 0 || totals[i] > best) {
-                    card = LOWEST(m);
-                    best = totals[i];
                 }
             }
         } else {

@@ -79,11 +79,6 @@ static int king_read(PyObject *t, KingState *s) {
     s->remaining = (int)v[10];
     for (int p = 0; p < 4; p++) s->points[p] = (int)v[11 + p];
     s->over = (int)v[15];
-    for (int p = 0; p < 4; p++) {
-        s->voids[p] = 0;
-        s->fixed[p] = 0;
-    }
-    s->kh_banned = 0;
     Py_ssize_t len;
     if (!read_ints(PyTuple_GET_ITEM(t, 16), s->trick, 3, &len)) return 0;
     s->trick_len = (int)len;
@@ -105,32 +100,12 @@ static PyObject *king_write(const KingState *s) {
                          s->points[0], s->points[1], s->points[2], s->points[3], s->over, trick);
 }
 
-/* (voids0..3, kh_banned, fixed0..3): what the play has shown of the hands (see KingState) */
-static int king_read_knowledge(PyObject *t, KingState *s) {
-    if (t == NULL || t == Py_None) return 1;
-    if (!check_tuple(t, 9, "king knowledge")) return 0;
-    long v;
-    for (int p = 0; p < 4; p++) {
-        if (!read_long(t, p, &v)) return 0;
-        s->voids[p] = (int)v;
-    }
-    if (!read_long(t, 4, &v)) return 0;
-    s->kh_banned = (int)v;
-    for (int p = 0; p < 4; p++)
-        if (!read_mask(t, 5 + p, &s->fixed[p])) return 0;
-    return 1;
-}
-
 static PyObject *py_king_values(PyObject *self, PyObject *args) {
-    PyObject *state, *candidates, *knowledge = NULL;
-    int me, depth, within = KING_TRICKS, samples = 0;
-    unsigned long long seed = 0;
-    if (!PyArg_ParseTuple(args, "OiO!i|iiKO", &state, &me, &PyTuple_Type, &candidates, &depth, &within, &samples,
-                          &seed, &knowledge))
-        return NULL;
+    PyObject *state, *candidates;
+    int me, depth;
+    if (!PyArg_ParseTuple(args, "OiO!i", &state, &me, &PyTuple_Type, &candidates, &depth)) return NULL;
     KingState root;
-    if (!king_read(state, &root) || !king_read_knowledge(knowledge, &root)) return NULL;
-    Rng rng = {seed};
+    if (!king_read(state, &root)) return NULL;
     Py_ssize_t n = PyTuple_GET_SIZE(candidates);
     PyObject *values = PyTuple_New(n);
     if (values == NULL) return NULL;
@@ -150,8 +125,7 @@ static PyObject *py_king_values(PyObject *self, PyObject *args) {
             king_play(&s, (int)card);
             steps += 1;
         }
-        int v = samples > 0 ? king_nested_rollout(&s, me, depth, within, samples, &rng, &steps)
-                            : king_rollout(&s, me, depth, within, &steps);
+        int v = king_rollout(&s, me, depth, &steps);
         PyTuple_SET_ITEM(values, i, PyLong_FromLong(v));
     }
     return Py_BuildValue("(Nl)", values, steps);
@@ -368,9 +342,8 @@ static PyObject *py_konchinka_step(PyObject *self, PyObject *args) {
 
 static PyMethodDef METHODS[] = {
     {"king_values", py_king_values, METH_VARARGS,
-     "king_values(state, me, candidate_cards, depth, within=8) -> (values, steps): me's deal points after each "
-     "candidate (-1: none, roll out from the state) and a rollout of the given depth (me's later moves searched "
-     "with at most ``within`` cards in hand)"},
+     "king_values(state, me, candidate_cards, depth) -> (values, steps): me's deal points after each candidate "
+     "(-1: none, roll out from the state) and a rollout of the given depth"},
     {"king_surprises", py_king_surprises, METH_VARARGS,
      "king_surprises(state_at_deal_start, me, played_cards) -> the plays the normal policy would not make"},
     {"king_legal", py_king_legal, METH_O, "king_legal(state) -> the mask of the legal cards"},
