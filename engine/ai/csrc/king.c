@@ -3,6 +3,7 @@
  * engine/ai/king_worlds.py). Only the play phase of one deal: a playout ends with the deal.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "kernel.h"
 
@@ -393,4 +394,153 @@ int king_surprises(KingState *s, int me, const int *plays, int count) {
         king_play(s, card);
     }
     return surprises;
+}
+
+/* ------------------------------------------------------------------------------------------- POMCP */
+
+/* rollouts.king_pomcp: a search tree over the searching player's own decisions (Silver & Veness's POMCP). A node
+ * is what ``me`` has seen at one of its turns: the plays since the root. Each simulation takes the next world (a
+ * particle, round robin), walks the tree choosing ``me``'s cards by UCB1 and letting the others play the normal
+ * policy — their cards, up to ``me``'s next turn, select the child node —, adds one node where it leaves the tree
+ * and rolls out with the normal policy to the deal's end. A node's choices are judged over every world that
+ * reaches it, so ``me`` plays on what it could know, not on one world's hidden cards. */
+
+typedef struct {
+    int first_edge;
+    int edges;
+    int visits;
+} PNode;
+
+typedef struct {
+    int card;
+    int visits;
+    double total;
+    int first_child;
+} PEdge;
+
+typedef struct {
+    uint32_t seen;
+    int node;
+    int next;
+} PChild;
+
+typedef struct {
+    PNode *nodes;
+    PEdge *edges;
+    PChild *children;
+    int n_nodes, n_edges, n_children;
+    int cap_nodes, cap_edges, cap_children;
+} PTree;
+
+static int pomcp_node(PTree *t, Mask legal) {
+    if (t->n_nodes >= t->cap_nodes || t->n_edges + POPCOUNT(legal) > t->cap_edges) return -1;
+    PNode *node = &t->nodes[t->n_nodes];
+    node->first_edge = t->n_edges;
+    node->edges = 0;
+    node->visits = 0;
+    for (Mask m = legal; m; m &= m - 1) {
+        PEdge *e = &t->edges[t->n_edges++];
+        e->card = LOWEST(m);
+        e->visits = 0;
+        e->total = 0.0;
+        e->first_child = -1;
+        node->edges++;
+    }
+    return t->n_nodes++;
+}
+
+/* UCB1 over a node's cards: an untried card first (in card order), else the best mean plus exploration */
+static int pomcp_choose(const PTree *t, int node, double exploration) {
+    const PNode *n = &t->nodes[node];
+    int best = -1;
+    double best_score = 0.0;
+    for (int i = 0; i < n->edges; i++) {
+        const PEdge *e = &t->edges[n->first_edge + i];
+        if (e->visits == 0) return i;
+        double score = e->total / e->visits + exploration * sqrt(log((double)n->visits) / e->visits);
+        if (best < 0 || score > best_score) {
+            best = i;
+            best_score = score;
+        }
+    }
+    return best;
+}
+
+int king_pomcp(const KingState *particles, int count, int me, Mask root_cards, int simulations,
+               double exploration, double *means, int *visits, long *steps) {
+    PTree t;
+    t.cap_nodes = simulations + 1;
+    t.cap_edges = 8 * (simulations + 1);
+    t.cap_children = simulations + 1;
+    t.nodes = malloc(sizeof(PNode) * t.cap_nodes);
+    t.edges = malloc(sizeof(PEdge) * t.cap_edges);
+    t.children = malloc(sizeof(PChild) * t.cap_children);
+    if (!t.nodes || !t.edges || !t.children) {
+        free(t.nodes);
+        free(t.edges);
+        free(t.children);
+        return -1;
+    }
+    t.n_nodes = t.n_edges = t.n_children = 0;
+    int root = pomcp_node(&t, root_cards);
+    int path_node[KING_TRICKS + 1], path_edge[KING_TRICKS + 1];
+    for (int sim = 0; sim < simulations; sim++) {
+        KingState s = particles[sim % count];
+        int node = root, depth = 0;
+        while (node >= 0 && !s.over) {
+            int i = pomcp_choose(&t, node, exploration);
+            PEdge *e = &t.edges[t.nodes[node].first_edge + i];
+            path_node[depth] = node;
+            path_edge[depth] = t.nodes[node].first_edge + i;
+            depth++;
+            king_play(&s, e->card);
+            *steps += 1;
+            uint32_t seen = 0;
+            int shift = 0;
+            while (!s.over && s.current != me) {
+                int card = king_policy(&s);
+                king_play(&s, card);
+                *steps += 1;
+                seen |= (uint32_t)(card + 1) << shift;
+                shift += 6;
+            }
+            if (s.over) break;
+            int child = -1;
+            for (int c = e->first_child; c >= 0; c = t.children[c].next)
+                if (t.children[c].seen == seen) {
+                    child = t.children[c].node;
+                    break;
+                }
+            if (child < 0) {
+                int made = t.n_children < t.cap_children ? pomcp_node(&t, king_legal(&s)) : -1;
+                if (made >= 0) {
+                    PChild *c = &t.children[t.n_children];
+                    c->seen = seen;
+                    c->node = made;
+                    c->next = e->first_child;
+                    e->first_child = t.n_children++;
+                }
+                node = -1; /* out of the tree: roll out from here */
+            } else {
+                node = child;
+            }
+        }
+        int value = king_rollout(&s, me, 0, steps);
+        for (int d = 0; d < depth; d++) {
+            t.nodes[path_node[d]].visits += 1;
+            t.edges[path_edge[d]].visits += 1;
+            t.edges[path_edge[d]].total += value;
+        }
+    }
+    const PNode *r = &t.nodes[root];
+    for (int i = 0; i < r->edges; i++) {
+        const PEdge *e = &t.edges[r->first_edge + i];
+        visits[i] = e->visits;
+        means[i] = e->visits ? e->total / e->visits : -INFINITY;
+    }
+    int n = r->edges;
+    free(t.nodes);
+    free(t.edges);
+    free(t.children);
+    return n;
 }
