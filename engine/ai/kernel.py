@@ -174,35 +174,6 @@ def king_world_values(
     return [float(v) for v in values], steps
 
 
-def king_pomcp(
-    view: KingView,
-    worlds: Sequence[Mapping[Player, Sequence[Card]]],
-    candidates: Sequence[Play],
-    simulations: int,
-    exploration: float,
-    *,
-    pure: bool = False,
-) -> tuple[dict[Play, float], dict[Play, int], int]:
-    """The candidates' mean points and visits after ``simulations`` of a search tree over the viewer's own
-    decisions (:func:`engine.ai.rollouts.king_pomcp`), the worlds given by their hidden hands taken in turn."""
-    order = sorted(candidates, key=lambda a: a.card.index)
-    if _C is None or pure:
-        states = [KingState.from_view(view, hands) for hands in worlds]
-        means, visits, steps = rollouts.king_pomcp(states, view.player, order, simulations, exploration)
-    else:
-        trick = [c for _, c in view.trick]
-        encoded = tuple(
-            _encode_hands(
-                view, _world_masks(view, h), view.leader, len(view.tricks_this_deal), view.deal_points, trick
-            )
-            for h in worlds
-        )
-        cards = tuple(a.card.index for a in order)
-        c_means, c_visits, steps = _C.king_pomcp(encoded, view.player, cards, simulations, exploration)
-        means, visits = list(c_means), list(c_visits)
-    return dict(zip(order, means, strict=True)), dict(zip(order, visits, strict=True)), steps
-
-
 def king_surprises(view: KingView, hands: Mapping[Player, Sequence[Card]], *, pure: bool = False) -> int:
     """How many plays of the others this deal the normal policy would not have made in the world of ``view``
     with the hidden hands ``hands`` (:func:`engine.ai.king_worlds.surprises_in`)."""

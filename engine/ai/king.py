@@ -13,9 +13,7 @@
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -57,11 +55,6 @@ class Master:
     trump_worlds: int
     trump_steps: int
     depth: int
-    per_world: int = 0
-    """0: card plays are searched world by world (PIMC, :mod:`engine.ai.search`); more: by a search tree over
-    the player's own decisions (:func:`engine.ai.rollouts.king_pomcp`), this many simulations per world dealt."""
-    exploration: float = 0.5
-    """The tree's UCB1 exploration, in shares of the deal's range of points."""
 
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
@@ -141,47 +134,12 @@ def hard_search(
     view: KingView, rng: random.Random, budget: SearchBudget, master: Master | None = None
 ) -> tuple[KingAction, SearchResult | None]:
     """The hard player's action, and the search that chose it (None: the choice needed no search)."""
-    master = MASTER if master is None else master
     legal = candidates(view)
     if len(legal) == 1:
         return legal[0], None
-    if master.per_world and view.phase is Phase.PLAY:
-        return tree_search(view, [a for a in legal if isinstance(a, Play)], rng, budget, master)
     result = pimc(legal, KingModel(view, master), rng, budget)
     action: KingAction = result.action
     return action, result
-
-
-def deal_range(view: KingView) -> float:
-    """How many points this deal can move: its penalties, or the 24 of a trump deal."""
-    return float(view.contract.total) if view.contract is not None else 24.0
-
-
-def tree_search(
-    view: KingView, legal: list[Play], rng: random.Random, budget: SearchBudget, master: Master
-) -> tuple[KingAction, SearchResult]:
-    """The card chosen by a search tree over the player's own decisions, played in ``budget.worlds`` worlds
-    dealt as :class:`KingModel` deals them (fewer if the optional time cap runs out while dealing)."""
-    clock = time.perf_counter
-    deadline = math.inf if budget.time_ms is None else clock() + budget.time_ms / 1000.0
-    model = KingModel(view, master)
-    worlds: list[Hands] = []
-    while len(worlds) < max(1, budget.worlds):
-        worlds.append(model.sample_world(rng))
-        if clock() > deadline:
-            break
-    simulations = master.per_world * len(worlds)
-    exploration = master.exploration * deal_range(view)
-    means, _visits, steps = kernel.king_pomcp(view, worlds, legal, simulations, exploration)
-    choice = max(range(len(legal)), key=lambda i: (means[legal[i]], -i))
-    return legal[choice], SearchResult(
-        action=legal[choice],
-        worlds=len(worlds),
-        playouts=simulations,
-        steps=steps,
-        stopped_by="worlds" if len(worlds) == max(1, budget.worlds) else "time",
-        means={a.code: means[a] for a in legal},
-    )
 
 
 def hard_action(

@@ -14,14 +14,12 @@ kernel is missing or declines a position. A step is one action applied, the cand
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from engine.ai import konchinka_policy
 from engine.ai.king_policy import policy_action
 from engine.core import Player
-from engine.king import KingState, Play
+from engine.king import KingState
 from engine.king.actions import KingAction
 from engine.konchinka import KonchinkaAction, KonchinkaState
 
@@ -110,77 +108,3 @@ def konchinka_values(
         values.append(value)
         steps += used + 1
     return values, steps
-
-
-@dataclass(slots=True)
-class _Edge:
-    action: KingAction
-    visits: int = 0
-    total: float = 0.0
-    children: dict[tuple[str, ...], _Node] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
-class _Node:
-    edges: list[_Edge]
-    visits: int = 0
-
-
-def _choose(node: _Node, exploration: float) -> _Edge:
-    """UCB1 over a node's moves: an untried one first (in order), else the best mean plus exploration."""
-    best: _Edge | None = None
-    best_score = 0.0
-    for edge in node.edges:
-        if edge.visits == 0:
-            return edge
-        score = edge.total / edge.visits + exploration * math.sqrt(math.log(node.visits) / edge.visits)
-        if best is None or score > best_score:
-            best, best_score = edge, score
-    assert best is not None
-    return best
-
-
-def king_pomcp(
-    worlds: Sequence[KingState],
-    me: Player,
-    candidates: Sequence[KingAction],
-    simulations: int,
-    exploration: float,
-) -> tuple[list[float], list[int], int]:
-    """A search tree over ``me``'s own decisions in the deal (POMCP): each simulation takes the next world,
-    chooses ``me``'s moves by UCB1 in the tree while the others play the normal policy (their plays up to ``me``'s
-    next turn select the child), adds one node where it leaves the tree and rolls out with the normal policy.
-    Returns each candidate's mean points and visits (candidates in card order), and the steps taken."""
-    deal = worlds[0].deal_index
-    order = sorted(candidates, key=lambda a: a.card.index if isinstance(a, Play) else -1)
-    root = _Node([_Edge(a) for a in order])
-    steps = 0
-    for sim in range(simulations):
-        state = worlds[sim % len(worlds)].clone()
-        node: _Node | None = root
-        path: list[tuple[_Node, _Edge]] = []
-        while node is not None and state.deal_index == deal:
-            edge = _choose(node, exploration)
-            path.append((node, edge))
-            state.apply(edge.action)
-            steps += 1
-            seen: list[str] = []
-            while state.deal_index == deal and state.current_player != me:
-                action = policy_action(state)
-                state.apply(action)
-                steps += 1
-                seen.append(action.code)
-            if state.deal_index != deal:
-                break
-            child = edge.children.get(tuple(seen))
-            if child is None:
-                edge.children[tuple(seen)] = _Node([_Edge(a) for a in state.legal_actions()])
-            node = child
-        value, used = king_rollout(state, me, 0, deal)
-        steps += used
-        for visited, edge in path:
-            visited.visits += 1
-            edge.visits += 1
-            edge.total += value
-    means = [e.total / e.visits if e.visits else -math.inf for e in root.edges]
-    return means, [e.visits for e in root.edges], steps

@@ -127,24 +127,6 @@ def test_king_rollouts_and_surprises_agree_with_the_python_reference() -> None:
     assert checked > 100
 
 
-def test_king_tree_search_agrees_with_the_python_reference() -> None:
-    """The search tree over the player's own decisions (POMCP): the same means, visits and steps."""
-    rng = random.Random(6)
-    checked = 0
-    for k, state in enumerate(walk("king", KING_OPTIONS, 2_000, seed=15)):
-        if k % 60 or state.phase is not Phase.PLAY or len(state.legal_actions()) < 2:
-            continue
-        view = state.view(state.current_player)
-        legal = [a for a in view.legal_actions if isinstance(a, Play)]
-        worlds = [deal_world(view, rng) for _ in range(4)]
-        found = kernel.king_pomcp(view, worlds, legal, 40, 3.0)
-        assert found == kernel.king_pomcp(view, worlds, legal, 40, 3.0, pure=True)
-        means, visits, _ = found
-        assert sum(visits.values()) == 40 and set(means) == set(legal)
-        checked += 1
-    assert checked > 10
-
-
 def test_king_values_of_a_trump_choice_are_named_in_python_then_rolled_out_alike() -> None:
     checked = 0
     for state in walk("king", ({},), 2_500, seed=9):

@@ -49,8 +49,6 @@ void king_play(KingState *s, int card);
 int king_policy(const KingState *s);
 int king_rollout(KingState *s, int me, int depth, long *steps);
 int king_surprises(KingState *s, int me, const int *plays, int count);
-int king_pomcp(const KingState *particles, int count, int me, Mask root_cards, int simulations,
-               double exploration, double *means, int *visits, long *steps);
 const int *king_card_penalty(int contract);
 
 /* ------------------------------------------------------------------------------------------- Кончинка */

@@ -131,48 +131,6 @@ static PyObject *py_king_values(PyObject *self, PyObject *args) {
     return Py_BuildValue("(Nl)", values, steps);
 }
 
-static PyObject *py_king_pomcp(PyObject *self, PyObject *args) {
-    PyObject *worlds, *candidates;
-    int me, simulations;
-    double exploration;
-    if (!PyArg_ParseTuple(args, "O!iO!id", &PyTuple_Type, &worlds, &me, &PyTuple_Type, &candidates, &simulations,
-                          &exploration))
-        return NULL;
-    Py_ssize_t count = PyTuple_GET_SIZE(worlds);
-    if (count < 1 || simulations < 1) return PyErr_Format(PyExc_ValueError, "no world or no simulation");
-    KingState *particles = PyMem_Malloc(sizeof(KingState) * count);
-    if (particles == NULL) return PyErr_NoMemory();
-    for (Py_ssize_t i = 0; i < count; i++) {
-        if (!king_read(PyTuple_GET_ITEM(worlds, i), &particles[i])) {
-            PyMem_Free(particles);
-            return NULL;
-        }
-    }
-    Mask root = 0;
-    Py_ssize_t n = PyTuple_GET_SIZE(candidates);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long card;
-        if (!read_long(candidates, i, &card) || card < 0 || card > 51 || !(king_legal(&particles[0]) & BIT(card))) {
-            PyMem_Free(particles);
-            if (!PyErr_Occurred()) PyErr_Format(PyExc_ValueError, "candidate %zd is not legal here", i);
-            return NULL;
-        }
-        root |= BIT(card);
-    }
-    double means[KING_TRICKS];
-    int visits[KING_TRICKS];
-    long steps = 0;
-    int edges = king_pomcp(particles, (int)count, me, root, simulations, exploration, means, visits, &steps);
-    PyMem_Free(particles);
-    if (edges < 0) return PyErr_NoMemory();
-    PyObject *out_means = PyTuple_New(edges), *out_visits = PyTuple_New(edges);
-    for (int i = 0; i < edges; i++) {
-        PyTuple_SET_ITEM(out_means, i, PyFloat_FromDouble(means[i]));
-        PyTuple_SET_ITEM(out_visits, i, PyLong_FromLong(visits[i]));
-    }
-    return Py_BuildValue("(NNl)", out_means, out_visits, steps);
-}
-
 static PyObject *py_king_surprises(PyObject *self, PyObject *args) {
     PyObject *state, *plays;
     int me;
@@ -386,9 +344,6 @@ static PyMethodDef METHODS[] = {
     {"king_values", py_king_values, METH_VARARGS,
      "king_values(state, me, candidate_cards, depth) -> (values, steps): me's deal points after each candidate "
      "(-1: none, roll out from the state) and a rollout of the given depth"},
-    {"king_pomcp", py_king_pomcp, METH_VARARGS,
-     "king_pomcp(worlds, me, candidate_cards, simulations, exploration) -> (means, visits, steps): the candidates "
-     "(in card order) valued by a search tree over me's own decisions, the worlds taken in turn"},
     {"king_surprises", py_king_surprises, METH_VARARGS,
      "king_surprises(state_at_deal_start, me, played_cards) -> the plays the normal policy would not make"},
     {"king_legal", py_king_legal, METH_O, "king_legal(state) -> the mask of the legal cards"},
