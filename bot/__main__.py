@@ -5,7 +5,8 @@
 - ``backup PATH`` copies the database to ``PATH``, consistent while the bot runs.
 
 Every failure to start is one line in the log naming the cause and the setting to fix, and an exit code from
-:class:`bot.startup.ExitCode`.
+:class:`bot.settings.ExitCode`. Only the settings are imported before they are read: aiogram and the rest of the
+bot take seconds of CPU to import, and a bad setting must stop the bot at once.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ import asyncio
 import logging
 from pathlib import Path
 
-from bot.settings import load_settings
-from bot.startup import ExitCode, StartupError
+from bot.settings import ExitCode, StartupError, load_settings
 
 log = logging.getLogger("bot")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot", description="Кончинка and Кинг in Telegram.")
+    parser = argparse.ArgumentParser(prog="python -m bot", description="Card games in Telegram.")
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the bot (the default)")
     commands.add_parser(
@@ -41,8 +41,9 @@ def main(argv: list[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("aiogram.event").setLevel(max(logging.WARNING, logging.getLogger().level))
+    # Imported only now that the settings are known good: a bad token fails fast.
     from bot import ops
-    from bot.app import run  # imported after the settings are known good: a bad token fails fast
+    from bot.app import run
 
     if args.command == "check":
         return asyncio.run(ops.check(settings))

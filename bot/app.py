@@ -14,8 +14,11 @@ from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiohttp import web
 
-from bot.handlers import HANDLED_COMMANDS, routers
+from bot import metrics
+from bot.games import rules_library
+from bot.handlers import handled_commands, routers
 from bot.i18n import Locale, translator
 from bot.services.access import Membership
 from bot.services.clock import Clock
@@ -26,17 +29,10 @@ from bot.services.outbox.session import KeptResponsesSession
 from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
 from bot.services.trouble import DatabaseTrouble, InFlightLimit
-from bot.services.updates import UPDATES_KEPT_FOR, OnceMiddleware
-from bot.settings import Settings
-from bot.startup import (
-    TELEGRAM_TIMEOUT,
-    ExitCode,
-    StartupError,
-    ask_telegram,
-    check_texts,
-    open_database,
-)
-from bot.storage import Database, repo
+from bot.services.updates import OnceMiddleware
+from bot.settings import ExitCode, Settings, StartupError
+from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
+from bot.storage import Database
 from bot.views import bot_commands
 
 log = logging.getLogger(__name__)
@@ -52,6 +48,17 @@ class App:
     service: GameService
     dispatcher: Dispatcher
     throttle: ThrottleMiddleware
+    guards: Guards
+    metrics: web.AppRunner | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Guards:
+    """The middlewares every update passes, kept for their figures (metrics)."""
+
+    in_flight: InFlightLimit
+    trouble: DatabaseTrouble
+    once: OnceMiddleware
 
 
 def make_bot(settings: Settings) -> Bot:
@@ -94,23 +101,17 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
     dispatcher = Dispatcher(
-        service=service,
-        outbox=outbox,
-        settings=settings,
-        db=db,
-        clock=clock,
-        membership=membership,
-        refusals=refusals,
-        disable_fsm=True,
-    )
-    dispatcher.update.outer_middleware(InFlightLimit())
-    dispatcher.update.outer_middleware(DatabaseTrouble())
-    dispatcher.update.outer_middleware(OnceMiddleware(db, clock))
+        service=service, disable_fsm=True
+    )  # handlers take the service (and aiogram's bot)
+    guards = Guards(InFlightLimit(), DatabaseTrouble(), OnceMiddleware(service.store.processed))
+    dispatcher.update.outer_middleware(guards.in_flight)
+    dispatcher.update.outer_middleware(guards.trouble)
+    dispatcher.update.outer_middleware(guards.once)
     throttle = ThrottleMiddleware(outbox, clock)
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
     dispatcher.include_routers(*routers())
-    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle)
+    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards)
 
     async def startup() -> None:
         await on_startup(app)
@@ -126,7 +127,7 @@ async def build_app(settings: Settings, bot: Bot | None = None) -> App:
 async def set_commands(bot: Bot) -> None:
     """The command menus: private and group scopes, Russian (also the default) and English."""
     for locale in Locale:
-        private, group = bot_commands(translator(locale))
+        private, group = bot_commands(rules_library(), translator(locale))
         private = _handled(private)
         group = _handled(group)
         for language in (locale.value, None) if locale is Locale.RU else (locale.value,):
@@ -135,7 +136,7 @@ async def set_commands(bot: Bot) -> None:
 
 
 def _handled(commands: list[BotCommand]) -> list[BotCommand]:
-    return [c for c in commands if c.command in HANDLED_COMMANDS]
+    return [c for c in commands if c.command in handled_commands()]
 
 
 async def on_startup(app: App) -> None:
@@ -143,8 +144,9 @@ async def on_startup(app: App) -> None:
         await set_commands(app.bot)
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
-    async with app.db.tx() as tx:
-        await repo.forget_updates_before(tx, app.clock.now() - UPDATES_KEPT_FOR * app.clock.speed)
+    await app.service.store.processed.load()
+    if app.settings.metrics_port:
+        app.metrics = await metrics.serve(app, app.settings.metrics_host, app.settings.metrics_port)
     await app.outbox.start()
     await app.service.thinker.start()
     resumed = await app.service.resume()
@@ -159,6 +161,8 @@ async def on_shutdown(app: App) -> None:
     except TimeoutError:
         log.warning("shutting down with messages still queued (they are re-sent from the database)")
     await app.outbox.stop()
+    if app.metrics is not None:
+        await app.metrics.cleanup()
     await app.db.close()
 
 

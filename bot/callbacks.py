@@ -39,50 +39,14 @@ class LobbyOp(enum.StrEnum):
     CANCEL = "x"
 
 
-class SettingKey(enum.StrEnum):
-    """Lobby settings a button can set. Values travel as short ASCII strings (see :func:`setting_value`)."""
-
-    VARIANT = "variant"
-    """``classic`` / ``points``."""
-    TARGET = "target"
-    """An int: the party target."""
-    MULTI_CAPTURE = "multi"
-    """``1`` / ``0``."""
-    FORCED_CAPTURE = "forced"
-    """``1`` / ``0``."""
-    EARLY_FINISH = "early"
-    """``1`` / ``0``."""
-    SETTLEMENT = "settle"
-    """``points`` / ``stake``."""
-    STAKE = "stake"
-    """An int."""
-    TURN_TIME = "time"
-    """An int: seconds per turn; ``0`` means no limit."""
-    KING_FORCED = "kforced"
-    """Кинг ``king_forced_on_heart_lead``: ``1`` / ``0``."""
-    KING_STOP = "kstop"
-    """Кинг ``stop_when_decided``: ``1`` / ``0``."""
-    KING_ORDER = "korder"
-    """Кинг ``order``: the code of one of the preset orders of the negative deals (``bot.views.king``)."""
-
-
-SETTING_OPTION_NAMES: Final[dict[SettingKey, str]] = {
-    SettingKey.VARIANT: "variant",
-    SettingKey.TARGET: "target",
-    SettingKey.MULTI_CAPTURE: "multi_capture",
-    SettingKey.FORCED_CAPTURE: "forced_capture",
-    SettingKey.EARLY_FINISH: "early_finish",
-    SettingKey.SETTLEMENT: "settlement",
-    SettingKey.STAKE: "stake",
-    SettingKey.KING_FORCED: "king_forced_on_heart_lead",
-    SettingKey.KING_STOP: "stop_when_decided",
-    SettingKey.KING_ORDER: "order",
-}
-"""The game option each setting key maps to (TURN_TIME is the bot's own setting, not a game option)."""
+TURN_TIME_KEY: Final = "time"
+"""The lobby setting every game has: seconds per turn (``0``: no limit), the bot's own, not a game option.
+Each game's plug-in names its other setting keys (short ASCII, carried by ``LobbyCb.key``)."""
 
 
 class LobbyCb(CallbackData, prefix="l"):
-    """A lobby button: ``l:<game>:<op>:<key>:<value>``."""
+    """A lobby button: ``l:<game>:<op>:<key>:<value>`` (``key``: :data:`TURN_TIME_KEY` or a setting key of the
+    game's plug-in)."""
 
     game: str
     op: LobbyOp
@@ -126,28 +90,13 @@ class HintCb(CallbackData, prefix="h"):
     version: int
 
 
-class RulesSection(enum.StrEnum):
-    """Sections of /rules, in the order the navigation shows them."""
-
-    KONCHINKA = "k"
-    CAPTURES = "kc"
-    POINTS = "kp"
-    SCORING = "ks"
-    TALLY = "kt"
-    EARLY_FINISH = "kf"
-    OPTIONS = "ko"
-    KING = "g"
-    KING_NEGATIVE = "gn"
-    KING_TRUMP = "gt"
-    KING_SCORING = "gs"
-
-
 class RulesCb(CallbackData, prefix="r"):
-    """Show one rules section; ``game`` (optional) is the game whose options to show. ``page`` marks a button of
-    a rules message, which turns that message's page in place; elsewhere (a game message) the section goes to the
-    presser's private chat."""
+    """Show one rules section: ``section`` is its id (short ASCII, each game's rules book names its sections;
+    the rules handler answers only ids a hosted game has). ``game`` (optional) is the game whose options to show.
+    ``page`` marks a button of a rules message, which turns that message's page in place; elsewhere (a game
+    message) the section goes to the presser's private chat."""
 
-    section: RulesSection
+    section: str
     game: str = ""
     page: bool = False
 
@@ -164,30 +113,18 @@ class RematchCb(CallbackData, prefix="rm"):
     game: str
 
 
-class GameKind(enum.StrEnum):
-    KONCHINKA = "konchinka"
-    KING = "king"
-
-
-class NewVariant(enum.StrEnum):
-    """The Кончинка variants /new offers."""
-
-    CLASSIC = "classic"
-    POINTS = "points"
-
-
 class NewCb(CallbackData, prefix="n"):
-    """/new: the game (and Кончинка's variant) of the lobby to open."""
+    """/new: the game (its plug-in's ``kind``) of the lobby to open, and one of the plug-in's choices for it."""
 
-    kind: GameKind
-    variant: NewVariant = NewVariant.CLASSIC
+    kind: str
+    choice: str = ""
 
 
 class SoloStep(enum.StrEnum):
     """The steps of the private /play setup."""
 
     GAME = "g"
-    """The game is chosen; next ask the number of opponents (Кинг: always 3, skip to the level)."""
+    """The game is chosen; next ask the number of opponents (none when the game has one number)."""
     OPPONENTS = "o"
     """The number of opponents is chosen; next ask the level."""
     LEVEL = "l"
@@ -198,7 +135,8 @@ class SoloCb(CallbackData, prefix="s"):
     """A solo setup button; fields not chosen yet are empty / 0."""
 
     step: SoloStep
-    game: GameKind
+    game: str
+    """The game's plug-in ``kind``."""
     opponents: int = 0
     level: str = ""
 

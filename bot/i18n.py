@@ -47,14 +47,26 @@ def locale_for(language_code: str | None) -> Locale:
     return DEFAULT_LOCALE
 
 
+_MORE_TEXTS: list[Path] = []
+"""Folders of texts beside ``locales/`` (a game that lives elsewhere, like a test's), added by :func:`add_texts`."""
+
+
+def add_texts(folder: Path) -> None:
+    """Load ``folder/<locale>/*.ftl`` too, into every translator made from now on (the cached ones are dropped)."""
+    if folder not in _MORE_TEXTS:
+        _MORE_TEXTS.append(folder)
+        translator.cache_clear()
+
+
 def ftl_files(locale: Locale, root: Path = LOCALES_DIR) -> list[Path]:
     return sorted((root / locale.value).glob("*.ftl"))
 
 
 def _load_bundle(locale: Locale, root: Path) -> FluentBundle:
     bundle = FluentBundle([locale.value], use_isolating=False)
-    for path in ftl_files(locale, root):
-        bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+    for folder in (root, *_MORE_TEXTS):
+        for path in ftl_files(locale, folder):
+            bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
     return bundle
 
 

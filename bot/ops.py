@@ -17,8 +17,8 @@ import os
 import sqlite3
 from pathlib import Path
 
-from bot.settings import Settings
-from bot.startup import ExitCode, StartupError, ask_telegram, check_texts, open_database
+from bot.settings import ExitCode, Settings, StartupError
+from bot.startup import ask_telegram, check_texts, open_database
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,9 @@
-"""The bot's settings: environment variables or a ``.env`` file, validated with pydantic.
+"""The bot's settings: environment variables or a ``.env`` file, validated with pydantic; and the exit codes.
 
 Only ``BOT_TOKEN`` is required. :func:`load_settings` turns a missing or malformed token (or any other bad
-value) into a short message on stderr and an immediate non-zero exit, so a misconfigured bot never starts.
+value) into a short message on stderr and an immediate exit with :attr:`ExitCode.SETTINGS`, so a misconfigured
+bot never starts. This module imports neither aiogram nor anything of the bot's: ``python -m bot`` reads the
+settings first, so a bad one stops it in a fraction of a second.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ from pydantic import Field, SecretStr, ValidationError, field_validator, model_v
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 TOKEN_RE: Final = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
-EXIT_BAD_SETTINGS: Final = 2
 
 TOKEN_HELP: Final = (
     "BOT_TOKEN is missing or malformed.\n"
@@ -26,6 +27,27 @@ TOKEN_HELP: Final = (
     "Then put it in the environment (export BOT_TOKEN=...) or in a .env file next to where you start the bot:\n"
     "    BOT_TOKEN=123456789:AAE...\n"
 )
+
+
+class ExitCode(enum.IntEnum):
+    """The process exit codes: which start-up check failed (``python -m bot`` and ``python -m bot check``)."""
+
+    OK = 0
+    SETTINGS = 2
+    DATABASE = 3
+    UNREACHABLE = 4
+    TOKEN = 5
+    WEBHOOK = 6
+    INSTALL = 7
+
+
+class StartupError(Exception):
+    """Why the bot cannot start: one line naming the setting to fix, and the exit code for that cause."""
+
+    def __init__(self, code: ExitCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
 
 
 class LogLevel(enum.StrEnum):
@@ -83,6 +105,10 @@ class Settings(BaseSettings):
     bot_thinkers: int = Field(default_factory=lambda: min(2, os.cpu_count() or 1), ge=0)
     """Worker processes that bot players think in (0: a thread of the bot's own process)."""
 
+    metrics_port: int | None = Field(default=None, ge=1, le=65535)
+    """Where Prometheus metrics are served (``/metrics``); off when unset."""
+    metrics_host: str = "127.0.0.1"
+
     @field_validator("bot_token")
     @classmethod
     def _token_shape(cls, value: SecretStr) -> SecretStr:
@@ -116,7 +142,8 @@ class Settings(BaseSettings):
 
 
 def load_settings(env_file: str | Path | None = ".env") -> Settings:
-    """The settings, or a message on stderr and ``SystemExit(2)`` when they are missing or invalid."""
+    """The settings, or a message on stderr and ``SystemExit(ExitCode.SETTINGS)`` when they are missing or
+    invalid."""
     try:
         return Settings(_env_file=env_file)  # type: ignore[call-arg]
     except ValidationError as exc:
@@ -127,4 +154,4 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
             where = ".".join(str(part) for part in err["loc"]).upper() or "settings"
             if where != "BOT_TOKEN":
                 sys.stderr.write(f"{where}: {err['msg']}\n")
-        raise SystemExit(EXIT_BAD_SETTINGS) from None
+        raise SystemExit(ExitCode.SETTINGS) from None

@@ -8,7 +8,6 @@ opened before the failure is closed again, so the process can exit at once.
 from __future__ import annotations
 
 import asyncio
-import enum
 import sqlite3
 from pathlib import Path
 from typing import Final
@@ -23,29 +22,11 @@ from aiogram.exceptions import (
 from aiogram.types import User
 
 from bot.i18n import LOCALES_DIR, Locale, ftl_files
+from bot.settings import ExitCode, StartupError
 from bot.storage import Database
 
 TELEGRAM_TIMEOUT: Final = 10.0
 """Seconds the start-up waits for each answer from the Bot API (a black-holed address never answers)."""
-
-
-class ExitCode(enum.IntEnum):
-    """The process exit codes: which start-up check failed."""
-
-    OK = 0
-    SETTINGS = 2
-    DATABASE = 3
-    UNREACHABLE = 4
-    TOKEN = 5
-    WEBHOOK = 6
-    INSTALL = 7
-
-
-class StartupError(Exception):
-    def __init__(self, code: ExitCode, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
 
 
 def _reason(exc: BaseException) -> str:

@@ -1,8 +1,9 @@
-"""Pure rules engines and bot players for Кончинка and Кинг: no I/O, no Telegram, no asyncio, no SQL."""
+"""Pure rules engines and bot players: no I/O, no Telegram, no asyncio, no SQL.
 
-from engine.core import GAMES, GameRecord, IllegalActionError, Outcome, make_game, replay
+Each game is a package here that registers itself (:func:`engine.core.register_game`) when imported;
+:func:`engine.core.games` (and :func:`make_game`) import them all.
+"""
 
-# Importing the game packages registers them in GAMES.
-from engine import king, konchinka  # noqa: F401  isort: skip
+from engine.core import GAMES, GameRecord, IllegalActionError, Outcome, games, make_game, replay
 
-__all__ = ["GAMES", "GameRecord", "IllegalActionError", "Outcome", "make_game", "replay"]
+__all__ = ["GAMES", "GameRecord", "IllegalActionError", "Outcome", "games", "make_game", "replay"]

@@ -8,10 +8,13 @@ A game is a ``Game`` (frozen options) plus a ``State`` (one playthrough) created
 from __future__ import annotations
 
 import enum
+import importlib
 import json
+import pkgutil
+import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Protocol, Self, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeAlias, runtime_checkable
 
 from typing_extensions import TypeVar
 
@@ -246,22 +249,59 @@ class GameRecord:
 
 
 GameFactory: TypeAlias = Callable[[Mapping[str, Any]], Game]
-GAMES: dict[str, GameFactory] = {}
-"""Game name -> factory from an options mapping (filled by the game packages on import of ``engine``)."""
+Redeal: TypeAlias = Callable[[Any, int, random.Random], "State | None"]
+"""(state, player, rng) -> another state that ``player`` cannot tell apart from it (the cards hidden from them
+dealt anew), or None where the game builds none at that moment."""
 
 
-def register_game(name: str, factory: GameFactory) -> None:
-    GAMES[name] = factory
+@dataclass(frozen=True, slots=True)
+class GameEntry:
+    """A game the engine hosts: how to make it from plain options, option sets that show its range (the
+    conformance test plays each), and how to deal the cards a player cannot see anew (None: it hides nothing)."""
+
+    name: str
+    factory: GameFactory
+    examples: tuple[Mapping[str, Any], ...] = ({},)
+    redeal: Redeal | None = None
+
+
+GAMES: dict[str, GameEntry] = {}
+"""Game name -> its entry (filled by the game packages as they are imported; :func:`games` imports them all)."""
+_SHARED: Final = frozenset({"ai"})
+"""Packages of ``engine`` that are no game (the bot players' shared machinery)."""
+_found = False
+
+
+def register_game(
+    name: str,
+    factory: GameFactory,
+    *,
+    examples: tuple[Mapping[str, Any], ...] = ({},),
+    redeal: Redeal | None = None,
+) -> None:
+    """Host the game ``name`` (one line in the game's package)."""
+    GAMES[name] = GameEntry(name, factory, examples, redeal)
+
+
+def games() -> dict[str, GameEntry]:
+    """Every game of the engine: each package of ``engine`` is a game and registers itself when imported."""
+    global _found
+    if not _found:
+        _found = True
+        import engine
+
+        for module in pkgutil.iter_modules(engine.__path__, "engine."):
+            if module.ispkg and module.name.removeprefix("engine.") not in _SHARED:
+                importlib.import_module(module.name)
+    return GAMES
 
 
 def make_game(name: str, options: Mapping[str, Any] | None = None) -> Game:
-    import engine  # noqa: F401  (registers the games)
-
     try:
-        factory = GAMES[name]
+        entry = games()[name]
     except KeyError:
         raise ValueError(f"unknown game: {name!r}") from None
-    return factory(dict(options or {}))
+    return entry.factory(dict(options or {}))
 
 
 def replay(record: GameRecord) -> State:

@@ -273,6 +273,7 @@ async def test_unconfirmed_updates_are_delivered_again_and_confirmed_ones_droppe
     assert tg.pending_updates == 0
 
 
+@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 async def test_long_poll_returns_as_soon_as_an_update_arrives(
     tg: FakeTelegram, bot: Bot, alice: FakeUser
 ) -> None:

@@ -20,8 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings
-from bot.startup import ExitCode
+from bot.settings import ExitCode, Settings
 from tests.fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[1]

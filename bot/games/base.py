@@ -1,25 +1,35 @@
 """The typed plug-in every game implements for the bot: one class per game, every hook required.
 
 The service stays generic — seats, records, timers, publishing — and asks the game's :class:`GamePlugin` for
-everything that depends on the game: the lobby's defaults and settings screen, the engine options, each message's
-look (group table, private hand, solo screen, deal end, party end), which actions a card button stands for, and
-why a card cannot be played now. A third game adds a folder beside ``konchinka/`` and ``king/`` with its plug-in,
-views and settings screen, and one line in :mod:`bot.games`.
+everything that depends on the game: its id, command and menu entries, the lobby's defaults and settings (keys
+and screen), the engine options, each message's look (group table, private message, deal end, party end), which
+actions a card button stands for, and why a card cannot be played now. A game is a folder beside the others in
+``bot/games/`` whose ``__init__`` registers its plug-in (see :mod:`bot.games`).
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import ClassVar, Generic, Protocol, TypeVar
+from pathlib import Path
+from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
-from bot.callbacks import GameKind, RulesSection, SettingKey
 from bot.i18n import Translator
-from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
+from bot.views.rules_book import RulesBook
 from engine.ai.advice import Advice
 from engine.ai.review import Review
-from engine.core import Action, Game, GameRecord, IllegalActionError, JSONValue, Outcome, Player, State
+from engine.core import (
+    Action,
+    Game,
+    GameRecord,
+    IllegalActionError,
+    JSONValue,
+    Outcome,
+    Player,
+    State,
+    replay,
+)
 
 ActionT = TypeVar("ActionT", bound=Action)
 ViewT = TypeVar("ViewT")
@@ -31,22 +41,54 @@ Options = Mapping[str, JSONValue]
 class GamePlugin(ABC, Generic[ActionT, ViewT]):
     """What the bot needs to know about one game (``ActionT``/``ViewT``: the engine's action and view types)."""
 
-    kind: ClassVar[GameKind]
+    kind: ClassVar[str]
+    """The game's id: its engine's name, stored with each game, carried by buttons, naming its texts
+    (``game-<kind>`` is its name)."""
+    command: ClassVar[str]
+    """The group command that opens its lobby (its menu line is the text ``cmd-<command>``)."""
+    menu_order: ClassVar[int]
+    """Where the game comes in menus and lists (lower first)."""
+    solo_opponents: ClassVar[tuple[int, ...]]
+    """How many bot players a solo game may have (one number: it is not asked; none: no solo game)."""
+    texts: ClassVar[Path | None] = None
+    """A folder of the game's own texts (``<locale>/*.ftl``) when they are not in the top-level ``locales/``."""
     min_players: ClassVar[int]
-    """People needed to start a group game (Кинг fills the rest with bot players)."""
+    """People needed to start a group game (one that ``fills_with_bots`` fills the rest with bot players)."""
     max_players: ClassVar[int]
     fills_with_bots: ClassVar[bool]
     """At the start, the empty seats up to ``max_players`` go to bot players."""
 
+    def name(self, tr: Translator) -> str:
+        return tr.t(f"game-{self.kind}")
+
+    def button(self, tr: Translator) -> str:
+        """The game on a button: its icon and name (the text ``game-<kind>-button``)."""
+        return tr.t(f"game-{self.kind}-button")
+
     # ------------------------------------------------------------------------------------- lobby and options
+
+    def new_choices(self, tr: Translator) -> list[tuple[str, str]]:
+        """/new's buttons for this game: each a label and the choice it carries (see :meth:`new_options`)."""
+        return [(self.button(tr), "")]
+
+    def new_options(self, choice: str, target: int | None) -> dict[str, JSONValue]:
+        """A new lobby's options for one of :meth:`new_choices` (ValueError for another choice)."""
+        if choice:
+            raise ValueError(f"no such choice: {choice!r}")
+        return self.default_options(target)
+
+    @abstractmethod
+    def setting_keys(self) -> tuple[str, ...]:
+        """The keys of this game's own lobby settings (:meth:`set_option` takes them)."""
 
     @abstractmethod
     def default_options(self, target: int | None) -> dict[str, JSONValue]:
         """A new lobby's options (without the number of players), with an optional target override."""
 
     @abstractmethod
-    def set_option(self, options: Options, key: SettingKey, value: str) -> dict[str, JSONValue]:
-        """The options with one setting changed; ValueError if the value is not allowed."""
+    def set_option(self, options: Options, key: str, value: str) -> dict[str, JSONValue]:
+        """The options with the setting ``key`` (one of this game's) changed; ValueError if the key or the value
+        is not allowed."""
 
     @abstractmethod
     def game_options(self, options: Options, players: int) -> dict[str, JSONValue]:
@@ -54,11 +96,16 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
 
     @abstractmethod
     def summary(self, options: Options, tr: Translator) -> str:
-        """One line naming the game and its options, for the lobby's title («Кончинка · до 15, …»)."""
+        """One line naming the game and its options, for the lobby's title («<игра> · до 15, …»)."""
 
     @abstractmethod
-    def rules_section(self, options: Options) -> RulesSection:
-        """The rules section that fits these options (the «📖 Правила» button)."""
+    def rules(self) -> RulesBook:
+        """The game's rules: its sections with their texts, search words, direct answers and worked examples,
+        what a party's options look like in the rules, its line of /help."""
+
+    def rules_section(self, options: Options) -> str:
+        """The id of the rules section that fits these options (the lobby's «📖 Правила» button): the first."""
+        return self.rules().sections[0].id
 
     @abstractmethod
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
@@ -74,14 +121,10 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         return _Party(self, game.new_initial_state(seed))
 
     def restore(self, record: GameRecord) -> Party:
-        """The party a stored record describes, rebuilt move by move."""
-        if record.game != self.kind.value:
-            raise ValueError(f"a {record.game!r} record is no {self.kind.value!r} game")
-        game = self.make_game(record.options)
-        state = game.new_initial_state(record.seed)
-        for code in record.actions:
-            state.apply(game.parse_action(code))
-        return _Party(self, state)
+        """The party a stored record describes, rebuilt move by move (the engine's :func:`replay`)."""
+        if record.game != self.kind:
+            raise ValueError(f"a {record.game!r} record is no {self.kind!r} game")
+        return _Party(self, cast("State[ActionT, ViewT]", replay(record)))
 
     # ------------------------------------------------------------------------------------------- messages
 
@@ -90,12 +133,9 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         """The group's table message (public information only)."""
 
     @abstractmethod
-    def render_hand(self, table: TableInfo[ViewT], tr: Translator, picked: str | None) -> Rendered:
-        """A player's live private message in a group game; ``picked`` is the card of a first tap."""
-
-    @abstractmethod
-    def render_solo(self, table: TableInfo[ViewT], tr: Translator, picked: str | None) -> Rendered:
-        """The one live message of a solo game against bot players."""
+    def render_private(self, table: TableInfo[ViewT], tr: Translator, picked: str | None) -> Rendered:
+        """A player's live private message: their hand in a group game, or a solo game's one screen
+        (``table.solo``); ``picked`` is the card of a first tap."""
 
     @abstractmethod
     def render_deal_end(self, table: TableInfo[ViewT], tr: Translator, deal: int) -> Rendered:
@@ -140,17 +180,8 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """What a message of a party shows besides the engine's view: the seats, the limit per turn and whether
-    the last move was made by the timer (see :class:`TableInfo`)."""
-
-    game_id: str
-    seats: tuple[SeatInfo, ...]
-    bot_username: str = ""
-    solo: bool = False
-    turn_seconds: int = 0
-    auto_move: bool = False
+Frame = TableFrame
+"""What a message of a party shows besides the engine's view (see :class:`TableInfo`)."""
 
 
 class Party(Protocol):
@@ -200,8 +231,9 @@ class Party(Protocol):
         """«🔍 Разбор партии» of one player (``review.player``), sent to them privately."""
         ...
 
-    def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
-    def render_solo(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered: ...
+    def render_private(
+        self, frame: Frame, player: Player, tr: Translator, picked: str | None
+    ) -> Rendered: ...
     def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered: ...
     def render_party_end(
         self, frame: Frame, tr: Translator, *, player: Player = 0, rematch: bool = True
@@ -269,15 +301,7 @@ class _Party(Generic[ActionT, ViewT]):
         raise ValueError(f"not a legal action now: {action!r}")
 
     def _table(self, frame: Frame, player: Player) -> TableInfo[ViewT]:
-        return TableInfo(
-            game_id=frame.game_id,
-            seats=frame.seats,
-            view=self.state.view(player),
-            bot_username=frame.bot_username,
-            solo=frame.solo,
-            turn_seconds=frame.turn_seconds,
-            auto_move=frame.auto_move,
-        )
+        return TableInfo.of(frame, self.state.view(player))
 
     def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
         return self.plugin.render_table(self._table(frame, player), tr)
@@ -290,11 +314,8 @@ class _Party(Generic[ActionT, ViewT]):
     def render_review(self, review: Review, frame: Frame, tr: Translator) -> Rendered:
         return self.plugin.render_review(review, frame.seats, tr)
 
-    def render_hand(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
-        return self.plugin.render_hand(self._table(frame, player), tr, picked)
-
-    def render_solo(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
-        return self.plugin.render_solo(self._table(frame, player), tr, picked)
+    def render_private(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
+        return self.plugin.render_private(self._table(frame, player), tr, picked)
 
     def render_deal_end(self, frame: Frame, tr: Translator, deal: int) -> Rendered:
         return self.plugin.render_deal_end(self._table(frame, 0), tr, deal)

@@ -7,6 +7,7 @@ from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Command, CommandStart
 from aiogram.types import ChatMemberUpdated, Message
 
+from bot.games import rules_library
 from bot.handlers.common import is_private, person, thread_of, tr_of
 from bot.services.facade import GameService
 from bot.views import render_help
@@ -16,12 +17,12 @@ from bot.views.stats import render_stats, render_top
 async def on_start(message: Message, service: GameService, bot: Bot) -> None:
     assert message.from_user is not None
     await service.seen(person(message.from_user), started=True)
-    rendered = render_help(tr_of(message.from_user), (await bot.me()).username or "")
+    rendered = render_help(rules_library(), tr_of(message.from_user), (await bot.me()).username or "")
     await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
 async def on_help(message: Message, service: GameService, bot: Bot) -> None:
-    rendered = render_help(tr_of(message.from_user), (await bot.me()).username or "")
+    rendered = render_help(rules_library(), tr_of(message.from_user), (await bot.me()).username or "")
     await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 

@@ -1,4 +1,4 @@
-"""Group lobbies: /konchinka, /king, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
+"""Group lobbies: each game's command, /new, the lobby buttons, /start j_<game> in private, /cancel and Реванш."""
 
 from __future__ import annotations
 
@@ -6,25 +6,28 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import DeepLink, GameKind, LobbyCb, LobbyOp, NewCb, RematchCb, parse_start_payload
+from bot.callbacks import DeepLink, LobbyCb, LobbyOp, NewCb, RematchCb, parse_start_payload
+from bot.games import is_hosted, plugins
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, LobbyScreen, answer_text
 from bot.views.lobby import render_new_menu
 
 
-async def on_konchinka(message: Message, service: GameService) -> None:
+async def on_open(message: Message, command: CommandObject, service: GameService) -> None:
+    """A game's own command (its plug-in's ``command``) in a group: its lobby, with the default options."""
     assert message.from_user is not None
-    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user))
-
-
-async def on_king(message: Message, service: GameService) -> None:
-    assert message.from_user is not None
-    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), GameKind.KING)
+    plugin = next(p for p in plugins() if p.command == command.command.lower())
+    await service.open_lobby(message.chat.id, thread_of(message), person(message.from_user), plugin.kind)
 
 
 async def on_new(message: Message, service: GameService) -> None:
-    rendered = render_new_menu(tr_of(message.from_user))
+    tr = tr_of(message.from_user)
+    games = [
+        [(label, NewCb(kind=p.kind, choice=choice).pack()) for label, choice in p.new_choices(tr)]
+        for p in plugins()
+    ]
+    rendered = render_new_menu(games, tr)
     await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
@@ -35,10 +38,9 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
         return
     if is_private(message.chat):
         raise ServiceError(Answer.GROUP_ONLY)  # a forged press: group lobbies open in groups only
-    options = None
-    if callback_data.kind is GameKind.KONCHINKA:
-        options = service.default_options(callback_data.kind)
-        options["variant"] = callback_data.variant.value
+    if not is_hosted(callback_data.kind):
+        raise ServiceError(Answer.UNKNOWN)
+    options = service.new_options(callback_data.kind, callback_data.choice)
     await service.open_lobby(
         message.chat.id, thread_of(message), person(callback.from_user), callback_data.kind, options
     )
@@ -81,33 +83,60 @@ async def on_start_link(message: Message, command: CommandObject, service: GameS
         await service.show_hand(game_id, who)
 
 
-async def on_lobby(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+def _lobby_game(callback_data: LobbyCb) -> int:
     game_id = game_id_of(callback_data.game)
     if game_id is None:
         raise ServiceError(Answer.NO_GAME)
-    who = person(callback.from_user)
-    op = callback_data.op
-    answer: Answer | None = None
-    if op is LobbyOp.LEAVE:
-        answer = await service.leave(game_id, who)
-    elif op is LobbyOp.BOT_MENU:
-        await service.show_screen(game_id, who, LobbyScreen.BOT_LEVEL)
-    elif op is LobbyOp.ADD_BOT:
-        answer = await service.add_bot(game_id, who, callback_data.value)
-    elif op is LobbyOp.REMOVE_BOT:
-        answer = await service.remove_bot(game_id, who, callback_data.value)
-    elif op is LobbyOp.SETTINGS:
-        await service.show_screen(game_id, who, LobbyScreen.SETTINGS)
-    elif op is LobbyOp.SET:
-        answer = await service.set_option(game_id, who, callback_data.key, callback_data.value)
-    elif op is LobbyOp.BACK:
-        await service.show_screen(game_id, who, LobbyScreen.MAIN)
-    elif op is LobbyOp.START:
-        await service.start(game_id, who)
-    elif op is LobbyOp.CANCEL:
-        # Rights are checked in the game's own chat, not in the chat the button was pressed in.
-        answer = await service.cancel_game(game_id, who, service.admin_check(who.user_id))
+    return game_id
+
+
+async def _answer(callback: CallbackQuery, answer: Answer | None = None) -> None:
     await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)) if answer else None)
+
+
+async def on_leave(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    await _answer(callback, await service.leave(_lobby_game(callback_data), person(callback.from_user)))
+
+
+async def on_bot_menu(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    await service.show_screen(_lobby_game(callback_data), person(callback.from_user), LobbyScreen.BOT_LEVEL)
+    await _answer(callback)
+
+
+async def on_add_bot(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    game_id, who = _lobby_game(callback_data), person(callback.from_user)
+    await _answer(callback, await service.add_bot(game_id, who, callback_data.value))
+
+
+async def on_remove_bot(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    game_id, who = _lobby_game(callback_data), person(callback.from_user)
+    await _answer(callback, await service.remove_bot(game_id, who, callback_data.value))
+
+
+async def on_settings(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    await service.show_screen(_lobby_game(callback_data), person(callback.from_user), LobbyScreen.SETTINGS)
+    await _answer(callback)
+
+
+async def on_set(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    game_id, who = _lobby_game(callback_data), person(callback.from_user)
+    await _answer(callback, await service.set_option(game_id, who, callback_data.key, callback_data.value))
+
+
+async def on_back(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    await service.show_screen(_lobby_game(callback_data), person(callback.from_user), LobbyScreen.MAIN)
+    await _answer(callback)
+
+
+async def on_start(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    await service.start(_lobby_game(callback_data), person(callback.from_user))
+    await _answer(callback)
+
+
+async def on_cancel_press(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
+    # Rights are checked in the game's own chat, not in the chat the button was pressed in.
+    game_id, who = _lobby_game(callback_data), person(callback.from_user)
+    await _answer(callback, await service.cancel_game(game_id, who, service.admin_check(who.user_id)))
 
 
 async def on_rematch(callback: CallbackQuery, callback_data: RematchCb, service: GameService) -> None:
@@ -121,12 +150,22 @@ async def on_rematch(callback: CallbackQuery, callback_data: RematchCb, service:
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="lobby")
-    router.message.register(on_konchinka, Command("konchinka"), ~F.chat.type.in_({"private"}))
-    router.message.register(on_king, Command("king"), ~F.chat.type.in_({"private"}))
+    router.message.register(on_open, Command(*(p.command for p in plugins())), ~F.chat.type.in_({"private"}))
     router.message.register(on_new, Command("new"), ~F.chat.type.in_({"private"}))
     router.callback_query.register(on_new_choice, NewCb.filter())
     router.message.register(on_cancel, Command("cancel"))
     router.message.register(on_start_link, CommandStart(deep_link=True), F.chat.type == "private")
-    router.callback_query.register(on_lobby, LobbyCb.filter())
+    for op, handler in (
+        (LobbyOp.LEAVE, on_leave),
+        (LobbyOp.BOT_MENU, on_bot_menu),
+        (LobbyOp.ADD_BOT, on_add_bot),
+        (LobbyOp.REMOVE_BOT, on_remove_bot),
+        (LobbyOp.SETTINGS, on_settings),
+        (LobbyOp.SET, on_set),
+        (LobbyOp.BACK, on_back),
+        (LobbyOp.START, on_start),
+        (LobbyOp.CANCEL, on_cancel_press),
+    ):
+        router.callback_query.register(handler, LobbyCb.filter(F.op == op))
     router.callback_query.register(on_rematch, RematchCb.filter())
     return router

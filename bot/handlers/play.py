@@ -22,20 +22,31 @@ def _game(raw: str) -> int:
     return game_id
 
 
+async def _pressed(callback: CallbackQuery, service: GameService, game_id: int, version: int) -> None:
+    """Which message the move was pressed in (a hand whose send the bot never recorded becomes the hand)."""
+    message = callback.message
+    if message is not None:
+        await service.pressed(game_id, callback.from_user.id, message.chat.id, message.message_id, version)
+
+
 async def on_move(callback: CallbackQuery, callback_data: MoveCb, service: GameService) -> None:
     game_id = _game(callback_data.game)
+    await _pressed(callback, service, game_id, callback_data.version)
     await service.play(game_id, person(callback.from_user), callback_data.version, callback_data.index)
     await answer_quietly(callback)
 
 
 async def on_pick(callback: CallbackQuery, callback_data: PickCb, service: GameService) -> None:
     game_id = _game(callback_data.game)
+    await _pressed(callback, service, game_id, callback_data.version)
     await service.pick(game_id, person(callback.from_user), callback_data.version, callback_data.card)
     await answer_quietly(callback)
 
 
 async def on_back(callback: CallbackQuery, callback_data: BackCb, service: GameService) -> None:
-    await service.back(_game(callback_data.game), person(callback.from_user), callback_data.version)
+    game_id = _game(callback_data.game)
+    await _pressed(callback, service, game_id, callback_data.version)
+    await service.back(game_id, person(callback.from_user), callback_data.version)
     await answer_quietly(callback)
 
 

@@ -12,18 +12,12 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineQuery, Message
 
-from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection
+from bot.callbacks import DeepLink, RulesCb
+from bot.games import rules_library
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
 from bot.services.facade import GameRow, GameService
-from bot.views.rules import (
-    GameContext,
-    find_sections,
-    render_inline,
-    render_rules,
-    render_rules_answer,
-    render_rules_contents,
-    sections_of,
-)
+from bot.views.rules import GameContext, render_rules, render_rules_contents
+from bot.views.rules_lookup import find_sections, lookup, render_inline, render_rules_answer
 
 log = logging.getLogger(__name__)
 
@@ -32,13 +26,13 @@ INLINE_CACHE_SECONDS = 300
 
 
 def _context(game: GameRow | None) -> GameContext | None:
-    if game is None:
+    if game is None or rules_library().book(game.kind) is None:
         return None
-    try:
-        kind = GameKind(game.kind)
-    except ValueError:
-        return None
-    return GameContext(kind, game.options, str(game.id))
+    return GameContext(game.kind, game.options, str(game.id), turn_seconds=game.turn_timeout)
+
+
+def _is_section(section_id: str) -> bool:
+    return rules_library().has(section_id)
 
 
 async def _username(bot: Bot) -> str:
@@ -49,25 +43,43 @@ async def _username(bot: Bot) -> str:
 async def on_rules(message: Message, command: CommandObject, service: GameService, bot: Bot) -> None:
     """«/rules»: the first section (a group gets the contents); «/rules ералаш»: the section meant."""
     tr = tr_of(message.from_user)
+    library = rules_library()
     is_group = not is_private(message.chat)
     thread = thread_of(message)
     game = _context(await service.game_for_rules(message.chat.id, thread))
     username = await _username(bot)
     words = (command.args or "").strip()
     if words:
-        found = find_sections(words, game.kind if game else None)
+        found = lookup(library, words, game)
         log.info(
-            "rules lookup in chat %s: %r -> %s", message.chat.id, words[:80], [s.value for s in found[:3]]
+            "rules lookup in chat %s: %r -> %s%s",
+            message.chat.id,
+            words[:80],
+            list(found.sections[:3]),
+            f" ({found.answer.key})" if found.answer else "",
         )
-        if found:
-            rendered = render_rules_answer(found, tr, is_group=is_group, bot_username=username, game=game)
+        if found.sections:
+            rendered = render_rules_answer(
+                library,
+                found.sections,
+                tr,
+                is_group=is_group,
+                bot_username=username,
+                game=game,
+                answer=found.answer,
+            )
         else:
-            rendered = render_rules_contents(tr, bot_username=username, is_group=is_group, found_nothing=True)
+            rendered = render_rules_contents(
+                library, tr, bot_username=username, is_group=is_group, found_nothing=True
+            )
     elif is_group:
-        rendered = render_rules_contents(tr, bot_username=username, is_group=True, found_nothing=False)
+        rendered = render_rules_contents(
+            library, tr, bot_username=username, is_group=True, found_nothing=False
+        )
     else:
-        first = sections_of(game.kind)[0] if game else RulesSection.KONCHINKA
-        rendered = render_rules(first, tr, game=game)
+        book = library.book(game.kind) if game is not None else None
+        first = book.sections[0] if book is not None else library.first
+        rendered = render_rules(library, first.id, tr, game=game)
     await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread)
 
 
@@ -75,12 +87,10 @@ async def on_rules_start(message: Message, command: CommandObject, service: Game
     """``t.me/<bot>?start=r_<section>``: the whole section, with every button, in the private chat."""
     assert message.from_user is not None
     await service.seen(person(message.from_user), started=True)
+    library = rules_library()
     raw = (command.args or "").removeprefix(DeepLink.RULES.value)
-    try:
-        section = RulesSection(raw)
-    except ValueError:
-        section = RulesSection.KONCHINKA
-    rendered = render_rules(section, tr_of(message.from_user))
+    section = raw if library.has(raw) else library.first.id
+    rendered = render_rules(library, section, tr_of(message.from_user))
     await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
@@ -88,22 +98,23 @@ async def on_rules_section(
     callback: CallbackQuery, callback_data: RulesCb, service: GameService, bot: Bot
 ) -> None:
     tr = tr_of(callback.from_user)
+    library = rules_library()
     game_id = game_id_of(callback_data.game) if callback_data.game else None
     game = _context(await service.game_for_rules(0, 0, game_id)) if game_id else None
     message = callback.message
     if callback_data.page and isinstance(message, Message):
         # A rules message: turn its page in place (in a group, the short text of the section).
         if is_private(message.chat):
-            rendered = render_rules(callback_data.section, tr, game=game)
+            rendered = render_rules(library, callback_data.section, tr, game=game)
         else:
             username = await _username(bot)
             rendered = render_rules_answer(
-                [callback_data.section], tr, is_group=True, bot_username=username, game=game
+                library, [callback_data.section], tr, is_group=True, bot_username=username, game=game
             )
         await service.turn_rules_page(message.chat.id, message.message_id, rendered)
     else:
         # A game message: the rules go to the presser's private chat, the game message stays.
-        rendered = render_rules(callback_data.section, tr, game=game)
+        rendered = render_rules(library, callback_data.section, tr, game=game)
         await service.say(callback.from_user.id, rendered.text, rendered.markup)
     await answer_quietly(callback)
 
@@ -111,7 +122,7 @@ async def on_rules_section(
 async def on_inline_query(query: InlineQuery, bot: Bot) -> None:
     """«@bot ералаш» in any chat: the matching sections to post there."""
     tr = tr_of(query.from_user)
-    results = render_inline(query.query, tr, await _username(bot))
+    results = render_inline(rules_library(), query.query, tr, await _username(bot))
     log.info(
         "rules inline query from %s: %r -> %d results", query.from_user.id, query.query[:80], len(results)
     )
@@ -122,13 +133,15 @@ async def on_inline_query(query: InlineQuery, bot: Bot) -> None:
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only); it goes before the lobby's /start."""
     router = Router(name="rules")
-    find_sections("ералаш")  # load the dictionaries and build the index now, not in the first person's query
+    # load the dictionaries and build the index now, not in the first person's query
+    find_sections(rules_library(), "сколько карт сдают")
     router.message.register(
         on_rules_start,
         CommandStart(deep_link=True, magic=F.args.startswith(DeepLink.RULES.value)),
         F.chat.type == "private",
     )
     router.message.register(on_rules, Command("rules"))
-    router.callback_query.register(on_rules_section, RulesCb.filter())
+    # a section no hosted game has (a forged button, or one of a game this bot no longer hosts) is no rules press
+    router.callback_query.register(on_rules_section, RulesCb.filter(F.section.func(_is_section)))
     router.inline_query.register(on_inline_query)
     return router

@@ -7,23 +7,26 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import SoloCb, SoloStep
-from bot.games import PLUGINS
+from bot.games import is_hosted, plugins
 from bot.handlers.common import answer_quietly, person, tr_of
 from bot.services.facade import GameService, ServiceError
-from bot.views import Answer
-from bot.views.rules import render_play_menu, render_solo_setup
+from bot.views import Answer, SoloGame, render_play_menu, render_solo_setup
 from engine.ai import Level
 
 
+def _games() -> list[SoloGame]:
+    return [SoloGame(p.kind, p.solo_opponents) for p in plugins() if p.solo_opponents]
+
+
 async def on_play(message: Message, service: GameService) -> None:
-    # One screen: Кончинка's numbers of opponents, or Кинг (always three bots, then the level).
-    rendered = render_play_menu(tr_of(message.from_user))
+    # One screen: each game with its numbers of opponents (a game with one number goes on to the level).
+    rendered = render_play_menu(tr_of(message.from_user), _games())
     await service.say(message.chat.id, rendered.text, rendered.markup)
 
 
 async def on_solo(callback: CallbackQuery, callback_data: SoloCb, service: GameService) -> None:
     message = callback.message
-    if not isinstance(message, Message) or callback_data.game not in PLUGINS:
+    if not isinstance(message, Message) or not is_hosted(callback_data.game):
         raise ServiceError(Answer.UNKNOWN)
     chat_id, message_id = message.chat.id, message.message_id
     tr = tr_of(callback.from_user)
@@ -41,7 +44,9 @@ async def on_solo(callback: CallbackQuery, callback_data: SoloCb, service: GameS
         )
     else:
         opponents = callback_data.opponents if callback_data.step is SoloStep.OPPONENTS else 0
-        rendered = render_solo_setup(tr, callback_data.game, opponents)
+        games = _games()
+        game = next(g for g in games if g.kind == callback_data.game)
+        rendered = render_solo_setup(tr, games, game, opponents)
         await service.turn_setup_page(chat_id, message_id, rendered)
     await answer_quietly(callback)
 

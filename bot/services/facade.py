@@ -1,9 +1,11 @@
 """The façade: the one thing handlers call. It wires the rooms of the game service together.
 
-Each room does one job — :mod:`~bot.services.store` (the unit of work), :mod:`~bot.services.lobby`,
-:mod:`~bot.services.moves`, :mod:`~bot.services.scheduler` (timers, bot players, AFK), :mod:`~bot.services.publisher`
-(every message), :mod:`~bot.services.players`, :mod:`~bot.services.chats` — and returns what it changed; the
-façade then has the change published and the game's timer poked. Rooms never call back into the façade.
+Each room does one job — :mod:`~bot.services.store` (the games in memory, the unit of work),
+:mod:`~bot.services.lobby`, :mod:`~bot.services.moves`, :mod:`~bot.services.turns` (what each game's timer finds
+due: bot players, reminders, time running out), :mod:`~bot.services.players`, :mod:`~bot.services.chats`,
+:mod:`~bot.services.hints` — and returns what it changed (a :class:`Change`). Every change, a person's press or
+a timer's, then takes one path, :meth:`GameService._made`: its notices go out, its messages are redrawn by the
+:mod:`~bot.services.publisher` (which only the façade calls), and its game's timer (:class:`TurnTimers`) wakes.
 
 Handlers import only this module: it also re-exports what they need of the service (``Person``, ``ServiceError``,
 the membership checks) and answers commands through :meth:`GameService.say`.
@@ -17,7 +19,6 @@ from aiogram.types import InlineKeyboardMarkup
 
 # bot.views first: its lobby view imports the plug-ins, which import bot.views.models.
 from bot import views
-from bot.callbacks import GameKind
 from bot.games import plugin_of
 from bot.i18n import translator_for
 from bot.services.access import Membership
@@ -25,17 +26,20 @@ from bot.services.chats import Chats
 from bot.services.clock import Clock
 from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
 from bot.services.errors import ServiceError
+from bot.services.hints import Hints
 from bot.services.lobby import Lobby
 from bot.services.moves import Moves
+from bot.services.notices import Notices
 from bot.services.outbox import Outbox
-from bot.services.peeks import Peeks, table_slot
 from bot.services.players import Players
 from bot.services.publisher import Publisher, hand_slot, rules_slot, setup_slot
-from bot.services.scheduler import Scheduler
-from bot.services.store import CURRENT_GAME, Change, Store
+from bot.services.screens import Screens
+from bot.services.store import CURRENT_GAME, Change, Match, Store
 from bot.services.thinker import Thinker
 from bot.services.throttle import RefusalThrottle
-from bot.storage import Database, GameMode, GameRow, GameStatus
+from bot.services.timers import TurnTimers
+from bot.services.turns import Turns
+from bot.storage import Database, GameMode, GameRow, GameStatus, repo
 from bot.storage.models import ChatRank, UserStats
 from engine.ai import Level
 from engine.core import JSONValue
@@ -78,55 +82,71 @@ class GameService:
         self.membership = membership
         self.refusals = refusals if refusals is not None else RefusalThrottle(clock)
         self.store = Store(db, clock, config)
-        self.publisher = Publisher(outbox, clock, self.store.mem, bot_username)
-        self.lobby = Lobby(self.store, config, outbox.is_refused)
-        self.moves = Moves(self.store, self.publisher, config)
+        self.screens = Screens()
+        self.publisher = Publisher(outbox, self.screens, bot_username)
+        notices = Notices(bot_username)
+        self.lobby = Lobby(self.store, self.screens, config, outbox.is_refused)
+        self.moves = Moves(self.store, notices, self.screens, config)
         self.thinker = thinker if thinker is not None else Thinker(0)
-        self.scheduler = Scheduler(self.store, self.moves, self.publisher, clock, config, self.thinker)
-        self.players = Players(self.store, self.publisher)
+        self.turns = Turns(self.store, self.moves, clock, config, self.thinker)
+        self.timers = TurnTimers(clock, self._on_timer)
+        self.players = Players(self.store, notices)
         self.chats = Chats(self.store, outbox)
-        self.peeks = Peeks(self.store, self.thinker)
+        self.hints = Hints(self.store, self.thinker)
 
     # ---------------------------------------------------------------------------------------------- wiring
 
     def _made(self, change: Change) -> views.Answer | None:
         """A committed change becomes visible: its notices go out, its messages are redrawn, its timer wakes."""
-        game = change.match.game
-        if change.touched and game.status.is_active:
-            self.store.mem.changed_at[game.id] = self.clock.now()
+        match = change.match
+        game_id = match.game.id
+        if change.timer_move and match.party is not None:
+            self.screens.timer_moves[game_id] = match.party.version
+        if not match.game.status.is_active:
+            self.screens.forget(game_id)
+        if change.wake_timer:
+            self.turns.changed(game_id, match)
         self.publisher.post(change.notices)
         self.publisher.publish(
-            change.match, renew=change.renew, renew_group=change.renew_group, after=change.notices
+            match, resend=change.resend, resend_table=change.resend_table, after=change.notices
         )
-        if change.touched:
-            self.scheduler.poke(game.id, change.match)
+        if change.reminder is not None:
+            seat, seconds_left = change.reminder
+            self.publisher.remind(match, match.seats[seat], seconds_left)
+        if change.wake_timer:
+            self.timers.poke(game_id, match)
         return change.answer
 
+    async def _on_timer(self, game_id: int, fresh: Match | None) -> float | None:
+        """A game's timer: what is due is done (:meth:`Turns.act`) and made known like any change."""
+        change, delay = await self.turns.act(game_id, fresh)
+        if change is not None:
+            self._made(change)
+        return delay
+
     async def _show(
-        self, game_id: int, *, renew: set[int] | None = None, renew_group: bool = False, poke: bool = False
+        self, game_id: int, *, resend: set[int] | None = None, resend_table: bool = False, wake: bool = False
     ) -> None:
         """Redraw a game's messages as they are now (a game that is gone is skipped)."""
-        try:
-            async with self.store.mutate(game_id) as unit:
-                pass
-        except ServiceError:
+        match = await self.store.read(game_id)
+        if match is None:
             return
-        self.publisher.publish(unit.match, renew=renew or set(), renew_group=renew_group)
-        if poke:
-            self.scheduler.poke(game_id)
+        self.publisher.publish(match, resend=resend or set(), resend_table=resend_table)
+        if wake:
+            self.timers.poke(game_id)
 
     # ------------------------------------------------------------------------------------------- lifecycle
 
     async def resume(self) -> int:
         """After a start: republish every active game and restart its timer. Returns how many."""
-        games = await self.scheduler.resume()
+        games = await self.turns.resume()
         await self.publisher.recall_reminders(games)
         for game_id in games:
-            await self._show(game_id, poke=True)
+            await self._show(game_id, wake=True)
         return len(games)
 
     async def close(self) -> None:
-        await self.scheduler.close()
+        await self.timers.close()
 
     # --------------------------------------------------------------------------------------------- replies
 
@@ -137,10 +157,10 @@ class GameService:
         await self.publisher.say(chat_id, text, markup, thread_id=thread_id)
 
     async def turn_rules_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
-        await self.publisher.turn_page(rules_slot(chat_id, message_id), chat_id, message_id, rendered)
+        self.publisher.turn_page(rules_slot(chat_id, message_id), chat_id, message_id, rendered)
 
     async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
-        await self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
+        self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
 
     def refusal_allowed(self, chat_id: int, thread_id: int, command: str, reason: str) -> bool:
         """Whether this refusal may be said now (the same one again soon after is merged)."""
@@ -176,7 +196,7 @@ class GameService:
         if started:
             self.outbox.allow(person.user_id)
         for game_id in await self.players.seen(person, started=started):
-            await self._show(game_id, renew={person.user_id})
+            await self._show(game_id, resend={person.user_id})
 
     async def on_forbidden(self, chat_id: int) -> None:
         """The outbox could not write to ``chat_id``: a person who never opened the bot or blocked it."""
@@ -186,7 +206,7 @@ class GameService:
         notices, games = await self.players.forbid(chat_id)
         self.publisher.post(notices)
         for game_id in games:
-            self.scheduler.poke(game_id)
+            self.timers.poke(game_id)
 
     async def stats(self, user_id: int) -> UserStats:
         return await self.players.stats(user_id)
@@ -194,16 +214,10 @@ class GameService:
     async def top(self, chat_id: int) -> list[ChatRank]:
         return await self.players.top(chat_id)
 
-    async def game_options(self, game_id: int) -> dict[str, JSONValue] | None:
-        return await self.players.game_options(game_id)
-
     async def game_for_rules(
         self, chat_id: int, thread_id: int, game_id: int | None = None
     ) -> GameRow | None:
         return await self.players.game_for_rules(chat_id, thread_id, game_id)
-
-    async def lang_of(self, game_id: int) -> str | None:
-        return await self.players.lang_of(game_id)
 
     # ----------------------------------------------------------------------------------------------- lobby
 
@@ -212,16 +226,19 @@ class GameService:
         chat_id: int,
         thread_id: int,
         creator: Person,
-        kind: GameKind = GameKind.KONCHINKA,
+        kind: str,
         options: dict[str, JSONValue] | None = None,
     ) -> int:
         change = await self.lobby.open(chat_id, thread_id, creator, kind, options)
         self._made(change)
         return change.match.game.id
 
-    def default_options(self, kind: GameKind) -> dict[str, JSONValue]:
-        """A new lobby's options for ``kind`` under this bot's settings."""
-        return plugin_of(kind).default_options(self.config.default_target)
+    def new_options(self, kind: str, choice: str) -> dict[str, JSONValue]:
+        """A new lobby's options for one of the game's /new choices, under this bot's settings."""
+        try:
+            return plugin_of(kind).new_options(choice, self.config.default_target)
+        except ValueError:
+            raise ServiceError(views.Answer.UNKNOWN) from None
 
     async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> views.Answer:
         change = await self.lobby.join(game_id, person, is_member)
@@ -280,7 +297,7 @@ class GameService:
     async def start_solo(
         self,
         person: Person,
-        kind: GameKind,
+        kind: str,
         opponents: int,
         level: Level,
         *,
@@ -291,7 +308,7 @@ class GameService:
         change = await self.lobby.start_solo(person, kind, opponents, level, options=options)
         game_id = change.match.game.id
         if adopt_message is not None:
-            await self.publisher.adopt_hand(game_id, person.user_id, adopt_message)
+            self.publisher.adopt_hand(game_id, person.user_id, adopt_message)
         self._made(change)
         return game_id
 
@@ -316,44 +333,62 @@ class GameService:
         ):
             log.info("game %s: a stray hand message %s in chat %s deleted", game_id, message_id, chat_id)
 
+    async def pressed(self, game_id: int, user_id: int, chat_id: int, message_id: int, version: int) -> None:
+        """A move button of ``version`` was pressed in ``message_id``: if that version is current and the message
+        is a hand newer than the one the bot knows (its send was not recorded before a crash), it becomes the
+        player's live hand."""
+        if chat_id != user_id:
+            return
+        match = await self.store.read(game_id)
+        if match is None or match.party is None or match.party.version != version:
+            return  # a late press: answered as such (and a stray message deleted) by the move itself
+        if await self.outbox.adopt_newer(hand_slot(game_id, user_id), chat_id, message_id):
+            log.info(
+                "game %s: hand message %s of %s adopted (its send was not recorded)",
+                game_id,
+                message_id,
+                user_id,
+            )
+
     async def take_seat(self, game_id: int, person: Person) -> views.Answer:
         return self._made(await self.moves.take_seat(game_id, person)) or views.Answer.SEAT_TAKEN_BACK
 
     async def show_hand(self, game_id: int, person: Person) -> None:
         """«🃏 Мои карты» (``/start g_<game>``): the player's live message sent anew at the bottom of the chat
         (the old one may have been deleted by the player, and edits of it would go nowhere)."""
-        async with self.store.mutate(game_id) as unit:
-            match = unit.match
-            if not match.game.status.is_active:
-                raise ServiceError(views.Answer.NO_GAME)
-            if match.seat_of(person.user_id) is None:
-                raise ServiceError(views.Answer.NOT_A_PLAYER)
+        match = await self.store.read(game_id)
+        if match is None or not match.game.status.is_active:
+            raise ServiceError(views.Answer.NO_GAME)
+        if match.seat_of(person.user_id) is None:
+            raise ServiceError(views.Answer.NOT_A_PLAYER)
         if match.game.status is GameStatus.PLAYING:
-            self.publisher.publish(match, renew={person.user_id})
+            self.publisher.publish(match, resend={person.user_id})
 
     async def show_table(self, game_id: int, person: Person) -> None:
         """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
-        self._send_table(game_id, person, await self.peeks.table(game_id, person))
+        match = await self.store.read(game_id)
+        if match is None:
+            raise ServiceError(views.Answer.NO_GAME)
+        self.publisher.show_table(match, person.user_id)
 
     async def show_tables(self, person: Person) -> None:
         """``/score`` in private: the whole table of every running game the person plays in."""
-        tables = await self.peeks.tables_of(person)
-        if not tables:
+        shown = 0
+        for game in await repo.games_of_user(self.store.db, person.user_id, (GameStatus.PLAYING,)):
+            match = await self.store.read(game.id)
+            if match is not None and match.game.status is GameStatus.PLAYING:
+                self.publisher.show_table(match, person.user_id)
+                shown += 1
+        if not shown:
             raise ServiceError(views.Answer.NO_GAME)
-        for game_id, rendered in tables:
-            self._send_table(game_id, person, rendered)
-
-    def _send_table(self, game_id: int, person: Person, rendered: views.Rendered) -> None:
-        slot = table_slot(game_id, person.user_id)
-        self.outbox.show(slot, person.user_id, rendered.text, rendered.markup, renew=True)
 
     async def hint(self, game_id: int, person: Person, version: int) -> str:
         """«💡 Подсказка» in a solo game: what «мастер» would play now, and why (nothing is played)."""
-        return await self.peeks.hint(game_id, person, version)
+        return await self.hints.hint(game_id, person, version)
 
     async def review(self, game_id: int, person: Person) -> None:
         """«🔍 Разбор партии»: the person's costliest moves in the finished game, sent to them privately."""
-        rendered = await self.peeks.review(game_id, person)
+        rendered = await self.hints.review(game_id, person)
         await self.publisher.say(person.user_id, rendered.text, rendered.markup)
 
     async def repost(self, chat_id: int, thread_id: int) -> None:
@@ -361,24 +396,20 @@ class GameService:
         game = await self.players.active_game_in(chat_id, thread_id)
         if game is None:
             raise ServiceError(views.Answer.NO_GAME)
-        await self._show(game.id, renew_group=True)
-
-    async def tick(self, game_id: int) -> float | None:
-        """Do whatever is due for this game now (see :meth:`Scheduler.tick`)."""
-        return await self.scheduler.tick(game_id)
+        await self._show(game.id, resend_table=True)
 
     # ------------------------------------------------------------------------------------- chat lifecycle
 
     async def on_chat_closed(self, chat_id: int) -> None:
         """The bot was removed from a group (or may not post there): nothing more is sent to it."""
         for game_id in await self.chats.close(chat_id):
-            await self._show(game_id, poke=True)
+            await self._show(game_id, wake=True)
 
     async def on_chat_open(self, chat_id: int) -> None:
         """The bot is back in a group: the kept notices go out and every running game's table is posted anew."""
         games, hidden = await self.chats.open(chat_id)
         for game_id in games:
-            await self._show(game_id, renew_group=True)
+            await self._show(game_id, resend_table=True)
         for game_id in hidden:
             # The old lobby message still offers to join: it now says the lobby was cancelled.
             await self._show(game_id)
@@ -389,10 +420,10 @@ class GameService:
         game = await self.chats.topic_reopened(chat_id, thread_id)
         if game is None:
             return
-        await self._show(game.id, renew_group=True)
+        await self._show(game.id, resend_table=True)
         log.info("game %s: topic %s of chat %s reopened; the table posted anew", game.id, thread_id, chat_id)
 
     async def on_chat_migrated(self, old: int, new: int) -> None:
         """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
         for game_id in await self.chats.migrate(old, new):
-            await self._show(game_id, renew_group=True, poke=True)
+            await self._show(game_id, resend_table=True, wake=True)

@@ -10,13 +10,15 @@ import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 
-from bot.callbacks import GameKind, SettingKey
+from bot.callbacks import TURN_TIME_KEY
 from bot.games import plugin_of
 from bot.i18n import locale_for
 from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
 from bot.services.errors import ServiceError
+from bot.services.screens import Screens
 from bot.services.store import Change, Match, Store, Unit
 from bot.storage import GameMode, GameStatus, SeatRow, repo
+from bot.storage.batch import Batch
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
 from engine.core import JSONValue
@@ -33,8 +35,9 @@ async def _nobody(_chat_id: int) -> bool:
 
 
 class Lobby:
-    def __init__(self, store: Store, config: ServiceConfig, is_refused: ChatCheck) -> None:
+    def __init__(self, store: Store, screens: Screens, config: ServiceConfig, is_refused: ChatCheck) -> None:
         self.store = store
+        self.screens = screens
         self.config = config
         self._is_refused = is_refused
 
@@ -43,7 +46,7 @@ class Lobby:
         chat_id: int,
         thread_id: int,
         creator: Person,
-        kind: GameKind = GameKind.KONCHINKA,
+        kind: str,
         options: dict[str, JSONValue] | None = None,
         *,
         turn_timeout: int | None = None,
@@ -63,10 +66,10 @@ class Lobby:
                 if await repo.open_lobbies_of(tx, creator.user_id) >= self.config.max_open_lobbies:
                     log.info("no lobby in chat %s: %s has too many open", chat_id, creator.user_id)
                     raise ServiceError(Answer.TOO_MANY_LOBBIES)
-                await repo.upsert_user(tx, creator.user_id, creator.name, creator.username, creator.lang)
+                user = await repo.get_user(tx, creator.user_id)
                 game_id = await repo.insert_game(
                     tx,
-                    kind=plugin.kind.value,
+                    kind=plugin.kind,
                     mode=GameMode.GROUP,
                     status=GameStatus.LOBBY,
                     chat_id=chat_id,
@@ -79,19 +82,29 @@ class Lobby:
                     expires_at=now + self.config.lobby_ttl,
                 )
                 if seats:
-                    for seat in seats[: plugin.max_players]:
-                        await repo.add_seat(
-                            tx, game_id, seat.user_id, seat.name, seat.level if seat.is_bot else None
-                        )
+                    taken = [
+                        (s.user_id, s.name, s.level if s.is_bot else None)
+                        for s in seats[: plugin.max_players]
+                    ]
+                elif user is not None and user.reachable:
+                    taken = [(creator.user_id, creator.name, None)]
                 else:
-                    user = await repo.get_user(tx, creator.user_id)
-                    if user is not None and user.reachable:
-                        await repo.add_seat(tx, game_id, creator.user_id, creator.name, None)
-                match = await self.store.read(tx, game_id)
-                assert match is not None
+                    taken = []
+                batch = Batch()
+                repo.upsert_user(batch, creator.user_id, creator.name, creator.username, creator.lang)
+                repo.insert_seats(
+                    batch,
+                    [
+                        SeatRow(game_id, i, uid, name, level, 0, False)
+                        for i, (uid, name, level) in enumerate(taken)
+                    ],
+                )
+                await tx.run(batch)
+                match = await self.store.adopt(tx, game_id)
         except sqlite3.IntegrityError:
             raise ServiceError(Answer.GAME_RUNNING) from None
-        log.info("game %s: a %s lobby opened in chat %s by %s", game_id, kind.value, chat_id, creator.user_id)
+        self.store.keep(match)
+        log.info("game %s: a %s lobby opened in chat %s by %s", game_id, kind, chat_id, creator.user_id)
         return Change(match)
 
     async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> Change:
@@ -113,18 +126,16 @@ class Lobby:
             match = unit.match
             if match.game.status is GameStatus.PLAYING:
                 if match.seat_of(person.user_id) is not None:
-                    return Change(match, Answer.ALREADY_JOINED, touched=False)
+                    return Change(match, Answer.ALREADY_JOINED, wake_timer=False)
                 raise ServiceError(Answer.GAME_RUNNING)
             if match.game.status is not GameStatus.LOBBY:
                 raise ServiceError(Answer.LOBBY_CLOSED)  # expired, cancelled or long over
             if match.seat_of(person.user_id) is not None:
-                return Change(match, Answer.ALREADY_JOINED, touched=False)
+                return Change(match, Answer.ALREADY_JOINED, wake_timer=False)
             if len(match.seats) >= match.plugin.max_players:
                 raise ServiceError(Answer.LOBBY_FULL)
-            await repo.upsert_user(
-                unit.tx, person.user_id, person.name, person.username, person.lang, started=True
-            )
-            await repo.add_seat(unit.tx, game_id, person.user_id, person.name, None)
+            await unit.seen(person, started=True)
+            unit.add_seat(person.user_id, person.name, None)
         return Change(unit.match, Answer.JOINED)
 
     async def leave(self, game_id: int, person: Person) -> Change:
@@ -133,7 +144,7 @@ class Lobby:
             seat = match.seat_of(person.user_id)
             if seat is None:
                 raise ServiceError(Answer.NOT_A_PLAYER)
-            await repo.remove_seat(unit.tx, game_id, seat.seat)
+            unit.remove_seat(seat.seat)
         return Change(unit.match, Answer.LEFT)
 
     async def add_bot(self, game_id: int, person: Person, level: str) -> Change:
@@ -145,8 +156,8 @@ class Lobby:
             match = _creators(unit, person)
             if len(match.seats) >= match.plugin.max_players:
                 raise ServiceError(Answer.LOBBY_FULL)
-            await repo.add_seat(unit.tx, game_id, None, "", bot_level.value)
-            self.store.mem.screens.pop(game_id, None)
+            unit.add_seat(None, "", bot_level.value)
+            self.screens.lobby.pop(game_id, None)
         log.info("game %s: a bot player (%s) added", game_id, bot_level.value)
         return Change(unit.match, Answer.BOT_ADDED)
 
@@ -160,9 +171,9 @@ class Lobby:
             match = _creators(unit, person)
             if not 0 <= index < len(match.seats) or not match.seats[index].is_bot:
                 raise ServiceError(Answer.STALE)
-            await repo.remove_seat(unit.tx, game_id, index)
-            if not any(s.is_bot for i, s in enumerate(match.seats) if i != index):
-                self.store.mem.screens.pop(game_id, None)
+            unit.remove_seat(index)
+            if not any(s.is_bot for s in match.seats):
+                self.screens.lobby.pop(game_id, None)
         log.info("game %s: the bot player in seat %s removed", game_id, index)
         return Change(unit.match, Answer.BOT_REMOVED)
 
@@ -172,8 +183,8 @@ class Lobby:
             _lobby(unit)
             if screen in (LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL):
                 _creators(unit, person)
-            self.store.mem.screens[game_id] = screen
-        return Change(unit.match, touched=False)
+            self.screens.lobby[game_id] = screen
+        return Change(unit.match, wake_timer=False)
 
     async def set_option(self, game_id: int, person: Person, key: str, value: str) -> Change:
         async with self.store.mutate(game_id) as unit:
@@ -181,16 +192,15 @@ class Lobby:
             options = dict(match.game.options)
             turn_timeout = match.game.turn_timeout
             try:
-                setting = SettingKey(key)
-                if setting is SettingKey.TURN_TIME:
+                if key == TURN_TIME_KEY:
                     turn_timeout = int(value)
                     if not 0 <= turn_timeout <= 3600:
                         raise ValueError("turn time out of range")
                 else:
-                    options = match.plugin.set_option(options, setting, value)
+                    options = match.plugin.set_option(options, key, value)
             except ValueError:
                 raise ServiceError(Answer.UNKNOWN) from None
-            await repo.set_options(unit.tx, game_id, options, turn_timeout)
+            unit.update_game(options=options, turn_timeout=turn_timeout)
         return Change(unit.match, Answer.SETTING_SAVED)
 
     async def start(self, game_id: int, person: Person) -> Change:
@@ -204,20 +214,20 @@ class Lobby:
             empty = plugin.max_players - players if plugin.fills_with_bots else 0
             party = self.store.new_party(plugin, match.game.options, players + empty)
             for _ in range(empty):
-                await repo.add_seat(unit.tx, game_id, None, "", Level.NORMAL.value)
-            await repo.start_game(unit.tx, game_id, party.record())
-            await self.store.arm_deadline(unit.tx, game_id)
-            self.store.mem.screens.pop(game_id, None)
+                unit.add_seat(None, "", Level.NORMAL.value)
+            unit.update_game(status=GameStatus.PLAYING, record=party.record(), version=0, expires_at=None)
+            unit.match.party = party
+            self.store.arm_deadline(unit)
+            self.screens.lobby.pop(game_id, None)
         log.info("game %s: started with %d seats (%d bot players added)", game_id, players + empty, empty)
         everyone = {s.user_id for s in unit.match.seats if s.user_id is not None}
-        return Change(unit.match, renew=everyone)
+        return Change(unit.match, resend=everyone)
 
     async def cancel_in_chat(
         self, chat_id: int, thread_id: int, person: Person, is_admin: AdminCheck
     ) -> Change:
         """``/cancel`` in a group: the creator or a chat admin."""
-        async with self.store.db.tx() as tx:
-            game = await repo.active_game_in_chat(tx, chat_id, thread_id)
+        game = await repo.active_game_in_chat(self.store.db, chat_id, thread_id)
         if game is None:
             raise ServiceError(Answer.NO_GAME)
         return await self.cancel(game.id, person, is_admin)
@@ -244,21 +254,19 @@ class Lobby:
                 # The group moved meanwhile (a migration): the rights were checked in the old chat.
                 raise ServiceError(Answer.NOT_CREATOR_OR_ADMIN)
             log.info("game %s: cancelled by %s", game_id, person.user_id)
-            await repo.set_status(unit.tx, game_id, GameStatus.CANCELLED, unit.now)
+            unit.close(GameStatus.CANCELLED)
         return Change(unit.match, Answer.GAME_CANCELLED)
 
     async def cancel_solo(self, person: Person) -> Change:
-        async with self.store.db.tx() as tx:
-            game = await repo.active_game_in_chat(tx, person.user_id, 0)
+        game = await repo.active_game_in_chat(self.store.db, person.user_id, 0)
         if game is None:
             raise ServiceError(Answer.NO_GAME)
         return await self.cancel(game.id, person, _nobody)
 
     async def rematch(self, game_id: int, person: Person) -> Change:
         """A new game with the same players and options as a finished one (group: a lobby; solo: a game)."""
-        async with self.store.db.tx() as tx:
-            game = await repo.get_game(tx, game_id)
-            seats = await repo.seats_of(tx, game_id) if game else []
+        game = await repo.get_game(self.store.db, game_id)
+        seats = await repo.seats_of(self.store.db, game_id) if game else []
         if game is None:
             raise ServiceError(Answer.NO_GAME)
         if not any(s.user_id == person.user_id for s in seats):
@@ -273,9 +281,9 @@ class Lobby:
         options.pop("players", None)
         if game.mode is GameMode.SOLO:
             bots = [s for s in seats if s.is_bot]
-            level = Level(bots[0].level or Level.NORMAL) if bots else Level.NORMAL
-            return await self.start_solo(person, GameKind(game.kind), len(bots), level, options=options)
-        kind = GameKind(game.kind)
+            level = bots[0].plays_at if bots else Level.NORMAL
+            return await self.start_solo(person, game.kind, len(bots), level, options=options)
+        kind = game.kind
         return await self.open(
             game.chat_id, game.thread_id, person, kind, options, turn_timeout=game.turn_timeout, seats=seats
         )
@@ -283,7 +291,7 @@ class Lobby:
     async def start_solo(
         self,
         person: Person,
-        kind: GameKind,
+        kind: str,
         opponents: int,
         level: Level,
         *,
@@ -291,10 +299,8 @@ class Lobby:
     ) -> Change:
         """A private game against ``opponents`` bot players, in one live message."""
         plugin = plugin_of(kind)
-        if not 1 <= opponents <= plugin.max_players - 1:
+        if opponents not in plugin.solo_opponents:
             raise ServiceError(Answer.UNKNOWN)
-        if plugin.fills_with_bots and opponents != plugin.max_players - 1:
-            raise ServiceError(Answer.UNKNOWN)  # Кинг: always a full table
         lobby_options = options or plugin.default_options(self.config.default_target)
         party = self.store.new_party(plugin, lobby_options, opponents + 1)
         now = self.store.clock.now()
@@ -302,14 +308,11 @@ class Lobby:
             async with self.store.tx() as tx:
                 if await repo.active_game_in_chat(tx, person.user_id, 0) is not None:
                     raise ServiceError(Answer.GAME_RUNNING)
-                await repo.upsert_user(
-                    tx, person.user_id, person.name, person.username, person.lang, started=True
-                )
                 game_id = await repo.insert_game(
                     tx,
-                    kind=plugin.kind.value,
+                    kind=plugin.kind,
                     mode=GameMode.SOLO,
-                    status=GameStatus.LOBBY,
+                    status=GameStatus.PLAYING,
                     chat_id=person.user_id,
                     thread_id=0,
                     creator_id=person.user_id,
@@ -318,19 +321,24 @@ class Lobby:
                     lang=locale_for(person.lang).value,
                     now=now,
                     expires_at=None,
+                    record=party.record(),
                 )
-                await repo.add_seat(tx, game_id, person.user_id, person.name, None)
-                for _ in range(opponents):
-                    await repo.add_seat(tx, game_id, None, "", level.value)
-                await repo.start_game(tx, game_id, party.record())
-                match = await self.store.read(tx, game_id)
-                assert match is not None
+                batch = Batch()
+                repo.upsert_user(
+                    batch, person.user_id, person.name, person.username, person.lang, started=True
+                )
+                seats = [SeatRow(game_id, 0, person.user_id, person.name, None, 0, False)]
+                seats += [SeatRow(game_id, i + 1, None, "", level.value, 0, False) for i in range(opponents)]
+                repo.insert_seats(batch, seats)
+                await tx.run(batch)
+                match = await self.store.adopt(tx, game_id)
         except sqlite3.IntegrityError:
             raise ServiceError(Answer.GAME_RUNNING) from None
+        self.store.keep(match)
         log.info(
             "game %s: a solo %s game started by %s against %d bot players (%s)",
             game_id,
-            kind.value,
+            kind,
             person.user_id,
             opponents,
             level.value,

@@ -8,30 +8,49 @@ the game's timer.
 from __future__ import annotations
 
 import logging
-import sqlite3
 
 from bot.services.config import Person, ServiceConfig
 from bot.services.errors import ServiceError
-from bot.services.publisher import Publisher, plain_name
-from bot.services.store import Change, Store, Unit
-from bot.storage import Actor, GameMode, GameStatus, SeatRow, repo
-from bot.storage.repo import StaleVersionError
+from bot.services.notices import Notices
+from bot.services.screens import Screens
+from bot.services.store import Change, Match, Store, Unit
+from bot.services.tables import plain_name
+from bot.storage import Actor, GameMode, GameStatus, SeatRow
 from bot.views import Answer
 from engine.core import CommonIllegal, IllegalActionError
 
 log = logging.getLogger(__name__)
 
 
+def turn_of(match: Match, user_id: int, version: int) -> SeatRow:
+    """The seat of ``user_id`` if it is theirs to move in the party at ``version``; else the refusal."""
+    seat = match.seat_of(user_id)
+    if seat is None:
+        raise ServiceError(Answer.NOT_A_PLAYER)
+    party = match.party
+    if match.game.status is not GameStatus.PLAYING or party is None or party.is_terminal:
+        raise ServiceError(Answer.STALE)
+    if version != party.version:
+        raise ServiceError(Answer.STALE)
+    if party.current_player != seat.seat:
+        current = match.seats[party.current_player]
+        raise ServiceError(
+            CommonIllegal.NOT_YOUR_TURN, name=plain_name(current, match.game.lang, match.seats)
+        )
+    return seat
+
+
 class Moves:
-    def __init__(self, store: Store, publisher: Publisher, config: ServiceConfig) -> None:
+    def __init__(self, store: Store, notices: Notices, screens: Screens, config: ServiceConfig) -> None:
         self.store = store
-        self.publisher = publisher
+        self.notices = notices
+        self.screens = screens
         self.config = config
 
     async def pick(self, game_id: int, person: Person, version: int, card: str) -> Change:
         """The first tap on a card: show what it can do; a card with one action plays at once."""
         async with self.store.mutate(game_id) as unit:
-            seat = await self._my_turn(unit, person, version)
+            seat = self._my_turn(unit, person, version)
             party = unit.match.party
             assert party is not None
             indexes = party.actions_of_card(seat.seat, card)
@@ -41,27 +60,22 @@ class Moves:
                     raise ServiceError(refusal.reason, **refusal.params) from refusal
                 raise ServiceError(CommonIllegal.NOT_LEGAL)
             if len(indexes) == 1:
-                change = await self.apply(unit, seat, indexes[0], Actor.PLAYER)
-            else:
-                self.store.mem.picks[(game_id, person.user_id)] = card
-                change = Change(unit.match, touched=False)
-        change.match = unit.match
-        return change
+                return self.apply(unit, seat, indexes[0], Actor.PLAYER)
+            self.screens.picks[(game_id, person.user_id)] = card
+        return Change(unit.match, wake_timer=False)
 
     async def back(self, game_id: int, person: Person, version: int) -> Change:
         """«Another card»: the first tap forgotten."""
         async with self.store.mutate(game_id) as unit:
-            await self._my_turn(unit, person, version)
-            self.store.mem.picks.pop((game_id, person.user_id), None)
-        return Change(unit.match, touched=False)
+            self._my_turn(unit, person, version)
+            self.screens.picks.pop((game_id, person.user_id), None)
+        return Change(unit.match, wake_timer=False)
 
     async def play(self, game_id: int, person: Person, version: int, index: int) -> Change:
         """Play ``view.legal_actions[index]`` of the party at ``version``."""
         async with self.store.mutate(game_id) as unit:
-            seat = await self._my_turn(unit, person, version)
-            change = await self.apply(unit, seat, index, Actor.PLAYER)
-        change.match = unit.match
-        return change
+            seat = self._my_turn(unit, person, version)
+            return self.apply(unit, seat, index, Actor.PLAYER)
 
     async def take_seat(self, game_id: int, person: Person) -> Change:
         """A player replaced by a bot after missed turns plays again."""
@@ -74,38 +88,20 @@ class Moves:
                 raise ServiceError(Answer.NOT_A_PLAYER)
             if not seat.replaced:
                 raise ServiceError(Answer.ALREADY_IN_GAME)
-            tx = unit.tx
-            await repo.set_seat_afk(tx, game_id, seat.seat, 0, False)
-            await repo.upsert_user(tx, person.user_id, person.name, person.username, person.lang)
-            await self.store.arm_deadline(tx, game_id)
-            notice = await self.publisher.seat_back_notice(tx, match, seat)
-        return Change(unit.match, Answer.SEAT_TAKEN_BACK, [notice], renew={person.user_id})
+            unit.update_seat(seat.seat, misses=0, replaced=False)
+            await unit.seen(person)
+            self.store.arm_deadline(unit)
+            notice = self.notices.seat_back(unit, match, seat)
+        return Change(unit.match, Answer.SEAT_TAKEN_BACK, [notice], resend={person.user_id})
 
-    async def _my_turn(self, unit: Unit, person: Person, version: int) -> SeatRow:
-        match = unit.match
-        seat = match.seat_of(person.user_id)
-        if seat is None:
-            raise ServiceError(Answer.NOT_A_PLAYER)
-        party = match.party
-        if match.game.status is not GameStatus.PLAYING or party is None or party.is_terminal:
-            raise ServiceError(Answer.STALE)
-        if version != party.version:
-            raise ServiceError(Answer.STALE)
-        if party.current_player != seat.seat:
-            current = match.seats[party.current_player]
-            raise ServiceError(
-                CommonIllegal.NOT_YOUR_TURN, name=plain_name(current, match.game.lang, match.seats)
-            )
+    def _my_turn(self, unit: Unit, person: Person, version: int) -> SeatRow:
+        seat = turn_of(unit.match, person.user_id, version)
         if seat.replaced:
             # Playing a move takes the seat back from the bot player that stood in.
-            await repo.set_seat_afk(unit.tx, match.game.id, seat.seat, 0, False)
-            seat = SeatRow(
-                seat.game_id, seat.seat, seat.user_id, seat.name, seat.level, 0, False, seat.score, seat.won
-            )
-            match.seats[seat.seat] = seat
+            seat = unit.update_seat(seat.seat, misses=0, replaced=False)
         return seat
 
-    async def apply(self, unit: Unit, seat: SeatRow, index: int, actor: Actor) -> Change:
+    def apply(self, unit: Unit, seat: SeatRow, index: int, actor: Actor) -> Change:
         """Apply the action number ``index`` of ``seat`` (the player to move) and store it with its effects."""
         match = unit.match
         game, party = match.game, match.party
@@ -116,50 +112,56 @@ class Moves:
             raise ServiceError(Answer.STALE) from None
         except IllegalActionError as exc:
             raise ServiceError(exc.reason, **exc.params) from exc
-        tx, now = unit.tx, unit.now
         notices = []
-        try:
-            await repo.record_move(tx, game.id, party.version, after.record(), code, seat.seat, actor, now)
-        except (StaleVersionError, sqlite3.IntegrityError):
-            raise ServiceError(Answer.STALE) from None
+        unit.record_move(after, code, seat.seat, actor)
         if actor is Actor.PLAYER and seat.misses:
-            await repo.set_seat_afk(tx, game.id, seat.seat, 0, False)
+            unit.update_seat(seat.seat, misses=0, replaced=False)
         elif actor is Actor.AFK:
             misses = seat.misses + 1
             replaced = misses >= self.config.afk_strikes
-            await repo.set_seat_afk(tx, game.id, seat.seat, misses, replaced)
+            seat = unit.update_seat(seat.seat, misses=misses, replaced=replaced)
             if game.mode is GameMode.GROUP:
                 # Said once in the group, where the paced table may never show the marked move.
-                told = self.publisher.replaced_notice if replaced else self.publisher.timed_out_notice
-                notices.append(await told(tx, match, seat))
-        seats = await repo.seats_of(tx, game.id)
-        notices += await self.publisher.result_notices(tx, match, seats, party, after)
+                told = self.notices.replaced if replaced else self.notices.timed_out
+                notices.append(told(unit, match, seat))
+        notices += self.notices.results(unit, match, party, after)
         if after.is_terminal:
-            outcome = after.outcome
-            if outcome is not None:
-                await repo.set_results(tx, game.id, outcome.scores, outcome.winners, outcome.settlement)
-            winners = (
-                ", ".join(f"seat {w} ({plain_name(seats[w], 'en', seats)})" for w in outcome.winners)
-                if outcome
-                else ""
-            )
-            log.info(
-                "game %s: the party ended after %d moves; won by %s",
-                game.id,
-                after.version,
-                winners or "nobody",
-            )
-            await repo.set_status(tx, game.id, GameStatus.FINISHED, now)
+            self._finish(unit)
         else:
-            await self.store.arm_deadline(tx, game.id, after, seats)
-        unit.party = after
-        self.store.mem.drop_picks(game.id)
-        renew: set[int] = set()
+            self.store.arm_deadline(unit)
+        self.screens.drop_picks(game.id)
+        resend: set[int] = set()
         mover = after.current_player
         if game.mode is GameMode.GROUP and not after.is_terminal and mover != seat.seat:
-            user_id = seats[mover].user_id
-            if user_id is not None and not seats[mover].replaced:
-                renew.add(user_id)
+            user_id = match.seats[mover].user_id
+            if user_id is not None and not match.seats[mover].replaced:
+                resend.add(user_id)
         if game.mode is GameMode.SOLO and after.deals_completed > party.deals_completed:
-            renew.add(game.creator_id)  # the live message goes below the deal's scoring
-        return Change(match, notices=notices, renew=renew)
+            resend.add(game.creator_id)  # the live message goes below the deal's scoring
+        return Change(match, notices=notices, resend=resend)
+
+    @staticmethod
+    def _finish(unit: Unit) -> None:
+        """The party is over: each seat's result stored, the game closed."""
+        match = unit.match
+        party = match.party
+        assert party is not None
+        outcome = party.outcome
+        if outcome is not None:
+            for index, score in enumerate(outcome.scores):
+                unit.update_seat(
+                    index, score=score, won=index in outcome.winners, settlement=outcome.settlement[index]
+                )
+        seats = match.seats
+        winners = (
+            ", ".join(f"seat {w} ({plain_name(seats[w], 'en', seats)})" for w in outcome.winners)
+            if outcome
+            else ""
+        )
+        log.info(
+            "game %s: the party ended after %d moves; won by %s",
+            match.game.id,
+            party.version,
+            winners or "nobody",
+        )
+        unit.close(GameStatus.FINISHED)

@@ -1,10 +1,12 @@
-"""Publishing: every message of a game is built and named here, and handed to the outbox.
+"""Publishing: every live message of a game is built and named here, and handed to the outbox. Only the
+façade calls it.
 
 A game has one live message in its group (slot ``g<game>``: the lobby, then the table) and one in each player's
-private chat (``h<game>:<user>``: the hand, or a solo game's only screen). One-off notices (a deal's scoring, the
-party's end, a seat taken over, a reminder) are stored in the transaction of the change that causes them and
-posted once it has committed. Other live messages the bot keeps — a rules page it turns, a solo setup screen —
-are named here too.
+private chat (``h<game>:<user>``: the hand, or a solo game's only screen); a player may also keep a copy of the
+whole table (``v<game>:<user>``, «📋 Стол») and see a reminder of their turn. One-off notices (a deal's scoring,
+the party's end, a seat taken over) are stored by :mod:`~bot.services.notices` with the change that causes them
+and posted here once it has committed. Other live messages the bot keeps — a rules page it turns, a solo setup
+screen — are named here too.
 """
 
 from __future__ import annotations
@@ -14,16 +16,15 @@ from collections.abc import Iterable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import views
-from bot.games.base import Frame, Party
-from bot.i18n import Translator, locale_for, translator
-from bot.services.clock import Clock
+from bot.i18n import Translator
+from bot.services.errors import ServiceError
 from bot.services.outbox import Outbox, Priority
-from bot.services.store import Match, Memory
-from bot.storage import GameMode, GameRow, GameStatus, Notice, SeatRow, Tx, UserRow, repo
-from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo
-from bot.views.common import bot_name, with_review_button
+from bot.services.screens import Screens
+from bot.services.store import Match
+from bot.services.tables import frame_of, seat_info, tr_for
+from bot.storage import GameMode, GameStatus, Notice, SeatRow
+from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
 from bot.views.models import number_bots
-from engine.ai import Level
 
 
 def group_slot(game_id: int) -> str:
@@ -52,43 +53,15 @@ def setup_slot(chat_id: int, message_id: int) -> str:
     return f"p{chat_id}:{message_id}"
 
 
-def tr_for(lang: str | None) -> Translator:
-    return translator(locale_for(lang))
-
-
-def seat_info(seat: SeatRow, users: dict[int, UserRow]) -> SeatInfo:
-    level: Level | None = None
-    if seat.level:
-        try:
-            level = Level(seat.level)
-        except ValueError:
-            level = None
-    user = users.get(seat.user_id) if seat.user_id is not None else None
-    return SeatInfo(
-        name=seat.name,
-        user_id=seat.user_id,
-        is_bot=seat.is_bot,
-        level=level if seat.is_bot else None,
-        is_reachable=user.reachable if user is not None else seat.is_bot,
-        is_replaced=seat.replaced,
-    )
-
-
-def plain_name(seat: SeatRow, lang: str, seats: Iterable[SeatRow] = ()) -> str:
-    """A seat's name as an answer names it (an unnamed bot player: its level's name, numbered as at the table
-    when ``seats`` are given)."""
-    if seat.name:
-        return seat.name
-    numbered = number_bots(seat_info(s, {}) for s in seats)
-    number = numbered[seat.seat].number if seat.seat < len(numbered) else 0
-    return bot_name(seat.level or Level.NORMAL, number, tr_for(lang))
+def table_slot(game_id: int, user_id: int) -> str:
+    """The one private copy of a game's whole table a player keeps: sent anew below on each look."""
+    return f"v{game_id}:{user_id}"
 
 
 class Publisher:
-    def __init__(self, outbox: Outbox, clock: Clock, mem: Memory, bot_username: str) -> None:
+    def __init__(self, outbox: Outbox, screens: Screens, bot_username: str) -> None:
         self.outbox = outbox
-        self.clock = clock
-        self.mem = mem
+        self.screens = screens
         self.bot_username = bot_username
 
     # ------------------------------------------------------------------------------------- one-off messages
@@ -103,42 +76,29 @@ class Publisher:
         """A one-off reply to a command or press."""
         await self.outbox.say(chat_id, text, markup, thread_id=thread_id)
 
-    async def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
+    def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
         """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""
-        await self.outbox.adopt(slot, chat_id, message_id)
+        self.outbox.adopt(slot, chat_id, message_id)
         self.outbox.show(slot, chat_id, rendered.text, rendered.markup)
 
-    async def adopt_hand(self, game_id: int, user_id: int, message_id: int) -> None:
+    def adopt_hand(self, game_id: int, user_id: int, message_id: int) -> None:
         """The message whose button started a solo game becomes its live message."""
-        await self.outbox.adopt(hand_slot(game_id, user_id), user_id, message_id)
+        self.outbox.adopt(hand_slot(game_id, user_id), user_id, message_id)
 
-    async def notice(
-        self, tx: Tx, game: GameRow, rendered: Rendered, *, private_to: int | None = None
-    ) -> Notice:
-        """Store a notice to the game's chat (or to one person's private chat) in ``tx``."""
-        chat_id, thread_id = (game.chat_id, game.thread_id) if private_to is None else (private_to, 0)
-        markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else None
-        notice_id = await repo.add_notice(tx, chat_id, thread_id, rendered.text, markup, self.clock.now())
-        return Notice(notice_id, chat_id, thread_id, rendered.text, markup)
-
-    async def start_bot_notice(self, tx: Tx, game: GameRow, seat: SeatRow) -> Notice:
-        info = seat_info(seat, {})
-        info = SeatInfo(info.name, info.user_id, is_reachable=False)
-        rendered = views.render_start_bot(info, game.key, self.bot_username, tr_for(game.lang))
-        return await self.notice(tx, game, rendered)
-
-    async def replaced_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
-        info = seat_info(seat, match.users)
-        rendered = views.render_seat_replaced(info, match.game.key, tr_for(match.game.lang))
-        return await self.notice(tx, match.game, rendered)
-
-    async def timed_out_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
-        rendered = views.render_timed_out(seat_info(seat, match.users), tr_for(match.game.lang))
-        return await self.notice(tx, match.game, rendered)
-
-    async def seat_back_notice(self, tx: Tx, match: Match, seat: SeatRow) -> Notice:
-        rendered = views.render_seat_back(seat_info(seat, match.users), tr_for(match.game.lang))
-        return await self.notice(tx, match.game, rendered)
+    def show_table(self, match: Match, user_id: int) -> None:
+        """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
+        seat = match.seat_of(user_id)
+        party = match.party
+        if seat is None:
+            raise ServiceError(views.Answer.NOT_A_PLAYER)
+        if party is None or match.game.status not in (GameStatus.PLAYING, GameStatus.FINISHED):
+            raise ServiceError(views.Answer.NO_GAME)
+        user = match.users.get(user_id)
+        tr = tr_for(user.lang if user is not None else match.game.lang)
+        rendered = party.render_table(frame_of(match, ""), tr, seat.seat)
+        self.outbox.show(
+            table_slot(match.game.id, user_id), user_id, rendered.text, rendered.markup, resend=True
+        )
 
     def remind(self, match: Match, seat: SeatRow, seconds_left: int) -> None:
         """«⏰ …, ваш ход!» in the private chat of the player to move; deleted once the turn is over."""
@@ -147,7 +107,7 @@ class Publisher:
             return
         version = match.party.version
         slot = reminder_slot(match.game.id, user.user_id, version)
-        self.mem.reminders.setdefault(match.game.id, {})[user.user_id] = (slot, version)
+        self.screens.reminders.setdefault(match.game.id, {})[user.user_id] = (slot, version)
         rendered = views.render_turn_reminder(seat_info(seat, match.users), seconds_left, tr_for(user.lang))
         self.outbox.show(slot, user.user_id, rendered.text, rendered.markup, priority=Priority.TURN)
 
@@ -158,13 +118,13 @@ class Publisher:
         for message in await self.outbox.live_messages(REMINDERS):
             game_id, user_id, version = (int(part) for part in message.slot[len(REMINDERS) :].split(":"))
             if game_id in active:
-                self.mem.reminders.setdefault(game_id, {})[user_id] = (message.slot, version)
+                self.screens.reminders.setdefault(game_id, {})[user_id] = (message.slot, version)
             else:
                 self.outbox.drop(message.slot, message.chat_id)
 
     def _clear_reminders(self, match: Match) -> None:
         """Delete the reminders of turns that are over (a move, the timer's move, the end, a cancel)."""
-        shown = self.mem.reminders.get(match.game.id)
+        shown = self.screens.reminders.get(match.game.id)
         if not shown:
             return
         party = match.party
@@ -175,69 +135,27 @@ class Publisher:
             self.outbox.drop(slot, user_id)
             del shown[user_id]
         if not shown:
-            del self.mem.reminders[match.game.id]
-
-    async def result_notices(
-        self, tx: Tx, match: Match, seats: list[SeatRow], before: Party, after: Party
-    ) -> list[Notice]:
-        """The scoring of every deal that ended with this move, and the party's end if it did."""
-        game = match.game
-        tr = tr_for(game.lang)
-        frame = self._frame(match, seats, after)
-        notices: list[Notice] = []
-        for deal in range(before.deals_completed, after.deals_completed):
-            notices.append(await self.notice(tx, game, after.render_deal_end(frame, tr, deal + 1)))
-        if not after.is_terminal:
-            return notices
-        if game.mode is not GameMode.GROUP:
-            # A solo game's chat is the player's: the end is theirs, with their moves' review on request.
-            rendered = with_review_button(after.render_party_end(frame, tr), tr, game.key)
-            notices.append(await self.notice(tx, game, rendered))
-            return notices
-        notices.append(await self.notice(tx, game, after.render_party_end(frame, tr)))
-        for seat in seats:
-            user = match.users.get(seat.user_id) if seat.user_id is not None else None
-            if user is None or not user.reachable:
-                continue
-            # Every player of a finished party may start a rematch (the rule of ``Lobby.rematch``), and ask
-            # for the review of their own moves.
-            user_tr = tr_for(user.lang)
-            rendered = after.render_party_end(frame, user_tr, player=seat.seat, rematch=True)
-            rendered = with_review_button(rendered, user_tr, game.key)
-            notices.append(await self.notice(tx, game, rendered, private_to=user.user_id))
-        return notices
-
-    # --------------------------------------------------------------------------------------- live messages
-
-    def _frame(self, match: Match, seats: list[SeatRow], party: Party, turn_seconds: int = 0) -> Frame:
-        game = match.game
-        return Frame(
-            game_id=game.key,
-            seats=number_bots(seat_info(s, match.users) for s in seats),
-            bot_username=self.bot_username,
-            solo=game.mode is GameMode.SOLO,
-            turn_seconds=turn_seconds,
-            auto_move=self.mem.auto_moved.get(game.id) == party.version,
-        )
+            del self.screens.reminders[match.game.id]
 
     def publish(
         self,
         match: Match,
         *,
-        renew: Iterable[int] = (),
-        renew_group: bool = False,
+        resend: Iterable[int] = (),
+        resend_table: bool = False,
         after: Iterable[Notice] = (),
     ) -> None:
-        """Hand the current look of every message of this game to the outbox (``renew``: sent anew, below;
-        ``after``: the change's notices, which the private hands wait for when they go to the group)."""
-        renewed = set(renew)
+        """Hand the current look of every message of this game to the outbox (``resend``: these people's
+        messages sent anew, below; ``resend_table``: the group's; ``after``: the change's notices, which the
+        private hands wait for when they go to the group)."""
+        resent = set(resend)
         game, party = match.game, match.party
         group_notices = [n.id for n in after if n.chat_id == game.chat_id and n.chat_id < 0]
         self._clear_reminders(match)
         tr = tr_for(game.lang)
         at_table = party is not None and game.status in (GameStatus.PLAYING, GameStatus.FINISHED)
         if game.mode is GameMode.GROUP and not at_table:
-            self._publish_lobby(match, tr, renew_group)
+            self._publish_lobby(match, tr, resend_table)
             if game.status is GameStatus.CANCELLED:
                 self._publish_closed_hands(match)
             return
@@ -246,7 +164,12 @@ class Publisher:
                 self._publish_closed_hands(match)
             return
         timed = game.deadline is not None and not party.is_terminal
-        frame = self._frame(match, match.seats, party, game.turn_timeout if timed else 0)
+        frame = frame_of(
+            match,
+            self.bot_username,
+            turn_seconds=game.turn_timeout if timed else 0,
+            timer_move=self.screens.timer_moves.get(game.id) == party.version,
+        )
         if game.mode is GameMode.GROUP:
             if game.status is GameStatus.CANCELLED:
                 rendered = views.render_game_cancelled(tr)
@@ -258,14 +181,14 @@ class Publisher:
                 rendered.text,
                 rendered.markup,
                 thread_id=game.thread_id,
-                renew=renew_group,
+                resend=resend_table,
                 paced=game.status is GameStatus.PLAYING and not party.is_terminal,
             )
         if game.status is GameStatus.CANCELLED:
             self._publish_closed_hands(match)
             return
         mover = None if party.is_terminal else party.current_player
-        tidy = party.is_terminal or bool(group_notices)  # a deal or the party ended: old messages go now
+        hurry = party.is_terminal or bool(group_notices)  # a deal or the party ended: old messages go now
         for seat in match.seats:
             if seat.user_id is None:
                 continue
@@ -273,24 +196,21 @@ class Publisher:
             if user is not None and user.blocked:
                 continue
             utr = tr_for(user.lang if user else game.lang)
-            picked = self.mem.picks.get((game.id, seat.user_id))
-            if game.mode is GameMode.SOLO:
-                rendered = party.render_solo(frame, seat.seat, utr, picked)
-            else:
-                rendered = party.render_hand(frame, seat.seat, utr, picked)
+            picked = self.screens.picks.get((game.id, seat.user_id))
+            rendered = party.render_private(frame, seat.seat, utr, picked)
             self.outbox.show(
                 hand_slot(game.id, seat.user_id),
                 seat.user_id,
                 rendered.text,
                 rendered.markup,
-                renew=seat.user_id in renewed,
+                resend=seat.user_id in resent,
                 priority=Priority.TURN if seat.seat == mover else Priority.HAND,
                 after=group_notices,
             )
-            if tidy:
-                self.outbox.tidy(seat.user_id)
+            if hurry:
+                self.outbox.hurry_deletions(seat.user_id)
 
-    def _publish_lobby(self, match: Match, tr: Translator, renew: bool) -> None:
+    def _publish_lobby(self, match: Match, tr: Translator, resend: bool) -> None:
         game = match.game
         status = {
             GameStatus.LOBBY: LobbyStatus.OPEN,
@@ -312,17 +232,23 @@ class Publisher:
             turn_seconds=game.turn_timeout,
             min_players=plugin.min_players,
             max_players=plugin.max_players,
-            screen=self.mem.screens.get(game.id, LobbyScreen.MAIN),
+            screen=self.screens.lobby.get(game.id, LobbyScreen.MAIN),
             status=status,
+            summary=plugin.summary(game.options, tr),
+            rules_section=plugin.rules_section(game.options),
+            fills_with_bots=plugin.fills_with_bots,
         )
-        rendered = views.render_lobby(info, tr)
+        if info.screen is LobbyScreen.SETTINGS and status is LobbyStatus.OPEN:
+            rendered = plugin.render_settings(info, tr)
+        else:
+            rendered = views.render_lobby(info, tr)
         self.outbox.show(
             group_slot(game.id),
             game.chat_id,
             rendered.text,
             rendered.markup,
             thread_id=game.thread_id,
-            renew=renew,
+            resend=resend,
         )
 
     def _publish_closed_hands(self, match: Match) -> None:

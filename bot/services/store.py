@@ -1,36 +1,48 @@
-"""Loading games and changing them: one unit of work, the state cache, the per-game locks.
+"""Loading games and changing them: the game cache, the per-game locks and one unit of work per change.
 
-Every change of a game follows one path, :meth:`Store.mutate`: take the game's ``asyncio.Lock``, open **one**
-transaction, read the game's rows (its party comes from the cache, rebuilt from the record only when missing),
-let the caller change what it must, read the rows again if anything was written, store the update being handled
-as processed, and commit. Only then does the cache take the new party. A refusal (:class:`ServiceError`) commits
-what was written before it together with the update's mark, so a refused press costs no extra transaction.
+A running game lives in memory: its row, its seats, its people and its party are read from the database once,
+when the game is first needed, and kept (:class:`GameCache`). Every change of a game follows one path,
+:meth:`Store.mutate`: take the game's ``asyncio.Lock``, hand the caller a :class:`Unit` — a copy of the game to
+change through the unit's methods, which note what they wrote —, then store those writes and the update's mark
+in **one** transaction (one statement per table). Only once it has committed does the cache take the new game. A
+refusal (:class:`ServiceError`) stores what was written before it; a refusal that wrote nothing costs no
+transaction of its own (the update's mark rides along with a later one).
 """
 
 from __future__ import annotations
 
 import contextvars
+import dataclasses
 import logging
 import secrets
+import sqlite3
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any, Final
 
 from bot.games import AnyPlugin, plugin_of
 from bot.games.base import Options, Party
 from bot.services.clock import Clock
-from bot.services.config import ServiceConfig
+from bot.services.config import Person, ServiceConfig
 from bot.services.errors import ServiceError
-from bot.services.memory import GameLocks, StateCache
-from bot.services.updates import CURRENT_UPDATE
-from bot.storage import Database, GameMode, GameRow, Notice, SeatRow, Tx, UserRow, repo
-from bot.views import Answer, LobbyScreen
-from engine.ai import Level
+from bot.services.locks import GameLocks
+from bot.services.updates import CURRENT_UPDATE, ProcessedUpdates
+from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
+from bot.storage.batch import Batch, GuardError
+from bot.storage.db import Tx
+from bot.views import Answer, Rendered
 
 log = logging.getLogger(__name__)
 
 CURRENT_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("current_game", default=None)
 """The game the update being handled last touched (the error handler names it in the log)."""
+
+GAMES_CACHED: Final = 1000
+"""At most this many games stay in memory (the most recently used)."""
+GAME_IDLE: Final = 3600.0
+"""A game untouched for this long (seconds of the bot's clock) leaves memory; the next change reads it again."""
 
 
 @dataclass(slots=True)
@@ -52,62 +64,168 @@ class Match:
                 return seat
         return None
 
+    def copy(self) -> Match:
+        """A copy to change (rows and party are immutable: the lists that hold them are copied)."""
+        return Match(self.game, list(self.seats), dict(self.users), self.party)
 
-@dataclass(slots=True)
+
 class Unit:
-    """The unit of work of one change: its transaction and the game as read in it.
+    """The unit of work of one change: the game as the change sees it, changed through the methods below, which
+    note what to store. :meth:`Store.mutate` stores it all in one transaction when the change is over."""
 
-    A room that moves the party sets ``party``; the cache takes it once the transaction has committed.
-    """
+    def __init__(self, match: Match, now: float, db: Database) -> None:
+        self.match = match
+        self.now = now
+        self._db = db
+        self._was = match.game.version
+        self._game = False
+        self._seats: set[int] = set()
+        self._seating = False
+        self._users: dict[int, tuple[Person, bool]] = {}
+        self._moves: list[tuple[int, str, int, Actor]] = []
+        self._notices: list[Notice] = []
 
-    tx: Tx
-    match: Match
-    now: float
-    party: Party | None = None
+    # --- changes ---------------------------------------------------------------------------------------------
+
+    def update_game(self, **changes: Any) -> GameRow:
+        self.match.game = dataclasses.replace(self.match.game, **changes)
+        self._game = True
+        return self.match.game
+
+    def close(self, status: GameStatus) -> None:
+        """The game is over (finished, cancelled, expired): no deadline runs any more."""
+        self.update_game(status=status, finished_at=self.now, deadline=None)
+
+    def update_seat(self, index: int, **changes: Any) -> SeatRow:
+        seat = self.match.seats[index] = dataclasses.replace(self.match.seats[index], **changes)
+        self._seats.add(index)
+        return seat
+
+    def add_seat(self, user_id: int | None, name: str, level: str | None) -> SeatRow:
+        seat = SeatRow(self.match.game.id, len(self.match.seats), user_id, name, level, 0, False)
+        self.match.seats.append(seat)
+        self._seating = True
+        return seat
+
+    def remove_seat(self, index: int) -> None:
+        """A lobby seat goes; the seats after it move up, so seats stay numbered 0..n-1."""
+        seats = self.match.seats
+        del seats[index]
+        seats[index:] = [dataclasses.replace(s, seat=s.seat - 1) for s in seats[index:]]
+        self._seating = True
+
+    async def seen(self, person: Person, *, started: bool = False) -> UserRow:
+        """The person as they are now (their name, language; ``started``: they opened the private chat)."""
+        user = self.match.users.get(person.user_id)
+        if user is None:
+            user = await repo.get_user(self._db, person.user_id) or UserRow(
+                person.user_id, person.name, person.username, person.lang, False, False
+            )
+        user = self.match.users[person.user_id] = user.seen_as(
+            person.name, person.username, person.lang, started=started
+        )
+        earlier = self._users.get(person.user_id)
+        self._users[person.user_id] = (person, started or (earlier is not None and earlier[1]))
+        return user
+
+    def record_move(self, after: Party, code: str, seat: int, actor: Actor) -> None:
+        """The party moved on to ``after`` by ``code``, played from ``seat``."""
+        before = self.match.party
+        assert before is not None
+        self._moves.append((before.version, code, seat, actor))
+        self.match.party = after
+        self.update_game(record=after.record(), version=after.version)
+
+    def notice(self, rendered: Rendered, chat_id: int, thread_id: int = 0) -> Notice:
+        """A one-off message stored with this change and posted once it has committed."""
+        markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else None
+        notice = Notice(self._db.next_notice_id(), chat_id, thread_id, rendered.text, markup)
+        self._notices.append(notice)
+        return notice
+
+    # --- storing ---------------------------------------------------------------------------------------------
+
+    def batch(self) -> Batch:
+        """What this change wrote, one statement per table."""
+        batch = Batch()
+        match = self.match
+        for person, started in self._users.values():
+            repo.upsert_user(
+                batch, person.user_id, person.name, person.username, person.lang, started=started
+            )
+        if self._game:
+            repo.save_game(batch, match.game, self._was)
+        if self._seating:
+            repo.replace_seats(batch, match.game.id, match.seats)
+        elif self._seats:
+            repo.save_seats(batch, [match.seats[i] for i in sorted(self._seats)])
+        for version, code, seat, actor in self._moves:
+            repo.add_move(batch, match.game.id, version, code, seat, actor, self.now)
+        for notice in self._notices:
+            repo.add_notice(batch, notice, self.now)
+        return batch
 
 
 @dataclass(slots=True)
 class Change:
-    """What a room changed, for the façade to make known: the game as committed, the answer to the press,
-    notices stored with the change, whose private message goes out anew, and whether the game's timer and
-    bot-pause clock must hear of it (``touched``)."""
+    """What a room changed, for the façade to make known: the game as committed, the answer to the press, the
+    notices stored with the change, whose private message is sent anew below (``resend``; the group's table:
+    ``resend_table``), a reminder to show (seat, seconds left), whether the timer made the move for a player,
+    and whether the game's timer must look again at what is due (``wake_timer``)."""
 
     match: Match
     answer: Answer | None = None
     notices: list[Notice] = field(default_factory=list)
-    renew: set[int] = field(default_factory=set)
-    renew_group: bool = False
-    touched: bool = True
+    resend: set[int] = field(default_factory=set)
+    resend_table: bool = False
+    reminder: tuple[int, int] | None = None
+    timer_move: bool = False
+    wake_timer: bool = True
 
 
-@dataclass(slots=True)
-class Memory:
-    """What the service keeps in memory only (lost on restart, harmless).
+class GameCache:
+    """Active games by id, as last committed: the most recently used, untouched for less than ``idle``."""
 
-    ``changed_at``: when each game last changed, the start of a bot player's pause; a game missing here (after
-    a restart) is stamped by its first tick.
-    """
+    def __init__(self, clock: Clock, limit: int = GAMES_CACHED, idle: float = GAME_IDLE) -> None:
+        self._clock = clock
+        self._limit = limit
+        self._idle = idle
+        self._games: OrderedDict[int, tuple[Match, float]] = OrderedDict()
 
-    screens: dict[int, LobbyScreen] = field(default_factory=dict)
-    picks: dict[tuple[int, int], str] = field(default_factory=dict)
-    changed_at: dict[int, float] = field(default_factory=dict)
-    hidden_lobbies: dict[int, list[int]] = field(default_factory=dict)
-    """Lobbies cancelled while the bot was out of their group, by chat: their messages are updated on its return."""
-    auto_moved: dict[int, int] = field(default_factory=dict)
-    """Games whose last move the timer made for a player, with the party's version after it."""
-    reminders: dict[int, dict[int, tuple[str, int]]] = field(default_factory=dict)
-    """Each game's reminders on show: user → (slot, the party's version it reminds of). Kept past the game's end
-    (:meth:`forget` leaves them) until the publisher has them deleted."""
+    def __len__(self) -> int:
+        return len(self._games)
 
-    def forget(self, game_id: int) -> None:
-        self.screens.pop(game_id, None)
-        self.changed_at.pop(game_id, None)
-        self.auto_moved.pop(game_id, None)
-        self.drop_picks(game_id)
+    def __contains__(self, game_id: int) -> bool:
+        return game_id in self._games
 
-    def drop_picks(self, game_id: int) -> None:
-        if self.picks:
-            self.picks = {k: v for k, v in self.picks.items() if k[0] != game_id}
+    def get(self, game_id: int) -> Match | None:
+        found = self._games.get(game_id)
+        if found is None:
+            return None
+        self._games[game_id] = (found[0], self._clock.now())
+        self._games.move_to_end(game_id)
+        return found[0]
+
+    def put(self, match: Match) -> None:
+        """Keep ``match`` (an active game); a game that is over leaves."""
+        game_id = match.game.id
+        if not match.game.status.is_active:
+            self._games.pop(game_id, None)
+            return
+        self._games[game_id] = (match, self._clock.now())
+        self._games.move_to_end(game_id)
+        oldest = self._clock.now() - self._idle
+        while self._games:
+            first, (_, touched) = next(iter(self._games.items()))
+            if len(self._games) <= self._limit and touched > oldest:
+                break
+            del self._games[first]
+
+    def pop(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def matches(self) -> list[Match]:
+        return [match for match, _ in self._games.values()]
 
 
 class Store:
@@ -116,139 +234,151 @@ class Store:
         self.clock = clock
         self.config = config
         self.locks = GameLocks()
-        self.states: StateCache[Party] = StateCache(clock.now)
-        self.mem = Memory()
+        self.games = GameCache(clock)
+        self.processed = ProcessedUpdates(db, clock)
 
     @asynccontextmanager
     async def tx(self, *, mark: bool = True) -> AsyncIterator[Tx]:
-        """A transaction that also stores the update being handled as processed (when it writes).
-
-        ``mark=False`` for a step that is not the update's change itself (remembering who pressed): a failure
-        after it must leave the update to be handled again.
-        """
+        """A transaction for a step outside any one game (opening one: its new id), with the update's mark when
+        it writes. ``mark=False`` for a step that is not the update's change itself (remembering who pressed): a
+        failure after it must leave the update to be handled again."""
         claim = CURRENT_UPDATE.get() if mark else None
         async with self.db.tx() as tx:
             yield tx
             if claim is not None and tx.writes:
-                await repo.mark_processed(tx, claim.update_id, self.clock.now())
+                batch = Batch()
+                repo.mark_processed(batch, claim.update_id, self.clock.now())
+                await tx.run(batch)
         if claim is not None and tx.writes:
-            claim.marked = True
+            self.processed.marked(claim)
 
     @asynccontextmanager
     async def mutate(self, game_id: int) -> AsyncIterator[Unit]:
-        """Lock, read and change one game in one transaction (ServiceError NO_GAME if there is none)."""
+        """Lock, load and change one game; its writes in one transaction (ServiceError NO_GAME if there is none)."""
         CURRENT_GAME.set(game_id)
+        claim = CURRENT_UPDATE.get()
         async with self.locks[game_id]:
-            claim = CURRENT_UPDATE.get()
+            committed = await self._load(game_id)
+            if committed is None:
+                raise ServiceError(Answer.NO_GAME)
+            unit = Unit(committed.copy(), self.clock.now(), self.db)
             refusal: ServiceError | None = None
-            async with self.db.tx() as tx:
-                match = await self.read(tx, game_id)
-                if match is None:
-                    refusal = ServiceError(Answer.NO_GAME)
-                    unit = None
-                else:
-                    unit = Unit(tx, match, self.clock.now())
-                    try:
-                        yield unit
-                    except ServiceError as exc:
-                        refusal = exc
-                    else:
-                        if tx.writes:
-                            fresh = await self.read(tx, game_id, unit.party)
-                            if fresh is not None:
-                                unit.match = fresh
-                if claim is not None:
-                    await repo.mark_processed(tx, claim.update_id, self.clock.now())
+            try:
+                yield unit
+            except ServiceError as exc:
+                refusal = exc
+            batch = unit.batch()
+            if claim is not None and batch:
+                repo.mark_processed(batch, claim.update_id, unit.now)
+            try:
+                if batch:
+                    await self.db.write(batch)
+            except (GuardError, sqlite3.IntegrityError) as exc:
+                # The database is not what memory says (another writer, or a write that half-happened): nothing
+                # was stored, and the next change reads the game afresh.
+                self.games.pop(game_id)
+                raise GuardError(f"game {game_id}: the stored game differs from the one in memory") from exc
+            except BaseException:
+                self.games.pop(game_id)
+                raise
             if claim is not None:
-                claim.marked = True
+                if batch:
+                    self.processed.marked(claim)
+                else:
+                    self.processed.later(claim.update_id)
+                    claim.marked = True
+            self._keep(unit.match)
             if refusal is not None:
                 raise refusal
-            assert unit is not None
-            if unit.party is not None:
-                if unit.match.game.status.is_active:
-                    self.states[game_id] = unit.party
-                else:
-                    self.states.pop(game_id)
+
+    async def read(self, game_id: int) -> Match | None:
+        """The game as last committed (from memory, else read under its lock), for a step that changes nothing."""
+        CURRENT_GAME.set(game_id)
+        cached = self.games.get(game_id)
+        if cached is not None:
+            return cached
+        async with self.locks[game_id]:
+            return await self._load(game_id)
 
     async def game(self, game_id: int) -> GameRow | None:
         """The game's row, read without its lock (for checks made before taking it)."""
-        async with self.db.tx() as tx:
-            return await repo.get_game(tx, game_id)
+        cached = self.games.get(game_id)
+        return cached.game if cached is not None else await repo.get_game(self.db, game_id)
 
-    async def read(self, tx: Tx, game_id: int, moved: Party | None = None) -> Match | None:
-        """The game's rows as of ``tx``; its party from the cache (or ``moved``), else rebuilt from the record."""
-        game = await repo.get_game(tx, game_id)
+    async def _load(self, game_id: int) -> Match | None:
+        """The game from memory, else from the database (its row, seats and people; its party from the record)."""
+        cached = self.games.get(game_id)
+        if cached is not None:
+            return cached
+        game = await repo.get_game(self.db, game_id)
         if game is None:
             return None
-        seats = await repo.seats_of(tx, game_id)
-        users: dict[int, UserRow] = {}
-        for seat in seats:
-            if seat.user_id is not None:
-                user = await repo.get_user(tx, seat.user_id)
-                if user is not None:
-                    users[user.user_id] = user
-        if not game.status.is_active:
-            self.forget(game_id)
+        seats = await repo.seats_of(self.db, game_id)
+        users = await repo.users_by_id(self.db, [s.user_id for s in seats if s.user_id is not None])
         party: Party | None = None
         if game.record is not None:
-            cached = moved if moved is not None else self.states.get(game_id)
-            if cached is not None and cached.version == game.version:
-                party = cached
-            else:
-                party = plugin_of(game.kind).restore(game.record)
-                if party.version != game.version:
-                    raise RuntimeError(
-                        f"game {game_id}: record has {party.version} moves, row says {game.version}"
-                    )
-                if game.status.is_active:
-                    self.states[game_id] = party
+            party = plugin_of(game.kind).restore(game.record)
+            if party.version != game.version:
+                raise RuntimeError(
+                    f"game {game_id}: record has {party.version} moves, row says {game.version}"
+                )
+        match = Match(game, seats, users, party)
+        self._keep(match)
+        return match
+
+    def _keep(self, match: Match) -> None:
+        self.games.put(match)
+
+    async def adopt(self, tx: Tx, game_id: int) -> Match:
+        """A game just written in ``tx`` (a new lobby, a solo game) read back, to be kept once ``tx`` commits."""
+        game = await repo.get_game(tx, game_id)
+        assert game is not None
+        seats = await repo.seats_of(tx, game_id)
+        users = await repo.users_by_id(tx, [s.user_id for s in seats if s.user_id is not None])
+        party = plugin_of(game.kind).restore(game.record) if game.record is not None else None
         return Match(game, seats, users, party)
 
-    def forget(self, game_id: int) -> None:
-        """A game that is over leaves memory (its record stays in the database)."""
-        self.states.pop(game_id)
-        self.mem.forget(game_id)
+    def keep(self, match: Match) -> None:
+        """A game written outside :meth:`mutate` (see :meth:`adopt`) whose transaction committed."""
+        self._keep(match)
+
+    async def user_changed(self, user: UserRow, game_ids: list[int]) -> None:
+        """A person's row changed outside their games' changes (they opened the bot again, or blocked it): the
+        games in memory see it."""
+        for game_id in game_ids:
+            async with self.locks[game_id]:
+                cached = self.games.get(game_id)
+                if cached is not None and user.user_id in cached.users:
+                    match = cached.copy()
+                    match.users[user.user_id] = user
+                    self.games.put(match)
+
+    async def forget_games(self, game_ids: list[int]) -> None:
+        """These games leave memory (their rows are about to change outside their own changes)."""
+        for game_id in game_ids:
+            async with self.locks[game_id]:
+                self.games.pop(game_id)
 
     def new_party(self, plugin: AnyPlugin, options: Options, players: int) -> Party:
         """A new party dealt from the configured seed (tests) or a fresh random one."""
         seed = self.config.game_seed if self.config.game_seed is not None else secrets.randbits(48)
         return plugin.new_party(options, players, seed)
 
-    async def arm_deadline(
-        self, tx: Tx, game_id: int, party: Party | None = None, seats: list[SeatRow] | None = None
-    ) -> None:
+    def arm_deadline(self, unit: Unit) -> None:
         """The AFK deadline of the player to move (group games with a time limit, or an unreachable player)."""
-        game = await repo.get_game(tx, game_id)
-        if game is None or game.mode is not GameMode.GROUP:
+        match = unit.match
+        game, party = match.game, match.party
+        if game.mode is not GameMode.GROUP or party is None:
             return
-        if party is None:
-            if game.record is None:
-                return
-            party = self.states.get(game_id)
-            if party is None or party.version != game.version:
-                party = plugin_of(game.kind).restore(game.record)
-        if seats is None:
-            seats = await repo.seats_of(tx, game_id)
-        if party.is_terminal:
-            await repo.set_deadline(tx, game_id, None)
-            return
-        seat = seats[party.current_player]
-        limit = float(game.turn_timeout)
-        if seat.user_id is not None and not limit:
-            user = await repo.get_user(tx, seat.user_id)
-            if user is not None and not user.reachable:
-                limit = float(self.config.turn_timeout or 60)
-        if seat.bot_plays or not limit:
-            await repo.set_deadline(tx, game_id, None)
-        else:
-            await repo.set_deadline(tx, game_id, self.clock.now() + limit)
-
-
-def level_of(seat: SeatRow) -> Level:
-    """The level a bot player plays at (a human's seat played by the bot: the normal one)."""
-    if seat.is_bot and seat.level:
-        try:
-            return Level(seat.level)
-        except ValueError:
-            pass
-    return Level.NORMAL
+        deadline: float | None = None
+        if not party.is_terminal:
+            seat = match.seats[party.current_player]
+            limit = float(game.turn_timeout)
+            if seat.user_id is not None and not limit:
+                user = match.users.get(seat.user_id)
+                if user is not None and not user.reachable:
+                    limit = float(self.config.turn_timeout or 60)
+            if not seat.bot_plays and limit:
+                deadline = self.clock.now() + limit
+        if deadline != game.deadline or game.reminded:
+            unit.update_game(deadline=deadline, reminded=False)

@@ -90,8 +90,9 @@ def _exit_with(bot_pid: int) -> None:
 
 def _warm_up(pause: float) -> int:
     """Runs once in each new worker: imports are done, and the pause keeps one worker from taking every call."""
-    import engine  # noqa: F401  (registers the games)
+    from engine.core import games
 
+    games()  # every game imported (and registered) once, not in the first decision
     time.sleep(pause)
     return multiprocessing.current_process().pid or 0
 

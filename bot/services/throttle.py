@@ -1,6 +1,6 @@
 """Refusals merged per chat: the same refusal to the same command in one chat goes out once per window.
 
-A hundred «/konchinka» in a group where a game runs must not queue a hundred «В этом чате уже идёт игра.»: they
+A hundred game commands in a group where a game runs must not queue a hundred «В этом чате уже идёт игра.»: they
 would take the group's whole message budget for minutes and hold up the game's own messages.
 """
 

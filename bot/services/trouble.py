@@ -22,6 +22,7 @@ from aiogram.exceptions import TelegramAPIError
 from aiogram.types import TelegramObject, Update
 
 from bot.i18n import translator_for
+from bot.storage.db import is_busy
 
 log = logging.getLogger(__name__)
 
@@ -30,12 +31,6 @@ RETRY_WITHIN: Final = 6.0
 RETRY_PAUSE: Final = 0.2
 MAX_UPDATES_IN_FLIGHT: Final = 32
 """Updates handled at the same time; more wait for a free place (they would only wait for the database)."""
-
-
-def is_busy(exc: sqlite3.Error) -> bool:
-    """The database is locked by someone else (worth another try), as opposed to full, read-only or broken."""
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
 
 
 class DatabaseTrouble(BaseMiddleware):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from bot.storage.batch import Batch
 from bot.storage.db import Database, Tx
 from bot.storage.models import Actor, GameMode, GameRow, GameStatus, LiveMessage, Notice, SeatRow, UserRow
 
 __all__ = [
     "Actor",
+    "Batch",
     "Database",
     "GameMode",
     "GameRow",

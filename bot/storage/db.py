@@ -1,135 +1,158 @@
-"""The SQLite database: one connection used from the event loop, WAL mode, versioned migrations, serialized
-transactions.
+"""The SQLite database through aiosqlite: one connection, WAL mode, versioned migrations, few trips.
 
-All access goes through :meth:`Database.tx`: an ``asyncio.Lock`` serializes transactions on the single
-connection (statements of two coroutines never interleave inside one transaction), ``BEGIN IMMEDIATE`` takes
-the write lock at once, and the transaction commits on a normal exit or rolls back on an exception.
+Every statement runs on aiosqlite's own thread, never on the event loop's: a slow disk, a checkpoint or a full
+volume stalls that thread, not the loop that answers every press. A trip there and back costs CPU (the thread
+hand-off), so the bot makes few of them:
 
-Statements run on the event loop's own thread: on a small database they take microseconds, far less than a trip
-to a worker thread and back (aiosqlite's way, ~0.1 ms of CPU a statement). The two things that can take long
-never block the loop: waiting for a write lock held by another process is done with ``asyncio.sleep`` (the
-connection's own busy timeout is 0; :data:`BUSY_TIMEOUT` as before), and checkpoints — copying the WAL back
-into the database file, with its fsync — run in a worker thread on a connection of their own.
+- :meth:`Database.write` runs a :class:`Batch` — the writes a change gathered — as one transaction:
+  ``BEGIN IMMEDIATE``, one ``executemany`` per statement (every row of a table at once), ``COMMIT``;
+- rows that may wait a moment (what the outbox delivered, updates that changed nothing) are :class:`Deferred`:
+  they ride along with the next transaction, or go in one of their own once :data:`RIDE_WITHIN` has passed;
+- reads of a running game come from the service's cache, so a move reads nothing.
+
+An ``asyncio.Lock`` keeps transactions whole on the single connection (another coroutine's statements never land
+inside one). A write lock held by another process is waited out on the loop (``asyncio.sleep`` between tries,
+up to ``busy_timeout``), never by blocking the connection's thread; checkpoints — copying the WAL back into the
+database file, with its fsync — run on a second connection of their own.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
+import aiosqlite
+
+from bot.storage.batch import Batch, Deferred, GuardError, Params
 from bot.storage.migrations import MIGRATIONS
 
 log = logging.getLogger(__name__)
 
-Params = Sequence[object] | dict[str, object]
+Row = sqlite3.Row
 
 BUSY_TIMEOUT: Final = 5.0
 """Real seconds a transaction waits for a write lock another process holds before it fails («locked»)."""
 BUSY_PAUSES: Final = (0.001, 0.05)
 """The first and the longest pause between two tries to take a held lock (doubling in between)."""
 CHECKPOINT_EVERY: Final = 500
-"""Commits between two checkpoints (SQLite's own would come every ~1000 pages written, on the loop)."""
+"""Commits between two checkpoints (SQLite's own would come every ~1000 pages written)."""
+RIDE_WITHIN: Final = 0.5
+"""Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
 
 
-def _is_busy(exc: sqlite3.Error) -> bool:
-    """The database is locked by someone else (worth another try), as opposed to full, read-only or broken."""
-    text = str(exc).lower()
-    return "locked" in text or "busy" in text
+# --- the connection --------------------------------------------------------------------------------------
 
 
 class Tx:
-    """The statements of one transaction; ``writes`` counts the statements that may have changed something."""
+    """An open transaction for the steps that must read between writes (opening a game: its new id). It begins
+    (``BEGIN IMMEDIATE``) with its first statement, so one that runs none costs nothing."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self._conn = conn
+    def __init__(self, db: Database, begin: Callable[[], Awaitable[None]]) -> None:
+        self._db = db
+        self._begin = begin
         self.writes = 0
 
     async def execute(self, sql: str, params: Params = ()) -> int:
         """Run one statement; the number of rows it changed."""
+        await self._begin()
         self.writes += 1
-        cursor = self._conn.execute(sql, params)
-        try:
-            return cursor.rowcount
-        finally:
-            cursor.close()
+        cursor = await self._db._call(sql, params)
+        return cursor.rowcount
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT; the new row id."""
+        await self._begin()
         self.writes += 1
-        cursor = self._conn.execute(sql, params)
-        try:
-            rowid = cursor.lastrowid
-        finally:
-            cursor.close()
-        if rowid is None:
+        cursor = await self._db._call(sql, params)
+        if cursor.lastrowid is None:
             raise RuntimeError("INSERT produced no row id")
-        return rowid
+        return cursor.lastrowid
 
-    async def one(self, sql: str, params: Params = ()) -> sqlite3.Row | None:
-        cursor = self._conn.execute(sql, params)
-        try:
-            row: sqlite3.Row | None = cursor.fetchone()
-            return row
-        finally:
-            cursor.close()
+    async def one(self, sql: str, params: Params = ()) -> Row | None:
+        rows = await self.all(sql, params)
+        return rows[0] if rows else None
 
-    async def all(self, sql: str, params: Params = ()) -> list[sqlite3.Row]:
-        cursor = self._conn.execute(sql, params)
-        try:
-            return list(cursor.fetchall())
-        finally:
-            cursor.close()
+    async def all(self, sql: str, params: Params = ()) -> list[Row]:
+        await self._begin()
+        return await self._db._fetch(sql, params)
 
-    async def many(self, sql: str, rows: Iterable[Params]) -> None:
-        self.writes += 1
-        self._conn.executemany(sql, rows).close()
+    async def run(self, batch: Batch) -> None:
+        """The batch's statements, inside this transaction."""
+        if batch:
+            await self._begin()
+            self.writes += 1
+            await self._db._run(batch)
 
 
 class Database:
     SCHEMA_VERSION: Final = len(MIGRATIONS)
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: aiosqlite.Connection, path: Path, busy_timeout: float) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._closed = False
         self.path = path
+        self.busy_timeout = busy_timeout
         self.transactions = 0
-        """Transactions begun so far (a figure for tests and benchmarks: how many a press costs)."""
+        """Transactions begun so far (a figure for tests, benchmarks and the operator: what a press costs)."""
+        self.statements = 0
+        """Statements sent to SQLite so far (an ``executemany`` counts once; ``BEGIN`` and ``COMMIT`` count)."""
         self.on_transaction: Callable[[], None] | None = None
         """Called as each transaction begins (tests attribute transactions to the update being handled)."""
+        self._riders: list[Deferred[object, object]] = []
+        self._ride: asyncio.TimerHandle | None = None
+        self._flush: asyncio.Task[None] | None = None
         self._commits = 0
         self._checkpoint: asyncio.Task[None] | None = None
-        self._checkpointer: sqlite3.Connection | None = None
+        self._checkpointer: aiosqlite.Connection | None = None
+        self.notice_ids = 0
+        """The last id given to a notice of the ``outbox`` table (ids are given here, so a batch can hold them)."""
 
     @classmethod
-    async def open(cls, path: Path | str) -> Database:
+    async def open(cls, path: Path | str, *, busy_timeout: float = BUSY_TIMEOUT) -> Database:
         """Open (creating its folder) and migrate the database at ``path``."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        # While opening (a crashed run's WAL may need recovery), SQLite itself waits out a lock, as it always did.
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT)
-        db = cls(conn, path)
+        # While opening (a crashed run's WAL may need recovery), SQLite itself waits out a lock, on its thread.
+        conn = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
+        db = cls(conn, path, busy_timeout)
         try:
             conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA journal_mode=WAL").close()
-            conn.execute("PRAGMA synchronous=NORMAL").close()
-            conn.execute("PRAGMA foreign_keys=ON").close()
-            conn.execute("PRAGMA wal_autocheckpoint=0").close()
+            for pragma in (
+                "journal_mode=WAL",
+                "synchronous=NORMAL",
+                "foreign_keys=ON",
+                "wal_autocheckpoint=0",
+            ):
+                await db._call(f"PRAGMA {pragma}")
             await db.migrate()
-            conn.execute("PRAGMA busy_timeout=0").close()  # from now on the loop waits, not SQLite
+            await db._call("PRAGMA busy_timeout=0")  # from now on the loop waits, not SQLite's thread
+            rows = await db._fetch(
+                "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'outbox'), 0), "
+                "COALESCE((SELECT MAX(id) FROM outbox), 0)) AS last"
+            )
+            db.notice_ids = int(rows[0]["last"])
         except BaseException:
             await db.close()
             raise
         return db
 
     async def close(self) -> None:
-        """Close the connection (after a checkpoint on its way); closing twice is harmless."""
+        """Store what waits (deferred rows), then close the connections; closing twice is harmless."""
+        if self._ride is not None:
+            self._ride.cancel()
+            self._ride = None
+        if not self._closed and any(len(r) for r in self._riders):
+            with contextlib.suppress(sqlite3.Error, ValueError):
+                await self.write(Batch())
         async with self._lock:
             if self._closed:
                 return
@@ -138,79 +161,184 @@ class Database:
                 with contextlib.suppress(Exception):
                     await self._checkpoint
             if self._checkpointer is not None:
-                self._checkpointer.close()
-            self._conn.close()
+                with contextlib.suppress(Exception):
+                    await self._checkpointer.close()
+            await self._conn.close()
+
+    async def trace(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback`` with every statement SQLite runs, on the thread that runs it (tests, debugging)."""
+        await self._conn.set_trace_callback(callback)
+
+    async def on_progress(self, handler: Callable[[], int], every: int) -> None:
+        """Call ``handler`` every ``every`` steps of SQLite's machine, on its thread (tests: a disk that stalls)."""
+        await self._conn.set_progress_handler(handler, every)
+
+    # --- reading ---------------------------------------------------------------------------------------------
+
+    async def one(self, sql: str, params: Params = ()) -> Row | None:
+        """The first row of a query, read outside any transaction of this connection."""
+        rows = await self.all(sql, params)
+        return rows[0] if rows else None
+
+    async def all(self, sql: str, params: Params = ()) -> list[Row]:
+        async with self._lock:
+            self._check_open()
+            return await self._fetch(sql, params)
 
     async def schema_version(self) -> int:
-        row = self._conn.execute("PRAGMA user_version").fetchone()
-        return int(row[0]) if row else 0
+        rows = await self.all("PRAGMA user_version")
+        return int(rows[0][0]) if rows else 0
 
     async def journal_mode(self) -> str:
-        row = self._conn.execute("PRAGMA journal_mode").fetchone()
-        return str(row[0]) if row else ""
+        rows = await self.all("PRAGMA journal_mode")
+        return str(rows[0][0]) if rows else ""
+
+    # --- writing ---------------------------------------------------------------------------------------------
+
+    def next_notice_id(self) -> int:
+        self.notice_ids += 1
+        return self.notice_ids
+
+    async def write(self, batch: Batch, *, patience: float | None = None) -> None:
+        """Store ``batch`` in one transaction, with the deferred rows waiting to ride along (rows of the same
+        statement in one ``executemany``); nothing at all when both are empty. A guard that fails
+        (:class:`GuardError`) or any error rolls everything back. ``patience``: as for :meth:`tx`."""
+        async with self.tx(batch, patience=patience):
+            pass
+
+    @asynccontextmanager
+    async def tx(self, batch: Batch | None = None, *, patience: float | None = None) -> AsyncIterator[Tx]:
+        """An explicit transaction (``BEGIN IMMEDIATE`` … ``COMMIT``) that first writes ``batch`` and the
+        deferred rows; it begins with its first statement (at once when rows wait), and rolls back on an
+        exception. ``patience``: real seconds it waits for a write lock another process holds (``busy_timeout``
+        when None)."""
+        async with self._lock:
+            self._check_open()
+            riding = batch if batch is not None else Batch()
+            stamps = [rider.take(riding) for rider in self._riders]
+            begun = False
+
+            async def begin() -> None:
+                nonlocal begun
+                if begun:
+                    return
+                begun = True
+                self.transactions += 1
+                if self.on_transaction is not None:
+                    self.on_transaction()
+                await self._busy_retry("BEGIN IMMEDIATE", patience)
+                if riding:
+                    await self._run(riding)
+
+            try:
+                if riding:
+                    await begin()
+                yield Tx(self, begin)
+                if begun:
+                    await self._busy_retry("COMMIT")
+            except BaseException:
+                if begun:
+                    await self._rollback()
+                raise
+        for rider, stamp in zip(self._riders, stamps, strict=True):
+            rider.stored(stamp)
+        if begun:
+            self._commits += 1
+            if self._commits % CHECKPOINT_EVERY == 0:
+                self._start_checkpoint()
 
     async def migrate(self) -> None:
         """Apply every migration newer than the database, each in its own transaction."""
         async with self._lock:
-            current = await self.schema_version()
+            rows = await self._fetch("PRAGMA user_version")
+            current = int(rows[0][0]) if rows else 0
             for number, script in enumerate(MIGRATIONS, start=1):
                 if number <= current:
                     continue
                 log.info("applying database migration %d", number)
-                await self._begin()
+                await self._busy_retry("BEGIN IMMEDIATE")
                 try:
                     for statement in _statements(script):
-                        self._conn.execute(statement).close()
-                    self._conn.execute(f"PRAGMA user_version = {number}").close()
-                    await self._commit()
+                        await self._call(statement)
+                    await self._call(f"PRAGMA user_version = {number}")
+                    await self._busy_retry("COMMIT")
                 except BaseException:
-                    self._rollback()
+                    await self._rollback()
                     raise
 
-    @asynccontextmanager
-    async def tx(self) -> AsyncIterator[Tx]:
-        async with self._lock:
-            if self._closed:
-                raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
-            self.transactions += 1
-            if self.on_transaction is not None:
-                self.on_transaction()
-            await self._begin()
-            try:
-                yield Tx(self._conn)
-                await self._commit()
-            except BaseException:
-                self._rollback()
-                raise
-        self._commits += 1
-        if self._commits % CHECKPOINT_EVERY == 0:
-            self._start_checkpoint()
+    # --- deferred rows ---------------------------------------------------------------------------------------
 
-    async def _begin(self) -> None:
-        await self._busy_retry("BEGIN IMMEDIATE")
+    def add_rider(self, rider: Deferred[Any, Any]) -> None:
+        self._riders.append(rider)
 
-    async def _commit(self) -> None:
-        await self._busy_retry("COMMIT")
+    def ride_soon(self) -> None:
+        """Deferred rows are waiting: unless a transaction takes them first, one of their own comes soon."""
+        if self._ride is not None or self._closed:
+            return
+        with contextlib.suppress(RuntimeError):  # no running loop: the next transaction takes them
+            # A context of its own: the rows are nobody's update (a test counts transactions by update).
+            loop = asyncio.get_running_loop()
+            self._ride = loop.call_later(RIDE_WITHIN, self._start_flush, context=contextvars.Context())
 
-    async def _busy_retry(self, sql: str) -> None:
-        """Run ``sql``; while another process holds the lock it needs, try again for up to :data:`BUSY_TIMEOUT`."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + BUSY_TIMEOUT
+    def _start_flush(self) -> None:
+        self._ride = None
+        if self._closed or (self._flush is not None and not self._flush.done()):
+            return
+        self._flush = asyncio.get_running_loop().create_task(self._flush_deferred(), name="db:deferred")
+
+    async def _flush_deferred(self) -> None:
+        try:
+            # Nobody waits for these rows: while another process holds the lock, they try again later rather
+            # than hold the connection (and every press queued behind it) for a whole busy timeout.
+            await self.write(Batch(), patience=0.0)
+        except (sqlite3.Error, ValueError) as exc:
+            level = logging.DEBUG if isinstance(exc, sqlite3.Error) and is_busy(exc) else logging.WARNING
+            log.log(level, "could not store the delivered messages' marks (tried again soon): %s", exc)
+            if any(len(r) for r in self._riders):
+                self.ride_soon()
+
+    # --- one trip to SQLite's thread -------------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+
+    async def _call(self, sql: str, params: Params = ()) -> aiosqlite.Cursor:
+        self.statements += 1
+        return await self._conn.execute(sql, params)
+
+    async def _fetch(self, sql: str, params: Params = ()) -> list[Row]:
+        self.statements += 1
+        rows = await self._conn.execute_fetchall(sql, params)
+        return list(rows)
+
+    async def _run(self, batch: Batch) -> None:
+        for sql, rows, changes in batch.items():
+            self.statements += 1
+            cursor = await self._conn.executemany(sql, rows)
+            if changes is not None and cursor.rowcount != changes:
+                raise GuardError(f"{sql.split(' WHERE ')[0]}: changed {cursor.rowcount} rows, not {changes}")
+
+    async def _busy_retry(self, sql: str, patience: float | None = None) -> None:
+        """Run ``sql``; while another process holds the lock it needs, try again for up to ``patience`` seconds
+        (``busy_timeout`` when None)."""
+        deadline = time.monotonic() + (self.busy_timeout if patience is None else patience)
         pause = BUSY_PAUSES[0]
         while True:
             try:
-                self._conn.execute(sql).close()
+                await self._call(sql)
                 return
             except sqlite3.OperationalError as exc:
-                if not _is_busy(exc) or loop.time() >= deadline:
+                if not is_busy(exc) or time.monotonic() >= deadline:
                     raise
-            await asyncio.sleep(min(pause, max(0.0, deadline - loop.time())))
+            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
             pause = min(pause * 2, BUSY_PAUSES[1])
 
-    def _rollback(self) -> None:
+    async def _rollback(self) -> None:
         if self._conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
-                self._conn.execute("ROLLBACK").close()
+            with contextlib.suppress(sqlite3.Error, ValueError):
+                self.statements += 1
+                await self._conn.execute("ROLLBACK")
 
     # --- checkpoints ---------------------------------------------------------------------------------------
 
@@ -220,18 +348,21 @@ class Database:
         self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint(), name="checkpoint")
 
     async def _run_checkpoint(self) -> None:
+        """Copy the WAL back into the database file, on a connection (and thread) of its own: writers go on."""
         try:
-            await asyncio.to_thread(self._checkpoint_now)
-        except sqlite3.Error as exc:
+            if self._checkpointer is None:
+                self._checkpointer = await aiosqlite.connect(
+                    self.path, isolation_level=None, timeout=self.busy_timeout
+                )
+            await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except (sqlite3.Error, ValueError) as exc:
             log.warning("WAL checkpoint failed (tried again later): %s", exc)
 
-    def _checkpoint_now(self) -> None:
-        """Copy the WAL back into the database file (on a worker thread; writers go on meanwhile)."""
-        if self._checkpointer is None:
-            self._checkpointer = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT
-            )
-        self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").close()
+
+def is_busy(exc: sqlite3.Error) -> bool:
+    """The database is locked by someone else (worth another try), as opposed to full, read-only or broken."""
+    text = str(exc).lower()
+    return "locked" in text or "busy" in text
 
 
 def _statements(script: str) -> list[str]:

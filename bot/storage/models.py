@@ -7,6 +7,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 
+from engine.ai.levels import Level
 from engine.core import GameRecord, JSONValue
 
 
@@ -50,6 +51,17 @@ class UserRow:
     def reachable(self) -> bool:
         """The bot can write to this user in private."""
         return self.started and not self.blocked
+
+    def seen_as(self, name: str, username: str | None, lang: str | None, *, started: bool = False) -> UserRow:
+        """This user as :func:`bot.storage.repo.upsert_user` leaves them (the same rule, in memory)."""
+        return UserRow(
+            self.user_id,
+            name,
+            username,
+            lang if lang is not None else self.lang,
+            self.started or started,
+            False if started else self.blocked,
+        )
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> UserRow:
@@ -135,6 +147,22 @@ class SeatRow:
     def bot_plays(self) -> bool:
         """The bot moves for this seat: a bot player, or a human replaced after missed turns."""
         return self.user_id is None or self.replaced
+
+    @property
+    def bot_level(self) -> Level | None:
+        """A bot player's level (None for a person's seat, or a level this bot does not know)."""
+        if not self.is_bot or not self.level:
+            return None
+        try:
+            return Level(self.level)
+        except ValueError:
+            return None
+
+    @property
+    def plays_at(self) -> Level:
+        """The level the bot plays this seat at: a bot player's own; a person's seat the bot stands in for (or
+        whose time ran out) is played as «любитель» would."""
+        return self.bot_level or Level.NORMAL
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> SeatRow:

@@ -11,7 +11,9 @@ Translators come from :func:`bot.i18n.translator`.
   level / closed.
 - ``render_start_bot``, ``render_seat_replaced``, ``render_timed_out``, ``render_seat_back``, ``render_game_cancelled``,
   ``render_turn_reminder``, ``render_joined`` — notices.
-- ``render_solo_setup``, ``render_rules``, ``render_help``, ``bot_commands(tr) -> (private, group)``.
+- ``render_solo_setup``; ``render_rules(library, section_id, tr)``, ``render_help(library, tr)``,
+  ``bot_commands(library, tr) -> (private, group)`` — ``library`` holds every hosted game's rules book
+  (:class:`bot.views.rules_book.RulesLibrary`; ``bot.games.rules_library()`` builds it).
 - ``answer_text(reason_enum, tr, **params)`` (``Answer`` or an engine reason), ``illegal_answer(error, tr,
   **params)`` — callback answers ≤ 200 characters.
 """
@@ -32,7 +34,8 @@ from bot.views.notices import (
     render_timed_out,
     render_turn_reminder,
 )
-from bot.views.rules import bot_commands, render_help, render_rules, render_solo_setup
+from bot.views.rules import bot_commands, render_help, render_rules
+from bot.views.solo import SoloGame, render_play_menu, render_solo_setup
 
 __all__ = [
     "Answer",
@@ -41,6 +44,7 @@ __all__ = [
     "LobbyStatus",
     "Rendered",
     "SeatInfo",
+    "SoloGame",
     "TableInfo",
     "answer_text",
     "bot_commands",
@@ -49,6 +53,7 @@ __all__ = [
     "render_help",
     "render_joined",
     "render_lobby",
+    "render_play_menu",
     "render_rules",
     "render_seat_back",
     "render_seat_replaced",

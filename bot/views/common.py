@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import datetime
 import html
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import HintCb, RematchCb, ReviewCb, RulesCb, RulesSection, TableCb
+from bot.callbacks import HintCb, RematchCb, ReviewCb, RulesCb, TableCb
 from bot.i18n import Locale, Translator
 from bot.views.models import Rendered, SeatInfo
 from engine.ai import Level
@@ -96,13 +95,11 @@ def turn_line(seats: Sequence[SeatInfo], player: int, tr: Translator, note: str 
     return f"{line} · {note}" if note else line
 
 
-def time_note(turn_seconds: int, deadline: datetime.time | None, tr: Translator) -> str:
-    """«⏱ до 18:42» (the deadline's clock time) or «⏱ 60 с на ход» (the limit); "" without a limit.
+def time_note(turn_seconds: int, tr: Translator) -> str:
+    """«⏱ 60 с на ход» (the limit per turn); "" without a limit.
 
     Never a countdown: the text stays the same until the turn passes, so the message needs no edit.
     """
-    if deadline is not None:
-        return tr.t("time-deadline", time=f"{deadline.hour}:{deadline.minute:02d}")
     if turn_seconds > 0:
         return tr.t("time-limit", seconds=turn_seconds)
     return ""
@@ -161,14 +158,15 @@ def url_button(text: str, url: str) -> InlineKeyboardButton:
     return InlineKeyboardButton(text=text, url=url)
 
 
-def rules_button(tr: Translator, section: RulesSection, game_id: str = "") -> InlineKeyboardButton:
+def rules_button(tr: Translator, section: str, game_id: str = "") -> InlineKeyboardButton:
+    """«📖 Правила»: the rules section with this id, sent to the presser's private chat."""
     return button(tr.t("btn-rules"), RulesCb(section=section, game=game_id).pack())
 
 
 def hand_last_row(
     tr: Translator,
     game_id: str,
-    section: RulesSection,
+    section: str,
     *,
     version: int,
     my_turn: bool,
@@ -207,7 +205,7 @@ def decimal(value: float, tr: Translator, *, signed: bool = False) -> str:
 
 
 def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONValue) -> JSONValue:
-    """An option from an options mapping or an options object (``KonchinkaOptions``)."""
+    """An option from an options mapping or an engine's options object (a frozen dataclass)."""
     if isinstance(options, Mapping):
         value = options.get(name, default)
         return value if value is not None else default
@@ -215,34 +213,3 @@ def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONVa
     if isinstance(raw, str | int | float | bool):
         return raw
     return default
-
-
-def konchinka_options_summary(options: Mapping[str, JSONValue] | object, tr: Translator) -> str:
-    """«классика · до 15» plus every house rule that differs from the default."""
-    variant = str(option(options, "variant", "classic"))
-    parts = [
-        tr.t("opt-variant", variant=variant),
-        tr.t("opt-target", target=_int(option(options, "target", 15))),
-    ]
-    if option(options, "multi_capture", False):
-        parts.append(tr.t("opt-multi-on"))
-    if option(options, "forced_capture", False):
-        parts.append(tr.t("opt-forced-on"))
-    if not option(options, "early_finish", True):
-        parts.append(tr.t("opt-early-off"))
-    if str(option(options, "settlement", "points")) == "stake":
-        parts.append(tr.t("opt-stake", stake=_int(option(options, "stake", 1))))
-    return " · ".join(parts)
-
-
-def _int(value: JSONValue) -> int:
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, str | float):
-        try:
-            return int(value)
-        except ValueError:
-            return 0
-    return 0

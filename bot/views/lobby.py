@@ -6,16 +6,7 @@ from collections.abc import Sequence
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import (
-    DeepLink,
-    GameKind,
-    LobbyCb,
-    LobbyOp,
-    NewCb,
-    NewVariant,
-    start_link,
-)
-from bot.games import plugin_of
+from bot.callbacks import DeepLink, LobbyCb, LobbyOp, start_link
 from bot.i18n import Translator
 from bot.views.common import (
     button,
@@ -31,35 +22,24 @@ from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, Seat
 from engine.ai import Level
 
 
-def render_new_menu(tr: Translator) -> Rendered:
-    """/new in a group: which game to open (Кончинка in either variant, or Кинг)."""
-    konchinka = tr.t("btn-game", kind=GameKind.KONCHINKA.value)
-    rows = [
-        [
-            button(
-                konchinka + " · " + tr.t("opt-variant", variant=v.value),
-                NewCb(kind=GameKind.KONCHINKA, variant=v).pack(),
-            )
-            for v in NewVariant
-        ],
-        [button(tr.t("btn-game", kind=GameKind.KING.value), NewCb(kind=GameKind.KING).pack())],
-    ]
+def render_new_menu(games: Sequence[Sequence[tuple[str, str]]], tr: Translator) -> Rendered:
+    """/new in a group: which game to open; ``games``: each game's buttons (label, callback data), a row each."""
+    rows = [[button(label, data) for label, data in choices] for choices in games]
     return Rendered(tr.t("solo-choose-game"), keyboard(rows))
 
 
 def render_lobby(info: LobbyInfo, tr: Translator) -> Rendered:
-    """The lobby message in the group: the main screen, the settings or the bot-level choice."""
+    """The lobby message in the group: the main screen or the bot-level choice (the settings screen is the
+    game plug-in's own)."""
     if info.status is not LobbyStatus.OPEN:
         return Rendered(_closed_text(info, tr), None)
-    if info.screen is LobbyScreen.SETTINGS:
-        return plugin_of(info.kind).render_settings(info, tr)
     if info.screen is LobbyScreen.BOT_LEVEL:
         return _bot_level(info, tr)
     return _main(info, tr)
 
 
 def _title(info: LobbyInfo, tr: Translator) -> str:
-    return plugin_of(info.kind).summary(info.options, tr)
+    return info.summary
 
 
 def _is_creator(info: LobbyInfo, seat: SeatInfo) -> bool:
@@ -87,8 +67,8 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
         lines.extend(_player_lines(info, tr) or [tr.t("lobby-empty")])
         if info.creator_name and not any(_is_creator(info, seat) for seat in info.seats):
             lines.append(tr.t("lobby-creator", name=esc(info.creator_name)))
-        if plugin_of(info.kind).fills_with_bots and len(info.seats) < info.max_players:
-            lines.append(tr.t("lobby-king-fill"))
+        if info.fills_with_bots and len(info.seats) < info.max_players:
+            lines.append(tr.t("lobby-bots-fill"))
         lines.append(tr.t("lobby-first-dealer"))
         if len(info.seats) < info.min_players:
             lines.append(tr.t("lobby-need-more", need=info.min_players - len(info.seats)))
@@ -110,7 +90,7 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
     rows.append(
         [
             button(tr.t("btn-settings"), LobbyCb(game=game, op=LobbyOp.SETTINGS).pack()),
-            rules_button(tr, plugin_of(info.kind).rules_section(info.options), ""),
+            rules_button(tr, info.rules_section, ""),
         ]
     )
     rows.append(

@@ -7,25 +7,20 @@ public fields, so any seat's view will do for them.
 
 from __future__ import annotations
 
-import datetime
 import enum
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Generic
+from dataclasses import dataclass, field, replace
+from typing import Generic
 
 from aiogram.types import InlineKeyboardMarkup
 from typing_extensions import TypeVar
 
-from bot.callbacks import GameKind
 from engine.ai import Level
 from engine.core import JSONValue
 
-if TYPE_CHECKING:
-    from engine.konchinka import KonchinkaView
-
-ViewT = TypeVar("ViewT", default="KonchinkaView")
-"""The engine view a table carries: ``KonchinkaView`` unless said otherwise (``TableInfo[KingView]``)."""
+ViewT = TypeVar("ViewT")
+"""The engine view a table carries (``TableInfo[SomeView]``: a table of the game whose view that is)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,13 +81,14 @@ class LobbyStatus(enum.StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class LobbyInfo:
-    """A group lobby: ``options`` is the game's ``options_dict()`` (Кончинка: ``KonchinkaOptions.to_dict()``
-    without ``players``, which is the number of seats at the start); ``turn_seconds`` is the bot's turn time
-    limit (0: none). ``creator_id``: the creator's user id; when they sit at the table their seat is marked
-    instead of a separate «Собирает:» line."""
+    """A group lobby: ``options`` are the game's options as stored (without the number of players, which is the
+    number of seats at the start); ``summary`` names the game and its options, ``rules_section`` the rules that
+    fit them, ``fills_with_bots`` whether empty seats go to bot players at the start (all three from the game's
+    plug-in); ``turn_seconds`` is the bot's turn time limit (0: none). ``creator_id``: the creator's user id; when
+    they sit at the table their seat is marked instead of a separate «Собирает:» line."""
 
     game_id: str
-    kind: GameKind
+    kind: str
     options: Mapping[str, JSONValue]
     seats: tuple[SeatInfo, ...]
     bot_username: str
@@ -103,26 +99,46 @@ class LobbyInfo:
     max_players: int = 4
     screen: LobbyScreen = LobbyScreen.MAIN
     status: LobbyStatus = LobbyStatus.OPEN
+    summary: str = ""
+    rules_section: str = ""
+    fills_with_bots: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-class TableInfo(Generic[ViewT]):
-    """A table as one player sees it (Кончинка: ``TableInfo``; Кинг: ``TableInfo[KingView]``).
-
-    ``view`` is ``state.view(player)``; the group table and the deal/party results read only its public
-    fields. ``solo`` marks a private game against bot players (one live message, more moves written out).
+class TableFrame:
+    """What a message of a party shows besides the engine's view: its seats, the bot's username (for the «🃏 Мои
+    карты» link; empty for a look from the private chat itself), whether it is a private game against bot
+    players (``solo``: one live message, more moves written out), the limit per turn and whether the timer made
+    the last move.
 
     Time never shows as a countdown (a text that changes by itself would need an edit every second):
-    ``turn_seconds`` is the limit per turn, shown once («⏱ 60 с на ход»; 0: none), ``deadline`` the clock time
-    the current turn runs out (shown instead of the limit when set). ``auto_move`` marks the last move as made by a bot player because
-    the time ran out («⏰ … — сыграл бот»).
+    ``turn_seconds`` is the limit per turn, shown once («⏱ 60 с на ход»; 0: none). ``auto_move`` marks the last
+    move as made by a bot player because the time ran out («⏰ … — сыграл бот»).
     """
 
     game_id: str
     seats: tuple[SeatInfo, ...]
-    view: ViewT
     bot_username: str = ""
     solo: bool = False
     turn_seconds: int = 0
-    deadline: datetime.time | None = None
     auto_move: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo(TableFrame, Generic[ViewT]):
+    """A table as one player sees it: the frame and ``view``, ``state.view(player)`` of the game's engine (the
+    group table and the deal/party results read only its public fields)."""
+
+    view: ViewT = field(kw_only=True)
+
+    @classmethod
+    def of(cls, frame: TableFrame, view: ViewT) -> TableInfo[ViewT]:
+        return cls(
+            frame.game_id,
+            frame.seats,
+            frame.bot_username,
+            frame.solo,
+            frame.turn_seconds,
+            frame.auto_move,
+            view=view,
+        )

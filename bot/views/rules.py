@@ -1,119 +1,59 @@
-"""/rules in short sections with navigation and worked examples, the answers to «/rules <words>», /help, the
-command menus, and the solo setup screens."""
+"""/rules in short sections with navigation and worked examples, /help and the command menus, over every hosted
+game's rules book (a :class:`RulesLibrary`, which the handlers pass in: views know no game)."""
 
 from __future__ import annotations
 
-import html
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from aiogram.enums import ParseMode
-from aiogram.types import (
-    BotCommand,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
-    InlineQueryResultArticle,
-    InputTextMessageContent,
-)
+from aiogram.types import BotCommand, InlineKeyboardButton
 
-from bot.callbacks import DeepLink, GameKind, RulesCb, RulesSection, SoloCb, SoloStep, start_link
-from bot.i18n import Locale, Translator, translator
-from bot.views.common import button, keyboard, level_name, option, url_button
+from bot.callbacks import DeepLink, RulesCb, start_link
+from bot.i18n import Translator
+from bot.views.common import button, keyboard, url_button
 from bot.views.models import Rendered
-from bot.views.rules_examples import examples_text
-from bot.views.rules_search import search
-from engine.ai import Level
+from bot.views.rules_book import RulesLibrary, RulesSection
 from engine.core import JSONValue
-from engine.king.rules import DEFAULT_ORDER
 
-KONCHINKA_SECTIONS: Final = (
-    RulesSection.KONCHINKA,
-    RulesSection.CAPTURES,
-    RulesSection.POINTS,
-    RulesSection.SCORING,
-    RulesSection.TALLY,
-    RulesSection.EARLY_FINISH,
-    RulesSection.OPTIONS,
-)
-KING_SECTIONS: Final = (
-    RulesSection.KING,
-    RulesSection.KING_NEGATIVE,
-    RulesSection.KING_TRUMP,
-    RulesSection.KING_SCORING,
-)
-NAV_ROWS: Final = (KONCHINKA_SECTIONS[:4], KONCHINKA_SECTIONS[4:], KING_SECTIONS)
-SOLO_OPPONENTS: Final = (1, 2, 3)
-KING_OPPONENTS: Final = 3
-MORE_HITS: Final = 2
-"""Buttons for the next best sections under a /rules answer."""
+NAV_ROW: Final = 4
+"""Section buttons in a row of the navigation (each game's sections start a row)."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameContext:
-    """The game whose rules are asked about: its kind and options (``game_id`` for the navigation buttons)."""
+    """The game whose rules are asked about: its kind and options (``game_id`` for the navigation buttons),
+    and its time per move (None: not known here)."""
 
-    kind: GameKind
+    kind: str
     options: Mapping[str, JSONValue]
     game_id: str = ""
+    turn_seconds: int | None = None
 
 
-def rules_key(section: RulesSection) -> str:
-    return f"rules-{section.name.lower().replace('_', '-')}"
+def game_options_lines(library: RulesLibrary, game: GameContext, tr: Translator) -> list[str]:
+    """What the game's options are, each with its value («Брать обязательно: да»), under a heading."""
+    book = library.book(game.kind)
+    if book is None:
+        return []
+    lines = list(book.option_lines(game.options, tr))
+    if game.turn_seconds is not None:
+        lines.append(tr.t("settings-turn-time", seconds=game.turn_seconds))
+    return [tr.t(book.options_title), *("• " + line for line in lines)]
 
 
-def section_title(section: RulesSection, tr: Translator) -> str:
-    return tr.t("rules-title-" + rules_key(section).removeprefix("rules-"))
-
-
-def section_nav(section: RulesSection, tr: Translator) -> str:
-    return tr.t("rules-nav-" + rules_key(section).removeprefix("rules-"))
-
-
-def sections_of(kind: GameKind) -> tuple[RulesSection, ...]:
-    return KING_SECTIONS if kind is GameKind.KING else KONCHINKA_SECTIONS
-
-
-def game_options_lines(game: GameContext, tr: Translator) -> list[str]:
-    """What the game's options are, each with its value («Брать обязательно: да»)."""
-    opts = game.options
-
-    def yes_no(name: str, default: bool) -> str:
-        return tr.t("yes" if option(opts, name, default) else "no")
-
-    lines = [tr.t("rules-game-options", kind=game.kind.value)]
-    if game.kind is GameKind.KING:
-        raw_order = opts.get("order")
-        order = (
-            [str(c) for c in raw_order] if isinstance(raw_order, list) else [str(c) for c in DEFAULT_ORDER]
-        )
-        lines += [
-            tr.t(
-                "settings-king-order",
-                order=" → ".join(tr.t("king-contract-short", contract=c) for c in order),
-            ),
-            tr.t("settings-king-forced", value=yes_no("king_forced_on_heart_lead", True)),
-            tr.t("settings-king-stop", value=yes_no("stop_when_decided", True)),
-        ]
-    else:
-        lines += [
-            tr.t("settings-variant", variant=str(option(opts, "variant", "classic"))),
-            tr.t("settings-target", target=str(option(opts, "target", 15))),
-            tr.t("settings-multi", value=yes_no("multi_capture", False)),
-            tr.t("settings-forced", value=yes_no("forced_capture", False)),
-            tr.t("settings-early", value=yes_no("early_finish", True)),
-            tr.t(
-                "settings-settlement",
-                settlement=str(option(opts, "settlement", "points")),
-                stake=str(option(opts, "stake", 1)),
-            ),
-        ]
-    return [lines[0], *("• " + line for line in lines[1:])]
+def examples_text(section: RulesSection, tr: Translator) -> str:
+    """The section's worked examples under their heading ("" for a section without one)."""
+    if not section.examples:
+        return ""
+    lines = [tr.t("rules-examples-title", count=len(section.examples))]
+    lines += ["• " + example.text(tr) for example in section.examples]
+    return "\n".join(lines)
 
 
 def section_text(
-    section: RulesSection,
+    library: RulesLibrary,
+    section_id: str,
     tr: Translator,
     *,
     game: GameContext | None = None,
@@ -122,237 +62,114 @@ def section_text(
 ) -> str:
     """A section as a message: its title, its text (``short``: a few lines, for a group), its worked examples,
     and the options of ``game`` (when the section is about that game)."""
-    text = tr.t(rules_key(section).replace("rules-", "rules-short-", 1) if short else rules_key(section))
-    blocks = [f"📖 <b>{section_title(section, tr)}</b>", text]
+    section = library.section(section_id)
+    blocks = [f"📖 <b>{section.title(tr)}</b>", section.text(tr, short=short)]
     if examples and not short:
         worked = examples_text(section, tr)
         if worked:
             blocks.append(worked)
-    if game is not None and section in sections_of(game.kind):
-        blocks.append("\n".join(game_options_lines(game, tr)))
+    if game is not None and library.book_of(section_id).kind == game.kind:
+        options = game_options_lines(library, game, tr)
+        if options:
+            blocks.append("\n".join(options))
     return "\n\n".join(blocks)
 
 
-def _nav_rows(
-    section: RulesSection | None, tr: Translator, game_id: str
+def nav_rows(
+    library: RulesLibrary, section_id: str | None, tr: Translator, game_id: str
 ) -> list[Sequence[InlineKeyboardButton]]:
-    return [
-        [
+    """A button for every section, game by game (``section_id``'s marked): each turns the rules message's page."""
+    rows: list[Sequence[InlineKeyboardButton]] = []
+    for book in library.books:
+        buttons = [
             button(
-                ("• " if s is section else "") + section_nav(s, tr),
-                RulesCb(section=s, game=game_id, page=True).pack(),
+                ("• " if s.id == section_id else "") + s.nav(tr),
+                RulesCb(section=s.id, game=game_id, page=True).pack(),
             )
-            for s in row
+            for s in book.sections
         ]
-        for row in NAV_ROWS
-    ]
+        rows += [buttons[i : i + NAV_ROW] for i in range(0, len(buttons), NAV_ROW)]
+    return rows
 
 
 def render_rules(
-    section: RulesSection,
+    library: RulesLibrary,
+    section_id: str,
     tr: Translator,
     *,
     game_id: str = "",
     options: Mapping[str, JSONValue] | None = None,
     game: GameContext | None = None,
 ) -> Rendered:
-    """One section of the rules, with buttons to every section. With ``game`` (or the ``options`` of a Кончинка
-    game) the section ends with that game's options; ``game_id`` is carried by the navigation buttons."""
+    """One section of the rules, with buttons to every section. With ``game`` (or the ``options`` of a party of
+    the section's game) the section ends with that game's options; ``game_id`` is carried by the navigation
+    buttons."""
     if game is None and options is not None:
-        game = GameContext(GameKind.KONCHINKA, options, game_id)
+        game = GameContext(library.book_of(section_id).kind, options, game_id)
     game_id = game.game_id if game is not None and game.game_id else game_id
-    return Rendered(section_text(section, tr, game=game), keyboard(_nav_rows(section, tr, game_id)))
+    return Rendered(
+        section_text(library, section_id, tr, game=game), keyboard(nav_rows(library, section_id, tr, game_id))
+    )
 
 
-def all_titles() -> tuple[tuple[RulesSection, str], ...]:
-    """Every section's title and button name in every locale: what people may type to find it."""
-    out: list[tuple[RulesSection, str]] = []
-    for locale in Locale:
-        tr = translator(locale)
-        for section in RulesSection:
-            out += [(section, section_nav(section, tr)), (section, section_title(section, tr))]
-    return tuple(out)
+def rules_deep_link(bot_username: str, section_id: str) -> str:
+    return start_link(bot_username, DeepLink.RULES, section_id)
 
 
-def find_sections(query: str, game: GameKind | None = None) -> list[RulesSection]:
-    """The sections ``query`` may mean, best first."""
-    return [hit.section for hit in search(query, all_titles(), game=game)]
-
-
-def rules_deep_link(bot_username: str, section: RulesSection) -> str:
-    return start_link(bot_username, DeepLink.RULES, section.value)
-
-
-def render_rules_answer(
-    found: Sequence[RulesSection],
-    tr: Translator,
-    *,
-    is_group: bool,
-    bot_username: str,
-    game: GameContext | None = None,
-) -> Rendered:
-    """The answer to «/rules <words>»: the best section, buttons for the next best and for the whole rules.
-
-    In a private chat the section comes whole, with its examples; in a group only a few lines, and the whole
-    section opens in the private chat by a deep link."""
-    best = found[0]
-    game_id = game.game_id if game is not None else ""
-    more = [
-        button("📖 " + section_nav(s, tr), RulesCb(section=s, game=game_id, page=True).pack())
-        for s in found[1 : 1 + MORE_HITS]
-    ]
-    if is_group:
-        text = section_text(best, tr, game=game, short=True)
-        whole = url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, best))
-    else:
-        text = section_text(best, tr, game=game)
-        whole = button(
-            tr.t("btn-rules-all"), RulesCb(section=RulesSection.KONCHINKA, game=game_id, page=True).pack()
-        )
-    return Rendered(text, keyboard([more, [whole]]))
+def _joined(items: Sequence[str], tr: Translator, last: str) -> str:
+    """«A», «A <last> B», «A, B <last> C» (``last``: the text of the last joint, « и » or « или »)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + tr.t(last) + items[-1]
 
 
 def render_rules_contents(
-    tr: Translator, *, bot_username: str, is_group: bool, found_nothing: bool
+    library: RulesLibrary, tr: Translator, *, bot_username: str, is_group: bool, found_nothing: bool
 ) -> Rendered:
     """The table of contents: for «/rules» in a group, and when «/rules <words>» finds nothing."""
-    topics = tr.t(
-        "rules-topics",
-        konchinka=", ".join(section_nav(s, tr) for s in KONCHINKA_SECTIONS),
-        king=", ".join(section_nav(s, tr) for s in KING_SECTIONS),
-        bot=bot_username,
+    games = "\n".join(
+        tr.t(
+            "rules-topics-game",
+            game=tr.t(f"game-{book.kind}"),
+            sections=", ".join(s.nav(tr) for s in book.sections),
+        )
+        for book in library.books
     )
     heading = tr.t("rules-not-found") if found_nothing else f"<b>{tr.t('rules-contents')}</b>"
-    text = f"📖 {heading}\n\n{topics}"
+    text = f"📖 {heading}\n\n{tr.t('rules-topics', games=games, bot=bot_username)}"
     if is_group:
         rows: list[Sequence[InlineKeyboardButton]] = [
-            [url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, RulesSection.KONCHINKA))]
+            [url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, library.first.id))]
         ]
     else:
-        rows = _nav_rows(None, tr, "")
+        rows = nav_rows(library, None, tr, "")
     return Rendered(text, keyboard(rows))
 
 
-def render_help(tr: Translator, bot_username: str = "") -> Rendered:
-    """The /help text."""
-    return Rendered(
-        tr.t("help-text", bot=bot_username or "bot"),
-        keyboard([[button(tr.t("btn-rules"), RulesCb(section=RulesSection.KONCHINKA, page=True).pack())]]),
+def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -> Rendered:
+    """The /help text: the games, their commands, the bot's own commands and how a move is made in each game."""
+    books = library.books
+    text = tr.t(
+        "help-text",
+        bot=bot_username or "bot",
+        games=_joined([tr.t(f"game-{book.kind}") for book in books], tr, "rules-list-and"),
+        commands=_joined([f"/{book.command}" for book in books], tr, "rules-list-or"),
+        moves="\n".join(tr.t(book.help_line) for book in books if book.help_line),
     )
+    first = RulesCb(section=library.first.id, page=True).pack()
+    return Rendered(text, keyboard([[button(tr.t("btn-rules"), first)]]))
 
 
 PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "help")
-GROUP_COMMANDS: Final = ("konchinka", "king", "new", "score", "cancel", "top", "rules", "help")
+GROUP_COMMANDS: Final = ("new", "score", "cancel", "top", "rules", "help")
+"""The group menu's own commands, after each game's command."""
 
 
-def bot_commands(tr: Translator) -> tuple[list[BotCommand], list[BotCommand]]:
+def bot_commands(library: RulesLibrary, tr: Translator) -> tuple[list[BotCommand], list[BotCommand]]:
     """The command menus for setMyCommands in this locale: (private chats, group chats)."""
 
     def make(names: Sequence[str]) -> list[BotCommand]:
         return [BotCommand(command=name, description=tr.t(f"cmd-{name}")) for name in names]
 
-    return make(PRIVATE_COMMANDS), make(GROUP_COMMANDS)
-
-
-def render_solo_setup(tr: Translator, kind: GameKind | None = None, opponents: int = 0) -> Rendered:
-    """The /play screens: choose the game, then (Кончинка) the number of bot opponents, then their level."""
-    if kind is None:
-        rows = [
-            [
-                button(tr.t("btn-game", kind=k.value), SoloCb(step=SoloStep.GAME, game=k).pack())
-                for k in GameKind
-            ]
-        ]
-        return Rendered(tr.t("solo-choose-game"), keyboard(rows))
-    if kind is GameKind.KING:
-        opponents = KING_OPPONENTS
-    if not opponents:
-        rows = [
-            [
-                button(
-                    tr.t("solo-opponents-btn", count=n),
-                    SoloCb(step=SoloStep.OPPONENTS, game=kind, opponents=n).pack(),
-                )
-                for n in SOLO_OPPONENTS
-            ]
-        ]
-        return Rendered(tr.t("solo-choose-opponents", kind=kind.value), keyboard(rows))
-    rows = [
-        [
-            button(
-                "🤖 " + level_name(level, tr),
-                SoloCb(step=SoloStep.LEVEL, game=kind, opponents=opponents, level=level.value).pack(),
-            )
-            for level in Level
-        ]
-    ]
-    return Rendered(tr.t("solo-choose-level", kind=kind.value, count=opponents), keyboard(rows))
-
-
-def render_play_menu(tr: Translator) -> Rendered:
-    """/play: Кончинка's numbers of bot opponents (one tap to the level), and Кинг (always three bots)."""
-    konchinka = render_solo_setup(tr, GameKind.KONCHINKA)
-    rows: list[Sequence[InlineKeyboardButton]] = list(
-        konchinka.markup.inline_keyboard if konchinka.markup else []
-    )
-    rows.append([button(tr.t("btn-solo-king"), SoloCb(step=SoloStep.GAME, game=GameKind.KING).pack())])
-    return Rendered(tr.t("solo-menu"), keyboard(rows))
-
-
-INLINE_RESULTS: Final = 10
-"""Sections offered for one inline query (Telegram allows 50; a person reads the first few)."""
-INLINE_DESCRIPTION: Final = 90
-
-
-def _plain(text: str, limit: int) -> str:
-    """``text`` without its HTML tags, on one line, cut to ``limit`` characters."""
-    flat = " ".join(html.unescape(re.sub(r"<[^>]+>", "", text)).split())
-    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
-
-
-def _article(
-    result_id: str, title: str, text: str, tr: Translator, bot_username: str, section: RulesSection
-) -> InlineQueryResultArticle:
-    return InlineQueryResultArticle(
-        id=result_id,
-        title=title,
-        description=_plain(text.partition("\n\n")[2], INLINE_DESCRIPTION),
-        input_message_content=InputTextMessageContent(message_text=text, parse_mode=ParseMode.HTML),
-        reply_markup=InlineKeyboardMarkup(
-            inline_keyboard=[[url_button(tr.t("btn-rules-bot"), rules_deep_link(bot_username, section))]]
-        ),
-    )
-
-
-def render_inline(query: str, tr: Translator, bot_username: str) -> list[InlineQueryResultArticle]:
-    """The answer to «@bot <words>» in any chat: the matching sections, best first, each a message to post
-    (the section without its examples: a chat gets the short text). An empty query, or one that finds
-    nothing, gets the table of contents and then every section."""
-    found = find_sections(query)[:INLINE_RESULTS] if query.strip() else []
-    results = []
-    if not found:
-        contents = render_rules_contents(tr, bot_username=bot_username, is_group=True, found_nothing=False)
-        results.append(
-            _article(
-                f"{tr.locale.value}-contents",
-                tr.t("rules-inline-contents-title"),
-                contents.text,
-                tr,
-                bot_username,
-                RulesSection.KONCHINKA,
-            )
-        )
-        found = list(RulesSection)
-    for section in found:
-        text = section_text(section, tr, examples=False)
-        results.append(
-            _article(
-                f"{tr.locale.value}-{section.value}",
-                section_title(section, tr),
-                text,
-                tr,
-                bot_username,
-                section,
-            )
-        )
-    return results
+    games = [book.command for book in library.books]
+    return make(PRIVATE_COMMANDS), make([*games, *GROUP_COMMANDS])

@@ -1,123 +1,185 @@
-"""Which rules section a person means: «/rules ералаш», «@bot кинг червей», «взятки», «15», "trump".
+"""Which rules section a question is about: «/rules сколько стоит двойка треф», «@bot ерлаш», "can I lead hearts".
 
-Each section has a name and keywords in Russian and English. A query is split into words; a Russian word is
-brought to its dictionary form by pymorphy3 («прикончил» → «прикончить», «мальчики» → «мальчик»), and each word
-is compared with every keyword by rapidfuzz, so a typo or two («ерлаш») still finds «ералаш». A section scores the
-sum of its best match for each word of the query; a keyword of several words counts only where the query holds
-all of them. Pure (no aiogram, no I/O): the dictionaries load once, on the first query.
+The ranking is BM25F over word lemmas, the classic ranking function of text search, with the sections as the
+documents. Each section is three fields — its titles, the words people call it (its game's rules book,
+:mod:`bot.views.rules_book`) and its whole text, in every locale — weighted 3 : 2 : 1. BM25 is chosen over plain TF-IDF because
+its term frequency saturates (a word the section repeats five times does not outweigh two words of the question)
+and it normalises by length (a long section does not win every question it mentions in passing);
+its IDF makes a word found in every section («карта», «очко», «ход») count for almost nothing, which is what
+stops question words and common words from deciding the answer. With a dozen short documents the whole index is a
+few thousand numbers: a small implementation here (the formula is a dozen lines) is clearer than a library, and
+none of the maintained ones takes the fuzzy, synonym-expanded, weighted query terms this needs.
+
+A query is at most :data:`MAX_WORDS` words. Each word is brought to its dictionary forms (pymorphy3 for Russian,
+the Snowball stemmer for English); stop-words and question words drop out; a colloquial word also searches for
+the words the rules use («скинуть» → «отдать», «стоит» → «очко»); a word the texts do not know is matched to
+the nearest words they do by rapidfuzz, so a typo («ерлаш», «прикончть») still finds its section. Adjacent words
+also count as a phrase («двойка треф», «по последней», «не брать»), so a name beats its words apart.
+
+The chat's game and variant are strong context: another game's sections, and a section about another variant of
+the game, count at a fraction of their score — unless the query names that game itself. Pure (no
+aiogram, no I/O); the dictionaries load once.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 import re
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeAlias
 
 import pymorphy3
-from rapidfuzz import fuzz
-
-from bot.callbacks import GameKind, RulesSection
-
-S = RulesSection
-
-KEYWORDS: Final[Mapping[RulesSection, str]] = {
-    S.KONCHINKA: (
-        "кончинка; палки; раздача; сдача; сдавать; сдающий; колода; стол; ход; ходить; пас; пропустить; "
-        "положить; начало; первый ход; последняя взятка; остаток; konchinka; deal; dealer; deck; table; "
-        "turn; pass; lay; start"
-    ),
-    S.CAPTURES: (
-        "взятка; брать; взять; забрать; бить; сумма; набор; валет; дама; король; туз; одна взятка; "
-        "весь стол; достоинство; capture; take; sum; jack; sweep; queen; king card; ace; rank"
-    ),
-    S.POINTS: (
-        "очковая; очковый; очковая кончинка; вариант; 13; 14; опечатка; король берёт; points variant; "
-        "variant; misprint"
-    ),
-    S.SCORING: (
-        "очко; очки; подсчёт; считать; сколько очков; карты; больше всех; трефы; треф; кончинки; 2♣; "
-        "10♦; двойка треф; десятка бубен; ничья; поровну; 5; score; scoring; points; clubs; most cards; "
-        "two of clubs; ten of diamonds; tie"
-    ),
-    S.TALLY: (
-        "запись; записывать; расчёт; рассчитываться; цель; победа; победитель; выиграть; ставка; кон; "
-        "на кон; по очкам; зачёркивать; 15; партия; перебор; tally; target; win; winner; settlement; "
-        "stake; record; 15"
-    ),
-    S.EARLY_FINISH: (
-        "прикончить; приканчивать; досрочно; раньше; конец; закончить; 27; 27 карт; 7 треф; семь треф; finish; "
-        "early; early finish; end early"
-    ),
-    S.OPTIONS: (
-        "настройка; настройки; правило; брать обязательно; обязательно; несколько взяток; прикончить; время; "
-        "таймер; ход бота; пропуск; options; settings; forced; forced capture; multi capture; "
-        "several captures; must capture; must take; timer; time"
-    ),
-    S.KING: (
-        "кинг; колода 32; 32; масть; в масть; старшинство; старшая; заход; заходить; king; trick; suit; "
-        "follow suit; lead; 32 cards"
-    ),
-    S.KING_NEGATIVE: (
-        "не брать; ералаш; мальчик; мальчики; девочка; девочки; черви; червы; червь; кинг червей; "
-        "король червей; к♥; последние две; две последние; взятки; порядок; порядок раздач; "
-        "сбрасывать; сбросить; остановка; eralash; jacks; boys; queens; girls; hearts; king of hearts; "
-        "no tricks; last two; negative; order; penalty deals"
-    ),
-    S.KING_TRUMP: (
-        "отыгрыш; козырь; козыри; козырной; назначить; по последней; последняя карта; перебить; "
-        "бить козырем; trump; trumps; positive; by the last card; last card"
-    ),
-    S.KING_SCORING: (
-        "очки кинга; штрафы; штраф; ералаш; сколько; итог; 192; 96; 24; 16; king score; king points; penalties; total"
-    ),
-}
-"""What people call each section, «;» between keywords (its titles in every locale come from the callers)."""
-
-KIND_OF: Final[Mapping[RulesSection, GameKind]] = {
-    s: (GameKind.KING if s.name.startswith("KING") else GameKind.KONCHINKA) for s in RulesSection
-}
-
-GAME_NAMES: Final[Mapping[GameKind, str]] = {
-    GameKind.KONCHINKA: "кончинка; konchinka",
-    GameKind.KING: "кинг; king",
-}
-"""Every section of a game also answers to the game's name, weakly: «штрафы кинга» is about Кинг's penalties."""
-
-MIN_WORD_SCORE: Final = 0.75
-"""A word that matches no keyword this well (by rapidfuzz's ratio) adds nothing."""
-SAME_WORD: Final = 1.1
-"""A word typed exactly as the keyword: «взятки» is «не брать взятки» rather than Кончинка's «взятка»."""
-SAME_LEMMA: Final = 1.0
-FUZZY_WEIGHT: Final = 0.9
-"""A typo's match counts its similarity times this, so an exact word wins over a near one."""
-GAME_NAME_WEIGHT: Final = 0.5
-TITLE_BONUS: Final = 0.05
-"""Added for a word of the section's own name, so «кинг» opens «Кинг» first."""
-PHRASE_BONUS: Final = 0.1
-"""Per extra word of a keyword phrase found whole in the query («кинг червей», «27 карт»)."""
-GAME_BONUS: Final = 0.1
-"""Added to each section of the game being played in the chat: «очки» there means that game's scoring."""
+import snowballstemmer
+from rapidfuzz import fuzz, process
 
 MAX_WORDS: Final = 12
 """Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""
 
+FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0}
+FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75}
+"""BM25's length normalisation per field: none for titles, a little for the keyword lists, the usual for texts."""
+K1: Final = 1.2
+PHRASE_WEIGHT: Final = 1.0
+"""Two adjacent words found as a phrase of a title or of the search words add the phrase's score to their own
+(phrases of the running text are not indexed: «больше никто не наберёт» is no name of anything)."""
+GAP_PHRASE_WEIGHT: Final = 0.5
+"""A phrase with one word of the query between its words («времени даётся на ход» holds «время на ход»)."""
+GAME_NAME_WEIGHT: Final = 0.15
+"""A game's name in the query mostly says which game is meant (the context); as a word it counts this much."""
+SYNONYM_WEIGHT: Final = 0.9
+ALSO_SYNONYM_WEIGHT: Final = 0.6
+"""A synonym of a word the texts know counts less: the word's own evidence comes first."""
+PHRASE_PART: Final = 0.5
+"""A word of a search phrase («не брать», «двойка треф») alone counts this much: the phrase is the name."""
+FUZZY_WEIGHT: Final = 0.8
+"""A typo's match counts its similarity times this, so a word found exactly wins over a near one."""
+FUZZY_CUTOFF: Final = 78
+"""The least rapidfuzz ratio (0–100) for a word the texts do not know to stand for one they do."""
+FUZZY_MIN_LENGTH: Final = 4
+RELATED_CUTOFF: Final = 88
+RELATED_WEIGHT: Final = 0.7
+"""A known Russian word also stands for dictionary forms this close to its own (rapidfuzz ratio), at this
+weight: the other aspect of a verb («забрать» — «забирать», «выбрать» — «выбирать»), a participle's verb."""
+RELATED_MIN_LENGTH: Final = 5
+RELATED_PREFIX: Final = 3
+"""…and that begin alike: a prefix makes another word («давать» — «сдавать», «ходить» — «сходить»)."""
+OTHER_GAME: Final = 0.3
+"""The share of its score a section keeps when another game is being played (and the query names no game)."""
+OTHER_VARIANT: Final = 0.3
+"""The share a section about another variant of its game keeps in a game of this variant."""
+UNKNOWN_VARIANT: Final = 0.8
+"""Where no game tells the variant, the usual one is likelier: a section about another keeps this share."""
+FORM_CUTOFF: Final = 90
+"""How close (rapidfuzz ratio) a typed word must be to a word form a direct answer asks for."""
+MIN_SHARE: Final = 0.15
+"""Sections scoring less than this share of the best are not offered at all."""
+
+NEGATIONS: Final = frozenset({"не", "no", "not"})
+"""Stop-words that still join a phrase: «не брать», "no tricks"."""
+
+_STOP_TEXT: Final = """
+    а ага без бы бывать быть в вам вас весь во вообще вот всё все всего вы где да даже делать для до его её ее
+    если есть ещё еще же за здесь и из или им их к как какой какая какое какие каков кем ко когда кто кто-то
+    ли либо меня мне мной может можно мой мы на над надо нам нас не него нее неё нельзя нечем ни нибудь но ну
+    нужно о об ой он она они оно от очень по под пожалуйста почему при про просто разве с сам свой себя сейчас
+    сколько со так такой там тогда тоже только то тот ты тут у уже хотя чем через что чтобы чей это этот эта эти
+    я зачем какой-то что-то кто-нибудь значит вдруг бывает случай будет означать работать происходить случиться
+    правило объяснить расскажите подскажите
+    a about all am an and any are as at be been but by can could did do does doing don't for from had has have
+    how i i'm if in into is it it's its me my no not of on or our so some than that the their them then there
+    these they this those to too was we were what when where which who whom why will with would you your
+    many work works mean means happen happens rule rules explain tell please get gets got someone somebody
+"""
+STOP_WORDS: Final = frozenset(_STOP_TEXT.split())
+"""Words that say nothing of which section is meant: pronouns, prepositions, particles and the question words."""
+
+COMMON_WORDS: Final = frozenset({"играть", "игра", "play", "game"})
+"""Words every page of card rules is about: in a query they count at :data:`COMMON_WEIGHT` («сколько человек
+может играть» asks about players, not about playing)."""
+COMMON_WEIGHT: Final = 0.3
+
+Counts: TypeAlias = dict[str, float]
+"""A field's terms and how often each occurs (a word of a search phrase counts a part)."""
+
 _WORD = re.compile(r"[0-9a-zа-яё♣♦♥♠]+", re.IGNORECASE)
+_CYRILLIC = re.compile("[а-я]")
+_LATIN = re.compile("[a-z]")
 
 
 @dataclass(frozen=True, slots=True)
 class Hit:
-    section: RulesSection
+    section: str
+    """The section's id."""
     score: float
 
 
 @dataclass(frozen=True, slots=True)
+class Question:
+    """A query as the index reads it."""
+
+    words: tuple[Word, ...]
+    """Every word looked at, stop-words too («сколько» says what kind of answer is wanted)."""
+    terms: tuple[dict[str, float], ...]
+    """Per word that carries meaning: the index terms it stands for, with their weights."""
+    phrases: tuple[str, ...]
+    gap_phrases: tuple[str, ...]
+    named: str | None
+    """The one game the query names (its kind)."""
+    content: tuple[frozenset[str], ...] = ()
+    """Per word that carries meaning, in order: everything it may stand for (as typed, dictionary forms, the
+    index terms)."""
+
+    def has(self, entry: str) -> bool:
+        """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
+        a phrase of two words («двойка треф»), or «=form», a word form as typed («=раздач»: not «раздачу»)."""
+        if entry.startswith("="):  # as typed, or a misspelling of it (not another form of the word)
+            form = entry[1:]
+            return any(
+                w.raw == form or (fuzz.ratio(form, w.raw) >= FORM_CUTOFF and not is_dictionary_word(w.raw))
+                for w in self.words
+            )
+        written = words_of(entry)
+        words = [w for w in written if not w.is_stop] or written[:1]
+        if len(words) > 1:
+            first, second = set(words[0].lemmas), set(words[1].lemmas)
+            return any(first & a and second & b for a, b in zip(self.content, self.content[1:], strict=False))
+        if not words:
+            return False
+        lemmas = set(words[0].lemmas)
+        return any(lemmas & {w.raw, *w.lemmas} for w in self.words) or any(lemmas & c for c in self.content)
+
+
+@dataclass(frozen=True, slots=True)
+class Document:
+    """One section as the search sees it: its id, its game's kind, its three fields, the variant of the game it
+    describes ("" for every variant) and the game's usual variant."""
+
+    section: str
+    kind: str
+    title: str
+    keywords: str
+    body: str
+    variant: str = ""
+    usual_variant: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Word:
-    """A word as typed (lower case, «ё» read as «е») and its dictionary forms."""
+    """A word as typed (lower case, «ё» read as «е») and its dictionary forms, the likeliest first."""
 
     raw: str
-    lemmas: frozenset[str]
+    lemmas: tuple[str, ...]
+
+    @property
+    def lemma(self) -> str:
+        return self.lemmas[0]
+
+    @property
+    def is_stop(self) -> bool:
+        return self.raw in STOP_WORDS or self.lemma in STOP_WORDS
 
 
 @functools.cache
@@ -125,93 +187,232 @@ def _morph() -> pymorphy3.MorphAnalyzer:
     return pymorphy3.MorphAnalyzer(lang="ru")
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.cache
+def _english() -> snowballstemmer.stemmer:
+    return snowballstemmer.stemmer("english")
+
+
+@functools.lru_cache(maxsize=8192)
 def word_of(text: str) -> Word:
     raw = text.lower().replace("ё", "е")
-    lemmas = {raw}
-    if re.search("[а-я]", raw):
-        for parse in _morph().parse(raw)[:3]:
-            lemmas.add(parse.normal_form.replace("ё", "е"))
-    return Word(raw, frozenset(lemmas))
+    if _CYRILLIC.search(raw):
+        lemmas = [p.normal_form.replace("ё", "е") for p in _morph().parse(raw)[:3]]
+    elif _LATIN.search(raw) and raw.isalpha():
+        lemmas = [
+            str(_english().stemWord(raw)),
+            raw,
+        ]  # the stem, and the word as written: "jacks" is a contract
+    else:
+        lemmas = [raw]
+    return Word(raw, tuple(dict.fromkeys(lemmas)))
 
 
-def words_of(text: str) -> list[str]:
-    return _WORD.findall(text.lower())
+@functools.lru_cache(maxsize=4096)
+def is_dictionary_word(text: str) -> bool:
+    """Whether ``text`` is a word the dictionary knows (a misspelling is not)."""
+    return bool(_morph().word_is_known(text)) if _CYRILLIC.search(text) else False
 
 
-def _word_score(query: Word, keyword: Word) -> float:
-    if query.raw == keyword.raw:
-        return SAME_WORD
-    if query.lemmas & keyword.lemmas:
-        return SAME_LEMMA
-    best = 0.0
-    for q in query.lemmas:
-        for k in keyword.lemmas:
-            if q.isdigit() or k.isdigit() or min(len(q), len(k)) < 4:
-                continue  # numbers and short words must match exactly
-            best = max(best, fuzz.ratio(q, k) / 100)
-    return best * FUZZY_WEIGHT if best >= MIN_WORD_SCORE else 0.0
+def words_of(text: str) -> list[Word]:
+    return [word_of(w) for w in _WORD.findall(text)]
 
 
-@dataclass(frozen=True, slots=True)
-class _Keyword:
-    words: tuple[Word, ...]
-    weight: float
-    bonus: float
+def phrases_of(words: Sequence[Word], gap: int = 0) -> list[str]:
+    """Pairs of the words that carry meaning (negations kept), as «lemma lemma» terms: adjacent ones, or with
+    ``gap`` words between them."""
+    kept = [w.lemma for w in words if not w.is_stop or w.raw in NEGATIONS]
+    return [f"{a} {b}" for a, b in zip(kept, kept[1 + gap :], strict=False)]
 
 
-def _keywords(phrases: str, weight: float = 1.0, bonus: float = 0.0) -> list[_Keyword]:
-    out = []
-    for phrase in phrases.split(";"):
-        words = tuple(word_of(w) for w in words_of(phrase))
-        if words:
-            out.append(_Keyword(words, weight, bonus))
-    return out
-
-
-@functools.lru_cache(maxsize=8)
-def _index(titles: tuple[tuple[RulesSection, str], ...]) -> dict[RulesSection, tuple[_Keyword, ...]]:
-    index: dict[RulesSection, list[_Keyword]] = {s: [] for s in RulesSection}
-    for section in RulesSection:
-        index[section] += _keywords(KEYWORDS[section])
-        index[section] += _keywords(GAME_NAMES[KIND_OF[section]], GAME_NAME_WEIGHT)
-    for section, title in titles:
-        index[section] += _keywords(title.rpartition(":")[2], bonus=TITLE_BONUS)
-    return {s: tuple(kws) for s, kws in index.items()}
-
-
-def search(
-    query: str,
-    titles: Sequence[tuple[RulesSection, str]] = (),
-    *,
-    game: GameKind | None = None,
-) -> list[Hit]:
-    """The sections matching ``query``, best first (ties in the order of :class:`RulesSection`); [] for none.
-
-    ``titles``: the sections' names in every locale («Кинг: очки» counts as «очки»), searched like keywords and
-    preferred over them. ``game``: the game being played in the chat, whose sections win a tie.
-    """
-    query_words = [word_of(w) for w in words_of(query)[:MAX_WORDS]]
-    if not query_words:
-        return []
-    index = _index(tuple(titles))
-    hits: list[Hit] = []
-    for order, section in enumerate(RulesSection):
-        per_word = [0.0] * len(query_words)
-        for keyword in index[section]:
-            scores = [[_word_score(q, k) for q in query_words] for k in keyword.words]
-            if not all(any(row) for row in scores):
-                continue  # a phrase counts only where the query holds all its words
-            factor = keyword.weight * (1 + PHRASE_BONUS * (len(keyword.words) - 1))
-            for row in scores:
-                for i, score in enumerate(row):
-                    if score:
-                        per_word[i] = max(per_word[i], score * factor + keyword.bonus)
-        total = sum(per_word)
-        if total <= 0:
+def _terms(words: Sequence[Word], *, phrases: bool, part: float = 1.0) -> tuple[Counts, int]:
+    """A field's term counts (every dictionary form of every word, each ``part``; and the phrases) and its length
+    in words."""
+    counts: Counts = defaultdict(float)
+    meaningful = 0
+    for word in words:
+        if word.is_stop:
             continue
-        if game is not None and KIND_OF[section] is game:
-            total += GAME_BONUS
-        hits.append(Hit(section, total - order * 1e-6))
-    hits.sort(key=lambda h: -h.score)
-    return hits
+        meaningful += 1
+        for lemma in word.lemmas:
+            counts[lemma] += part
+    if phrases:
+        for phrase in phrases_of(words):
+            counts[phrase] += 1
+    return counts, meaningful
+
+
+def _phrases(text: str) -> Iterable[str]:
+    return (p.strip() for p in text.split(";") if p.strip())
+
+
+class RulesIndex:
+    """BM25F over the sections (:class:`Document`) with synonyms, typo tolerance and the chat's context."""
+
+    def __init__(
+        self, documents: Sequence[Document], synonyms: Mapping[str, str], game_names: Mapping[str, str]
+    ):
+        self._documents = tuple(documents)
+        self._fields: list[dict[str, tuple[Counts, int]]] = []
+        forms: dict[str, str] = {}
+        for doc in self._documents:
+            keywords: Counts = defaultdict(float)
+            length = 0
+            for phrase in _phrases(doc.keywords):  # each phrase on its own: no phrase across two of them
+                words = words_of(phrase)
+                forms.update((w.raw, w.lemma) for w in words if not w.is_stop)
+                meaningful = sum(1 for w in words if not w.is_stop)
+                counts, n = _terms(words, phrases=True, part=PHRASE_PART if meaningful > 1 else 1.0)
+                for term, count in counts.items():
+                    keywords[term] += count
+                length += n
+            body = words_of(doc.body)
+            title = words_of(doc.title)
+            forms.update((w.raw, w.lemma) for w in (*body, *title) if not w.is_stop)
+            self._fields.append(
+                {
+                    "title": _terms(title, phrases=True),
+                    "keywords": (keywords, length),
+                    "body": _terms(body, phrases=False),
+                }
+            )
+        self._average = {
+            name: max(1.0, sum(f[name][1] for f in self._fields) / len(self._fields))
+            for name in FIELD_WEIGHTS
+        }
+        vocabulary: set[str] = set()
+        for fields in self._fields:
+            for counts, _ in fields.values():
+                vocabulary.update(counts)
+        n = len(self._documents)
+        self._idf = {
+            term: math.log(1 + (n - df + 0.5) / (df + 0.5))
+            for term in vocabulary
+            for df in [sum(1 for fields in self._fields if any(term in c for c, _ in fields.values()))]
+        }
+        forms.update((t, t) for t in vocabulary if " " not in t)
+        self._forms = {
+            form: lemma for form, lemma in forms.items() if len(form) >= FUZZY_MIN_LENGTH and form.isalpha()
+        }
+        """Every word of the texts as written and as a dictionary form → its dictionary form: what a typo is
+        compared with."""
+        self._form_list = sorted(self._forms)
+        self._lemma_list = sorted(t for t in vocabulary if " " not in t and t.isalpha())
+        self._synonyms: dict[str, tuple[str, ...]] = {}
+        for key, value in synonyms.items():
+            targets = tuple(word_of(w).lemma for w in _phrases(value))
+            for form in {word_of(key).raw, word_of(key).lemma}:
+                self._synonyms[form] = tuple(dict.fromkeys(self._synonyms.get(form, ()) + targets))
+        self._game_names = dict(game_names)
+
+    def _bm25(self, term: str, doc: int) -> float:
+        idf = self._idf.get(term)
+        if idf is None:
+            return 0.0
+        score = 0.0
+        for name, (counts, length) in self._fields[doc].items():
+            count = counts.get(term, 0)
+            if count:
+                b = FIELD_B[name]
+                tf = count / (1 - b + b * length / self._average[name])
+                score += FIELD_WEIGHTS[name] * tf * (K1 + 1) / (K1 + tf)
+        return idf * score
+
+    def expansions(self, word: Word) -> dict[str, float]:
+        """The index terms a query word stands for, each with its weight: its own dictionary forms, the words
+        the rules use for it, or — for a word the texts do not know — the nearest words they do."""
+        out: dict[str, float] = {}
+        for lemma in word.lemmas:
+            if lemma in self._idf:
+                out[lemma] = 1.0
+        if out and len(word.lemma) >= RELATED_MIN_LENGTH and _CYRILLIC.search(word.lemma):
+            for match, similarity, _ in process.extract(
+                word.lemma, self._lemma_list, scorer=fuzz.ratio, score_cutoff=RELATED_CUTOFF, limit=3
+            ):
+                if match[:RELATED_PREFIX] == word.lemma[:RELATED_PREFIX]:  # «сдавать» is not «давать»
+                    out.setdefault(match, RELATED_WEIGHT * similarity / 100)
+        weight = ALSO_SYNONYM_WEIGHT if out else SYNONYM_WEIGHT
+        for key in (word.raw, *word.lemmas):
+            for target in self._synonyms.get(key, ()):
+                if target in self._idf:
+                    out.setdefault(target, weight)
+        if out or len(word.raw) < FUZZY_MIN_LENGTH or not word.raw.isalpha():
+            return out
+        for probe in dict.fromkeys((word.raw, word.lemma)):
+            for match, similarity, _ in process.extract(
+                probe, self._form_list, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF, limit=3
+            ):
+                lemma = self._forms[match]
+                out[lemma] = max(out.get(lemma, 0.0), FUZZY_WEIGHT * similarity / 100)
+        return out
+
+    def named_game(self, words: Sequence[Word]) -> str | None:
+        """The one game the query names (a name of a game's book: «штрафы в <игре>»), else None."""
+        named = {self._game_names[lemma] for w in words for lemma in w.lemmas if lemma in self._game_names}
+        return named.pop() if len(named) == 1 else None
+
+    def read(self, query: str) -> Question:
+        """The query's words (at most :data:`MAX_WORDS`) and what each stands for in the index."""
+        words = words_of(query)[:MAX_WORDS]
+        resolved: list[Word] = []
+        term_weights: list[dict[str, float]] = []
+        content: list[frozenset[str]] = []
+        names: list[int] = []
+        for word in words:
+            if word.is_stop:
+                if word.raw in NEGATIONS:
+                    resolved.append(word)
+                continue
+            expanded = self.expansions(word)
+            if not expanded:
+                continue
+            if word.lemma in self._game_names:
+                names.append(len(term_weights))
+            elif word.lemma in COMMON_WORDS:
+                expanded = {t: w * COMMON_WEIGHT for t, w in expanded.items()}
+            term_weights.append(expanded)
+            content.append(frozenset({word.raw, *word.lemmas, *expanded}))
+            best = max(expanded, key=lambda t: (expanded[t], t == word.lemma))
+            resolved.append(Word(word.raw, (best,)))
+        if len(names) < len(term_weights):  # a game's name beside other words: mostly context
+            for i in names:
+                term_weights[i] = {t: w * GAME_NAME_WEIGHT for t, w in term_weights[i].items()}
+        return Question(
+            tuple(words),
+            tuple(term_weights),
+            tuple(phrases_of(resolved)),
+            tuple(phrases_of(resolved, gap=1)),
+            self.named_game(words),
+            tuple(content),
+        )
+
+    def search(
+        self, query: str | Question, *, game: str | None = None, variant: str | None = None
+    ) -> list[Hit]:
+        """The sections matching ``query``, best first; [] for none.
+
+        ``game``/``variant``: the kind of the game being played in the chat and its variant. A game named in the
+        query overrides the chat's (asking about another game at a table is asking about that game).
+        """
+        question = self.read(query) if isinstance(query, str) else query
+        if question.named is not None and question.named != game:
+            game, variant = question.named, None
+        term_weights = question.terms
+        phrases = [(p, PHRASE_WEIGHT) for p in question.phrases if p in self._idf]
+        phrases += [(p, GAP_PHRASE_WEIGHT) for p in question.gap_phrases if p in self._idf]
+        if not term_weights:
+            return []
+        hits = []
+        for i, doc in enumerate(self._documents):
+            score = sum(max(w * self._bm25(t, i) for t, w in terms.items()) for terms in term_weights)
+            score += sum(weight * self._bm25(p, i) for p, weight in phrases)
+            if game is not None and doc.kind != game:
+                score *= OTHER_GAME
+            elif doc.variant and doc.variant != (variant or doc.usual_variant):
+                score *= OTHER_VARIANT if variant else UNKNOWN_VARIANT
+            if score > 0:
+                hits.append(Hit(doc.section, score))
+        hits.sort(key=lambda h: -h.score)  # stable: ties keep the sections' order
+        if not hits:
+            return []
+        floor = hits[0].score * MIN_SHARE
+        return [h for h in hits if h.score >= floor]

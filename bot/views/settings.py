@@ -8,7 +8,7 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import LobbyCb, LobbyOp, SettingKey
+from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
 from bot.i18n import Translator
 from bot.views.common import button
 from bot.views.models import LobbyInfo
@@ -17,18 +17,16 @@ TURN_TIME_CHOICES: Final = (30, 60, 120, 0)
 MARK: Final = "✅ "
 
 
-def set_option(info: LobbyInfo, key: SettingKey, value: str) -> str:
+def set_option(info: LobbyInfo, key: str, value: str) -> str:
     """The callback data of a button that sets ``key`` to ``value`` in this lobby."""
-    return LobbyCb(game=info.game_id, op=LobbyOp.SET, key=key.value, value=value).pack()
+    return LobbyCb(game=info.game_id, op=LobbyOp.SET, key=key, value=value).pack()
 
 
 def choice(label: str, selected: bool, callback: str) -> InlineKeyboardButton:
     return button((MARK if selected else "") + label, callback)
 
 
-def toggle(
-    info: LobbyInfo, tr: Translator, key: SettingKey, label_key: str, current: bool
-) -> InlineKeyboardButton:
+def toggle(info: LobbyInfo, tr: Translator, key: str, label_key: str, current: bool) -> InlineKeyboardButton:
     label = tr.t(label_key) + ": " + tr.t("yes" if current else "no")
     return button(label, set_option(info, key, "0" if current else "1"))
 
@@ -38,7 +36,7 @@ def turn_time_row(info: LobbyInfo, tr: Translator) -> Sequence[InlineKeyboardBut
         choice(
             tr.t("turn-time", seconds=s),
             info.turn_seconds == s,
-            set_option(info, SettingKey.TURN_TIME, str(s)),
+            set_option(info, TURN_TIME_KEY, str(s)),
         )
         for s in TURN_TIME_CHOICES
     ]

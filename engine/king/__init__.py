@@ -6,6 +6,9 @@ player's view, :mod:`engine.king.rules` for contracts and options, :mod:`engine.
 
 from __future__ import annotations
 
+import random
+
+from engine.cards import Card
 from engine.core import register_game
 from engine.king.actions import CHOOSE_TRUMP_ACTIONS, ChooseTrump, KingAction, Play, parse_action
 from engine.king.rules import (
@@ -23,7 +26,22 @@ from engine.king.rules import (
 )
 from engine.king.state import CompletedTrick, DealEnd, KingGame, KingState, KingView, make_king_game
 
-register_game("king", make_king_game)
+
+def redeal(state: KingState, player: int, rng: random.Random) -> KingState | None:
+    """A deal ``player`` cannot tell from ``state``: the other hands dealt anew from the cards hidden from them
+    (in the play phase; before trump is named the chooser's cards come in dealt order, so None)."""
+    if state.phase is not Phase.PLAY:
+        return None
+    hidden = [c for seat, hand in enumerate(state.hands) if seat != player for c in hand]
+    rng.shuffle(hidden)
+    hands: dict[int, list[Card]] = {}
+    for seat, hand in enumerate(state.hands):
+        if seat != player:
+            hands[seat], hidden = hidden[: len(hand)], hidden[len(hand) :]
+    return KingState.from_view(state.view(player), hands)
+
+
+register_game("king", make_king_game, redeal=redeal)
 
 __all__ = [
     "CHOOSE_TRUMP_ACTIONS",

@@ -6,9 +6,11 @@ The package registers ``"konchinka"`` with :func:`engine.core.register_game`.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
+from engine.cards import Card
 from engine.core import register_game
 from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, parse_action
 from engine.konchinka.rules import KONCHINKI, KonchinkaIllegal, KonchinkaOptions, Settlement, Variant
@@ -21,7 +23,28 @@ def make_konchinka_game(options: Mapping[str, Any]) -> KonchinkaGame:
     return KonchinkaGame(KonchinkaOptions.from_dict(options))
 
 
-register_game("konchinka", make_konchinka_game)
+def redeal(state: KonchinkaState, player: int, rng: random.Random) -> KonchinkaState:
+    """A party ``player`` cannot tell from ``state``: the other hands and the stock dealt anew from the cards
+    hidden from them."""
+    hidden = [c for seat, hand in enumerate(state.hands) if seat != player for c in hand] + list(state.deck)
+    rng.shuffle(hidden)
+    hands: dict[int, list[Card]] = {}
+    for seat, hand in enumerate(state.hands):
+        if seat != player:
+            hands[seat], hidden = hidden[: len(hand)], hidden[len(hand) :]
+    return KonchinkaState.from_view(state.view(player), hands, hidden)
+
+
+register_game(
+    "konchinka",
+    make_konchinka_game,
+    examples=(
+        {"players": 2, "target": 2},
+        {"players": 3, "variant": "points", "multi_capture": True, "target": 3},
+        {"players": 4, "forced_capture": True, "early_finish": False, "target": 2},
+    ),
+    redeal=redeal,
+)
 
 __all__ = [
     "KONCHINKI",

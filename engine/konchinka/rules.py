@@ -35,7 +35,7 @@ class KonchinkaIllegal(enum.StrEnum):
     OVERLAPPING_GROUPS = "overlapping_groups"
     JACK_SWEEPS_ALL = "jack_sweeps_all"  # a classic jack takes the whole table or nothing
     NOTHING_TO_CAPTURE = "nothing_to_capture"
-    CANNOT_FINISH = "cannot_finish"  # params: need, secured
+    CANNOT_FINISH = "cannot_finish"  # params: need (to the target and past every other total), secured, tie
 
 
 MIN_PLAYERS: Final = 2

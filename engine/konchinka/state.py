@@ -686,11 +686,15 @@ class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
             self._apply_capture(seat, action)
         elif kind is Finish:
             if not self.can_finish(seat):
+                # what the finish must bring: the target, and (after a tie at the top) more than every other total
+                others = max((t for s, t in enumerate(self._totals) if s != seat), default=0)
+                goal = max(self._game.options.target, others + 1)
                 raise IllegalActionError(
                     KonchinkaIllegal.CANNOT_FINISH,
                     "the secured points do not reach the target",
-                    need=self._game.options.target - self._totals[seat],
+                    need=goal - self._totals[seat],
                     secured=self.secured_points(seat),
+                    tie=goal > self._game.options.target,
                 )
             self._history.append(action)
             self._legal = None

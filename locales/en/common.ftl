@@ -39,10 +39,8 @@ btn-table = 📋 Table
 btn-hint = 💡 Hint
 btn-open-bot = ▶️ Open the bot
 btn-take-seat = ↩️ Back to the game
-btn-game = { $kind ->
-    [king] 👑 King
-   *[konchinka] 🃏 Konchinka
-}
+game-konchinka-button = 🃏 Konchinka
+game-king-button = 👑 King
 
 opt-variant = { $variant ->
     [points] points
@@ -68,7 +66,7 @@ lobby-turn-time = ⏱ Per move: { $seconds } s
 lobby-players = Players ({ $count }/{ $max }):
 lobby-empty = — nobody yet
 lobby-creator = Host: { $name }
-lobby-king-fill = Bots will fill the empty seats.
+lobby-bots-fill = Bots will fill the empty seats.
 lobby-first-dealer = The first dealer is drawn by lot.
 lobby-need-more = { $need ->
     [one] One more player needed.
@@ -112,14 +110,8 @@ solo-opponents-btn = { $count ->
     [one] { $count } opponent
    *[other] { $count } opponents
 }
-solo-choose-opponents = { $kind ->
-    [king] King
-   *[konchinka] Konchinka
-}: how many bots at the table?
-solo-choose-level = { $kind ->
-    [king] King
-   *[konchinka] Konchinka
-}, { $count ->
+solo-choose-opponents = { $game }: how many bots at the table?
+solo-choose-level = { $game }, { $count ->
     [one] { $count } bot
    *[other] { $count } bots
 }. How strong?

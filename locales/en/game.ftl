@@ -6,7 +6,10 @@ table-cards = On the table: { $cards }
 table-turn = To move: { $name }
 table-deck = Deck: { $count }
 table-player = { $name } — pile { $pile } (♣ { $clubs })
-table-konchinki = konchinki: { $cards }
+table-konchinki = { $count ->
+    [one] konchinka
+   *[other] konchinki
+}: { $cards }
 table-replaced = 🤖 a bot plays for now
 table-unreachable = ⚠️ the bot can't write
 table-moves = Last moves:
@@ -20,13 +23,19 @@ move-sweep = { $name } sweeps the table { $by } ({ $count ->
     [one] { $count } card
    *[other] { $count } cards
 })
-move-konchinka = 🎯 konchinka { $cards }
+move-konchinka = 🎯 { $count ->
+    [one] konchinka
+   *[other] konchinki
+} { $cards }
 move-finish = 🏁 { $name } finishes the game!
-move-leftovers = The rest of the table ({ $count ->
-    [one] { $count } card
-   *[other] { $count } cards
-}) goes to { $name }
-move-leftovers-nobody = The rest of the table ({ $count }) goes to nobody
+move-leftovers = The rest of the table — { $count } { $count ->
+    [one] card
+   *[other] cards
+} — goes to { $name }
+move-leftovers-nobody = The rest of the table — { $count } { $count ->
+    [one] card
+   *[other] cards
+} — goes to nobody
 
 hand-your-turn = 👉 <b>Your move, { $name }!</b>
 hand-pick-card = Your cards — pick one to play:
@@ -39,24 +48,27 @@ hand-waiting = ⏳ Others are moving — the table and the moves are in the grou
 
 deal-none = The deal is not over yet.
 deal-title = <b>Deal { $deal } is over</b>
-deal-finished-early = 🏁 { $name } finishes the game mid-deal: what is already taken counts.
+deal-finished-early = 🏁 { $name } finishes the game mid-deal: only { $name } scores for this deal — the points already secured; the others get nothing.
 deal-tie = a tie — nobody
 deal-not-secured = not secured — nobody
 deal-award = { $name } +{ $points }
 deal-cards = 🃏 Cards: { $counts } → { $award }
 deal-clubs = ♣ Clubs: { $counts } → { $award }
-deal-konchinki = 🎯 Konchinki: { $held } (+1 each)
+deal-konchinki = 🎯 { $count ->
+    [one] Konchinka: { $held } (+1)
+   *[other] Konchinki: { $held } (+1 each)
+}
 deal-no-konchinki = 🎯 Nobody took a konchinka
 deal-points = Points this deal: { $points }
 
 party-title = 🏆 <b>The game is over!</b>
 party-winner = Winner: { $name } — { $points }
-settle-title-points = Settlement (on points, what each lacked to the target):
+settle-title-points = Settlement on points — what each lacked to { $target }:
 settle-title-stake = Settlement (fixed stake of { $stake }):
 settle-pays = { $payer } → { $payee }: { $amount }
 settle-owes = { $payer } pays { $amount }
 
-notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press «Start» — your cards will come there.
+notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press “Start” — your cards will come there.
 notice-reminder = ⏰ { $name }, your move! { $time } left.
 notice-timed-out = ⏰ { $name }: time ran out, the bot played.
 notice-replaced = 🤖 { $name } keeps missing turns — a bot plays this seat for now. One tap brings the player back.
@@ -79,7 +91,10 @@ answer-nothing-to-capture = This card has nothing to take.
 answer-cannot-finish = You can't finish yet: { $secured ->
     [one] { $secured } point
    *[other] { $secured } points
-} secured, { $need } needed.
+} secured, { $need } needed{ $tie ->
+    [yes] {" "}to get ahead of everyone
+   *[no] {""}
+}.
 answer-must-follow-suit = You must follow suit: you have { $suit }.
 answer-no-heart-lead = You can't lead hearts while you hold other suits.
 answer-must-play-king-of-hearts = You must give up the king of hearts now.
@@ -112,11 +127,10 @@ answer-too-fast = Just a second…
 answer-unknown = Not allowed.
 
 time-limit = ⏱ { $seconds } s per move
-time-deadline = ⏱ until { $time }
 move-auto = ⏰ { $move } — played by the bot: time ran out
 table-score = score { $score }
 hint-line = 💡 The master would play: { $move } — { $why }.
-joined-private = ✅ You are in the { $game } game in «{ $group }». When the creator starts it, your cards will come here.
+joined-private = ✅ You are in the { $game } game in “{ $group }”. When the host starts it, your cards will come here.
 hint-move-finish = finish the game
 hint-move-lay = put down { $card }
 hint-move-capture = take { $taken } with { $card }

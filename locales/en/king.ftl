@@ -57,4 +57,7 @@ btn-solo-king = 👑 King — with three bots
 king-you-choose-trump = you name trump
 king-deal-short = { $deal }/{ $total }
 king-final-trick = Final trick: { $plays } → { $name } takes it
-king-stopped-early = 🛑 { $played } of { $total } tricks played: every penalty card is taken, the rest are not played.
+king-stopped-early = ⏭ { $played } of { $total } { $total ->
+    [one] trick
+   *[other] tricks
+} played: every penalty card is taken, the rest are not played.

@@ -25,35 +25,35 @@ rules-nav-king-trump = Trumps
 rules-nav-king-scoring = King scoring
 
 
-rules-game-options = ⚙️ <b>{ $kind ->
-    [king] In this game of King
-   *[konchinka] In this game of Konchinka
-}:</b>
+rules-game-options-konchinka = ⚙️ <b>In this game of Konchinka:</b>
+rules-game-options-king = ⚙️ <b>In this game of King:</b>
 btn-rules-all = 📚 All the rules
 btn-rules-private = 📚 In full — in private
 btn-rules-bot = 📚 All the rules in the bot
 rules-inline-contents-title = 📚 Contents of the rules
 rules-contents = The rules of Konchinka and King
 rules-not-found = I found no such rule.
+rules-topics-game = <b>{ $game }:</b> { $sections }.
 rules-topics =
-    <b>Konchinka:</b> { $konchinka }.
-    <b>King:</b> { $king }.
-    Ask, say, «/rules eralash» or «/rules scoring». In any chat you can type @{ $bot } and a word to post the rule there.
+    { $games }
+    Ask, say, “/rules eralash” or “/rules scoring”. In any chat you can type @{ $bot } and a word to post the rule there.
 
 rules-konchinka =
+    <b>The goal</b> is to be the first to reach 15 points (the target can be changed in the settings) and win the game. Points are given after every deal: for the most cards, for the most clubs and for the konchinki. The <b>konchinki</b> are two precious cards, the two of clubs (2♣) and the ten of diamonds (10♦): each brings a point to whoever takes it.
+
     A 52-card deck, no trumps, 2–4 players, play goes clockwise.
 
-    <b>A deal</b> lasts until the whole deck is played. The first dealer is drawn by lot; after each deal the deal passes to the left. The dealer gives everyone 4 cards and lays 4 cards face up on the table. The starting table never holds a jack or two cards of the same rank: such a card goes back into the middle of the deck and the next card takes its place. Whenever all hands are empty, the same dealer gives everyone 4 more cards (none to the table), until the deck runs out. The dealer's left neighbour moves first.
+    <b>A deal</b> lasts until the whole deck is played. The first dealer is drawn by lot; after each deal the deal passes to the left. The dealer gives everyone 4 cards and lays 4 cards face up on the table. The starting table never holds a jack or two cards of the same rank: the dealer puts such a card back into the middle of the deck and lays the next one in its place. Whenever all hands are empty, the same dealer gives everyone 4 more cards (none to the table), until the deck runs out. The dealer's left neighbour moves first.
 
-    <b>A move</b> is exactly one card from your hand; you can't pass. The card either captures (see «Captures») or is laid on the table.
+    <b>A move</b> is exactly one card from your hand; you can't pass. The card either captures (see “Captures”) or is laid on the table.
 
-    The captured cards and the capturing card go to your pile, face down. Everyone can see how many cards and how many clubs each pile holds. When the deck and the hands are empty, whatever is left on the table goes to the last player who captured (to nobody if nobody captured).
+    The captured cards, with the card that took them, go to your pile face down. Everyone can see how many cards and how many clubs each pile holds. When the deck and the hands are empty, whatever is left on the table goes to the last player who captured (to nobody if nobody captured).
 rules-captures =
     The card you play takes from the table either one card of the same rank or a set of cards whose points add up to its own. Ace is 1, two to ten are their face value: an eight takes ace + two + five, a seven takes three + four.
 
-    Only one such capture a move. Queens and kings have no points and take only their own rank. A jack takes the whole table; on an empty table it is simply laid.
+    Only one such capture a move. Queens and kings have no points and take only their own rank. A jack takes the whole table; on an empty table it is simply laid. (In points Konchinka the court cards have points and a jack does not sweep the table — see “Points”.)
 
-    You may always lay a card instead, even when you could capture (unless «Must capture» is on in the settings).
+    You may always lay a card instead, even when you could capture (unless “Must capture” is on in the settings).
 rules-points =
     Just like Konchinka, but every card has points: ace 1, two to ten their face value, jack 11, queen 12, king 13.
 
@@ -68,23 +68,27 @@ rules-scoring =
     • most clubs — <b>1 point</b>;
     • each <b>konchinka</b> — 2♣ and 10♦ — <b>1 point</b> to whoever holds it.
 
-    "Most" means strictly more than every other player. On a tie nobody gets those points. A deal gives at most 5 points in all.
+    “Most” means strictly more than every other player. On a tie nobody gets those points. A deal gives at most 5 points in all.
+
+    When someone finishes the game early in the middle of a deal, only they score for that deal (see “Finish”).
 rules-tally =
-    Deals go on until somebody reaches the target (usually 15). If several reach it after the same deal, the highest total wins; if they are level at the top, one more deal is played.
+    Deals go on until somebody reaches the target (usually 15): if nobody has reached it after a deal, the next deal is played. If several reach it after the same deal, the highest total wins; if they are level at the top, one more deal is played.
 
     The tally is kept the paper way: after each deal the new total is written next to the old one, which is crossed out. A player who scored 2, then 4, then 3 reads: <s>2</s> <s>6</s> 9.
 
     <b>Settlement</b> at the end of the game:
     • <b>on points</b> — each loser owes the winner the points they still lacked: with a target of 15, a player at 10 owes 5;
     • <b>fixed stake</b> — each loser owes the winner the agreed stake.
-    The bot moves no money: it only counts and keeps it in the statistics.
+    The settlement is on paper: the bot only works out who owes what and keeps the result in the statistics.
 rules-early-finish =
-    A player who needs no more than two points to win may <b>finish</b> the game mid-deal — on their move, once what they have already captured this deal is sure to bring the missing points:
+    A player who needs no more than two points to win may <b>finish</b> the game mid-deal, once what they have already captured this deal is sure to bring the missing points:
     • each captured konchinka — 1 point;
     • 7 or more clubs — the clubs point (there are 13 clubs, nobody can have more);
     • 27 or more cards — the 2 card points (there are 52 cards, nobody can have more). The printed rules name only the konchinki and seven clubs; the bot counts the cards too, since 27 cards secure their points just as surely.
 
-    When this is allowed, a «🏁 Finish it!» button appears under your cards. The game ends at once, you win, and the secured points go into the tally.
+    You finish on your turn, instead of playing a card: when it is allowed, a “🏁 Finish it!” button appears under your cards at the start of your turn. If you have only just taken the konchinka you needed, the button comes on your next turn.
+
+    The game ends at once and you win. Only your secured points go into the tally; the others get nothing for this deal — not even a player holding a konchinka.
 
     In a deal played to break a tie at the top (or when someone has already reached the target), you may finish only if your total becomes <b>strictly higher</b> than everyone else's: drawing level with the leader is not enough.
 
@@ -97,25 +101,27 @@ rules-options =
     • <b>Must capture</b> (off by default): if you can capture, you may not lay a card.
     • <b>Early finish</b> (on by default).
     • <b>Settlement</b>: on points or a fixed stake.
-    • <b>Time per move</b>: the bot reminds you shortly before it runs out; then a bot moves for you, and after two missed turns in a row a bot takes your seat — one tap takes it back.
+    • <b>Time per move</b>: a reminder comes shortly before the time runs out; when it does, a bot player moves for you, and after two missed turns in a row a bot player takes your seat until you come back — one tap is enough.
 rules-king =
-    Four players (bots fill empty seats). A 32-card deck, seven to ace; in each suit A K Q J 10 9 8 7. A game is 15 deals: 7 negative deals, then 8 deals with trumps. Each deal gives everyone 8 cards, and 8 tricks are played.
+    Four players (bot players fill empty seats). A 32-card deck, seven to ace; in each suit A K Q J 10 9 8 7. A game is 15 deals: 7 negative deals, then 8 deals with trumps. Each deal gives everyone 8 cards, and 8 tricks are played.
 
     Play goes clockwise and you must follow suit. The highest card of the led suit wins the trick, or the highest trump if a trump was played. The winner leads next.
 
-    The first dealer is drawn by lot, the deal passes left, and in the negative deals the dealer's left neighbour leads.
+    The first dealer is drawn by lot. In the negative deals the deal passes to the left and the dealer's left neighbour leads. In the trump deals the dealer's right neighbour names trump, leads first and deals the next deal, so there the deal passes to the right.
+
+    <b>Time per move</b> is set in the settings. A reminder comes before it runs out, and when it does, a bot player moves for you; after two missed turns in a row it takes your seat until you come back with one tap.
 rules-king-negative =
     <b>Part one — seven negative deals</b>, no trumps. Each punishes one thing: tricks, jacks, queens, hearts, the last two tricks, the king of hearts. The seventh deal, the <b>eralash</b>, punishes all of them at once.
 
-    If you can't follow suit, play any card. In «hearts», «king» and «eralash» you may not lead hearts while holding another suit. In «king» and «eralash» the king of hearts must go at the first chance: when you can't follow suit, and also when hearts are led and the ace of hearts is already in the trick, so the king cannot win it (this second case can be switched off in the settings).
+    If you can't follow suit, play any card. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit. In “king” and “eralash” the king of hearts must go at the first chance: when you can't follow suit, and also when hearts are led and the ace of hearts is already in the trick, so the king cannot win it (this second case can be switched off in the settings).
 
-    A deal stops early once no penalty is left in it, say all the jacks are taken (except «no tricks», «last two» and «eralash», where all eight tricks are played). This early stop can also be switched off in the settings.
+    A deal stops early once no penalty is left in it, say all the jacks are taken (except “no tricks”, “last two” and “eralash”, where all eight tricks are played). This early stop can also be switched off in the settings.
 
-    The order of the seven deals is agreed in advance. Usually it is as above; the game's creator may pick another one in the settings: jacks first, or the deals that punish cards before those that punish tricks.
+    The order of the seven deals is agreed in advance. Usually it is as above; the host may pick another one in the settings: jacks first, or the deals that punish cards before those that punish tricks.
 rules-king-trump =
     <b>Part two — eight deals with trumps</b>; every trick brings points.
 
-    The player to the dealer's right names trump after seeing their first three cards: a suit, or «the last card» — then trump is the suit of their eighth card, shown to all. The others see their cards once trump is named. The chooser leads first and deals the next deal, so everyone names trump twice.
+    The player to the dealer's right names trump after seeing their first three cards: a suit, or “the last card” — then trump is the suit of their eighth card, shown to all. The others see their cards once trump is named. The chooser leads first and deals the next deal, so everyone names trump twice.
 
     If you can't follow suit you must trump if you can; you need not over-trump.
 rules-king-scoring =
@@ -133,16 +139,16 @@ rules-king-scoring =
 
     A player's result is their part-two points minus penalties; the four results always add up to 0. At the end the bot shows the table of all 15 deals.
 
-rules-short-konchinka = 52 cards, 2–4 players. Everyone gets 4 cards and 4 go face up on the table; a move is one card, which either captures from the table or is laid on it. A deal lasts until the whole deck is played; what is left on the table goes to the last player who captured.
-rules-short-captures = A card takes either one card of its own rank or a set of cards with the same sum of points (ace 1, the rest their face value); one capture a move. Queens and kings take only their own rank, a jack takes the whole table. You may always lay a card instead, unless «Must capture» is on.
-rules-short-points = Every card has points: jack 11, queen 12, king 13, and any card takes either a card of its own rank or a set worth its value; a jack does not sweep the table. A king takes sets worth 13 (the printed «14» is a misprint).
+rules-short-konchinka = The goal is to be the first to reach 15 points. 52 cards, 2–4 players. Everyone gets 4 cards and 4 go face up on the table; a move is one card, which either captures from the table or is laid on it. A deal lasts until the whole deck is played; what is left on the table goes to the last player who captured.
+rules-short-captures = A card takes either one card of its own rank or a set of cards with the same sum of points (ace 1, two to ten their face value); one capture a move. Queens and kings have no points and take only their own rank; a jack takes the whole table. You may always lay a card instead, unless “Must capture” is on.
+rules-short-points = Every card has points: jack 11, queen 12, king 13, and any card takes either a card of its own rank or a set worth its value; a jack does not sweep the table. A king takes sets worth 13 (the printed “14” is a misprint).
 rules-short-scoring = After a deal: most cards — 2 points, most clubs — 1 point, each konchinka (2♣ and 10♦) — 1 point. On a tie nobody gets the points for cards or clubs.
 rules-short-tally = Deals go on until somebody reaches the target (usually 15); on a tie at the top one more deal is played. Settlement is on points (a loser owes what they lacked) or a fixed stake.
-rules-short-early-finish = A player who needs no more than two points may finish the game on their move once this deal's captures secure them: a konchinka 1 point, 7 clubs 1, 27 cards 2. In a deal played to break a tie, the total must end strictly higher than everyone else's.
+rules-short-early-finish = A player who needs no more than two points may finish the game — on their turn, instead of a move — once this deal's captures secure them: a konchinka 1 point, 7 clubs 1, 27 cards 2. The others get nothing for that deal. In a deal played to break a tie, the total must end strictly higher than everyone else's.
 rules-short-options = Before the start the host chooses the variant, the target, whether several captures a move are allowed, whether capturing is a must, whether early finishing is allowed, the settlement and the time per move.
 rules-short-king = Four players, a 32-card deck, 15 deals of 8 tricks: 7 negative deals, then 8 with trumps. You must follow suit; the highest card of the led suit wins, or the highest trump.
-rules-short-king-negative = Seven deals without trumps: no tricks, no jacks, no queens, no hearts, not the last two tricks, not the king of hearts; the seventh, the eralash, punishes all of them at once. In «hearts», «king» and «eralash» you may not lead hearts while holding another suit; in «king» and «eralash» the king of hearts goes at the first chance.
-rules-short-king-trump = The player to the dealer's right names trump after seeing their first three cards, or says «the last card» — then trump is the suit of their eighth card. If you can't follow suit you must trump; each trick is worth 3 points.
+rules-short-king-negative = Seven deals without trumps: no tricks, no jacks, no queens, no hearts, not the last two tricks, not the king of hearts; the seventh, the eralash, punishes all of them at once. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit; in “king” and “eralash” the king of hearts goes at the first chance.
+rules-short-king-trump = The player to the dealer's right names trump after seeing their first three cards, or says “the last card” — then trump is the suit of their eighth card. If you can't follow suit you must trump if you can; each trick is worth 3 points.
 rules-short-king-scoring = Penalties: a trick 2, a jack 4, a queen 4, a heart 2, each of the last two tricks 8, the king of hearts 16; eralash — all together, 96. Part two: 3 points a trick. A result is part two minus penalties; the four add up to 0.
 
 rules-examples-title = { $count ->
@@ -151,12 +157,17 @@ rules-examples-title = { $count ->
 }
 rules-example-or = {" "}or{" "}
 rules-example-and = {" "}and{" "}
+rules-list-or = {" "}or{" "}
+rules-list-and = {" "}and{" "}
 rules-example-capture = { $multi ->
     [yes] With several captures a move allowed: the table holds
    *[no] The table holds
-} { $table }. The { $card } may take { $count ->
-    [one] only { $captures }
-   *[other] { $captures } — one of them
+} { $table }. The { $card } may take { $both ->
+    [yes] { $captures } — or { $together } at once
+   *[no] { $count ->
+        [one] only { $captures }
+       *[other] { $captures } — one of them
+    }
 }.
 rules-example-pile = { $cards ->
     [one] { $cards } card
@@ -187,16 +198,32 @@ rules-example-finish = The game is to { $target }. You have { $mine ->
    *[other] { $secured } points
 }, a total of { $total }: { $can ->
     [true] you may finish.
-   *[false] you may not finish: { $reason ->
-        [short] that is short of the target.
-       *[tie] the total must be strictly higher than every opponent's.
+   *[false] you may not finish, { $reason ->
+        [short] as that is short of the target.
+       *[tie] since the total must be strictly higher than every opponent's.
     }
 }
+rules-example-finish-outcome = The game is to { $target }. You have { $mine ->
+    [one] { $mine } point
+   *[other] { $mine } points
+}, { $others ->
+    [one] your opponent
+   *[other] your opponents
+} { $other }. This deal you have taken { $pile }, { $others ->
+    [one] your opponent
+   *[other] your opponents
+} { $their }. You finish the game: { $points ->
+    [one] { $points } point goes
+   *[other] { $points } points go
+} into your tally (a total of { $total }), { $others ->
+    [one] your opponent gets
+   *[other] your opponents get
+} { $theirs }: the others get nothing for this deal.
 rules-example-trick = { $trump ->
     [none] {""}
    *[other] Trump is { $trump }.{" "}
 }{ $late ->
-    [yes] The last trick but one: the lead is
+    [yes] The second-to-last trick: the lead is
    *[no] The lead is
 } { $lead }, then come { $rest }. { $winner } takes the trick{ $sign ->
     [minus] {""}; in { $contract } that is { $points ->
@@ -221,17 +248,20 @@ rules-example-forced = In { $contract } { $leads ->
 }.
 
 help-text =
-    <b>Konchinka and King</b> — card games right in Telegram.
+    <b>{ $games }</b> — card games right in Telegram.
 
     <b>In a group</b>
-    /konchinka or /king — gather a game. Everyone taps «✋ Join» and lands in a private chat with the bot: your cards come there and you move there. The group sees the shared table and the tally.
+    { $commands } — gather a game. Everyone taps “✋ Join” and lands in a private chat with the bot: your cards come there and you move there. The group sees the shared table and the tally.
     /new — choose a game, /score — show the table again, /cancel — cancel the game (host or admin), /top — the chat's best players.
 
     <b>In private</b>
     /play — play against bots, /stats — your statistics.
 
-    /rules — the rules of both games; /rules eralash — the rule you need. In any chat, type @{ $bot } eralash to post a rule there.
-    A move takes two taps: a card, then what it does. A card with only one choice plays at once.
+    /rules — all the rules; /rules eralash — the rule you need. In any chat, type @{ $bot } eralash to post a rule there.
+    { $moves }
+
+help-moves-konchinka = In Konchinka a move is a tap on a card; when the card can do several things, a second tap chooses what it does.
+help-moves-king = In King a move is one tap on a card.
 
 cmd-play = Play against bots
 cmd-rules = Rules
@@ -243,3 +273,136 @@ cmd-new = New game
 cmd-score = Show the table
 cmd-cancel = Cancel the game
 cmd-top = The chat's best players
+
+## Direct answers: a line above the section when a question has a short answer
+
+rules-answer-card-value = { $variant ->
+    [points] { $rank ->
+        [jack] In points Konchinka a jack is worth { rules-answer-value }: it takes a jack or a set worth { $value }, not the whole table.
+        [queen] In points Konchinka a queen is worth { rules-answer-value }: it takes a queen or a set worth { $value }.
+        [king] In points Konchinka a king is worth { rules-answer-value }: it takes a king or a set worth { $value }.
+       *[other] In points Konchinka { rules-answer-rank } is worth { rules-answer-value }, as in the classic game.
+    }
+    [any] { $rank ->
+        [jack] A jack: in classic Konchinka it has no points and sweeps the table; in points Konchinka it is worth { rules-answer-value }.
+        [queen] A queen: in classic Konchinka it has no points and takes only a queen; in points Konchinka it is worth { rules-answer-value }.
+       *[king] A king: in classic Konchinka it has no points and takes only a king; in points Konchinka it is worth { rules-answer-value }.
+    }
+   *[classic] { $rank ->
+        [jack] In classic Konchinka a jack has no points: it sweeps the table.
+        [queen] In classic Konchinka a queen has no points: it takes only a queen.
+        [king] In classic Konchinka a king has no points: it takes only a king.
+       *[other] In Konchinka { rules-answer-rank } is worth { rules-answer-value }.
+    }
+}
+rules-answer-value = { $value } { $value ->
+    [one] point
+   *[other] points
+}
+rules-answer-rank = { $rank ->
+    [ace] an ace
+    [two] a two
+    [three] a three
+    [four] a four
+    [five] a five
+    [six] a six
+    [seven] a seven
+    [eight] an eight
+    [nine] a nine
+    [ten] a ten
+    [jack] a jack
+    [queen] a queen
+   *[king] a king
+}
+rules-answer-konchinka-value = Each konchinka (2♣ and 10♦) brings { $points ->
+    [one] { $points } point
+   *[other] { $points } points
+} to whoever holds it in their pile when the deal ends.
+rules-answer-konchinka-dealt = Everyone gets { $hand } { $hand ->
+    [one] card
+   *[other] cards
+}, and at the start of a deal { $table } { $table ->
+    [one] card goes
+   *[other] cards go
+} face up on the table; when all hands are empty, the dealer deals again until the deck runs out.
+rules-answer-konchinka-deck = The deck has { $cards } { $cards ->
+    [one] card
+   *[other] cards
+}, no jokers.
+rules-answer-konchinka-players = { $min } to { $max } { $max ->
+    [one] player
+   *[other] players
+} sit at the table.
+rules-answer-konchinka-target = { $known ->
+    [yes] This game is played to { $target } { $target ->
+        [one] point
+       *[other] points
+    }: whoever gets there first wins.
+   *[no] Usually to { $target } { $target ->
+        [one] point
+       *[other] points
+    }; the target is chosen in the settings before the game.
+}
+rules-answer-konchinka-settlement = { $settlement ->
+    [stake] In this game each loser owes the winner the stake — { $stake }.
+    [points] In this game each loser owes the winner the points they lacked to { $target }: a player at { $example } owes { $owes }.
+   *[any] On points, each loser owes the winner what they lacked to { $target } (a player at { $example } owes { $owes }); with a fixed stake, the agreed stake.
+}
+rules-answer-konchinka-no-winner = Then the next deal is played: the game goes on until somebody reaches { $target } { $target ->
+    [one] point
+   *[other] points
+}.
+rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
+rules-answer-konchinka-finish-when = { $allowed ->
+    [no] Early finishing is switched off in this game's settings.
+   *[yes] When you need no more than two points to win and this deal's captures already secure them (a konchinka 1 point, 7 clubs 1, 27 cards 2): then a “🏁 Finish it!” button appears at the start of your turn.
+}
+rules-answer-konchinka-finish-others = Nothing: only the player who finishes scores for that deal — the points already secured. Even a konchinka in another pile brings nothing.
+rules-answer-turn-time = { $seconds ->
+    [-1] The time per move is chosen in the game's settings. If you don't move in time, a bot player moves for you, and after two missed turns in a row it takes your seat until you come back.
+    [0] This game has no time limit per move.
+   *[other] In this game a move has { $seconds } { $seconds ->
+        [one] second
+       *[other] seconds
+    }; if you don't move in time, a bot player moves for you.
+}
+rules-answer-king-value = { $item ->
+    [king] The king of hearts costs
+    [jack] Each jack costs
+    [queen] Each queen costs
+    [heart] Each heart costs
+    [last2] Each of the last two tricks costs
+   *[trick] Each trick costs
+} { $points } { $points ->
+    [one] penalty point
+   *[other] penalty points
+}{ $item ->
+    [king] {""} in “no king of hearts”, and { $eralash } in the eralash, where it is a heart too.
+    [jack] : in “no jacks” and in the eralash.
+    [queen] : in “no queens” and in the eralash.
+    [heart] : in “no hearts” and in the eralash.
+    [last2] : in “no last two tricks” and in the eralash.
+   *[trick] {""} in “no tricks” and in the eralash, and in the trump deals it brings { $plus } { $plus ->
+        [one] point
+       *[other] points
+    }.
+}
+rules-answer-king-dealt = Everyone gets { $hand } { $hand ->
+    [one] card
+   *[other] cards
+}: the whole { $deck }-card deck is dealt at once.
+rules-answer-king-deals = A game has { $deals } { $deals ->
+    [one] deal
+   *[other] deals
+}: { $negative } negative, then { $positive } with trumps.
+rules-answer-king-deck = The deck has { $cards } { $cards ->
+    [one] card
+   *[other] cards
+}: seven to ace in each suit.
+rules-answer-king-players = Exactly { $players } { $players ->
+    [one] player
+   *[other] players
+}; bot players fill the empty seats.
+rules-answer-king-hearts-lead = In “no hearts”, “no king of hearts” and the eralash you may lead hearts only when you hold no other suit; in the other deals you may.
+rules-answer-king-first = In the negative deals the dealer's left neighbour leads first, in the trump deals the player who named trump; after that, whoever took the trick leads.
+rules-answer-king-trump-chooser = The player to the dealer's right names trump after seeing their first three cards — or says “the last card”.

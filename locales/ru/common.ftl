@@ -38,11 +38,9 @@ btn-rematch = 🔁 Реванш
 btn-table = 📋 Стол
 btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
-btn-take-seat = ↩️ Вернуться в игру
-btn-game = { $kind ->
-    [king] 👑 Кинг
-   *[konchinka] 🃏 Кончинка
-}
+btn-take-seat = ↩️ Вернуться за стол
+game-konchinka-button = 🃏 Кончинка
+game-king-button = 👑 Кинг
 
 opt-variant = { $variant ->
     [points] очковая
@@ -51,7 +49,7 @@ opt-variant = { $variant ->
 opt-target = до { $target }
 opt-multi-on = несколько взяток за ход
 opt-forced-on = брать обязательно
-opt-early-off = без приканчивания
+opt-early-off = прикончить нельзя
 opt-stake = на кон { $stake }
 settlement-name = { $settlement ->
     [stake] на кон
@@ -68,18 +66,18 @@ lobby-turn-time = ⏱ На ход: { $seconds } с
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-empty = — пока никого
 lobby-creator = Собирает: { $name }
-lobby-king-fill = Пустые места займут боты.
+lobby-bots-fill = Пустые места займут боты.
 lobby-first-dealer = Кто сдаёт первым — решит жребий.
-lobby-need-more = Нужно ещё { $need ->
-    [one] { $need } игрок
-    [few] { $need } игрока
-   *[many] { $need } игроков
-}.
+lobby-need-more = { $need ->
+    [one] Нужен ещё { $need } игрок.
+    [few] Нужно ещё { $need } игрока.
+   *[many] Нужно ещё { $need } игроков.
+}
 lobby-bot-level = Какой силы бот?
 lobby-status = { $status ->
-    [started] ▶️ Игра началась.
-    [cancelled] ✖️ Игра отменена.
-   *[expired] ⌛ Никто не начал игру — набор закрыт.
+    [started] ▶️ Партия началась.
+    [cancelled] ✖️ Партия отменена.
+   *[expired] ⌛ Никто не начал партию — набор закрыт.
 }
 
 settings-title = Настройки
@@ -99,11 +97,11 @@ settings-turn-time = Время на ход: { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
 }
-settings-hint = Меняет создатель игры, пока она не началась.
+settings-hint = Менять их может создатель партии, пока она не началась.
 settings-multi-short = Несколько взяток
 settings-forced-short = Брать обязательно
 settings-early-short = Прикончить
-settings-king-forced = Кинг отдают и на червовый заход, если туз червей уже во взятке: { $value }
+settings-king-forced = Кинга отдают и на червовый заход, если туз червей уже во взятке: { $value }
 settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
 settings-king-forced-short = Кинг под туза червей
 settings-king-stop-short = Досрочный конец раздачи
@@ -114,14 +112,8 @@ solo-opponents-btn = { $count ->
     [few] { $count } соперника
    *[many] { $count } соперников
 }
-solo-choose-opponents = { $kind ->
-    [king] Кинг
-   *[konchinka] Кончинка
-}: сколько ботов за столом?
-solo-choose-level = { $kind ->
-    [king] Кинг
-   *[konchinka] Кончинка
-}, { $count ->
+solo-choose-opponents = { $game }: сколько ботов за столом?
+solo-choose-level = { $game }, { $count ->
     [one] { $count } бот
     [few] { $count } бота
    *[many] { $count } ботов
@@ -133,17 +125,17 @@ stats-text =
     Побед: { $wins }
     Очков набрано: { $points }
     Итог расчётов: { $sign ->
-        [plus] +{ $amount } { $amount ->
+        [plus] в плюсе на { $amount } { $amount ->
             [one] очко
             [few] очка
            *[many] очков
-        } в вашу пользу
-        [minus] −{ $amount } { $amount ->
+        }
+        [minus] в минусе на { $amount } { $amount ->
             [one] очко
             [few] очка
            *[many] очков
-        } не в вашу пользу
-       *[zero] 0, вы в расчёте
+        }
+       *[zero] ни в плюсе, ни в минусе
     }
 top-title = 🏆 <b>Лучшие игроки чата</b>
 top-line = { $place }. { $name } — { $wins ->

@@ -6,7 +6,10 @@ table-cards = На столе: { $cards }
 table-turn = Ходит: { $name }
 table-deck = Колода: { $count }
 table-player = { $name } — взято { $pile } (♣ { $clubs })
-table-konchinki = кончинки: { $cards }
+table-konchinki = { $count ->
+    [one] кончинка
+   *[other] кончинки
+}: { $cards }
 table-replaced = 🤖 пока играет бот
 table-unreachable = ⚠️ бот не может написать
 table-moves = Последние ходы:
@@ -40,14 +43,21 @@ move-sweep = { $name } берёт { $by } весь стол ({ $count ->
     [few] { $count } карты
    *[many] { $count } карт
 })
-move-konchinka = 🎯 кончинка { $cards }
+move-konchinka = 🎯 { $count ->
+    [one] кончинка
+   *[other] кончинки
+} { $cards }
 move-finish = 🏁 { $name } приканчивает партию!
-move-leftovers = Остаток стола ({ $count ->
-    [one] { $count } карта
-    [few] { $count } карты
-   *[many] { $count } карт
-}) забирает { $name }
-move-leftovers-nobody = Остаток стола ({ $count }) не достаётся никому
+move-leftovers = Остаток стола — { $count } { $count ->
+    [one] карта
+    [few] карты
+   *[many] карт
+} — забирает { $name }
+move-leftovers-nobody = Остаток стола — { $count } { $count ->
+    [one] карта
+    [few] карты
+   *[many] карт
+} — не достаётся никому
 
 hand-your-turn = 👉 <b>Ваш ход, { $name }!</b>
 hand-pick-card = Ваши карты — выберите, чем ходить:
@@ -60,19 +70,22 @@ hand-waiting = ⏳ Сейчас ходят другие — стол и ходы
 
 deal-none = Раздача ещё не окончена.
 deal-title = <b>Раздача { $deal } окончена</b>
-deal-finished-early = 🏁 { $name } приканчивает партию посреди раздачи: в зачёт идёт то, что уже взято.
+deal-finished-early = 🏁 { $name } приканчивает партию посреди раздачи: за эту раздачу очки получает только { $name } — те, что уже обеспечены; остальным — ничего.
 deal-tie = поровну — никому
 deal-not-secured = не обеспечено — никому
 deal-award = { $name } +{ $points }
 deal-cards = 🃏 Карты: { $counts } → { $award }
 deal-clubs = ♣ Трефы: { $counts } → { $award }
-deal-konchinki = 🎯 Кончинки: { $held } (по +1)
+deal-konchinki = 🎯 { $count ->
+    [one] Кончинка: { $held } (+1)
+   *[other] Кончинки: { $held } (по +1)
+}
 deal-no-konchinki = 🎯 Кончинки никто не взял
 deal-points = Очки за раздачу: { $points }
 
 party-title = 🏆 <b>Партия окончена!</b>
 party-winner = Победа: { $name } — { $points }
-settle-title-points = Расчёт (по очкам, сколько не хватило до цели):
+settle-title-points = Расчёт по очкам — кто сколько не добрал до { $target }:
 settle-title-stake = Расчёт (на кон, ставка { $stake }):
 settle-pays = { $payer } → { $payee }: { $amount }
 settle-owes = { $payer } платит { $amount }
@@ -81,8 +94,8 @@ notice-start-bot = { $name }, бот не может вам написать. О
 notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
 notice-timed-out = ⏰ { $name }: время на ход вышло, сыграл бот.
 notice-replaced = 🤖 { $name } пропускает ходы — пока за этого игрока играет бот. Вернуться можно одной кнопкой.
-notice-seat-back = ↩️ { $name } снова в игре.
-notice-cancelled = ✖️ Игра отменена.
+notice-seat-back = ↩️ { $name } снова за столом.
+notice-cancelled = ✖️ Партия отменена.
 
 answer-stale = Этот ход уже сделан.
 answer-not-your-turn = Сейчас ходит { $name }.
@@ -101,46 +114,48 @@ answer-cannot-finish = Прикончить пока нельзя: обеспе�
     [one] { $secured } очко
     [few] { $secured } очка
    *[many] { $secured } очков
-}, а нужно { $need }.
+}, а нужно { $need }{ $tie ->
+    [yes] , чтобы обойти всех соперников
+   *[no] {""}
+}.
 answer-must-follow-suit = Нужно ходить в масть: у вас есть { $suit }.
 answer-no-heart-lead = С червей ходить нельзя, пока есть другие масти.
 answer-must-play-king-of-hearts = Сейчас нужно отдать кинга (К♥).
 answer-must-trump = Масти нет — нужно бить козырем { $suit }.
 answer-not-a-player = Вы не играете в этой партии.
-answer-no-game = Игры нет — начните новую.
-answer-game-running = В этом чате уже идёт игра.
-answer-not-creator = Это может только создатель игры.
-answer-not-creator-or-admin = Это может только создатель игры или админ чата.
-answer-lobby-closed = Набор в эту игру закрыт — начните новую.
-answer-too-many-lobbies = У вас уже открыто слишком много игр — начните или отмените одну из них.
-answer-not-in-group = Присоединиться к этой игре могут только участники её группы.
+answer-no-game = Партии нет — начните новую.
+answer-game-running = В этом чате уже идёт партия.
+answer-not-creator = Это может только создатель партии.
+answer-not-creator-or-admin = Это может только создатель партии или админ чата.
+answer-lobby-closed = Набор в эту партию закрыт — начните новую.
+answer-too-many-lobbies = У вас уже открыто слишком много партий — начните или отмените одну из них.
+answer-not-in-group = Присоединиться к этой партии могут только участники её группы.
 answer-lobby-full = Мест больше нет.
-answer-already-joined = Вы уже в игре.
+answer-already-joined = Вы уже за столом.
 answer-not-enough-players = { $count ->
     [1] Нужен хотя бы один игрок.
     [one] Нужен хотя бы { $count } игрок.
     [few] Нужно хотя бы { $count } игрока.
    *[many] Нужно хотя бы { $count } игроков.
 }
-answer-joined = Вы в игре!
-answer-left = Вы вышли из игры.
+answer-joined = Вы за столом!
+answer-left = Вы вышли из партии.
 answer-bot-added = Бот за столом.
 answer-bot-removed = Бот ушёл из-за стола.
 answer-setting-saved = Сохранено.
-answer-game-cancelled = Игра отменена.
+answer-game-cancelled = Партия отменена.
 answer-seat-taken-back = Вы снова за столом.
-answer-already-in-game = Вы и так в игре.
+answer-already-in-game = Вы и так за столом.
 answer-group-only = Эта команда работает в группе.
 answer-private-only = Эта команда работает в личке с ботом.
 answer-too-fast = Секунду…
 answer-unknown = Так нельзя.
 
 time-limit = ⏱ { $seconds } с на ход
-time-deadline = ⏱ до { $time }
 move-auto = ⏰ { $move } — сыграл бот: время вышло
 table-score = счёт { $score }
 hint-line = 💡 Мастер сыграл бы так: { $move } — { $why }.
-joined-private = ✅ Вы в игре «{ $game }» в группе «{ $group }». Когда создатель начнёт, карты придут сюда.
+joined-private = ✅ Вы записаны в партию «{ $game }» в группе «{ $group }». Когда создатель начнёт её, карты придут сюда.
 hint-move-finish = прикончить партию
 hint-move-lay = положить { $card }
 hint-move-capture = взять { $taken } картой { $card }
@@ -148,7 +163,7 @@ hint-move-play = { $card }
 hint-move-trump = козырь { $suit }
 hint-move-trump-last = козырь по последней карте
 hint-why = { $why ->
-    [finish] очков уже хватает, чтобы прикончить
+    [finish] очков уже хватает для победы
     [konchinka] забирает кончинку
     [sweep] валет сметает весь стол
     [last-capture] последняя взятка заберёт и остаток стола

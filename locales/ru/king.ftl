@@ -7,7 +7,7 @@ king-contract-name = { $contract ->
     [jacks] «не брать мальчиков»
     [queens] «не брать девочек»
     [hearts] «не брать червей»
-    [last2] «не брать две последние»
+    [last2] «не брать двух последних»
     [king] «не брать кинга»
    *[eralash] «ералаш»
 }
@@ -57,4 +57,8 @@ btn-solo-king = 👑 Кинг — с тремя ботами
 king-you-choose-trump = козыря назначаете вы
 king-deal-short = { $deal }/{ $total }
 king-final-trick = Последняя взятка: { $plays } → берёт { $name }
-king-stopped-early = 🛑 Сыграно { $played } взяток из { $total }: все штрафные карты уже взяты, остальные не разыгрываются.
+king-stopped-early = ⏭ { $played ->
+    [one] Сыграна { $played } взятка
+    [few] Сыграно { $played } взятки
+   *[many] Сыграно { $played } взяток
+} из { $total }: все штрафные карты уже взяты, остальные взятки не разыгрываются.

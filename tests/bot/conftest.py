@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,9 +23,12 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
 
 from bot.app import App, build_app
+from bot.games import plugin_of
 from bot.i18n import Translator
 from bot.settings import Settings
 from bot.storage import Database, GameRow, GameStatus, repo
+from bot.views import LobbyInfo, SeatInfo
+from engine.core import JSONValue
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +57,10 @@ def make_settings(tg: FakeTelegram, db_path: Path, **overrides: Any) -> Settings
 
 
 def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
-    """The environment of a ``python -m bot`` subprocess against ``tg``: this one's, less the bot's own settings."""
+    """The environment of a ``python -m bot`` subprocess against ``tg``: this one's, less the bot's own settings.
+
+    Its bot players think in-process (``BOT_THINKERS=0``): a pool is two fresh interpreters to start, and the
+    pool's own behaviour, a killed bot's included, is tested in ``test_thinker.py``."""
     env = {
         k: v
         for k, v in os.environ.items()
@@ -65,6 +71,7 @@ def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
         BOT_TOKEN=tg.token,
         TELEGRAM_API_URL=tg.base_url,
         DATABASE_PATH=str(database),
+        BOT_THINKERS="0",
     )
     return env
 
@@ -108,6 +115,7 @@ async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner
         settings = make_settings(tg, db_path, **overrides)
         bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
         app = await build_app(settings, bot)
+        polls = tg.polls
         task = asyncio.create_task(
             app.dispatcher.start_polling(
                 bot,
@@ -119,9 +127,8 @@ async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner
         )
         running = Running(app, task)
         started.append(running)
-        await tg.wait_for(
-            lambda: app.outbox._idle is not None and tg.commands != {}, timeout=10, what="start-up"
-        )
+        # aiogram polls once the start-up handlers are done: the menus set, the games resumed.
+        await tg.wait_for(lambda: tg.polls > polls, timeout=10, what="start-up")
         return running
 
     yield start
@@ -170,9 +177,12 @@ def turn_message(user: FakeUser) -> FakeMessage | None:
     return None
 
 
-async def take_turn(tg: FakeTelegram, user: FakeUser, pick: int = 0) -> bool:
-    """Play one move if it is this user's turn: the ``pick``-th button (a card; then its first move)."""
-    message = turn_message(user)
+async def take_turn(
+    tg: FakeTelegram, user: FakeUser, pick: int = 0, *, through: FakeMessage | None = None
+) -> bool:
+    """Play one move if it is this user's turn: the ``pick``-th button (a card; then its first move), pressed
+    on the newest message offering moves (or on ``through``)."""
+    message = through or turn_message(user)
     if message is None:
         return False
     buttons = move_buttons(message)
@@ -196,7 +206,7 @@ async def start_solo_konchinka(
     tg: FakeTelegram, user: FakeUser, opponents: int, level: str = "normal"
 ) -> None:
     """``/play`` in private, then the number of bot opponents and their level, as a person presses them."""
-    from bot.callbacks import GameKind, SoloCb, SoloStep
+    from bot.callbacks import SoloCb, SoloStep
 
     chat = user.private_chat
     sent = await user.send_private("/play")
@@ -208,16 +218,16 @@ async def start_solo_konchinka(
     await tg.wait_for(setup_message, what="the solo setup")
     setup = setup_message()
     assert setup is not None
-    count = SoloCb(step=SoloStep.OPPONENTS, game=GameKind.KONCHINKA, opponents=opponents).pack()
+    count = SoloCb(step=SoloStep.OPPONENTS, game="konchinka", opponents=opponents).pack()
     assert (await user.press(setup, data=count)).answered
-    choice = SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=opponents, level=level).pack()
+    choice = SoloCb(step=SoloStep.LEVEL, game="konchinka", opponents=opponents, level=level).pack()
     await tg.wait_for(lambda: choice in [b.callback_data for b in setup.flat_buttons], what="the levels")
     assert (await user.press(setup, data=choice)).answered
 
 
 async def start_solo_king(tg: FakeTelegram, user: FakeUser, level: str = "normal") -> None:
     """``/play`` in private, then «👑 Кинг» (always against three bot players) and their level."""
-    from bot.callbacks import GameKind, SoloCb, SoloStep
+    from bot.callbacks import SoloCb, SoloStep
 
     chat = user.private_chat
     await user.send_private("/play")
@@ -225,7 +235,7 @@ async def start_solo_king(tg: FakeTelegram, user: FakeUser, level: str = "normal
     menu = chat.last_bot_message()
     assert menu is not None
     await user.press(menu, "👑 Кинг — с тремя ботами")
-    choice = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=3, level=level).pack()
+    choice = SoloCb(step=SoloStep.LEVEL, game="king", opponents=3, level=level).pack()
     await tg.wait_for(lambda: choice in [b.callback_data for b in menu.flat_buttons], what="the levels")
     await user.press(menu, data=choice)
 
@@ -322,10 +332,11 @@ async def open_lobby(tg: FakeTelegram, group: FakeChat, creator: FakeUser, playe
 
 
 async def two_player_party(
-    tg: FakeTelegram, bot_runner: BotRunner
+    tg: FakeTelegram, bot_runner: BotRunner, **overrides: Any
 ) -> tuple[Running, FakeUser, FakeUser, FakeChat, str]:
-    """A running bot, Аня (the group's admin) and Борис in a group Кончинка party, someone to move; the game id."""
-    running = await bot_runner()
+    """A running bot (its settings changed by ``overrides``), Аня (the group's admin) and Борис in a group
+    Кончинка party, someone to move; the game id."""
+    running = await bot_runner(**overrides)
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     game = await start_party(tg, group, anna, [anna, boris])
@@ -335,8 +346,7 @@ async def two_player_party(
 
 async def game_row(running: Running, game: str) -> GameRow:
     """The game as stored now."""
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
+    row = await repo.get_game(running.app.db, int(game))
     assert row is not None
     return row
 
@@ -370,17 +380,43 @@ def games_on(chat: FakeChat) -> set[str]:
 
 async def games_of(running: Running, user: FakeUser, *statuses: GameStatus) -> list[GameRow]:
     """The stored games the user sits in (with one of ``statuses``, or any), oldest first."""
-    async with running.app.db.tx() as tx:
-        return await repo.games_of_user(tx, user.id, statuses or tuple(GameStatus))
+    return await repo.games_of_user(running.app.db, user.id, statuses or tuple(GameStatus))
 
 
 async def seat_names(running: Running, game: str | int) -> list[str]:
     """The stored seats of a game: a person's name, or the bot level of a bot seat."""
-    async with running.app.db.tx() as tx:
-        seats = await repo.seats_of(tx, int(game))
+    seats = await repo.seats_of(running.app.db, int(game))
     return [f"bot:{s.level}" if s.is_bot else s.name for s in seats]
 
 
 async def pause_like_a_person() -> None:
     """Wait as long as a person would between commands: the bot refuses a fourth command within 10 s."""
     await asyncio.sleep(10.0 / SPEED + 0.02)
+
+
+# --- views ----------------------------------------------------------------------------------------------------
+
+
+def lobby_info(
+    game_id: str,
+    kind: str,
+    options: dict[str, JSONValue],
+    seats: Sequence[SeatInfo],
+    tr: Translator,
+    **fields: Any,
+) -> LobbyInfo:
+    """A lobby as the publisher describes it: what the game's plug-in says of it, and ``fields``."""
+    plugin = plugin_of(kind)
+    return LobbyInfo(
+        game_id,
+        kind,
+        options,
+        tuple(seats),
+        "kbot",
+        summary=plugin.summary(options, tr),
+        rules_section=plugin.rules_section(options),
+        fills_with_bots=plugin.fills_with_bots,
+        min_players=plugin.min_players,
+        max_players=plugin.max_players,
+        **fields,
+    )

@@ -8,11 +8,12 @@ import sqlite3
 from pathlib import Path
 
 from bot.ops import backup
-from bot.startup import ExitCode
+from bot.settings import ExitCode
 from engine.core import GameRecord, replay
 from tests.bot.conftest import BotRunner, bot_process_env, has_rematch, play_until, start_party
 from tests.bot.test_startup import run_bot
 from tests.fakebot import FakeTelegram
+from tests.forkserver import ForkServer
 
 
 def assert_consistent(copy: Path) -> int:
@@ -37,7 +38,7 @@ def assert_consistent(copy: Path) -> int:
 
 
 async def test_backups_taken_during_a_party_are_consistent_and_replay(
-    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path, tmp_path: Path
+    tg: FakeTelegram, bot_runner: BotRunner, forkserver: ForkServer, db_path: Path, tmp_path: Path
 ) -> None:
     await bot_runner()
     anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
@@ -58,7 +59,7 @@ async def test_backups_taken_during_a_party_are_consistent_and_replay(
         await party
     # ... and the last one through the command line, as an operator takes it, with the bot still running.
     last = tmp_path / "backups" / f"copy-{len(copies)}.sqlite3"
-    result = await run_bot(bot_process_env(tg, db_path), tmp_path, "backup", str(last))
+    result = await run_bot(forkserver, bot_process_env(tg, db_path), tmp_path, "backup", str(last))
     assert result.code == ExitCode.OK, result.stderr
     assert "backup:" in result.stdout
     copies.append(last)
@@ -70,10 +71,10 @@ async def test_backups_taken_during_a_party_are_consistent_and_replay(
 
 
 async def test_backup_of_a_missing_database_fails_naming_database_path(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     env = bot_process_env(tg, tmp_path / "nowhere.sqlite3")
-    result = await run_bot(env, tmp_path, "backup", str(tmp_path / "copy.sqlite3"))
+    result = await run_bot(forkserver, env, tmp_path, "backup", str(tmp_path / "copy.sqlite3"))
     assert result.code == ExitCode.DATABASE
     assert "DATABASE_PATH" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "copy.sqlite3").exists()

@@ -7,9 +7,9 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.callbacks import (
     MAX_CALLBACK_BYTES,
+    TURN_TIME_KEY,
     BackCb,
     DeepLink,
-    GameKind,
     LobbyCb,
     LobbyOp,
     MoveCb,
@@ -17,34 +17,36 @@ from bot.callbacks import (
     RematchCb,
     ReviewCb,
     RulesCb,
-    RulesSection,
     SeatCb,
-    SettingKey,
     SoloCb,
     SoloStep,
     parse_start_payload,
     start_link,
 )
+from bot.games import plugins, rules_library
 from engine.ai import Level
 
 GAME = "Zz9_Zz9_Zz9-"  # 12 characters: the longest game id
 VERSION = 999_999
 INDEX = 999
-LONGEST_KEY = max((k.value for k in SettingKey), key=len)
+LONGEST_KEY = max((k for p in plugins() for k in p.setting_keys()), key=len)
 LONGEST_OP = max((o.value for o in LobbyOp), key=len)
 LONGEST_LEVEL = max((lv.value for lv in Level), key=len)
+LONGEST_SECTION = max((s.id for s in rules_library().sections), key=len)
+SECTION_LIMIT = "z" * 8
+"""The longest section id a rules book may give (``bot.views.rules_book.SECTION_ID``)."""
 
 WORST_CASES: list[CallbackData] = [
     LobbyCb(game=GAME, op=LobbyOp(LONGEST_OP), key=LONGEST_KEY, value="classic"),
     LobbyCb(game=GAME, op=LobbyOp.ADD_BOT, value=LONGEST_LEVEL),
-    LobbyCb(game=GAME, op=LobbyOp.SET, key=SettingKey.TURN_TIME.value, value="999999"),
+    LobbyCb(game=GAME, op=LobbyOp.SET, key=TURN_TIME_KEY, value="999999"),
     MoveCb(game=GAME, version=VERSION, index=INDEX),
     PickCb(game=GAME, version=VERSION, card="Td"),
     BackCb(game=GAME, version=VERSION),
-    RulesCb(section=RulesSection.KING_SCORING, game=GAME),
+    RulesCb(section=SECTION_LIMIT, game=GAME, page=True),
     RematchCb(game=GAME),
     ReviewCb(game=GAME),
-    SoloCb(step=SoloStep.LEVEL, game=GameKind.KONCHINKA, opponents=3, level=LONGEST_LEVEL),
+    SoloCb(step=SoloStep.LEVEL, game="konchinka", opponents=3, level=LONGEST_LEVEL),
     SeatCb(game=GAME),
 ]
 
@@ -73,8 +75,8 @@ def test_move_press_unpacks_to_typed_fields() -> None:
     assert (data.game, data.version, data.index) == ("g1", 17, 2)
     lobby = LobbyCb.unpack("l:g1:set:variant:points")
     assert lobby.op is LobbyOp.SET and lobby.key == "variant" and lobby.value == "points"
-    rules = RulesCb.unpack(RulesCb(section=RulesSection.POINTS).pack())
-    assert rules.section is RulesSection.POINTS and rules.game == ""
+    rules = RulesCb.unpack(RulesCb(section=LONGEST_SECTION).pack())
+    assert rules.section == LONGEST_SECTION and rules.game == "" and not rules.page
 
 
 def test_join_deep_link_and_payload_round_trip() -> None:

@@ -134,7 +134,8 @@ async def test_a_group_upgraded_to_a_supergroup_takes_its_game_along(
     await tg.wait_for(lambda: table.is_deleted, what="/score in the supergroup to see the game")
     await boris.send(supergroup, "/konchinka")
     await tg.wait_for(
-        lambda: "уже идёт игра" in (supergroup.last_bot_message() or table).text, what="the running game seen"
+        lambda: "уже идёт партия" in (supergroup.last_bot_message() or table).text,
+        what="the running game seen",
     )
     async with running.app.db.tx() as tx:
         assert [g.id for g in await repo.active_games(tx)] == [int(game)]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, NewCb
+from bot.callbacks import LobbyCb, LobbyOp, NewCb
 from bot.i18n import translator
 from tests.bot.conftest import (
     BotRunner,
@@ -104,7 +104,7 @@ async def test_new_seats_a_creator_who_started_the_bot(tg: FakeTelegram, bot_run
     await tg.wait_for(lambda: group.last_bot_message(), what="the game choice")
     choice = group.last_bot_message()
     assert choice is not None
-    assert (await anna.press(choice, data=NewCb(kind=GameKind.KING).pack())).answered
+    assert (await anna.press(choice, data=NewCb(kind="king").pack())).answered
     lobby = await lobby_in(tg, group)
     assert await seat_names(running, lobby_payload_game(lobby)) == ["Аня"]
     assert MARK in lobby.text

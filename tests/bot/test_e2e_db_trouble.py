@@ -8,9 +8,13 @@ import sqlite3
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, Running, game_row, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 APOLOGY = "Не получилось"
 
@@ -81,15 +85,13 @@ async def test_a_press_the_database_cannot_write_gets_an_apology_and_changes_not
     """A full disk, or one the system remounted read-only: every write fails at once, not worth waiting for."""
     running, game, mover = await _party(tg, bot_runner)
     version = await _version(running, game)
-    async with running.app.db.tx() as tx:
-        await tx.execute(
-            "PRAGMA query_only = 1"
-        )  # SQLite refuses every write: «attempt to write a readonly …»
+    await running.app.db.all(
+        "PRAGMA query_only = 1"
+    )  # SQLite refuses every write: «attempt to write a readonly …»
     answered, text, took = await _press_move(mover, game, version)
     assert answered and text is not None and text.startswith(APOLOGY), text
     assert took < 3
-    # The disk has room again (outside a transaction: BEGIN IMMEDIATE is itself refused while query_only).
-    running.app.db._conn.execute("PRAGMA query_only = 0")
+    await running.app.db.all("PRAGMA query_only = 0")  # the disk has room again
     assert await _version(running, game) == version
     answered, text, _took = await _press_move(mover, game, version)
     assert answered and text is None

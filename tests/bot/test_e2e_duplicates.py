@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.services.updates import PRUNE_EVERY, UPDATES_KEPT_FOR
-from bot.storage import repo
+from bot.storage import Batch, repo
 from tests.bot.conftest import BotRunner, lobby_of, open_lobby, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
 
@@ -72,9 +72,10 @@ async def test_old_update_ids_are_forgotten_while_the_bot_runs(
     clock = running.app.clock
     await clock.sleep(PRUNE_EVERY)
     long_ago = clock.now() - (UPDATES_KEPT_FOR + 3600) * clock.speed
-    async with running.app.db.tx() as tx:
-        await repo.mark_processed(tx, 1, long_ago)  # an update handled four days ago
-        await repo.mark_processed(tx, 2, clock.now())
+    batch = Batch()
+    repo.mark_processed(batch, 1, long_ago)  # an update handled four days ago
+    repo.mark_processed(batch, 2, clock.now())
+    await running.app.db.write(batch)
     await anna.send_private("/help")
     await tg.settle()
     async with running.app.db.tx() as tx:

@@ -36,11 +36,15 @@ async def test_a_press_on_a_game_whose_record_is_broken_is_answered_and_logged(
         conn.close()
     caplog.set_level(logging.ERROR)
 
-    answer = await mover.press(message, data=move_buttons(message)[0])
-
-    assert answer.answered
-    assert answer.text == "Что-то пошло не так, попробуйте ещё раз."
-    failures = [r for r in caplog.records if r.levelno >= logging.ERROR and f"game {game}:" in r.getMessage()]
-    assert failures, [r.getMessage() for r in caplog.records]
-    assert failures[0].exc_info is not None
-    assert (await game_row(running, game)).version == row.version + 1  # nothing was changed by the press
+    # The first press meets a stored game that is not the one in memory; the next reads the broken record.
+    for attempt in (1, 2):
+        caplog.clear()
+        answer = await mover.press(message, data=move_buttons(message)[0], force=True)
+        assert answer.answered
+        assert answer.text == "Что-то пошло не так, попробуйте ещё раз.", attempt
+        failures = [
+            r for r in caplog.records if r.levelno >= logging.ERROR and f"game {game}:" in r.getMessage()
+        ]
+        assert failures, [r.getMessage() for r in caplog.records]
+        assert failures[0].exc_info is not None
+        assert (await game_row(running, game)).version == row.version + 1  # nothing was changed by the press

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.callbacks import LobbyCb, LobbyOp, SettingKey
+from bot.callbacks import LobbyCb, LobbyOp
+from bot.games.konchinka.settings import KonchinkaSetting
 from bot.storage import repo
 from tests.bot.conftest import BotRunner, lobby_of, open_lobby, take_turn, turn_message
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
@@ -30,7 +31,9 @@ async def test_a_card_that_cannot_capture_is_dimmed_and_refused_with_the_reason(
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     game = await open_lobby(tg, group, anna, [anna, boris])
     lobby = lobby_of(group)  # edited in place: main screen, settings, main again
-    set_forced = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.FORCED_CAPTURE.value, value="1").pack()
+    set_forced = LobbyCb(
+        game=game, op=LobbyOp.SET, key=KonchinkaSetting.FORCED_CAPTURE.value, value="1"
+    ).pack()
     await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.SETTINGS).pack())
     await tg.wait_for(lambda: set_forced in [b.callback_data for b in lobby.flat_buttons], what="settings")
     assert (await anna.press(lobby, data=set_forced)).answered

@@ -62,8 +62,8 @@ async def test_top_and_stats_count_a_finished_party(tg: FakeTelegram, bot_runner
     assert "Партий сыграно: 1" in stats
     assert f"Побед: {1 if winner == 'Аня' else 0}" in stats
     assert re.search(
-        r"Итог расчётов: \+\d+ очк\w* в вашу пользу"
+        r"Итог расчётов: в плюсе на \d+ очк\w*"
         if winner == "Аня"
-        else r"Итог расчётов: −\d+ очк\w* не в вашу пользу",
+        else r"Итог расчётов: в минусе на \d+ очк\w*",
         stats,
     ), stats

@@ -3,22 +3,23 @@ parties run — a group Кончинка with a bot player and a person who walk
 and a solo party of each game. The kills land at chosen kinds of moments: right after a person's move while a
 bot (or the bot standing in for the absent person) is next, just after a Кинг trick is gathered, just after a
 deal ends, and anywhere. Every party must still finish, with every move stored once, in order, and its record
-replaying to the stored state."""
+replaying to the stored state. Eight kills on every run (two of each kind), twenty in the slow tier."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import random
-import signal
 import sqlite3
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, SettingKey
-from bot.storage import Actor, Database, GameStatus, repo
+import pytest
+
+from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
+from bot.storage import Actor, Batch, Database, GameStatus, repo
 from engine.core import GameRecord, State, replay
 from engine.king import KingState
 from tests.bot.conftest import (
@@ -33,10 +34,15 @@ from tests.bot.conftest import (
 )
 from tests.bot.test_e2e_restart import _check_record
 from tests.fakebot import FakeTelegram, FakeUser
+from tests.forkserver import ForkServer, Process
+from tests.tiers import size
 
 ROOT = Path(__file__).resolve().parents[2]
-KILLS = 20
+KILLS = size(8, 20)
+"""Kills on every run, and in the slow tier (``FULL_TESTS=1``)."""
 MOMENTS = ("after a person's move, a bot next", "a trick gathered", "a deal ended", "anywhere")
+MOMENT_WAIT = 5.0
+"""Real seconds a kill waits for its kind of moment (a busy machine plays slower) before it lands anyway."""
 KING_DEALS = 15
 BOT_DELAY = 6.0
 """Clock seconds a bot player waits (0.1 real s): a kill right after a person's move lands before the bot's."""
@@ -60,68 +66,34 @@ def _env(tg: FakeTelegram, db_path: Path) -> dict[str, str]:
     }
 
 
-FORK_SERVER = """
-import os, runpy, signal, sys
-import bot.app  # the imports, once: aiogram alone takes seconds of CPU to import
-signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # the dead bots are reaped at once
-for line in sys.stdin:
-    pid = os.fork()
-    if pid == 0:
-        sys.argv = ["bot"]
-        runpy.run_module("bot", run_name="__main__", alter_sys=True)
-        os._exit(0)
-    print(pid, flush=True)
-"""
-"""Runs ``python -m bot`` — the package's ``__main__``, as ``-m`` runs it — in a fresh process forked for each
-line on stdin from one interpreter that did the imports, so twenty restarts do not cost twenty imports."""
-
-
 @dataclass
 class Bot:
-    """The bot's process, killed with SIGKILL and started again."""
+    """``python -m bot`` (forked: twenty restarts do not cost twenty imports), killed with SIGKILL and started
+    again."""
 
     tg: FakeTelegram
     db_path: Path
-    server: asyncio.subprocess.Process | None = None
-    pid: int | None = None
+    forkserver: ForkServer
+    process: Process | None = None
     kills: int = 0
 
     async def start(self) -> None:
-        if self.server is None:
-            self.server = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-c",
-                FORK_SERVER,
-                cwd=self.db_path.parent,
-                env=_env(self.tg, self.db_path),
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-            )
-        assert self.server.stdin is not None and self.server.stdout is not None
         self.tg.commands.clear()
-        self.server.stdin.write(b"start\n")
-        await self.server.stdin.drain()
-        self.pid = int(await asyncio.wait_for(self.server.stdout.readline(), 60))
+        self.process = await self.forkserver.spawn(
+            "bot", env=_env(self.tg, self.db_path), cwd=self.db_path.parent
+        )
         await self.tg.wait_for(lambda: self.tg.commands != {}, timeout=30, what="the bot to start")
 
     async def kill(self) -> None:
-        if self.pid is None:
+        if self.process is None:
             return
-        os.kill(self.pid, signal.SIGKILL)
-        while True:  # gone once the fork server reaped it
-            try:
-                os.kill(self.pid, 0)
-            except ProcessLookupError:
-                break
-            await asyncio.sleep(0.005)
-        self.pid = None
+        self.process.kill()
+        await self.process.wait()
+        self.process = None
         self.kills += 1
 
     async def close(self) -> None:
         await self.kill()
-        if self.server is not None and self.server.returncode is None:
-            self.server.kill()
-            await self.server.wait()
 
 
 @dataclass(frozen=True)
@@ -204,7 +176,7 @@ class People:
 async def _moment(kind: str, people: People, db_path: Path, rng: random.Random) -> bool:
     """Wait for a moment of this kind; False if none came in a while (the kill then lands anywhere)."""
     loop = asyncio.get_running_loop()
-    end = loop.time() + 2.0
+    end = loop.time() + MOMENT_WAIT
     before = await asyncio.to_thread(_read, db_path)
     while loop.time() < end:
         if kind == "anywhere":
@@ -246,25 +218,27 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
     remain, so the test spends its time on the kills rather than on 15 deals. The bot is down meanwhile."""
     db = await Database.open(db_path)
     try:
-        async with db.tx() as tx:
-            for game in await repo.active_games(tx):
-                if game.kind != GameKind.KING.value or game.record is None:
-                    continue
-                state = replay(game.record)
-                rng = random.Random(game.id)
-                while state.deals_completed < KING_DEALS - deals_left:
-                    action = rng.choice(list(state.legal_actions()))
-                    seat, version = state.current_player, state.version
-                    state.apply(action)
-                    await repo.record_move(
-                        tx, game.id, version, state.record(), action.code, seat, Actor.BOT, 0.0
-                    )
+        for game in await repo.active_games(db):
+            if game.kind != "king" or game.record is None:
+                continue
+            state = replay(game.record)
+            rng = random.Random(game.id)
+            batch = Batch()
+            while state.deals_completed < KING_DEALS - deals_left:
+                action = rng.choice(list(state.legal_actions()))
+                seat, version = state.current_player, state.version
+                state.apply(action)
+                repo.add_move(batch, game.id, version, action.code, seat, Actor.BOT, 0.0)
+            played = dataclasses.replace(game, record=state.record(), version=state.version)
+            repo.save_game(batch, played, game.version)
+            await db.write(batch)
     finally:
         await db.close()
 
 
-async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
-    tg: FakeTelegram, db_path: Path
+@pytest.mark.slow
+async def test_the_bot_killed_at_chosen_moments_finishes_every_party(
+    tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     rng = random.Random(14)
@@ -277,7 +251,7 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
     )
     friends = tg.add_group("Друзья", [anna, boris, gleb], admins=[anna])
     kings = tg.add_group("Короли", [elena, fedor], admins=[elena])
-    bot = Bot(tg, db_path)
+    bot = Bot(tg, db_path, forkserver)
     await bot.start()
     players: asyncio.Task[None] | None = None
     try:
@@ -285,7 +259,7 @@ async def test_the_bot_killed_20_times_at_chosen_moments_finishes_every_party(
         # bot player; 30 s a turn.
         konchinka = await open_lobby(tg, friends, anna, [anna, boris, gleb])
         lobby = lobby_of(friends)  # once: full with the bot player, it loses the join link lobby_of looks for
-        set_time = LobbyCb(game=konchinka, op=LobbyOp.SET, key=SettingKey.TURN_TIME.value, value="30").pack()
+        set_time = LobbyCb(game=konchinka, op=LobbyOp.SET, key=TURN_TIME_KEY, value="30").pack()
         assert (await anna.press(lobby, data=set_time, force=True)).answered
         add_bot = LobbyCb(game=konchinka, op=LobbyOp.ADD_BOT, value="normal").pack()
         assert (await anna.press(lobby, data=add_bot, force=True)).answered

@@ -8,7 +8,8 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, MoveCb, PickCb, SeatCb, SettingKey, SoloCb, SoloStep
+from bot.callbacks import LobbyCb, LobbyOp, MoveCb, PickCb, SeatCb, SoloCb, SoloStep
+from bot.games.king.settings import KingSetting
 from bot.storage import repo
 from engine.core import replay
 from engine.king import KingState
@@ -145,7 +146,7 @@ async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_en
     lobby = lobby_of(group)
     assert "Кинг" in lobby.text
     # The creator picks another order of the «не брать» deals; one bot is added, the last seat fills itself.
-    order = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.KING_ORDER.value, value="jacks").pack()
+    order = LobbyCb(game=game, op=LobbyOp.SET, key=KingSetting.ORDER.value, value="jacks").pack()
     answer = await boris.press(lobby, data=order, force=True)
     assert answer.text is not None and "создатель" in answer.text
     await anna.press(lobby, data=order, force=True)
@@ -191,11 +192,11 @@ async def test_a_solo_king_party_against_three_bots_is_played_to_the_end(
     await tg.wait_for(lambda: chat.last_bot_message() is not None, what="the game menu")
     menu = chat.last_bot_message()
     assert menu is not None
-    forged = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=1, level="normal").pack()
+    forged = SoloCb(step=SoloStep.LEVEL, game="king", opponents=1, level="normal").pack()
     answer = await vera.press(menu, data=forged, force=True)
     assert answer.text == "Так нельзя.", "Кинг is always played by four"
     await vera.press(menu, "👑 Кинг — с тремя ботами")
-    level = SoloCb(step=SoloStep.LEVEL, game=GameKind.KING, opponents=3, level="normal").pack()
+    level = SoloCb(step=SoloStep.LEVEL, game="king", opponents=3, level="normal").pack()
     await tg.wait_for(lambda: level in [b.callback_data for b in menu.flat_buttons], what="the levels")
     await vera.press(menu, data=level)
     await tg.wait_for(lambda: turn_message(vera) is not None, what="the first turn")
@@ -229,7 +230,7 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     seat = SeatCb(game=game).pack()
 
     def seat_message() -> FakeMessage | None:
-        """The group's message with the «Вернуться в игру» button, if one is showing."""
+        """The group's message with the «Вернуться за стол» button, if one is showing."""
         return next(
             (m for m in group.visible_messages() if any(b.callback_data == seat for b in m.flat_buttons)),
             None,
@@ -261,13 +262,13 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     answer = await boris.press(message, data=seat)
     assert answer.text == "Вы снова за столом."
     await tg.wait_for(
-        lambda: any("Борис снова в игре" in m.text for m in group.visible_messages()), what="the return"
+        lambda: any("Борис снова за столом" in m.text for m in group.visible_messages()), what="the return"
     )
     for user in (boris, anna):  # pressed again, or by somebody at the table: a clear answer, no change
         answer = await user.press(message, data=seat)
-        assert answer.text == "Вы и так в игре."
+        assert answer.text == "Вы и так за столом."
     await tg.settle()
-    assert sum("Борис снова в игре" in m.text for m in group.visible_messages()) == 1
+    assert sum("Борис снова за столом" in m.text for m in group.visible_messages()) == 1
     table.people = [anna, boris]
     made = await table.play(group, timeout=90)
     await tg.settle()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.callbacks import LobbyCb, LobbyOp, SettingKey
+from bot.callbacks import LobbyCb, LobbyOp
+from bot.games.konchinka.settings import KonchinkaSetting
 from tests.bot.conftest import (
     BotRunner,
     find_lobby,
@@ -22,7 +23,7 @@ async def test_lobby_settings_bots_and_cancel_rights(tg: FakeTelegram, bot_runne
     game = await open_lobby(tg, group, anna, [anna, boris])
     lobby = lobby_of(group)
 
-    points = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.VARIANT.value, value="points").pack()
+    points = LobbyCb(game=game, op=LobbyOp.SET, key=KonchinkaSetting.VARIANT.value, value="points").pack()
     answer = await boris.press(lobby, data=points, force=True)
     assert answer.text is not None and "создатель" in answer.text
     answer = await anna.press(lobby, data=points, force=True)

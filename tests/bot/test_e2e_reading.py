@@ -22,6 +22,7 @@ from tests.bot.conftest import (
     game_row,
     has_rematch,
     lobby_of,
+    move_buttons,
     open_king_lobby,
     start_party,
     start_solo_king,
@@ -146,8 +147,16 @@ async def test_a_group_konchinka_party_read_as_its_players_read_it(
             waited_reminder = True
             await wait_out("a reminder", lambda c=chat: any(REMINDER in m.text for m in c.bot_messages()))
         elif made == 9 and not waited_timer:
+            # The turn message must be the current one (a hand a move just made stale is edited soon).
+            version = (await game_row(running, game)).version
+            message = turn_message(mover)
+            if message is None or not any(d.split(":")[2] == str(version) for d in move_buttons(message)):
+                await asyncio.sleep(0.01)
+                continue
             waited_timer = True
-            await wait_out("the timer's move", lambda u=mover: turn_message(u) is None)
+            while (await game_row(running, game)).version == version:
+                assert loop.time() < deadline, "the timer did not play for the player"
+                await asyncio.sleep(0.05)
             continue
         if await take_turn(tg, mover, pick=made):
             made += 1

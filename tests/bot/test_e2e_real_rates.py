@@ -11,6 +11,8 @@ import pytest
 from tests.bot.conftest import BotRunner, play_until, start_party, turn_message
 from tests.fakebot import FakeTelegram, Limits
 
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+
 
 @pytest.fixture
 async def tg() -> AsyncIterator[FakeTelegram]:

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
-import sys
 from pathlib import Path
 
 from bot.storage import Database, GameStatus, repo
 from engine.core import replay
 from tests.bot.conftest import SEED, SPEED, BotRunner, has_rematch, play_until, start_party
 from tests.fakebot import FakeTelegram
+from tests.forkserver import ForkServer, Process
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -46,7 +45,7 @@ async def test_a_restarted_bot_finishes_the_party(
     await _check_record(db_path, game)
 
 
-async def _spawn(tg: FakeTelegram, db_path: Path) -> asyncio.subprocess.Process:
+async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Process:
     env = {
         **os.environ,
         "PYTHONPATH": str(ROOT),
@@ -58,20 +57,19 @@ async def _spawn(tg: FakeTelegram, db_path: Path) -> asyncio.subprocess.Process:
         "DEFAULT_TARGET": "3",
         "TURN_TIMEOUT": "0",
         "LOG_LEVEL": "WARNING",
+        "BOT_THINKERS": "0",  # no pool to start twice (a killed bot's pool: test_thinker.py)
     }
-    return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot", cwd=db_path.parent, env=env, stdin=asyncio.subprocess.DEVNULL
-    )
+    return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
 
 
 async def test_python_m_bot_killed_mid_deal_and_restarted_finishes_the_party(
-    tg: FakeTelegram, db_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
     db_path.parent.mkdir(parents=True, exist_ok=True)
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     vera = tg.add_user("Вера")
     group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
-    process = await _spawn(tg, db_path)
+    process = await _spawn(forkserver, tg, db_path)
     try:
         await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
         game = await start_party(tg, group, anna, [anna, boris, vera])
@@ -79,7 +77,7 @@ async def test_python_m_bot_killed_mid_deal_and_restarted_finishes_the_party(
         process.send_signal(signal.SIGKILL)
         await process.wait()
         tg.commands.clear()
-        process = await _spawn(tg, db_path)
+        process = await _spawn(forkserver, tg, db_path)
         await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start again")
         await play_until(tg, [anna, boris, vera], lambda: has_rematch(group.visible_messages()), timeout=120)
     finally:

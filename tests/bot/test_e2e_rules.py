@@ -10,10 +10,14 @@ from aiogram import Bot
 from aiogram.exceptions import TelegramBadRequest
 from aiogram.types import InlineQueryResultArticle, InlineQueryResultUnion, InputTextMessageContent
 
-from bot.callbacks import LobbyCb, LobbyOp, RulesCb, RulesSection, SettingKey
-from tests.bot.conftest import BotRunner, lobby_of, open_lobby
+from bot.callbacks import LobbyCb, LobbyOp, RulesCb
+from bot.games import rules_library
+from bot.games.konchinka.settings import KonchinkaSetting
+from tests.bot.conftest import BotRunner, lobby_of, open_king_lobby, open_lobby, pause_like_a_person
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
+
+SECTIONS = [s.id for s in rules_library().sections]
 
 
 async def _answer(tg: FakeTelegram, chat: FakeChat, after: int) -> FakeMessage:
@@ -45,7 +49,7 @@ async def test_rules_with_words_in_private_answer_the_section_with_examples(
     await anna.press(answer, "📚 Все правила")
     await tg.wait_for(lambda: answer.text.startswith("📖 Кончинка: раздача и ход"), what="the first page")
     targets = {RulesCb.unpack(b.callback_data or "").section for b in answer.flat_buttons}
-    assert targets == set(RulesSection)
+    assert targets == set(SECTIONS)
 
     asked = await anna.send_private("/rules абракадабра")
     answer = await _answer(tg, anna.private_chat, asked.message_id)
@@ -70,7 +74,7 @@ async def test_in_a_group_the_answer_is_short_and_the_whole_rules_open_in_privat
     started = await boris.send_private("/start r_kf")
     private = await _answer(tg, boris.private_chat, started.message_id)
     assert private.text.startswith("📖 Прикончить") and "Примеры" in private.text
-    assert {RulesCb.unpack(b.callback_data or "").section for b in private.flat_buttons} == set(RulesSection)
+    assert {RulesCb.unpack(b.callback_data or "").section for b in private.flat_buttons} == set(SECTIONS)
 
     # A bare /rules in a group: the topics, not a page of text.
     asked = await anna.send(group, "/rules")
@@ -85,17 +89,66 @@ async def test_with_a_game_open_the_answer_says_which_options_are_on(
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris])
     game = await open_lobby(tg, group, anna, [anna, boris])
-    forced = LobbyCb(game=game, op=LobbyOp.SET, key=SettingKey.FORCED_CAPTURE.value, value="1").pack()
+    forced = LobbyCb(game=game, op=LobbyOp.SET, key=KonchinkaSetting.FORCED_CAPTURE.value, value="1").pack()
     await anna.press(lobby_of(group), data=forced, force=True)
     await tg.settle()
     asked = await boris.send(group, "/rules взятки")
     answer = await _answer(tg, group, asked.message_id)
     assert answer.text.startswith("📖 Кончинка: как брать")
-    assert "⚙️ В этой игре в Кончинку:" in answer.text
+    assert "⚙️ В этой партии Кончинки:" in answer.text
     assert "• Брать обязательно: да" in answer.text
     assert "• Несколько взяток за ход: нет" in answer.text
     assert "• Можно прикончить: да" in answer.text
     assert "• Вариант: классика" in answer.text
+    assert "• Время на ход: без лимита" in answer.text  # the test bot's lobbies have no turn limit
+
+
+async def test_in_a_points_game_the_jack_is_answered_from_the_points_rules(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """The issue's case: at a table of «очковая» Кончинка, «/rules валет» must not say the jack sweeps the table."""
+    await bot_runner(turn_timeout=45)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris])
+    game = await open_lobby(tg, group, anna, [anna, boris])
+    points = LobbyCb(game=game, op=LobbyOp.SET, key=KonchinkaSetting.VARIANT.value, value="points").pack()
+    await anna.press(lobby_of(group), data=points, force=True)
+    started = await anna.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    assert started.answered and not started.text
+    await tg.settle()
+    asked = await boris.send(group, "/rules валет")
+    answer = await _answer(tg, group, asked.message_id)
+    assert answer.text.startswith(
+        "💬 В очковой кончинке валет — 11 очков: он берёт валета или набор карт на 11, а весь стол не забирает.\n\n"
+        "📖 Очковая кончинка\n\nОчки есть у всех карт"
+    )
+    assert "забирает весь стол" not in answer.text.replace("весь стол не забирает", "")
+    assert "• Вариант: очковая кончинка" in answer.text and "• Время на ход: 45 с" in answer.text
+    # asked about Кинг at this table, the answer is Кинг's
+    await pause_like_a_person()
+    asked = await boris.send(group, "/rules сколько стоит кинг червей")
+    answer = await _answer(tg, group, asked.message_id)
+    assert answer.text.startswith("💬 Кинг (К♥) — 16 штрафных очков в раздаче «не брать кинга»")
+    assert "В этой партии Кончинки" not in answer.text
+
+
+async def test_in_a_king_game_the_words_of_both_games_mean_kings(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna])
+    await open_king_lobby(tg, group, anna, [anna])
+    for question, start in (
+        ("/rules очки", "📖 Кинг: очки"),
+        ("/rules сколько стоит валет", "💬 Каждый валет (мальчик) — 4 штрафных очка"),
+        ("/rules сколько карт сдают", "💬 Каждому сдают по 8 карт"),
+    ):
+        await pause_like_a_person()
+        asked = await anna.send(group, question)
+        answer = await _answer(tg, group, asked.message_id)
+        assert answer.text.startswith(start), (question, answer.text[:80])
+        assert "В этой партии Кинга" in answer.text
 
 
 async def test_inline_mode_offers_the_sections_to_post(tg: FakeTelegram, bot_runner: BotRunner) -> None:
@@ -114,12 +167,12 @@ async def test_inline_mode_offers_the_sections_to_post(tg: FakeTelegram, bot_run
     assert answer.is_personal  # in the asker's language: not to be cached for others
 
     contents = await tg.user_types_inline(vera, "")
-    assert [r.id for r in contents.results] == ["ru-contents"] + [f"ru-{s.value}" for s in RulesSection]
+    assert [r.id for r in contents.results] == ["ru-contents"] + [f"ru-{s}" for s in SECTIONS]
     assert contents.results[0].text.startswith("📖 ")
     assert "Кончинка: Кончинка, Взятки, Очковая, Очки" in contents.results[0].text
 
     nothing = await tg.user_types_inline(vera, "абракадабра")
-    assert nothing.results[0].id == "ru-contents" and len(nothing.results) == len(RulesSection) + 1
+    assert nothing.results[0].id == "ru-contents" and len(nothing.results) == len(SECTIONS) + 1
 
     english = tg.add_user("Eve", language_code="en")
     answer = await tg.user_types_inline(english, "trumps")

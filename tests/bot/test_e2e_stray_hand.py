@@ -1,19 +1,18 @@
-"""A hand message the bot lost track of (sent, but its answer lost in a crash) keeps buttons of a turn long
-over: its first stale press is answered and deletes it, so nobody keeps pressing a dead keyboard below the
-live hand; a stale press on the live hand itself deletes nothing."""
+"""A hand message the bot lost track of (sent, but its id never recorded: a crash, or the answer lost on the
+way). Pressed while its buttons are current, it is the newest hand on show, so it becomes the player's hand and
+the older one goes; pressed after its turn is over, it is a dead keyboard: the press is answered and the copy
+deleted. A stale press on the live hand itself deletes nothing."""
 
 from __future__ import annotations
 
 from tests.bot.conftest import BotRunner, move_buttons, start_party, take_turn, turn_message
-from tests.fakebot import FakeTelegram
+from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
 LATE = "Этот ход уже сделан."
 
 
-async def test_a_stale_press_on_a_stray_copy_of_the_hand_deletes_the_copy(
-    tg: FakeTelegram, bot_runner: BotRunner
-) -> None:
-    running = await bot_runner()
+async def _party(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[FakeUser, FakeMessage]:
+    await bot_runner()
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     await start_party(tg, group, anna, [anna, boris])
@@ -21,19 +20,35 @@ async def test_a_stale_press_on_a_stray_copy_of_the_hand_deletes_the_copy(
     mover = anna if turn_message(anna) else boris
     live = turn_message(mover)
     assert live is not None
+    return mover, live
+
+
+async def test_a_current_press_on_an_unrecorded_copy_makes_it_the_hand(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    mover, live = await _party(tg, bot_runner)
+    copy = tg.lost_send(live)
+    moves = move_buttons(copy)
+
+    assert await take_turn(tg, mover)  # through the copy: the newest message with moves
+    await tg.wait_for(lambda: live.is_deleted, what="the older hand deleted")
+    await tg.wait_for(lambda: move_buttons(copy) != moves, what="the copy showing the move made")
+    assert not copy.is_deleted
+
+
+async def test_a_stale_press_on_a_stray_copy_of_the_hand_deletes_the_copy(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    mover, live = await _party(tg, bot_runner)
     stray = tg.lost_send(live)
     old_moves = move_buttons(stray)
 
-    assert await take_turn(tg, mover)  # through the stray copy: the newest message with moves
+    assert await take_turn(tg, mover, through=live)
     await tg.wait_for(lambda: move_buttons(live) != old_moves, what="the live hand updated")
-    await running.app.outbox.drain()
 
     answer = await mover.press(live, data=old_moves[0], force=True)
     assert answer.text == LATE
-    await running.app.outbox.drain()
-    assert not live.is_deleted, "the live hand is never deleted for a late press"
-
     answer = await mover.press(stray, data=old_moves[0])
     assert answer.text == LATE
     await tg.wait_for(lambda: stray.is_deleted, what="the stray copy deleted")
-    assert not live.is_deleted
+    assert not live.is_deleted, "the live hand is never deleted for a late press"

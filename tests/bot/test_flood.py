@@ -1,26 +1,35 @@
 """Incoming throttling: a burst of commands or presses gets a few answers and «Секунду…», not one each.
 
-The bot runs at real speed here (``clock_speed=1``) so its windows are the production ones in real seconds;
-the fake Bot API keeps its accelerated limits, which only makes it more permissive.
+The bot's clock runs at ``CLOCK_SPEED``: its windows are a fifth of the production ones in real seconds (a press
+window of 0.6 s, a group's command window of 6 s), still far longer than a burst takes to arrive, and its
+answers are paced five times faster than at real speed. The fake Bot API keeps its accelerated limits, which only
+makes it more permissive.
 """
 
 from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.callbacks import RulesCb
 from bot.services.flood import Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+
 TOO_FAST = "Секунду…"
 LIMITS = ThrottleLimits()
+CLOCK_SPEED = 5.0
+QUIET = 0.5
+"""Real seconds without a call after which the bot has answered the burst (its pace: a call a clock second)."""
 
 
 async def test_a_burst_of_commands_in_a_group_gets_a_few_answers_and_one_too_fast(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    await bot_runner(clock_speed=1.0)
+    await bot_runner(clock_speed=CLOCK_SPEED)
     users = [tg.add_user(name) for name in ("Аня", "Борис", "Вера")]
     group = tg.add_group("Друзья", users, admins=users[:1])
     # The first five admitted get answers of their own (a refusal such as /score's «no game» would be merged with
@@ -28,7 +37,7 @@ async def test_a_burst_of_commands_in_a_group_gets_a_few_answers_and_one_too_fas
     for command in ("/rules", "/stats", "/top", "/score"):
         for user in users:
             await user.send(group, command)
-    await tg.settle(quiet=1.5, timeout=30)
+    await tg.settle(quiet=QUIET, timeout=30)
     answers = [m.text for m in group.visible_messages() if m.is_from_bot]
     assert answers.count(TOO_FAST) == 1
     assert len(answers) == LIMITS.command_per_group.count + 1
@@ -37,11 +46,11 @@ async def test_a_burst_of_commands_in_a_group_gets_a_few_answers_and_one_too_fas
 async def test_one_person_spamming_a_command_in_private_is_answered_a_few_times(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    await bot_runner(clock_speed=1.0)
+    await bot_runner(clock_speed=CLOCK_SPEED)
     anna = tg.add_user("Аня")
     for _ in range(10):
         await anna.send_private("/stats")
-    await tg.settle(quiet=1.5, timeout=30)
+    await tg.settle(quiet=QUIET, timeout=30)
     answers = [m.text for m in anna.private_chat.visible_messages() if m.is_from_bot]
     assert answers.count(TOO_FAST) == 1
     assert len(answers) == LIMITS.command_per_user.count + 1
@@ -50,7 +59,7 @@ async def test_one_person_spamming_a_command_in_private_is_answered_a_few_times(
 async def test_a_burst_of_presses_is_answered_too_fast_beyond_the_limit(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    await bot_runner(clock_speed=1.0)
+    await bot_runner(clock_speed=CLOCK_SPEED)
     anna = tg.add_user("Аня")
     await anna.send_private("/rules")
     await tg.wait_for(lambda: anna.private_chat.last_bot_message() is not None, what="the rules")

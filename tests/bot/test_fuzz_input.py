@@ -1,4 +1,5 @@
-"""Fuzzing: thousands of random and forged button presses and command arguments from people with no rights.
+"""Fuzzing: a thousand (in the slow tier ten thousand) random and forged button presses and command arguments
+from people with no rights.
 
 Every press must be answered, no exception may escape the dispatcher, and the games they aim at must not change.
 Updates are fed to the real dispatcher directly (``feed_update``), in concurrent batches, against the fake Bot
@@ -22,26 +23,31 @@ from aiogram.types import Update
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import LobbyOp, RulesSection, SettingKey
+from bot.callbacks import TURN_TIME_KEY, LobbyOp
+from bot.games import plugins, rules_library
 from bot.storage import repo
 from engine.ai import Level
 from tests.bot.conftest import BotRunner, Running, open_lobby, start_party, turn_message
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.tiers import size
 
-EXAMPLES = 250
+EXAMPLES = size(25, 250)
+"""Examples on every run (1,000 presses) and in the slow tier (``FULL_TESTS=1``: 10,000)."""
 DRAWN = 4
 """Presses per example drawn by hypothesis strategies (shrinkable, the most varied)..."""
 EXPANDED = 36
 """... and expanded from a hypothesis-drawn ``Random`` by the same grammar (drawing each one costs ~2 ms).
 
-250 examples x 40 presses = 10,000 presses, fed 40 at a time, plus 1-2 commands per example in each chat."""
+25 (250) examples x 40 presses = 1,000 (10,000) presses, fed 40 at a time, plus 1-2 commands per example in
+each chat."""
 
 PREFIXES = ("l", "m", "p", "b", "r", "rm", "s", "t", "n", "x", "")
 WORDS = (
     *(op.value for op in LobbyOp),
-    *(key.value for key in SettingKey),
+    TURN_TIME_KEY,
+    *(key for plugin in plugins() for key in plugin.setting_keys()),
     *(level.value for level in Level),
-    *(section.value for section in RulesSection),
+    *(section.id for section in rules_library().sections),
     "konchinka", "king", "classic", "points", "g", "o", "0", "1", "-1", "3", "99", "1e3", "٣", " 1", "+1",
     str(2**63 - 1), str(2**63), str(2**64), "9" * 40, "Td", "10♦", "<b>", "&", "\u200f",
 )  # fmt: skip

@@ -9,10 +9,10 @@ import pytest
 from fluent.syntax import FluentParser, ast
 from fluent.syntax.visitor import Visitor
 
-from bot.callbacks import RulesSection
+from bot.games import plugins, rules_library
 from bot.i18n import LOCALES_DIR, Locale, ftl_files, locale_for, translator
 from bot.views.notices import Answer
-from bot.views.rules import GROUP_COMMANDS, PRIVATE_COMMANDS, rules_key
+from bot.views.rules import GROUP_COMMANDS, PRIVATE_COMMANDS
 from engine.core import CommonIllegal
 from engine.king import KingIllegal
 from engine.konchinka import KonchinkaIllegal
@@ -20,6 +20,8 @@ from engine.konchinka import KonchinkaIllegal
 GRAMMAR_KEYS = {"card-instr"}
 """Keys whose wording needs different facts per language (Russian declines rank and suit, English names the card)."""
 BOT_DIR = Path(__file__).resolve().parents[2] / "bot"
+BOT_GAMES = {p.kind for p in plugins() if type(p).__module__.startswith("bot.games.")}
+"""The games whose texts are in locales/ (a test's own game registers from elsewhere)."""
 
 
 def _messages(locale: Locale) -> dict[str, ast.Message]:
@@ -52,11 +54,12 @@ def _keys_used_in_code() -> set[str]:
     keys: set[str] = set()
     for path in BOT_DIR.rglob("*.py"):
         keys.update(k for k in literal.findall(path.read_text(encoding="utf-8")) if not k.endswith("-"))
-    for section in RulesSection:
-        base = rules_key(section)
-        keys.update(
-            {base, base.replace("rules-", "rules-title-", 1), base.replace("rules-", "rules-nav-", 1)}
-        )
+    for book in rules_library().books:  # the texts each game's rules book names (the games in bot/games)
+        if book.kind not in BOT_GAMES:
+            continue
+        keys.update(key for section in book.sections for key in section.text_keys)
+        keys.update(f"rules-answer-{answer.key}" for answer in book.answers)
+        keys.update(key for key in (book.options_title, book.help_line, f"cmd-{book.command}") if key)
     for reason in (*Answer, *CommonIllegal, *KonchinkaIllegal, *KingIllegal):
         keys.add("answer-" + reason.value.replace("_", "-"))
     keys.update(f"cmd-{name}" for name in (*PRIVATE_COMMANDS, *GROUP_COMMANDS))
@@ -94,7 +97,8 @@ def test_no_unicode_isolation_marks_and_args_are_filled() -> None:
 
 def test_russian_plurals_and_english_fallback() -> None:
     ru = translator(Locale.RU)
-    assert ru.t("lobby-need-more", need=1) == "Нужно ещё 1 игрок."
+    assert ru.t("lobby-need-more", need=1) == "Нужен ещё 1 игрок."
+    assert ru.t("lobby-need-more", need=21) == "Нужен ещё 21 игрок."
     assert ru.t("lobby-need-more", need=3) == "Нужно ещё 3 игрока."
     assert ru.t("lobby-need-more", need=5) == "Нужно ещё 5 игроков."
     assert translator(Locale.EN).t("answer-stale") == "This move has already been made."

@@ -1,4 +1,4 @@
-"""The shape of the game service: handlers see only the façade; rooms stay small and never reach back."""
+"""The shape of the code: every module small, handlers see only the façade, rooms never reach back."""
 
 from __future__ import annotations
 
@@ -6,9 +6,19 @@ import ast
 from pathlib import Path
 
 import bot
+import engine
 
 BOT = Path(bot.__file__).parent
-ROOMS = ("store", "lobby", "moves", "scheduler", "publisher", "players", "chats", "peeks", "facade")
+ENGINE = Path(engine.__file__).parent
+MAX_LINES = 450
+"""A module past this usually hides two (STYLE.md)."""
+LONGER = {
+    "engine/konchinka/state.py": "a game's state machine, one class",
+    "engine/king/state.py": "a game's state machine, one class",
+    # TEMPORARY, each to be split by the change that made it long; remove the entry with that split.
+}
+"""Modules allowed past ``MAX_LINES``, and why (issue 23: «no module over 450 lines but the two state
+machines»)."""
 
 
 def imported(path: Path) -> set[str]:
@@ -28,11 +38,28 @@ def test_handlers_import_only_the_facade_of_the_services() -> None:
         assert services <= {"bot.services.facade"}, f"{path.name} reaches past the façade: {services}"
 
 
-def test_rooms_are_small_and_never_import_the_facade_or_call_the_scheduler_back() -> None:
-    for room in ROOMS:
-        path = BOT / "services" / f"{room}.py"
-        assert len(path.read_text(encoding="utf-8").splitlines()) <= 450, f"{room}.py is too long"
-        if room != "facade":
-            assert "bot.services.facade" not in imported(path), f"{room}.py imports the façade"
-    for room in ("store", "lobby", "moves", "publisher", "players", "chats"):
-        assert "bot.services.scheduler" not in imported(BOT / "services" / f"{room}.py"), room
+def modules() -> list[Path]:
+    """Every module of every package of ``bot`` and ``engine``."""
+    return sorted([*BOT.rglob("*.py"), *ENGINE.rglob("*.py")])
+
+
+def test_every_module_of_bot_and_engine_is_at_most_450_lines() -> None:
+    root = BOT.parent
+    found = {
+        str(path.relative_to(root)): len(path.read_text(encoding="utf-8").splitlines()) for path in modules()
+    }
+    assert {"bot/services/outbox/queue.py", "engine/ai/search.py"} <= found.keys()  # subpackages are walked
+    too_long = {name: lines for name, lines in found.items() if lines > MAX_LINES and name not in LONGER}
+    assert too_long == {}
+    assert all(found.get(name, 0) > MAX_LINES for name in LONGER), "an allowance no longer needed: remove it"
+
+
+def test_rooms_never_import_the_facade_and_only_the_facade_publishes_or_wakes_a_timer() -> None:
+    """A room returns what changed; the façade alone publishes it and pokes the game's timer."""
+    rooms = [path for path in sorted((BOT / "services").rglob("*.py")) if path.name != "facade.py"]
+    assert {"moves.py", "turns.py", "publisher.py", "timers.py"} <= {path.name for path in rooms}
+    for path in rooms:
+        names = imported(path)
+        assert "bot.services.facade" not in names, f"{path.name} imports the façade"
+        assert "bot.services.publisher" not in names, f"{path.name} publishes: only the façade does"
+        assert "bot.services.timers" not in names, f"{path.name} pokes a timer: only the façade does"

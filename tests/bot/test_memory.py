@@ -1,13 +1,16 @@
-"""The service's memory holds only what is in use: locks while held, states of active, recently used games."""
+"""The service's memory holds only what is in use: locks while held, active and recently used games."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from bot.callbacks import MoveCb
-from bot.services.memory import GameLocks, StateCache
+from bot.services.clock import Clock
+from bot.services.locks import GameLocks
 from bot.services.outbox import SWEEP_EVERY
-from engine.core import State, make_game
+from bot.services.store import GameCache, Match
+from bot.storage import GameMode, GameRow, GameStatus
 from tests.bot.conftest import SPEED, BotRunner
 from tests.bot.test_soak import play_one
 from tests.fakebot import FakeTelegram
@@ -41,24 +44,47 @@ async def test_a_cancelled_waiter_leaves_no_lock_behind() -> None:
     assert len(locks) == 0
 
 
-def test_the_state_cache_keeps_the_most_recent_and_drops_idle_and_finished_states() -> None:
-    now = [0.0]
-    cache: StateCache[State] = StateCache(lambda: now[0], limit=3, idle=100.0)
-    game = make_game("konchinka", {})
-    states = [game.new_initial_state(seed) for seed in range(5)]
-    for game_id, state in enumerate(states):
-        cache[game_id] = state
+def test_the_game_cache_keeps_the_most_recent_and_drops_idle_and_finished_games() -> None:
+    class Stopped(Clock):
+        def __init__(self) -> None:
+            super().__init__()
+            self.at = 0.0
+
+        def now(self) -> float:
+            return self.at
+
+    clock = Stopped()
+    cache = GameCache(clock, limit=3, idle=100.0)
+    game = GameRow(
+        0,
+        "konchinka",
+        GameMode.SOLO,
+        GameStatus.PLAYING,
+        1,
+        0,
+        1,
+        {},
+        0,
+        "ru",
+        None,
+        0,
+        0.0,
+        None,
+        None,
+        False,
+        None,
+    )
+    matches = [Match(dataclasses.replace(game, id=game_id), [], {}, None) for game_id in range(7)]
+    for match in matches[:5]:
+        cache.put(match)
     assert len(cache) == 3 and 0 not in cache and 4 in cache
-    assert cache.get(2) is states[2]  # used: now the most recent
-    cache[5] = states[0]
+    assert cache.get(2) is matches[2]  # used: now the most recent
+    cache.put(matches[5])
     assert 2 in cache and 3 not in cache
-    now[0] = 150.0
-    cache[6] = states[1]
+    clock.at = 150.0
+    cache.put(matches[6])
     assert len(cache) == 1 and 6 in cache  # the others were idle for more than 100 s
-    finished = states[1].clone()
-    while not finished.is_terminal:
-        finished.apply(finished.legal_actions()[0])
-    cache[6] = finished
+    cache.put(Match(dataclasses.replace(matches[6].game, status=GameStatus.FINISHED), [], {}, None))
     assert len(cache) == 0
 
 
@@ -76,7 +102,7 @@ async def test_presses_for_games_that_do_not_exist_leave_nothing_in_memory(
         assert answer.answered and answer.text
     store = running.app.service.store
     assert len(store.locks) == 0
-    assert all(game not in store.states for game in range(900_001, 900_004))
+    assert all(game not in store.games for game in range(900_001, 900_004))
 
 
 async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
@@ -88,7 +114,7 @@ async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
         await play_one(tg, tg.add_user(f"Игрок {n}"))
     await tg.settle()
     app = running.app
-    assert len(app.service.store.states) == 0
+    assert len(app.service.store.games) == 0
     assert len(app.service.store.locks) == 0
     assert len(app.outbox) == 0
     # A bot-clock minute later the next event sweeps the emptied rate windows: only the newcomer's are left.

@@ -82,7 +82,7 @@ async def test_replaced_hands_without_moves_wait_to_be_deleted_together(world: W
     outbox.show("hand", anna.id, "cards 1", priority=Priority.HAND)
     await tg.wait_for(lambda: len(log.of("sendMessage")) == 1, what="the hand")
     for n in (2, 3):  # each time a new message with the same (waiting) content as a hand
-        outbox.show("hand", anna.id, f"cards {n}", renew=True, priority=Priority.HAND)
+        outbox.show("hand", anna.id, f"cards {n}", resend=True, priority=Priority.HAND)
         await tg.wait_for(functools.partial(sent, log, n), what=f"hand {n}")
     await tg.wait_for(
         lambda: log.of("deleteMessages"), timeout=LAZY_AGE / speed * 10, what="the old hands gone"
@@ -102,7 +102,7 @@ async def test_an_old_message_that_offers_moves_is_deleted_at_once(world: World)
     await outbox.start()
     outbox.show("hand", anna.id, "your turn: [7♦] [3♠]", priority=Priority.TURN)
     await tg.wait_for(lambda: log.of("sendMessage"), what="the turn")
-    outbox.show("hand", anna.id, "your turn again: [7♦]", renew=True, priority=Priority.TURN)
+    outbox.show("hand", anna.id, "your turn again: [7♦]", resend=True, priority=Priority.TURN)
     await tg.wait_for(
         lambda: log.of("deleteMessages"), timeout=LAZY_AGE / speed * 0.8, what="the old turn gone"
     )
@@ -119,13 +119,13 @@ async def test_the_end_of_a_deal_deletes_the_old_hands_that_wait(world: World) -
     await outbox.start()
     outbox.show("hand", anna.id, "cards 1", priority=Priority.HAND)
     await tg.wait_for(lambda: log.of("sendMessage"), what="the hand")
-    outbox.show("hand", anna.id, "cards 2", renew=True, priority=Priority.HAND)
-    outbox.tidy(anna.id)  # the deal ended with this change
+    outbox.show("hand", anna.id, "cards 2", resend=True, priority=Priority.HAND)
+    outbox.hurry_deletions(anna.id)  # the deal ended with this change
     await tg.wait_for(
         lambda: log.of("deleteMessages"), timeout=LAZY_AGE / speed * 0.8, what="the old hand gone"
     )
     assert [m.text for m in anna.private_chat.visible_messages()] == ["cards 2"]
-    outbox.show("hand", anna.id, "cards 3", renew=True, priority=Priority.HAND)
+    outbox.show("hand", anna.id, "cards 3", resend=True, priority=Priority.HAND)
     await tg.wait_for(lambda: len(log.of("sendMessage")) == 3, what="the next hand")
     await outbox.drain(timeout=LAZY_AGE / speed * 0.8)  # waiting for an outbox to be idle deletes them now
     assert [m.text for m in anna.private_chat.visible_messages()] == ["cards 3"]

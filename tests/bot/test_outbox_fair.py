@@ -119,7 +119,7 @@ async def test_the_player_to_move_goes_first_then_hands_then_group_tables(world:
     outbox.show("table", group.id, "the table")  # a group: a table's priority unless told
     outbox.show("hand-other", other.id, "other's hand")  # a private chat: a hand's
     outbox.show("hand-presser", presser.id, "presser's hand", priority=Priority.HAND)
-    outbox.show("hand-mover", mover.id, "your turn", priority=Priority.TURN, renew=True)
+    outbox.show("hand-mover", mover.id, "your turn", priority=Priority.TURN, resend=True)
     await outbox.drain()
     assert [chat for _, chat in log.calls] == [mover.id, other.id, presser.id, group.id]
     await outbox.stop()
@@ -135,7 +135,7 @@ async def test_replaced_turn_messages_are_deleted_together_in_one_call(world: Wo
     await outbox.drain()
     old = [m.message_id for m in anna.private_chat.bot_messages()]
     for slot in ("a", "b", "c"):
-        outbox.show(slot, anna.id, f"{slot} 2", renew=True)
+        outbox.show(slot, anna.id, f"{slot} 2", resend=True)
     await outbox.drain()
     assert [m.text for m in anna.private_chat.bot_messages()] == ["a 2", "b 2", "c 2"]
     assert all(anna.private_chat.messages[i].is_deleted for i in old)

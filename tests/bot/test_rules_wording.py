@@ -7,14 +7,15 @@ import re
 
 import pytest
 
-from bot.callbacks import RulesSection
+from bot.games import rules_library
 from bot.i18n import LOCALES_DIR, Locale, translator
 from bot.storage.models import ChatRank, UserStats
-from bot.views.rules import render_rules_answer
+from bot.views.rules_lookup import render_rules_answer
 from bot.views.stats import render_stats, render_top
 
 RU = translator(Locale.RU)
 EN = translator(Locale.EN)
+LIB = rules_library()
 
 
 @pytest.mark.parametrize(
@@ -35,10 +36,10 @@ def test_stats_say_the_sign_and_the_unit() -> None:
         text = render_stats(UserStats(games=3, wins=1, points=20, settlement=settlement), RU).text
         return text.splitlines()[-1]
 
-    assert balance(2) == "Итог расчётов: +2 очка в вашу пользу"
-    assert balance(-5) == "Итог расчётов: −5 очков не в вашу пользу"
-    assert balance(1) == "Итог расчётов: +1 очко в вашу пользу"
-    assert balance(0) == "Итог расчётов: 0, вы в расчёте"
+    assert balance(2) == "Итог расчётов: в плюсе на 2 очка"
+    assert balance(-5) == "Итог расчётов: в минусе на 5 очков"
+    assert balance(1) == "Итог расчётов: в плюсе на 1 очко"
+    assert balance(0) == "Итог расчётов: ни в плюсе, ни в минусе"
     english = render_stats(UserStats(games=1, wins=0, points=3, settlement=-1), EN).text
     assert "Games played: 1" in english and english.endswith("Settlement balance: −1 point against you")
 
@@ -92,9 +93,9 @@ def test_russian_rules_read_as_the_issue_asks() -> None:
 @pytest.mark.parametrize("locale", list(Locale))
 def test_a_group_gets_a_few_lines_of_any_section(locale: Locale) -> None:
     tr = translator(locale)
-    for section in RulesSection:
-        rendered = render_rules_answer([section], tr, is_group=True, bot_username="kbot")
+    for section in LIB.sections:
+        rendered = render_rules_answer(LIB, [section.id], tr, is_group=True, bot_username="kbot")
         plain = re.sub(r"<[^>]+>", "", rendered.text)
         assert len(plain) < 450, (section, len(plain))
         assert rendered.markup is not None
-        assert rendered.markup.inline_keyboard[-1][0].url == f"https://t.me/kbot?start=r_{section.value}"
+        assert rendered.markup.inline_keyboard[-1][0].url == f"https://t.me/kbot?start=r_{section.id}"

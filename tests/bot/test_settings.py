@@ -1,39 +1,70 @@
-"""Settings: a missing or malformed token stops the bot at once with a message pointing to @BotFather."""
+"""Settings: a missing or malformed token stops the bot at once with a message pointing to @BotFather.
+
+These runs are genuine fresh ``python -m bot`` interpreters (the other tests fork theirs from one that did the
+imports, see ``tests/forkserver.py``): how long a start that fails takes is the start-up's own import cost.
+"""
 
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from bot.settings import Settings, load_settings
+from bot.settings import ExitCode, Settings, load_settings
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_TOKEN = "123456789:AAE" + "x" * 32
+AT_ONCE_CPU = 1.5
+"""CPU seconds a start stopped by its settings may take: an interpreter and pydantic take ~0.3 s; importing
+aiogram and the bot before the settings were read took ~3.5 s more."""
 
 
-def _run_bot(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+def _run_bot(env: dict[str, str], cwd: Path, *flags: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """``python [flags] -m bot`` in a fresh interpreter; its result and the CPU seconds it used."""
     clean = {
         k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH")
     }
     clean.update(env)
     clean["PYTHONPATH"] = str(ROOT)
-    return subprocess.run(
-        [sys.executable, "-m", "bot"], cwd=cwd, env=clean, capture_output=True, text=True, timeout=60
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    result = subprocess.run(
+        [sys.executable, *flags, "-m", "bot"],
+        cwd=cwd,
+        env=clean,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
+    # A synchronous test: the only child this process reaps meanwhile is this one.
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return result, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 @pytest.mark.parametrize("token", [None, "not-a-token", "123:short"])
 def test_python_m_bot_without_a_valid_token_exits_at_once_saying_how_to_get_one(
     tmp_path: Path, token: str | None
 ) -> None:
-    result = _run_bot({} if token is None else {"BOT_TOKEN": token}, tmp_path)
-    assert result.returncode != 0
+    result, cpu = _run_bot({} if token is None else {"BOT_TOKEN": token}, tmp_path)
+    assert result.returncode == ExitCode.SETTINGS
     assert "@BotFather" in result.stderr
     assert "Traceback" not in result.stderr
+    assert cpu < AT_ONCE_CPU
+
+
+def test_a_bad_setting_stops_the_bot_before_aiogram_is_imported(tmp_path: Path) -> None:
+    """``-X importtime`` lists every module the interpreter imported: none of aiogram's, nor the bot's app."""
+    result, _ = _run_bot({"BOT_TOKEN": GOOD_TOKEN, "TURN_TIMEOUT": "-5"}, tmp_path, "-X", "importtime")
+    assert result.returncode == ExitCode.SETTINGS
+    imported = [
+        line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "import time:" in line
+    ]
+    assert "bot.settings" in imported
+    assert [m for m in imported if m.startswith(("aiogram", "aiohttp", "bot.app", "bot.startup"))] == []
 
 
 def test_settings_defaults_and_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -1,28 +1,32 @@
 """Start-up that fails loudly and fast: each cause is one log line naming the setting to fix, and an exit code.
 
-``python -m bot`` and ``python -m bot check`` run as subprocesses, as an operator runs them, against the fake Bot
-API (or a port nobody listens on). A bot that cannot start must exit within seconds, not hang on an open
-database thread.
+``python -m bot`` and ``python -m bot check`` run as separate processes, as an operator runs them (forked from
+the ``forkserver`` fixture's interpreter, which did the imports), against the fake Bot API (or a port nobody
+listens on). A bot that cannot start must exit within seconds, not hang on an open database thread.
 """
 
 from __future__ import annotations
 
 import asyncio
 import socket
-import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from bot.startup import ExitCode
+from bot.settings import ExitCode
 from tests.bot.conftest import bot_process_env
 from tests.fakebot import FakeTelegram
+from tests.forkserver import PIPE, ForkServer
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 OTHER_TOKEN = "987654321:AAE" + "y" * 32
-QUICK = 20.0
-"""Seconds within which a failed start must have exited (Python and aiogram take ~1 s of it to import)."""
+QUICK = 10.0
+"""Real seconds within which a failed start, or one stopped by SIGTERM, must have ended. A forked bot has nothing
+to import and needs 0.1-2 s (up to 8 s seen on a machine loaded four times over); a hang (a database thread never
+closed, an answer never coming) or a wait for Telegram's 10 s timeout takes longer."""
 
 
 @dataclass
@@ -43,19 +47,12 @@ def unused_port() -> int:
         return int(s.getsockname()[1])
 
 
-async def run_bot(env: dict[str, str], cwd: Path, *args: str, timeout: float = 60.0) -> Finished:
+async def run_bot(
+    forkserver: ForkServer, env: dict[str, str], cwd: Path, *args: str, timeout: float = 60.0
+) -> Finished:
+    """``python -m bot args`` to its end: exit code, output and how long it took."""
     started = time.monotonic()
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        *args,
-        cwd=cwd,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = await forkserver.spawn("bot", *args, env=env, cwd=cwd, stdout=PIPE, stderr=PIPE)
     try:
         out, err = await asyncio.wait_for(process.communicate(), timeout)
     except TimeoutError:
@@ -74,60 +71,62 @@ def assert_fails_fast(result: Finished, code: ExitCode, setting: str) -> None:
 
 
 async def test_an_unreachable_bot_api_stops_the_bot_naming_telegram_api_url(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {
         "TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"
     }
-    result = await run_bot(env, tmp_path)
+    result = await run_bot(forkserver, env, tmp_path)
     assert_fails_fast(result, ExitCode.UNREACHABLE, "TELEGRAM_API_URL")
     assert "cannot reach the Bot API" in result.errors[0]
 
 
 async def test_a_token_telegram_rejects_stops_the_bot_naming_bot_token(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"BOT_TOKEN": OTHER_TOKEN}
-    result = await run_bot(env, tmp_path)
+    result = await run_bot(forkserver, env, tmp_path)
     assert_fails_fast(result, ExitCode.TOKEN, "BOT_TOKEN")
     assert OTHER_TOKEN not in result.stderr  # the secret stays out of the log
     assert not (tmp_path / "data").exists()  # Telegram is asked before anything is created
 
 
 async def test_a_database_folder_that_cannot_be_made_stops_the_bot_naming_database_path(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the folder should be", encoding="utf-8")
     env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {
         "DATABASE_PATH": str(blocker / "bot.sqlite3")
     }
-    result = await run_bot(env, tmp_path)
+    result = await run_bot(forkserver, env, tmp_path)
     assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
 
 
 async def test_a_file_that_is_not_a_database_stops_the_bot_instead_of_hanging(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     """The connection is open when the migration fails: its thread must be closed or the process never ends."""
     path = tmp_path / "bot.sqlite3"
     path.write_bytes(b"this is not an SQLite database, just some bytes " * 100)
     env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"DATABASE_PATH": str(path)}
-    result = await run_bot(env, tmp_path)
+    result = await run_bot(forkserver, env, tmp_path)
     assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
     assert "not a database" in result.errors[0]
 
 
-async def test_a_bad_setting_stops_the_bot_naming_it(tg: FakeTelegram, tmp_path: Path) -> None:
+async def test_a_bad_setting_stops_the_bot_naming_it(
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+) -> None:
     env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"TURN_TIMEOUT": "-5"}
-    result = await run_bot(env, tmp_path)
+    result = await run_bot(forkserver, env, tmp_path)
     assert result.code == ExitCode.SETTINGS
     assert "TURN_TIMEOUT" in result.stderr and "Traceback" not in result.stderr
     assert result.seconds < QUICK
 
 
 async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
@@ -139,7 +138,7 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
             "WEBHOOK_HOST": "127.0.0.1",
             "WEBHOOK_PORT": str(port),
         }
-        result = await run_bot(env, tmp_path)
+        result = await run_bot(forkserver, env, tmp_path)
     assert_fails_fast(result, ExitCode.WEBHOOK, "WEBHOOK_PORT")
     assert tg.webhook_url is None
 
@@ -148,9 +147,11 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
 
 
 async def test_check_passes_against_a_working_bot_api_and_says_what_it_checked(
-    tg: FakeTelegram, tmp_path: Path
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
-    result = await run_bot(bot_process_env(tg, tmp_path / "data" / "bot.sqlite3"), tmp_path, "check")
+    result = await run_bot(
+        forkserver, bot_process_env(tg, tmp_path / "data" / "bot.sqlite3"), tmp_path, "check"
+    )
     assert result.code == ExitCode.OK, result.stderr
     assert [line.split(":", 1)[0] for line in result.stdout.splitlines()] == [
         "settings",
@@ -172,11 +173,13 @@ async def test_check_passes_against_a_working_bot_api_and_says_what_it_checked(
     ],
 )
 async def test_check_exit_code_says_which_check_failed(
-    tg: FakeTelegram, tmp_path: Path, change: dict[str, str], code: ExitCode
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, change: dict[str, str], code: ExitCode
 ) -> None:
     if change.get("TELEGRAM_API_URL") == "unused":
         change = {"TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"}
-    result = await run_bot(bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | change, tmp_path, "check")
+    result = await run_bot(
+        forkserver, bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | change, tmp_path, "check"
+    )
     assert result.code == code, result.stderr
     assert "Traceback" not in result.stderr
     assert result.seconds < QUICK
@@ -187,10 +190,11 @@ async def test_check_exit_code_says_which_check_failed(
 
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
 async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
-    tg: FakeTelegram, tmp_path: Path, mode: str
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, mode: str
 ) -> None:
-    """What ``docker stop`` sends: the bot ends with exit code 0 within seconds, in either mode."""
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"LOG_LEVEL": "INFO"}
+    """What ``docker stop`` sends: the bot ends with exit code 0 within seconds, in either mode (with its pool of
+    bot players' workers running, as in production)."""
+    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"LOG_LEVEL": "INFO", "BOT_THINKERS": "2"}
     if mode == "webhook":
         port = unused_port()
         env |= {
@@ -199,16 +203,7 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
             "WEBHOOK_HOST": "127.0.0.1",
             "WEBHOOK_PORT": str(port),
         }
-    process = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    process = await forkserver.spawn("bot", env=env, cwd=tmp_path, stdout=PIPE, stderr=PIPE)
     try:
         await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
         if mode == "webhook":

@@ -1,17 +1,27 @@
-"""The SQLite storage on a real file: migrations, WAL, one move per version, one game per chat, updates once."""
+"""The SQLite storage on a real file: migrations, WAL, one move per version (a guarded batch), one transaction
+per batch with the deferred rows riding along, statements off the event loop's thread, one game per chat."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
 
-from bot.storage import Actor, Database, GameMode, GameStatus, repo
+from bot.storage import Actor, Batch, Database, GameMode, GameRow, GameStatus, SeatRow, repo
+from bot.storage.batch import Deferred, GuardError
+from bot.storage.db import RIDE_WITHIN
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.repo import StaleVersionError
 from engine.core import GameRecord
+
+
+def _cancelled(game_id: int) -> Batch:
+    batch = Batch()
+    batch.add("UPDATE games SET status = 'cancelled' WHERE id = ?", (game_id,))
+    return batch
 
 
 async def _lobby(db: Database, chat_id: int = -100) -> int:
@@ -48,25 +58,107 @@ async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_p
         await again.close()
 
 
+async def _playing(db: Database, record: GameRecord) -> GameRow:
+    game_id = await _lobby(db)
+    game = await repo.get_game(db, game_id)
+    assert game is not None
+    batch = Batch()
+    repo.save_game(batch, dataclasses.replace(game, status=GameStatus.PLAYING, record=record), game.version)
+    await db.write(batch)
+    return dataclasses.replace(game, status=GameStatus.PLAYING, record=record)
+
+
 async def test_a_move_is_stored_once_per_version_with_the_record(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
-        game_id = await _lobby(db)
-        record = GameRecord("konchinka", {"players": 2}, seed=7)
-        async with db.tx() as tx:
-            await repo.start_game(tx, game_id, record)
+        game = await _playing(db, GameRecord("konchinka", {"players": 2}, seed=7))
         first = GameRecord("konchinka", {"players": 2}, seed=7, actions=("l:2c",))
-        async with db.tx() as tx:
-            await repo.record_move(tx, game_id, 0, first, "l:2c", 0, Actor.PLAYER, 1.0)
-        with pytest.raises(StaleVersionError):
-            async with db.tx() as tx:
-                other = GameRecord("konchinka", {"players": 2}, seed=7, actions=("l:3c",))
-                await repo.record_move(tx, game_id, 0, other, "l:3c", 0, Actor.PLAYER, 2.0)
-        async with db.tx() as tx:
-            game = await repo.get_game(tx, game_id)
-            moves = await repo.moves_of(tx, game_id)
-        assert game is not None and game.version == 1 and game.record == first
+        batch = Batch()
+        repo.save_game(batch, dataclasses.replace(game, record=first, version=1), was=0)
+        repo.add_move(batch, game.id, 0, "l:2c", 0, Actor.PLAYER, 1.0)
+        await db.write(batch)
+        # A second move drawn for version 0 fails its guard, and takes its move row down with it.
+        other = GameRecord("konchinka", {"players": 2}, seed=7, actions=("l:3c",))
+        batch = Batch()
+        repo.save_game(batch, dataclasses.replace(game, record=other, version=1), was=0)
+        repo.add_move(batch, game.id, 0, "l:3c", 0, Actor.PLAYER, 2.0)
+        with pytest.raises(GuardError):
+            await db.write(batch)
+        stored = await repo.get_game(db, game.id)
+        moves = await repo.moves_of(db, game.id)
+        assert stored is not None and stored.version == 1 and stored.record == first
         assert moves == [(0, "l:2c", 0, Actor.PLAYER)]
+    finally:
+        await db.close()
+
+
+async def test_a_batch_runs_one_statement_per_table_in_one_transaction(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        game_id = await _lobby(db)
+        transactions, statements = db.transactions, db.statements
+        batch = Batch()
+        for user_id, name in ((1, "Аня"), (2, "Борис"), (3, "Вера")):
+            repo.upsert_user(batch, user_id, name, None, "ru", started=True)
+        repo.insert_seats(batch, [SeatRow(game_id, i, i + 1, "x", None, 0, False) for i in range(3)])
+        for update_id in range(10):
+            repo.mark_processed(batch, update_id, 0.0)
+        assert len(batch) == 3
+        await db.write(batch)
+        assert db.transactions - transactions == 1
+        assert db.statements - statements == 2 + 3  # BEGIN, three executemany, COMMIT
+        assert len(await repo.seats_of(db, game_id)) == 3
+        assert len(await repo.users_by_id(db, [1, 2, 3, 4])) == 3
+        before = db.transactions
+        await db.write(Batch())
+        assert db.transactions == before, "nothing to write: no transaction"
+    finally:
+        await db.close()
+
+
+async def test_deferred_rows_ride_with_the_next_transaction_or_get_their_own(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        marks: Deferred[int, float] = Deferred(db, repo.mark_processed)
+        marks.put(1, 0.0)
+        marks.put(2, 0.0)
+        assert marks.get(1) == (0.0,) and marks.get(3) is None
+        before = db.transactions
+        batch = Batch()
+        repo.upsert_user(batch, 5, "Аня", None, "ru")
+        await db.write(batch)
+        assert db.transactions == before + 1, "the deferred rows rode along"
+        assert len(marks) == 0 and await repo.is_processed(db, 1) and await repo.is_processed(db, 2)
+        marks.put(3, 0.0)
+        await asyncio.sleep(RIDE_WITHIN * 2 + 0.2)
+        assert len(marks) == 0 and await repo.is_processed(db, 3), (
+            "alone, they get a transaction of their own"
+        )
+        assert db.transactions == before + 2
+        # A transaction that fails keeps them for the next one.
+        marks.put(4, 0.0)
+        with pytest.raises(RuntimeError):
+            async with db.tx() as tx:
+                await tx.execute("DELETE FROM users")
+                raise RuntimeError("crash mid-transaction")
+        assert marks.get(4) == (0.0,)
+        await db.write(Batch())
+        assert await repo.is_processed(db, 4) and await repo.get_user(db, 5) is not None
+    finally:
+        await db.close()
+
+
+async def test_no_statement_runs_on_the_event_loops_thread(tmp_path: Path) -> None:
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    threads: set[int] = set()
+    try:
+        await db.trace(lambda _sql: threads.add(threading.get_ident()))
+        game_id = await _lobby(db)
+        batch = Batch()
+        repo.upsert_user(batch, 5, "Аня", None, "ru")
+        await db.write(batch)
+        await repo.get_game(db, game_id)
+        assert threads and threading.get_ident() not in threads
     finally:
         await db.close()
 
@@ -92,10 +184,11 @@ async def test_a_failed_transaction_leaves_nothing_behind(tmp_path: Path) -> Non
     try:
         with pytest.raises(RuntimeError):
             async with db.tx() as tx:
-                await repo.upsert_user(tx, 5, "Аня", None, "ru")
+                batch = Batch()
+                repo.upsert_user(batch, 5, "Аня", None, "ru")
+                await tx.run(batch)
                 raise RuntimeError("crash mid-transaction")
-        async with db.tx() as tx:
-            assert await repo.get_user(tx, 5) is None
+        assert await repo.get_user(db, 5) is None
     finally:
         await db.close()
 
@@ -107,8 +200,7 @@ async def test_one_active_game_per_chat_and_topic(tmp_path: Path) -> None:
         with pytest.raises(sqlite3.IntegrityError):
             await _lobby(db, chat_id=-5)
         await _lobby(db, chat_id=-6)  # another chat is free
-        async with db.tx() as tx:
-            await repo.set_status(tx, game_id, GameStatus.CANCELLED, 1.0)
+        await db.write(_cancelled(game_id))
         await _lobby(db, chat_id=-5)  # the cancelled game no longer counts
     finally:
         await db.close()
@@ -117,11 +209,14 @@ async def test_one_active_game_per_chat_and_topic(tmp_path: Path) -> None:
 async def test_an_update_is_marked_processed_once(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
-        async with db.tx() as tx:
-            assert not await repo.is_processed(tx, 42)
-            assert await repo.mark_processed(tx, 42, 1.0)
-            assert not await repo.mark_processed(tx, 42, 2.0)
-            assert await repo.is_processed(tx, 42)
+        assert not await repo.is_processed(db, 42)
+        for at in (1.0, 2.0):
+            batch = Batch()
+            repo.mark_processed(batch, 42, at)
+            await db.write(batch)
+        assert await repo.is_processed(db, 42)
+        assert await repo.processed_since(db, 0.0) == [42]
+        assert await repo.processed_since(db, 1.5) == [], "the first mark stays"
     finally:
         await db.close()
 
@@ -130,12 +225,17 @@ async def test_lobby_seats_close_their_gaps(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
         game_id = await _lobby(db)
-        async with db.tx() as tx:
-            for user_id, name in ((1, "Аня"), (2, "Борис"), (3, "Вера")):
-                await repo.add_seat(tx, game_id, user_id, name, None)
-            await repo.remove_seat(tx, game_id, 1)
-            seats = await repo.seats_of(tx, game_id)
-        assert [(s.seat, s.name) for s in seats] == [(0, "Аня"), (1, "Вера")]
+        seats = [
+            SeatRow(game_id, i, i + 1, name, None, 0, False)
+            for i, name in enumerate(("Аня", "Борис", "Вера"))
+        ]
+        batch = Batch()
+        repo.insert_seats(batch, seats)
+        await db.write(batch)
+        batch = Batch()
+        repo.replace_seats(batch, game_id, [seats[0], dataclasses.replace(seats[2], seat=1)])
+        await db.write(batch)
+        assert [(s.seat, s.name) for s in await repo.seats_of(db, game_id)] == [(0, "Аня"), (1, "Вера")]
     finally:
         await db.close()
 
@@ -155,7 +255,6 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_the_database_usabl
             await task
         async with db.tx() as tx:
             await tx.execute("INSERT INTO processed_updates (update_id, at) VALUES (1, 0)")
-        async with db.tx() as tx:
-            assert await tx.one("SELECT update_id FROM processed_updates") is not None
+        assert await db.one("SELECT update_id FROM processed_updates") is not None
     finally:
         await db.close()

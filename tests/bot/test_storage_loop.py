@@ -1,5 +1,5 @@
-"""The database on the event loop's thread: a write lock held by another process is waited out without
-blocking the loop, and the WAL is copied back into the database file as the bot writes."""
+"""The database and the event loop: a write lock held by another process is waited out without blocking the
+loop, and the WAL is copied back into the database file as the bot writes."""
 
 from __future__ import annotations
 
@@ -8,8 +8,12 @@ import sqlite3
 import time
 from pathlib import Path
 
-from bot.storage import Database, repo
+import pytest
+
+from bot.storage import Batch, Database, repo
 from bot.storage.db import CHECKPOINT_EVERY
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 
 async def test_a_held_write_lock_is_waited_out_while_the_loop_goes_on(tmp_path: Path) -> None:
@@ -28,8 +32,9 @@ async def test_a_held_write_lock_is_waited_out_while_the_loop_goes_on(tmp_path: 
         ticker = asyncio.create_task(tick())
 
         async def write() -> float:
-            async with db.tx() as tx:
-                await repo.mark_processed(tx, 7, 0.0)
+            batch = Batch()
+            repo.mark_processed(batch, 7, 0.0)
+            await db.write(batch)
             return time.monotonic()
 
         writer = asyncio.create_task(write())
@@ -41,8 +46,7 @@ async def test_a_held_write_lock_is_waited_out_while_the_loop_goes_on(tmp_path: 
         written = await asyncio.wait_for(writer, 2.0)
         assert written - released < 0.5
         ticker.cancel()
-        async with db.tx() as tx:
-            assert await repo.is_processed(tx, 7)
+        assert await repo.is_processed(db, 7)
     finally:
         other.close()
         await db.close()
@@ -54,8 +58,9 @@ async def test_the_wal_is_checkpointed_into_the_database_file_as_the_bot_writes(
     try:
         before = path.stat().st_size
         for update_id in range(CHECKPOINT_EVERY):
-            async with db.tx() as tx:
-                await repo.mark_processed(tx, update_id, float(update_id))
+            batch = Batch()
+            repo.mark_processed(batch, update_id, float(update_id))
+            await db.write(batch)
         for _ in range(100):
             if path.stat().st_size > before:
                 break

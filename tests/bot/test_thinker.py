@@ -154,6 +154,7 @@ async def test_a_killed_worker_is_survived_and_the_pool_rebuilt(caplog: pytest.L
         await thinker.choose(view, Level.HARD, seed)
 
 
+@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 async def test_no_workers_means_a_thread_of_this_process() -> None:
     view = next(views("konchinka", {"players": 2}, 1, seed=9))
     thinker = Thinker(0)

@@ -1,19 +1,25 @@
-"""What a press costs the database: at most two SQLite transactions (the update-once check, then the move with
-its mark), counted on the real database file while the whole bot runs."""
+"""What a press costs the database, counted on the real database file while the whole bot runs: a move is one
+transaction (the move with its mark; the game is read from memory), a refused press none of its own, and no
+statement ever runs on the event loop's thread."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections import Counter
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.services.updates import CURRENT_UPDATE
+from bot.storage import repo
 from tests.bot.conftest import (
     BotRunner,
     Running,
     game_row,
+    has_rematch,
     lobby_of,
     open_lobby,
+    play_until,
+    start_party,
     turn_message,
     two_player_party,
 )
@@ -48,7 +54,7 @@ def count_per_update(running: Running) -> Counter[int]:
     return counts
 
 
-async def test_a_move_costs_two_transactions_and_a_refused_press_no_more(
+async def test_a_move_costs_one_transaction_and_a_refused_press_none(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
@@ -58,22 +64,26 @@ async def test_a_move_costs_two_transactions_and_a_refused_press_no_more(
     assert message is not None
     version = (await game_row(running, game)).version
     counts = count_per_update(running)
+    statements = running.app.db.statements
 
     answer = await mover.press(message, data=MoveCb(game=game, version=version, index=0).pack())
     await tg.settle()
     assert answer.answered and answer.text is None
     assert (await game_row(running, game)).version == version + 1
-    # The check, then the move with its mark; the woken timer finds nothing due in the game the move committed.
-    assert len(counts) == 1 and list(counts.values()) == [2]
+    # The move with its mark; the woken timer finds nothing due in the game the move committed.
+    assert len(counts) == 1 and list(counts.values()) == [1]
+    # BEGIN, the game's row, the move, the mark, COMMIT; the delivered messages' marks (one transaction, riding
+    # along or of their own); the test's own read of the game row.
+    assert running.app.db.statements - statements <= 5 + 4 + 1
 
     counts.clear()
     stale = await mover.press(message, data=MoveCb(game=game, version=version, index=0).pack(), force=True)
     await tg.settle()
     assert stale.answered and stale.text  # refused: that move was made already
-    assert len(counts) == 1 and list(counts.values()) == [2]
+    assert not counts, "a refusal writes nothing: its mark rides along with a later transaction"
 
 
-async def test_a_lobby_press_costs_two_transactions(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+async def test_a_lobby_press_costs_one_transaction(tg: FakeTelegram, bot_runner: BotRunner) -> None:
     running = await bot_runner()
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
@@ -84,4 +94,28 @@ async def test_a_lobby_press_costs_two_transactions(tg: FakeTelegram, bot_runner
     await tg.settle()
     assert answer.answered
     assert "Борис" not in lobby_of(group).text
-    assert len(counts) == 1 and list(counts.values()) == [2]
+    assert len(counts) == 1 and list(counts.values()) == [1]
+
+
+async def test_a_whole_party_runs_no_statement_on_the_loops_thread_and_few_per_move(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Every statement of a whole group party — moves, timers, deliveries, the outbox's marks — runs on the
+    database's own thread; a move costs at most two transactions and eight statements on average."""
+    running = await bot_runner()
+    db = running.app.db
+    loop_thread = threading.get_ident()
+    threads: Counter[bool] = Counter()
+    await db.trace(lambda _sql: threads.update([threading.get_ident() == loop_thread]))
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.settle()
+    transactions, statements = db.transactions, db.statements
+    await play_until(tg, [anna, boris], lambda: has_rematch(group.visible_messages()), timeout=120)
+    await tg.settle()
+    moves = len(await repo.moves_of(db, int(game)))
+    assert moves >= 20
+    assert threads[False] > 0 and threads[True] == 0, "a statement ran on the event loop's thread"
+    assert (db.transactions - transactions) / moves <= 2.0
+    assert (db.statements - statements) / moves <= 8.0

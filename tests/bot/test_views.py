@@ -17,36 +17,38 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import (
     BackCb,
-    GameKind,
     LobbyCb,
     LobbyOp,
     MoveCb,
     PickCb,
     RematchCb,
     RulesCb,
-    RulesSection,
     SeatCb,
-    SettingKey,
     SoloCb,
     SoloStep,
 )
-from bot.games import KONCHINKA
+from bot.games import rules_library
+from bot.games.king import KING
+from bot.games.king.sections import KingSection as G
+from bot.games.konchinka import KONCHINKA
 from bot.games.konchinka.results import render_deal_end, render_party_end
+from bot.games.konchinka.sections import KonchinkaSection as K
+from bot.games.konchinka.settings import KonchinkaSetting
 from bot.games.konchinka.views import (
+    KonchinkaTable,
     actions_of_card,
     event_text,
-    render_hand,
-    render_solo,
+    render_private,
     render_table,
 )
 from bot.i18n import Locale, Translator, translator
 from bot.views import (
     Answer,
-    LobbyInfo,
     LobbyScreen,
     LobbyStatus,
     Rendered,
     SeatInfo,
+    SoloGame,
     TableInfo,
     answer_text,
     bot_commands,
@@ -77,9 +79,11 @@ from engine.konchinka import (
     KonchinkaView,
     Lay,
 )
+from tests.bot.conftest import lobby_info
 
 RU = translator(Locale.RU)
 EN = translator(Locale.EN)
+LIB = rules_library()
 HOSTILE = "<b>&Аня</script>"
 SEATS = (
     SeatInfo("Аня", 1),
@@ -95,6 +99,10 @@ HOSTILE_SEATS = (
 )
 ALLOWED_TAGS = {"b", "i", "u", "s", "code", "pre", "a", "blockquote", "tg-spoiler"}
 ENTITY = re.compile(r"&(amp|lt|gt|quot|#\d+);")
+
+
+SOLO_GAMES = (SoloGame("konchinka", (1, 2, 3)), SoloGame("king", (3,)))
+"""The /play screens' games, as the two plug-ins offer them."""
 
 
 # ------------------------------------------------------------------------------------------- checks
@@ -190,10 +198,10 @@ def table(
     *,
     turn_seconds: int = 0,
     bot_username: str = "",
-) -> TableInfo:
+) -> KonchinkaTable:
     view = state.view(state.current_player if player is None else player)
     return TableInfo(
-        "g1", seats[: state.game.num_players], view, bot_username=bot_username, turn_seconds=turn_seconds
+        "g1", seats[: state.game.num_players], bot_username=bot_username, turn_seconds=turn_seconds, view=view
     )
 
 
@@ -213,38 +221,40 @@ def all_renders(seats: tuple[SeatInfo, ...]) -> Iterator[tuple[str, Rendered]]:
     over = play_until(new_state(3, 6, target=3, early_finish=False), lambda s: s.is_terminal, 6)
     two_tap = play_until(new_state(3, 7), has_card_with(lambda n: n >= 2), 7)
     for tr in (RU, EN):
-        lobby = LobbyInfo(
-            "g1", GameKind.KONCHINKA, {"target": 15}, seats[:3], "kbot", creator_name=seats[0].name
-        )
-        for screen in LobbyScreen:
+        lobby = lobby_info("g1", "konchinka", {"target": 15}, seats[:3], tr, creator_name=seats[0].name)
+        for screen in (LobbyScreen.MAIN, LobbyScreen.BOT_LEVEL):
             yield f"lobby-{screen}", render_lobby(dataclasses.replace(lobby, screen=screen), tr)
+        yield "lobby-settings", KONCHINKA.render_settings(lobby, tr)
         for status in LobbyStatus:
             yield f"lobby-{status}", render_lobby(dataclasses.replace(lobby, status=status), tr)
-        king = LobbyInfo("g2", GameKind.KING, {}, seats[:2], "kbot")
+        king = lobby_info("g2", "king", {}, seats[:2], tr)
         yield "king-lobby", render_lobby(king, tr)
-        yield "king-settings", render_lobby(dataclasses.replace(king, screen=LobbyScreen.SETTINGS), tr)
+        yield "king-settings", KING.render_settings(king, tr)
         for state in (deal_over, over, two_tap):
             info = table(state, 0, seats, turn_seconds=60, bot_username="kbot")
             yield "table", render_table(info, tr)
-            yield "hand", render_hand(info, tr)
-            yield "solo", render_solo(dataclasses.replace(info, solo=True), tr)
+            yield "hand", render_private(info, tr)
+            yield "solo", render_private(dataclasses.replace(info, solo=True), tr)
             yield "deal-end", render_deal_end(info, tr)
             yield "party-end", render_party_end(info, tr)
         current = table(two_tap, None, seats)
         card = next(c for c in current.view.hand if len(actions_of_card(current.view, c)) >= 2)
-        yield "hand-selected", render_hand(current, tr, card)
-        for section in RulesSection:
-            yield f"rules-{section}", render_rules(section, tr, game_id="g1", options={"variant": "points"})
-        yield "help", render_help(tr)
+        yield "hand-selected", render_private(current, tr, card)
+        for section in LIB.sections:
+            yield (
+                f"rules-{section.id}",
+                render_rules(LIB, section.id, tr, game_id="g1", options={"variant": "points"}),
+            )
+        yield "help", render_help(LIB, tr)
         yield "start-bot", render_start_bot(seats[0], "g1", "kbot", tr)
         yield "reminder", render_turn_reminder(seats[0], 15, tr)
         yield "replaced", render_seat_replaced(seats[0], "g1", tr)
         yield "back", render_seat_back(seats[0], tr)
         yield "cancelled", render_game_cancelled(tr)
-        yield "solo-1", render_solo_setup(tr)
-        yield "solo-2", render_solo_setup(tr, GameKind.KONCHINKA)
-        yield "solo-3", render_solo_setup(tr, GameKind.KONCHINKA, 2)
-        yield "solo-king", render_solo_setup(tr, GameKind.KING)
+        yield "solo-1", render_solo_setup(tr, SOLO_GAMES)
+        yield "solo-2", render_solo_setup(tr, SOLO_GAMES, SOLO_GAMES[0])
+        yield "solo-3", render_solo_setup(tr, SOLO_GAMES, SOLO_GAMES[0], 2)
+        yield "solo-king", render_solo_setup(tr, SOLO_GAMES, SOLO_GAMES[1])
 
 
 # ------------------------------------------------------------------------------------------- limits
@@ -270,7 +280,7 @@ def test_a_very_long_tally_still_fits_and_keeps_the_current_totals() -> None:
     view = state.view(0)
     long_tally = tuple(tuple(range(1, 400)) for _ in range(4))
     view = dataclasses.replace(view, tally=long_tally)
-    info = TableInfo("g1", HOSTILE_SEATS, view)
+    info = TableInfo("g1", HOSTILE_SEATS, view=view)
     for render in (render_table, render_deal_end, render_party_end):
         rendered = render(info, RU)
         assert_valid(rendered)
@@ -282,9 +292,7 @@ def test_a_very_long_tally_still_fits_and_keeps_the_current_totals() -> None:
 
 
 def test_lobby_lists_players_and_offers_join_link_and_creator_buttons() -> None:
-    info = LobbyInfo(
-        "g1", GameKind.KONCHINKA, {"variant": "classic", "target": 15}, SEATS[:2] + SEATS[3:], "kbot"
-    )
+    info = lobby_info("g1", "konchinka", {"variant": "classic", "target": 15}, SEATS[:2] + SEATS[3:], RU)
     rendered = render_lobby(info, RU)
     lines = rendered.text.splitlines()
     assert lines[0] == "🃏 <b>Кончинка</b> · классика · до 15"
@@ -298,20 +306,18 @@ def test_lobby_lists_players_and_offers_join_link_and_creator_buttons() -> None:
         if b.callback_data and b.callback_data[0] == "l"
     }
     assert ops == {LobbyOp.LEAVE, LobbyOp.BOT_MENU, LobbyOp.SETTINGS, LobbyOp.START, LobbyOp.CANCEL}
-    assert (
-        RulesCb.unpack(by_text(rendered, "📖 Правила").callback_data or "").section is RulesSection.KONCHINKA
-    )
+    assert RulesCb.unpack(by_text(rendered, "📖 Правила").callback_data or "").section == K.BASICS
 
 
 def test_full_lobby_hides_join_and_add_bot() -> None:
-    rendered = render_lobby(LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS, "kbot"), RU)
+    rendered = render_lobby(lobby_info("g1", "konchinka", {}, SEATS, RU), RU)
     texts = [b.text for b in buttons(rendered)]
     assert "✋ Присоединиться" not in texts and "🤖 + Бот" not in texts
     assert "Игроки (4/4):" in rendered.text
 
 
 def test_bot_level_screen_adds_a_bot_of_each_level() -> None:
-    info = LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS[:1], "kbot", screen=LobbyScreen.BOT_LEVEL)
+    info = lobby_info("g1", "konchinka", {}, SEATS[:1], RU, screen=LobbyScreen.BOT_LEVEL)
     rendered = render_lobby(info, RU)
     added = [LobbyCb.unpack(b.callback_data) for b in buttons(rendered) if "🤖" in b.text and b.callback_data]
     assert [(d.op, d.value) for d in added] == [(LobbyOp.ADD_BOT, lv.value) for lv in Level]
@@ -319,9 +325,9 @@ def test_bot_level_screen_adds_a_bot_of_each_level() -> None:
 
 
 def test_a_full_table_with_bots_offers_their_removal_only() -> None:
-    main = render_lobby(LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS, "kbot"), RU)
+    main = render_lobby(lobby_info("g1", "konchinka", {}, SEATS, RU), RU)
     assert LobbyCb.unpack(by_text(main, "🤖 Боты").callback_data or "").op is LobbyOp.BOT_MENU
-    info = LobbyInfo("g1", GameKind.KONCHINKA, {}, SEATS, "kbot", screen=LobbyScreen.BOT_LEVEL)
+    info = lobby_info("g1", "konchinka", {}, SEATS, RU, screen=LobbyScreen.BOT_LEVEL)
     rendered = render_lobby(info, RU)
     pressed = [LobbyCb.unpack(b.callback_data) for b in buttons(rendered) if b.callback_data]
     assert [(d.op, d.value) for d in pressed] == [(LobbyOp.REMOVE_BOT, "3"), (LobbyOp.BACK, "")]
@@ -338,19 +344,17 @@ def test_settings_buttons_carry_the_new_value_and_mark_the_current_one() -> None
         "settlement": "stake",
         "stake": 5,
     }
-    rendered = render_lobby(
-        LobbyInfo("g1", GameKind.KONCHINKA, options, SEATS[:2], "kbot", screen=LobbyScreen.SETTINGS), RU
-    )
+    rendered = KONCHINKA.render_settings(lobby_info("g1", "konchinka", options, SEATS[:2], RU), RU)
     assert "Вариант: очковая кончинка" in rendered.text
     assert "Расчёт: на кон, ставка 5" in rendered.text
     assert "✅ очковая" in [b.text for b in buttons(rendered)]
     assert "✅ до 21" in [b.text for b in buttons(rendered)]
     multi = LobbyCb.unpack(by_text(rendered, "Несколько взяток: нет").callback_data or "")
-    assert (multi.op, multi.key, multi.value) == (LobbyOp.SET, SettingKey.MULTI_CAPTURE.value, "1")
+    assert (multi.op, multi.key, multi.value) == (LobbyOp.SET, KonchinkaSetting.MULTI_CAPTURE.value, "1")
     early = LobbyCb.unpack(by_text(rendered, "Прикончить: да").callback_data or "")
-    assert (early.key, early.value) == (SettingKey.EARLY_FINISH.value, "0")
+    assert (early.key, early.value) == (KonchinkaSetting.EARLY_FINISH.value, "0")
     stake = LobbyCb.unpack(by_text(rendered, "✅ на кон 5").callback_data or "")
-    assert (stake.key, stake.value) == (SettingKey.STAKE.value, "5")
+    assert (stake.key, stake.value) == (KonchinkaSetting.STAKE.value, "5")
     times = [
         LobbyCb.unpack(b.callback_data)
         for b in buttons(rendered)
@@ -384,7 +388,7 @@ def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
         new_state(3, 4), lambda s: len(s.deal_scores) >= 1 and len(s.view(0).recent_events) >= 3, 4
     )
     view = dataclasses.replace(state.view(0), tally=((2, 6, 9), (1, 3), (2, 3, 4)))
-    text = render_table(TableInfo("g1", SEATS[:3], view), RU).text
+    text = render_table(TableInfo("g1", SEATS[:3], view=view), RU).text
     assert "Последние ходы:" in text
     assert "Аня: <s>2</s> <s>6</s> <b>9</b>" in text
     assert "Борис: <s>1</s> <b>3</b>" in text
@@ -420,12 +424,12 @@ def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
         ),
         (
             Event(1, EventKind.LEFTOVERS, None, (Card.parse("Td"),), 2),
-            "Остаток стола (1 карта) забирает Борис · 🎯 кончинка 10♦",
-            "The rest of the table (1 card) goes to Борис · 🎯 konchinka 10♦",
+            "Остаток стола — 1 карта — забирает Борис · 🎯 кончинка 10♦",
+            "The rest of the table — 1 card — goes to Борис · 🎯 konchinka 10♦",
         ),
         (
             Event(-1, EventKind.LEFTOVERS, None, (Card.parse("5d"),), 2),
-            "Остаток стола (1) не достаётся никому",
+            "Остаток стола — 1 карта — не достаётся никому",
             None,
         ),
         (Event(1, EventKind.DEAL_START, None, (), 2), None, None),
@@ -445,13 +449,13 @@ def test_two_tap_move_pick_a_card_then_what_it_does() -> None:
     info = table(state, turn_seconds=30)
     view = info.view
     me = ["Аня", "Борис", "Вера"][view.player]
-    first = render_hand(info, RU)
+    first = render_private(info, RU)
     assert first.text.startswith(f"👉 <b>Ваш ход, {me}!</b> · ⏱ 30 с на ход\n")
     card = next(c for c in view.hand if len(actions_of_card(view, c)) >= 2)
     pick = PickCb.unpack(by_text(first, card.ru).callback_data or "")
     assert (pick.game, pick.version, pick.card) == ("g1", view.version, card.code)
 
-    second = render_hand(info, RU, Card.parse(pick.card))
+    second = render_private(info, RU, Card.parse(pick.card))
     assert f"<b>{card.ru} — что делаем?</b>" in second.text
     moves = [
         MoveCb.unpack(b.callback_data)
@@ -479,7 +483,7 @@ def test_capture_button_writes_the_cards_out() -> None:
     )
     info = table(state)
     action = next(a for a in info.view.legal_actions if isinstance(a, Capture) and a.card.rank <= 10)
-    rendered = render_hand(info, RU, action.card)
+    rendered = render_private(info, RU, action.card)
     label = "Взять " + " + ".join(c.ru for c in action.groups[0])
     data = MoveCb.unpack(by_text(rendered, label).callback_data or "")
     assert info.view.legal_actions[data.index] == action
@@ -490,7 +494,7 @@ def test_a_card_with_one_action_plays_on_the_first_tap() -> None:
     info = table(state)
     view = info.view
     card = next(c for c in view.hand if len(actions_of_card(view, c)) == 1)
-    data = MoveCb.unpack(by_text(render_hand(info, RU), card.ru).callback_data or "")
+    data = MoveCb.unpack(by_text(render_private(info, RU), card.ru).callback_data or "")
     action = view.legal_actions[data.index]
     assert isinstance(action, Lay | Capture) and action.card is card
 
@@ -499,7 +503,7 @@ def test_not_your_turn_shows_cards_as_text_without_move_buttons() -> None:
     state = new_state(3, 12)
     other = (state.current_player + 1) % 3
     info = table(state, other, turn_seconds=50)
-    rendered = render_hand(info, RU)
+    rendered = render_private(info, RU)
     assert "Ваш ход" not in rendered.text
     assert "Ваши карты: " + "  ".join(c.ru for c in info.view.hand) in rendered.text
     assert [b.text for b in buttons(rendered)] == ["📋 Стол", "📖 Правила"]
@@ -510,9 +514,9 @@ def test_finish_button_is_offered_and_plays_the_finish() -> None:
         new_state(2, 3, target=1), lambda s: any(isinstance(a, Finish) for a in s.legal_actions()), 3
     )
     info = table(state)
-    data = MoveCb.unpack(by_text(render_hand(info, RU), "🏁 Прикончить!").callback_data or "")
+    data = MoveCb.unpack(by_text(render_private(info, RU), "🏁 Прикончить!").callback_data or "")
     assert isinstance(info.view.legal_actions[data.index], Finish)
-    assert by_text(render_hand(info, EN), "🏁 Finish it!")
+    assert by_text(render_private(info, EN), "🏁 Finish it!")
 
 
 def test_english_uses_english_ranks() -> None:
@@ -521,8 +525,8 @@ def test_english_uses_english_ranks() -> None:
     )
     info = table(state)
     face = next(c for c in info.view.hand if c.rank >= 11)
-    assert any(b.text == face.text for b in buttons(render_hand(info, EN)))
-    assert any(b.text == face.ru for b in buttons(render_hand(info, RU)))
+    assert any(b.text == face.text for b in buttons(render_private(info, EN)))
+    assert any(b.text == face.ru for b in buttons(render_private(info, RU)))
 
 
 def test_solo_shows_more_bot_moves_and_every_score() -> None:
@@ -530,8 +534,8 @@ def test_solo_shows_more_bot_moves_and_every_score() -> None:
         new_state(3, 13), lambda s: len(s.deal_scores) >= 1 and len(s.view(0).recent_events) >= 6, 13
     )
     info = dataclasses.replace(table(state, 0), solo=True)
-    solo = render_solo(info, RU).text
-    hand = render_hand(dataclasses.replace(info, solo=False), RU).text
+    solo = render_private(info, RU).text
+    hand = render_private(dataclasses.replace(info, solo=False), RU).text
     assert solo.count("\n· ") > hand.count("\n· ")
     for i, name in enumerate(["Аня", "Борис", "Вера"]):
         assert f"{name} — взято {info.view.pile_sizes[i]} (♣ {info.view.pile_clubs[i]})" in solo
@@ -585,46 +589,44 @@ def test_party_end_names_the_winner_settles_and_offers_a_rematch() -> None:
 
 @pytest.mark.parametrize("tr", [RU, EN], ids=["ru", "en"])
 def test_rules_sections_navigate_to_every_section(tr: Translator) -> None:
-    for section in RulesSection:
-        rendered = render_rules(section, tr, game_id="g1")
+    for section in LIB.sections:
+        rendered = render_rules(LIB, section.id, tr, game_id="g1")
         targets = [RulesCb.unpack(b.callback_data or "") for b in buttons(rendered)]
-        assert {t.section for t in targets} == set(RulesSection)
+        assert {t.section for t in targets} == {s.id for s in LIB.sections}
         assert all(t.game == "g1" for t in targets)
         assert len(rendered.text) > 200
 
 
 def test_rules_state_the_numbers_of_the_spec() -> None:
-    scoring = render_rules(RulesSection.SCORING, RU).text
+    scoring = render_rules(LIB, K.SCORING, RU).text
     assert "2 очка" in scoring and "1 очко" in scoring and "2♣ и 10♦" in scoring
-    early = render_rules(RulesSection.EARLY_FINISH, RU).text
+    early = render_rules(LIB, K.EARLY_FINISH, RU).text
     assert "7 треф" in early and "27 карт" in early and "не больше двух очков" in early
-    tally = render_rules(
-        RulesSection.TALLY, RU, options={"target": 21, "settlement": "stake", "stake": 3}
-    ).text
+    tally = render_rules(LIB, K.TALLY, RU, options={"target": 21, "settlement": "stake", "stake": 3}).text
     assert "<s>2</s> <s>6</s> 9" in tally
     assert "• Играем до: 21" in tally and "• Расчёт: на кон, ставка 3" in tally
-    king = render_rules(RulesSection.KING_SCORING, RU).text
+    king = render_rules(LIB, G.SCORING, RU).text
     assert "192" in king and "96" in king
 
 
 def test_rules_state_the_deliberate_readings_of_the_spec() -> None:
-    points = render_rules(RulesSection.POINTS, RU).text
+    points = render_rules(LIB, K.POINTS, RU).text
     assert "на 14 очков. Это опечатка" in points and "на свою сумму — 13" in points
-    early = render_rules(RulesSection.EARLY_FINISH, RU).text
+    early = render_rules(LIB, K.EARLY_FINISH, RU).text
     assert "27 карт и больше — 2 очка за карты" in early and "Этого условия в печатных правилах нет" in early
     assert "<b>строго больше</b>, чем у каждого из остальных" in early
-    negative = render_rules(RulesSection.KING_NEGATIVE, RU).text
+    negative = render_rules(LIB, G.NEGATIVE, RU).text
     assert "Этот досрочный конец раздачи тоже можно выключить в настройках" in negative
     assert "Седьмая раздача, <b>ералаш</b>, наказывает за всё это сразу" in negative
     assert "О порядке семи раздач договариваются заранее" in negative
-    english = render_rules(RulesSection.POINTS, EN).text
+    english = render_rules(LIB, K.POINTS, EN).text
     assert "That is a misprint" in english
 
 
 def test_help_and_command_menus() -> None:
-    assert "/konchinka" in render_help(RU).text and "/play" in render_help(EN).text
+    assert "/konchinka" in render_help(LIB, RU).text and "/play" in render_help(LIB, EN).text
     for tr in (RU, EN):
-        private, group = bot_commands(tr)
+        private, group = bot_commands(LIB, tr)
         assert [c.command for c in private] == ["play", "rules", "stats", "help"]
         assert "konchinka" in [c.command for c in group] and "cancel" in [c.command for c in group]
         for command in (*private, *group):
@@ -662,22 +664,22 @@ def test_start_bot_notice_and_seat_buttons() -> None:
     assert notice.text.startswith("&lt;b&gt;&amp;Аня&lt;/script&gt;, бот не может вам написать")
     assert by_text(notice, "▶️ Открыть бота").url == "https://t.me/kbot?start=g_g1"
     replaced = render_seat_replaced(SeatInfo("Аня"), "g1", RU)
-    assert SeatCb.unpack(by_text(replaced, "↩️ Вернуться в игру").callback_data or "").game == "g1"
+    assert SeatCb.unpack(by_text(replaced, "↩️ Вернуться за стол").callback_data or "").game == "g1"
 
 
 def test_solo_setup_walks_game_opponents_level() -> None:
-    first = render_solo_setup(RU)
+    first = render_solo_setup(RU, SOLO_GAMES)
     games = [SoloCb.unpack(b.callback_data or "") for b in buttons(first)]
     assert [(g.step, g.game) for g in games] == [
-        (SoloStep.GAME, GameKind.KONCHINKA),
-        (SoloStep.GAME, GameKind.KING),
+        (SoloStep.GAME, "konchinka"),
+        (SoloStep.GAME, "king"),
     ]
-    second = render_solo_setup(RU, GameKind.KONCHINKA)
+    second = render_solo_setup(RU, SOLO_GAMES, SOLO_GAMES[0])
     assert [b.text for b in buttons(second)] == ["1 соперник", "2 соперника", "3 соперника"]
-    third = render_solo_setup(RU, GameKind.KONCHINKA, 2)
+    third = render_solo_setup(RU, SOLO_GAMES, SOLO_GAMES[0], 2)
     levels = [SoloCb.unpack(b.callback_data or "") for b in buttons(third)]
     assert [(s.step, s.opponents, s.level) for s in levels] == [(SoloStep.LEVEL, 2, lv.value) for lv in Level]
-    king = render_solo_setup(RU, GameKind.KING)
+    king = render_solo_setup(RU, SOLO_GAMES, SOLO_GAMES[1])
     assert {SoloCb.unpack(b.callback_data or "").opponents for b in buttons(king)} == {3}
 
 
@@ -690,11 +692,11 @@ def test_forced_capture_card_without_a_capture_explains_instead_of_playing() -> 
     state = play_until(new_state(2, 4, forced_capture=True), has_card_with(lambda n: n == 0), 4)
     info = table(state)
     card = next(c for c in info.view.hand if not actions_of_card(info.view, c))
-    first = render_hand(info, RU)
+    first = render_private(info, RU)
     assert PickCb.unpack(by_text(first, f"·{card.ru}·").callback_data or "").card == card.code
     playable = [c for c in info.view.hand if actions_of_card(info.view, c)]
     assert playable and all(by_text(first, c.ru) for c in playable)
-    second = render_hand(info, RU, card)
+    second = render_private(info, RU, card)
     assert f"{card.ru} сейчас не сыграть" in second.text
     assert [b.text for b in buttons(second)] == ["← Другая карта", "📋 Стол", "📖 Правила"]
     version = state.version

@@ -3,22 +3,24 @@ group table, the ends of deals and of the party with the score sheet, and the an
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import random
 import re
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 
-from bot.callbacks import GameKind, LobbyCb, MoveCb, PickCb, RematchCb, SettingKey
-from bot.games import KING
+from bot.callbacks import LobbyCb, MoveCb, PickCb, RematchCb
+from bot.games.king import KING
 from bot.games.king import results as kr
 from bot.games.king import views as kv
-from bot.views import LobbyInfo, LobbyScreen, Rendered, SeatInfo, TableInfo, illegal_answer, render_lobby
+from bot.games.king.settings import KingSetting
+from bot.views import Rendered, SeatInfo, TableInfo, illegal_answer, render_lobby
 from engine.ai import Level
 from engine.cards import PIQUET_DECK, Card, Suit, parse_cards
 from engine.king import ChooseTrump, Contract, KingGame, KingOptions, KingState, KingView, Phase, Play
+from tests.bot.conftest import lobby_info
 from tests.bot.test_views import EN, HOSTILE, HOSTILE_SEATS, RU, assert_valid, buttons, by_text
 
 SEATS = (
@@ -37,7 +39,7 @@ def table(
     turn_seconds: int = 0,
     solo: bool = False,
 ) -> TableInfo[KingView]:
-    return TableInfo("g1", seats, state.view(player), "kbot", solo, turn_seconds)
+    return TableInfo("g1", seats, "kbot", solo, turn_seconds, view=state.view(player))
 
 
 def play_until(state: KingState, done: Callable[[KingState], bool], seed: int = 0) -> KingState:
@@ -81,7 +83,7 @@ def test_hand_is_grouped_by_suit_and_legal_cards_play_on_one_tap() -> None:
     state = mockup_position()
     assert state.current_player == 0
     info = table(state, 0)
-    rendered = kv.render_hand(info, RU)
+    rendered = kv.render_private(info, RU)
     assert_valid(rendered)
     assert rows_of(rendered) == [
         ["·Т♠·", "·8♠·"],
@@ -159,7 +161,7 @@ def test_an_unplayable_card_is_answered_with_the_reason_and_changes_nothing() ->
 def test_not_your_turn_shows_the_hand_as_text_by_suit_without_buttons() -> None:
     state = mockup_position()
     state.apply(Play(Card.parse("7d")))
-    rendered = kv.render_hand(table(state, 0, turn_seconds=30), RU)
+    rendered = kv.render_private(table(state, 0, turn_seconds=30), RU)
     assert_valid(rendered)
     assert rows_of(rendered) == [["📋 Стол", "📖 Правила"]]
     assert rendered.text == (
@@ -167,19 +169,19 @@ def test_not_your_turn_shows_the_hand_as_text_by_suit_without_buttons() -> None:
         "⏳ Сейчас ходят другие — стол и ходы в группе.\n"
         "Ваши карты: Т♠ 8♠ · К♥ · 10♦ · Д♣ 9♣ 7♣"
     )
-    english = kv.render_hand(table(state, 0, turn_seconds=30), EN)
+    english = kv.render_private(table(state, 0, turn_seconds=30), EN)
     assert "⏳ Others are moving — the table and the moves are in the group." in english.text
 
 
 def test_a_waiting_hand_stays_the_same_while_the_others_play_the_trick() -> None:
     state = mockup_position()
     state.apply(Play(Card.parse("7d")))
-    waiting = kv.render_hand(table(state, 0, turn_seconds=30), RU)
+    waiting = kv.render_private(table(state, 0, turn_seconds=30), RU)
     mover = state.current_player
     assert mover != 0
     state.apply(state.legal_actions()[0])
     assert state.current_player != 0, "the trick goes on without Аня"
-    assert kv.render_hand(table(state, 0, turn_seconds=30), RU) == waiting
+    assert kv.render_private(table(state, 0, turn_seconds=30), RU) == waiting
 
 
 # ------------------------------------------------------------------------------------------- trump choice
@@ -189,7 +191,7 @@ def test_the_chooser_sees_three_cards_and_names_trump_the_others_wait() -> None:
     state = positive_choice()
     chooser = state.current_player
     assert state.view(chooser).chooser == chooser
-    mine = kv.render_hand(table(state, chooser), RU)
+    mine = kv.render_private(table(state, chooser), RU)
     assert_valid(mine)
     three = state.view(chooser).hand
     assert len(three) == 3
@@ -209,7 +211,7 @@ def test_the_chooser_sees_three_cards_and_names_trump_the_others_wait() -> None:
     for other in range(4):
         if other == chooser:
             continue
-        theirs = kv.render_hand(table(state, other), RU)
+        theirs = kv.render_private(table(state, other), RU)
         assert f"⏳ Ждём козыря — выбирает {name}" in plain(theirs)
         assert rows_of(theirs) == [["📋 Стол", "📖 Правила"]] and "Ваши карты" not in plain(theirs)
     group = kv.render_table(table(state, chooser), RU)
@@ -226,7 +228,7 @@ def test_trump_by_the_last_card_shows_the_eighth_card_to_everyone() -> None:
     line = f"козырь {eighth.suit.symbol} — по последней: {eighth.ru}"
     assert line in plain(kv.render_table(table(state, 0), RU))
     for seat in range(4):
-        assert line in plain(kv.render_hand(table(state, seat), RU))
+        assert line in plain(kv.render_private(table(state, seat), RU))
     named = positive_choice()
     named.apply(ChooseTrump(Suit.HEARTS))
     text = plain(kv.render_table(table(named, chooser), RU))
@@ -314,7 +316,7 @@ def test_party_end_results_winners_sheet_and_rematch() -> None:
     assert RematchCb.unpack(by_text(rendered, "🔁 Реванш").callback_data or "").game == "g1"
     last = kr.render_deal_end(table(state, 0), RU, 15)
     assert "<pre>" not in last.text, "the last deal's sheet comes with the results"
-    solo = kv.render_solo(table(state, 0, solo=True), RU)
+    solo = kv.render_private(table(state, 0, solo=True), RU)
     assert "🔁 Реванш" in [b.text for b in buttons(solo)]
 
 
@@ -333,17 +335,14 @@ def _all_screens(seats: tuple[SeatInfo, ...]) -> Iterator[Rendered]:
         for state in states:
             for seat in range(4):
                 info = table(state, seat, seats, turn_seconds=75)
-                yield kv.render_hand(info, tr)
-                yield kv.render_solo(TableInfo("g1", seats, info.view, "kbot", True), tr)
+                yield kv.render_private(info, tr)
+                yield kv.render_private(TableInfo("g1", seats, "kbot", True, view=info.view), tr)
             yield kv.render_table(table(state, 0, seats), tr)
             yield kr.render_deal_end(table(state, 0, seats), tr)
             yield kr.render_party_end(table(state, 0, seats), tr)
-        lobby = LobbyInfo("g1234567890ab", GameKind.KING, KING.default_options(None), seats[:2], "kbot")
-        yield render_lobby(LobbyInfo(**{**_fields(lobby), "screen": LobbyScreen.SETTINGS}), tr)
-
-
-def _fields(info: LobbyInfo) -> dict[str, Any]:
-    return {name: getattr(info, name) for name in info.__dataclass_fields__}
+        lobby = lobby_info("g1234567890ab", "king", KING.default_options(None), seats[:2], tr)
+        yield render_lobby(lobby, tr)
+        yield KING.render_settings(lobby, tr)
 
 
 def test_every_king_screen_is_valid_telegram_html_with_hostile_names() -> None:
@@ -361,25 +360,25 @@ def test_every_king_screen_is_valid_telegram_html_with_hostile_names() -> None:
 
 def test_order_presets_in_the_settings_and_the_options_they_set() -> None:
     options = KING.default_options(None)
-    lobby = LobbyInfo("g1", GameKind.KING, options, SEATS[:1], "kbot", screen=LobbyScreen.SETTINGS)
-    rendered = render_lobby(lobby, RU)
+    lobby = lobby_info("g1", "king", options, SEATS[:1], RU)
+    rendered = KING.render_settings(lobby, RU)
     assert "Порядок раздач «не брать»: взятки → мальчики → девочки → черви" in plain(rendered)
     usual = by_text(rendered, "✅ Обычный")
     jacks = LobbyCb.unpack(by_text(rendered, "Сначала мальчики").callback_data or "")
     assert LobbyCb.unpack(usual.callback_data or "").value == "std"
-    assert (jacks.key, jacks.value) == (SettingKey.KING_ORDER.value, "jacks")
-    changed = KING.set_option(options, SettingKey.KING_ORDER, "jacks")
+    assert (jacks.key, jacks.value) == (KingSetting.ORDER.value, "jacks")
+    changed = KING.set_option(options, KingSetting.ORDER, "jacks")
     assert KingOptions.from_dict(changed).order[:2] == (Contract.NO_JACKS, Contract.NO_TRICKS)
-    again = render_lobby(LobbyInfo(**{**_fields(lobby), "options": changed}), RU)
+    again = KING.render_settings(dataclasses.replace(lobby, options=changed), RU)
     assert "✅ Сначала мальчики" in [b.text for b in buttons(again)]
     assert "мальчики → взятки → девочки" in plain(again)
-    off = KING.set_option(changed, SettingKey.KING_STOP, "0")
+    off = KING.set_option(changed, KingSetting.STOP, "0")
     assert KingOptions.from_dict(off).stop_when_decided is False
     assert KING.game_options(off, 2) == KingOptions.from_dict(off).to_dict()
     for key, value in (
-        (SettingKey.KING_ORDER, "nope"),
-        (SettingKey.KING_FORCED, "2"),
-        (SettingKey.TARGET, "5"),
+        (KingSetting.ORDER, "nope"),
+        (KingSetting.FORCED, "2"),
+        ("target", "5"),
     ):
         with pytest.raises(ValueError):
             KING.set_option(options, key, value)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games import KING, KONCHINKA
+from bot.games.king import KING
+from bot.games.konchinka import KONCHINKA
 from bot.i18n import Translator
 from engine.ai.advice import Advice, Why, king_why, konchinka_why
 from engine.ai.review import Review, Verdict

@@ -1,25 +1,26 @@
 """What a player reads on a phone (issue 12), text for text in Russian and English: the compact private hand, time
 shown without edits, the moves the timer made, how a Кинг deal ended, the party's end in a private chat, the
-lobby and «Вы в игре», short bot names and the solo hint."""
+lobby and «Вы записаны в партию», short bot names and the solo hint."""
 
 from __future__ import annotations
 
 import dataclasses
-import datetime
 import re
 from pathlib import Path
 
 import pytest
 
-from bot.callbacks import GameKind, HintCb, RematchCb, TableCb
-from bot.games import KING, KONCHINKA
+from bot.callbacks import HintCb, RematchCb, TableCb
+from bot.games.king import KING
 from bot.games.king import results as kr
 from bot.games.king import views as kv
+from bot.games.konchinka import KONCHINKA
 from bot.games.konchinka import results as cr
 from bot.games.konchinka import views as cv
+from bot.games.konchinka.views import KonchinkaTable
 from bot.i18n import Translator
 from bot.storage.models import UserStats
-from bot.views import LobbyInfo, Rendered, SeatInfo, TableInfo, render_joined, render_lobby, render_timed_out
+from bot.views import Rendered, SeatInfo, TableInfo, render_joined, render_lobby, render_timed_out
 from bot.views.common import bot_name, seat_name
 from bot.views.models import number_bots
 from bot.views.stats import render_stats
@@ -27,6 +28,7 @@ from engine.ai import Level
 from engine.cards import Card, parse_cards
 from engine.king import Contract, KingGame, KingState, KingView, Play
 from engine.konchinka import Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay
+from tests.bot.conftest import lobby_info
 from tests.bot.test_views import EN, RU, assert_valid, buttons
 
 SEATS = (
@@ -62,8 +64,8 @@ def konchinka_position() -> KonchinkaState:
     return state
 
 
-def konchinka_table(player: int = 0, **fields: object) -> TableInfo:
-    info = TableInfo("g1", SEATS[:3], konchinka_position().view(player), bot_username="kbot")
+def konchinka_table(player: int = 0, **fields: object) -> KonchinkaTable:
+    info = TableInfo("g1", SEATS[:3], bot_username="kbot", view=konchinka_position().view(player))
     return dataclasses.replace(info, **fields)  # type: ignore[arg-type]
 
 
@@ -79,7 +81,7 @@ def king_position() -> KingState:
 
 
 def king_table(state: KingState, player: int = 0, **fields: object) -> TableInfo[KingView]:
-    info: TableInfo[KingView] = TableInfo("g1", SEATS, state.view(player), bot_username="kbot")
+    info: TableInfo[KingView] = TableInfo("g1", SEATS, bot_username="kbot", view=state.view(player))
     return dataclasses.replace(info, **fields)  # type: ignore[arg-type]
 
 
@@ -111,7 +113,7 @@ KONCHINKA_TURN = {
 
 @LOCALES
 def test_konchinka_private_turn_is_five_lines_and_the_whole_table_is_one_tap_away(tr: Translator) -> None:
-    rendered = cv.render_hand(konchinka_table(turn_seconds=60), tr)
+    rendered = cv.render_private(konchinka_table(turn_seconds=60), tr)
     assert_valid(rendered)
     text, keyboard = KONCHINKA_TURN[tr.locale.value]
     assert rendered.text == text
@@ -121,8 +123,8 @@ def test_konchinka_private_turn_is_five_lines_and_the_whole_table_is_one_tap_awa
 
 @LOCALES
 def test_konchinka_second_tap_and_waiting_hands_stay_compact(tr: Translator) -> None:
-    picked = cv.render_hand(konchinka_table(turn_seconds=60), tr, Card.parse("Td"))
-    waiting = cv.render_hand(konchinka_table(1, deadline=datetime.time(18, 42)), tr)
+    picked = cv.render_private(konchinka_table(turn_seconds=60), tr, Card.parse("Td"))
+    waiting = cv.render_private(konchinka_table(1, turn_seconds=60), tr)
     if tr is RU:
         assert picked.text.splitlines()[-1] == "<b>10♦ — что делаем?</b>"
         assert rows(picked)[:3] == [["Взять 7♦ + 3♠"], ["Положить на стол"], ["← Другая карта"]]
@@ -148,11 +150,11 @@ def test_konchinka_second_tap_and_waiting_hands_stay_compact(tr: Translator) -> 
 
 def test_a_konchinka_waiting_hand_stays_the_same_while_the_others_move() -> None:
     state = konchinka_position()
-    waiting = cv.render_hand(konchinka_table(2), RU)
+    waiting = cv.render_private(konchinka_table(2), RU)
     unchanged = 0
     while state.current_player != 2:
         state.apply(state.legal_actions()[-1])
-        later = cv.render_hand(TableInfo("g1", SEATS[:3], state.view(2), bot_username="kbot"), RU)
+        later = cv.render_private(TableInfo("g1", SEATS[:3], bot_username="kbot", view=state.view(2)), RU)
         if state.current_player != 2:
             assert later == waiting
             unchanged += 1
@@ -162,7 +164,7 @@ def test_a_konchinka_waiting_hand_stays_the_same_while_the_others_move() -> None
 
 @LOCALES
 def test_konchinka_solo_shows_every_pile_and_score_within_fifteen_lines(tr: Translator) -> None:
-    rendered = cv.render_solo(konchinka_table(solo=True), tr)
+    rendered = cv.render_private(konchinka_table(solo=True), tr)
     assert_valid(rendered)
     if tr is RU:
         assert rendered.text == (
@@ -171,7 +173,7 @@ def test_konchinka_solo_shows_every_pile_and_score_within_fifteen_lines(tr: Tran
             "На столе: 7♦  3♠  Д♥  9♣  5♥\n"
             "Колода: 10\n"
             "\n"
-            "👉 Аня — взято 3 (♣ 2) · кончинки: 2♣ · счёт 6\n"
+            "👉 Аня — взято 3 (♣ 2) · кончинка: 2♣ · счёт 6\n"
             "Борис — взято 1 (♣ 0) · счёт 3\n"
             "Вера — взято 0 (♣ 0) · счёт 4\n"
             "\n"
@@ -181,7 +183,7 @@ def test_konchinka_solo_shows_every_pile_and_score_within_fifteen_lines(tr: Tran
         )
         assert rows(rendered)[-1] == ["💡 Подсказка", "📋 Стол", "📖 Правила"]
     else:
-        assert rendered.text.splitlines()[5] == "👉 Аня — pile 3 (♣ 2) · konchinki: 2♣ · score 6"
+        assert rendered.text.splitlines()[5] == "👉 Аня — pile 3 (♣ 2) · konchinka: 2♣ · score 6"
         assert rows(rendered)[-1] == ["💡 Hint", "📋 Table", "📖 Rules"]
     hint = HintCb.unpack(buttons(rendered)[-3].callback_data or "")
     assert (hint.game, hint.version) == ("g1", konchinka_position().version)
@@ -191,10 +193,10 @@ def test_solo_with_four_players_and_many_moves_fits_fifteen_lines() -> None:
     state = KonchinkaGame(KonchinkaOptions(players=4)).new_initial_state(7)
     seen = 0
     while not state.is_terminal and seen < 400:
-        info = TableInfo("g1", SEATS, state.view(0), solo=True, turn_seconds=60)
+        info = TableInfo("g1", SEATS, solo=True, turn_seconds=60, view=state.view(0))
         for tr in (RU, EN):
-            assert lines_above_buttons(cv.render_solo(info, tr)) <= 15
-            assert lines_above_buttons(cv.render_hand(dataclasses.replace(info, solo=False), tr)) <= 5
+            assert lines_above_buttons(cv.render_private(info, tr)) <= 15
+            assert lines_above_buttons(cv.render_private(dataclasses.replace(info, solo=False), tr)) <= 5
         actions = [a for a in state.legal_actions() if not isinstance(a, Finish)] or state.legal_actions()
         state.apply(actions[seen % len(actions)])
         seen += 1
@@ -221,7 +223,7 @@ KING_TURN = {
 
 @LOCALES
 def test_king_private_turn_is_four_lines_with_unplayable_cards_dimmed(tr: Translator) -> None:
-    rendered = kv.render_hand(king_table(king_position(), turn_seconds=60), tr)
+    rendered = kv.render_private(king_table(king_position(), turn_seconds=60), tr)
     assert_valid(rendered)
     text, keyboard = KING_TURN[tr.locale.value]
     assert rendered.text == text
@@ -235,8 +237,8 @@ def test_king_hands_of_a_whole_party_stay_compact_and_solo_within_fifteen_lines(
         for player in range(4):
             info = king_table(king, player, turn_seconds=60)
             for tr in (RU, EN):
-                assert lines_above_buttons(kv.render_hand(info, tr)) <= 5
-                assert lines_above_buttons(kv.render_solo(dataclasses.replace(info, solo=True), tr)) <= 15
+                assert lines_above_buttons(kv.render_private(info, tr)) <= 5
+                assert lines_above_buttons(kv.render_private(dataclasses.replace(info, solo=True), tr)) <= 15
         legal = king.legal_actions()
         king.apply(legal[moves % len(legal)])
         moves += 1
@@ -247,17 +249,15 @@ def test_king_hands_of_a_whole_party_stay_compact_and_solo_within_fifteen_lines(
 
 
 @LOCALES
-def test_time_is_the_limit_or_the_deadline_and_never_changes_by_itself(tr: Translator) -> None:
+def test_time_is_the_limit_per_move_and_never_changes_by_itself(tr: Translator) -> None:
     timed = cv.render_table(konchinka_table(turn_seconds=60), tr).text
     limit = "⏱ 60 с на ход" if tr is RU else "⏱ 60 s per move"
     assert (("Ходит: Аня · " if tr is RU else "To move: Аня · ") + limit) in timed.splitlines()
-    deadline = cv.render_table(konchinka_table(turn_seconds=60, deadline=datetime.time(9, 5)), tr).text
-    assert ("Ходит: Аня · ⏱ до 9:05" if tr is RU else "To move: Аня · ⏱ until 9:05") in deadline.splitlines()
     untimed = cv.render_table(konchinka_table(), tr).text
     assert ("Ходит: Аня" if tr is RU else "To move: Аня") in untimed.splitlines()
     for rendered in (
-        cv.render_hand(konchinka_table(turn_seconds=60), tr),
-        kv.render_hand(king_table(king_position(), turn_seconds=60), tr),
+        cv.render_private(konchinka_table(turn_seconds=60), tr),
+        kv.render_private(king_table(king_position(), turn_seconds=60), tr),
     ):
         assert not re.search(r"\d:\d\d", rendered.text)
 
@@ -270,7 +270,7 @@ def test_the_group_is_told_once_when_the_timer_played_for_someone() -> None:
 
 @LOCALES
 def test_a_move_the_timer_made_is_marked_as_the_bots(tr: Translator) -> None:
-    hand = cv.render_hand(konchinka_table(auto_move=True), tr).text.splitlines()
+    hand = cv.render_private(konchinka_table(auto_move=True), tr).text.splitlines()
     group = cv.render_table(konchinka_table(auto_move=True), tr).text.splitlines()
     state = king_position()
     state.apply(Play(Card.parse("Kh")))
@@ -294,13 +294,13 @@ DEAL_END = {
     "ru": [
         "<b>Раздача 6/15 окончена</b> · «не брать кинга»",
         "Последняя взятка: Борис Т♥ · Вера 7♥ · 🤖 Любитель 8♥ · Аня К♥ → берёт Борис",
-        "🛑 Сыграно 7 взяток из 8: все штрафные карты уже взяты, остальные не разыгрываются.",
+        "⏭ Сыграно 7 взяток из 8: все штрафные карты уже взяты, остальные взятки не разыгрываются.",
         "Аня <b>0</b> · Борис <b>−16</b> · Вера <b>0</b> · 🤖 Любитель <b>0</b>",
     ],
     "en": [
         "<b>Deal 6/15 is over</b> · “no king of hearts”",
         "Final trick: Борис A♥ · Вера 7♥ · 🤖 Amateur 8♥ · Аня K♥ → Борис takes it",
-        "🛑 7 of 8 tricks played: every penalty card is taken, the rest are not played.",
+        "⏭ 7 of 8 tricks played: every penalty card is taken, the rest are not played.",
         "Аня <b>0</b> · Борис <b>−16</b> · Вера <b>0</b> · 🤖 Amateur <b>0</b>",
     ],
 }
@@ -362,7 +362,7 @@ def test_party_end_in_a_private_chat_names_the_winner_and_crosses_out_the_tally(
     state = finished_konchinka()
     outcome = state.outcome
     assert outcome is not None and outcome.winners == (0,)
-    info = TableInfo("g1", SEATS[:3], state.view(1))
+    info = TableInfo("g1", SEATS[:3], view=state.view(1))
     with_rematch = cr.render_party_end(info, tr)
     without = cr.render_party_end(info, tr, rematch=False)
     assert_valid(with_rematch)
@@ -411,7 +411,7 @@ LOBBY = {
         "Игроки (1/4):\n"
         " 1. &lt;b&gt;Аня&lt;/b&gt; <i>(собирает)</i>\n"
         "Кто сдаёт первым — решит жребий.\n"
-        "Нужно ещё 1 игрок."
+        "Нужен ещё 1 игрок."
     ),
     "en": (
         "🃏 <b>Konchinka</b> · classic · to 15\n"
@@ -427,8 +427,8 @@ LOBBY = {
 @LOCALES
 def test_a_lobby_with_the_creator_already_seated(tr: Translator) -> None:
     creator = SeatInfo("<b>Аня</b>", 1)
-    info = LobbyInfo(
-        "g1", GameKind.KONCHINKA, {"target": 15}, (creator,), "kbot", creator_name="<b>Аня</b>", creator_id=1
+    info = lobby_info(
+        "g1", "konchinka", {"target": 15}, (creator,), tr, creator_name="<b>Аня</b>", creator_id=1
     )
     rendered = render_lobby(info, tr)
     assert_valid(rendered)
@@ -443,13 +443,13 @@ def test_you_are_in_names_the_group_and_what_comes_next(tr: Translator) -> None:
     assert_valid(rendered)
     if tr is RU:
         assert rendered.text == (
-            "✅ Вы в игре «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
-            "Когда создатель начнёт, карты придут сюда."
+            "✅ Вы записаны в партию «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
+            "Когда создатель начнёт её, карты придут сюда."
         )
     else:
         assert rendered.text == (
-            "✅ You are in the Konchinka game in «&lt;Клуб &amp; друзья&gt;». "
-            "When the creator starts it, your cards will come here."
+            "✅ You are in the Konchinka game in “&lt;Клуб &amp; друзья&gt;”. "
+            "When the host starts it, your cards will come here."
         )
 
 

@@ -8,6 +8,7 @@ import random
 import time
 from collections.abc import Sequence
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -56,6 +57,7 @@ def assert_view_hides(state: KonchinkaState) -> None:
         assert not leaked, f"seat {seat} sees {leaked}"
 
 
+@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 def test_random_parties_keep_the_invariants() -> None:
     everything = list(range(52))
     started = time.perf_counter()
@@ -195,6 +197,7 @@ def count_sum_subsets(values: list[int], target: int) -> int:
     return ways[2][target]
 
 
+@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 def test_worst_tables_enumerate_quickly_and_completely() -> None:
     # classic: every A…9 on the table (36 cards) and a ten to play; points: everything but the kings and a king
     cases = [

@@ -74,7 +74,8 @@ Reading the world: `chat.last_bot_message()`, `chat.bot_messages()`, `chat.visib
 version), `message.is_deleted`; `tg.commands` (setMyCommands by (scope JSON, language)); `tg.stats` (calls,
 successes and errors per method and per chat). Waiting: `await tg.wait_for(predicate, timeout=...)` polls state;
 `await tg.settle()` waits until all updates are confirmed and the bot made no call for a moment;
-`tg.waiting_polls` counts getUpdates calls now waiting; `tg.pending_updates` the unconfirmed updates.
+`tg.waiting_polls` counts getUpdates calls now waiting, `tg.polls` all received (a polling bot has started once it
+polls); `tg.pending_updates` the unconfirmed updates.
 """
 
 from __future__ import annotations

@@ -1,13 +1,15 @@
-"""The aiogram side: a session pointed at the fake server that closes without aiogram's 250 ms SSL grace."""
+"""The aiogram side: production's session pointed at the fake server, closing without aiogram's 250 ms SSL grace."""
 
 from __future__ import annotations
 
-from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 
+from bot.services.outbox.session import KeptResponsesSession
 
-class LocalSession(AiohttpSession):
-    """AiohttpSession for a plain-HTTP local server; `close()` returns at once (no TLS to wind down)."""
+
+class LocalSession(KeptResponsesSession):
+    """The bot's own :class:`KeptResponsesSession` (so tests parse answers as the bot does, at its cost) for a
+    plain-HTTP local server; `close()` returns at once (no TLS to wind down)."""
 
     def __init__(self, base_url: str) -> None:
         super().__init__(api=TelegramAPIServer.from_base(base_url))

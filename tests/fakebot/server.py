@@ -308,6 +308,8 @@ class FakeTelegram:
         self._wakeup = asyncio.Event()
         self._poll_generation = 0
         self.waiting_polls = 0  # getUpdates calls now waiting for updates (long polling)
+        self.polls = 0
+        """getUpdates calls received so far (aiogram polls only once its start-up handlers are done)."""
         self._webhook: _Webhook | None = None
         self._delivery: asyncio.Task[None] | None = None
         self.webhook_deliveries = 0  # updates the bot's webhook accepted (HTTP 200)
@@ -881,6 +883,7 @@ class FakeTelegram:
 
     # --- methods: updates ----------------------------------------------------------------------------------
     async def _get_updates(self, params: Params) -> list[JSON]:
+        self.polls += 1
         if self._webhook is not None:
             raise ApiError(409, Description.WEBHOOK_ACTIVE)
         self._read_allowed(params)

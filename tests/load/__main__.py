@@ -49,6 +49,10 @@ def table(result: dict[str, Any]) -> str:
     row("moves per s", lambda f: f"{f['moves_per_s']}")
     row("message calls per move", lambda f: f"{f['message_calls_per_move']}")
     row("bot CPU ms per move", lambda f: f"{f['bot_cpu_ms_per_move']}")
+    row(
+        "db transactions / statements per move",
+        lambda f: f"{f['db_transactions_per_move']} / {f['db_statements_per_move']}",
+    )
     row("bot CPU % of a core", lambda f: f"{f['bot_cpu_percent_of_a_core']}")
     row("429s / not modified", lambda f: f"{f['too_many_requests']} / {f['not_modified']}")
     row("peak RSS MB", lambda f: f"{f['peak_rss_mb']}")

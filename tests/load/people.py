@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.callbacks import GameKind, LobbyCb, LobbyOp, SoloCb, SoloStep
+from bot.callbacks import LobbyCb, LobbyOp, SoloCb, SoloStep
 from engine.ai import Level
 from tests.bot.conftest import find_lobby, has_rematch, move_buttons, turn_message
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -45,7 +45,7 @@ class GameSpec:
     """One game of the mix: a group Кончинка of ``people``, or one person alone against bot players."""
 
     mode: Mode
-    kind: GameKind
+    kind: str
     people: int
     opponents: int = 0
     level: Level | None = None
@@ -53,20 +53,20 @@ class GameSpec:
     @property
     def label(self) -> str:
         if self.mode is Mode.GROUP:
-            return f"group {self.kind.value} {self.people}p"
+            return f"group {self.kind} {self.people}p"
         assert self.level is not None
-        return f"solo {self.kind.value} vs {self.opponents} {self.level.value}"
+        return f"solo {self.kind} vs {self.opponents} {self.level.value}"
 
 
 MIX: tuple[GameSpec, ...] = (
-    GameSpec(Mode.GROUP, GameKind.KONCHINKA, 2),
-    GameSpec(Mode.SOLO, GameKind.KONCHINKA, 1, 1, Level.EASY),
-    GameSpec(Mode.SOLO, GameKind.KING, 1, 3, Level.NORMAL),
-    GameSpec(Mode.GROUP, GameKind.KONCHINKA, 3),
-    GameSpec(Mode.SOLO, GameKind.KONCHINKA, 1, 2, Level.NORMAL),
-    GameSpec(Mode.SOLO, GameKind.KING, 1, 3, Level.HARD),
-    GameSpec(Mode.SOLO, GameKind.KONCHINKA, 1, 1, Level.HARD),
-    GameSpec(Mode.SOLO, GameKind.KING, 1, 3, Level.EASY),
+    GameSpec(Mode.GROUP, "konchinka", 2),
+    GameSpec(Mode.SOLO, "konchinka", 1, 1, Level.EASY),
+    GameSpec(Mode.SOLO, "king", 1, 3, Level.NORMAL),
+    GameSpec(Mode.GROUP, "konchinka", 3),
+    GameSpec(Mode.SOLO, "konchinka", 1, 2, Level.NORMAL),
+    GameSpec(Mode.SOLO, "king", 1, 3, Level.HARD),
+    GameSpec(Mode.SOLO, "konchinka", 1, 1, Level.HARD),
+    GameSpec(Mode.SOLO, "king", 1, 3, Level.EASY),
 )
 """Game i of a run is ``MIX[i % len(MIX)]``: a quarter of the games are group parties (about half the people),
 the rest solo games against «новичок», «любитель» and «мастер» of both games."""
@@ -74,7 +74,7 @@ the rest solo games against «новичок», «любитель» and «ма�
 
 MIXES: dict[str, tuple[GameSpec, ...]] = {
     "default": MIX,
-    "group3": (GameSpec(Mode.GROUP, GameKind.KONCHINKA, 3),),
+    "group3": (GameSpec(Mode.GROUP, "konchinka", 3),),
 }
 """The mixes ``--mix`` chooses from: ``group3`` is issue 11's unloaded party, 3-player group Кончинка only."""
 
@@ -111,7 +111,7 @@ class Sim:
 
 
 class Person:
-    def __init__(self, sim: Sim, user: FakeUser, mode: Mode, kind: GameKind, rng: random.Random) -> None:
+    def __init__(self, sim: Sim, user: FakeUser, mode: Mode, kind: str, rng: random.Random) -> None:
         self.sim = sim
         self.user = user
         self.mode = mode
@@ -138,7 +138,7 @@ class Person:
         buttons = move_buttons(message)
         moves = [d for d in buttons if d.startswith(MOVE_PREFIX)]
         version = _version(buttons[0]) if buttons else -1
-        if self.kind is GameKind.KING or picked == (message.message_id, version):
+        if self.kind == "king" or picked == (message.message_id, version):
             return self.rng.choice(moves) if moves else None
         return self.rng.choice(buttons) if buttons else None
 
@@ -171,8 +171,8 @@ class Person:
         await self.sim.until(chat, lambda: chat.bot_message_count(include_deleted=True) > before)
         menu = chat.last_bot_message()
         assert menu is not None and spec.level is not None
-        if spec.kind is GameKind.KING:
-            first = SoloCb(step=SoloStep.GAME, game=GameKind.KING).pack()
+        if spec.kind == "king":
+            first = SoloCb(step=SoloStep.GAME, game="king").pack()
         else:
             first = SoloCb(step=SoloStep.OPPONENTS, game=spec.kind, opponents=spec.opponents).pack()
         level = SoloCb(step=SoloStep.LEVEL, game=spec.kind, opponents=spec.opponents, level=spec.level.value)

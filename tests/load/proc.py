@@ -10,6 +10,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.forkserver import ForkServer, Process
+
 ROOT = Path(__file__).resolve().parents[2]
 """The project's root: on the child's PYTHONPATH, so ``tests.load.floor`` imports as ``bot`` does."""
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
@@ -40,12 +42,16 @@ def read_usage(pid: int) -> Usage:
 class BotProcess:
     """``python -m <module>`` with the given environment, its output in ``log_path``."""
 
-    def __init__(self, module: str, env: dict[str, str], workdir: Path) -> None:
+    def __init__(
+        self, module: str, env: dict[str, str], workdir: Path, forkserver: ForkServer | None = None
+    ) -> None:
         self.module = module
         self.env = env
         self.workdir = workdir
+        self.forkserver = forkserver
+        """Forks the process from an interpreter that did the imports (tests); None: a fresh interpreter."""
         self.log_path = workdir / f"{module.replace('.', '_')}.log"
-        self.process: asyncio.subprocess.Process | None = None
+        self.process: Process | None = None
         self.exit_code: int | None = None
 
     @property
@@ -63,9 +69,14 @@ class BotProcess:
         }
         with self.log_path.open("wb") as log:
             # cwd is the temporary folder: no .env of the checkout is read.
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", self.module, cwd=self.workdir, env=env, stdout=log, stderr=log
-            )
+            if self.forkserver is not None:
+                self.process = await self.forkserver.spawn(
+                    self.module, env=env, cwd=self.workdir, stdout=log, stderr=log
+                )
+            else:
+                self.process = await asyncio.create_subprocess_exec(
+                    sys.executable, "-m", self.module, cwd=self.workdir, env=env, stdout=log, stderr=log
+                )
 
     def is_running(self) -> bool:
         return self.process is not None and self.process.returncode is None

@@ -7,6 +7,7 @@ import contextlib
 import os
 import resource
 import shutil
+import socket
 import sqlite3
 import sys
 import tempfile
@@ -17,7 +18,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+
 from tests.fakebot import FakeTelegram, Limits
+from tests.forkserver import ForkServer
 from tests.load.people import Sim, mix, run_floor_game, run_game
 from tests.load.proc import BotProcess, Usage
 from tests.load.recorder import VISIBLE_METHODS, Recorder
@@ -69,13 +73,40 @@ def _count_moves(db_path: Path, start: float, end: float) -> dict[str, int]:
     return {str(actor): int(count) for actor, count in rows}
 
 
+def _free_port() -> int:
+    with contextlib.closing(socket.socket()) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+DB_FIGURES = ("cardbot_db_transactions_total", "cardbot_db_statements_total")
+
+
+async def _scrape(port: int | None) -> dict[str, float]:
+    """The bot's database counters from its metrics endpoint (empty for the floor)."""
+    if port is None:
+        return {}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}/metrics", timeout=aiohttp.ClientTimeout(total=10)) as response,
+    ):
+        text = await response.text()
+    figures: dict[str, float] = {}
+    for line in text.splitlines():
+        name, _, value = line.partition(" ")
+        if name in DB_FIGURES:
+            figures[name] = float(value)
+    return figures
+
+
 def _self_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
 
 
-async def measure(target: Target, config: Config) -> dict[str, Any]:
-    """Run ``config.games`` games against one bot process; the figures of the measured window."""
+async def measure(target: Target, config: Config, forkserver: ForkServer | None = None) -> dict[str, Any]:
+    """Run ``config.games`` games against one bot process (forked from ``forkserver`` if given); the figures of
+    the measured window."""
     tg = FakeTelegram(speed=1.0, limits=Limits())
     rec = Recorder()
     tg.observer = rec
@@ -86,11 +117,17 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
         workdir = Path(tmp)
         db_path = workdir / "bot.sqlite3"
         env = {"BOT_TOKEN": tg.token, "TELEGRAM_API_URL": base, "LOG_LEVEL": "WARNING"}
+        metrics_port: int | None = None
         if target is Target.OURS:
-            env |= {"DATABASE_PATH": str(db_path), "GAME_SEED": str(config.seed)}
+            metrics_port = _free_port()
+            env |= {
+                "DATABASE_PATH": str(db_path),
+                "GAME_SEED": str(config.seed),
+                "METRICS_PORT": str(metrics_port),
+            }
             if config.bot_delay is not None:
                 env["BOT_DELAY"] = str(config.bot_delay)
-        process = BotProcess("bot" if target is Target.OURS else "tests.load.floor", env, workdir)
+        process = BotProcess("bot" if target is Target.OURS else "tests.load.floor", env, workdir, forkserver)
         tasks: list[asyncio.Task[None]] = []
         try:
             await process.start()
@@ -108,6 +145,7 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
             await asyncio.sleep(config.settle)
             _check_alive(process, target)
             playing = len(sim.started)
+            db_before = await _scrape(metrics_port)
             before, self_before = process.usage(), _self_cpu()
             rec.window.start, wall_start = time.monotonic(), time.time()
             profiler = await _profile(process.pid, config) if target is Target.OURS else None
@@ -115,6 +153,7 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
             rec.window.end, wall_end = time.monotonic(), time.time()
             _check_alive(process, target)
             after, self_after = process.usage(), _self_cpu()
+            db_after = await _scrape(metrics_port)
             sim.stopping = True
             drain_start = time.monotonic()
             await _wait(lambda: rec.outstanding() == 0, config.drain, 0.2)
@@ -147,6 +186,7 @@ async def measure(target: Target, config: Config) -> dict[str, Any]:
         cpu=(before, after),
         self_cpu=self_after - self_before,
         peak_rss_mb=peak,
+        db={name: db_after[name] - db_before.get(name, 0.0) for name in db_after},
     )
 
 
@@ -193,6 +233,7 @@ def _figures(
     cpu: tuple[Usage, Usage],
     self_cpu: float,
     peak_rss_mb: float,
+    db: dict[str, float],
 ) -> dict[str, Any]:
     moves = sum(moves_by_actor.values())
     per_move = 1 / moves if moves else 0.0
@@ -219,6 +260,8 @@ def _figures(
             kind: round(n * per_move, 3) for kind, n in rec.message_calls.most_common()
         },
         "bot_cpu_ms_per_move": round(cpu_s * 1000 * per_move, 2),
+        "db_transactions_per_move": round(db.get(DB_FIGURES[0], 0.0) * per_move, 2) if db else None,
+        "db_statements_per_move": round(db.get(DB_FIGURES[1], 0.0) * per_move, 2) if db else None,
         "bot_cpu_percent_of_a_core": round(cpu_s / window * 100, 1) if window else 0.0,
         "simulator_cpu_percent_of_a_core": round(self_cpu / window * 100, 1) if window else 0.0,
         "too_many_requests": rec.too_many_requests,
@@ -257,8 +300,11 @@ def machine() -> dict[str, Any]:
     return {"cores": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
-async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
-    """Our bot, then the floor, with the same people; one JSON-ready dict."""
+async def benchmark(
+    config: Config, *, floor: bool = True, forkserver: ForkServer | None = None
+) -> dict[str, Any]:
+    """Our bot, then the floor, with the same people; one JSON-ready dict. ``forkserver``: the bots are forked
+    from it (tests; a fresh interpreter for each is what an operator starts)."""
     result: dict[str, Any] = {
         "config": {
             "games": config.games,
@@ -273,10 +319,10 @@ async def benchmark(config: Config, *, floor: bool = True) -> dict[str, Any]:
         },
         "machine_before": machine(),
     }
-    result["ours"] = await measure(Target.OURS, config)
+    result["ours"] = await measure(Target.OURS, config, forkserver)
     result["machine_after_ours"] = machine()
     if floor:
-        result["floor"] = await measure(Target.FLOOR, config)
+        result["floor"] = await measure(Target.FLOOR, config, forkserver)
         result["machine_after_floor"] = machine()
         result["ratios_ours_to_floor"] = ratios(result["ours"], result["floor"])
     return result

@@ -1,7 +1,8 @@
 """The load benchmark end to end, small: two games and a few seconds against our bot and the floor.
 
 Not a timing test: it checks that people set games up and played them, that every figure is reported for both
-bots and that the ratios are computed — the numbers themselves depend on the machine.
+bots and that the ratios are computed — the numbers themselves depend on the machine. Both bots are forked from
+the ``forkserver`` fixture; the measured window is 3 s on every run, 5 s in the slow tier (``FULL_TESTS=1``).
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import json
 
 import pytest
 
+from tests.forkserver import ForkServer
 from tests.load.__main__ import table
 from tests.load.run import Config, benchmark
+from tests.tiers import size
 
 FIGURES = (
     "presses",
@@ -35,11 +38,22 @@ QUANTILES = ("n", "p50", "p95", "p99")
 
 
 @pytest.mark.slow
-async def test_the_benchmark_plays_both_kinds_of_games_and_reports_every_figure() -> None:
+async def test_the_benchmark_plays_both_kinds_of_games_and_reports_every_figure(
+    forkserver: ForkServer,
+) -> None:
     # People think a second or a little more: the floor does not pace itself, and faster taps would meet
     # Telegram's per-chat limit (429) on its edits.
-    config = Config(games=2, seconds=5.0, think=(1.0, 1.3), drain=5.0, settle=0.5, bot_delay=0.2, warmup=60.0)
-    result = await benchmark(config)
+    seconds = size(3.0, 5.0)
+    config = Config(
+        games=2,
+        seconds=seconds,
+        think=(1.0, 1.3),
+        drain=5.0,
+        settle=size(0.2, 0.5),
+        bot_delay=0.2,
+        warmup=60.0,
+    )
+    result = await benchmark(config, forkserver=forkserver)
     assert result["config"]["mix"] == {"group konchinka 2p": 1, "solo konchinka vs 1 easy": 1}
     for name in ("ours", "floor"):
         figures = result[name]

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import GameKind, RulesSection, SettingKey
+from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.king import results, views
 from bot.games.king.hint import hint_text
 from bot.games.king.review import render_review
-from bot.games.king.settings import render_king_settings, set_king_option
+from bot.games.king.rules import rules_book
+from bot.games.king.settings import KingSetting, render_king_settings, set_king_option
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from bot.views.rules_book import RulesBook
 from engine.ai.advice import Advice
 from engine.ai.review import Review
 from engine.core import IllegalActionError, JSONValue
@@ -19,25 +21,31 @@ from engine.king import KingAction, KingGame, KingOptions, KingView, Play
 
 
 class KingPlugin(GamePlugin[KingAction, KingView]):
-    kind = GameKind.KING
+    kind = "king"
+    command = "king"
+    menu_order = 20
+    solo_opponents = (3,)
     min_players = 1
     max_players = 4
     fills_with_bots = True
 
+    def setting_keys(self) -> tuple[str, ...]:
+        return tuple(KingSetting)
+
     def default_options(self, target: int | None) -> dict[str, JSONValue]:
         return KingOptions().to_dict()  # a Кинг party is always the 15 deals
 
-    def set_option(self, options: Options, key: SettingKey, value: str) -> dict[str, JSONValue]:
+    def set_option(self, options: Options, key: str, value: str) -> dict[str, JSONValue]:
         return set_king_option(options, key, value)
 
     def game_options(self, options: Options, players: int) -> dict[str, JSONValue]:
         return KingOptions.from_dict(options).to_dict()
 
     def summary(self, options: Options, tr: Translator) -> str:
-        return f"🃏 <b>{tr.t('game-king')}</b> · {tr.t('lobby-king-summary')}"
+        return f"🃏 <b>{self.name(tr)}</b> · {tr.t('lobby-king-summary')}"
 
-    def rules_section(self, options: Options) -> RulesSection:
-        return RulesSection.KING
+    def rules(self) -> RulesBook:
+        return rules_book(self.kind, self.command)
 
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
         return render_king_settings(info, tr)
@@ -48,11 +56,8 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
     def render_table(self, table: TableInfo[KingView], tr: Translator) -> Rendered:
         return views.render_table(table, tr)
 
-    def render_hand(self, table: TableInfo[KingView], tr: Translator, picked: str | None) -> Rendered:
-        return views.render_hand(table, tr)
-
-    def render_solo(self, table: TableInfo[KingView], tr: Translator, picked: str | None) -> Rendered:
-        return views.render_solo(table, tr)
+    def render_private(self, table: TableInfo[KingView], tr: Translator, picked: str | None) -> Rendered:
+        return views.render_private(table, tr)
 
     def render_deal_end(self, table: TableInfo[KingView], tr: Translator, deal: int) -> Rendered:
         return results.render_deal_end(table, tr, deal)
@@ -82,4 +87,4 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
             return None
 
 
-KING = KingPlugin()
+KING = register(KingPlugin())

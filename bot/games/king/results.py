@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import RematchCb, RulesSection
+from bot.callbacks import RematchCb
+from bot.games.king.sections import KingSection
 from bot.games.king.views import (
     SHEET_COLUMN,
     SHEET_LABEL,
@@ -67,7 +68,7 @@ def render_deal_end(table: TableInfo[KingView], tr: Translator, deal_number: int
         sheet_lines = [] if view.is_terminal else score_sheet(view, seats, tr, index + 1)
         return join_blocks([head, sheet_lines])
 
-    return Rendered(fit(build), keyboard([[rules_button(tr, RulesSection.KING_SCORING, table.game_id)]]))
+    return Rendered(fit(build), keyboard([[rules_button(tr, KingSection.SCORING, table.game_id)]]))
 
 
 def _deal_end_lines(view: KingView, index: int, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
@@ -115,7 +116,7 @@ def render_party_end(table: TableInfo[KingView], tr: Translator, *, rematch: boo
             )
         return join_blocks([head, results, score_sheet(view, seats, tr)])
 
-    row = [rules_button(tr, RulesSection.KING_SCORING, table.game_id)]
+    row = [rules_button(tr, KingSection.SCORING, table.game_id)]
     if rematch:
         row.insert(0, button(tr.t("btn-rematch"), RematchCb(game=table.game_id).pack()))
     return Rendered(fit(build), keyboard([row]))

@@ -3,18 +3,40 @@ per turn; and how a setting button changes the options."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import SETTING_OPTION_NAMES, SettingKey
 from bot.i18n import Translator
 from bot.views.common import keyboard, option
 from bot.views.models import LobbyInfo, Rendered
 from bot.views.settings import choice, done_row, set_option, toggle, turn_time_row
 from engine.core import JSONValue
 from engine.king import DEFAULT_ORDER, Contract, KingOptions
+
+
+class KingSetting(enum.StrEnum):
+    """Кинг's lobby settings: the key a button carries, and (:attr:`option`) the game option it sets."""
+
+    FORCED = "kforced"
+    """``king_forced_on_heart_lead``: ``1`` / ``0``."""
+    STOP = "kstop"
+    """``stop_when_decided``: ``1`` / ``0``."""
+    ORDER = "korder"
+    """``order``: the code of one of :data:`ORDER_PRESETS`."""
+
+    @property
+    def option(self) -> str:
+        return _OPTIONS[self]
+
+
+_OPTIONS: Final = {
+    KingSetting.FORCED: "king_forced_on_heart_lead",
+    KingSetting.STOP: "stop_when_decided",
+    KingSetting.ORDER: "order",
+}
 
 ORDER_PRESETS: Final[dict[str, tuple[Contract, ...]]] = {
     "std": DEFAULT_ORDER,
@@ -37,7 +59,7 @@ ORDER_PRESETS: Final[dict[str, tuple[Contract, ...]]] = {
         Contract.ERALASH,
     ),
 }
-"""The orders of the negative deals a lobby offers (the value of ``SettingKey.KING_ORDER``): the usual one,
+"""The orders of the negative deals a lobby offers (the value of ``KingSetting.ORDER``): the usual one,
 «мальчики» first (the source's own example), and the card contracts before the trick contracts."""
 
 
@@ -50,21 +72,20 @@ def order_preset(order: Sequence[str | Contract]) -> str | None:
     return None
 
 
-def set_king_option(options: Mapping[str, JSONValue], key: SettingKey, value: str) -> dict[str, JSONValue]:
-    """The options with one setting changed (ValueError if the value is not allowed)."""
+def set_king_option(options: Mapping[str, JSONValue], key: str, value: str) -> dict[str, JSONValue]:
+    """The options with one setting changed (ValueError if the key or the value is not allowed)."""
+    setting = KingSetting(key)
     parsed: JSONValue
-    if key is SettingKey.KING_ORDER:
+    if setting is KingSetting.ORDER:
         preset = ORDER_PRESETS.get(value)
         if preset is None:
             raise ValueError(f"not an order preset: {value!r}")
         parsed = [str(c) for c in preset]
-    elif key in (SettingKey.KING_FORCED, SettingKey.KING_STOP):
+    else:
         if value not in ("0", "1"):
             raise ValueError(f"not a flag: {value!r}")
         parsed = value == "1"
-    else:
-        raise ValueError(f"not a Кинг option: {key}")
-    changed = {**options, SETTING_OPTION_NAMES[key]: parsed}
+    changed = {**options, setting.option: parsed}
     KingOptions.from_dict(changed)  # validates
     return changed
 
@@ -91,12 +112,12 @@ def render_king_settings(info: LobbyInfo, tr: Translator) -> Rendered:
             choice(
                 tr.t("king-order-preset", preset=code),
                 preset == code,
-                set_option(info, SettingKey.KING_ORDER, code),
+                set_option(info, KingSetting.ORDER, code),
             )
             for code in ORDER_PRESETS
         ],
-        [toggle(info, tr, SettingKey.KING_FORCED, "settings-king-forced-short", forced)],
-        [toggle(info, tr, SettingKey.KING_STOP, "settings-king-stop-short", stop)],
+        [toggle(info, tr, KingSetting.FORCED, "settings-king-forced-short", forced)],
+        [toggle(info, tr, KingSetting.STOP, "settings-king-stop-short", stop)],
         turn_time_row(info, tr),
         done_row(info, tr),
     ]

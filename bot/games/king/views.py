@@ -13,7 +13,8 @@ from typing import Final, TypeAlias
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import DeepLink, MoveCb, PickCb, RulesSection, start_link
+from bot.callbacks import DeepLink, MoveCb, PickCb, start_link
+from bot.games.king.sections import KingSection
 from bot.i18n import Translator
 from bot.views.common import (
     button,
@@ -121,7 +122,7 @@ def _trick_line(view: KingView, seats: Sequence[SeatInfo], tr: Translator) -> st
 
 
 def _time_note(table: KingTable, tr: Translator) -> str:
-    return time_note(table.turn_seconds, table.deadline, tr)
+    return time_note(table.turn_seconds, tr)
 
 
 def _turn_line(table: KingTable, tr: Translator) -> str | None:
@@ -220,7 +221,7 @@ def render_table(table: KingTable, tr: Translator) -> Rendered:
             ]
         )
 
-    row = [rules_button(tr, RulesSection.KING, table.game_id)]
+    row = [rules_button(tr, KingSection.BASICS, table.game_id)]
     if table.bot_username and not view.is_terminal:
         row.append(
             url_button(tr.t("btn-my-cards"), start_link(table.bot_username, DeepLink.GAME, table.game_id))
@@ -360,7 +361,10 @@ def _solo_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) ->
     )
 
 
-def _private(table: KingTable, tr: Translator) -> Rendered:
+def render_private(table: KingTable, tr: Translator) -> Rendered:
+    """A player's private message: in a group game what they need to move and their cards in suit rows (a card
+    plays on one tap; the trump chooser gets ♠ ♥ ♦ ♣ and «по последней»); a solo game's one live message (a
+    rematch button at the end)."""
     view = table.view
     seats = table.seats
     me = seats[view.player] if 0 <= view.player < len(seats) else SeatInfo(name="")
@@ -372,7 +376,7 @@ def _private(table: KingTable, tr: Translator) -> Rendered:
     last_row = hand_last_row(
         tr,
         table.game_id,
-        RulesSection.KING,
+        KingSection.BASICS,
         version=view.version,
         my_turn=my_turn,
         solo=table.solo,
@@ -380,14 +384,3 @@ def _private(table: KingTable, tr: Translator) -> Rendered:
     )
     rows.append(last_row)
     return Rendered(fit(lambda _keep: text), keyboard(rows))
-
-
-def render_hand(table: KingTable, tr: Translator) -> Rendered:
-    """A player's private message in a group game: what they need to move, their cards in suit rows (a card
-    plays on one tap; the trump chooser gets ♠ ♥ ♦ ♣ and «по последней»)."""
-    return _private(table, tr)
-
-
-def render_solo(table: KingTable, tr: Translator) -> Rendered:
-    """The one live message of a solo game against three bot players (a rematch button at the end)."""
-    return _private(table, tr)

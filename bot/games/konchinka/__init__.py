@@ -4,20 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import GameKind, RulesSection, SettingKey
+from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.konchinka import results, views
 from bot.games.konchinka.hint import hint_text
 from bot.games.konchinka.review import render_review
-from bot.games.konchinka.settings import render_konchinka_settings, set_konchinka_option
+from bot.games.konchinka.rules import rules_book
+from bot.games.konchinka.sections import KonchinkaSection
+from bot.games.konchinka.settings import KonchinkaSetting, render_konchinka_settings, set_konchinka_option
 from bot.i18n import Translator
-from bot.views.common import konchinka_options_summary, option
+from bot.views.common import option
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from bot.views.rules_book import RulesBook
 from engine.ai.advice import Advice
 from engine.ai.review import Review
 from engine.cards import Card
 from engine.core import JSONValue
-from engine.konchinka import KonchinkaAction, KonchinkaGame, KonchinkaOptions, KonchinkaView, Lay
+from engine.konchinka import KonchinkaAction, KonchinkaGame, KonchinkaOptions, KonchinkaView, Lay, Variant
 
 
 def _card(code: str | None) -> Card | None:
@@ -30,10 +33,24 @@ def _card(code: str | None) -> Card | None:
 
 
 class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
-    kind = GameKind.KONCHINKA
+    kind = "konchinka"
+    command = "konchinka"
+    menu_order = 10
+    solo_opponents = (1, 2, 3)
     min_players = 2
     max_players = 4
     fills_with_bots = False
+
+    def new_choices(self, tr: Translator) -> list[tuple[str, str]]:
+        """Either variant."""
+        name = self.button(tr)
+        return [(name + " · " + tr.t("opt-variant", variant=v.value), v.value) for v in Variant]
+
+    def new_options(self, choice: str, target: int | None) -> dict[str, JSONValue]:
+        return {**self.default_options(target), "variant": Variant(choice or Variant.CLASSIC).value}
+
+    def setting_keys(self) -> tuple[str, ...]:
+        return tuple(KonchinkaSetting)
 
     def default_options(self, target: int | None) -> dict[str, JSONValue]:
         options = KonchinkaOptions().to_dict()
@@ -42,19 +59,22 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
             options["target"] = target
         return options
 
-    def set_option(self, options: Options, key: SettingKey, value: str) -> dict[str, JSONValue]:
+    def set_option(self, options: Options, key: str, value: str) -> dict[str, JSONValue]:
         return set_konchinka_option(options, key, value)
 
     def game_options(self, options: Options, players: int) -> dict[str, JSONValue]:
         return KonchinkaOptions.from_dict({**options, "players": players}).to_dict()
 
     def summary(self, options: Options, tr: Translator) -> str:
-        return f"🃏 <b>{tr.t('game-konchinka')}</b> · {konchinka_options_summary(options, tr)}"
+        return f"🃏 <b>{self.name(tr)}</b> · {views.options_summary(options, tr)}"
 
-    def rules_section(self, options: Options) -> RulesSection:
+    def rules(self) -> RulesBook:
+        return rules_book(self.kind, self.command)
+
+    def rules_section(self, options: Options) -> str:
         if str(option(options, "variant", "classic")) == "points":
-            return RulesSection.POINTS
-        return RulesSection.KONCHINKA
+            return KonchinkaSection.POINTS
+        return KonchinkaSection.BASICS
 
     def render_settings(self, info: LobbyInfo, tr: Translator) -> Rendered:
         return render_konchinka_settings(info, tr)
@@ -65,11 +85,8 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
     def render_table(self, table: TableInfo[KonchinkaView], tr: Translator) -> Rendered:
         return views.render_table(table, tr)
 
-    def render_hand(self, table: TableInfo[KonchinkaView], tr: Translator, picked: str | None) -> Rendered:
-        return views.render_hand(table, tr, _card(picked))
-
-    def render_solo(self, table: TableInfo[KonchinkaView], tr: Translator, picked: str | None) -> Rendered:
-        return views.render_solo(table, tr, _card(picked))
+    def render_private(self, table: TableInfo[KonchinkaView], tr: Translator, picked: str | None) -> Rendered:
+        return views.render_private(table, tr, _card(picked))
 
     def render_deal_end(self, table: TableInfo[KonchinkaView], tr: Translator, deal: int) -> Rendered:
         return results.render_deal_end(table, tr, deal)
@@ -96,4 +113,4 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
         return Lay(card) if card is not None else None
 
 
-KONCHINKA = KonchinkaPlugin()
+KONCHINKA = register(KonchinkaPlugin())

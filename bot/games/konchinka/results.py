@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.callbacks import RematchCb, RulesSection
-from bot.games.konchinka.views import join_blocks, rules_section_of, tally_lines
+from bot.callbacks import RematchCb
+from bot.games.konchinka.sections import KonchinkaSection
+from bot.games.konchinka.views import KonchinkaTable, join_blocks, rules_section_of, tally_lines
 from bot.i18n import Translator
 from bot.views.common import button, card, fit, keyboard, name_of, rules_button, seat_name
-from bot.views.models import Rendered, SeatInfo, TableInfo
+from bot.views.models import Rendered, SeatInfo
 from engine.konchinka import DealScore, KonchinkaView, Settlement
 
 
@@ -24,7 +25,7 @@ def _plus(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
-def render_deal_end(table: TableInfo, tr: Translator, deal_number: int | None = None) -> Rendered:
+def render_deal_end(table: KonchinkaTable, tr: Translator, deal_number: int | None = None) -> Rendered:
     """The scoring of a finished deal (the last one unless ``deal_number``) and the tally so far."""
     view = table.view
     seats = table.seats
@@ -53,17 +54,17 @@ def render_deal_end(table: TableInfo, tr: Translator, deal_number: int | None = 
                 f"{card(c, tr)} — {name_of(seats, holder, tr)}"
                 for c, holder in sorted(score.konchinki.items(), key=lambda item: item[0].index)
             )
-            lines.append(tr.t("deal-konchinki", held=held))
+            lines.append(tr.t("deal-konchinki", held=held, count=len(score.konchinki)))
         else:
             lines.append(tr.t("deal-no-konchinki"))
         points = " · ".join(f"{seat_name(seat, tr)} {_plus(score.points[i])}" for i, seat in enumerate(seats))
         lines.append(tr.t("deal-points", points=points))
         return join_blocks([head, lines, tally_lines(view, seats, tr, keep)])
 
-    return Rendered(fit(build), keyboard([[rules_button(tr, RulesSection.SCORING, table.game_id)]]))
+    return Rendered(fit(build), keyboard([[rules_button(tr, KonchinkaSection.SCORING, table.game_id)]]))
 
 
-def render_party_end(table: TableInfo, tr: Translator, *, rematch: bool = True) -> Rendered:
+def render_party_end(table: KonchinkaTable, tr: Translator, *, rematch: bool = True) -> Rendered:
     """The winner, the full crossed-out tally and the settlement: the group's message and, the same, each
     private chat's. ``rematch``: offer «🔁 Реванш» (only where this reader may start one)."""
     view = table.view
@@ -97,7 +98,7 @@ def _settlement_lines(
     if view.options.settlement is Settlement.STAKE:
         lines = [tr.t("settle-title-stake", stake=view.options.stake)]
     else:
-        lines = [tr.t("settle-title-points")]
+        lines = [tr.t("settle-title-points", target=view.options.target)]
     receivers = [i for i, amount in enumerate(settlement) if amount > 0]
     for payer, amount in enumerate(settlement):
         if amount >= 0:

@@ -3,12 +3,12 @@ and how a setting button changes the options."""
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import SETTING_OPTION_NAMES, SettingKey
 from bot.i18n import Translator
 from bot.views.common import keyboard, option
 from bot.views.models import LobbyInfo, Rendered
@@ -16,17 +16,47 @@ from bot.views.settings import choice, done_row, set_option, toggle, turn_time_r
 from engine.core import JSONValue
 from engine.konchinka import KonchinkaOptions
 
+
+class KonchinkaSetting(enum.StrEnum):
+    """Кончинка's lobby settings: the key a button carries, and (:attr:`option`) the game option it sets."""
+
+    VARIANT = "variant"
+    """``classic`` / ``points``."""
+    TARGET = "target"
+    """An int: the party target."""
+    MULTI_CAPTURE = "multi"
+    """``1`` / ``0``."""
+    FORCED_CAPTURE = "forced"
+    """``1`` / ``0``."""
+    EARLY_FINISH = "early"
+    """``1`` / ``0``."""
+    SETTLEMENT = "settle"
+    """``points`` / ``stake``."""
+    STAKE = "stake"
+    """An int."""
+
+    @property
+    def option(self) -> str:
+        return _OPTIONS[self]
+
+
+_OPTIONS: Final = {
+    KonchinkaSetting.VARIANT: "variant",
+    KonchinkaSetting.TARGET: "target",
+    KonchinkaSetting.MULTI_CAPTURE: "multi_capture",
+    KonchinkaSetting.FORCED_CAPTURE: "forced_capture",
+    KonchinkaSetting.EARLY_FINISH: "early_finish",
+    KonchinkaSetting.SETTLEMENT: "settlement",
+    KonchinkaSetting.STAKE: "stake",
+}
+
 TARGET_CHOICES: Final = (11, 15, 21, 31)
 STAKE_CHOICES: Final = (1, 2, 5, 10)
 
 
-def set_konchinka_option(
-    options: Mapping[str, JSONValue], key: SettingKey, value: str
-) -> dict[str, JSONValue]:
-    """The options with one setting changed (ValueError if the value is not allowed)."""
-    name = SETTING_OPTION_NAMES.get(key)
-    if name is None:
-        raise ValueError(f"not a game option: {key}")
+def set_konchinka_option(options: Mapping[str, JSONValue], key: str, value: str) -> dict[str, JSONValue]:
+    """The options with one setting changed (ValueError if the key or the value is not allowed)."""
+    name = KonchinkaSetting(key).option
     parsed: JSONValue
     if name in ("target", "stake"):
         parsed = int(value)
@@ -65,21 +95,25 @@ def render_konchinka_settings(info: LobbyInfo, tr: Translator) -> Rendered:
     ]
     rows: list[Sequence[InlineKeyboardButton]] = [
         [
-            choice(tr.t("opt-variant", variant=v), variant == v, set_option(info, SettingKey.VARIANT, v))
+            choice(
+                tr.t("opt-variant", variant=v), variant == v, set_option(info, KonchinkaSetting.VARIANT, v)
+            )
             for v in ("classic", "points")
         ],
         [
-            choice(tr.t("opt-target", target=t), target == t, set_option(info, SettingKey.TARGET, str(t)))
+            choice(
+                tr.t("opt-target", target=t), target == t, set_option(info, KonchinkaSetting.TARGET, str(t))
+            )
             for t in TARGET_CHOICES
         ],
-        [toggle(info, tr, SettingKey.MULTI_CAPTURE, "settings-multi-short", multi)],
-        [toggle(info, tr, SettingKey.FORCED_CAPTURE, "settings-forced-short", forced)],
-        [toggle(info, tr, SettingKey.EARLY_FINISH, "settings-early-short", early)],
+        [toggle(info, tr, KonchinkaSetting.MULTI_CAPTURE, "settings-multi-short", multi)],
+        [toggle(info, tr, KonchinkaSetting.FORCED_CAPTURE, "settings-forced-short", forced)],
+        [toggle(info, tr, KonchinkaSetting.EARLY_FINISH, "settings-early-short", early)],
         [
             choice(
                 tr.t("settlement-name", settlement=s),
                 settlement == s,
-                set_option(info, SettingKey.SETTLEMENT, s),
+                set_option(info, KonchinkaSetting.SETTLEMENT, s),
             )
             for s in ("points", "stake")
         ],
@@ -87,7 +121,9 @@ def render_konchinka_settings(info: LobbyInfo, tr: Translator) -> Rendered:
     if settlement == "stake":
         rows.append(
             [
-                choice(tr.t("opt-stake", stake=s), stake == s, set_option(info, SettingKey.STAKE, str(s)))
+                choice(
+                    tr.t("opt-stake", stake=s), stake == s, set_option(info, KonchinkaSetting.STAKE, str(s))
+                )
                 for s in STAKE_CHOICES
             ]
         )

@@ -6,19 +6,13 @@ this deal's events), so the view of any seat will do for them; a hand is shown o
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import (
-    BackCb,
-    DeepLink,
-    MoveCb,
-    PickCb,
-    RulesSection,
-    start_link,
-)
+from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, start_link
+from bot.games.konchinka.sections import KonchinkaSection
 from bot.i18n import Translator
 from bot.views.common import (
     button,
@@ -27,8 +21,8 @@ from bot.views.common import (
     fit,
     hand_last_row,
     keyboard,
-    konchinka_options_summary,
     name_of,
+    option,
     rules_button,
     seat_name,
     tally_line,
@@ -39,10 +33,15 @@ from bot.views.common import (
 )
 from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.cards import Card, Rank
+from engine.core import JSONValue
 from engine.konchinka import KONCHINKI, Capture, Event, EventKind, Finish, KonchinkaView, Lay, Variant
 
 GROUP_EVENTS: Final = 4
 SOLO_EVENTS: Final = 3
+
+
+KonchinkaTable = TableInfo[KonchinkaView]
+"""A Кончинка table as one player sees it."""
 
 
 # --------------------------------------------------------------------------------------------- pieces
@@ -50,7 +49,7 @@ SOLO_EVENTS: Final = 3
 
 def _header(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
     return [
-        f"🃏 <b>{tr.t('game-konchinka')}</b> · {konchinka_options_summary(view.options, tr)}",
+        f"🃏 <b>{tr.t('game-konchinka')}</b> · {options_summary(view.options, tr)}",
         tr.t("table-deal", deal=view.deal_number, dealer=name_of(seats, view.dealer, tr)),
     ]
 
@@ -61,18 +60,18 @@ def _table_line(view: KonchinkaView, tr: Translator) -> str:
     return tr.t("table-cards", cards=cards(view.table, tr, "  "))
 
 
-def _time_note(table: TableInfo, tr: Translator) -> str:
-    return time_note(table.turn_seconds, table.deadline, tr)
+def _time_note(table: KonchinkaTable, tr: Translator) -> str:
+    return time_note(table.turn_seconds, tr)
 
 
-def _turn_line(table: TableInfo, tr: Translator) -> str | None:
+def _turn_line(table: KonchinkaTable, tr: Translator) -> str | None:
     view = table.view
     if view.is_terminal or view.current_player < 0:
         return None
     return turn_line(table.seats, view.current_player, tr, _time_note(table, tr))
 
 
-def _player_lines(table: TableInfo, tr: Translator, *, scores: bool = False) -> list[str]:
+def _player_lines(table: KonchinkaTable, tr: Translator, *, scores: bool = False) -> list[str]:
     view = table.view
     lines = []
     for seat_index, seat in enumerate(table.seats):
@@ -85,7 +84,7 @@ def _player_lines(table: TableInfo, tr: Translator, *, scores: bool = False) -> 
         )
         got = view.konchinki[seat_index]
         if got:
-            line += " · " + tr.t("table-konchinki", cards=cards(got, tr))
+            line += " · " + tr.t("table-konchinki", cards=cards(got, tr), count=len(got))
         if scores and any(view.tally):
             line += " · " + tr.t("table-score", score=_total(view, seat_index))
         if seat.is_replaced:
@@ -102,7 +101,7 @@ def _card_instr(c: Card, tr: Translator) -> str:
 
 def _konchinka_note(cs: Sequence[Card], tr: Translator) -> str:
     got = [c for c in KONCHINKI if c in cs]
-    return (" · " + tr.t("move-konchinka", cards=cards(got, tr))) if got else ""
+    return (" · " + tr.t("move-konchinka", cards=cards(got, tr), count=len(got))) if got else ""
 
 
 def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
@@ -127,7 +126,7 @@ def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str |
     return None
 
 
-def _told_events(table: TableInfo, tr: Translator) -> list[str]:
+def _told_events(table: KonchinkaTable, tr: Translator) -> list[str]:
     """This deal's moves in words, the last one marked when the timer made it."""
     texts = [t for t in (event_text(e, table.seats, tr) for e in table.view.recent_events) if t]
     if texts and table.auto_move:
@@ -135,7 +134,7 @@ def _told_events(table: TableInfo, tr: Translator) -> list[str]:
     return texts
 
 
-def _event_lines(table: TableInfo, tr: Translator, limit: int, *, title: bool = True) -> list[str]:
+def _event_lines(table: KonchinkaTable, tr: Translator, limit: int, *, title: bool = True) -> list[str]:
     texts = _told_events(table, tr)
     if not texts or limit <= 0:
         return []
@@ -143,7 +142,7 @@ def _event_lines(table: TableInfo, tr: Translator, limit: int, *, title: bool = 
     return [tr.t("table-moves"), *lines] if title else lines
 
 
-def _last_move_line(table: TableInfo, tr: Translator) -> str | None:
+def _last_move_line(table: KonchinkaTable, tr: Translator) -> str | None:
     texts = _told_events(table, tr)
     return tr.t("hand-last-move", move=texts[-1]) if texts else None
 
@@ -171,8 +170,8 @@ def _score_line(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) 
     return tr.t("score-line", scores=" · ".join(parts))
 
 
-def rules_section_of(view: KonchinkaView) -> RulesSection:
-    return RulesSection.POINTS if view.options.variant is Variant.POINTS else RulesSection.KONCHINKA
+def rules_section_of(view: KonchinkaView) -> KonchinkaSection:
+    return KonchinkaSection.POINTS if view.options.variant is Variant.POINTS else KonchinkaSection.BASICS
 
 
 def join_blocks(blocks: Sequence[Sequence[str]]) -> str:
@@ -182,7 +181,7 @@ def join_blocks(blocks: Sequence[Sequence[str]]) -> str:
 # --------------------------------------------------------------------------------------------- group
 
 
-def render_table(table: TableInfo, tr: Translator) -> Rendered:
+def render_table(table: KonchinkaTable, tr: Translator) -> Rendered:
     """The group's table message (edited in place): public information only."""
     view = table.view
 
@@ -244,7 +243,7 @@ def action_label(action: Lay | Capture | Finish, view: KonchinkaView, tr: Transl
 
 
 def _hand_rows(
-    table: TableInfo, tr: Translator, selected: Card | None
+    table: KonchinkaTable, tr: Translator, selected: Card | None
 ) -> list[Sequence[InlineKeyboardButton]]:
     view = table.view
     version = view.version
@@ -298,7 +297,7 @@ def _bottom_line(view: KonchinkaView, tr: Translator, my_turn: bool, selected: C
     return None
 
 
-def _first_line(table: TableInfo, me: SeatInfo, my_turn: bool, tr: Translator) -> str | None:
+def _first_line(table: KonchinkaTable, me: SeatInfo, my_turn: bool, tr: Translator) -> str | None:
     """«👉 Ваш ход, Аня! · ⏱ 60 с на ход» on the player's turn, else «Ходит: Борис»."""
     if my_turn:
         line = tr.t("hand-your-turn", name=seat_name(me, tr))
@@ -310,14 +309,14 @@ def _first_line(table: TableInfo, me: SeatInfo, my_turn: bool, tr: Translator) -
     return turn_line(table.seats, view.current_player, tr)
 
 
-def _deal_line(table: TableInfo, tr: Translator) -> str:
+def _deal_line(table: KonchinkaTable, tr: Translator) -> str:
     view = table.view
     return f"🃏 <b>{tr.t('game-konchinka')}</b> · " + tr.t(
         "table-deal", deal=view.deal_number, dealer=name_of(table.seats, view.dealer, tr)
     )
 
 
-def _waiting_text(table: TableInfo, tr: Translator) -> str:
+def _waiting_text(table: KonchinkaTable, tr: Translator) -> str:
     """A group game's hand while others move: nothing that another player's move changes (the deal, the score,
     that the table is in the group, one's cards), so it is edited only when one's own cards change."""
     view = table.view
@@ -331,7 +330,7 @@ def _waiting_text(table: TableInfo, tr: Translator) -> str:
 
 
 def _compact_text(
-    table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None
+    table: KonchinkaTable, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None
 ) -> str:
     """A group game's private hand: on one's turn at most five lines — the turn, the table, the last move, the
     score and what to do; while others move, :func:`_waiting_text`. The whole table is the group's message
@@ -349,7 +348,9 @@ def _compact_text(
     return "\n".join(line for line in lines if line)
 
 
-def _solo_text(table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None) -> str:
+def _solo_text(
+    table: KonchinkaTable, tr: Translator, me: SeatInfo, my_turn: bool, selected: Card | None
+) -> str:
     """A solo game's one message (no group to look at): ≤ 15 lines — the deal, the turn, the table and the
     deck, every player's pile and score, the last three moves, what to do."""
     view = table.view
@@ -368,7 +369,10 @@ def _solo_text(table: TableInfo, tr: Translator, me: SeatInfo, my_turn: bool, se
     return join_blocks([top, _player_lines(table, tr, scores=True), events, [bottom] if bottom else []])
 
 
-def _private(table: TableInfo, tr: Translator, selected: Card | None) -> Rendered:
+def render_private(table: KonchinkaTable, tr: Translator, selected: Card | None = None) -> Rendered:
+    """A player's private message: in a group game what they need to move and their cards as buttons; a solo
+    game's one live message writes every pile and the last moves out. ``selected`` is the card picked by the
+    first tap of the two-tap flow (its actions become buttons)."""
     view = table.view
     me = table.seats[view.player] if 0 <= view.player < len(table.seats) else SeatInfo(name="")
     my_turn = _is_my_turn(view)
@@ -387,14 +391,32 @@ def _private(table: TableInfo, tr: Translator, selected: Card | None) -> Rendere
     return Rendered(fit(lambda _keep: text), keyboard(rows))
 
 
-def render_hand(table: TableInfo, tr: Translator, selected: Card | None = None) -> Rendered:
-    """A player's private message in a group game: what they need to move, their cards as buttons.
+def options_summary(options: Mapping[str, JSONValue] | object, tr: Translator) -> str:
+    """«классика · до 15» plus every house rule that differs from the default."""
+    variant = str(option(options, "variant", "classic"))
+    parts = [
+        tr.t("opt-variant", variant=variant),
+        tr.t("opt-target", target=_as_int(option(options, "target", 15))),
+    ]
+    if option(options, "multi_capture", False):
+        parts.append(tr.t("opt-multi-on"))
+    if option(options, "forced_capture", False):
+        parts.append(tr.t("opt-forced-on"))
+    if not option(options, "early_finish", True):
+        parts.append(tr.t("opt-early-off"))
+    if str(option(options, "settlement", "points")) == "stake":
+        parts.append(tr.t("opt-stake", stake=_as_int(option(options, "stake", 1))))
+    return " · ".join(parts)
 
-    ``selected`` is the card picked by the first tap of the two-tap flow (its actions become buttons).
-    """
-    return _private(table, tr, selected)
 
-
-def render_solo(table: TableInfo, tr: Translator, selected: Card | None = None) -> Rendered:
-    """The one live message of a solo game against bot players (every pile and the last moves written out)."""
-    return _private(table, tr, selected)
+def _as_int(value: JSONValue) -> int:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str | float):
+        try:
+            return int(value)
+        except ValueError:
+            return 0
+    return 0

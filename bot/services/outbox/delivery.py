@@ -25,7 +25,7 @@ class Edited(Enum):
     """The message cannot be edited (deleted, too old): a new one must be sent."""
 
 
-class Courier:
+class TelegramCalls:
     """Makes one call at a time as asked; the outbox decides when."""
 
     def __init__(self, bot: Bot, request_timeout: int) -> None:

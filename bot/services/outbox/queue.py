@@ -17,7 +17,7 @@ class Priority(IntEnum):
     """Where people look first: the player to move, then one's own hand, then group tables, then clean-up."""
 
     TURN = 0
-    """The next player's «ваш ход» (a renewed hand: a notification)."""
+    """The next player's «ваш ход» (a hand sent anew: a notification)."""
     HAND = 1
     """A person's own hand or a reply in a private chat."""
     TABLE = 2
@@ -42,7 +42,7 @@ LAZY_AGE: Final = 20.0
 3-player party whose people think 1–3 s a player's turn comes about every 7 s: three old hands gather in
 about 20 s, so a chat's clean-up costs one call every three turns instead of one a turn, and no more than two
 old hands (their buttons — the table, the rules — still work) stay above the current one for long. An old
-message that still offers moves is deleted at once (:meth:`ChatQueue.doom` ``urgent``)."""
+message that still offers moves is deleted at once (:meth:`ChatQueue.delete_later` ``urgent``)."""
 
 
 def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
@@ -51,11 +51,11 @@ def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
     return hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
 
 
-def default_priority(chat_id: int, renew: bool = False) -> Priority:
-    """Group chats get the table's priority; private chats the hand's, or a turn's for a renewed message."""
+def default_priority(chat_id: int, resend: bool = False) -> Priority:
+    """Group chats get the table's priority; private chats the hand's, or a turn's for a message sent anew."""
     if chat_id < 0:
         return Priority.TABLE
-    return Priority.TURN if renew else Priority.HAND
+    return Priority.TURN if resend else Priority.HAND
 
 
 @dataclass(slots=True)
@@ -67,10 +67,10 @@ class Live:
     thread_id: int
     text: str
     markup: InlineKeyboardMarkup | None
-    renew: bool
+    resend: bool
     only_existing: bool = False
     """Update the message if it was ever sent; never send a new one."""
-    armed: bool = False
+    offers_moves: bool = False
     """The content offers moves (a turn): once replaced, the message must go at once, not in a later batch."""
     paced: bool = False
     """At most one call per ``OutboxLimits.paced_interval`` (a group's table)."""
@@ -94,7 +94,7 @@ class Live:
         """Telegram shows something else (``known``: what it last accepted for this slot), or nothing yet."""
         if known is None:
             return not self.only_existing
-        return self.renew or known.chat_id != self.chat_id or known.digest != self.digest
+        return self.resend or known.chat_id != self.chat_id or known.digest != self.digest
 
 
 Item = Live | Notice
@@ -111,10 +111,10 @@ class ChatQueue:
     notices: dict[int, Notice] = field(default_factory=dict)
     asked: dict[str | int, tuple[float, Priority]] = field(default_factory=dict)
     """When each pending item was first asked for (clock time), and how urgent it is."""
-    doomed: list[int] = field(default_factory=list)
+    to_delete: list[int] = field(default_factory=list)
     """Ids of old messages to delete (replaced turn messages), oldest first."""
-    doomed_since: float = 0.0
-    """Clock time the oldest of them was doomed ..."""
+    deletions_since: float = 0.0
+    """Clock time the oldest of them was to_delete ..."""
     urgent_since: float | None = None
     """... and the time one that may not wait for a batch was (see :data:`LAZY_BATCH`), if any."""
     served: float = 0.0
@@ -129,7 +129,7 @@ class ChatQueue:
     """Failed calls in a row (network, timeout, 5xx): how long the chat waits before the next try."""
 
     def __bool__(self) -> bool:
-        return bool(self.order or self.doomed)
+        return bool(self.order or self.to_delete)
 
     @property
     def has_items(self) -> bool:
@@ -191,41 +191,43 @@ class ChatQueue:
             return
         newer = self.lives.get(item.slot)
         if newer is not None:
-            newer.renew = newer.renew or item.renew  # newer content replaces the refused one, renewal kept
+            newer.resend = (
+                newer.resend or item.resend
+            )  # newer content replaces the refused one, sent anew still
         else:
             self.lives[item.slot] = item
             self.order.appendleft(item.slot)
             self.asked[item.slot] = asked
 
-    def doom(self, message_id: int, now: float, *, urgent: bool = True) -> None:
+    def delete_later(self, message_id: int, now: float, *, urgent: bool = True) -> None:
         """Delete this old message: soon if ``urgent`` (it offers moves, or its turn is over), else with the
         chat's next batch."""
-        if not self.doomed:
-            self.doomed_since = now
-        self.doomed.append(message_id)
-        del self.doomed[:-DOOMED_KEPT]
+        if not self.to_delete:
+            self.deletions_since = now
+        self.to_delete.append(message_id)
+        del self.to_delete[:-DOOMED_KEPT]
         if urgent and self.urgent_since is None:
             self.urgent_since = now
 
-    def tidy(self, now: float) -> None:
+    def hurry_deletions(self, now: float) -> None:
         """Delete the old messages waiting for a batch soon (a deal or the party is over), and those the calls
         already queued replace."""
         if self.urgent_since is None:
             self.urgent_since = now
 
-    def doomed_due(self) -> float:
+    def deletions_due(self) -> float:
         """The clock time the old messages should go: at once when urgent or a batch has gathered, else once the
         oldest is :data:`LAZY_AGE` old."""
         if self.urgent_since is not None:
             return self.urgent_since
-        if len(self.doomed) >= LAZY_BATCH:
-            return self.doomed_since
-        return self.doomed_since + LAZY_AGE
+        if len(self.to_delete) >= LAZY_BATCH:
+            return self.deletions_since
+        return self.deletions_since + LAZY_AGE
 
-    def take_doomed(self, now: float) -> list[int]:
-        batch, self.doomed = self.doomed[:DELETE_BATCH], self.doomed[DELETE_BATCH:]
-        if self.doomed:
-            self.doomed_since = now
+    def take_deletions(self, now: float) -> list[int]:
+        batch, self.to_delete = self.to_delete[:DELETE_BATCH], self.to_delete[DELETE_BATCH:]
+        if self.to_delete:
+            self.deletions_since = now
         else:
             self.urgent_since = None
         return batch
@@ -235,7 +237,7 @@ class ChatQueue:
         self.lives.clear()
         self.notices.clear()
         self.asked.clear()
-        self.doomed.clear()
+        self.to_delete.clear()
         self.urgent_since = None
 
     def rank(self, served: float) -> float:
@@ -244,4 +246,4 @@ class ChatQueue:
         Every call a chat makes sends it to the back of the line among equals: round-robin between chats."""
         if self.asked:
             return min(max(asked, served) + HEADSTART[priority] for asked, priority in self.asked.values())
-        return max(self.doomed_due(), served) + HEADSTART[Priority.CLEANUP]
+        return max(self.deletions_due(), served) + HEADSTART[Priority.CLEANUP]

@@ -36,7 +36,7 @@ Serve = Callable[[ChatQueue, float], Awaitable[None]]
 """Makes one call for a chat, given the stamp of the place taken for it."""
 
 
-class Scheduler:
+class CallScheduler:
     def __init__(self, limiter: RateLimiter, clock: Clock, serve: Serve) -> None:
         self.limiter = limiter
         self.clock = clock
@@ -108,8 +108,8 @@ class Scheduler:
                     continue
                 if queue.is_held(key, self.unsent):
                     continue
-            elif queue.doomed_due() > now:
-                soonest = min(soonest, queue.doomed_due() - now)
+            elif queue.deletions_due() > now:
+                soonest = min(soonest, queue.deletions_due() - now)
                 continue
             if queue.retry_at > now:
                 soonest = min(soonest, queue.retry_at - now)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from bot.storage import Database, LiveMessage, repo
+from bot.storage.batch import Deferred
 
 KNOWN_CACHED: Final = 5000
 """Live messages whose id and accepted content are kept in memory (the most recently used); the rest are read
@@ -17,10 +18,10 @@ KEPT: Final = 5000
 messages remembered before the ones changed long ago are forgotten."""
 
 
-class Marks:
+class SentMessages:
     def __init__(self, paced_interval: float) -> None:
         self.paced_interval = paced_interval
-        self._calm: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._no_moves: OrderedDict[tuple[int, int], None] = OrderedDict()
         """(chat id, message id) of messages whose accepted content offers no moves: replaced, they may wait
         for a batch of deletions."""
         self._paced: dict[str, float] = {}
@@ -33,25 +34,25 @@ class Marks:
         if len(self._paced) > KEPT:
             self._paced = {s: t for s, t in self._paced.items() if t > now - self.paced_interval}
 
-    def delivered(self, chat_id: int, message_id: int, *, armed: bool) -> None:
-        """Telegram accepted new content for a message: whether it offers moves (``armed``)."""
+    def delivered(self, chat_id: int, message_id: int, *, offers_moves: bool) -> None:
+        """Telegram accepted new content for a message: whether it offers moves (``offers_moves``)."""
         key = (chat_id, message_id)
-        if armed:
-            self._calm.pop(key, None)
+        if offers_moves:
+            self._no_moves.pop(key, None)
         else:
-            self._calm[key] = None
-            self._calm.move_to_end(key)
-            while len(self._calm) > KEPT:
-                self._calm.popitem(last=False)
+            self._no_moves[key] = None
+            self._no_moves.move_to_end(key)
+            while len(self._no_moves) > KEPT:
+                self._no_moves.popitem(last=False)
 
-    def is_calm(self, chat_id: int, message_id: int) -> bool:
+    def offers_no_moves(self, chat_id: int, message_id: int) -> bool:
         """The message is known to offer no moves (unknown ones are taken to offer them)."""
-        return (chat_id, message_id) in self._calm
+        return (chat_id, message_id) in self._no_moves
 
     def forget(self, chat_id: int, message_ids: Iterable[int]) -> None:
         """The messages were deleted."""
         for message_id in message_ids:
-            self._calm.pop((chat_id, message_id), None)
+            self._no_moves.pop((chat_id, message_id), None)
 
     def ready(self, slot: str, now: float) -> float:
         """The earliest clock time a paced message may be changed again."""
@@ -59,13 +60,15 @@ class Marks:
         return now if last is None else max(now, last + self.paced_interval)
 
 
-class Known:
+class LiveMessages:
     """What Telegram last accepted for each live message: the most recently used in memory, all of them in the
-    ``live_messages`` table."""
+    ``live_messages`` table. A new one is stored with the database's next transaction (several deliveries, one
+    transaction): until then it is read from here."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cache: OrderedDict[str, LiveMessage] = OrderedDict()
+        self._unstored: Deferred[str, LiveMessage | None] = Deferred(db, repo.put_live)
 
     async def recall(self, slot: str) -> LiveMessage | None:
         """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
@@ -73,8 +76,10 @@ class Known:
         if known is not None:
             self.cache.move_to_end(slot)
             return known
-        async with self.db.tx() as tx:
-            known = await repo.get_live(tx, slot)
+        waiting = self._unstored.get(slot)
+        if waiting is not None:
+            return waiting[0]
+        known = await repo.get_live(self.db, slot)
         if known is not None:
             self.keep(known)
         return known
@@ -85,7 +90,23 @@ class Known:
         while len(self.cache) > KNOWN_CACHED:
             self.cache.popitem(last=False)
 
-    async def remember(self, message: LiveMessage) -> None:
+    def remember(self, message: LiveMessage) -> None:
         self.keep(message)
-        async with self.db.tx() as tx:
-            await repo.put_live(tx, message)
+        self._unstored.put(message.slot, message)
+
+    def forget(self, slot: str) -> None:
+        """The slot has no message any more."""
+        self.cache.pop(slot, None)
+        self._unstored.put(slot, None)
+
+    async def with_prefix(self, prefix: str) -> list[LiveMessage]:
+        """The live messages whose slot starts with ``prefix``."""
+        found = {m.slot: m for m in await repo.live_with_prefix(self.db, prefix)}
+        for slot, message in self._unstored.items():
+            if not slot.startswith(prefix):
+                continue
+            if message is None:
+                found.pop(slot, None)
+            else:
+                found[slot] = message
+        return sorted(found.values(), key=lambda m: m.slot)

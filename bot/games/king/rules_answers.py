@@ -1,0 +1,120 @@
+"""Кинг's direct answers: the questions with a one-line answer (what a penalty costs, how many deals a party
+has, who names the trump…), with their facts from the engine."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.games.king.sections import KingSection as S
+from bot.views.rules_answers import AnswerContext, Args, DirectAnswer, first_named, no_facts, turn_time
+from bot.views.rules_search import Question
+from bot.views.rules_words import HOW_MANY, PLAYERS_WORDS, TIME_WORDS, VALUE_WORDS
+from engine.cards import Card, Rank, Suit
+from engine.king.rules import (
+    CARD_PENALTY,
+    NEGATIVE_DEALS,
+    NUM_DEALS,
+    NUM_PLAYERS,
+    POINTS_PER_TRICK,
+    POSITIVE_DEALS,
+    TRICK_PENALTY,
+    TRICKS_PER_DEAL,
+    Contract,
+)
+
+PENALTY_ITEMS: Final[tuple[tuple[str, str], ...]] = (
+    ("king", "=кинга; =кингу; кинг червей; король червей; к♥; king of hearts"),
+    ("last2", "последние две; две последние; двух последних; последняя взятка; last two; last trick"),
+    ("jack", "валет; мальчик; jack; boy"),
+    ("queen", "дама; девочка; queen; girl"),
+    ("heart", "черва; червь; черви; червы; heart; hearts"),
+    ("trick", "взятка; trick"),
+)
+"""What a penalty is for, and what people call it (first match wins: «кинг червей» is the king)."""
+
+PENALTY_CARDS: Final = {
+    "king": Card(Rank.KING, Suit.HEARTS),
+    "jack": Card(Rank.JACK, Suit.SPADES),
+    "queen": Card(Rank.QUEEN, Suit.SPADES),
+    "heart": Card(Rank.SEVEN, Suit.HEARTS),
+}
+"""A card of each penalty item."""
+
+
+def _value(question: Question, ctx: AnswerContext) -> Args | None:
+    item = first_named(question, PENALTY_ITEMS)
+    if item is None:
+        return None
+    eralash = Contract.ERALASH
+    if item in ("trick", "last2"):
+        own = Contract.NO_TRICKS if item == "trick" else Contract.NO_LAST_TWO
+        points = TRICK_PENALTY[own][-1] if item == "last2" else TRICK_PENALTY[own][0]
+        return {"item": item, "points": points, "plus": POINTS_PER_TRICK, "eralash": points}
+    card = PENALTY_CARDS[item]
+    points = max(CARD_PENALTY[c][card.index] for c in Contract if c is not eralash)
+    # in «ералаш» a card costs all it costs anywhere: K♥ is also a heart
+    return {
+        "item": item,
+        "points": points,
+        "plus": POINTS_PER_TRICK,
+        "eralash": CARD_PENALTY[eralash][card.index],
+    }
+
+
+def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"hand": TRICKS_PER_DEAL, "deck": TRICKS_PER_DEAL * NUM_PLAYERS}
+
+
+def _deals(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"deals": NUM_DEALS, "negative": NEGATIVE_DEALS, "positive": POSITIVE_DEALS}
+
+
+def _players(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"players": NUM_PLAYERS}
+
+
+def _deck(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"cards": TRICKS_PER_DEAL * NUM_PLAYERS}
+
+
+KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
+    DirectAnswer(
+        "king-value",
+        (S.SCORING,),
+        ("; ".join(words for _, words in PENALTY_ITEMS), VALUE_WORDS + "; штраф; минус; penalty"),
+        _value,
+    ),
+    DirectAnswer(
+        "king-dealt",
+        (S.BASICS,),
+        (
+            "сдавать; раздавать; давать; получать; раздача; сдача; каждый; deal; dealt; give; get; each",
+            "карта; card",
+            HOW_MANY,
+        ),
+        _dealt,
+        avoid="за; больше; most; for",
+    ),
+    DirectAnswer("king-deals", (S.BASICS,), ("=раздач; =deals; =кругов", HOW_MANY), _deals),
+    DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
+    DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
+    DirectAnswer(
+        "king-hearts-lead",
+        (S.NEGATIVE,),
+        ("черва; червь; черви; червы; heart; hearts", "ходить; заходить; ход; lead; начинать; start"),
+        no_facts,
+    ),
+    DirectAnswer(
+        "king-first",
+        (S.BASICS, S.TRUMP),
+        ("кто; who", "первый; first; начинать; start", "ходить; заходить; ход; lead; move; go; play"),
+        no_facts,
+    ),
+    DirectAnswer(
+        "king-trump-chooser",
+        (S.TRUMP,),
+        ("кто; who", "козырь; trump", "выбирать; выбрать; назначать; назначить; choose; name; pick"),
+        no_facts,
+    ),
+    DirectAnswer("turn-time", (S.BASICS,), TIME_WORDS, turn_time),
+)

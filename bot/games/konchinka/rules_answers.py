@@ -1,0 +1,167 @@
+"""Кончинка's direct answers: the questions with a one-line answer (what a card is worth, how many cards are
+dealt, what a loser pays…), with their facts from the engine and from the party being played."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from bot.games.konchinka.sections import KonchinkaSection as S
+from bot.views.rules_answers import AnswerContext, Args, DirectAnswer, no_facts, turn_time
+from bot.views.rules_search import Question
+from bot.views.rules_words import HOW_MANY, PLAYERS_WORDS, RANK_WORDS, TIME_WORDS, VALUE_WORDS
+from engine.cards import FULL_DECK, Card, Suit
+from engine.konchinka.rules import (
+    HAND_SIZE,
+    MAX_CLASSIC_PIP,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TABLE_SIZE,
+    Settlement,
+    Variant,
+)
+from engine.konchinka.rules import (
+    VALUE as CARD_VALUE,
+)
+
+
+def _card_value(question: Question, ctx: AnswerContext) -> Args | None:
+    ranks = [r for r, words in RANK_WORDS.items() if any(question.has(w.strip()) for w in words.split(";"))]
+    if len(ranks) != 1:  # «восьмёркой взять тройку и пятёрку» asks about a capture, not about one card
+        return None
+    rank = ranks[0]
+    value = CARD_VALUE[Card(rank, Suit.SPADES).index]
+    variant = ctx.variant or ("any" if value > MAX_CLASSIC_PIP else Variant.CLASSIC.value)
+    return {"rank": rank.name.lower(), "value": value, "variant": variant}
+
+
+def _konchinka_value(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"points": 1}
+
+
+def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"hand": HAND_SIZE, "table": TABLE_SIZE}
+
+
+def _deck(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"cards": len(FULL_DECK)}
+
+
+def _players(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"min": MIN_PLAYERS, "max": MAX_PLAYERS}
+
+
+def _target(ctx: AnswerContext) -> int:
+    target = ctx.option("target", 15)
+    return target if isinstance(target, int) else 15
+
+
+def _target_facts(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"target": _target(ctx), "known": ctx.known}
+
+
+def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
+    target = _target(ctx)
+    settlement = str(ctx.option("settlement", Settlement.POINTS.value)) if ctx.options is not None else "any"
+    stake = ctx.option("stake", 1)
+    example = max(0, target - 5)
+    return {
+        "settlement": settlement,
+        "target": target,
+        "example": example,
+        "owes": target - example,
+        "stake": stake if isinstance(stake, int) else 1,
+    }
+
+
+def _no_winner(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"target": _target(ctx)}
+
+
+def _finish_when(question: Question, ctx: AnswerContext) -> Args | None:
+    allowed = ctx.option("early_finish", True)
+    return {"allowed": "no" if allowed is False else "yes", "target": _target(ctx)}
+
+
+POINTS_SECTIONS: Final = {Variant.POINTS.value: (S.POINTS,)}
+"""A card's value is explained under the points variant in a game of that variant."""
+
+KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
+    DirectAnswer(
+        "konchinka-value",
+        (S.SCORING,),
+        (
+            "=кончинка; =кончинку; =кончинки; =кончинок; 2♣; 10♦; двойка треф; десятка бубен; two of clubs; "
+            "ten of diamonds; =konchinki",
+            VALUE_WORDS + "; давать; get",
+        ),
+        _konchinka_value,
+    ),
+    DirectAnswer(
+        "card-value",
+        (S.CAPTURES,),
+        ("; ".join(RANK_WORDS.values()), VALUE_WORDS),
+        _card_value,
+        POINTS_SECTIONS,
+    ),
+    DirectAnswer(  # a card named alone: its value, where its section is found first anyway
+        "card-value",
+        (S.CAPTURES,),
+        ("; ".join(RANK_WORDS.values()),),
+        _card_value,
+        POINTS_SECTIONS,
+        leads=False,
+    ),
+    DirectAnswer(
+        "konchinka-dealt",
+        (S.BASICS,),
+        (
+            "сдавать; раздавать; давать; получать; раздача; сдача; класть; каждый; deal; dealt; give; get; each",
+            "карта; card",
+            HOW_MANY,
+        ),
+        _dealt,
+        avoid="за; большинство; больше; most; for",
+    ),
+    DirectAnswer("konchinka-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
+    DirectAnswer("konchinka-players", (S.BASICS,), PLAYERS_WORDS, _players),
+    DirectAnswer(
+        "konchinka-target",
+        (S.TALLY, S.OPTIONS),
+        ("сколько; скока; до; what; how", "победа; выиграть; победить; играть; play; win; target; score"),
+        _target_facts,
+    ),
+    DirectAnswer(
+        "konchinka-settlement",
+        (S.TALLY,),
+        (
+            "платить; заплатить; должен; долг; проигравший; проиграть; pay; owe; loser; looser; расчет; settlement",
+        ),
+        _settlement,
+    ),
+    DirectAnswer(
+        "konchinka-no-winner",
+        (S.TALLY,),
+        ("никто; nobody; no one", "набрать; достигнуть; reach; выиграть; победить"),
+        _no_winner,
+    ),
+    DirectAnswer(
+        "konchinka-first",
+        (S.BASICS,),
+        ("кто; who", "первый; first; начинать; start", "ходить; ход; move; go; play; начинать; start"),
+        no_facts,
+    ),
+    DirectAnswer(
+        "konchinka-finish-when",
+        (S.EARLY_FINISH,),
+        ("когда; when; можно; can; условие", "прикончить; finish"),
+        _finish_when,
+        avoid="остальной; другой; соперник; other; others",
+    ),
+    DirectAnswer(
+        "konchinka-finish-others",
+        (S.EARLY_FINISH,),
+        ("остальной; другой; соперник; other; others", "прикончить; finish"),
+        no_facts,
+    ),
+    DirectAnswer("turn-time", (S.OPTIONS,), TIME_WORDS, turn_time),
+)

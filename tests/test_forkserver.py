@@ -1,0 +1,131 @@
+"""The fork server's children are what ``python -m MODULE`` would be, as far as a test can tell: each probe runs
+once fresh and once forked, and both must report the same argv, working directory, environment, path, main
+module, process group, signal handlers, stdio and exit code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.forkserver import PIPE, ForkedProcess, ForkServer, Process
+
+Ran = tuple[int, dict[str, object], str]
+
+
+def probe_env(forkserver: ForkServer, **extra: str) -> dict[str, str]:
+    return {**forkserver.env, "PROBE_WORD": "слово", "PROBE_PGID": str(os.getpgid(0)), **extra}
+
+
+async def fresh(env: dict[str, str], cwd: Path, stdin: Path, *args: str) -> Process:
+    with stdin.open("rb") as file:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.forkserver.probe", *args, cwd=cwd, env=env, stdin=file, stdout=PIPE,
+            stderr=PIPE,
+        )  # fmt: skip
+
+
+async def forked(forkserver: ForkServer, env: dict[str, str], cwd: Path, stdin: Path, *args: str) -> Process:
+    with stdin.open("rb") as file:
+        process = await forkserver.spawn(
+            "tests.forkserver.probe", *args, env=env, cwd=cwd, stdin=file, stdout=PIPE, stderr=PIPE
+        )
+    assert isinstance(process, ForkedProcess)
+    return process
+
+
+async def finish(process: Process) -> Ran:
+    out, err = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode is not None
+    return process.returncode, json.loads(out.decode().splitlines()[0]), err.decode()
+
+
+@pytest.fixture
+def stdin(tmp_path: Path) -> Path:
+    path = tmp_path / "stdin.txt"
+    path.write_text("what the child reads", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("unbuffered", ["1", ""])
+async def test_a_forked_child_starts_as_a_fresh_interpreter_would(
+    forkserver: ForkServer, tmp_path: Path, stdin: Path, unbuffered: str
+) -> None:
+    env = probe_env(forkserver, PYTHONUNBUFFERED=unbuffered)
+    one = await finish(await fresh(env, tmp_path, stdin, "3", "more"))
+    two = await finish(await forked(forkserver, env, tmp_path, stdin, "3", "more"))
+    assert one == two
+    code, looks, err = two
+    assert code == 3 and err == "to stderr\n"
+    assert looks["cwd"] == str(tmp_path) and looks["stdin"] == "what the child reads"
+    assert looks["env"] == {"PROBE_WORD": "слово", "PROBE_PGID": str(os.getpgid(0))}
+    assert looks["main"] == ["__main__", "tests.forkserver.probe"]
+    assert looks["pgid_is_parents"] is True
+    assert looks["stdout"][:2] == [False, bool(unbuffered)]  # type: ignore[index]
+
+
+async def test_an_uncaught_exception_prints_its_traceback_and_exits_1(
+    forkserver: ForkServer, tmp_path: Path, stdin: Path
+) -> None:
+    env = probe_env(forkserver)
+    for process in (
+        await fresh(env, tmp_path, stdin, "raise"),
+        await forked(forkserver, env, tmp_path, stdin, "raise"),
+    ):
+        code, _, err = await finish(process)
+        assert code == 1
+        assert "Traceback (most recent call last)" in err and err.endswith("ValueError: probe\n")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT, signal.SIGKILL])
+async def test_signals_end_a_forked_child_as_a_fresh_one(
+    forkserver: ForkServer, tmp_path: Path, stdin: Path, signum: signal.Signals
+) -> None:
+    """SIGTERM and SIGKILL kill it; SIGINT raises KeyboardInterrupt, which ends it by SIGINT, after a traceback."""
+    env = probe_env(forkserver)
+    results = []
+    for process in (
+        await fresh(env, tmp_path, stdin, "wait"),
+        await forked(forkserver, env, tmp_path, stdin, "wait"),
+    ):
+        assert process.stdout is not None
+        first = await asyncio.wait_for(process.stdout.readline(), 60)
+        process.send_signal(signum)
+        rest, err = await asyncio.wait_for(process.communicate(), 60)
+        assert rest == b""
+        results.append(
+            (process.returncode, json.loads(first)["signals"], "KeyboardInterrupt" in err.decode())
+        )
+    assert results[0] == results[1]
+    assert results[1][0] == -signum
+    assert results[1][2] is (signum == signal.SIGINT)
+
+
+async def test_what_a_fork_cannot_reproduce_starts_a_fresh_interpreter(
+    forkserver: ForkServer, tmp_path: Path, stdin: Path
+) -> None:
+    env = probe_env(forkserver, PYTHONHASHSEED="7")
+    assert not forkserver.forks(env)
+    with stdin.open("rb") as file:
+        process = await forkserver.spawn(
+            "tests.forkserver.probe", "0", env=env, cwd=tmp_path, stdin=file, stdout=PIPE, stderr=PIPE
+        )
+    assert not isinstance(process, ForkedProcess)
+    assert (await finish(process))[0] == 0
+
+
+async def test_closing_the_server_kills_the_children_still_running(tmp_path: Path, stdin: Path) -> None:
+    server = ForkServer(tmp_path, modules=())
+    server.start()
+    try:
+        process = await forked(server, probe_env(server), tmp_path, stdin, "wait")
+        assert process.stdout is not None
+        await asyncio.wait_for(process.stdout.readline(), 60)
+    finally:
+        server.close()
+    assert await asyncio.wait_for(process.wait(), 10) == -signal.SIGKILL
