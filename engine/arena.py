@@ -1,29 +1,31 @@
 """The arena: whole parties between bot players of chosen levels, and how each level fared.
 
-    python -m engine.arena --game konchinka|king [--variant classic|points] [--players N]
-        --seats SEAT,SEAT,... --parties K --seed S [--json] [--watch] [--jobs J] [--versus-baseline]
-        [--budget-ms MS] [--iterations N] [--steps N] [--option KEY=VALUE ...]
+    python -m engine.arena --game GAME --seats SEAT,SEAT,... --parties K --seed S [--json] [--watch] [--jobs J]
+        [--versus-baseline] [--budget-ms MS] [--iterations N] [--steps N] [--option KEY=VALUE ...]
+
+``GAME`` is any game of :func:`engine.core.games` with bot players; ``--option`` sets its options (a game for a
+varying number of players gets ``players`` from the number of seats).
 
 A seat is a level (``easy``, ``normal``, ``hard``) or ``baseline``: the «мастер» of the first release, kept
 for the arena alone to measure today's against. ``--versus-baseline`` plays the same parties a second time with
 every ``hard`` seat taken by ``baseline`` and reports both runs side by side, with the paired difference.
 
-Each party is played to its end (Кончинка: to the target; Кинг: all 15 deals). Seats rotate: parties come in
+Each party is played to its end (the game's outcome). Seats rotate: parties come in
 groups of N that share one seed (the same first shuffle), and party ``k`` of a group moves every level ``k``
 seats on, so each level sits in each seat equally often and meets the same cards from every position.
 
 For each level the arena reports:
 
 - ``win_rate`` with a Wilson 95% interval. A seat's share of a party's win is ``1 / len(winners)`` if it is
-  among the winners (a tie for the top result in Кинг is split), else 0; when one level holds several seats the
+  among the winners (a tie for the top result is split), else 0; when one level holds several seats the
   shares of all its seats are pooled (so with one hard against three normal players a fair hard seat wins 25%).
-- ``mean_score`` with a 95% interval (Student t): the seat's final number (Кончинка: its tally total; Кинг:
-  its final result, positive points minus penalties), averaged over the level's seats.
+- ``mean_score`` with a 95% interval (Student t): the seat's final number (the outcome's score), averaged over
+  the level's seats.
 - ``mean_settlement``: what the seat received (+) or paid (−) in the outcome's settlement.
 - decision time per move in milliseconds: p50, p95 and max, over every decision the level made (decisions with
   a single legal action are counted too: they are answered at once), as wall time (``decision_ms_*``) and as
   the CPU time of the deciding thread (``decision_cpu_ms_*``: what one core spends, whatever else runs).
-- Кинг only, ``mean_by_deal``: the seat's result per party summed over each kind of deal — each negative
+- For a game with a score sheet of deals with contracts, ``mean_by_deal``: the seat's result per party summed over each kind of deal — each negative
   contract, the trump deals where the seat named trump (``trumps_chosen``) and the others (``trumps_other``).
 
 ``--watch`` plays one party move by move and prints it (Russian card names) so that a person can judge the play.
@@ -44,7 +46,7 @@ from typing import Any
 from engine.ai import Level, choose_action, describe_action
 from engine.ai.players import choose_baseline_action
 from engine.arena_report import TRUMP_KINDS, PartyResult, Seat, print_levels, summarize, versus_baseline
-from engine.core import JSONValue, make_game
+from engine.core import JSONValue, games, make_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,7 +143,7 @@ def play_party(spec: PartySpec) -> PartyResult:
 
 
 def _note_deal_kind(state: Any, kinds: dict[int, tuple[str | None, int | None]]) -> None:
-    """Remember, for a game with a score sheet (Кинг), each deal's contract (or None: trumps) and chooser."""
+    """Remember, for a game with a score sheet of contracts, each deal's contract (or None: trumps) and chooser."""
     deal = getattr(state, "deal_index", None)
     if deal is None or deal in kinds or getattr(state, "score_sheet", None) is None:
         return
@@ -239,21 +241,21 @@ def _parse_option(text: str) -> tuple[str, JSONValue]:
     return key, value
 
 
-def build_options(args: argparse.Namespace) -> dict[str, JSONValue]:
-    options: dict[str, JSONValue] = {}
-    if args.game == "konchinka":
-        options["players"] = args.players
-        options["variant"] = args.variant
-    for key, value in args.option or []:
-        options[key] = value
+def build_options(game: str, seats: int, given: list[tuple[str, JSONValue]]) -> dict[str, JSONValue]:
+    """The game's options from ``--option``; a game for a varying number of players gets ``players`` from the
+    seats (ValueError: the game refuses them, or is not for that many)."""
+    options: dict[str, JSONValue] = dict(given)
+    if make_game(game, options).num_players != seats and "players" not in options:
+        options["players"] = seats
+    if make_game(game, options).num_players != seats:
+        raise ValueError(f"{game} is not played by {seats} seats")
     return options
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.splitlines()[0])
-    parser.add_argument("--game", required=True, choices=["konchinka", "king"])
-    parser.add_argument("--variant", default="classic", choices=["classic", "points"], help="Кончинка only")
-    parser.add_argument("--players", type=int, default=None, help="Кончинка: 2..4 (default: seats); Кинг: 4")
+    hosted = sorted(name for name, entry in games().items() if entry.players is not None)
+    parser.add_argument("--game", required=True, choices=hosted)
     parser.add_argument("--seats", required=True, help="levels (or baseline) by seat, e.g. hard,normal")
     parser.add_argument("--parties", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
@@ -284,13 +286,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--seats: seats are {', '.join(seat.value for seat in Seat)}")
     if args.versus_baseline and Seat.HARD not in seats:
         parser.error("--versus-baseline needs a hard seat to compare")
-    if args.players is None:
-        args.players = len(seats)
-    if args.game == "king" and len(seats) != 4:
-        parser.error("Кинг is played by exactly 4 seats")
-    if len(seats) != args.players:
-        parser.error(f"--seats names {len(seats)} levels for {args.players} players")
-    options = build_options(args)
+    try:
+        options = build_options(args.game, len(seats), args.option or [])
+    except ValueError as error:
+        parser.error(str(error))
 
     if args.watch:
         spec = party_specs(

@@ -32,11 +32,11 @@ class PartyResult:
     decision_ms: dict[Seat, list[float]] = field(default_factory=dict)
     decision_cpu_ms: dict[Seat, list[float]] = field(default_factory=dict)
     deal_results: tuple[dict[str, int], ...] = ()
-    """Кинг: per seat, the seat's result in each kind of deal (summed over the deals of that kind)."""
+    """A game with a score sheet of contracts: per seat, its result in each kind of deal (summed per kind)."""
 
 
 TRUMP_KINDS = ("trumps_chosen", "trumps_other")
-"""The kinds of a Кинг trump deal for a seat: it named trump, or another player did (after the contracts)."""
+"""The kinds of a trump deal for a seat: it named trump, or another player did (after the contracts)."""
 
 
 def summarize(game: str, options: dict[str, JSONValue], results: Sequence[PartyResult]) -> dict[str, Any]:
@@ -82,7 +82,7 @@ def summarize(game: str, options: dict[str, JSONValue], results: Sequence[PartyR
             "decision_cpu_ms_max": round(max(entry["cpu"], default=0.0), 3),
         }
         if level in by_deal:
-            # Кинг: the seat's result per party summed over each kind of deal (the trump deals split into
+            # A game of contracts: the seat's result per party summed over each kind of deal (the trump deals split into
             # those the seat chose trump in and the others'), to show where a level gains or loses.
             out[level.value]["mean_by_deal"] = {
                 key: round(statistics.fmean(by_deal[level][key]), 3)

@@ -1,4 +1,4 @@
-"""The hard players' playouts per second on both paths of :mod:`engine.ai.kernel`, side by side.
+"""The hard players' playouts per second on both paths of each game's kernel (:mod:`engine.ai.kernel`), side by side.
 
 Positions come from parties of normal players (where the player to move has a choice). For each case — a game
 and a rollout kind, as «мастер» and the first release's «мастер» play them — every legal action of a position is
@@ -14,9 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from engine.ai import Level, choose_action, kernel
+from engine.ai import Level, choose_action
 from engine.core import make_game
 from engine.king import KingState, Phase
+from engine.king.ai import kernel as king_kernel
+from engine.konchinka.ai import kernel as konchinka_kernel
 
 
 @dataclass(frozen=True)
@@ -78,9 +80,9 @@ def _measure(case: PlayoutCase, states: list[Any], pure: bool, seconds: float) -
         legal = list(state.legal_actions())
         me = state.current_player
         if case.game == "king":
-            _, used = kernel.king_values(state, me, legal, case.depth, pure=pure)
+            _, used = king_kernel.king_values(state, me, legal, case.depth, pure=pure)
         else:
-            _, used = kernel.konchinka_values(state, me, legal, case.plies, case.depth, pure=pure)
+            _, used = konchinka_kernel.konchinka_values(state, me, legal, case.plies, case.depth, pure=pure)
         playouts += len(legal)
         steps += used
         elapsed = clock() - start
@@ -96,13 +98,14 @@ def run_playouts(seconds: float, seed: int, games: set[str] | None = None) -> li
         states = positions(case, 12, seed)
         py_playouts, py_steps = _measure(case, states, True, seconds)
         c_playouts = c_steps = ratio = None
-        if kernel.BACKEND == "c":
+        backend = (king_kernel if case.game == "king" else konchinka_kernel).BACKEND
+        if backend == "c":
             c_playouts, c_steps = _measure(case, states, False, seconds)
             ratio = round(c_playouts / py_playouts, 1)
         results.append(
             PlayoutResult(
                 label=case.label,
-                backend=kernel.BACKEND,
+                backend=backend,
                 c_playouts_per_s=None if c_playouts is None else round(c_playouts),
                 python_playouts_per_s=round(py_playouts),
                 c_steps_per_s=None if c_steps is None else round(c_steps),

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import ExitCode, Settings
+from engine.core import games
 from tests.fakebot import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +123,8 @@ def test_the_builder_stage_compiles_the_kernel_and_the_runtime_has_no_compiler()
     start = max(i for i, (k, _) in enumerate(steps) if k == "FROM")
     build, runtime = steps[:start], steps[start:]
     assert any(k == "RUN" and "apt-get install" in a and "gcc" in a for k, a in build)
-    assert any(k == "RUN" and "pip wheel" in a and "engine/ai/_kernel" in a for k, a in build)
+    assert any(k == "COPY" and "setup.py" in a for k, a in build), "setup.py finds and builds the kernels"
+    assert any(k == "RUN" and "pip wheel" in a and "/ai/_kernel" in a for k, a in build)
     assert not any("gcc" in a or "build-essential" in a for _, a in runtime)
 
 
@@ -132,7 +134,7 @@ def build_and_install(tmp_path: Path, **env: str) -> tuple[Path, str, Path]:
     # The files the Dockerfile copies, and only those (a build/ left in the checkout cannot leak in).
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(ROOT / name, source / name)
     copied = [
         a.split()[0]
@@ -196,28 +198,35 @@ def build_and_install(tmp_path: Path, **env: str) -> tuple[Path, str, Path]:
 
 
 def kernel_files(wheel: Path) -> list[str]:
-    """The compiled kernel's files in the wheel (its type stub aside)."""
+    """The compiled kernels' files in the wheel (their type stubs aside)."""
     with zipfile.ZipFile(wheel) as archive:
         names = archive.namelist()
-    return [name for name in names if name.startswith("engine/ai/_kernel") and not name.endswith(".pyi")]
+    return [name for name in names if "/ai/_kernel" in name and not name.endswith(".pyi")]
 
 
 KERNEL_CHECK = (
-    "import random; from engine.ai import kernel, Level, choose_action; from engine.core import make_game; "
+    "import random; from engine.ai import Level, choose_action; from engine.core import games, make_game; "
     "state = make_game('king', {}).new_initial_state(3); view = state.view(state.current_player); "
-    "choose_action(view, Level.HARD, random.Random(1)); print(kernel.BACKEND)"
+    "choose_action(view, Level.HARD, random.Random(1)); "
+    "print(*(e.players.backend for e in games().values() if e.players is not None))"
 )
+KERNELS = len(list(ROOT.glob("engine/*/ai/csrc")))
+"""Games with a compiled kernel (setup.py builds one per folder)."""
+WITH_PLAYERS = sum(1 for entry in games().values() if entry.players is not None)
+"""Games with bot players (each says which path its rollouts take)."""
 
 
 @pytest.mark.slow
 async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Path) -> None:
     """Built and installed as the Dockerfile does it; run outside the source tree, it must not need it."""
     python, site, wheel = build_and_install(tmp_path)
-    assert [name.endswith(".so") for name in kernel_files(wheel)] == [True], "the wheel ships the kernel"
+    assert [name.endswith(".so") for name in kernel_files(wheel)] == [True] * KERNELS, (
+        "the wheel ships the kernels"
+    )
     backend = subprocess.run(
         [str(python), "-c", KERNEL_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
-    assert backend.stdout.split() == ["c"], backend.stderr
+    assert backend.stdout.split() == ["c"] * KERNELS, backend.stderr
     tg = FakeTelegram()
     await tg.start()
     try:
@@ -269,4 +278,4 @@ def test_without_a_c_compiler_the_wheel_still_builds_and_the_bot_players_think_i
     backend = subprocess.run(
         [str(python), "-c", KERNEL_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=300
     )
-    assert backend.stdout.split() == ["python"], backend.stderr
+    assert backend.stdout.split() == ["python"] * WITH_PLAYERS, backend.stderr

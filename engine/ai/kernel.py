@@ -1,261 +1,40 @@
-"""The playout kernel: the hard players' rollouts, compiled where possible and in pure Python otherwise.
+"""Where a game's playout kernel comes from: compiled where possible, pure Python otherwise.
 
-The compiled kernel (the extension ``engine.ai._kernel``, built by ``pip install`` from engine/ai/csrc where a C
-compiler exists) plays the rules of one deal, the normal players' policies and the rollouts of
-:mod:`engine.ai.rollouts` a hundred times faster, and bit for bit alike: the same values and the same step
-counts, so a decision does not depend on which path made it. :data:`BACKEND` says which one this process uses:
-``"c"``, or ``"python"`` when the extension is missing or the environment sets ``CARDBOT_PURE_PYTHON=1``.
-Every function takes ``pure=True`` to run the Python path whatever the backend (tests and benchmarks compare
-the two in one process).
-
-States cross into the kernel as flat tuples (see engine/ai/csrc/module.c); the encoders here build them from
-the engine's states. A Кончинка world the kernel declines (a table of more than 16 cards) is played in Python.
+A game whose bot players roll out many worlds may ship a compiled kernel: the extension
+``engine.<game>.ai._kernel``, built by ``pip install`` from ``engine/<game>/ai/csrc`` where a C compiler exists
+(setup.py finds every such folder). It plays the rules of one deal, the normal players' policies and the
+rollouts of the game's pure-Python reference bit for bit alike — the same values and the same step counts —,
+so a decision does not depend on which path made it. :func:`load` gives a game its kernel, or None when the
+extension is missing or the environment sets ``CARDBOT_PURE_PYTHON=1``; the game then plays the same rollouts in
+Python.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
-from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Final
 
-from engine.ai import rollouts
-from engine.ai.king_worlds import surprises_in
-from engine.cards import Card
-from engine.core import Player
-from engine.king import Contract, KingState, KingView, Phase, Play
-from engine.king.actions import KingAction
-from engine.king.rules import CARD_PENALTY
-from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, Variant
-
 PURE_PYTHON_ENV: Final = "CARDBOT_PURE_PYTHON"
-"""Set to 1, the bot players think in pure Python even where the kernel is built (CI runs the tests so too)."""
+"""Set to 1, the bot players think in pure Python even where the kernels are built (CI runs the tests so too)."""
 
 
-def _load() -> ModuleType | None:
-    if os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0"):
+def pure_python_forced() -> bool:
+    return os.environ.get(PURE_PYTHON_ENV, "") not in ("", "0")
+
+
+def load(module: str) -> ModuleType | None:
+    """The compiled kernel ``module`` (e.g. ``engine.<game>.ai._kernel``), or None: not built here, or pure
+    Python forced."""
+    if pure_python_forced():
         return None
     try:
-        from engine.ai import _kernel
+        return importlib.import_module(module)
     except ImportError:
         return None
-    return _kernel
 
 
-_C: Final = _load()
-BACKEND: Final = "c" if _C is not None else "python"
-"""The path the bot players' rollouts take in this process: ``"c"`` (the compiled kernel) or ``"python"``."""
-
-_CONTRACT_INDEX: Final = {contract: i for i, contract in enumerate(Contract)}
-NO_CANDIDATE: Final = -1
-
-
-def _mask(cards: Sequence[Card]) -> int:
-    mask = 0
-    for card in cards:
-        mask |= 1 << card.index
-    return mask
-
-
-# --------------------------------------------------------------------------------------------------- Кинг
-
-
-def encode_king(state: KingState) -> tuple[object, ...]:
-    """The kernel's tuple for a Кинг state in the play phase."""
-    contract = state.contract
-    pen = CARD_PENALTY[contract] if contract is not None else None
-    hands = state.hands
-    trick = state.trick
-    remaining = 0
-    if pen is not None:
-        remaining = sum(pen[c.index] for hand in hands for c in hand) + sum(pen[c.index] for _, c in trick)
-    options = state.game.options
-    points = state.deal_points
-    return (
-        *(_mask(h) for h in hands),
-        state.leader,
-        state.tricks_done,
-        -1 if contract is None else _CONTRACT_INDEX[contract],
-        -1 if state.trump is None else int(state.trump),
-        int(options.king_forced_on_heart_lead),
-        int(options.stop_when_decided),
-        remaining,
-        *points,
-        0,
-        tuple(c.index for _, c in trick),
-    )
-
-
-def king_values(
-    world: KingState,
-    me: Player,
-    candidates: Sequence[KingAction],
-    depth: int,
-    *,
-    pure: bool = False,
-) -> tuple[list[float], int]:
-    """``me``'s deal points after each candidate and a rollout of ``depth`` (:mod:`engine.ai.rollouts`), and
-    the steps taken."""
-    if _C is None or pure:
-        return rollouts.king_values(world, me, candidates, depth)
-    if all(type(a) is Play for a in candidates):
-        cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
-        values, steps = _C.king_values(encode_king(world), me, cards, depth)
-        return [float(v) for v in values], steps
-    out: list[float] = []
-    total = 0
-    for action in candidates:  # the trump choice: named here, then rolled out by the kernel
-        state = world.clone()
-        state.apply(action)
-        (value,), steps = _C.king_values(encode_king(state), me, (NO_CANDIDATE,), depth)
-        out.append(float(value))
-        total += steps + 1
-    return out, total
-
-
-def _encode_hands(
-    view: KingView,
-    masks: Sequence[int],
-    leader: Player,
-    trick_no: int,
-    points: Sequence[int],
-    trick: Sequence[Card],
-) -> tuple[object, ...]:
-    contract = view.contract
-    remaining = 0
-    if contract is not None:
-        pen = CARD_PENALTY[contract]
-        every = 0
-        for m in masks:
-            every |= m
-        remaining = sum(pen[i] for i in range(52) if every >> i & 1) + sum(pen[c.index] for c in trick)
-    options = view.options
-    return (
-        *masks,
-        leader,
-        trick_no,
-        -1 if contract is None else _CONTRACT_INDEX[contract],
-        -1 if view.trump is None else int(view.trump),
-        int(options.king_forced_on_heart_lead),
-        int(options.stop_when_decided),
-        remaining,
-        *points,
-        0,
-        tuple(c.index for c in trick),
-    )
-
-
-def _world_masks(view: KingView, hands: Mapping[Player, Sequence[Card]]) -> list[int]:
-    return [_mask(hands[p]) if p in hands else _mask(view.hand) if p == view.player else 0 for p in range(4)]
-
-
-def king_world_values(
-    view: KingView,
-    hands: Mapping[Player, Sequence[Card]],
-    candidates: Sequence[KingAction],
-    depth: int,
-    *,
-    pure: bool = False,
-) -> tuple[list[float], int]:
-    """:func:`king_values` for the world of ``view`` with the hidden hands ``hands``
-    (:func:`engine.ai.king_worlds.deal_world`), without building its state where the kernel plays it."""
-    if _C is None or pure or view.phase is not Phase.PLAY:
-        return king_values(KingState.from_view(view, hands), view.player, candidates, depth, pure=pure)
-    encoded = _encode_hands(
-        view,
-        _world_masks(view, hands),
-        view.leader,
-        len(view.tricks_this_deal),
-        view.deal_points,
-        [c for _, c in view.trick],
-    )
-    cards = tuple(a.card.index for a in candidates)  # type: ignore[union-attr]
-    values, steps = _C.king_values(encoded, view.player, cards, depth)
-    return [float(v) for v in values], steps
-
-
-def king_surprises(view: KingView, hands: Mapping[Player, Sequence[Card]], *, pure: bool = False) -> int:
-    """How many plays of the others this deal the normal policy would not have made in the world of ``view``
-    with the hidden hands ``hands`` (:func:`engine.ai.king_worlds.surprises_in`)."""
-    if _C is None or pure:
-        return surprises_in(view, hands)
-    played = [pc for t in view.tricks_this_deal for pc in t.plays]
-    played.extend(view.trick)
-    if not played:
-        return 0
-    masks = _world_masks(view, hands)
-    for p, c in played:
-        masks[p] |= 1 << c.index
-    first_leader = view.tricks_this_deal[0].leader if view.tricks_this_deal else view.leader
-    start = _encode_hands(view, masks, first_leader, 0, (0, 0, 0, 0), ())
-    count: int = _C.king_surprises(start, view.player, tuple(c.index for _, c in played))
-    return count
-
-
-# ----------------------------------------------------------------------------------------------- Кончинка
-
-
-def encode_konchinka(state: KonchinkaState) -> tuple[object, ...]:
-    """The kernel's tuple for a Кончинка state in the middle of a deal."""
-    options = state.options
-    n = options.players
-    piles = state.piles
-    last = state.last_capturer
-    zeros = (0,) * n
-    return (
-        n,
-        int(options.variant is Variant.POINTS),
-        int(options.multi_capture),
-        int(options.forced_capture),
-        int(options.early_finish),
-        options.target,
-        state.current_player,
-        state.dealer,
-        -1 if last is None else last,
-        0,
-        -1,
-        tuple(_mask(h) for h in state.hands),
-        tuple(len(p) for p in piles),
-        tuple(sum(1 for c in p if c.index < 13) for p in piles),
-        tuple(sum(1 for c in p if c.index in (0, 21)) for p in piles),
-        state.totals,
-        tuple(c.index for c in state.table),
-        tuple(c.index for c in state.deck),
-        zeros,
-        zeros,
-        zeros,
-    )
-
-
-def encode_konchinka_action(action: KonchinkaAction) -> tuple[int, int, int]:
-    """(kind, card, taken mask): 0 lay, 1 capture, 2 finish."""
-    if isinstance(action, Capture):
-        return (1, action.card.index, _mask(action.taken))
-    if isinstance(action, Finish):
-        return (2, -1, 0)
-    return (0, action.card.index, 0)
-
-
-def konchinka_values(
-    world: KonchinkaState,
-    me: Player,
-    candidates: Sequence[KonchinkaAction],
-    plies: int | None,
-    depth: int,
-    *,
-    pure: bool = False,
-) -> tuple[list[float], int]:
-    """The value for ``me`` after each candidate and a rollout of ``depth`` over at most ``plies`` more actions
-    (:mod:`engine.ai.rollouts`), and the steps taken."""
-    if _C is not None and not pure:
-        found = _C.konchinka_values(
-            encode_konchinka(world),
-            me,
-            tuple(encode_konchinka_action(a) for a in candidates),
-            -1 if plies is None else plies,
-            depth,
-        )
-        if found is not None:
-            values, steps = found
-            return list(values), steps
-    return rollouts.konchinka_values(world, me, candidates, plies, depth)
+def backend_of(kernel: ModuleType | None) -> str:
+    """``"c"`` for a loaded kernel, ``"python"`` for none."""
+    return "c" if kernel is not None else "python"

@@ -2,10 +2,10 @@
 
 The party is replayed from its record. At every decision of the player that offered a choice, the player's view
 then (what they knew, nothing more) is searched as «мастер» searches it (:mod:`engine.ai.search`, the rollouts
-of today's :class:`~engine.ai.king.Master`), with the move actually made among the candidates and no candidate
+of today's «мастер» of the game), with the move actually made among the candidates and no candidate
 dropped early, so every candidate is valued on the same sampled worlds. A move's *gain* is what the best
-candidate is worth beyond the move made, in expected points of the deal (Кинг: the deal's points; Кончинка:
-deal points against the others' average, with the party's end counted as in the search). The decisions with
+candidate is worth beyond the move made, in expected points of the deal (as the game's search values a
+deal). The decisions with
 the largest gains are searched again with more worlds (and other ones), and the top three after that are the
 review. Everything is seeded by the record: the same party gives the same review in any process.
 """
@@ -15,14 +15,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from engine.ai import kernel
-from engine.ai import king as king_ai
-from engine.ai import konchinka as konchinka_ai
-from engine.ai.search import SearchBudget, SearchModel, pimc
+from engine.ai.players import players_for
+from engine.ai.search import SearchBudget, pimc
 from engine.core import GameRecord, Player, make_game
-from engine.king import KingView
-from engine.konchinka import KonchinkaView
 
 NO_PRUNING = 1 << 30
 """A ``prune_after`` no search reaches: every candidate meets every world."""
@@ -39,9 +36,9 @@ class ReviewBudget:
 
 
 REVIEW_BUDGET = ReviewBudget(worlds=24, recheck=8, recheck_worlds=128)
-"""With the compiled kernel: about a second for a whole Кинг party on one core."""
+"""With the compiled kernel: about a second for a whole party of 15 deals on one core."""
 PURE_PYTHON_BUDGET = ReviewBudget(worlds=8, recheck=5, recheck_worlds=32)
-"""Without it (:data:`engine.ai.kernel.BACKEND` ``"python"``): a few seconds, with a rougher first pass."""
+"""Without it (the game's players' ``backend`` ``"python"``): a few seconds, with a rougher first pass."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +47,8 @@ class Verdict:
 
     version: int
     """The number of actions played before this decision (its place in the party)."""
-    view: KingView | KonchinkaView
+    view: Any
+    """The player's view then (the game's own view type)."""
     played: object
     better: object
     played_value: float
@@ -76,16 +74,20 @@ def _code(action: object) -> str:
     return str(getattr(action, "code", action))
 
 
-def _search(view: KingView | KonchinkaView, played: object, seed: str, worlds: int) -> Verdict | None:
-    """The decision at ``view`` valued on ``worlds`` worlds; None if the move made had no alternative."""
-    candidates: list[object]
-    model: SearchModel
-    if isinstance(view, KingView):
-        candidates = list(king_ai.candidates(view))
-        model = king_ai.KingModel(view)
-    else:
-        candidates = list(konchinka_ai.candidates(view))
-        model = konchinka_ai.KonchinkaModel(view)
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision of the player that offered a choice: its place in the party, their view then, the move made."""
+
+    version: int
+    view: Any
+    played: object
+
+
+def _search(decision: Decision, seed: str, worlds: int) -> Verdict | None:
+    """The decision valued on ``worlds`` worlds; None if the move made had no alternative."""
+    view, played = decision.view, decision.played
+    found, model = players_for(view).review_search(view)
+    candidates = list(found)
     if played not in candidates:
         candidates.append(played)
     if len(candidates) < 2:
@@ -94,7 +96,7 @@ def _search(view: KingView | KonchinkaView, played: object, seed: str, worlds: i
     result = pimc(candidates, model, random.Random(seed), budget)
     best = max(range(len(candidates)), key=lambda i: (result.means[_code(candidates[i])], -i))
     return Verdict(
-        version=view.version,
+        version=decision.version,
         view=view,
         played=played,
         better=candidates[best],
@@ -103,17 +105,15 @@ def _search(view: KingView | KonchinkaView, played: object, seed: str, worlds: i
     )
 
 
-def decisions(record: GameRecord, player: Player) -> list[tuple[KingView | KonchinkaView, object]]:
-    """Every decision of ``player`` in the party of ``record`` that offered a choice: (view, move made)."""
+def decisions(record: GameRecord, player: Player) -> list[Decision]:
+    """Every decision of ``player`` in the party of ``record`` that offered a choice."""
     game = make_game(record.game, record.options)
     state = game.new_initial_state(record.seed)
-    out: list[tuple[KingView | KonchinkaView, object]] = []
+    out: list[Decision] = []
     for code in record.actions:
         action = game.parse_action(code)
         if state.current_player == player and len(state.legal_actions()) > 1:
-            view = state.view(player)
-            assert isinstance(view, KingView | KonchinkaView)
-            out.append((view, action))
+            out.append(Decision(state.version, state.view(player), action))
         state.apply(action)
     return out
 
@@ -122,19 +122,21 @@ def review_party(
     record: GameRecord, player: Player, *, top: int = 3, budget: ReviewBudget | None = None
 ) -> Review:
     """The ``top`` moves of ``player`` in the party of ``record`` where «мастер» would have gained most."""
-    if budget is None:
-        budget = REVIEW_BUDGET if kernel.BACKEND == "c" else PURE_PYTHON_BUDGET
     found = decisions(record, player)
+    if budget is None:
+        compiled = all(players_for(d.view).backend == "c" for d in found)
+        budget = REVIEW_BUDGET if compiled else PURE_PYTHON_BUDGET
     first: list[Verdict] = []
-    for view, played in found:
-        verdict = _search(view, played, f"{record.seed}/review/{view.version}", budget.worlds)
+    for decision in found:
+        seed = f"{record.seed}/review/{decision.version}"
+        verdict = _search(decision, seed, budget.worlds)
         if verdict is not None and verdict.gain > 0.0:
             first.append(verdict)
     first.sort(key=lambda v: (-v.gain, v.version))
     second: list[Verdict] = []
     for verdict in first[: budget.recheck]:
         seed = f"{record.seed}/review/{verdict.version}/again"
-        again = _search(verdict.view, verdict.played, seed, budget.recheck_worlds)
+        again = _search(Decision(verdict.version, verdict.view, verdict.played), seed, budget.recheck_worlds)
         if again is not None and again.gain > 0.0:
             second.append(again)
     second.sort(key=lambda v: (-v.gain, v.version))

@@ -3,7 +3,7 @@
 The searching player cannot see the other hands, so it repeatedly *samples a world* — a full state that agrees
 with everything its view shows (cards seen, voids shown in play, forced plays not made) — and, in that world,
 plays every candidate action followed by a playout to a horizon (the end of the deal, or a few plies: see
-:mod:`engine.ai.rollouts`). The action with the best average value over the worlds is chosen. All candidate actions meet the same worlds and the same
+each game's ``ai/rollouts.py``). The action with the best average value over the worlds is chosen. All candidate actions meet the same worlds and the same
 playout randomness (common random numbers), so their differences are measured with little noise, and a
 candidate that is clearly worse than the leader (paired difference below zero by a wide margin) stops being
 played out, which leaves the budget to the close calls.
@@ -32,7 +32,7 @@ class SearchModel(Protocol):
 
     def evaluate(self, world: Any, actions: Sequence[Action]) -> tuple[list[float], int]:
         """The value of each action in ``world`` for the searching player (higher is better: each action
-        followed by a playout, :mod:`engine.ai.rollouts`), and the playout steps that took."""
+        followed by a playout, each game's ``ai/rollouts.py``), and the playout steps that took."""
         ...
 
 

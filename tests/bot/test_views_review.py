@@ -8,11 +8,15 @@ import pytest
 from bot.games.king import KING
 from bot.games.konchinka import KONCHINKA
 from bot.i18n import Translator
-from engine.ai.advice import Advice, Why, king_why, konchinka_why
+from engine.ai.advice import Advice
 from engine.ai.review import Review, Verdict
 from engine.cards import Card, parse_cards
 from engine.king import ChooseTrump, Contract, KingState, Play
+from engine.king.ai.advice import Why as KingWhy
+from engine.king.ai.advice import king_why
 from engine.konchinka import Capture, Lay
+from engine.konchinka.ai.advice import Why as KonchinkaWhy
+from engine.konchinka.ai.advice import konchinka_why
 from tests.bot.test_views import EN, RU
 from tests.bot.test_views_screens import SEATS, konchinka_position
 
@@ -33,25 +37,28 @@ def queens_position() -> KingState:
 def test_the_engine_gives_the_reasons_a_person_would() -> None:
     view = konchinka_position().view(0)
     konchinka = next(a for a in view.legal_actions if isinstance(a, Capture) and a.card == Card.parse("Td"))
-    assert konchinka_why(view, konchinka) == Why.KONCHINKA
+    assert konchinka_why(view, konchinka) == KonchinkaWhy.KONCHINKA
     lays = {a.card.code: konchinka_why(view, a) for a in view.legal_actions if isinstance(a, Lay)}
-    assert Why.SAFEST_LAY in lays.values() and set(lays.values()) <= {Why.SAFEST_LAY, Why.HOLD_BACK}
+    assert KonchinkaWhy.SAFEST_LAY in lays.values() and set(lays.values()) <= {
+        KonchinkaWhy.SAFEST_LAY,
+        KonchinkaWhy.HOLD_BACK,
+    }
     king = queens_position().view(0)
-    assert king_why(king, Play(Card.parse("Qd"))) == Why.DUMP_PENALTY
-    assert king_why(king, Play(Card.parse("7s"))) == Why.DUMP_HIGH
+    assert king_why(king, Play(Card.parse("Qd"))) == KingWhy.DUMP_PENALTY
+    assert king_why(king, Play(Card.parse("7s"))) == KingWhy.DUMP_HIGH
 
 
 @LOCALES
 def test_a_hint_says_the_move_why_and_what_the_search_expects(tr: Translator) -> None:
     view = konchinka_position().view(0)
     konchinka = next(a for a in view.legal_actions if isinstance(a, Capture) and a.card == Card.parse("Td"))
-    konchinka_hint = KONCHINKA.hint(view, Advice(konchinka, Why.KONCHINKA, 1.24, 0.31), tr)
+    konchinka_hint = KONCHINKA.hint(view, Advice(konchinka, KonchinkaWhy.KONCHINKA, 1.24, 0.31), tr)
     lay = next(a for a in view.legal_actions if isinstance(a, Lay) and a.card == Card.parse("4s"))
-    lay_hint = KONCHINKA.hint(view, Advice(lay, Why.SAFEST_LAY, -0.04, -0.5), tr)
+    lay_hint = KONCHINKA.hint(view, Advice(lay, KonchinkaWhy.SAFEST_LAY, -0.04, -0.5), tr)
     queen = KING.hint(
-        queens_position().view(0), Advice(Play(Card.parse("Qd")), Why.DUMP_PENALTY, -2.0, -6.5), tr
+        queens_position().view(0), Advice(Play(Card.parse("Qd")), KingWhy.DUMP_PENALTY, -2.0, -6.5), tr
     )
-    trump = KING.hint(queens_position().view(0), Advice(ChooseTrump(None), Why.TRUMP_LAST), tr)
+    trump = KING.hint(queens_position().view(0), Advice(ChooseTrump(None), KingWhy.TRUMP_LAST), tr)
     if tr is RU:
         assert konchinka_hint == (
             "💡 Мастер сыграл бы так: взять 7♦ + 3♠ картой 10♦ — забирает кончинку."

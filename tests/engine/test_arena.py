@@ -50,8 +50,6 @@ def test_tiny_konchinka_run_prints_json_with_every_level() -> None:
         [
             "--game",
             "konchinka",
-            "--players",
-            "2",
             "--seats",
             "normal,easy",
             "--parties",

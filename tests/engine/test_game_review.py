@@ -9,12 +9,14 @@ from typing import Any
 import pytest
 
 from engine.ai import Level, choose_action
-from engine.ai import king as king_ai
-from engine.ai import konchinka as konchinka_ai
-from engine.ai.advice import Why, advise
+from engine.ai.advice import advise
 from engine.ai.review import ReviewBudget, decisions, review_party
 from engine.core import GameRecord, make_game
 from engine.king import KingView
+from engine.king.ai import players as king_ai
+from engine.king.ai.advice import Why as KingWhy
+from engine.konchinka.ai import players as konchinka_ai
+from engine.konchinka.ai.advice import Why as KonchinkaWhy
 
 SMALL = ReviewBudget(worlds=6, recheck=4, recheck_worlds=12)
 
@@ -43,7 +45,7 @@ def test_a_review_names_the_players_own_costliest_choices_from_what_they_knew(
     assert review == review_party(record, 0, budget=SMALL), "seeded by the record: the same review again"
     found = decisions(record, 0)
     assert review.decisions == len(found) > 10
-    made = {view.version: (view, action) for view, action in found}
+    made = {d.version: (d.view, d.played) for d in found}
     assert 1 <= len(review.moves) <= 3
     gains = [v.gain for v in review.moves]
     assert all(g > 0 for g in gains) and gains == sorted(gains, reverse=True)
@@ -65,7 +67,7 @@ def test_a_hint_is_the_masters_own_move_with_what_its_search_expects() -> None:
             if step % 9 == 0 and len(view.legal_actions) > 1:
                 advice = advise(view, random.Random(step))
                 assert advice.action == choose_action(view, Level.HARD, random.Random(step))
-                assert isinstance(advice.why, Why)
+                assert isinstance(advice.why, KingWhy if isinstance(view, KingView) else KonchinkaWhy)
                 module: Any = king_ai if isinstance(view, KingView) else konchinka_ai
                 if len(module.candidates(view)) > 1:
                     assert advice.value is not None and advice.runner_up is not None

@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 
 from engine.ai import Level, choose_action, kernel
-from engine.ai import king as king_ai
-from engine.ai import konchinka as konchinka_ai
-from engine.core import make_game
+from engine.core import games, make_game
 from engine.king import KingView
+from engine.king.ai import players as king_ai
+from engine.konchinka.ai import players as konchinka_ai
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -38,10 +38,14 @@ def run_pure(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[st
 
 DECIDE = """
 import json
-from engine.ai import kernel
-from tests.engine.test_pure_python import decide
-print(json.dumps({"backend": kernel.BACKEND, "moves": decide()}))
+from tests.engine.test_pure_python import backends, decide
+print(json.dumps({"backends": backends(), "moves": decide()}))
 """
+
+
+def backends() -> dict[str, str]:
+    """Each game's path for its bot players' rollouts in this process (``"c"`` or ``"python"``)."""
+    return {name: entry.players.backend for name, entry in games().items() if entry.players is not None}
 
 
 def decide() -> list[str]:
@@ -79,10 +83,10 @@ def test_forced_pure_python_decides_exactly_as_the_kernel() -> None:
     done = run_pure("-c", DECIDE)
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    assert report["backend"] == "python"
+    assert set(report["backends"].values()) == {"python"}
     here = decide()
     assert len(here) == 10
-    assert report["moves"] == here, f"{kernel.BACKEND} here and python there differ"
+    assert report["moves"] == here, f"{backends()} here and python there differ"
 
 
 @pytest.mark.slow

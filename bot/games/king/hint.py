@@ -39,6 +39,6 @@ def hint_text(view: KingView, advice: Advice, tr: Translator) -> str:
     decided from this view."""
     action = advice.action
     what = tr.t("hint-dump-what", what=_penalty_kind(action.card)) if isinstance(action, Play) else ""
-    why = tr.t("hint-why", why=advice.why.value, card=what)
+    why = tr.t("hint-why", why=advice.why, card=what)
     line = tr.t("hint-line", move=move_text(action, tr), why=why)
     return short_answer(line + values_text(advice, tr))

@@ -33,6 +33,6 @@ def hint_text(view: KonchinkaView, advice: Advice, tr: Translator) -> str:
     """One line (a callback answer, ≤ 200 characters): «💡 Мастер сыграл бы так: взять 7♦ + 3♠ картой 10♦ —
     забирает кончинку. В среднем +1,2 очка за сдачу, лучший другой ход — +0,3.» ``advice`` is what the «мастер»
     bot player decided from this view."""
-    why = tr.t("hint-why", why=advice.why.value, card="")
+    why = tr.t("hint-why", why=advice.why, card="")
     line = tr.t("hint-line", move=move_text(advice.action, tr), why=why)
     return short_answer(line + values_text(advice, tr))

@@ -1,11 +1,11 @@
 """Bot players for Кончинка: the hard player («мастер») and the entry points of all three levels.
 
 - The normal («любитель») and easy («новичок») players are the rule-based policy of
-  :mod:`engine.ai.konchinka_policy`.
+  :mod:`engine.konchinka.ai.policy`.
 - The hard player searches (:mod:`engine.ai.search`): it samples the unseen cards into the other hands and the
   deck, plays each of its best candidates (by the normal player's score) and then a rollout
   (:mod:`engine.ai.rollouts`) for a few plies or to the end of the deal, and scores the result as its expected
-  deal points minus the others' (:func:`engine.ai.konchinka_policy.value`), with a bonus or malus when the party
+  deal points minus the others' (:func:`engine.konchinka.ai.policy.value`), with a bonus or malus when the party
   itself ended. How many worlds, how far, and whether its own later moves are searched too is its
   :class:`Master` setting: :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the
   arena, and played where the compiled kernel is missing: it costs a twentieth of the work).
@@ -17,12 +17,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai import kernel
-from engine.ai.konchinka_policy import easy_action, normal_action, position_from_view, score_actions
 from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import FULL_DECK, Card
 from engine.core import State
-from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, KonchinkaView, Lay
+from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay
+from engine.konchinka.ai import kernel
+from engine.konchinka.ai.policy import easy_action, normal_action, position_from_view, score_actions
+from engine.konchinka.state import KonchinkaState
+from engine.konchinka.views import KonchinkaView
 
 __all__ = ["MASTER", "describe", "easy_action", "hard_action", "normal_action", "sample_world"]
 

@@ -4,7 +4,7 @@
  */
 #include <math.h>
 
-#include "kernel.h"
+#include "king.h"
 
 enum { TRICKS = 0, JACKS = 1, QUEENS = 2, HEARTS_DEAL = 3, LAST_TWO = 4, KING_DEAL = 5, ERALASH = 6 };
 

@@ -27,8 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import FULL_DECK, Card, Rank, Suit
-from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, KonchinkaView, Lay, Variant
-from engine.konchinka.rules import BY_INDEX, IS_KONCHINKA, SECURE_CARDS, SECURE_CLUBS, VALUE
+from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay
+from engine.konchinka.rules import BY_INDEX, IS_KONCHINKA, SECURE_CARDS, SECURE_CLUBS, VALUE, Variant
+from engine.konchinka.state import KonchinkaState
+from engine.konchinka.views import KonchinkaView
 
 TOTAL_CARDS = 52
 TOTAL_CLUBS = 13

@@ -1,173 +1,16 @@
-/* engine.ai._kernel: the Python face of the playout kernel (see kernel.h and engine/ai/kernel.py).
+/* engine.konchinka.ai._kernel: the Python face of Кончинка's playout kernel (see konchinka.h and
+ * engine/konchinka/ai/kernel.py).
  *
- * States cross the boundary as flat tuples of ints, built and read by engine/ai/kernel.py:
- *   Кинг:     (hand0, hand1, hand2, hand3, leader, trick_no, contract, trump, forced_on_heart_lead,
- *              stop_when_decided, remaining, points0, points1, points2, points3, over, (trick cards...))
- *   Кончинка: (n, points_variant, multi, forced, early_finish, target, current, dealer, last_capturer, status,
- *              winner, (hands), (cards), (clubs), (konch), (totals), (table), (deck), (deal points),
- *              (deal cards), (deal clubs))
- * Actions of Кончинка are (kind, card, taken mask): kind 0 lay, 1 capture, 2 finish (card -1).
- * A function that meets a Кончинка position the kernel declines returns None.
+ * A state crosses the boundary as a flat tuple of ints, built and read by engine/konchinka/ai/kernel.py:
+ *   (n, points_variant, multi, forced, early_finish, target, current, dealer, last_capturer, status,
+ *    winner, (hands), (cards), (clubs), (konch), (totals), (table), (deck), (deal points),
+ *    (deal cards), (deal clubs))
+ * Actions are (kind, card, taken mask): kind 0 lay, 1 capture, 2 finish (card -1).
+ * A function that meets a position the kernel declines returns None.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "pytuple.h"
 
-#include "kernel.h"
-
-/* ------------------------------------------------------------------------------------ reading tuples */
-
-static int read_long(PyObject *tuple, Py_ssize_t i, long *out) {
-    PyObject *item = PyTuple_GetItem(tuple, i);
-    if (item == NULL) return 0;
-    long v = PyLong_AsLong(item);
-    if (v == -1 && PyErr_Occurred()) return 0;
-    *out = v;
-    return 1;
-}
-
-static int read_mask(PyObject *tuple, Py_ssize_t i, Mask *out) {
-    PyObject *item = PyTuple_GetItem(tuple, i);
-    if (item == NULL) return 0;
-    unsigned long long v = PyLong_AsUnsignedLongLong(item);
-    if (v == (unsigned long long)-1 && PyErr_Occurred()) return 0;
-    *out = (Mask)v;
-    return 1;
-}
-
-static int read_ints(PyObject *seq, int *out, Py_ssize_t cap, Py_ssize_t *len) {
-    if (!PyTuple_Check(seq)) {
-        PyErr_SetString(PyExc_TypeError, "expected a tuple");
-        return 0;
-    }
-    Py_ssize_t n = PyTuple_GET_SIZE(seq);
-    if (n > cap) {
-        PyErr_SetString(PyExc_ValueError, "too many items");
-        return 0;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long v;
-        if (!read_long(seq, i, &v)) return 0;
-        out[i] = (int)v;
-    }
-    *len = n;
-    return 1;
-}
-
-static int check_tuple(PyObject *obj, Py_ssize_t size, const char *what) {
-    if (!PyTuple_Check(obj) || PyTuple_GET_SIZE(obj) != size) {
-        PyErr_Format(PyExc_ValueError, "%s: a tuple of %zd items expected", what, size);
-        return 0;
-    }
-    return 1;
-}
-
-/* ---------------------------------------------------------------------------------------------- Кинг */
-
-static int king_read(PyObject *t, KingState *s) {
-    if (!check_tuple(t, 17, "king state")) return 0;
-    long v[16];
-    for (int i = 0; i < 4; i++)
-        if (!read_mask(t, i, &s->hand[i])) return 0;
-    for (int i = 4; i < 16; i++)
-        if (!read_long(t, i, &v[i])) return 0;
-    s->leader = (int)v[4];
-    s->trick_no = (int)v[5];
-    s->contract = (int)v[6];
-    s->trump = (int)v[7];
-    s->forced_on_heart_lead = (int)v[8];
-    s->stop_when_decided = (int)v[9];
-    s->remaining = (int)v[10];
-    for (int p = 0; p < 4; p++) s->points[p] = (int)v[11 + p];
-    s->over = (int)v[15];
-    Py_ssize_t len;
-    if (!read_ints(PyTuple_GET_ITEM(t, 16), s->trick, 3, &len)) return 0;
-    s->trick_len = (int)len;
-    s->current = (s->leader + s->trick_len) & 3;
-    if (s->contract < -1 || s->contract > 6 || s->trump < -1 || s->trump > 3 || s->leader < 0 || s->leader > 3) {
-        PyErr_SetString(PyExc_ValueError, "king state: a value out of range");
-        return 0;
-    }
-    return 1;
-}
-
-static PyObject *king_write(const KingState *s) {
-    PyObject *trick = PyTuple_New(s->trick_len);
-    if (trick == NULL) return NULL;
-    for (int i = 0; i < s->trick_len; i++) PyTuple_SET_ITEM(trick, i, PyLong_FromLong(s->trick[i]));
-    return Py_BuildValue("(KKKKiiiiiiiiiiiiN)", (unsigned long long)s->hand[0], (unsigned long long)s->hand[1],
-                         (unsigned long long)s->hand[2], (unsigned long long)s->hand[3], s->leader, s->trick_no,
-                         s->contract, s->trump, s->forced_on_heart_lead, s->stop_when_decided, s->remaining,
-                         s->points[0], s->points[1], s->points[2], s->points[3], s->over, trick);
-}
-
-static PyObject *py_king_values(PyObject *self, PyObject *args) {
-    PyObject *state, *candidates;
-    int me, depth;
-    if (!PyArg_ParseTuple(args, "OiO!i", &state, &me, &PyTuple_Type, &candidates, &depth)) return NULL;
-    KingState root;
-    if (!king_read(state, &root)) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(candidates);
-    PyObject *values = PyTuple_New(n);
-    if (values == NULL) return NULL;
-    long steps = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        long card;
-        if (!read_long(candidates, i, &card)) {
-            Py_DECREF(values);
-            return NULL;
-        }
-        KingState s = root;
-        if (card >= 0) {
-            if (!(king_legal(&s) & BIT(card))) {
-                Py_DECREF(values);
-                return PyErr_Format(PyExc_ValueError, "card %ld is not legal here", card);
-            }
-            king_play(&s, (int)card);
-            steps += 1;
-        }
-        int v = king_rollout(&s, me, depth, &steps);
-        PyTuple_SET_ITEM(values, i, PyLong_FromLong(v));
-    }
-    return Py_BuildValue("(Nl)", values, steps);
-}
-
-static PyObject *py_king_surprises(PyObject *self, PyObject *args) {
-    PyObject *state, *plays;
-    int me;
-    if (!PyArg_ParseTuple(args, "OiO!", &state, &me, &PyTuple_Type, &plays)) return NULL;
-    KingState s;
-    if (!king_read(state, &s)) return NULL;
-    int cards[KING_PLAYERS * KING_TRICKS];
-    Py_ssize_t len;
-    if (!read_ints(plays, cards, KING_PLAYERS * KING_TRICKS, &len)) return NULL;
-    return PyLong_FromLong(king_surprises(&s, me, cards, (int)len));
-}
-
-static PyObject *py_king_legal(PyObject *self, PyObject *state) {
-    KingState s;
-    if (!king_read(state, &s)) return NULL;
-    return PyLong_FromUnsignedLongLong(king_legal(&s));
-}
-
-static PyObject *py_king_policy(PyObject *self, PyObject *state) {
-    KingState s;
-    if (!king_read(state, &s)) return NULL;
-    return PyLong_FromLong(king_policy(&s));
-}
-
-static PyObject *py_king_step(PyObject *self, PyObject *args) {
-    PyObject *state;
-    int card;
-    if (!PyArg_ParseTuple(args, "Oi", &state, &card)) return NULL;
-    KingState s;
-    if (!king_read(state, &s)) return NULL;
-    if (card < 0 || card > 51 || !(king_legal(&s) & BIT(card)))
-        return PyErr_Format(PyExc_ValueError, "card %d is not legal here", card);
-    king_play(&s, card);
-    return king_write(&s);
-}
-
-/* ------------------------------------------------------------------------------------------ Кончинка */
+#include "konchinka.h"
 
 static int read_seats(PyObject *t, Py_ssize_t i, int n, int *out) {
     Py_ssize_t len;
@@ -341,14 +184,6 @@ static PyObject *py_konchinka_step(PyObject *self, PyObject *args) {
 /* ------------------------------------------------------------------------------------------ the module */
 
 static PyMethodDef METHODS[] = {
-    {"king_values", py_king_values, METH_VARARGS,
-     "king_values(state, me, candidate_cards, depth) -> (values, steps): me's deal points after each candidate "
-     "(-1: none, roll out from the state) and a rollout of the given depth"},
-    {"king_surprises", py_king_surprises, METH_VARARGS,
-     "king_surprises(state_at_deal_start, me, played_cards) -> the plays the normal policy would not make"},
-    {"king_legal", py_king_legal, METH_O, "king_legal(state) -> the mask of the legal cards"},
-    {"king_policy", py_king_policy, METH_O, "king_policy(state) -> the normal player's card"},
-    {"king_step", py_king_step, METH_VARARGS, "king_step(state, card) -> the state after the card"},
     {"konchinka_values", py_konchinka_values, METH_VARARGS,
      "konchinka_values(state, me, candidates, plies, depth) -> (values, steps), or None where declined"},
     {"konchinka_legal", py_konchinka_legal, METH_O, "konchinka_legal(state) -> the legal actions, or None"},
@@ -361,11 +196,10 @@ static PyMethodDef METHODS[] = {
 };
 
 static struct PyModuleDef MODULE = {
-    PyModuleDef_HEAD_INIT, "engine.ai._kernel", "The compiled playout kernel of the bot players.", -1, METHODS,
+    PyModuleDef_HEAD_INIT, "engine.konchinka.ai._kernel", "Кончинка's compiled playout kernel.", -1, METHODS,
 };
 
 PyMODINIT_FUNC PyInit__kernel(void) {
-    king_init_tables();
     kon_init_tables();
     PyObject *module = PyModule_Create(&MODULE);
     if (module == NULL) return NULL;

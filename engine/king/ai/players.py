@@ -1,8 +1,8 @@
 """Bot players for Кинг: the hard player («мастер») and the entry points of all three levels.
 
-- The normal («любитель») and easy («новичок») players are the rule-based policy of :mod:`engine.ai.king_policy`.
+- The normal («любитель») and easy («новичок») players are the rule-based policy of :mod:`engine.king.ai.policy`.
 - The hard player runs determinized Monte Carlo search (:mod:`engine.ai.search`) over worlds dealt by
-  :mod:`engine.ai.king_worlds` (every hidden card placed consistently with what it has seen). Of a few worlds
+  :mod:`engine.king.ai.worlds` (every hidden card placed consistently with what it has seen). Of a few worlds
   so dealt, one is kept with odds that fall with each play a normal player would not have made there. Then it
   plays each candidate followed by a rollout to the end of the deal (:mod:`engine.ai.rollouts`), scoring its
   own deal result. The trump choice is searched the same way over the five unseen cards of its hand. How many
@@ -17,14 +17,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai import kernel
-from engine.ai.king_policy import easy_action, normal_action, played_cards
-from engine.ai.king_worlds import Hands, deal_world, infer, sample_world, surprises
 from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import PIQUET_DECK, Card
-from engine.king import ChooseTrump, KingView, Phase, Play
-from engine.king.actions import KingAction
-from engine.king.rules import CARD_PENALTY
+from engine.king.actions import ChooseTrump, KingAction, Play
+from engine.king.ai import kernel
+from engine.king.ai.policy import easy_action, normal_action, played_cards
+from engine.king.ai.worlds import Hands, deal_world, infer, sample_world, surprises
+from engine.king.rules import CARD_PENALTY, Phase
+from engine.king.state import KingView
 
 __all__ = [
     "MASTER",

@@ -10,7 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "kernel.h"
+#include "konchinka.h"
 
 enum { JACK_VALUE = 11, MAX_CLASSIC_PIP = 10, SECURE_CARDS = 27, SECURE_CLUBS = 7, HAND_SIZE = 4 };
 enum { INDEX_CAP = 4096, TOTAL_CARDS = 52, TOTAL_CLUBS = 13, MAX_TARGET = 1000 };

@@ -16,20 +16,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
 
-from engine.ai.king_policy import played_cards, policy_action
 from engine.cards import PIQUET_DECK, Card, Suit
 from engine.core import Player
-from engine.king import Contract, KingOptions, KingState, KingView, Phase
 from engine.king.actions import PLAYS
+from engine.king.ai.policy import played_cards, policy_action
 from engine.king.rules import (
     ACE_OF_HEARTS,
     CARD_PENALTY,
     KING_OF_HEARTS,
     NUM_PLAYERS,
+    Contract,
+    KingOptions,
+    Phase,
     PlayedCard,
     beats,
     winning_play,
 )
+from engine.king.state import KingState, KingView
 
 UNLIKELY_ODDS = 0.1
 """How much less often the sampler gives a player a card their play so far suggests they do not hold."""
