@@ -123,7 +123,6 @@ def test_the_builder_stage_compiles_the_kernel_and_the_runtime_has_no_compiler()
     start = max(i for i, (k, _) in enumerate(steps) if k == "FROM")
     build, runtime = steps[:start], steps[start:]
     assert any(k == "RUN" and "apt-get install" in a and "gcc" in a for k, a in build)
-    assert any(k == "COPY" and "setup.py" in a for k, a in build), "setup.py finds and builds the kernels"
     assert any(k == "RUN" and "pip wheel" in a and "/ai/_kernel" in a for k, a in build)
     assert not any("gcc" in a or "build-essential" in a for _, a in runtime)
 
@@ -134,7 +133,7 @@ def build_and_install(tmp_path: Path, **env: str) -> tuple[Path, str, Path]:
     # The files the Dockerfile copies, and only those (a build/ left in the checkout cannot leak in).
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "README.md"):
         shutil.copy(ROOT / name, source / name)
     copied = [
         a.split()[0]
@@ -211,7 +210,7 @@ KERNEL_CHECK = (
     "print(*(e.players.backend for e in games().values() if e.players is not None))"
 )
 KERNELS = len(list(ROOT.glob("engine/*/ai/csrc")))
-"""Games with a compiled kernel (setup.py builds one per folder)."""
+"""Games with a compiled kernel (pyproject.toml builds one per folder)."""
 WITH_PLAYERS = sum(1 for entry in games().values() if entry.players is not None)
 """Games with bot players (each says which path its rollouts take)."""
 

@@ -2,7 +2,7 @@
 
 A game whose bot players roll out many worlds may ship a compiled kernel: the extension
 ``engine.<game>.ai._kernel``, built by ``pip install`` from ``engine/<game>/ai/csrc`` where a C compiler exists
-(setup.py finds every such folder). It plays the rules of one deal, the normal players' policies and the
+(pyproject.toml lists one per game). It plays the rules of one deal, the normal players' policies and the
 rollouts of the game's pure-Python reference bit for bit alike — the same values and the same step counts —,
 so a decision does not depend on which path made it. :func:`load` gives a game its kernel, or None when the
 extension is missing or the environment sets ``CARDBOT_PURE_PYTHON=1``; the game then plays the same rollouts in
