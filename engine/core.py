@@ -54,7 +54,7 @@ class CommonIllegal(enum.StrEnum):
 class Outcome:
     """The result of a finished party.
 
-    ``scores``: each player's final number (the game's own: a tally total, or points minus penalties).
+    ``scores``: each player's final number (the game says what it is: a tally total, points less penalties).
     ``settlement``: what each player receives (+) or pays (−); it sums to zero.
     """
 

@@ -35,6 +35,12 @@ def register(plugin: AnyPlugin) -> AnyPlugin:
     return plugin
 
 
+def unregister(kind: str) -> None:
+    """The game ``kind`` is hosted no more (a test's game, once the test is over); its texts stay loaded."""
+    _find()
+    _PLUGINS.pop(kind, None)
+
+
 def _find() -> None:
     """Import every game package under ``bot.games`` once (each registers its plug-in)."""
     global _found
@@ -77,4 +83,4 @@ def _library(hosted: tuple[AnyPlugin, ...]) -> RulesLibrary:
     return RulesLibrary(p.rules() for p in hosted)
 
 
-__all__ = ["AnyPlugin", "is_hosted", "plugin_of", "plugins", "register", "rules_library"]
+__all__ = ["AnyPlugin", "is_hosted", "plugin_of", "plugins", "register", "rules_library", "unregister"]

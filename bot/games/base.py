@@ -28,6 +28,7 @@ from engine.core import (
     Outcome,
     Player,
     State,
+    games,
     replay,
 )
 
@@ -151,10 +152,11 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         """«💡 Подсказка» (solo): one line, ≤ 200 characters, saying what ``advice.action`` (the «мастер» bot
         player's choice from ``view``) is and why, with the expected points its search found."""
 
-    @abstractmethod
     def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
         """«🔍 Разбор партии»: the player's moves where «мастер» would have gained most, each with its position,
-        the move made, the better move and what it was worth."""
+        the move made, the better move and what it was worth. Offered only for a game whose engine registered
+        bot players (:attr:`Party.reviewable`), which must then say it."""
+        raise NotImplementedError(f"{self.kind}: no review without bot players")
 
     # -------------------------------------------------------------------------------------------- buttons
 
@@ -203,6 +205,11 @@ class Party(Protocol):
     def outcome(self) -> Outcome | None: ...
     @property
     def deals_completed(self) -> int: ...
+    @property
+    def reviewable(self) -> bool:
+        """Whether «🔍 Разбор партии» is offered: the game's engine registered bot players."""
+        ...
+
     def record(self) -> GameRecord: ...
     def after(self, index: int) -> tuple[Party, str]:
         """The party after the current player's legal action number ``index``, and that action's code
@@ -272,6 +279,11 @@ class _Party(Generic[ActionT, ViewT]):
     @property
     def deals_completed(self) -> int:
         return self.state.deals_completed
+
+    @property
+    def reviewable(self) -> bool:
+        entry = games().get(self.state.game.name)
+        return entry is not None and entry.players is not None
 
     def record(self) -> GameRecord:
         return self.state.record()

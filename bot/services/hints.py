@@ -52,6 +52,8 @@ class Hints:
             raise ServiceError(views.Answer.NOT_A_PLAYER)
         if match.game.status is not GameStatus.FINISHED or party is None or not party.is_terminal:
             raise ServiceError(views.Answer.STALE)
+        if not party.reviewable:
+            raise ServiceError(views.Answer.UNKNOWN)  # the button is drawn for games with bot players: forged
         review = await self.thinker.review(party.record(), seat.seat)
         log.info("game %s: a review of seat %d (%d decisions)", game_id, seat.seat, review.decisions)
         return party.render_review(review, frame_of(match, ""), tr_for(person.lang))

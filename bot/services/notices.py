@@ -56,7 +56,9 @@ class Notices:
             return notices
         if game.mode is not GameMode.GROUP:
             # A solo game's chat is the player's: the end is theirs, with their moves' review on request.
-            rendered = with_review_button(after.render_party_end(frame, tr), tr, game.key)
+            rendered = after.render_party_end(frame, tr)
+            if after.reviewable:
+                rendered = with_review_button(rendered, tr, game.key)
             notices.append(self._store(unit, game, rendered))
             return notices
         notices.append(self._store(unit, game, after.render_party_end(frame, tr)))
@@ -68,6 +70,7 @@ class Notices:
             # for the review of their own moves.
             user_tr = tr_for(user.lang)
             rendered = after.render_party_end(frame, user_tr, player=seat.seat, rematch=True)
-            rendered = with_review_button(rendered, user_tr, game.key)
+            if after.reviewable:
+                rendered = with_review_button(rendered, user_tr, game.key)
             notices.append(self._store(unit, game, rendered, private_to=user.user_id))
         return notices

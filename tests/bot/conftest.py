@@ -316,18 +316,19 @@ def lobby_of(group: FakeChat) -> FakeMessage:
     return lobby
 
 
-async def open_lobby(tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser]) -> str:
-    """``/konchinka`` in the group, then every player follows the join link; the game id."""
-    await creator.send(group, "/konchinka")
+async def open_lobby(
+    tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser], command: str = "/konchinka"
+) -> str:
+    """``command`` (a game's) in the group, then every player follows the join link; the game id."""
+    await creator.send(group, command)
     await tg.wait_for(lambda: find_lobby(group) is not None, what="the lobby")
     lobby = lobby_of(group)
     url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
     payload = url.split("start=", 1)[1]
     for user in players:
         await user.send_private(f"/start {payload}")
-    await tg.wait_for(
-        lambda: all(u.full_name in lobby_of(group).text for u in players), what="everyone seated"
-    )
+    # the same message, edited (a full table offers no join link any more)
+    await tg.wait_for(lambda: all(u.full_name in lobby.text for u in players), what="everyone seated")
     return payload.removeprefix("j_")
 
 
@@ -351,11 +352,18 @@ async def game_row(running: Running, game: str) -> GameRow:
     return row
 
 
-async def start_party(tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser]) -> str:
+async def start_party(
+    tg: FakeTelegram, group: FakeChat, creator: FakeUser, players: list[FakeUser], command: str = "/konchinka"
+) -> str:
     from bot.callbacks import LobbyCb, LobbyOp
 
-    game = await open_lobby(tg, group, creator, players)
-    answer = await creator.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    game = await open_lobby(tg, group, creator, players, command)
+    lobby = next(
+        m
+        for m in reversed(group.visible_messages())
+        if any((b.callback_data or "").startswith(f"l:{game}:") for b in m.flat_buttons)
+    )
+    answer = await creator.press(lobby, data=LobbyCb(game=game, op=LobbyOp.START).pack())
     assert answer.answered and not answer.text
     return game
 

@@ -18,8 +18,10 @@ from engine.king import (
     Phase,
     Play,
 )
+from tests.tiers import size
 
-GAMES = 1000
+GAMES = size(250, 1000)
+"""Random games checked move by move (every run; all of them in the slow tier, FULL_TESTS=1)."""
 DEEP_GAMES = 60
 """Games in which every move is also checked against a reference rule and every view for leaks."""
 

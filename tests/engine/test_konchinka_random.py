@@ -25,8 +25,10 @@ from engine.konchinka import (
 )
 from engine.konchinka.rules import VALUE
 from tests.engine.konchinka_baseline import BaselineKonchinkaState
+from tests.tiers import size
 
-PARTIES = 2000
+PARTIES = size(600, 2000)
+"""Random parties (every run; all of them in the slow tier, FULL_TESTS=1)."""
 
 
 def random_options(rng: random.Random, index: int) -> KonchinkaOptions:
@@ -107,7 +109,7 @@ def test_random_parties_keep_the_invariants() -> None:
             state.deck,
             state.piles,
         )
-    assert finished_early > 10 and full_parties >= 40
+    assert finished_early > PARTIES // 200 and full_parties >= PARTIES // 60  # both kinds of ending, often
     assert time.perf_counter() - started < 60
 
 

@@ -26,9 +26,11 @@ from engine.konchinka import (
     Settlement,
     Variant,
 )
+from tests.tiers import size
 
 KONCHINKI = frozenset(parse_cards("2c Td"))
-SEEDS = 60
+SEEDS = size(20, 60)
+"""Parties replayed against the spec (every run; all of them in the slow tier, FULL_TESTS=1)."""
 
 RefAction = tuple[object, ...]
 """("c", played card, frozenset of taken cards) | ("l", card) | ("f",)"""

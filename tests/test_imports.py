@@ -1,0 +1,71 @@
+"""Every module of bot/ and engine/ imports on its own: each is imported first thing in a process of its own, so
+an import cycle or a module that works only after another was imported fails here, not in production.
+
+The processes are forked from one that imported the third-party packages the bot depends on (and nothing of
+ours), so each costs milliseconds, not the seconds aiogram's import takes; what is tested — our modules' import
+order — is the same as in a fresh interpreter."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import bot
+import engine
+
+ROOT = Path(__file__).resolve().parents[1]
+
+FORKER = r"""
+import importlib, json, os, sys, traceback
+for third_party in ("aiogram", "aiohttp", "aiosqlite", "prometheus_client", "pydantic", "pydantic_settings",
+                    "fluent.runtime", "rapidfuzz", "pymorphy3", "snowballstemmer"):
+    importlib.import_module(third_party)
+assert not [m for m in sys.modules if m.split(".")[0] in ("bot", "engine", "tests")], "ours imported early"
+failed = {}
+for name in json.loads(sys.argv[1]):
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read)
+        try:
+            importlib.import_module(name)
+            message = b""
+        except BaseException:
+            message = traceback.format_exc().encode()
+        os.write(write, message)
+        os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        error = pipe.read().decode()
+    os.waitpid(pid, 0)
+    if error:
+        failed[name] = error
+print(json.dumps(failed))
+"""
+
+
+def _modules() -> list[str]:
+    names = []
+    for package in (bot, engine):
+        root = Path(str(package.__file__)).parent
+        for path in sorted(root.rglob("*.py")):
+            parts = path.relative_to(root.parent).with_suffix("").parts
+            names.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return names
+
+
+def test_every_module_of_bot_and_engine_imports_first_in_a_process_of_its_own() -> None:
+    modules = _modules()
+    assert {"bot.app", "bot.services.facade", "engine.ai", "engine.konchinka.state"} <= set(modules)
+    done = subprocess.run(
+        [sys.executable, "-c", FORKER, json.dumps(modules)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    failed = json.loads(done.stdout.strip().splitlines()[-1])
+    assert failed == {}, "\n\n".join(f"{name}:\n{error}" for name, error in failed.items())

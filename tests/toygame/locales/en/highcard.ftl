@@ -1,0 +1,12 @@
+game-highcard = High card
+game-highcard-button = 🂡 High card
+cmd-highcard = start a game of High card
+help-moves-highcard = High card: tap a card to play it.
+highcard-tricks = Tricks: { $tricks }
+highcard-led = On the table: { $card }
+highcard-hand = Your cards: { $cards }
+highcard-won = 🏆 Winner: { $name }
+rules-highcard = Each player has three cards. The first lays a card, the second answers; the higher card takes the trick and leads again. Two tricks win.
+rules-short-highcard = The higher card takes the trick; two tricks win.
+rules-title-highcard = High card
+rules-nav-highcard = High card

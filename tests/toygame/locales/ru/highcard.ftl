@@ -1,0 +1,12 @@
+game-highcard = Старшая карта
+game-highcard-button = 🂡 Старшая карта
+cmd-highcard = собрать партию в «Старшую карту»
+help-moves-highcard = «Старшая карта»: нажмите карту — она сыграна.
+highcard-tricks = Взятки: { $tricks }
+highcard-led = На столе: { $card }
+highcard-hand = Ваши карты: { $cards }
+highcard-won = 🏆 Победа: { $name }
+rules-highcard = У каждого три карты. Первый кладёт карту, второй отвечает; старшая берёт взятку и ходит снова. Две взятки — победа.
+rules-short-highcard = Старшая карта берёт взятку; две взятки — победа.
+rules-title-highcard = Старшая карта
+rules-nav-highcard = Старшая карта
