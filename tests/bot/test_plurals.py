@@ -26,6 +26,9 @@ NOT_NOUNS: dict[tuple[str, str], str] = {
     ("lobby-turn-time", "seconds"): "«с», an abbreviation, does not decline",
     ("time-limit", "seconds"): "«с», an abbreviation",
     ("rules-answer-konchinka-players", "min"): "«от 2 до 4 игроков»: the noun follows $max",
+    ("hint-value", "value"): "a decimal («−2,0», «1,5»): after a fraction the noun is always «очка»",
+    ("hint-values", "value"): "a decimal: always «очка»",
+    ("review-better", "gain"): "a decimal: always «очка»",
 }
 
 FORMS: tuple[tuple[str, str, str], ...] = (
