@@ -59,7 +59,7 @@ class Master:
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
 """The «мастер» of the first release: rollouts by the normal policy alone."""
-KERNEL_MASTER = Master(worlds=64, steps=300_000, trump_worlds=120, trump_steps=600_000, depth=1)
+KERNEL_MASTER = Master(worlds=384, steps=1_800_000, trump_worlds=384, trump_steps=1_800_000, depth=1)
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
