@@ -7,15 +7,21 @@
 # (not committed here: the machine this was written on has no Docker and no registry access to read it).
 ARG PYTHON_IMAGE=python:3.11.13-slim-bookworm
 
-# --- build: the project's own wheel (locales ship inside it) ----------------------------------------------------
+# --- build: the project's own wheel (locales and the compiled playout kernel ship inside it) ---------------------
 FROM ${PYTHON_IMAGE} AS build
 ENV PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
+# A C compiler for the bot players' playout kernels (engine/<game>/ai/csrc), here only: the runtime image gets the
+# wheel, which must hold one kernel per such folder.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY pyproject.toml README.md ./
 COPY engine ./engine
 COPY bot ./bot
 COPY locales ./locales
-RUN pip wheel --no-deps --wheel-dir /wheels .
+RUN pip wheel --no-deps --wheel-dir /wheels . \
+    && test "$(python -m zipfile -l /wheels/*.whl | grep -c '/ai/_kernel[^ ]*[.]so')" -eq "$(ls -d engine/*/ai/csrc | wc -l)"
 
 # --- runtime -------------------------------------------------------------------------------------------------------
 FROM ${PYTHON_IMAGE}

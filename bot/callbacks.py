@@ -101,6 +101,12 @@ class RulesCb(CallbackData, prefix="r"):
     page: bool = False
 
 
+class ReviewCb(CallbackData, prefix="rv"):
+    """«🔍 Разбор партии» on a finished party's end message: the presser's own moves, reviewed privately."""
+
+    game: str
+
+
 class RematchCb(CallbackData, prefix="rm"):
     """A new lobby with the same players and options as the finished ``game``."""
 

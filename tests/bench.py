@@ -1,6 +1,7 @@
-"""Engine benchmarks: random-playout throughput and the worst single-move enumeration time.
+"""Engine benchmarks: random-playout throughput, the worst single-move enumeration time, and the bot players'
+playouts per second through the compiled kernel and in pure Python side by side (:mod:`tests.bench_playouts`).
 
-    python -m tests.bench [--json] [--seconds S] [--seed N]
+    python -m tests.bench [--json] [--seconds S] [--seed N] [--game NAME]
 
 For each game and player count, whole parties are played from seeded states choosing uniformly among *all*
 legal actions through the public API (``legal_actions`` then ``apply``), and the figure is whole deals per
@@ -22,6 +23,7 @@ from typing import Any
 
 from engine.core import Game, make_game
 from engine.core import games as engine_games
+from tests.bench_playouts import lines, run_playouts
 from tests.engine.konchinka_baseline import make_baseline_game
 
 BASELINES: dict[str, Callable[[Mapping[str, Any]], Game]] = {"konchinka": make_baseline_game}
@@ -140,11 +142,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--game", action="append", help="only this game (repeatable)")
     args = parser.parse_args(argv)
-    results = run(args.seconds, args.seed, set(args.game) if args.game else None)
+    games = set(args.game) if args.game else None
+    results = run(args.seconds, args.seed, games)
+    playouts = run_playouts(max(args.seconds / 3.0, 0.2), args.seed, games)
     if args.json:
-        print(
-            json.dumps({"python": sys.version.split()[0], "results": [asdict(r) for r in results]}, indent=2)
-        )
+        report = {
+            "python": sys.version.split()[0],
+            "results": [asdict(r) for r in results],
+            "playouts": [asdict(p) for p in playouts],
+        }
+        print(json.dumps(report, indent=2))
         return 0
     for r in results:
         opts = ",".join(f"{k}={v}" for k, v in r.options.items())
@@ -156,6 +163,9 @@ def main(argv: list[str] | None = None) -> int:
             line += f"  target {r.target_deals_per_s:.0f}: x{r.ratio_to_target}"
         if r.ratio_to_baseline is not None:
             line += f"  baseline {r.baseline_deals_per_s:.1f}: x{r.ratio_to_baseline}"
+        print(line)
+    print()
+    for line in lines(playouts):
         print(line)
     return 0
 

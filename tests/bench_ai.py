@@ -23,12 +23,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.ai import Level, choose_action
-from engine.ai import king as king_ai
-from engine.ai import konchinka as konchinka_ai
 from engine.ai.search import SearchBudget, SearchResult
-from engine.arena import percentile
 from engine.core import make_game
 from engine.king import KingView
+from engine.king.ai import players as king_ai
+from engine.konchinka.ai import players as konchinka_ai
+from engine.stats import percentile
 
 GAMES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("konchinka 2p", "konchinka", {"players": 2}),

@@ -15,11 +15,13 @@ import subprocess
 import sys
 import tomllib
 import venv
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from bot.settings import ExitCode, Settings
+from engine.core import games
 from tests.fakebot import FakeTelegram
 from tests.tiers import FULL
 
@@ -173,9 +175,20 @@ def test_every_setting_is_documented(document: str) -> None:
     assert not missing, f"{document} does not mention {missing}"
 
 
-@pytest.mark.slow
-async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Path) -> None:
-    """Built and installed as the Dockerfile does it; run outside the source tree, it must not need it."""
+def test_the_builder_stage_compiles_the_kernel_and_the_runtime_has_no_compiler() -> None:
+    """The bot players' playout kernel is C: gcc in the build stage (which checks the wheel holds the kernel),
+    none in the runtime stage, which installs the built wheel."""
+    steps = instructions()
+    start = max(i for i, (k, _) in enumerate(steps) if k == "FROM")
+    build, runtime = steps[:start], steps[start:]
+    assert any(k == "RUN" and "apt-get install" in a and "gcc" in a for k, a in build)
+    assert any(k == "RUN" and "pip wheel" in a and "/ai/_kernel" in a for k, a in build)
+    assert not any("gcc" in a or "build-essential" in a for _, a in runtime)
+
+
+def build_and_install(tmp_path: Path, **env: str) -> tuple[Path, str, Path]:
+    """The wheel built as the Dockerfile builds it (``env`` added to the build's environment) and installed into a
+    fresh environment: (its python, its site-packages, the wheel)."""
     # The files the Dockerfile copies, and only those (a build/ left in the checkout cannot leak in).
     source = tmp_path / "src"
     source.mkdir()
@@ -188,7 +201,8 @@ async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Pa
     ]
     assert sorted(copied) == ["bot", "engine", "locales"], copied
     for package in copied:
-        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+        ignore = shutil.ignore_patterns("__pycache__", "*.so")  # a kernel built in place must not leak in
+        shutil.copytree(ROOT / package, source / package, ignore=ignore)
     wheels = tmp_path / "wheels"
     subprocess.run(
         [
@@ -206,6 +220,7 @@ async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Pa
         check=True,
         capture_output=True,
         timeout=300,
+        env={**os.environ, **env},
     )
     (wheel,) = wheels.glob("cardbot-*.whl")
     target = tmp_path / "venv"
@@ -237,6 +252,39 @@ async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Pa
         capture_output=True,
         timeout=300,
     )
+    return python, site, wheel
+
+
+def kernel_files(wheel: Path) -> list[str]:
+    """The compiled kernels' files in the wheel (their type stubs aside)."""
+    with zipfile.ZipFile(wheel) as archive:
+        names = archive.namelist()
+    return [name for name in names if "/ai/_kernel" in name and not name.endswith(".pyi")]
+
+
+KERNEL_CHECK = (
+    "import random; from engine.ai import Level, choose_action; from engine.core import games, make_game; "
+    "state = make_game('king', {}).new_initial_state(3); view = state.view(state.current_player); "
+    "choose_action(view, Level.HARD, random.Random(1)); "
+    "print(*(e.players.backend for e in games().values() if e.players is not None))"
+)
+KERNELS = len(list(ROOT.glob("engine/*/ai/csrc")))
+"""Games with a compiled kernel (pyproject.toml builds one per folder)."""
+WITH_PLAYERS = sum(1 for entry in games().values() if entry.players is not None)
+"""Games with bot players (each says which path its rollouts take)."""
+
+
+@pytest.mark.slow
+async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Path) -> None:
+    """Built and installed as the Dockerfile does it; run outside the source tree, it must not need it."""
+    python, site, wheel = build_and_install(tmp_path)
+    assert [name.endswith(".so") for name in kernel_files(wheel)] == [True] * KERNELS, (
+        "the wheel ships the kernels"
+    )
+    backend = subprocess.run(
+        [str(python), "-c", KERNEL_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert backend.stdout.split() == ["c"] * KERNELS, backend.stderr
     tg = FakeTelegram()
     await tg.start()
     try:
@@ -295,3 +343,16 @@ def test_the_lock_installs_with_pip_into_a_fresh_environment(tmp_path: Path) -> 
     subprocess.run([python, "-m", "pip", "check"], check=True, capture_output=True, timeout=120)
     imports = "import aiogram, aiohttp, aiosqlite, prometheus_client, pydantic, pydantic_settings, rapidfuzz"
     subprocess.run([python, "-c", imports], check=True, capture_output=True, timeout=120)
+
+
+def test_without_a_c_compiler_the_wheel_still_builds_and_the_bot_players_think_in_python(
+    tmp_path: Path,
+) -> None:
+    """``optional`` extension: a failing compiler leaves the kernel out, and the installed bot players fall back
+    to the pure-Python path."""
+    python, _, wheel = build_and_install(tmp_path, CC="false", LDSHARED="false")
+    assert kernel_files(wheel) == []
+    backend = subprocess.run(
+        [str(python), "-c", KERNEL_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=300
+    )
+    assert backend.stdout.split() == ["python"] * WITH_PLAYERS, backend.stderr

@@ -10,13 +10,15 @@ actions a card button stands for, and why a card cannot be played now. A game is
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar, Generic, Protocol, TypeVar, cast
 
 from bot.i18n import Translator
-from bot.views.models import LobbyInfo, Rendered, TableFrame, TableInfo
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
 from bot.views.rules_book import RulesBook
+from engine.ai.advice import Advice
+from engine.ai.review import Review
 from engine.core import (
     Action,
     Game,
@@ -26,6 +28,7 @@ from engine.core import (
     Outcome,
     Player,
     State,
+    games,
     replay,
 )
 
@@ -156,9 +159,15 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         сыграл за вас 8♥»)."""
 
     @abstractmethod
-    def hint(self, view: ViewT, action: ActionT, tr: Translator) -> str:
-        """«💡 Подсказка» (solo): one line, ≤ 200 characters, saying what ``action`` (the «мастер» bot
-        player's choice from ``view``) is and why."""
+    def hint(self, view: ViewT, advice: Advice, tr: Translator) -> str:
+        """«💡 Подсказка» (solo): one line, ≤ 200 characters, saying what ``advice.action`` (the «мастер» bot
+        player's choice from ``view``) is and why, with the expected points its search found."""
+
+    def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+        """«🔍 Разбор партии»: the player's moves where «мастер» would have gained most, each with its position,
+        the move made, the better move and what it was worth. Offered only for a game whose engine registered
+        bot players (:attr:`Party.reviewable`), which must then say it."""
+        raise NotImplementedError(f"{self.kind}: no review without bot players")
 
     # -------------------------------------------------------------------------------------------- buttons
 
@@ -207,6 +216,11 @@ class Party(Protocol):
     def outcome(self) -> Outcome | None: ...
     @property
     def deals_completed(self) -> int: ...
+    @property
+    def reviewable(self) -> bool:
+        """Whether «🔍 Разбор партии» is offered: the game's engine registered bot players."""
+        ...
+
     def record(self) -> GameRecord: ...
     def after(self, index: int) -> tuple[Party, str]:
         """The party after the current player's legal action number ``index``, and that action's code
@@ -227,8 +241,12 @@ class Party(Protocol):
         """The whole table as ``player`` sees it (the group's message reads only what everyone sees)."""
         ...
 
-    def hint(self, player: Player, action: object, tr: Translator) -> str:
-        """«💡 Подсказка»: ``action`` (a bot player's choice for ``player``) said in one line."""
+    def hint(self, player: Player, advice: Advice, tr: Translator) -> str:
+        """«💡 Подсказка»: ``advice`` (a bot player's choice for ``player``, and why) said in one line."""
+        ...
+
+    def render_review(self, review: Review, frame: Frame, tr: Translator) -> Rendered:
+        """«🔍 Разбор партии» of one player (``review.player``), sent to them privately."""
         ...
 
     def played(self, code: str, tr: Translator) -> str:
@@ -285,6 +303,11 @@ class _Party(Generic[ActionT, ViewT]):
     def deals_completed(self) -> int:
         return self.state.deals_completed
 
+    @property
+    def reviewable(self) -> bool:
+        entry = games().get(self.state.game.name)
+        return entry is not None and entry.players is not None
+
     def record(self) -> GameRecord:
         return self.state.record()
 
@@ -318,11 +341,13 @@ class _Party(Generic[ActionT, ViewT]):
     def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
         return self.plugin.render_table(self._table(frame, player), tr)
 
-    def hint(self, player: Player, action: object, tr: Translator) -> str:
-        for legal in self.state.legal_actions():
-            if legal == action:
-                return self.plugin.hint(self.state.view(player), legal, tr)
-        raise ValueError(f"not a legal action now: {action!r}")
+    def hint(self, player: Player, advice: Advice, tr: Translator) -> str:
+        if advice.action not in self.state.legal_actions():
+            raise ValueError(f"not a legal action now: {advice.action!r}")
+        return self.plugin.hint(self.state.view(player), advice, tr)
+
+    def render_review(self, review: Review, frame: Frame, tr: Translator) -> Rendered:
+        return self.plugin.render_review(review, frame.seats, tr)
 
     def played(self, code: str, tr: Translator) -> str:
         return self.plugin.played(self.state.game.parse_action(code), tr)

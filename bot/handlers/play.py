@@ -1,12 +1,13 @@
 """Moves: the two taps of a move (card, then what it does), «another card», taking a seat back, and looking
-without moving: «📋 Стол» (the whole table, privately) and the solo «💡 Подсказка»."""
+without moving: «📋 Стол» (the whole table, privately), the solo «💡 Подсказка» and, once a party is over,
+«🔍 Разбор партии» (one's own moves reviewed, privately)."""
 
 from __future__ import annotations
 
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot.callbacks import BackCb, HintCb, MoveCb, PickCb, SeatCb, TableCb
+from bot.callbacks import BackCb, HintCb, MoveCb, PickCb, ReviewCb, SeatCb, TableCb
 from bot.handlers.common import answer_quietly, game_id_of, person, tr_of
 from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, answer_text
@@ -62,6 +63,11 @@ async def on_hint(callback: CallbackQuery, callback_data: HintCb, service: GameS
     await answer_quietly(callback, hint, show_alert=True)
 
 
+async def on_review(callback: CallbackQuery, callback_data: ReviewCb, service: GameService) -> None:
+    await service.review(_game(callback_data.game), person(callback.from_user))
+    await answer_quietly(callback)
+
+
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="play")
@@ -71,4 +77,5 @@ def make_router() -> Router:
     router.callback_query.register(on_take_seat, SeatCb.filter())
     router.callback_query.register(on_table, TableCb.filter())
     router.callback_query.register(on_hint, HintCb.filter())
+    router.callback_query.register(on_review, ReviewCb.filter())
     return router

@@ -405,6 +405,11 @@ class GameService:
         """«💡 Подсказка» in a solo game: what «мастер» would play now, and why (nothing is played)."""
         return await self.hints.hint(game_id, person, version)
 
+    async def review(self, game_id: int, person: Person) -> None:
+        """«🔍 Разбор партии»: the person's costliest moves in the finished game, sent to them privately."""
+        rendered = await self.hints.review(game_id, person)
+        await self.publisher.say(person.user_id, rendered.text, rendered.markup)
+
     async def repost(self, chat_id: int, thread_id: int) -> None:
         """``/score``: the table message again at the bottom of the chat (the old one deleted)."""
         game = await self.players.active_game_in(chat_id, thread_id)

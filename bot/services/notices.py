@@ -10,6 +10,7 @@ from bot.services.store import Match, Unit
 from bot.services.tables import frame_of, seat_info, tr_for
 from bot.storage import GameMode, GameRow, Notice, SeatRow, UserRow
 from bot.views import Rendered, SeatInfo
+from bot.views.common import with_review_button
 
 
 class Notices:
@@ -88,13 +89,20 @@ class Notices:
                     notices.append(self._store(unit, game, rendered, private_to=user.user_id))
         if not after.is_terminal:
             return notices
-        notices.append(self._store(unit, game, after.render_party_end(frame, tr)))
         if game.mode is not GameMode.GROUP:
-            return notices  # a solo game's chat is the player's: the notice above is theirs
+            # A solo game's chat is the player's: the end is theirs, with their moves' review on request.
+            rendered = after.render_party_end(frame, tr)
+            if after.reviewable:
+                rendered = with_review_button(rendered, tr, game.key)
+            notices.append(self._store(unit, game, rendered))
+            return notices
+        notices.append(self._store(unit, game, after.render_party_end(frame, tr)))
         for seat, user in self._players(match):
-            # Every player of a finished party may start a rematch (the rule of ``Lobby.rematch``).
-            rendered = after.render_party_end(
-                frame, tr_for(user.lang), player=seat.seat, rematch=True, personal=True
-            )
+            # Every player of a finished party may start a rematch (the rule of ``Lobby.rematch``), and ask
+            # for the review of their own moves.
+            user_tr = tr_for(user.lang)
+            rendered = after.render_party_end(frame, user_tr, player=seat.seat, rematch=True, personal=True)
+            if after.reviewable:
+                rendered = with_review_button(rendered, user_tr, game.key)
             notices.append(self._store(unit, game, rendered, private_to=user.user_id))
         return notices

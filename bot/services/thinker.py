@@ -1,7 +1,7 @@
 """The bot players' thinking, off the event loop: decisions run in a pool of worker processes.
 
-The search of the hard level is pure Python; in threads it would hold the GIL of the process that serves
-every chat. A :class:`Thinker` sends each searching decision (a view, a level and a seed, all picklable) to a
+The search of the hard level (and the «💡 Подсказка» and «🔍 Разбор партии» built on it) is mostly Python;
+in threads it would hold the GIL of the process that serves every chat. A :class:`Thinker` sends each searching decision (a view, a level and a seed, all picklable) to a
 ``ProcessPoolExecutor`` whose workers start by ``spawn`` (never a fork of the running event loop), end with the bot and are
 warmed up by :meth:`Thinker.start`. The budget of a decision is work, not time (see
 :mod:`engine.ai.search`), so the same view and seed give the same action in the pool, in-process, idle or
@@ -20,10 +20,17 @@ import random
 import signal
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import TypeVar
 
 from engine.ai import Level, choose_action
+from engine.ai.advice import Advice, advise
+from engine.ai.review import Review, review_party
+from engine.core import GameRecord, Player
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +58,17 @@ def decision_seed(game_seed: int, move: int) -> int:
 def think(view: object, level: Level, seed: int, budget_ms: float | None = None) -> object:
     """One decision, as a worker makes it: the action of a ``level`` bot player for ``view``."""
     return choose_action(view, Level(level), random.Random(seed), budget_ms=budget_ms)
+
+
+def advice_for(view: object, seed: int) -> Advice:
+    """«💡 Подсказка», as a worker makes it: the «мастер» decision from ``view`` (``seed`` as for
+    :func:`think`) and why."""
+    return advise(view, random.Random(seed))
+
+
+def review_of(record: GameRecord, player: Player) -> Review:
+    """«🔍 Разбор партии», as a worker makes it: ``player``'s moves where «мастер» would have gained most."""
+    return review_party(record, player)
 
 
 def _worker_init(bot_pid: int) -> None:
@@ -127,20 +145,32 @@ class Thinker:
             raise RuntimeError("the thinker is closed")
         if Level(level) not in SEARCHING_LEVELS:
             return think(view, level, seed, self.budget_ms)
+        return await self._run(think, view, level, seed, self.budget_ms)
+
+    async def advise(self, view: object, seed: int) -> Advice:
+        """«💡 Подсказка»: what «мастер» plays from ``view`` with ``seed`` (as :meth:`choose` would), and why."""
+        return await self._run(advice_for, view, seed)
+
+    async def review(self, record: GameRecord, player: Player) -> Review:
+        """«🔍 Разбор партии» of ``player`` in the finished party of ``record`` (a second or two of a worker)."""
+        return await self._run(review_of, record, player)
+
+    async def _run(self, work: Callable[..., T], *args: object) -> T:
+        """``work(*args)`` in a worker (in a thread of this process when there are none)."""
+        if self._closed:
+            raise RuntimeError("the thinker is closed")
         if self.in_process:
-            return await asyncio.to_thread(think, view, level, seed, self.budget_ms)
+            return await asyncio.to_thread(work, *args)
         if self._pool is None:
             self._pool = self._new_pool()
         pool = self._pool
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(pool, think, view, level, seed, self.budget_ms)
+            return await loop.run_in_executor(pool, work, *args)
         except BrokenProcessPool:
-            log.warning(
-                "bot player pool broken (a worker died): rebuilding it; this decision is made in-process"
-            )
+            log.warning("bot player pool broken (a worker died): rebuilding it; this work is done in-process")
             self._replace(pool)
-            return await asyncio.to_thread(think, view, level, seed, self.budget_ms)
+            return await asyncio.to_thread(work, *args)
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """Swap a broken pool for a new one, once however many decisions met it."""

@@ -10,9 +10,9 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.callbacks import HintCb, RematchCb, RulesCb, SeatCb, TableCb
+from bot.callbacks import HintCb, RematchCb, ReviewCb, RulesCb, SeatCb, TableCb
 from bot.i18n import Locale, Translator
-from bot.views.models import SeatInfo
+from bot.views.models import Rendered, SeatInfo
 from engine.ai import Level
 from engine.cards import Card
 from engine.core import JSONValue
@@ -233,6 +233,25 @@ def hand_last_row(
 def take_seat_row(tr: Translator, game_id: str) -> list[InlineKeyboardButton]:
     """«↩️ Вернуться за стол» under the hand of a player a bot player stands in for."""
     return [button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())]
+
+
+def with_review_button(rendered: Rendered, tr: Translator, game_id: str) -> Rendered:
+    """A party's end message with «🔍 Разбор партии» on a row of its own above its buttons (the reader's own
+    moves, reviewed and sent to them privately)."""
+    rows = [[button(tr.t("btn-review"), ReviewCb(game=game_id).pack())]]
+    if rendered.markup is not None:
+        rows.extend(rendered.markup.inline_keyboard)
+    return Rendered(rendered.text, keyboard(rows))
+
+
+def decimal(value: float, tr: Translator, *, signed: bool = False) -> str:
+    """A number with one decimal as the locale writes it (``+1,5``, ``−0,3`` in Russian; ``1.5`` in English),
+    with a real minus sign."""
+    text = f"{value:+.1f}" if signed else f"{value:.1f}"
+    if text.lstrip("+-") == "0.0":
+        text = "0.0"
+    text = text.replace("-", "−")
+    return text.replace(".", ",") if tr.locale is Locale.RU else text
 
 
 def option(options: Mapping[str, JSONValue] | object, name: str, default: JSONValue) -> JSONValue:

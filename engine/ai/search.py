@@ -2,8 +2,8 @@
 
 The searching player cannot see the other hands, so it repeatedly *samples a world* — a full state that agrees
 with everything its view shows (cards seen, voids shown in play, forced plays not made) — and, in that world,
-plays every candidate action followed by a fast playout policy to a horizon (the end of the deal). The action
-with the best average value over the worlds is chosen. All candidate actions meet the same worlds and the same
+plays every candidate action followed by a playout to a horizon (the end of the deal, or a few plies: see
+each game's ``ai/rollouts.py``). The action with the best average value over the worlds is chosen. All candidate actions meet the same worlds and the same
 playout randomness (common random numbers), so their differences are measured with little noise, and a
 candidate that is clearly worse than the leader (paired difference below zero by a wide margin) stops being
 played out, which leaves the budget to the close calls.
@@ -20,28 +20,19 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TypeAlias
 
-from engine.core import State
-
 Action: TypeAlias = Any
 
 
 class SearchModel(Protocol):
     """What the search needs from a game, for one searching player and one view."""
 
-    def sample_world(self, rng: random.Random) -> State:
-        """A full state consistent with the view, the searching player to move."""
+    def sample_world(self, rng: random.Random) -> Any:
+        """A world consistent with the view (a full state, or what the model's :meth:`evaluate` needs of one)."""
         ...
 
-    def playout_action(self, state: State, rng: random.Random) -> Action:
-        """A fast, reasonable action for the player to move in ``state``."""
-        ...
-
-    def is_horizon(self, state: State) -> bool:
-        """True where a playout stops (typically the end of the current deal, or the end of the party)."""
-        ...
-
-    def value(self, state: State) -> float:
-        """How good a horizon state is for the searching player (higher is better)."""
+    def evaluate(self, world: Any, actions: Sequence[Action]) -> tuple[list[float], int]:
+        """The value of each action in ``world`` for the searching player (higher is better: each action
+        followed by a playout, each game's ``ai/rollouts.py``), and the playout steps that took."""
         ...
 
 
@@ -50,11 +41,11 @@ class SearchBudget:
     """How much a decision may cost, in work: at most ``worlds`` sampled worlds and about ``steps`` playout steps.
 
     A step is one action applied in a playout (the searched candidate included). Both limits are checked after
-    each whole world, so the same view and rng give the same decision however busy the machine is; the step cap
-    keeps long playouts (early in a deal, many candidates) from costing more than short ones. ``time_ms`` is an
-    optional wall-clock safety net, off by default: when set, a decision may stop early on a slow or busy
-    machine and is then no longer reproducible. One whole world is always searched; a world cut short by the
-    time cap is dropped. After ``prune_after`` worlds, a candidate whose paired difference to the leader is
+    each whole world, so the same view and rng give the same decision however busy the machine is, and on either
+    path of :mod:`engine.ai.kernel`; the step cap keeps long playouts (early in a deal, many candidates) from
+    costing more than short ones. ``time_ms`` is an optional wall-clock safety net, off by default: checked
+    after each world, it may stop a decision early on a slow or busy machine, which is then no longer
+    reproducible. One whole world is always searched. After ``prune_after`` worlds, a candidate whose paired difference to the leader is
     below zero by more than ``prune_z`` standard errors is no longer played out.
     """
 
@@ -118,24 +109,10 @@ def pimc(
             stopped_by = "steps"
             break
         world = model.sample_world(rng)
-        playout_seed = rng.getrandbits(48)
-        row: dict[int, float] = {}
-        for i in active:
-            state = world.clone()
-            state.apply(actions[i])
-            steps += 1
-            playout_rng = random.Random(playout_seed)
-            while not model.is_horizon(state):
-                state.apply(model.playout_action(state, playout_rng))
-                steps += 1
-            row[i] = model.value(state)
-            playouts += 1
-            if worlds >= 1 and clock() > deadline:
-                break
-        if len(row) < len(active):
-            stopped_by = "time"
-            break  # out of time in the middle of a world: that world is dropped
-        for i, v in row.items():
+        row, used = model.evaluate(world, [actions[i] for i in active])
+        steps += used
+        playouts += len(active)
+        for i, v in zip(active, row, strict=True):
             values[i].append(v)
         worlds += 1
         if clock() > deadline:

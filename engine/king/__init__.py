@@ -11,6 +11,7 @@ import random
 from engine.cards import Card
 from engine.core import register_game
 from engine.king.actions import CHOOSE_TRUMP_ACTIONS, ChooseTrump, KingAction, Play, parse_action
+from engine.king.ai import PLAYERS
 from engine.king.rules import (
     DEFAULT_ORDER,
     NEGATIVE_DEALS,
@@ -41,7 +42,7 @@ def redeal(state: KingState, player: int, rng: random.Random) -> KingState | Non
     return KingState.from_view(state.view(player), hands)
 
 
-register_game("king", make_king_game, redeal=redeal)
+register_game("king", make_king_game, redeal=redeal, players=PLAYERS)
 
 __all__ = [
     "CHOOSE_TRUMP_ACTIONS",

@@ -13,6 +13,7 @@ from typing import Any
 from engine.cards import Card
 from engine.core import register_game
 from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, parse_action
+from engine.konchinka.ai import PLAYERS
 from engine.konchinka.rules import KONCHINKI, KonchinkaIllegal, KonchinkaOptions, Settlement, Variant
 from engine.konchinka.state import KonchinkaGame, KonchinkaState
 from engine.konchinka.views import DealScore, Event, EventKind, KonchinkaView
@@ -44,6 +45,7 @@ register_game(
         {"players": 4, "forced_capture": True, "early_finish": False, "target": 2},
     ),
     redeal=redeal,
+    players=PLAYERS,
 )
 
 __all__ = [

@@ -137,16 +137,37 @@ hint-move-play = { $card }
 hint-move-trump = trump { $suit }
 hint-move-trump-last = trump by the last card
 hint-why = { $why ->
-    [finish] the points already reach the target
+    [finish] the points already allow finishing
     [konchinka] it takes a konchinka
     [sweep] the jack takes the whole table
-    [capture] it takes cards from the table
-    [lay-nothing] nothing to take
-    [lay-better] taking is worse now
-    [lead] leading the trick
-    [takes] it takes the trick
-    [ducks] it lets another player take the trick
-    [discard] no card of the suit — a discard
-    [trump-suit] judging by the first three cards
-   *[trump-last] the first three cards suggest no suit
+    [last-capture] the last capture takes what is left on the table too
+    [clubs] it collects clubs
+    [most-cards] it takes the most cards
+    [capture] the most profitable capture
+    [safest-lay] it leaves the opponent the least
+    [hold-back] taking is worse now
+    [lay] this card costs least to give away
+    [trump-suit] your strength is in this suit
+    [trump-last] no suit is strong — let the last card decide
+    [dump-penalty] it drops { $card } while it can
+    [dump-high] no card of the suit — it sheds a high card
+    [duck] it lets the trick go
+    [take-empty] it takes the trick while it costs nothing
+    [take-least] the cheapest way to take this trick
+    [lead-low] another player will take the trick over this card
+    [lead-safe] the cheapest lead
+    [ruff] it trumps
+    [win] it takes the trick
+    [cash] it takes a sure trick
+    [draw-trumps] it draws trumps
+    [discard] the trick cannot be won — it discards
+   *[lead] it prepares tricks for later
 }
+hint-dump-what = { $what ->
+    [king] the king of hearts
+    [queen] a queen
+    [jack] a jack
+   *[heart] a heart
+}
+hint-value = On average { $value } points this deal.
+hint-values = On average { $value } points this deal; the best other move: { $other }.

@@ -15,6 +15,7 @@ from bot.callbacks import (
     MoveCb,
     PickCb,
     RematchCb,
+    ReviewCb,
     RulesCb,
     SeatCb,
     SoloCb,
@@ -44,6 +45,7 @@ WORST_CASES: list[CallbackData] = [
     BackCb(game=GAME, version=VERSION),
     RulesCb(section=SECTION_LIMIT, game=GAME, page=True),
     RematchCb(game=GAME),
+    ReviewCb(game=GAME),
     SoloCb(step=SoloStep.LEVEL, game="konchinka", opponents=3, level=LONGEST_LEVEL),
     SeatCb(game=GAME),
 ]

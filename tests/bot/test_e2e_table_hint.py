@@ -11,6 +11,7 @@ from bot.services.thinker import decision_seed
 from bot.storage import repo
 from bot.views.stats import render_stats
 from engine.ai import Level, choose_action
+from engine.ai.advice import advise
 from engine.konchinka import KonchinkaView
 from tests.bot.conftest import (
     BotRunner,
@@ -110,8 +111,12 @@ async def expected_hint(running: Running, game: str) -> str:
     assert row.record is not None
     party = plugin_of(row.kind).restore(row.record)
     view = party.view_of(0)
-    action = choose_action(view, Level.HARD, random.Random(decision_seed(party.seed, party.version)))
-    return party.hint(0, action, RU)
+    assert isinstance(view, KonchinkaView)
+    advice = advise(view, random.Random(decision_seed(party.seed, party.version)))
+    assert advice.action == choose_action(
+        view, Level.HARD, random.Random(decision_seed(party.seed, party.version))
+    ), "the hint's move is the one «мастер» plays"
+    return party.hint(0, advice, RU)
 
 
 async def test_a_solo_hint_says_what_the_master_would_play_and_plays_nothing(

@@ -27,6 +27,9 @@ NOT_NOUNS: dict[tuple[str, str], str] = {
     ("time-limit", "seconds"): "«с», an abbreviation",
     ("rules-answer-konchinka-players", "min"): "«от 2 до 4 игроков»: the noun follows $max",
     ("top-line", "shown"): "«−21 очко»: $shown is $points with its sign; the form follows $points",
+    ("hint-value", "value"): "a decimal («−2,0», «1,5»): after a fraction the noun is always «очка»",
+    ("hint-values", "value"): "a decimal: always «очка»",
+    ("review-better", "gain"): "a decimal: always «очка»",
 }
 
 FORMS: tuple[tuple[str, str, str], ...] = (

@@ -21,10 +21,10 @@ import pytest
 from bot.services.thinker import Thinker, decision_seed, think
 from bot.settings import Settings
 from engine.ai import Level, choose_action
-from engine.ai import king as king_ai
-from engine.ai import konchinka as konchinka_ai
 from engine.core import make_game
 from engine.king import KingView
+from engine.king.ai import players as king_ai
+from engine.konchinka.ai import players as konchinka_ai
 
 GAMES: tuple[tuple[str, dict[str, Any]], ...] = (("konchinka", {"players": 3}), ("king", {}))
 TOKEN = "123456789:" + "A" * 35

@@ -27,7 +27,7 @@ from bot.views.stats import render_stats
 from engine.ai import Level
 from engine.cards import Card, parse_cards
 from engine.king import Contract, KingGame, KingState, KingView, Play
-from engine.konchinka import Capture, Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay
+from engine.konchinka import Finish, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay
 from tests.bot.conftest import lobby_info
 from tests.bot.test_views import EN, RU, assert_valid, buttons
 
@@ -474,30 +474,6 @@ def test_english_never_calls_the_game_a_party() -> None:
             value = line.split("=", 1)[1] if re.match(r"^[a-z][\w-]* =", line) else line
             assert "party" not in value.lower(), (path.name, line)
             assert "parties" not in value.lower(), (path.name, line)
-
-
-# ------------------------------------------------------------------------------------ hint
-
-
-@LOCALES
-def test_hint_says_what_the_master_would_play_and_why(tr: Translator) -> None:
-    view = konchinka_position().view(0)
-    konchinka = next(a for a in view.legal_actions if isinstance(a, Capture) and a.card == Card.parse("Td"))
-    lay = next(a for a in view.legal_actions if isinstance(a, Lay) and a.card == Card.parse("4s"))
-    king = KING.hint(king_position().view(0), Play(Card.parse("Kh")), tr)
-    if tr is RU:
-        assert KONCHINKA.hint(view, konchinka, tr) == (
-            "💡 Мастер сыграл бы так: взять 7♦ + 3♠ картой 10♦ — забирает кончинку."
-        )
-        assert (
-            KONCHINKA.hint(view, lay, tr) == "💡 Мастер сыграл бы так: положить 4♠ — брать сейчас невыгодно."
-        )
-        assert king == "💡 Мастер сыграл бы так: К♥ — отдаёт взятку другому."
-    else:
-        assert KONCHINKA.hint(view, konchinka, tr) == (
-            "💡 The master would play: take 7♦ + 3♠ with 10♦ — it takes a konchinka."
-        )
-        assert king == "💡 The master would play: K♥ — it lets another player take the trick."
 
 
 @LOCALES

@@ -10,13 +10,13 @@ from typing import Any
 import pytest
 
 from engine.ai import Level, choose_action
-from engine.ai import king as king_ai
-from engine.ai import konchinka as konchinka_ai
 from engine.cards import FULL_DECK, PIQUET_DECK, Card, Suit, parse_cards
 from engine.core import make_game
 from engine.king import ChooseTrump, Contract, KingState, Phase, Play
+from engine.king.ai import players as king_ai
 from engine.king.rules import KING_OF_HEARTS
 from engine.konchinka import Capture, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay
+from engine.konchinka.ai import players as konchinka_ai
 
 FAST_HARD = {"iterations": 2, "budget_ms": 10_000.0}
 """A hard player that searches two worlds: cheap, and the iteration cap (not the clock) decides."""

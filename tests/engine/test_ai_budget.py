@@ -6,9 +6,9 @@ import random
 import time
 from typing import Any
 
-from engine.ai import king as king_ai
 from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.king import Phase
+from engine.king.ai import players as king_ai
 from tests.engine.test_ai import positions
 
 

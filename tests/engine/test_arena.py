@@ -8,7 +8,7 @@ from contextlib import redirect_stdout
 
 import pytest
 
-from engine import arena
+from engine import arena, stats
 from engine.ai import Level
 
 
@@ -21,21 +21,21 @@ def test_seats_rotate_so_every_level_sits_everywhere_on_the_same_cards() -> None
 
 
 def test_wilson_interval_matches_known_values() -> None:
-    lo, hi = arena.wilson_interval(62, 100)
+    lo, hi = stats.wilson_interval(62, 100)
     assert lo == pytest.approx(0.5221, abs=1e-3)
     assert hi == pytest.approx(0.7090, abs=1e-3)
-    assert arena.wilson_interval(0, 10)[0] == 0.0
-    assert arena.wilson_interval(10, 10)[1] == pytest.approx(1.0)
+    assert stats.wilson_interval(0, 10)[0] == 0.0
+    assert stats.wilson_interval(10, 10)[1] == pytest.approx(1.0)
 
 
 def test_mean_interval_and_percentiles() -> None:
-    mean, lo, hi = arena.mean_interval([1.0, 2.0, 3.0, 4.0, 5.0])
+    mean, lo, hi = stats.mean_interval([1.0, 2.0, 3.0, 4.0, 5.0])
     assert mean == 3.0
     assert (lo, hi) == pytest.approx((3.0 - 1.963, 3.0 + 1.963), abs=0.01)  # t(4) = 2.776
-    assert arena.t_quantile_975(1000) == pytest.approx(1.962, abs=1e-3)
-    assert arena.t_quantile_975(10) == pytest.approx(2.228, abs=5e-3)
-    assert arena.percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5
-    assert arena.percentile(list(map(float, range(101))), 95) == 95.0
+    assert stats.t_quantile_975(1000) == pytest.approx(1.962, abs=1e-3)
+    assert stats.t_quantile_975(10) == pytest.approx(2.228, abs=5e-3)
+    assert stats.percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5
+    assert stats.percentile(list(map(float, range(101))), 95) == 95.0
 
 
 def _run(argv: list[str]) -> str:
@@ -50,8 +50,6 @@ def test_tiny_konchinka_run_prints_json_with_every_level() -> None:
         [
             "--game",
             "konchinka",
-            "--players",
-            "2",
             "--seats",
             "normal,easy",
             "--parties",
@@ -68,7 +66,7 @@ def test_tiny_konchinka_run_prints_json_with_every_level() -> None:
     assert data["parties"] == 4
     assert set(data["levels"]) == {"normal", "easy"}
     wins = 0.0
-    for stats in data["levels"].values():
+    for entry in data["levels"].values():
         for key in (
             "win_rate",
             "win_rate_ci95",
@@ -78,11 +76,11 @@ def test_tiny_konchinka_run_prints_json_with_every_level() -> None:
             "decision_ms_p95",
             "decision_ms_max",
         ):
-            assert key in stats
-        assert "mean_by_deal" not in stats  # Кинг only
-        lo, hi = stats["win_rate_ci95"]
-        assert 0.0 <= lo <= stats["win_rate"] <= hi <= 1.0
-        wins += stats["wins"]
+            assert key in entry
+        assert "mean_by_deal" not in entry  # Кинг only
+        lo, hi = entry["win_rate_ci95"]
+        assert 0.0 <= lo <= entry["win_rate"] <= hi <= 1.0
+        wins += entry["wins"]
     assert wins == 4  # exactly one winner per party
 
 

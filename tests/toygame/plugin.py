@@ -18,6 +18,7 @@ from bot.views.common import button, card, hand_last_row, keyboard, name_of, sea
 from bot.views.models import LobbyInfo, Rendered, TableInfo
 from bot.views.rules_book import RulesBook, RulesSection
 from bot.views.settings import done_row, turn_time_row
+from engine.ai.advice import Advice
 from engine.cards import Card
 from engine.core import JSONValue
 from tests.toygame.engine import TOY, HighCardGame, HighCardView, Play, make_highcard_game
@@ -131,8 +132,9 @@ class HighCardPlugin(GamePlugin[Play, HighCardView]):
         winner = name_of(table.seats, _winner(table), tr)
         return Rendered("\n".join([tr.t("highcard-won", name=winner), _tricks_line(table, tr)]))
 
-    def hint(self, view: HighCardView, action: Play, tr: Translator) -> str:
-        return card(action.card, tr)
+    def hint(self, view: HighCardView, advice: Advice, tr: Translator) -> str:
+        assert isinstance(advice.action, Play)
+        return card(advice.action.card, tr)
 
     def played(self, action: Play, tr: Translator) -> str:
         return card(action.card, tr)

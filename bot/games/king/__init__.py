@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.king import results, views
 from bot.games.king.hint import hint_text
+from bot.games.king.review import render_review
 from bot.games.king.rules import rules_book
 from bot.games.king.settings import KingSetting, render_king_settings, set_king_option
 from bot.i18n import Translator
 from bot.views.common import card
-from bot.views.models import LobbyInfo, Rendered, TableInfo
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
 from bot.views.rules_book import RulesBook
+from engine.ai.advice import Advice
+from engine.ai.review import Review
 from engine.core import IllegalActionError, JSONValue
 from engine.king import KingAction, KingGame, KingOptions, KingView, Play
 
@@ -70,8 +75,11 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
             return card(action.card, tr)
         return action.suit.symbol if action.suit is not None else tr.t("btn-trump-last")
 
-    def hint(self, view: KingView, action: KingAction, tr: Translator) -> str:
-        return hint_text(view, action, tr)
+    def hint(self, view: KingView, advice: Advice, tr: Translator) -> str:
+        return hint_text(view, advice, tr)
+
+    def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+        return render_review(review, seats, tr)
 
     def actions_of_card(self, view: KingView, code: str) -> list[int]:
         return [

@@ -1,31 +1,44 @@
-"""«💡 Подсказка» in a solo Кинг game: what the strongest bot player would play, and why, in one line."""
+"""«💡 Подсказка» in a solo Кинг game: what the strongest bot player would play, why, and what its search expects
+of it, in one line."""
 
 from __future__ import annotations
 
+from bot.games.konchinka.hint import values_text
 from bot.i18n import Translator
 from bot.views.common import card, short_answer
-from engine.king import ChooseTrump, KingAction, KingView, winning_play
+from engine.ai.advice import Advice
+from engine.cards import Card, Rank
+from engine.king import ChooseTrump, KingView, Play
+from engine.king.rules import KING_OF_HEARTS
 
 
-def hint_text(view: KingView, action: KingAction, tr: Translator) -> str:
-    """One line (a callback answer, ≤ 200 characters): «💡 Мастер сыграл бы так: 7♦ — отдаёт взятку
-    другому.» ``action`` is the one the «мастер» bot player chose from this view."""
+def move_text(action: object, tr: Translator) -> str:
+    """A Кинг move as the hint and the review say it: a card, or the trump named."""
     if isinstance(action, ChooseTrump):
         if action.suit is None:
-            move, why = tr.t("hint-move-trump-last"), "trump-last"
-        else:
-            move, why = tr.t("hint-move-trump", suit=action.suit.symbol), "trump-suit"
-        return short_answer(tr.t("hint-line", move=move, why=tr.t("hint-why", why=why)))
-    move = tr.t("hint-move-play", card=card(action.card, tr))
-    if not view.trick:
-        why = "lead"
-    else:
-        led = view.trick[0][1].suit
-        takes = winning_play((*view.trick, (view.player, action.card)), view.trump)[0] == view.player
-        if takes:
-            why = "takes"
-        elif action.card.suit is not led and action.card.suit is not view.trump:
-            why = "discard"
-        else:
-            why = "ducks"
-    return short_answer(tr.t("hint-line", move=move, why=tr.t("hint-why", why=why)))
+            return tr.t("hint-move-trump-last")
+        return tr.t("hint-move-trump", suit=action.suit.symbol)
+    assert isinstance(action, Play)
+    return tr.t("hint-move-play", card=card(action.card, tr))
+
+
+def _penalty_kind(c: Card) -> str:
+    """What a dropped penalty card is called: the king (K♥), a queen, a jack, or a heart."""
+    if c == KING_OF_HEARTS:
+        return "king"
+    if c.rank is Rank.QUEEN:
+        return "queen"
+    if c.rank is Rank.JACK:
+        return "jack"
+    return "heart"
+
+
+def hint_text(view: KingView, advice: Advice, tr: Translator) -> str:
+    """One line (a callback answer, ≤ 200 characters): «💡 Мастер сыграл бы так: Д♠ — сбрасывает даму, пока
+    можно. В среднем −2,0 очка за сдачу, лучший другой ход — −6,5.» ``advice`` is what the «мастер» bot player
+    decided from this view."""
+    action = advice.action
+    what = tr.t("hint-dump-what", what=_penalty_kind(action.card)) if isinstance(action, Play) else ""
+    why = tr.t("hint-why", why=advice.why, card=what)
+    line = tr.t("hint-line", move=move_text(action, tr), why=why)
+    return short_answer(line + values_text(advice, tr))

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.konchinka import results, views
 from bot.games.konchinka.hint import hint_text
+from bot.games.konchinka.review import render_review
 from bot.games.konchinka.rules import rules_book
 from bot.games.konchinka.sections import KonchinkaSection
 from bot.games.konchinka.settings import KonchinkaSetting, render_konchinka_settings, set_konchinka_option
 from bot.i18n import Translator
 from bot.views.common import card, option
-from bot.views.models import LobbyInfo, Rendered, TableInfo
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
 from bot.views.rules_book import RulesBook
+from engine.ai.advice import Advice
+from engine.ai.review import Review
 from engine.cards import Card
 from engine.core import JSONValue
 from engine.konchinka import KonchinkaAction, KonchinkaGame, KonchinkaOptions, KonchinkaView, Lay, Variant
@@ -104,8 +109,11 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
             return tr.t("btn-finish")
         return card(action.card, tr)
 
-    def hint(self, view: KonchinkaView, action: KonchinkaAction, tr: Translator) -> str:
-        return hint_text(view, action, tr)
+    def hint(self, view: KonchinkaView, advice: Advice, tr: Translator) -> str:
+        return hint_text(view, advice, tr)
+
+    def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+        return render_review(review, seats, tr)
 
     def actions_of_card(self, view: KonchinkaView, code: str) -> list[int]:
         if code == FINISH.code:

@@ -15,9 +15,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import PIQUET_DECK, Card, Rank, Suit
-from engine.king import CHOOSE_TRUMP_ACTIONS, ChooseTrump, Contract, KingState, KingView, Phase, Play
-from engine.king.actions import PLAYS, KingAction
-from engine.king.rules import CARD_PENALTY, NUM_PLAYERS, TRICK_PENALTY, PlayedCard, beats, winning_play
+from engine.king.actions import CHOOSE_TRUMP_ACTIONS, PLAYS, ChooseTrump, KingAction, Play
+from engine.king.rules import (
+    CARD_PENALTY,
+    NUM_PLAYERS,
+    TRICK_PENALTY,
+    Contract,
+    Phase,
+    PlayedCard,
+    beats,
+    winning_play,
+)
+from engine.king.state import KingState, KingView
 
 _HONOUR = {Rank.ACE: 1.0, Rank.KING: 0.6, Rank.QUEEN: 0.3, Rank.JACK: 0.1}
 

@@ -1,24 +1,22 @@
-"""Bot players for Кончинка.
+"""Кончинка: the normal player («любитель»), the easy one («новичок»), and the hard player's value of a position.
 
 Every card is weighed in deal points: a card is worth a share of the 2 points for most cards, a club a share
 of the clubs point, a кончинка (2♣, 10♦) a whole point; a share that is already decided (27 cards or 7 clubs
 in one pile) is worth nothing any more.
 
-- The **normal** player («любитель») counts the unseen cards and scores every legal action as what it takes
-  minus what it *exposes*: the expected best capture the next player can make from the table it leaves,
-  given the chance that their hand holds each rank (and, in the classic game, a jack that sweeps all). So it
-  takes кончинки when offered, does not lay a кончинка or leave an easy sum behind, keeps its jack for a big
-  table, and grabs the last capture near the end of the deck (the leftovers go to the last capturer).
-  It always finishes early («прикончить») when the rules allow.
-- The **easy** player («новичок») grabs the capture with the most cards, lays a random card otherwise, and
-  now and then plays any legal move.
-- The **hard** player («мастер») searches (:mod:`engine.ai.search`): it samples the unseen cards into the
-  other hands and the deck, plays each of its best candidates (by the normal player's score) and then the
-  normal policy for everybody for ``PLAYOUT_HORIZON`` plies (or to the end of the deal, if sooner), and
-  scores the result as its expected deal points minus the others' (:func:`expected_edge`: piles so far, and
-  the chances of the cards and clubs points given what is still in play), or the deal's actual points when
-  the deal ended, plus a bonus or malus when the party itself ended. Short playouts by a good policy measured
-  better than greedy playouts to the end of the deal: the far future of a deal is mostly the luck of the deck.
+- The **normal** player counts the unseen cards and scores every legal action as what it takes minus what it
+  *exposes*: the expected best capture the next player can make from the table it leaves, given the chance
+  that their hand holds each rank (and, in the classic game, a jack that sweeps all). So it takes кончинки when
+  offered, does not lay a кончинка or leave an easy sum behind, keeps its jack for a big table, and grabs the
+  last capture near the end of the deck (the leftovers go to the last capturer). It always finishes early
+  («прикончить») when the rules allow.
+- The **easy** player grabs the capture with the most cards, lays a random card otherwise, and now and then
+  plays any legal move.
+- The same normal policy plays every seat in the hard player's playouts (:func:`playout_action`), whose end is
+  valued by :func:`value`: the deal's points once it ended, else :func:`expected_edge`.
+
+The compiled kernel (engine/ai/csrc/konchinka.c) mirrors this module operation for operation; floating-point
+sums are written as plain loops so that every Python version adds in the kernel's order.
 """
 
 from __future__ import annotations
@@ -28,11 +26,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import FULL_DECK, Card, Rank, Suit
-from engine.core import State
-from engine.konchinka import Capture, Finish, KonchinkaAction, KonchinkaState, KonchinkaView, Lay, Variant
-from engine.konchinka.rules import IS_KONCHINKA, SECURE_CARDS, SECURE_CLUBS, VALUE
+from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay
+from engine.konchinka.rules import BY_INDEX, IS_KONCHINKA, SECURE_CARDS, SECURE_CLUBS, VALUE, Variant
+from engine.konchinka.state import KonchinkaState
+from engine.konchinka.views import KonchinkaView
 
 TOTAL_CARDS = 52
 TOTAL_CLUBS = 13
@@ -80,7 +78,10 @@ def worth_table(captured_cards: Sequence[int], captured_clubs: Sequence[int]) ->
         card.append(w)
     capturer = [0.0] * 15
     for rank in Rank:
-        capturer[rank] = sum(card[Card(rank, s).index] for s in Suit) / 4.0
+        total = 0.0
+        for s in Suit:
+            total += card[Card(rank, s).index]
+        capturer[rank] = total / 4.0
     found = _WORTH[key] = Worth(tuple(card), tuple(capturer))
     return found
 
@@ -143,7 +144,10 @@ def exposure(table: Sequence[Card], worth: Worth, chances: Chances, points: bool
                 continue
             gain = s + capturer[rank]
         elif value == JACK_VALUE:
-            gain = sum(cw[c.index] for c in table) + capturer[rank]
+            gain = 0.0
+            for c in table:
+                gain += cw[c.index]
+            gain += capturer[rank]
         else:
             same = [cw[c.index] for c in table if c.rank is rank]
             if not same:
@@ -237,14 +241,22 @@ def score_actions(pos: Position, actions: Sequence[KonchinkaAction]) -> list[flo
             scores.append(1000.0)
             continue
         if isinstance(a, Capture):
-            taken = set(a.taken)
+            groups = a.groups
+            # the taken cards by index (one group is kept so; several are sorted), as the kernel adds them
+            taken = groups[0] if len(groups) == 1 else sorted(a.taken, key=BY_INDEX)
+            gain = 0.0
+            for c in taken:
+                gain += worth[c.index]
+            gain += worth[a.card.index]
             after = [c for c in table if c not in taken]
-            gain = sum(worth[c.index] for c in a.taken) + worth[a.card.index]
             if not pos.points and a.card.rank is Rank.JACK:
                 gain -= JACK_KEEP
             if last_round:
                 # The last capture of the deal takes the leftovers: favour captures late in the last round.
-                gain += 0.25 * sum(worth[c.index] for c in after) * (1.0 if hands_left == 1 else 0.5)
+                left = 0.0
+                for c in after:
+                    left += worth[c.index]
+                gain += 0.25 * left * (1.0 if hands_left == 1 else 0.5)
         else:
             assert isinstance(a, Lay)
             after = [*table, a.card]
@@ -278,67 +290,16 @@ def easy_action(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     return actions[rng.randrange(len(actions))]
 
 
-# -------------------------------------------------------------------------------------------- the search
+def playout_action(state: KonchinkaState) -> KonchinkaAction:
+    """The normal player's action for the player to move in a full state (seeing only what it could see)."""
+    legal = state.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    scores = score_actions(position_from_state(state), legal)
+    return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
 
 
-def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
-    """A full state consistent with ``view``: the unseen cards dealt at random into the other hands and deck."""
-    seen = set(view.hand) | set(view.table)
-    for pile in view.captured:
-        seen.update(pile)
-    unseen = [c for c in FULL_DECK if c not in seen]
-    rng.shuffle(unseen)
-    hands: dict[int, list[Card]] = {}
-    at = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.player:
-            continue
-        hands[seat] = unseen[at : at + size]
-        at += size
-    deck = unseen[at : at + view.deck_size]  # (a hand-built position may leave some cards out of play)
-    return KonchinkaState.from_view(view, hands, deck, seed=rng.getrandbits(32))
-
-
-class KonchinkaModel:
-    """The hard player's search model: short playouts by the normal policy, scored in expected deal points."""
-
-    def __init__(self, view: KonchinkaView) -> None:
-        self.view = view
-        self.player = view.player
-        self.deals = len(view.deal_scores)
-
-    def sample_world(self, rng: random.Random) -> State:
-        return sample_world(self.view, rng)
-
-    def playout_action(self, state: State, rng: random.Random) -> KonchinkaAction:
-        assert isinstance(state, KonchinkaState)
-        legal = state.legal_actions()
-        if len(legal) == 1:
-            return legal[0]
-        scores = score_actions(position_from_state(state), legal)
-        return legal[max(range(len(legal)), key=lambda i: (scores[i], -i))]
-
-    def is_horizon(self, state: State) -> bool:
-        if state.is_terminal or state.deals_completed > self.deals:
-            return True
-        return PLAYOUT_HORIZON is not None and state.version - self.view.version > PLAYOUT_HORIZON
-
-    def value(self, state: State) -> float:
-        assert isinstance(state, KonchinkaState)
-        me = self.player
-        outcome = state.outcome
-        if len(state.deal_scores) > self.deals:
-            score = state.deal_scores[self.deals]
-            n = len(score.points)
-            others = [p for p in range(n) if p != me]
-            value = score.points[me] - sum(score.points[p] for p in others) / len(others)
-            value += 0.03 * (score.cards[me] - sum(score.cards[p] for p in others) / len(others))
-            value += 0.05 * (score.clubs[me] - sum(score.clubs[p] for p in others) / len(others))
-        else:
-            value = expected_edge(state, me)
-        if outcome is not None:
-            value += 4.0 if me in outcome.winners else -4.0
-        return value
+# ------------------------------------------------------------------------------------- the hard player's value
 
 
 def _phi(x: float) -> float:
@@ -350,6 +311,10 @@ def _p_ahead(lead: int, spread: float) -> tuple[float, float]:
     if spread <= 0.0:
         return (1.0 if lead > 0 else 0.0, 1.0 if lead < 0 else 0.0)
     return _phi((lead - 0.5) / spread), _phi((-lead - 0.5) / spread)
+
+
+CARD_SPREAD = 2.5
+CLUB_SPREAD = 1.5
 
 
 def expected_edge(state: KonchinkaState, me: int) -> float:
@@ -375,69 +340,30 @@ def expected_edge(state: KonchinkaState, me: int) -> float:
                 p_cards *= _p_ahead(cards[p] - cards[q], card_spread)[0]
                 p_clubs *= _p_ahead(clubs[p] - clubs[q], club_spread)[0]
         expected.append(2.0 * p_cards + p_clubs + konch[p])
-    others = sum(expected) - expected[me]
+    total = 0.0
+    for e in expected:
+        total += e
+    others = total - expected[me]
     return expected[me] - others / (n - 1) + 0.03 * (cards[me] - (sum(cards) - cards[me]) / (n - 1))
 
 
-CARD_SPREAD = 2.5
-CLUB_SPREAD = 1.5
-PLAYOUT_HORIZON: int | None = 8
-"""How many plies a playout runs past the searched move (None: to the end of the deal)."""
-HARD_WORLDS = 64
-"""Sampled worlds per decision."""
-HARD_STEPS = 12_000
-"""Playout steps per decision (see :class:`engine.ai.search.SearchBudget`)."""
-HARD_CANDIDATES = 6
+def value(state: KonchinkaState, me: int, deals: int) -> float:
+    """How good a playout's end is for ``me``, in deal points against the others' average.
 
-
-def hard_budget(
-    view: KonchinkaView, *, time_ms: float | None = None, worlds: int | None = None, steps: int | None = None
-) -> SearchBudget:
-    """The hard player's budget: its own worlds and steps unless given; no time cap unless given."""
-    return SearchBudget(
-        worlds=HARD_WORLDS if worlds is None else worlds,
-        steps=HARD_STEPS if steps is None else steps,
-        time_ms=time_ms,
-    )
-
-
-def hard_search(
-    view: KonchinkaView, rng: random.Random, budget: SearchBudget
-) -> tuple[KonchinkaAction, SearchResult | None]:
-    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
-    actions = list(view.legal_actions)
-    if len(actions) == 1:
-        return actions[0], None
-    for a in actions:
-        if isinstance(a, Finish):
-            return a, None
-    scores = score_actions(position_from_view(view), actions)
-    order = sorted(range(len(actions)), key=lambda i: (-scores[i], i))[:HARD_CANDIDATES]
-    candidates = [actions[i] for i in order]
-    if len(candidates) == 1:
-        return candidates[0], None
-    result = pimc(candidates, KonchinkaModel(view), rng, budget)
-    action: KonchinkaAction = result.action
-    return action, result
-
-
-def hard_action(
-    view: KonchinkaView,
-    rng: random.Random,
-    budget_ms: float | None = None,
-    iterations: int | None = None,
-    steps: int | None = None,
-) -> KonchinkaAction:
-    """The hard player's action: ``iterations`` worlds and ``steps`` override the level's, ``budget_ms`` caps time."""
-    return hard_search(view, rng, hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps))[0]
-
-
-def describe(view: KonchinkaView, action: KonchinkaAction) -> str:
-    table = " ".join(c.ru for c in view.table) or "—"
-    if isinstance(action, Finish):
-        return "прикончил!"
-    if isinstance(action, Lay):
-        return f"стол [{table}]: кладёт {action.card.ru}"
-    assert isinstance(action, Capture)
-    taken = " ".join(c.ru for c in action.taken)
-    return f"стол [{table}]: берёт {taken} картой {action.card.ru}"
+    ``deals``: the deals finished where the playout began. Once that deal has ended, its points (and a little
+    for cards and clubs); while it runs, :func:`expected_edge`. The party's end adds 4 for its winner and takes
+    4 from everybody else.
+    """
+    outcome = state.outcome
+    if len(state.deal_scores) > deals:
+        score = state.deal_scores[deals]
+        n = len(score.points)
+        others = [p for p in range(n) if p != me]
+        result = score.points[me] - sum(score.points[p] for p in others) / len(others)
+        result += 0.03 * (score.cards[me] - sum(score.cards[p] for p in others) / len(others))
+        result += 0.05 * (score.clubs[me] - sum(score.clubs[p] for p in others) / len(others))
+    else:
+        result = expected_edge(state, me)
+    if outcome is not None:
+        result += 4.0 if me in outcome.winners else -4.0
+    return result

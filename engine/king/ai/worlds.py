@@ -14,21 +14,25 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
-from engine.ai.king_policy import played_cards, policy_action
 from engine.cards import PIQUET_DECK, Card, Suit
 from engine.core import Player
-from engine.king import Contract, KingOptions, KingState, KingView, Phase
 from engine.king.actions import PLAYS
+from engine.king.ai.policy import played_cards, policy_action
 from engine.king.rules import (
     ACE_OF_HEARTS,
     CARD_PENALTY,
     KING_OF_HEARTS,
     NUM_PLAYERS,
+    Contract,
+    KingOptions,
+    Phase,
     PlayedCard,
     beats,
     winning_play,
 )
+from engine.king.state import KingState, KingView
 
 UNLIKELY_ODDS = 0.1
 """How much less often the sampler gives a player a card their play so far suggests they do not hold."""
@@ -43,6 +47,8 @@ class Knowledge:
     fixed: dict[Player, list[Card]]
     unlikely: dict[Player, set[Card]] = field(default_factory=dict)
     """Cards a sensible player would probably have played instead of what they did (soft evidence)."""
+    choices: dict[tuple[object, ...], _Choices] = field(default_factory=dict, compare=False)
+    """Where each hidden card may go, by relaxation (filled by :func:`deal_hidden`)."""
 
 
 def infer(view: KingView) -> Knowledge:
@@ -125,13 +131,19 @@ def _follow_evidence(
     return out
 
 
+Hands: TypeAlias = dict[Player, list[Card]]
+"""The hidden hands of a world: every seat whose cards the viewer does not fully see."""
+_Choices: TypeAlias = dict[Card, tuple[tuple[Player, float], ...]]
+"""Per card, the seats it may go to and the odds factor of each (``UNLIKELY_ODDS`` where play doubts it)."""
+
+
 def deal_hidden(
     cards: Sequence[Card],
     sizes: Mapping[Player, int],
     knowledge: Knowledge,
     rng: random.Random,
     tries: int = 40,
-) -> dict[Player, list[Card]]:
+) -> Hands:
     """Deal ``cards`` into hands of the given sizes, respecting voids, banned and fixed cards.
 
     Most constrained cards go first, each to a random allowed player weighted by the room left in their hand;
@@ -139,11 +151,29 @@ def deal_hidden(
     this only guards against surprises), the banned cards and then the voids are relaxed.
     """
     for relax in (0, 1, 2):
+        choices = _choices(cards, sizes, knowledge, relax)
         for _ in range(tries):
-            hands = _try_deal(cards, sizes, knowledge, rng, relax)
+            hands = _try_deal(cards, sizes, knowledge, rng, choices)
             if hands is not None:
                 return hands
     raise ValueError("cannot deal the hidden cards into hands of these sizes")
+
+
+def _choices(cards: Sequence[Card], sizes: Mapping[Player, int], k: Knowledge, relax: int) -> _Choices:
+    """Where each card may go at this level of relaxation (worked out once per view: the search deals many
+    worlds from one view's knowledge)."""
+    key = (relax, tuple(sizes.items()), tuple(cards))
+    found = k.choices.get(key)
+    if found is None:
+        found = k.choices[key] = {
+            c: tuple(
+                (p, UNLIKELY_ODDS if c in k.unlikely.get(p, ()) else 1.0)
+                for p in sizes
+                if (relax >= 2 or c.suit not in k.voids[p]) and (relax >= 1 or c not in k.banned[p])
+            )
+            for c in cards
+        }
+    return found
 
 
 def _try_deal(
@@ -151,35 +181,33 @@ def _try_deal(
     sizes: Mapping[Player, int],
     k: Knowledge,
     rng: random.Random,
-    relax: int,
-) -> dict[Player, list[Card]] | None:
-    hands: dict[Player, list[Card]] = {p: list(k.fixed.get(p, ())) for p in sizes}
+    choices: _Choices,
+) -> Hands | None:
+    hands: Hands = {p: list(k.fixed.get(p, ())) for p in sizes}
     room = {p: sizes[p] - len(hands[p]) for p in sizes}
     fixed_cards = {c for cs in k.fixed.values() for c in cs}
     free = [c for c in cards if c not in fixed_cards]
     rng.shuffle(free)
-    options: list[tuple[Card, list[Player]]] = []
-    for c in free:
-        allowed = [
-            p
-            for p in sizes
-            if (relax >= 2 or c.suit not in k.voids[p]) and (relax >= 1 or c not in k.banned[p])
-        ]
-        options.append((c, allowed))
+    options = [(c, choices[c]) for c in free]
     options.sort(key=lambda item: len(item[1]))
     for c, allowed in options:
-        open_seats = [p for p in allowed if room[p] > 0]
-        if not open_seats:
+        seats: list[Player] = []
+        odds: list[float] = []
+        for p, factor in allowed:
+            left = room[p]
+            if left > 0:
+                seats.append(p)
+                odds.append(left * factor)
+        if not seats:
             return None
-        odds = [room[p] * (UNLIKELY_ODDS if c in k.unlikely.get(p, ()) else 1.0) for p in open_seats]
         pick = rng.random() * sum(odds)
-        chosen = len(open_seats) - 1
+        chosen = len(seats) - 1
         for i, w in enumerate(odds):
             pick -= w
             if pick < 0:
                 chosen = i
                 break
-        p = open_seats[chosen]
+        p = seats[chosen]
         hands[p].append(c)
         room[p] -= 1
     if any(room.values()):
@@ -187,8 +215,9 @@ def _try_deal(
     return hands
 
 
-def sample_world(view: KingView, rng: random.Random, knowledge: Knowledge | None = None) -> KingState:
-    """A full state consistent with ``view`` (the viewer's cards kept, the others dealt under the inferences)."""
+def deal_world(view: KingView, rng: random.Random, knowledge: Knowledge | None = None) -> Hands:
+    """The hidden hands of a world consistent with ``view``: the others' hands dealt under the inferences (and,
+    before trump is named, the chooser's own five unseen cards too)."""
     knowledge = knowledge if knowledge is not None else infer(view)
     me = view.player
     if view.phase is Phase.CHOOSE_TRUMP:
@@ -197,16 +226,20 @@ def sample_world(view: KingView, rng: random.Random, knowledge: Knowledge | None
         rng.shuffle(unseen)
         own = list(view.hand) + unseen[: 8 - len(view.hand)]
         rest = unseen[8 - len(view.hand) :]
-        hands: dict[Player, list[Card]] = {me: own}
+        hands: Hands = {me: own}
         others = [p for p in range(NUM_PLAYERS) if p != me]
         for i, p in enumerate(others):
             hands[p] = rest[8 * i : 8 * i + 8]
-        return KingState.from_view(view, hands, seed=rng.getrandbits(32))
+        return hands
     gone = set(view.hand) | set(played_cards(view))
     unseen = [c for c in PIQUET_DECK if c not in gone]
     sizes = {p: view.hand_sizes[p] for p in range(NUM_PLAYERS) if p != me}
-    dealt = deal_hidden(unseen, sizes, knowledge, rng)
-    return KingState.from_view(view, dealt, seed=rng.getrandbits(32))
+    return deal_hidden(unseen, sizes, knowledge, rng)
+
+
+def sample_world(view: KingView, rng: random.Random, knowledge: Knowledge | None = None) -> KingState:
+    """A full state consistent with ``view`` (the viewer's cards kept, the others dealt under the inferences)."""
+    return KingState.from_view(view, deal_world(view, rng, knowledge))
 
 
 def surprises(view: KingView, world: KingState) -> int:
@@ -215,22 +248,36 @@ def surprises(view: KingView, world: KingState) -> int:
     The deal is replayed from its start with the hands of ``world`` (plus the cards played since); a play
     where the player had a choice and the normal policy picks another card counts as one surprise.
     """
+    return surprises_in(view, dict(enumerate(world.hands)))
+
+
+def deal_start(view: KingView, hands: Mapping[Player, Sequence[Card]]) -> KingState | None:
+    """The deal of ``view`` at its first play, the hidden cards as in ``hands`` (None: nothing played yet)."""
     plays = [pc for t in view.tricks_this_deal for pc in t.plays]
     plays.extend(view.trick)
     if not plays:
-        return 0
-    hands = [list(h) for h in world.hands]
+        return None
+    start = [list(hands.get(p, view.hand if p == view.player else ())) for p in range(NUM_PLAYERS)]
     for p, c in plays:
-        hands[p].append(c)
+        start[p].append(c)
     first_leader = view.tricks_this_deal[0].leader if view.tricks_this_deal else view.leader
-    replay = KingState.from_position(
-        hands,
+    return KingState.from_position(
+        start,
         deal_index=view.deal_index,
         dealer=view.dealer,
         leader=first_leader,
         trump=view.trump,
         options=view.options,
     )
+
+
+def surprises_in(view: KingView, hands: Mapping[Player, Sequence[Card]]) -> int:
+    """:func:`surprises` for a world given by its hidden hands (:func:`deal_world`)."""
+    replay = deal_start(view, hands)
+    if replay is None:
+        return 0
+    plays = [pc for t in view.tricks_this_deal for pc in t.plays]
+    plays.extend(view.trick)
     count = 0
     me = view.player
     for p, c in plays:

@@ -1,0 +1,56 @@
+"""«🔍 Разбор партии» of a Кинг party: the player's three costliest moves, each with its deal, trick and hand,
+the move made and the one «мастер» prefers, with what that was worth."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.games.king.hint import move_text
+from bot.games.king.views import deal_label
+from bot.i18n import Translator
+from bot.views.common import card, cards, decimal, fit, name_of
+from bot.views.models import Rendered, SeatInfo
+from engine.ai.review import Review
+from engine.king import KingView, Phase
+from engine.king.rules import NUM_DEALS
+
+
+def _position(view: KingView, n: int, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+    deal = deal_label(view.deal_index, view.contract, tr)
+    if view.trump is not None:
+        deal += ", " + tr.t("review-king-trump-suit", suit=view.trump.symbol)
+    head = tr.t(
+        "review-king-position",
+        n=n,
+        deal=view.deal_index + 1,
+        total=NUM_DEALS,
+        contract=deal,
+        trick=len(view.tricks_this_deal) + 1,
+    )
+    if view.phase is Phase.CHOOSE_TRUMP:
+        return [head, tr.t("review-king-choose", hand=cards(view.hand, tr))]
+    if view.trick:
+        plays = ", ".join(f"{card(c, tr)} ({name_of(seats, p, tr)})" for p, c in view.trick)
+        on_table = tr.t("review-king-trick", plays=plays)
+    else:
+        on_table = tr.t("review-king-lead")
+    return [head, on_table, tr.t("review-hand", hand=cards(view.hand, tr))]
+
+
+def render_review(review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+    lines = [tr.t("review-title")]
+    if not review.moves:
+        lines.append(tr.t("review-none", count=review.decisions))
+        return Rendered("\n".join(lines))
+    lines.append(tr.t("review-weighed", count=review.decisions))
+    for n, verdict in enumerate(review.moves, 1):
+        view = verdict.view
+        assert isinstance(view, KingView)
+        lines.append("")
+        lines.extend(_position(view, n, seats, tr))
+        lines.append(tr.t("review-played", move=move_text(verdict.played, tr)))
+        lines.append(
+            tr.t("review-better", move=move_text(verdict.better, tr), gain=decimal(verdict.gain, tr))
+        )
+    text = "\n".join(lines)
+    return Rendered(fit(lambda _keep: text))

@@ -1,0 +1,200 @@
+"""Bot players for Кинг: the hard player («мастер») and the entry points of all three levels.
+
+- The normal («любитель») and easy («новичок») players are the rule-based policy of :mod:`engine.king.ai.policy`.
+- The hard player runs determinized Monte Carlo search (:mod:`engine.ai.search`) over worlds dealt by
+  :mod:`engine.king.ai.worlds` (every hidden card placed consistently with what it has seen). Of a few worlds
+  so dealt, one is kept with odds that fall with each play a normal player would not have made there. Then it
+  plays each candidate followed by a rollout to the end of the deal (:mod:`engine.ai.rollouts`), scoring its
+  own deal result. The trump choice is searched the same way over the five unseen cards of its hand. How many
+  worlds, and whether its own later moves are searched too inside a rollout, is its :class:`Master` setting:
+  :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the arena, and played where the
+  compiled kernel is missing).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.ai.search import SearchBudget, SearchResult, pimc
+from engine.cards import PIQUET_DECK, Card
+from engine.king.actions import ChooseTrump, KingAction, Play
+from engine.king.ai import kernel
+from engine.king.ai.policy import easy_action, normal_action, played_cards
+from engine.king.ai.worlds import Hands, deal_world, infer, sample_world, surprises
+from engine.king.rules import CARD_PENALTY, Phase
+from engine.king.state import KingView
+
+__all__ = [
+    "MASTER",
+    "describe",
+    "easy_action",
+    "hard_action",
+    "infer",
+    "normal_action",
+    "sample_world",
+    "surprises",
+]
+
+_NO_PENALTY: tuple[int, ...] = (0,) * 52
+
+INFERENCE_TOLERANCE = 0.3
+"""The odds of a candidate world per play of the others that the normal player would not have made there."""
+CANDIDATES = 4
+"""Consistent worlds dealt for each world the search keeps (the most plausible ones are kept more often)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Master:
+    """How hard the hard player searches: worlds and steps per card play and per trump choice (its work
+    budget), and the depth of its own later moves' search inside a rollout (:mod:`engine.ai.rollouts`)."""
+
+    worlds: int
+    steps: int
+    trump_worlds: int
+    trump_steps: int
+    depth: int
+
+
+BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
+"""The «мастер» of the first release: rollouts by the normal policy alone."""
+KERNEL_MASTER = Master(worlds=384, steps=1_800_000, trump_worlds=384, trump_steps=1_800_000, depth=1)
+"""Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
+README, «Bot players»)."""
+MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
+"""The «мастер» of this process: without the kernel, pure Python could not afford today's work in time, and plays
+the first release's."""
+
+
+class KingModel:
+    """The search model of the hard player: rollouts to the end of the deal, of the master's depth."""
+
+    def __init__(self, view: KingView, master: Master | None = None) -> None:
+        self.view = view
+        self.player = view.player
+        self.master = MASTER if master is None else master
+        self.knowledge = infer(view)
+        self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
+
+    def sample_world(self, rng: random.Random) -> Hands:
+        """A world (its hidden hands) drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
+
+        ``CANDIDATES`` consistent worlds are dealt and one is kept with probability proportional to
+        ``INFERENCE_TOLERANCE ** surprises`` (sampling-importance-resampling), so the search spends its
+        playouts on the worlds that explain the play so far.
+        """
+        if not self.has_history or CANDIDATES <= 1:
+            return deal_world(self.view, rng, self.knowledge)
+        pool = [deal_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
+        weights = [INFERENCE_TOLERANCE ** kernel.king_surprises(self.view, w) for w in pool]
+        pick = rng.random() * sum(weights)
+        for w, world in zip(weights, pool, strict=True):
+            pick -= w
+            if pick < 0:
+                return world
+        return pool[-1]
+
+    def evaluate(self, world: Hands, actions: Sequence[KingAction]) -> tuple[list[float], int]:
+        return kernel.king_world_values(self.view, world, actions, self.master.depth)
+
+
+def hard_budget(
+    view: KingView,
+    *,
+    time_ms: float | None = None,
+    worlds: int | None = None,
+    steps: int | None = None,
+    master: Master | None = None,
+) -> SearchBudget:
+    """The hard player's budget for ``view``: the master's worlds and steps unless given; no time cap unless
+    given."""
+    master = MASTER if master is None else master
+    trump_phase = view.phase is Phase.CHOOSE_TRUMP
+    default_worlds, default_steps = (
+        (master.trump_worlds, master.trump_steps) if trump_phase else (master.worlds, master.steps)
+    )
+    return SearchBudget(
+        worlds=default_worlds if worlds is None else worlds,
+        steps=default_steps if steps is None else steps,
+        time_ms=time_ms,
+    )
+
+
+def candidates(view: KingView) -> list[KingAction]:
+    """The actions the hard player compares: every trump choice, or one card per run of equal cards."""
+    legal = list(view.legal_actions)
+    if len(legal) > 1 and view.phase is not Phase.CHOOSE_TRUMP:
+        # Cards of equal value: neighbouring ranks of one suit in my hand with nothing between them out.
+        legal = _distinct_plays(view, legal)
+    return legal
+
+
+def hard_search(
+    view: KingView, rng: random.Random, budget: SearchBudget, master: Master | None = None
+) -> tuple[KingAction, SearchResult | None]:
+    """The hard player's action, and the search that chose it (None: the choice needed no search)."""
+    legal = candidates(view)
+    if len(legal) == 1:
+        return legal[0], None
+    result = pimc(legal, KingModel(view, master), rng, budget)
+    action: KingAction = result.action
+    return action, result
+
+
+def hard_action(
+    view: KingView,
+    rng: random.Random,
+    budget_ms: float | None = None,
+    iterations: int | None = None,
+    steps: int | None = None,
+    master: Master | None = None,
+) -> KingAction:
+    """The hard player's action: ``iterations`` worlds and ``steps`` override the master's, ``budget_ms`` caps
+    time."""
+    budget = hard_budget(view, time_ms=budget_ms, worlds=iterations, steps=steps, master=master)
+    return hard_search(view, rng, budget, master)[0]
+
+
+def _distinct_plays(view: KingView, legal: Sequence[KingAction]) -> list[KingAction]:
+    """The legal plays, one per run of touching cards (cards with no unseen card between them play alike).
+
+    Kept only where the run holds no penalty card of the contract, so that a choice between e.g. Q♠ and J♠
+    in «мальчики» is still searched.
+    """
+    pen = CARD_PENALTY[view.contract] if view.contract is not None else _NO_PENALTY
+    gone = set(played_cards(view))
+    mine = set(view.hand)
+    kept: list[KingAction] = []
+    previous: Card | None = None
+    for a in sorted(legal, key=lambda a: a.card.index if isinstance(a, Play) else -1):
+        if not isinstance(a, Play):
+            kept.append(a)
+            continue
+        c = a.card
+        if previous is not None and previous.suit is c.suit and not pen[c.index] and not pen[previous.index]:
+            between = [
+                x
+                for x in PIQUET_DECK
+                if x.suit is c.suit and previous.rank < x.rank < c.rank and x not in gone
+            ]
+            if all(x in mine for x in between):
+                previous = c
+                continue
+        kept.append(a)
+        previous = c
+    return kept
+
+
+def describe(view: KingView, action: KingAction) -> str:
+    if isinstance(action, ChooseTrump):
+        seen = " ".join(c.ru for c in view.hand)
+        name = "по последней" if action.suit is None else f"козырь {action.suit.symbol}"
+        return f"видит {seen}: {name}"
+    where = (
+        view.contract.value
+        if view.contract is not None
+        else f"козырь {view.trump.symbol if view.trump else '?'}"
+    )
+    trick = " ".join(c.ru for _, c in view.trick)
+    return f"[{where}] {trick + ' → ' if trick else 'ходит '}{action.card.ru}"

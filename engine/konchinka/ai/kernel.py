@@ -1,0 +1,100 @@
+"""Кончинка's playout kernel: the hard player's rollouts, compiled where possible and in pure Python otherwise.
+
+The compiled kernel (the extension ``engine.konchinka.ai._kernel``, built from engine/konchinka/ai/csrc; see
+:mod:`engine.ai.kernel`) plays one deal's rules, the normal player's policy and the rollouts of
+:mod:`engine.konchinka.ai.rollouts` bit for bit alike. :data:`BACKEND` says which path this process uses:
+``"c"``, or ``"python"``. Every function takes ``pure=True`` to run the Python path whatever the backend.
+
+States cross into the kernel as flat tuples (see engine/konchinka/ai/csrc/module.c); the encoders here build
+them from the engine's states. A world the kernel declines (a table of more than 16 cards) is played in Python.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from engine.ai.kernel import backend_of, load
+from engine.cards import Card
+from engine.core import Player
+from engine.konchinka.actions import Capture, Finish, KonchinkaAction
+from engine.konchinka.ai import rollouts
+from engine.konchinka.rules import Variant
+from engine.konchinka.state import KonchinkaState
+
+_C: Final = load("engine.konchinka.ai._kernel")
+BACKEND: Final = backend_of(_C)
+"""The path Кончинка's rollouts take in this process: ``"c"`` (the compiled kernel) or ``"python"``."""
+
+
+def _mask(cards: Sequence[Card]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card.index
+    return mask
+
+
+def encode_konchinka(state: KonchinkaState) -> tuple[object, ...]:
+    """The kernel's tuple for a Кончинка state in the middle of a deal."""
+    options = state.options
+    n = options.players
+    piles = state.piles
+    last = state.last_capturer
+    zeros = (0,) * n
+    return (
+        n,
+        int(options.variant is Variant.POINTS),
+        int(options.multi_capture),
+        int(options.forced_capture),
+        int(options.early_finish),
+        options.target,
+        state.current_player,
+        state.dealer,
+        -1 if last is None else last,
+        0,
+        -1,
+        tuple(_mask(h) for h in state.hands),
+        tuple(len(p) for p in piles),
+        tuple(sum(1 for c in p if c.index < 13) for p in piles),
+        tuple(sum(1 for c in p if c.index in (0, 21)) for p in piles),
+        state.totals,
+        tuple(c.index for c in state.table),
+        tuple(c.index for c in state.deck),
+        zeros,
+        zeros,
+        zeros,
+    )
+
+
+def encode_konchinka_action(action: KonchinkaAction) -> tuple[int, int, int]:
+    """(kind, card, taken mask): 0 lay, 1 capture, 2 finish."""
+    if isinstance(action, Capture):
+        return (1, action.card.index, _mask(action.taken))
+    if isinstance(action, Finish):
+        return (2, -1, 0)
+    return (0, action.card.index, 0)
+
+
+def konchinka_values(
+    world: KonchinkaState,
+    me: Player,
+    candidates: Sequence[KonchinkaAction],
+    plies: int | None,
+    depth: int,
+    *,
+    pure: bool = False,
+) -> tuple[list[float], int]:
+    """The value for ``me`` after each candidate and a rollout of ``depth`` over at most ``plies`` more actions
+    (:mod:`engine.konchinka.ai.rollouts`), and the steps taken."""
+    if _C is not None and not pure:
+        found = _C.konchinka_values(
+            encode_konchinka(world),
+            me,
+            tuple(encode_konchinka_action(a) for a in candidates),
+            -1 if plies is None else plies,
+            depth,
+        )
+        if found is not None:
+            values, steps = found
+            return list(values), steps
+    return rollouts.konchinka_values(world, me, candidates, plies, depth)

@@ -1,0 +1,16 @@
+## «🔍 Game review»: the moves where the master would have done better
+
+btn-review = 🔍 Game review
+review-title = 🔍 <b>Game review</b>
+review-weighed = The master went through every move where you had a choice ({ $count }). Here is where it would have done best:
+review-none = The master went through every move where you had a choice ({ $count }) and would have played them the same: none cost you points.
+review-konchinka-position = <b>{ $n }.</b> Deal { $deal }. Table: { $table }
+review-empty-table = empty
+review-hand = Your cards: { $hand }
+review-played = You: { $move }
+review-better = Master: { $move } — worth { $gain } points more on average.
+review-king-position = <b>{ $n }.</b> Deal { $deal }/{ $total }, { $contract }, trick { $trick }
+review-king-trump-suit = trumps { $suit }
+review-king-trick = On the table: { $plays }
+review-king-lead = You lead.
+review-king-choose = You name trumps; your first three cards: { $hand }

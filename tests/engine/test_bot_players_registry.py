@@ -1,0 +1,165 @@
+"""A game brings its own bot players: it registers them with its engine entry, and the shared machinery — the
+levels' entry point, the hint's advice, the review and the arena — finds them from a view, naming no game.
+
+The toy third game (tests/toygame) gets tiny bot players here, registered the way a game's package registers
+its own, and is then played by the arena and reviewed with nothing added outside this test.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from collections.abc import Iterator, Sequence
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine import arena
+from engine.ai import Level, choose_action, describe_action
+from engine.ai.advice import Advice, advise
+from engine.ai.players import players_for
+from engine.ai.review import review_party
+from engine.core import GAMES, GameRecord, games, make_game, register_game
+from tests.toygame import TOY, HighCardView, Play
+from tests.toygame.engine import make_highcard_game, redeal
+
+ROOT = Path(__file__).resolve().parents[2]
+SHARED = (
+    *sorted((ROOT / "engine" / "ai").rglob("*.py")),
+    *sorted((ROOT / "engine" / "ai" / "csrc").glob("*.h")),
+    ROOT / "engine" / "core.py",
+    ROOT / "engine" / "arena.py",
+    ROOT / "engine" / "arena_report.py",
+    ROOT / "engine" / "stats.py",
+    ROOT / "bot" / "services" / "thinker.py",
+    ROOT / "bot" / "services" / "hints.py",
+)
+"""The modules every game's bot players go through."""
+
+
+class HighestValue:
+    """A toy world: nothing hidden matters, a play is worth its card's rank."""
+
+    def sample_world(self, rng: random.Random) -> None:
+        return None
+
+    def evaluate(self, world: Any, actions: Sequence[Play]) -> tuple[list[float], int]:
+        return [float(a.card.rank) for a in actions], len(actions)
+
+
+class ToyPlayers:
+    """«новичок» and «любитель» play their lowest card, «мастер» its highest (the first release's, the lowest)."""
+
+    view_type = HighCardView
+    backend = "python"
+
+    def choose(
+        self,
+        view: HighCardView,
+        level: Level,
+        rng: random.Random,
+        *,
+        budget_ms: float | None,
+        iterations: int | None,
+        steps: int | None,
+    ) -> Play:
+        plays = sorted(view.legal_actions, key=lambda a: a.card.rank)
+        return plays[-1] if level is Level.HARD else plays[0]
+
+    def choose_baseline(
+        self,
+        view: HighCardView,
+        rng: random.Random,
+        *,
+        budget_ms: float | None,
+        iterations: int | None,
+        steps: int | None,
+    ) -> Play:
+        return min(view.legal_actions, key=lambda a: a.card.rank)
+
+    def describe(self, view: HighCardView, action: Play) -> str:
+        return f"toy {action.card.code}"
+
+    def advise(self, view: HighCardView, rng: random.Random) -> Advice:
+        action = self.choose(view, Level.HARD, rng, budget_ms=None, iterations=None, steps=None)
+        return Advice(action, "highest", float(action.card.rank))
+
+    def review_search(self, view: HighCardView) -> tuple[Sequence[object], HighestValue]:
+        return list(view.legal_actions), HighestValue()
+
+
+@pytest.fixture
+def toy_with_players() -> Iterator[None]:
+    games()
+    before = GAMES[TOY]
+    register_game(TOY, make_highcard_game, redeal=redeal, players=ToyPlayers())
+    try:
+        yield
+    finally:
+        GAMES[TOY] = before
+
+
+def toy_view() -> HighCardView:
+    state = make_game(TOY).new_initial_state(5)
+    view = state.view(state.current_player)
+    assert isinstance(view, HighCardView) and len(view.legal_actions) > 1
+    return view
+
+
+def test_a_game_without_bot_players_is_refused_by_name_of_its_view() -> None:
+    games()
+    assert GAMES[TOY].players is None
+    with pytest.raises(TypeError, match="HighCardView"):
+        choose_action(toy_view(), Level.NORMAL, random.Random(1))
+
+
+@pytest.mark.usefixtures("toy_with_players")
+def test_the_shared_entry_points_ask_the_players_the_game_registered() -> None:
+    view = toy_view()
+    assert isinstance(players_for(view), ToyPlayers)
+    highest = max(view.legal_actions, key=lambda a: a.card.rank)
+    lowest = min(view.legal_actions, key=lambda a: a.card.rank)
+    assert choose_action(view, Level.HARD, random.Random(1)) == highest
+    assert choose_action(view, Level.NORMAL, random.Random(1)) == lowest
+    assert describe_action(view, highest) == f"toy {highest.card.code}"
+    assert advise(view, random.Random(1)) == Advice(highest, "highest", float(highest.card.rank))
+
+
+@pytest.mark.usefixtures("toy_with_players")
+def test_the_arena_and_the_review_play_a_third_game_from_its_registration() -> None:
+    out = io.StringIO()
+    with redirect_stdout(out):
+        argv = ["--game", TOY, "--seats", "hard,normal", "--parties", "4", "--seed", "3"]
+        assert arena.main([*argv, "--json", "--versus-baseline"]) == 0
+    summary = json.loads(out.getvalue())
+    assert summary["parties"] == 4 and set(summary["levels"]) == {"hard", "normal"}
+    assert summary["baseline_run"]["parties"] == 4
+
+    state = make_game(TOY).new_initial_state(11)
+    while not state.is_terminal:  # seat 0 always plays its lowest card: the review must name better ones
+        view = state.view(state.current_player)
+        state.apply(min(view.legal_actions, key=lambda a: a.card.rank))
+    record = GameRecord(TOY, {}, 11, tuple(a.code for a in state.history))
+    review = review_party(record, 0)
+    assert review.moves, "a lower card than the highest was played at some choice"
+    for verdict in review.moves:
+        assert verdict.better == max(verdict.view.legal_actions, key=lambda a: a.card.rank)
+        assert isinstance(verdict.better, Play) and isinstance(verdict.played, Play)
+        assert verdict.gain == verdict.better.card.rank - verdict.played.card.rank > 0
+
+
+def test_the_shared_modules_name_no_game() -> None:
+    """Issue 23's ``git grep -i -E 'konchinka|кончинк|\bking\b|кинг'``, and every other game's name as a word."""
+    words = "|".join(rf"\b{re.escape(name)}\b" for name in games())
+    pattern = re.compile(rf"konchinka|кончинк|\bking\b|кинг|{words}", re.IGNORECASE)
+    found = [
+        f"{path.relative_to(ROOT)}:{n}: {line.strip()}"
+        for path in SHARED
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if pattern.search(line)
+    ]
+    assert not found, "\n".join(found)
