@@ -51,7 +51,7 @@ def render_start(
 ) -> Rendered:
     """/start in private: what the bot is, and the three ways on (play with bots, add to a group, the rules).
 
-    ``games``: the hosted games' names; ``commands``: their group commands (``/konchinka``)."""
+    ``games``: the hosted games' names; ``commands``: their group commands (``/<game>``)."""
     text = tr.t("chats-start", games=", ".join(games), commands=_joined(commands, tr))
     return Rendered(text, keyboard(_menu_rows(tr, bot_username, rules_section)))
 

@@ -64,7 +64,7 @@ def render_play_menu(tr: Translator, games: Sequence[SoloGame]) -> Rendered:
                 [button(tr.t(f"btn-solo-{game.kind}"), SoloCb(step=SoloStep.GAME, game=game.kind).pack())]
             )
         else:
-            # one button a row, each naming the game: «🃏 Кончинка — с двумя ботами»
+            # one button a row, each naming the game: «<game> — с двумя ботами»
             rows += [[_menu_opponents_button(tr, game, n)] for n in game.opponents]
     return Rendered(tr.t("solo-menu"), keyboard(rows))
 

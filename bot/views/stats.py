@@ -1,6 +1,6 @@
 """/stats and /top: a person's own figures and a chat's leaderboard, each game apart (and solo apart from group).
 
-Views know no game: the handlers pass each hosted game's ``kind`` and its name on a button («🃏 Кончинка»). What a
+Views know no game: the handlers pass each hosted game's ``kind`` and its name on a button («<icon> <name>»). What a
 game's points are called comes from its texts: ``stats-points-<kind>`` (else ``stats-points``).
 """
 
