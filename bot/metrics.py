@@ -140,6 +140,21 @@ class BotCollector(Collector):
         yield GaugeMetricFamily(
             "cardbot_uptime_seconds", "Seconds since the bot started", value=time.monotonic() - health.started
         )
+        for name, text, buckets in (
+            (
+                "cardbot_decision_seconds",
+                "Seconds a searching bot player took to decide",
+                service.thinker.decisions,
+            ),
+            (
+                "cardbot_db_transaction_seconds",
+                "Seconds a transaction held the database",
+                self.app.db.tx_seconds,
+            ),
+        ):
+            histogram = HistogramMetricFamily(name, text)
+            histogram.add_metric([], buckets.cumulative(), sum_value=buckets.total)
+            yield histogram
         yield CounterMetricFamily(
             "cardbot_thinker_rebuilds",
             "Bot players' worker pools rebuilt after a crash",

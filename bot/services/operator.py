@@ -14,7 +14,6 @@ Times are the bot's clock (``Clock.now``), the clock every other room uses.
 from __future__ import annotations
 
 import asyncio
-import bisect
 import collections
 import datetime as dt
 import html
@@ -28,6 +27,7 @@ from typing import Any, Final
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
+from bot.buckets import Buckets
 from bot.health import Health
 from bot.services.clock import Clock
 from bot.storage import Batch, Database, upkeep
@@ -46,26 +46,6 @@ PRUNE_EVERY: Final = 3600.0
 
 LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """Upper bounds (seconds) of the update latency histogram."""
-
-
-class Buckets:
-    """A histogram's counts (cumulative when read), as Prometheus's text format wants them."""
-
-    def __init__(self, bounds: tuple[float, ...]) -> None:
-        self.bounds = bounds
-        self.counts = [0] * (len(bounds) + 1)
-        self.total = 0.0
-
-    def observe(self, value: float) -> None:
-        self.counts[bisect.bisect_left(self.bounds, value)] += 1
-        self.total += value
-
-    def cumulative(self) -> list[tuple[str, float]]:
-        running, out = 0, []
-        for bound, count in zip((*map(str, self.bounds), "+Inf"), self.counts, strict=True):
-            running += count
-            out.append((bound, float(running)))
-        return out
 
 
 @dataclass(frozen=True, slots=True)

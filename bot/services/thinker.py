@@ -23,8 +23,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Final, TypeVar
 
+from bot.buckets import Buckets
 from engine.ai import Level, choose_action
 from engine.ai.advice import Advice, advise
 from engine.ai.review import Review, review_party
@@ -39,6 +40,8 @@ START_METHOD = "spawn"
 socket, and can see when the bot is gone (a forkserver and its workers would outlive a bot killed with SIGKILL)."""
 ORPHAN_CHECK_EVERY = 0.5
 """Seconds between a worker's checks that the bot that started it is still alive."""
+DECISION_BUCKETS: Final = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+"""Upper bounds (seconds) of the histogram of bot players' decision times (a metric)."""
 
 
 SEARCHING_LEVELS = frozenset({Level.HARD})
@@ -109,6 +112,8 @@ class Thinker:
         self._closed = False
         self.rebuilds = 0
         """How many times a broken pool was replaced (for tests and logs)."""
+        self.decisions = Buckets(DECISION_BUCKETS)
+        """How long the searching bot players' decisions took, the wait for a worker included."""
 
     @property
     def in_process(self) -> bool:
@@ -145,7 +150,11 @@ class Thinker:
             raise RuntimeError("the thinker is closed")
         if Level(level) not in SEARCHING_LEVELS:
             return think(view, level, seed, self.budget_ms)
-        return await self._run(think, view, level, seed, self.budget_ms)
+        started = time.perf_counter()
+        try:
+            return await self._run(think, view, level, seed, self.budget_ms)
+        finally:
+            self.decisions.observe(time.perf_counter() - started)
 
     async def advise(self, view: object, seed: int) -> Advice:
         """«💡 Подсказка»: what «мастер» plays from ``view`` with ``seed`` (as :meth:`choose` would), and why."""

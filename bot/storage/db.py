@@ -34,6 +34,7 @@ from typing import Any, Final
 
 import aiosqlite
 
+from bot.buckets import Buckets
 from bot.storage.batch import Batch, Deferred, GuardError, Params
 from bot.storage.files import FileWatch, Trouble, TroubleLog, copy_beside, is_busy, put_in_place, trouble_of
 from bot.storage.migrations import MIGRATIONS
@@ -50,6 +51,8 @@ CHECKPOINT_EVERY: Final = 500
 """Commits between two checkpoints (SQLite's own would come every ~1000 pages written)."""
 RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
+TX_BUCKETS: Final = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
+"""Upper bounds (seconds) of the histogram of transaction times (a metric)."""
 BUSY_PROBE: Final = 0.5
 """Real seconds a transaction waits for the lock once one has waited ``busy_timeout`` for it in vain: while the
 trouble lasts, updates are refused within moments instead of each waiting the whole timeout in turn."""
@@ -108,6 +111,8 @@ class Database:
         self.path = path
         self.busy_timeout = busy_timeout
         self.transactions = 0
+        self.tx_seconds = Buckets(TX_BUCKETS)
+        """How long each transaction held the connection (its lock taken to its end)."""
         """Transactions begun so far (a figure for tests, benchmarks and the operator: what a press costs)."""
         self.statements = 0
         """Statements sent to SQLite so far (an ``executemany`` counts once; ``BEGIN`` and ``COMMIT`` count)."""
@@ -238,6 +243,7 @@ class Database:
             deadline = started + queue
         else:
             deadline = time.monotonic() + (min(patience, BUSY_PROBE) if held else patience)
+        holding = time.perf_counter()
         try:
             async with self._transaction(batch, deadline) as tx:
                 yield tx
@@ -246,6 +252,7 @@ class Database:
             raise
         finally:
             self._lock.release()
+            self.tx_seconds.observe(time.perf_counter() - holding)
 
     @asynccontextmanager
     async def _transaction(self, batch: Batch | None, deadline: float) -> AsyncIterator[Tx]:

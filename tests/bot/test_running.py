@@ -146,11 +146,13 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         for name in (
             "cardbot_api_calls_ok_total",
             "cardbot_db_transactions_total",
+            "cardbot_db_transaction_seconds_count",
             "cardbot_update_seconds_count",
             'cardbot_api_requests_total{method="sendMessage",result="ok"}',
         ):
             assert _figure(after, name) > _figure(before, name, missing=0.0), name
         assert _figure(after, 'cardbot_games_active{kind="konchinka"}') == 1
+        assert _figure(after, "cardbot_decision_seconds_count") == 0  # no bot player at this table yet
         assert (
             _figure(after, "cardbot_outbox_waiting") >= 0 <= _figure(after, "cardbot_outbox_oldest_seconds")
         )
