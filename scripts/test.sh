@@ -11,7 +11,9 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
 .venv/bin/python -m pip install --quiet --no-deps -e .
-.venv/bin/python -m pytest -q -n auto --dist loadgroup "$@"
+# Two workers a core: most tests spend their time waiting on real time (the fake Bot API, the bot's pauses), not
+# on the CPU; the tests that assert on time still share one worker (xdist_group "timing").
+.venv/bin/python -m pytest -q -n "$(( $(nproc) * 2 ))" --dist loadgroup "$@"
 .venv/bin/python -m ruff check .
 .venv/bin/python -m ruff format --check .
 .venv/bin/python -m mypy
