@@ -31,7 +31,7 @@ from bot.services.locks import GameLocks
 from bot.services.updates import CURRENT_UPDATE, ProcessedUpdates
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
 from bot.storage.batch import Batch, GuardError
-from bot.storage.db import Tx
+from bot.storage.tx import Tx
 from bot.views import Answer, Rendered
 
 log = logging.getLogger(__name__)

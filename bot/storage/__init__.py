@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from bot.storage.batch import Batch
-from bot.storage.db import Database, Tx
+from bot.storage.db import Database
 from bot.storage.models import Actor, GameMode, GameRow, GameStatus, LiveMessage, Notice, SeatRow, UserRow
+from bot.storage.tx import Tx
 
 __all__ = [
     "Actor",

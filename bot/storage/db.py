@@ -27,7 +27,7 @@ import contextvars
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -38,10 +38,10 @@ from bot.buckets import Buckets
 from bot.storage.batch import Batch, Deferred, GuardError, Params
 from bot.storage.files import FileWatch, Trouble, TroubleLog, copy_beside, is_busy, put_in_place, trouble_of
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.tx import Row, Tx
 
 log = logging.getLogger(__name__)
 
-Row = sqlite3.Row
 
 BUSY_TIMEOUT: Final = 5.0
 """Real seconds a transaction waits for a write lock another process holds before it fails («locked»)."""
@@ -58,47 +58,6 @@ BUSY_PROBE: Final = 0.5
 trouble lasts, updates are refused within moments instead of each waiting the whole timeout in turn."""
 
 # --- the connection --------------------------------------------------------------------------------------
-
-
-class Tx:
-    """An open transaction for the steps that must read between writes (opening a game: its new id). It begins
-    (``BEGIN IMMEDIATE``) with its first statement, so one that runs none costs nothing."""
-
-    def __init__(self, db: Database, begin: Callable[[], Awaitable[None]]) -> None:
-        self._db = db
-        self._begin = begin
-        self.writes = 0
-
-    async def execute(self, sql: str, params: Params = ()) -> int:
-        """Run one statement; the number of rows it changed."""
-        await self._begin()
-        self.writes += 1
-        cursor = await self._db._call(sql, params)
-        return cursor.rowcount
-
-    async def insert(self, sql: str, params: Params = ()) -> int:
-        """Run an INSERT; the new row id."""
-        await self._begin()
-        self.writes += 1
-        cursor = await self._db._call(sql, params)
-        if cursor.lastrowid is None:
-            raise RuntimeError("INSERT produced no row id")
-        return cursor.lastrowid
-
-    async def one(self, sql: str, params: Params = ()) -> Row | None:
-        rows = await self.all(sql, params)
-        return rows[0] if rows else None
-
-    async def all(self, sql: str, params: Params = ()) -> list[Row]:
-        await self._begin()
-        return await self._db._fetch(sql, params)
-
-    async def run(self, batch: Batch) -> None:
-        """The batch's statements, inside this transaction."""
-        if batch:
-            await self._begin()
-            self.writes += 1
-            await self._db._run(batch)
 
 
 class Database:

@@ -1,6 +1,6 @@
 """Queries: the only SQL of the bot.
 
-Reads take anything that reads (:class:`Reader`: the database itself, or an open :class:`~bot.storage.db.Tx`).
+Reads take anything that reads (:class:`Reader`: the database itself, or an open :class:`~bot.storage.tx.Tx`).
 Writes add rows to a :class:`~bot.storage.batch.Batch`, which one transaction stores with the rest of a change: a
 move, the game's record and version, its seats and the notices it causes are written together or not at all.
 """
@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.storage.batch import Batch, Params
-from bot.storage.db import Row, Tx
 from bot.storage.models import (
     Actor,
     ChatRank,
@@ -25,6 +24,7 @@ from bot.storage.models import (
     UserRow,
     UserStats,
 )
+from bot.storage.tx import Row, Tx
 from engine.core import GameRecord, JSONValue
 
 

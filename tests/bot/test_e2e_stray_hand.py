@@ -44,7 +44,8 @@ async def test_a_stale_press_on_a_stray_copy_of_the_hand_deletes_the_copy(
     old_moves = move_buttons(stray)
 
     assert await take_turn(tg, mover, through=live)
-    await tg.wait_for(lambda: move_buttons(live) != old_moves, what="the live hand updated")
+    # the move made (not only its first tap shown): the hand waits for the other player, offering no move
+    await tg.wait_for(lambda: move_buttons(live) == [], what="the live hand waiting")
 
     answer = await mover.press(live, data=old_moves[0], force=True)
     assert answer.text == LATE
