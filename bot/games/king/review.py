@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from bot.games.king.hint import move_text
 from bot.games.king.views import deal_label
 from bot.i18n import Translator
-from bot.views.common import card, cards, decimal, fit, name_of
+from bot.views.common import card, cards, name_of
 from bot.views.models import Rendered, SeatInfo
+from bot.views.review import render_review as review_frame
 from engine.ai.review import Review
 from engine.king import KingView, Phase
 from engine.king.rules import NUM_DEALS
@@ -38,19 +39,8 @@ def _position(view: KingView, n: int, seats: Sequence[SeatInfo], tr: Translator)
 
 
 def render_review(review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
-    lines = [tr.t("review-title")]
-    if not review.moves:
-        lines.append(tr.t("review-none", count=review.decisions))
-        return Rendered("\n".join(lines))
-    lines.append(tr.t("review-weighed", count=review.decisions))
-    for n, verdict in enumerate(review.moves, 1):
-        view = verdict.view
+    def position(view: object, n: int) -> list[str]:
         assert isinstance(view, KingView)
-        lines.append("")
-        lines.extend(_position(view, n, seats, tr))
-        lines.append(tr.t("review-played", move=move_text(verdict.played, tr)))
-        lines.append(
-            tr.t("review-better", move=move_text(verdict.better, tr), gain=decimal(verdict.gain, tr))
-        )
-    text = "\n".join(lines)
-    return Rendered(fit(lambda _keep: text))
+        return _position(view, n, seats, tr)
+
+    return review_frame(review, tr, position, move_text)
