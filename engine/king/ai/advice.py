@@ -6,8 +6,7 @@ import enum
 import random
 
 from engine.ai.advice import Advice, from_search
-from engine.ai.search import SearchResult
-from engine.king.actions import ChooseTrump, KingAction, Play
+from engine.king.actions import ChooseTrump, Play
 from engine.king.ai import players
 from engine.king.ai.policy import table_from_view
 from engine.king.rules import CARD_PENALTY, NUM_PLAYERS, beats, winning_play
@@ -36,12 +35,8 @@ class Why(enum.StrEnum):
 
 def advise(view: KingView, rng: random.Random) -> Advice:
     """The hard player's decision from ``view`` with ``rng`` and why (:func:`engine.ai.advice.advise`)."""
-    action: KingAction
-    result: SearchResult | None = None
-    if len(view.legal_actions) == 1:
-        action = view.legal_actions[0]
-    else:
-        action, result = players.hard_search(view, rng, players.hard_budget(view))
+    # one legal action: the search's own candidates are that one, and it answers without searching
+    action, result = players.hard_search(view, rng, players.hard_budget(view))
     return from_search(action, result, king_why(view, action))
 
 

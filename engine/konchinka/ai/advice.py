@@ -7,9 +7,8 @@ import enum
 import random
 
 from engine.ai.advice import Advice, from_search
-from engine.ai.search import SearchResult
 from engine.cards import Rank, Suit
-from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay
+from engine.konchinka.actions import Capture, Finish, Lay
 from engine.konchinka.ai import players
 from engine.konchinka.ai.policy import exposure, position_from_view
 from engine.konchinka.rules import KONCHINKI, Variant
@@ -33,12 +32,8 @@ class Why(enum.StrEnum):
 
 def advise(view: KonchinkaView, rng: random.Random) -> Advice:
     """The hard player's decision from ``view`` with ``rng`` and why (:func:`engine.ai.advice.advise`)."""
-    action: KonchinkaAction
-    result: SearchResult | None = None
-    if len(view.legal_actions) == 1:
-        action = view.legal_actions[0]
-    else:
-        action, result = players.hard_search(view, rng, players.hard_budget(view))
+    # one legal action: the search's own candidates are that one, and it answers without searching
+    action, result = players.hard_search(view, rng, players.hard_budget(view))
     return from_search(action, result, konchinka_why(view, action))
 
 
