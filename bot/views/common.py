@@ -26,6 +26,17 @@ TALLY_KEEP_STEPS: Final[tuple[int | None, ...]] = (None, 12, 8, 5, 3, 1, 0)
 """How many crossed-out totals a tally line keeps, tried in turn until the text fits."""
 
 
+MINUS: Final = "\u2212"
+"""A true minus sign (an ASCII hyphen reads as a dash)."""
+
+
+def signed(number: int, *, plus: bool = False) -> str:
+    """``-33`` -> «−33»; with ``plus`` also «+4» (and «0»)."""
+    if number < 0:
+        return f"{MINUS}{-number}"
+    return f"+{number}" if plus and number > 0 else str(number)
+
+
 def card(c: Card, tr: Translator) -> str:
     """A card as the locale writes it: ``Д♥`` in Russian, ``Q♥`` in English."""
     return c.ru if tr.locale is Locale.RU else c.text
@@ -250,7 +261,7 @@ def decimal(value: float, tr: Translator, *, signed: bool = False) -> str:
     text = f"{value:+.1f}" if signed else f"{value:.1f}"
     if text.lstrip("+-") == "0.0":
         text = "0.0"
-    text = text.replace("-", "−")
+    text = text.replace("-", MINUS)
     return text.replace(".", ",") if tr.locale is Locale.RU else text
 
 

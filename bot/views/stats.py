@@ -10,18 +10,8 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.i18n import Translator
-from bot.views.common import named
+from bot.views.common import named, signed
 from bot.views.models import Rendered
-
-MINUS = "\u2212"
-"""A true minus sign (an ASCII hyphen reads as a dash)."""
-
-
-def signed(number: int, *, plus: bool = False) -> str:
-    """``-33`` -> «−33»; with ``plus`` also «+4» (and «0»)."""
-    if number < 0:
-        return f"{MINUS}{-number}"
-    return f"+{number}" if plus and number > 0 else str(number)
 
 
 class GameFigures(Protocol):

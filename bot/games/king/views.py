@@ -32,6 +32,7 @@ from bot.views.common import (
     unplayable,
     url_button,
 )
+from bot.views.common import signed as common_signed
 from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.cards import Card, Suit
 from engine.king import (
@@ -50,18 +51,13 @@ KingTable: TypeAlias = TableInfo[KingView]
 SUIT_ROWS: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 """The order of the suit rows of a hand and of the trump buttons: ♠ ♥ ♦ ♣."""
 
-MINUS: Final = "−"
 SHEET_LABEL: Final = 5
 SHEET_COLUMN: Final = 5
 
 
 def signed(n: int) -> str:
     """A score as the sheet writes it: +6, −4, 0."""
-    if n > 0:
-        return f"+{n}"
-    if n < 0:
-        return f"{MINUS}{-n}"
-    return "0"
+    return common_signed(n, plus=True)
 
 
 # --------------------------------------------------------------------------------------------- pieces
