@@ -41,6 +41,10 @@ from bot.views import bot_commands
 
 log = logging.getLogger(__name__)
 
+LONG_POLL = 10
+"""Seconds of the bot's clock Telegram may hold a ``getUpdates`` open (aiogram's default; at least one real
+second): a revoked token is noticed within one such wait."""
+
 
 @dataclass(slots=True)
 class App:
@@ -98,7 +102,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     me = await ask_telegram(bot)
     if lock is not None:
         lock.acquire()
-    db = await open_database(settings.database_path)
+    db = await open_database(settings.database_path, settings.database_busy_timeout)
     health = Health(stall=settings.health_stall, polling=not settings.webhook_url)
     bot.session.middleware(ApiWatch(health))
     clock = Clock(settings.clock_speed)
@@ -124,7 +128,11 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     operator.backlog = outbox.backlog
     # handlers take the service and the operator's view (and aiogram's bot)
     dispatcher = Dispatcher(service=service, operator=operator, disable_fsm=True)
-    guards = Guards(InFlightLimit(), DatabaseTrouble(), OnceMiddleware(service.store.processed))
+    guards = Guards(
+        InFlightLimit(),
+        DatabaseTrouble(settings.database_busy_timeout),
+        OnceMiddleware(service.store.processed),
+    )
     dispatcher.update.outer_middleware(SeenMiddleware(operator))
     dispatcher.update.outer_middleware(guards.in_flight)
     dispatcher.update.outer_middleware(guards.trouble)
@@ -276,7 +284,11 @@ def serve_ops(app: App, host: str, port: int) -> OpsServer:
 async def poll(app: App) -> None:
     """Long polling until a signal stops it, or a fatal answer (the token revoked) does."""
     polling = asyncio.create_task(
-        app.dispatcher.start_polling(app.bot, allowed_updates=app.dispatcher.resolve_used_update_types()),
+        app.dispatcher.start_polling(
+            app.bot,
+            polling_timeout=max(1, round(LONG_POLL / app.clock.speed)),
+            allowed_updates=app.dispatcher.resolve_used_update_types(),
+        ),
         name="polling",
     )
     fatal = asyncio.create_task(app.health.on_fatal.wait(), name="fatal")

@@ -100,7 +100,7 @@ async def migrate(settings: StorageSettings) -> ExitCode:
     try:
         lock.acquire(purpose="migrate the database under")
         before = schema_on_disk(settings.database_path)
-        db = await open_database(settings.database_path)
+        db = await open_database(settings.database_path, settings.database_busy_timeout)
         try:
             version = await db.schema_version()
         finally:

@@ -70,6 +70,9 @@ class StorageSettings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     database_path: Path = Path("data/bot.sqlite3")
+    database_busy_timeout: float = Field(default=5.0, gt=0, le=5.0)
+    """Real seconds a write waits for the lock another process holds (a backup, the sqlite3 shell) before the
+    bot tries again more briefly; a press is answered within three times this, inside Telegram's 15 s."""
     log_level: LogLevel = LogLevel.INFO
 
 

@@ -27,6 +27,7 @@ from aiogram.types import User
 from bot.i18n import LOCALES_DIR, Locale, ftl_files
 from bot.settings import ExitCode, StartupError
 from bot.storage import Database
+from bot.storage.db import BUSY_TIMEOUT
 
 TELEGRAM_TIMEOUT: Final = 10.0
 """Seconds the start-up waits for each answer from the Bot API (a black-holed address never answers)."""
@@ -72,7 +73,7 @@ def newer_schema(path: Path, found: int) -> StartupError:
     )
 
 
-async def open_database(path: Path) -> Database:
+async def open_database(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> Database:
     """The migrated database at ``path``, or a :class:`StartupError` naming ``DATABASE_PATH``; a database a newer
     version of the bot migrated (a rollback) is refused, untouched."""
     found = schema_on_disk(path)
@@ -80,7 +81,7 @@ async def open_database(path: Path) -> Database:
         raise newer_schema(path, found)
     refuse_read_only(path)
     try:
-        return await Database.open(path)
+        return await Database.open(path, busy_timeout=busy_timeout)
     except (OSError, sqlite3.Error) as exc:
         raise StartupError(
             ExitCode.DATABASE,

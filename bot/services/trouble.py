@@ -1,8 +1,9 @@
 """Updates the database cannot serve now: a write lock held elsewhere, a read-only file, a full disk.
 
 Every change is one transaction, so a failed update changed nothing and may simply run again. A transaction
-waits at most ``busy_timeout`` (5 s) for a lock held by another process, queue included, so a busy database gets
-another try while there is time (a press must be answered within Telegram's 15 s). After that — or at once when
+waits at most ``busy_timeout`` (5 s; the setting ``DATABASE_BUSY_TIMEOUT``) for a lock held by another process,
+queue included, so a busy database gets another try while there is time (a press must be answered within
+Telegram's 15 s: every wait here is a share of ``busy_timeout``, so the answer comes within three times it). After that — or at once when
 the file is read-only or the disk full — a press is answered with one short apology that names what happened,
 so no button keeps spinning, and the person knows the move was not made. The database logs the trouble once,
 when it begins (:mod:`bot.storage.db`); an update it fails is logged here only at the debug level.
@@ -28,17 +29,20 @@ from bot.storage.files import Trouble, trouble_of
 
 log = logging.getLogger(__name__)
 
-RETRY_WITHIN: Final = 8.0
-"""Real seconds after an update arrived during which a busy database is tried again: the first try may wait 5 s,
-the next ones, while the lock is known to be held, half a second each (``db.BUSY_PROBE``); the last answer
-still comes well within Telegram's 15 s."""
-RETRY_PAUSE: Final = 0.2
+RETRY_WITHIN: Final = 1.6
+"""How long after an update arrived a busy database is tried again, in ``busy_timeout``s (8 s): the first try may
+wait the whole ``busy_timeout``, the next ones, while the lock is known to be held, a tenth of it each
+(``db.BUSY_PROBE``); the last answer still comes well within Telegram's 15 s."""
+RETRY_PAUSE: Final = 0.04
+"""The pause before each new try, in ``busy_timeout``s (0.2 s)."""
 MAX_UPDATES_IN_FLIGHT: Final = 32
 """Updates handled at the same time; more wait for a free place (they would only wait for the database)."""
 
 
 class DatabaseTrouble(BaseMiddleware):
-    def __init__(self) -> None:
+    def __init__(self, busy_timeout: float) -> None:
+        self.retry_within = busy_timeout * RETRY_WITHIN
+        self.retry_pause = busy_timeout * RETRY_PAUSE
         self.retries = 0
         self.apologies = 0
 
@@ -57,10 +61,10 @@ class DatabaseTrouble(BaseMiddleware):
                 return await handler(event, data)
             except sqlite3.Error as exc:
                 trouble = trouble_of(exc)
-                if trouble is Trouble.BUSY and loop.time() - arrived < RETRY_WITHIN:
+                if trouble is Trouble.BUSY and loop.time() - arrived < self.retry_within:
                     self.retries += 1
                     log.debug("update %s: the database is busy (%s); trying again", event.update_id, exc)
-                    await asyncio.sleep(RETRY_PAUSE)
+                    await asyncio.sleep(self.retry_pause)
                     continue
                 if trouble is None:
                     log.error("update %s not applied: the database failed (%s)", event.update_id, exc)

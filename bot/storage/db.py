@@ -44,7 +44,8 @@ log = logging.getLogger(__name__)
 
 
 BUSY_TIMEOUT: Final = 5.0
-"""Real seconds a transaction waits for a write lock another process holds before it fails («locked»)."""
+"""Real seconds a transaction waits for a write lock another process holds before it fails («locked»); the
+setting ``DATABASE_BUSY_TIMEOUT`` (tests make it shorter, and every wait below with it)."""
 BUSY_PAUSES: Final = (0.001, 0.05)
 """The first and the longest pause between two tries to take a held lock (doubling in between)."""
 CHECKPOINT_EVERY: Final = 500
@@ -53,9 +54,10 @@ RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
 TX_BUCKETS: Final = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
 """Upper bounds (seconds) of the histogram of transaction times (a metric)."""
-BUSY_PROBE: Final = 0.5
-"""Real seconds a transaction waits for the lock once one has waited ``busy_timeout`` for it in vain: while the
-trouble lasts, updates are refused within moments instead of each waiting the whole timeout in turn."""
+BUSY_PROBE: Final = 0.1
+"""The share of ``busy_timeout`` a transaction waits for the lock once one has waited the whole ``busy_timeout``
+for it in vain (0.5 s): while the trouble lasts, updates are refused within moments instead of each waiting the
+whole timeout in turn."""
 
 # --- the connection --------------------------------------------------------------------------------------
 
@@ -69,6 +71,7 @@ class Database:
         self._closed = False
         self.path = path
         self.busy_timeout = busy_timeout
+        self.busy_probe = busy_timeout * BUSY_PROBE
         self.transactions = 0
         self.tx_seconds = Buckets(TX_BUCKETS)
         """How long each transaction held the connection (its lock taken to its end)."""
@@ -189,7 +192,7 @@ class Database:
         # The default patience counts the place in the queue too (behind a lock held elsewhere, waits add up);
         # a chosen one (deferred rows: none) waits its turn as usual, then that long for the lock.
         held = self.trouble is Trouble.BUSY
-        queue = BUSY_PROBE if held else self.busy_timeout
+        queue = self.busy_probe if held else self.busy_timeout
         started = time.monotonic()
         try:
             async with asyncio.timeout(queue):  # not wait_for: it may swallow a cancellation
@@ -201,7 +204,7 @@ class Database:
         if patience is None:
             deadline = started + queue
         else:
-            deadline = time.monotonic() + (min(patience, BUSY_PROBE) if held else patience)
+            deadline = time.monotonic() + (min(patience, self.busy_probe) if held else patience)
         holding = time.perf_counter()
         try:
             async with self._transaction(batch, deadline) as tx:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -36,15 +35,20 @@ from tests.bot.conftest import (
 from tests.bot.test_startup import assert_fails_fast, run_bot
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.forkserver import ForkServer
+from tests.tiers import size
 
 pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
-LOCK = 25.0 if os.environ.get("FULL_TESTS", "") not in ("", "0") else 16.0
+SCALE = size(0.25, 1.0)
+"""The bot's waits for the database (``DATABASE_BUSY_TIMEOUT``, 5 s in production, and every other wait on the
+database with it) and Telegram's window for an answer (15 s) run at this share of production's; the slow tier
+(``FULL_TESTS=1``) runs them at full length. The figures below are production's, times ``SCALE``."""
+LOCK = size(16.0, 25.0) * SCALE
 """Real seconds another process holds the write lock (the issue's: 25; on every run: 16, more than Telegram
 waits for an answer)."""
-PRESS_EVERY = 1.5
+PRESS_EVERY = 1.5 * SCALE
 """Real seconds between two presses of each person while the database is in trouble."""
-TELEGRAM_WAITS = 15.0
+TELEGRAM_WAITS = 15.0 * SCALE
 BUSY = "Не получилось: бот сейчас перегружен"
 LATE = "Этот ход уже сделан."
 READ_ONLY = "бот сейчас не может ничего сохранить"
@@ -135,7 +139,8 @@ def _trouble_lines(caplog: pytest.LogCaptureFixture, *words: str) -> list[str]:
 async def test_a_long_foreign_lock_leaves_no_press_unanswered_and_applies_every_accepted_move_once(
     tg: FakeTelegram, bot_runner: BotRunner, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    running = await bot_runner(bot_delay=0.2)
+    tg.callback_ttl = TELEGRAM_WAITS
+    running = await bot_runner(bot_delay=0.2, database_busy_timeout=5.0 * SCALE)
     games = await _solo_players(tg, running, 3)
     people = [tg.users[user_id] for user_id in games]
     caplog.clear()

@@ -18,6 +18,11 @@ pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/con
 
 APOLOGY = "Не получилось"
 READ_ONLY = "Ход не сделан: бот сейчас не может ничего сохранить"
+SCALE = 0.25
+"""Every wait runs at a quarter of production's: the bot waits 1.25 s for a lock (``DATABASE_BUSY_TIMEOUT``, 5 s in
+production, and each of its other waits on the database with it), and Telegram takes an answer for 3.75 s (15 s).
+The figures below are production's, times ``SCALE``."""
+TELEGRAM_WAITS = 15.0 * SCALE
 
 
 async def _hold_write_lock(db_path: Path, seconds: float) -> None:
@@ -32,7 +37,10 @@ async def _hold_write_lock(db_path: Path, seconds: float) -> None:
 
 
 async def _party(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[Running, str, FakeUser]:
-    running, anna, boris, _group, game = await two_player_party(tg, bot_runner)
+    tg.callback_ttl = TELEGRAM_WAITS
+    running, anna, boris, _group, game = await two_player_party(
+        tg, bot_runner, database_busy_timeout=5.0 * SCALE
+    )
     await tg.settle()
     return running, game, anna if turn_message(anna) else boris
 
@@ -46,7 +54,7 @@ async def _press_move(mover: FakeUser, game: str, version: int) -> tuple[bool, s
     assert message is not None
     started = time.monotonic()
     move = MoveCb(game=game, version=version, index=0).pack()  # a card's second tap
-    answer = await mover.press(message, data=move, timeout=15, force=True)
+    answer = await mover.press(message, data=move, timeout=TELEGRAM_WAITS, force=True)
     return answer.answered, answer.text, time.monotonic() - started
 
 
@@ -55,8 +63,8 @@ async def test_a_press_waiting_out_a_7_s_lock_is_applied(
 ) -> None:
     running, game, mover = await _party(tg, bot_runner)
     version = await _version(running, game)
-    holder = asyncio.create_task(_hold_write_lock(db_path, 7.0))
-    await asyncio.sleep(0.1)
+    holder = asyncio.create_task(_hold_write_lock(db_path, 7.0 * SCALE))
+    await asyncio.sleep(0.1 * SCALE)
     answered, text, _took = await _press_move(mover, game, version)
     await holder
     assert answered and text is None
@@ -68,11 +76,11 @@ async def test_a_press_during_a_long_lock_gets_an_apology_in_time_and_changes_no
 ) -> None:
     running, game, mover = await _party(tg, bot_runner)
     version = await _version(running, game)
-    holder = asyncio.create_task(_hold_write_lock(db_path, 13.0))
-    await asyncio.sleep(0.1)
+    holder = asyncio.create_task(_hold_write_lock(db_path, 13.0 * SCALE))
+    await asyncio.sleep(0.1 * SCALE)
     answered, text, took = await _press_move(mover, game, version)
     assert answered and text is not None and text.startswith(APOLOGY)
-    assert took < 14
+    assert took < 14 * SCALE
     await holder
     assert await _version(running, game) == version
     # Pressed again once the database is free: played.
@@ -92,7 +100,7 @@ async def test_a_press_the_database_cannot_write_gets_an_apology_and_changes_not
     )  # SQLite refuses every write: «attempt to write a readonly …»
     answered, text, took = await _press_move(mover, game, version)
     assert answered and text is not None and text.startswith(READ_ONLY), text
-    assert took < 3
+    assert took < 3 * SCALE
     await running.app.db.all("PRAGMA query_only = 0")  # the disk has room again
     assert await _version(running, game) == version
     answered, text, _took = await _press_move(mover, game, version)
