@@ -50,7 +50,8 @@ DELIVERY_LIMIT: Final = 180.0
 RECENT_SECONDS: Final = 120
 """Seconds whose successful calls are counted, for calls per second."""
 ANSWER_WITHIN: Final = 5.0
-"""Seconds ``/metrics`` waits for the event loop to gather the figures."""
+"""Seconds ``/metrics`` waits for the event loop to gather the figures (not at all while the loop is known to be
+blocked: then it says so at once)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,13 +119,17 @@ class Health:
             self.fatal = fatal
             self.on_fatal.set()
 
+    def blocked(self, now: float) -> bool:
+        """Whether the event loop has gone more than ``stall`` seconds without a beat."""
+        return now - self.beaten > self.stall
+
     def problems(self, now: float | None = None) -> list[str]:
         """Why the bot is unhealthy; empty when it is healthy."""
         now = time.monotonic() if now is None else now
         found = []
         if self.fatal is not None:
             found.append(f"stopping: {self.fatal.message}")
-        if now - self.beaten > self.stall:
+        if self.blocked(now):
             found.append(f"the event loop has been blocked for {now - self.beaten:.1f} s")
         if self.polling and now - self.polled > POLL_LIMIT:
             found.append(f"getUpdates has not come back for {now - self.polled:.0f} s")
@@ -247,6 +252,10 @@ class OpsServer:
             body = ("\n".join(problems) if problems else "ok").encode() + b"\n"
             self._send(request, status, body, "text/plain; charset=utf-8")
         elif path == "/metrics" and self._metrics is not None:
+            if self.health.blocked(time.monotonic()):
+                message = b"the bot could not gather its figures: the event loop is blocked\n"
+                self._send(request, HTTPStatus.SERVICE_UNAVAILABLE, message, "text/plain; charset=utf-8")
+                return
             try:
                 future = asyncio.run_coroutine_threadsafe(self._metrics(), self._loop)
                 body, content_type = future.result(ANSWER_WITHIN)

@@ -94,7 +94,7 @@ async def test_healthz_is_unhealthy_while_the_event_loop_is_blocked_and_healthy_
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     async with running_bot(
-        tg, forkserver, tmp_path, "tests.bot.stalling_bot", HEALTH_STALL="1", STALL_SECONDS="8"
+        tg, forkserver, tmp_path, "tests.bot.stalling_bot", HEALTH_STALL="1", STALL_SECONDS="4"
     ) as bot:
         assert await bot.get("/healthz") == (200, "ok\n")
         assert await healthcheck(bot.port) == (0, "ok")
@@ -104,8 +104,13 @@ async def test_healthz_is_unhealthy_while_the_event_loop_is_blocked_and_healthy_
         assert text.startswith("the event loop has been blocked for ")
         code, said = await healthcheck(bot.port)  # what the container's HEALTHCHECK runs
         assert code == 1 and said.startswith("the event loop has been blocked for "), said
-        # /metrics needs the loop: it says it cannot answer instead of hanging the scraper.
-        assert (await bot.get("/metrics", timeout=10))[0] == 503
+        # /metrics needs the loop: it says at once that it cannot answer instead of hanging the scraper.
+        asked = time.monotonic()
+        assert await bot.get("/metrics", timeout=10) == (
+            503,
+            "the bot could not gather its figures: the event loop is blocked\n",
+        )
+        assert time.monotonic() - asked < 1.0
         await bot.until("/healthz", lambda status, _: status == 200, within=15.0)
         bot.process.terminate()
         assert await asyncio.wait_for(bot.process.wait(), QUICK) == 0
@@ -170,12 +175,13 @@ async def test_metrics_show_the_counters_moving_while_people_play(
 async def test_a_token_revoked_while_running_stops_the_bot_with_the_tokens_exit_code(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
-    async with running_bot(tg, forkserver, tmp_path) as bot:
+    # Telegram's long poll (10 s of the bot's clock) lasts one real second on a clock ten times as fast.
+    async with running_bot(tg, forkserver, tmp_path, CLOCK_SPEED="10") as bot:
         await tg.wait_for(lambda: tg.polls > 0, timeout=30, what="polling")
         tg.token = OTHER_TOKEN  # @BotFather's /revoke: the bot's token is no longer Telegram's
         revoked = time.monotonic()
         code = await asyncio.wait_for(bot.process.wait(), 30)
-        assert time.monotonic() - revoked < 30
+        assert time.monotonic() - revoked < 3  # the poll under way, then the next one: refused
     assert code == ExitCode.TOKEN, bot.stderr
     errors = [line for line in bot.stderr.splitlines() if " ERROR " in line]
     assert len(errors) == 1, bot.stderr
