@@ -2,7 +2,7 @@
 everyone else's commands are answered. The group's own window only stops a flood by many people, and never
 silences someone who has sent nothing. In private, questions asked one after another all get answers.
 
-The bot's clock runs 5 times faster than real time, so its windows (counted on that clock) pass in a fifth of
+The bot's clock runs 10 times faster than real time, so its windows (counted on that clock) pass in a tenth of
 the time; the fake Bot API's limits run faster still. (Drafted on branch «faults».)"""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from tests.fakebot import FakeTelegram
 
 pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
-SPEED = 5.0
+SPEED = 10.0
 
 
 async def _clock_sleep(seconds: float) -> None:

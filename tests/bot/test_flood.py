@@ -1,9 +1,9 @@
 """Incoming throttling: a burst of commands or presses gets a few answers and «Секунду…», not one each.
 
-The bot's clock runs at ``CLOCK_SPEED``: its windows are a fifth of the production ones in real seconds (a press
-window of 0.6 s, a group's command window of 6 s), still far longer than a burst takes to arrive, and its
-answers are paced five times faster than at real speed. The fake Bot API keeps its accelerated limits, which only
-makes it more permissive.
+The bot's clock runs at ``CLOCK_SPEED``: its windows are a tenth of the production ones in real seconds (a press
+window of 0.3 s, a group's command window of 3 s), still far longer than a burst takes to arrive (a few
+milliseconds: a burst of presses comes in one ``getUpdates``), and its answers are paced ten times faster than at
+real speed. The fake Bot API keeps its accelerated limits, which only makes it more permissive.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/con
 TOO_FAST = "Секунду…"
 TOO_MANY = "Слишком много вопросов подряд — на этот я не отвечу. Задайте его снова через полминуты."
 LIMITS = ThrottleLimits()
-CLOCK_SPEED = 5.0
+CLOCK_SPEED = 10.0
 QUIET = 0.5
 """Real seconds without a call after which the bot has answered the burst (its pace: a call a clock second)."""
 
