@@ -11,6 +11,11 @@ fi
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
 .venv/bin/python -m pip install --quiet --no-deps -e .
+# Bytecode once, before the workers start: every test interpreter (four workers, each bot process they start, the
+# import test's hundred and fifty children) would otherwise compile the same modules again, or, where the
+# environment sets PYTHONDONTWRITEBYTECODE, every time.
+unset PYTHONDONTWRITEBYTECODE
+.venv/bin/python -m compileall -q -j 0 bot engine tests > /dev/null
 # Two workers a core: most tests spend their time waiting on real time (the fake Bot API, the bot's pauses), not
 # on the CPU; the tests that assert on time still share one worker (xdist_group "timing").
 .venv/bin/python -m pytest -q -n "$(( $(nproc) * 2 ))" --dist loadgroup "$@"

@@ -4,8 +4,9 @@
 where a worker is free, except the tests marked ``xdist_group("timing")`` — those that assert how long something
 took, or run the bot at a slow clock against real-time windows — which all go to one worker, one after another,
 so two of them never compete for the same core. Session fixtures (the ``forkserver``) exist once per worker.
-The long scenarios (marked ``slow``) are collected first, so that no worker is left with one of them at the
-end while the other has nothing to do.
+The timing group starts first (xdist hands out the largest unit of work first), then the tests that take many
+seconds (marked ``slow`` or ``long``), so that no worker is left with one of them at the end while the others
+have nothing to do.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from tests.forkserver import ForkServer
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: the order otherwise kept
+    def short(item: pytest.Item) -> bool:
+        return item.get_closest_marker("slow") is None and item.get_closest_marker("long") is None
+
+    items.sort(key=short)  # stable: the order otherwise kept
 
 
 @pytest.fixture(scope="session")

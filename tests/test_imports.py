@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import bot
 import engine
 
@@ -56,6 +58,7 @@ def _modules() -> list[str]:
     return names
 
 
+@pytest.mark.long
 def test_every_module_of_bot_and_engine_imports_first_in_a_process_of_its_own() -> None:
     modules = _modules()
     assert {"bot.app", "bot.services.facade", "engine.ai", "engine.konchinka.state"} <= set(modules)

@@ -274,6 +274,7 @@ WITH_PLAYERS = sum(1 for entry in games().values() if entry.players is not None)
 """Games with bot players (each says which path its rollouts take)."""
 
 
+@pytest.mark.long
 @pytest.mark.slow
 async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Path) -> None:
     """Built and installed as the Dockerfile does it; run outside the source tree, it must not need it."""
@@ -345,6 +346,7 @@ def test_the_lock_installs_with_pip_into_a_fresh_environment(tmp_path: Path) -> 
     subprocess.run([python, "-c", imports], check=True, capture_output=True, timeout=120)
 
 
+@pytest.mark.long
 def test_without_a_c_compiler_the_wheel_still_builds_and_the_bot_players_think_in_python(
     tmp_path: Path,
 ) -> None:

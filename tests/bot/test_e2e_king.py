@@ -8,6 +8,8 @@ import asyncio
 import random
 from collections.abc import Callable
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, PickCb, SeatCb, SoloCb, SoloStep
 from bot.games.king.settings import KingSetting
 from bot.storage import repo
@@ -138,6 +140,7 @@ class Table:
         assert turn_message(user) is message, "the same turn message stays"
 
 
+@pytest.mark.long
 async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_end(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
@@ -185,6 +188,7 @@ def _table_versions(group: FakeChat) -> list[str]:
     return [v.text for m in group.bot_messages() for v in m.history]
 
 
+@pytest.mark.long
 async def test_a_solo_king_party_against_three_bots_is_played_to_the_end(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
@@ -220,6 +224,7 @@ async def test_a_solo_king_party_against_three_bots_is_played_to_the_end(
     assert tg.stats.too_many_requests == 0
 
 
+@pytest.mark.long
 async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_restart(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

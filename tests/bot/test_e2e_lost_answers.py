@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
+
 from tests.bot.conftest import (
     BotRunner,
     move_buttons,
@@ -25,6 +27,7 @@ def _someone_else_to_move(people: list[FakeUser], mover: FakeUser) -> Callable[[
     return lambda: any(turn_message(u) for u in people if u is not mover)
 
 
+@pytest.mark.long
 async def test_a_turn_message_whose_answer_was_lost_is_not_left_twice(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

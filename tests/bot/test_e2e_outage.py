@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.storage import repo
 from engine.core import replay
 from tests.bot.conftest import (
@@ -99,6 +101,7 @@ async def _table_is_current(
     assert (table.text, table.reply_markup) == (fresh.text, fresh.reply_markup)
 
 
+@pytest.mark.long
 async def test_games_go_on_after_minutes_of_5xx_and_of_hung_requests(
     tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
 ) -> None:

@@ -15,6 +15,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.storage import repo
 from tests.bot.conftest import (
@@ -114,6 +116,7 @@ def clock_only_edits(chats: list[FakeChat]) -> list[tuple[str, str]]:
     return found
 
 
+@pytest.mark.long
 async def test_a_group_konchinka_party_read_as_its_players_read_it(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
@@ -192,6 +195,7 @@ async def test_a_group_konchinka_party_read_as_its_players_read_it(
     assert per_move <= CALLS_PER_MOVE
 
 
+@pytest.mark.long
 async def test_a_solo_king_game_read_as_its_player_reads_it(tg: FakeTelegram, bot_runner: BotRunner) -> None:
     recorder = Recorder()
     tg.observer = recorder
@@ -229,6 +233,7 @@ def deals_in_order(recorder: Recorder, chats: set[int]) -> set[int]:
     return ended
 
 
+@pytest.mark.long
 async def test_a_group_king_party_shows_each_deals_result_before_the_next_deal(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

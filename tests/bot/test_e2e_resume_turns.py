@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp, SeatCb
 from bot.storage import Database, repo
 from engine.core import replay
@@ -76,6 +78,7 @@ async def test_a_solo_game_goes_on_after_a_restart_right_after_the_persons_move(
     await _my_turn_again_after(tg, anna, version)
 
 
+@pytest.mark.long
 async def test_a_group_game_goes_on_after_a_restart_when_a_replaced_seat_and_a_bot_are_next(
     tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
 ) -> None:

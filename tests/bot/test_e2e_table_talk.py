@@ -336,6 +336,7 @@ async def test_every_card_takes_two_taps_and_the_finish_says_why_and_asks_once(
     assert (await party_state(running, game)).is_terminal
 
 
+@pytest.mark.long
 async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_their_place(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

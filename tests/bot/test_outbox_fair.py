@@ -83,6 +83,7 @@ async def test_chats_take_turns_so_a_busy_chat_does_not_go_twice_before_the_othe
     await outbox.stop()
 
 
+@pytest.mark.long
 async def test_a_group_out_of_budget_does_not_hold_the_private_chats(tmp_path: Path) -> None:
     slow = 10.0  # a slower clock: the private chats' calls must beat the group's, whatever the machine's load
     tg = FakeTelegram(speed=slow, limits=Limits())

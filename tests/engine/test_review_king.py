@@ -124,6 +124,7 @@ def snapshot(state: KingState) -> tuple[object, ...]:
     return (tuple(state.view(p) for p in range(4)), state.record(), state.hands, state.results)
 
 
+@pytest.mark.long
 def test_refused_actions_change_nothing() -> None:
     junk: list[object] = [None, "Td", ChooseTrump(None), *CHOOSE_TRUMP_ACTIONS]
     refused = 0

@@ -129,6 +129,7 @@ def random_options(rng: random.Random) -> KonchinkaOptions:
     )
 
 
+@pytest.mark.long
 def test_parties_follow_the_spec_move_by_move() -> None:
     """Dealing, turn order, legal moves, scoring, tally, the end of the party and the settlement, from the spec."""
     finishes = 0
@@ -223,6 +224,7 @@ def candidate_actions(state: KonchinkaState, rng: random.Random) -> list[object]
     return out
 
 
+@pytest.mark.long
 def test_refused_actions_change_nothing() -> None:
     refused = 0
     for seed in range(7):
