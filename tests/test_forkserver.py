@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.forkserver import PIPE, ForkedProcess, ForkServer, Process
+from tests.forkserver import PIPE, ForkedProcess, ForkServer, Process, sigint_by_default
 
 Ran = tuple[int, dict[str, object], str]
 
@@ -26,7 +26,7 @@ async def fresh(env: dict[str, str], cwd: Path, stdin: Path, *args: str) -> Proc
     with stdin.open("rb") as file:
         return await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.forkserver.probe", *args, cwd=cwd, env=env, stdin=file, stdout=PIPE,
-            stderr=PIPE,
+            stderr=PIPE, preexec_fn=sigint_by_default,
         )  # fmt: skip
 
 

@@ -274,7 +274,6 @@ WITH_PLAYERS = sum(1 for entry in games().values() if entry.players is not None)
 """Games with bot players (each says which path its rollouts take)."""
 
 
-@pytest.mark.long
 @pytest.mark.slow
 async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Path) -> None:
     """Built and installed as the Dockerfile does it; run outside the source tree, it must not need it."""

@@ -3,9 +3,9 @@
 Every change is one transaction, so a failed update changed nothing and may simply run again. A transaction
 waits at most ``busy_timeout`` (5 s; the setting ``DATABASE_BUSY_TIMEOUT``) for a lock held by another process,
 queue included, so a busy database gets another try while there is time (a press must be answered within
-Telegram's 15 s: every wait here is a share of ``busy_timeout``, so the answer comes within three times it). After that — or at once when
-the file is read-only or the disk full — a press is answered with one short apology that names what happened,
-so no button keeps spinning, and the person knows the move was not made. The database logs the trouble once,
+Telegram's 15 s: every wait here is a share of ``busy_timeout``, so the answer comes within three times it).
+After that — or at once when the file is read-only or the disk full — a press is answered with one short
+apology that names what happened, so no button keeps spinning, and the person knows the move was not made. The database logs the trouble once,
 when it begins (:mod:`bot.storage.db`); an update it fails is logged here only at the debug level.
 
 A second middleware keeps the number of updates handled at once bounded: aiogram runs every update as its own

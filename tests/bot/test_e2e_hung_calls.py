@@ -49,6 +49,7 @@ async def _press_turn(user: FakeUser, game: int, timeout: float) -> bool:
     return answer.answered
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("timing")
 async def test_forty_presses_during_hung_calls_are_all_handled_within_seconds_of_the_recovery(
     tg: FakeTelegram, bot_runner: BotRunner

@@ -3,7 +3,6 @@ trace people see: no second «your turn» message with live buttons."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 import pytest
@@ -23,6 +22,12 @@ def _offering_moves(user: FakeUser) -> list[FakeMessage]:
     return [m for m in user.private_chat.bot_messages() if move_buttons(m)]
 
 
+def _one_more_lost(tg: FakeTelegram) -> Callable[[], bool]:
+    """Whether a call's answer was lost since now."""
+    before = tg.faults.lost
+    return lambda: tg.faults.lost > before
+
+
 def _someone_else_to_move(people: list[FakeUser], mover: FakeUser) -> Callable[[], bool]:
     return lambda: any(turn_message(u) for u in people if u is not mover)
 
@@ -37,10 +42,11 @@ async def test_a_turn_message_whose_answer_was_lost_is_not_left_twice(
     for _ in range(3):
         mover = next(u for u in people if turn_message(u))
         # The message that tells the next player it is their turn is sent, but its answer never reaches the bot,
-        # which sends it again.
-        tg.lose(0.5 * tg.clock.speed, "sendMessage")
+        # which sends it again (after its request timeout: the loss is over by then).
+        lost = _one_more_lost(tg)
+        tg.lose(60 * tg.clock.speed, "sendMessage")
         assert await take_turn(tg, mover)
-        await asyncio.sleep(0.5)
+        await tg.wait_for(lost, what="a message whose answer is lost")
         tg.heal()
         await tg.wait_for(_someone_else_to_move(people, mover), timeout=10, what="the next turn")
         await tg.settle()

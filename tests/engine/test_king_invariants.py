@@ -132,7 +132,7 @@ def play_games() -> Iterator[tuple[int, KingState, list[int]]]:
         yield seed, state, moves_per_deal
 
 
-@pytest.mark.long
+@pytest.mark.slow
 def test_random_games_keep_every_invariant() -> None:
     games = 0
     for seed, state, moves in play_games():

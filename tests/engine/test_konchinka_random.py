@@ -59,6 +59,7 @@ def assert_view_hides(state: KonchinkaState) -> None:
         assert not leaked, f"seat {seat} sees {leaked}"
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 def test_random_parties_keep_the_invariants() -> None:
     everything = list(range(52))

@@ -89,7 +89,6 @@ def test_forced_pure_python_decides_exactly_as_the_kernel() -> None:
     assert report["moves"] == here, f"{backends()} here and python there differ"
 
 
-@pytest.mark.long
 @pytest.mark.slow
 def test_the_bot_players_tests_and_an_arena_run_pass_in_pure_python() -> None:
     tests = run_pure(

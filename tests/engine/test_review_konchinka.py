@@ -129,7 +129,7 @@ def random_options(rng: random.Random) -> KonchinkaOptions:
     )
 
 
-@pytest.mark.long
+@pytest.mark.slow
 def test_parties_follow_the_spec_move_by_move() -> None:
     """Dealing, turn order, legal moves, scoring, tally, the end of the party and the settlement, from the spec."""
     finishes = 0

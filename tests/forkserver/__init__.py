@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -141,6 +142,13 @@ class ForkedProcess:
         self.send_signal(signal.SIGKILL)
 
 
+def sigint_by_default() -> None:
+    """In a new process before it runs Python: SIGINT back to its default, as a terminal or a service manager
+    starts the bot. A shell without job control starts its background jobs ignoring SIGINT (so would the tests
+    and every interpreter they start, run that way), and a process that starts ignoring it keeps ignoring it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class ForkServer:
     """One ``server.py`` that imported ``modules``; :meth:`spawn` forks ``python -m MODULE`` children from it."""
 
@@ -164,6 +172,7 @@ class ForkServer:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=log,
+                preexec_fn=sigint_by_default,
             )
         assert self._server.stdout is not None
         line = self._server.stdout.readline()
@@ -215,7 +224,7 @@ class ForkServer:
             self.fresh += 1
             return await asyncio.create_subprocess_exec(
                 sys.executable, "-m", module, *args, cwd=cwd, env=dict(env), stdin=stdin, stdout=stdout,
-                stderr=stderr,
+                stderr=stderr, preexec_fn=sigint_by_default,
             )  # fmt: skip
         if stdin == PIPE:
             raise NotImplementedError("a forked child's stdin is a file or /dev/null")

@@ -136,6 +136,10 @@ def reap(children: dict[int, socket.socket], *, block: bool = False) -> None:
             conn.close()
 
 
+STARTING_SIGINT = signal.getsignal(signal.SIGINT)
+"""What this interpreter made of SIGINT at its start: Ctrl-C raising KeyboardInterrupt, or ignored when it was
+started ignoring SIGINT (a background job of a shell without job control) — as a fresh one started here would."""
+
 Stdio = dict[str, tuple[str, str]]
 """The encoding and error handler of ``stdin``, ``stdout`` and ``stderr``: the server's own, which the interpreter
 chose from the locale as it would for a fresh one."""
@@ -143,9 +147,10 @@ chose from the locale as it would for a fresh one."""
 
 def become(request: Request, stdio: Stdio) -> None:
     """In the forked child: the process state a fresh ``python -m MODULE`` would start with."""
-    # Signals as the interpreter sets them at start-up: Ctrl-C raises KeyboardInterrupt, the rest default.
+    # Signals as the interpreter sets them at start-up: Ctrl-C raises KeyboardInterrupt (unless ignored from the
+    # start), the rest default.
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, STARTING_SIGINT)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     for target, fd in enumerate(request.fds):
         os.dup2(fd, target)
