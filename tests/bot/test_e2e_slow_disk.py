@@ -7,9 +7,13 @@ import asyncio
 import threading
 import time
 
+import pytest
+
 from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, game_row, start_party, turn_message
 from tests.fakebot import FakeTelegram, FakeUser
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 STALL = 3.0
 """Real seconds every statement takes while the disk stalls."""

@@ -106,6 +106,7 @@ def test_nonsense_finds_nothing(query: str) -> None:
     assert find_sections(LIB, query) == []
 
 
+@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 def test_a_pasted_page_is_answered_quickly() -> None:
     page = "ералаш " + "слово другое третье " * 300
     started = time.perf_counter()
