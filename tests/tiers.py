@@ -3,7 +3,7 @@
 The tests marked ``slow`` (the fuzz of forged presses, the soak, the load benchmark's smoke run, the kill property,
 the engines' random parties, a database locked for 25 s, calls hung for 15 s, the bot players in pure Python)
 run on every change in a short version that still exercises everything they check; with ``FULL_TESTS=1`` they run
-at the size that finds the rare case (``FULL_TESTS=1 .venv/bin/python -m pytest -q -m slow -n auto --dist
+at the size that finds the rare case (``FULL_TESTS=1 .venv/bin/python -m pytest -q -rP -m slow -n auto --dist
 loadgroup``, see the README).
 """
 
