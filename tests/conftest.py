@@ -1,6 +1,6 @@
 """Fixtures every part of the suite may use, and how the suite runs in parallel.
 
-``scripts/test.sh`` runs pytest with ``-n auto --dist loadgroup`` (pytest-xdist): a worker per core, each test
+``scripts/test.sh`` runs pytest with ``--dist loadgroup`` (pytest-xdist) and two workers a core, each test
 where a worker is free, except the tests marked ``xdist_group("timing")`` — those that assert how long something
 took, or run the bot at a slow clock against real-time windows — which all go to one worker, one after another,
 so two of them never compete for the same core. Session fixtures (the ``forkserver``) exist once per worker.
