@@ -4,14 +4,18 @@
 where a worker is free, except the tests marked ``xdist_group("timing")`` — those that assert how long something
 took, or run the bot at a slow clock against real-time windows — which all go to one worker, one after another,
 so two of them never compete for the same core. Session fixtures (the ``forkserver``) exist once per worker.
-The timing group starts first (xdist hands out the largest unit of work first), then the tests that take many
-seconds (marked ``slow`` or ``long``), so that no worker is left with one of them at the end while the others
-have nothing to do.
+The timing group starts first (xdist hands out the largest unit of work first), then the long scenarios (marked
+``slow``), then the other tests of many seconds (marked ``long``), so that no worker is left with one of them at
+the end while the others have nothing to do.
 """
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -19,16 +23,46 @@ from tests.forkserver import ForkServer
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    def short(item: pytest.Item) -> bool:
-        return item.get_closest_marker("slow") is None and item.get_closest_marker("long") is None
+    def rank(item: pytest.Item) -> int:
+        """0: the long scenarios (the soak is the longest test of all), 1: other long tests, 2: the rest."""
+        return 0 if item.get_closest_marker("slow") else 1 if item.get_closest_marker("long") else 2
 
-    items.sort(key=short)  # stable: the order otherwise kept
+    items.sort(key=rank)  # stable: the order otherwise kept
+
+
+SHARED: dict[str, ForkServer] = {}
+"""In xdist's controller: the fork server it started for all its workers."""
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """xdist's controller, as it sets up each worker: one fork server for them all (each of its own would cost
+    a worker seconds of CPU to import the bot), started without waiting — a worker waits when it first needs it."""
+    if "server" not in SHARED:
+        server = ForkServer(Path(tempfile.mkdtemp(prefix="forkserver-")))
+        server.start(wait=False)
+        SHARED["server"] = server
+    node.workerinput["forkserver"] = SHARED["server"].path
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    server = SHARED.pop("server", None)
+    if server is not None:
+        server.close()
+        shutil.rmtree(server.workdir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
-def forkserver(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ForkServer]:
+def forkserver(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ForkServer]:
     """Starts ``python -m bot`` (and ``python -m tests.load.floor``) children in a fraction of a second: one
-    interpreter per test session (so per xdist worker) imports the bot once and forks them."""
+    interpreter imports the bot once and forks them — xdist's controller's for all its workers, or this
+    session's own."""
+    shared = getattr(request.config, "workerinput", {}).get("forkserver")
+    if shared is not None:
+        yield ForkServer.attach(shared)
+        return
     server = ForkServer(tmp_path_factory.mktemp("forkserver"))
     server.start()
     try:

@@ -23,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Protocol
@@ -37,6 +38,7 @@ BOT_MODULES = ("bot.app", "bot.ops", "aiogram.webhook.aiohttp_server")
 """What the server imports: everything ``python -m bot`` and ``python -m tests.load.floor`` import (never a
 ``__main__`` module itself: that must run fresh)."""
 READY_TIMEOUT = 120.0
+"""Seconds a client waits for a server another process started to take requests."""
 
 Stdio = int | IO[bytes] | IO[str] | None
 """As for :func:`asyncio.create_subprocess_exec`: ``PIPE``, ``DEVNULL``, a file, a descriptor, or None (inherit)."""
@@ -162,8 +164,26 @@ class ForkServer:
         self.forked = 0
         self.fresh = 0
         self._server: subprocess.Popen[bytes] | None = None
+        self._attached = False
 
-    def start(self) -> None:
+    @classmethod
+    def attach(cls, path: str) -> ForkServer:
+        """A client of the server at ``path`` that another process started (with ``start(wait=False)``): the
+        xdist controller starts one for all its workers. Waits until the server takes requests."""
+        client = cls(Path(path).parent)
+        client.path = path
+        client._attached = True
+        deadline = time.monotonic() + READY_TIMEOUT
+        while not os.path.exists(path):
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the fork server at {path} did not start: {client.log.read_text(errors='replace')}"
+                )
+            time.sleep(0.05)
+        return client
+
+    def start(self, *, wait: bool = True) -> None:
+        """Start the server; with ``wait``, return once it takes requests (else clients :meth:`attach`)."""
         with self.log.open("wb") as log:
             self._server = subprocess.Popen(
                 [sys.executable, str(SERVER), self.path, *self.modules],
@@ -175,6 +195,8 @@ class ForkServer:
                 preexec_fn=sigint_by_default,
             )
         assert self._server.stdout is not None
+        if not wait:
+            return
         line = self._server.stdout.readline()
         if line != b"ready\n":
             self.close()
@@ -200,7 +222,8 @@ class ForkServer:
         def interpreter(values: Mapping[str, str]) -> dict[str, str]:
             return {k: v for k, v in values.items() if k.startswith("PYTHON") and k not in APPLIED}
 
-        return self._server is not None and interpreter(env) == interpreter(self.env)
+        running = self._server is not None or self._attached
+        return running and interpreter(env) == interpreter(self.env)
 
     async def spawn(
         self,

@@ -66,8 +66,11 @@ def _send(conn: socket.socket, line: str) -> None:
 def serve(path: str) -> Request | None:
     """Fork a child per request until stdin closes; in a child, the request it is to run (None in the server)."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    listener.bind(path)
+    listener.bind(path + ".new")
     listener.listen(64)
+    os.rename(
+        path + ".new", path
+    )  # the path appears once the server takes requests (clients that attach wait)
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)
     os.set_blocking(wake_w, False)
