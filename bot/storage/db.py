@@ -199,7 +199,9 @@ class Database:
                 await self._lock.acquire()
         except TimeoutError:
             exc = sqlite3.OperationalError("database is locked (the transactions ahead wait for it)")
-            self.trouble = self.troubles.failed(exc, self.trouble, full_wait=patience is None)
+            # Unless the lock was let go while this one queued: a backlog then, not a new trouble.
+            if not (held and self.trouble is None):
+                self.trouble = self.troubles.failed(exc, self.trouble, full_wait=patience is None)
             raise exc from None
         if patience is None:
             deadline = started + queue

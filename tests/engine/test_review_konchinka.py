@@ -224,10 +224,10 @@ def candidate_actions(state: KonchinkaState, rng: random.Random) -> list[object]
     return out
 
 
-@pytest.mark.long
+@pytest.mark.slow
 def test_refused_actions_change_nothing() -> None:
     refused = 0
-    for seed in range(7):
+    for seed in range(size(3, 7)):  # ~700-2,200 refusals a party
         rng = random.Random(1000 + seed)
         options = random_options(rng)
         state = KonchinkaGame(options).new_initial_state(seed)
