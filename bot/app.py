@@ -16,24 +16,24 @@ from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot import metrics
+from bot.clock import Clock
+from bot.delivery.outbox import Outbox, OutboxLimits
+from bot.delivery.outbox.session import KeptResponsesSession
+from bot.delivery.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
+from bot.flow.languages import LanguageMiddleware
+from bot.flow.service import GameService, ServiceConfig
+from bot.flow.thinker import Thinker
 from bot.games import rules_library
+from bot.guards.access import Membership
+from bot.guards.refusals import RefusalThrottle
+from bot.guards.throttle import ThrottleMiddleware
+from bot.guards.trouble import DatabaseTrouble, InFlightLimit
+from bot.guards.updates import OnceMiddleware
 from bot.handlers import handled_commands, routers
 from bot.health import ApiWatch, Health, OpsServer, keep_beating
 from bot.i18n import Locale, translator
 from bot.instance import InstanceLock
-from bot.services.access import Membership
-from bot.services.clock import Clock
-from bot.services.facade import GameService, ServiceConfig
-from bot.services.flood import ThrottleMiddleware
-from bot.services.languages import LanguageMiddleware
-from bot.services.operator import Operator, SeenMiddleware
-from bot.services.outbox import Outbox, OutboxLimits
-from bot.services.outbox.session import KeptResponsesSession
-from bot.services.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
-from bot.services.thinker import Thinker
-from bot.services.throttle import RefusalThrottle
-from bot.services.trouble import DatabaseTrouble, InFlightLimit
-from bot.services.updates import OnceMiddleware
+from bot.operations.operator import Operator, SeenMiddleware
 from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
 from bot.storage import Database
@@ -113,8 +113,6 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     config = service_config(settings)
     thinker = Thinker(settings.bot_thinkers)
     service = GameService(db, outbox, clock, config, me.username or "", membership, refusals, thinker)
-    outbox.on_forbidden = service.on_forbidden
-    outbox.on_migrated = service.on_chat_migrated
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
     operator = Operator(
@@ -178,6 +176,7 @@ async def on_startup(app: App) -> None:
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
     await app.service.store.processed.load()
+    app.tasks.append(asyncio.create_task(app.service.follow(app.outbox.reports), name="outbox-reports"))
     await app.outbox.start()
     await app.service.thinker.start()
     app.resumed = await app.service.resume()

@@ -14,10 +14,10 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
+from bot.flow.service import HOUR, GameService, Operator
 from bot.games import plugin_of
 from bot.handlers.common import thread_of, tr_of
 from bot.i18n import Translator
-from bot.services.facade import HOUR, GameService, Operator
 
 
 async def on_admin(

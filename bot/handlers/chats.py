@@ -8,7 +8,7 @@ from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
 from aiogram.types import ChatMemberRestricted, ChatMemberUpdated, Message
 
-from bot.services.facade import GameService
+from bot.flow.service import GameService
 
 log = logging.getLogger(__name__)
 

@@ -11,10 +11,10 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
+from bot.flow.service import GameService
 from bot.games import plugins, rules_library
 from bot.handlers.common import thread_of, tr_of
 from bot.handlers.start import username_of
-from bot.services.facade import GameService
 from bot.views.chats import render_group_only, render_menu, render_private_only
 
 GROUP_ONLY_COMMANDS = frozenset({"new", "top"})

@@ -9,9 +9,9 @@ from aiogram import Router
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 
+from bot.flow.service import GameService, Operator, ServiceError, current_game
 from bot.handlers.common import answer_quietly, tr_of
 from bot.i18n import Translator
-from bot.services.facade import GameService, Operator, ServiceError, current_game
 from bot.views import Answer, answer_text, illegal_answer
 from engine.core import IllegalActionError
 

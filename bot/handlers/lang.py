@@ -8,9 +8,9 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AUTO_LANG, LangCb
+from bot.flow.service import GameService
 from bot.handlers.common import answer_quietly, is_private, thread_of, tr_of
 from bot.i18n import Locale, translator, translator_for
-from bot.services.facade import GameService
 from bot.views.languages import render_lang_choice, render_lang_chosen
 
 

@@ -7,9 +7,9 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import DeepLink, LobbyCb, LobbyOp, NewCb, RematchCb, parse_start_payload
+from bot.flow.service import GameService, ServiceError
 from bot.games import is_hosted, plugins
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
-from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, LobbyScreen, answer_text
 from bot.views.lobby import render_new_menu
 

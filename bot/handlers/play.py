@@ -8,8 +8,8 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import BackCb, HintCb, MoveCb, PickCb, ReviewCb, SeatCb, TableCb
+from bot.flow.service import GameService, ServiceError
 from bot.handlers.common import answer_quietly, game_id_of, person, tr_of
-from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, answer_text
 
 

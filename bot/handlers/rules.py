@@ -13,9 +13,9 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineQuery, Message
 
 from bot.callbacks import DeepLink, RulesCb
+from bot.flow.service import GameRow, GameService
 from bot.games import rules_library
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
-from bot.services.facade import GameRow, GameService
 from bot.views.rules import SHOWN_MARK, GameContext, render_rules, render_rules_contents, rules_deep_link
 from bot.views.rules_lookup import find_sections, lookup, render_inline, render_rules_answer
 

@@ -7,9 +7,9 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.callbacks import SoloCb, SoloStep
+from bot.flow.service import GameService, ServiceError
 from bot.games import is_hosted, plugins
 from bot.handlers.common import answer_quietly, person, tr_of
-from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, Rendered, SoloGame, render_play_menu, render_solo_setup
 from engine.ai import Level
 

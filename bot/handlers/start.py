@@ -8,10 +8,10 @@ from aiogram.filters import Command, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import MenuCb, MenuOp
+from bot.flow.service import GameService
 from bot.games import plugins, rules_library
 from bot.handlers.common import answer_quietly, person, thread_of, tr_of
 from bot.handlers.solo import play_menu
-from bot.services.facade import GameService
 from bot.views.chats import PLAY_PAYLOAD, render_group_start, render_start
 
 

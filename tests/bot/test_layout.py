@@ -32,10 +32,10 @@ def imported(path: Path) -> set[str]:
     return names
 
 
-def test_handlers_import_only_the_facade_of_the_services() -> None:
+def test_handlers_import_only_the_entry_of_the_game_flow() -> None:
     for path in sorted((BOT / "handlers").glob("*.py")):
-        services = {m for m in imported(path) if m.startswith(("bot.services", "bot.storage"))}
-        assert services <= {"bot.services.facade"}, f"{path.name} reaches past the façade: {services}"
+        flow = {m for m in imported(path) if m.startswith(("bot.flow", "bot.delivery", "bot.storage"))}
+        assert flow <= {"bot.flow.service"}, f"{path.name} reaches past the flow's entry: {flow}"
 
 
 def modules() -> list[Path]:
@@ -48,7 +48,7 @@ def test_every_module_of_bot_and_engine_is_at_most_450_lines() -> None:
     found = {
         str(path.relative_to(root)): len(path.read_text(encoding="utf-8").splitlines()) for path in modules()
     }
-    assert {"bot/services/outbox/queue.py", "engine/ai/search.py"} <= found.keys()  # subpackages are walked
+    assert {"bot/delivery/outbox/queue.py", "engine/ai/search.py"} <= found.keys()  # subpackages are walked
     too_long = {name: lines for name, lines in found.items() if lines > MAX_LINES and name not in LONGER}
     assert too_long == {}
     assert all(found.get(name, 0) > MAX_LINES for name in LONGER), "an allowance no longer needed: remove it"
@@ -56,10 +56,15 @@ def test_every_module_of_bot_and_engine_is_at_most_450_lines() -> None:
 
 def test_rooms_never_import_the_facade_and_only_the_facade_publishes_or_wakes_a_timer() -> None:
     """A room returns what changed; the façade alone publishes it and pokes the game's timer."""
-    rooms = [path for path in sorted((BOT / "services").rglob("*.py")) if path.name != "facade.py"]
+    rooms = [
+        path
+        for package in ("flow", "delivery", "guards", "operations")
+        for path in sorted((BOT / package).rglob("*.py"))
+        if path.name != "service.py"
+    ]
     assert {"moves.py", "turns.py", "publisher.py", "timers.py"} <= {path.name for path in rooms}
     for path in rooms:
         names = imported(path)
-        assert "bot.services.facade" not in names, f"{path.name} imports the façade"
-        assert "bot.services.publisher" not in names, f"{path.name} publishes: only the façade does"
-        assert "bot.services.timers" not in names, f"{path.name} pokes a timer: only the façade does"
+        assert "bot.flow.service" not in names, f"{path.name} imports the façade"
+        assert "bot.delivery.publisher" not in names, f"{path.name} publishes: only the façade does"
+        assert "bot.flow.timers" not in names, f"{path.name} pokes a timer: only the façade does"

@@ -8,12 +8,12 @@ from __future__ import annotations
 import logging
 
 from bot import views
-from bot.services.config import Person
-from bot.services.errors import ServiceError
-from bot.services.moves import turn_of
-from bot.services.store import Store
-from bot.services.tables import frame_of, tr_for
-from bot.services.thinker import Thinker, decision_seed
+from bot.flow.config import Person
+from bot.flow.errors import ServiceError
+from bot.flow.moves import turn_of
+from bot.flow.store import Store
+from bot.flow.tables import frame_of, tr_for
+from bot.flow.thinker import Thinker, decision_seed
 from bot.storage import GameMode, GameStatus
 
 log = logging.getLogger(__name__)

@@ -11,12 +11,12 @@ import sqlite3
 from collections.abc import Callable, Sequence
 
 from bot.callbacks import TURN_TIME_KEY
+from bot.flow.config import AdminCheck, MemberCheck, Person, ServiceConfig
+from bot.flow.errors import ServiceError
+from bot.flow.screens import Screens
+from bot.flow.store import Change, Match, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for
-from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
-from bot.services.errors import ServiceError
-from bot.services.screens import Screens
-from bot.services.store import Change, Match, Store, Unit
 from bot.storage import GameMode, GameStatus, SeatRow, repo
 from bot.storage.batch import Batch
 from bot.views import Answer, LobbyScreen

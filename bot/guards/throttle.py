@@ -27,10 +27,10 @@ from typing import Any, Final
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Message, TelegramObject
 
+from bot.clock import Clock
+from bot.delivery.outbox import Outbox, is_group
+from bot.delivery.presses import answer_press
 from bot.i18n import translator_for
-from bot.services.clock import Clock
-from bot.services.outbox import Outbox, is_group
-from bot.services.presses import answer_press
 from bot.views import Answer, answer_text
 
 log = logging.getLogger(__name__)

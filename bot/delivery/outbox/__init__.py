@@ -9,17 +9,19 @@ builds its response types once.
 
 from __future__ import annotations
 
-from bot.services.outbox.core import REQUEST_TIMEOUT, ForbiddenHook, MigrateHook, Outbox
-from bot.services.outbox.limits import SWEEP_EVERY, OutboxLimits, RateLimiter, is_group
-from bot.services.outbox.queue import Priority, digest
-from bot.services.outbox.serving import BACKOFF
+from bot.delivery.outbox.core import REQUEST_TIMEOUT, Outbox
+from bot.delivery.outbox.limits import SWEEP_EVERY, OutboxLimits, RateLimiter, is_group
+from bot.delivery.outbox.queue import Priority, digest
+from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
+from bot.delivery.outbox.serving import BACKOFF
 
 __all__ = [
     "BACKOFF",
     "REQUEST_TIMEOUT",
     "SWEEP_EVERY",
-    "ForbiddenHook",
-    "MigrateHook",
+    "ChatForbidden",
+    "ChatMigrated",
+    "DeliveryReport",
     "Outbox",
     "OutboxLimits",
     "Priority",

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from bot.flow.store import Match
 from bot.games.base import Frame
 from bot.i18n import Translator, locale_for, translator
-from bot.services.store import Match
 from bot.storage import GameMode, SeatRow, UserRow
 from bot.views import SeatInfo
 from bot.views.common import bot_name

@@ -4,7 +4,7 @@ façade calls it.
 A game has one live message in its group (slot ``g<game>``: the lobby, then the table) and one in each player's
 private chat (``h<game>:<user>``: the hand, or a solo game's only screen); a player may also keep a copy of the
 whole table (``v<game>:<user>``, «📋 Стол») and see a reminder of their turn. One-off notices (a deal's scoring,
-the party's end, a seat taken over) are stored by :mod:`~bot.services.notices` with the change that causes them
+the party's end, a seat taken over) are stored by :mod:`~bot.flow.notices` with the change that causes them
 and posted here once it has committed. Other live messages the bot keeps — a rules page it turns, a solo setup
 screen — are named here too.
 """
@@ -16,12 +16,12 @@ from collections.abc import Iterable
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import views
+from bot.delivery.outbox import Outbox, Priority
+from bot.flow.errors import ServiceError
+from bot.flow.screens import Screens
+from bot.flow.store import Match
+from bot.flow.tables import frame_of, seat_info, tr_for
 from bot.i18n import Translator
-from bot.services.errors import ServiceError
-from bot.services.outbox import Outbox, Priority
-from bot.services.screens import Screens
-from bot.services.store import Match
-from bot.services.tables import frame_of, seat_info, tr_for
 from bot.storage import GameMode, GameStatus, Notice, SeatRow
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
 from bot.views.models import number_bots

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import logging
 
-from bot.services.config import Person, ServiceConfig
-from bot.services.errors import ServiceError
-from bot.services.notices import Notices
-from bot.services.screens import Screens
-from bot.services.store import Change, Match, Store, Unit
-from bot.services.tables import plain_name
+from bot.flow.config import Person, ServiceConfig
+from bot.flow.errors import ServiceError
+from bot.flow.notices import Notices
+from bot.flow.screens import Screens
+from bot.flow.store import Change, Match, Store, Unit
+from bot.flow.tables import plain_name
 from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow
 from bot.views import Answer
 from engine.core import CommonIllegal, IllegalActionError

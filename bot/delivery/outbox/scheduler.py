@@ -18,9 +18,9 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Final
 
-from bot.services.clock import Clock
-from bot.services.outbox.limits import RateLimiter
-from bot.services.outbox.queue import ChatQueue
+from bot.clock import Clock
+from bot.delivery.outbox.limits import RateLimiter
+from bot.delivery.outbox.queue import ChatQueue
 
 log = logging.getLogger(__name__)
 

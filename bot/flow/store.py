@@ -22,13 +22,13 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from bot.clock import Clock
+from bot.flow.config import Person, ServiceConfig
+from bot.flow.errors import ServiceError
+from bot.flow.locks import GameLocks
 from bot.games import AnyPlugin, plugin_of
 from bot.games.base import Options, Party
-from bot.services.clock import Clock
-from bot.services.config import Person, ServiceConfig
-from bot.services.errors import ServiceError
-from bot.services.locks import GameLocks
-from bot.services.updates import CURRENT_UPDATE, ProcessedUpdates
+from bot.guards.updates import CURRENT_UPDATE, ProcessedUpdates
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
 from bot.storage.batch import Batch, GuardError
 from bot.storage.tx import Tx

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.services.config import Person
-from bot.services.errors import ServiceError
-from bot.services.notices import Notices
-from bot.services.store import Change, Match, Store
-from bot.services.tables import seat_info, tr_for
+from bot.flow.config import Person
+from bot.flow.errors import ServiceError
+from bot.flow.notices import Notices
+from bot.flow.store import Change, Match, Store
+from bot.flow.tables import seat_info, tr_for
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo
 from bot.storage.batch import Batch
 from bot.storage.models import ChatRank, UserStats

@@ -28,8 +28,8 @@ from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
 from bot.buckets import Buckets
+from bot.clock import Clock
 from bot.health import Health
-from bot.services.clock import Clock
 from bot.storage import Batch, Database, upkeep
 
 log = logging.getLogger(__name__)

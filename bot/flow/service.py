@@ -1,11 +1,11 @@
 """The façade: the one thing handlers call. It wires the rooms of the game service together.
 
-Each room does one job — :mod:`~bot.services.store` (the games in memory, the unit of work),
-:mod:`~bot.services.lobby`, :mod:`~bot.services.moves`, :mod:`~bot.services.turns` (what each game's timer finds
-due: bot players, reminders, time running out), :mod:`~bot.services.players`, :mod:`~bot.services.chats`,
-:mod:`~bot.services.hints` — and returns what it changed (a :class:`Change`). Every change, a person's press or
+Each room does one job — :mod:`~bot.flow.store` (the games in memory, the unit of work),
+:mod:`~bot.flow.lobby`, :mod:`~bot.flow.moves`, :mod:`~bot.flow.turns` (what each game's timer finds
+due: bot players, reminders, time running out), :mod:`~bot.flow.people`, :mod:`~bot.flow.chats`,
+:mod:`~bot.flow.hints` — and returns what it changed (a :class:`Change`). Every change, a person's press or
 a timer's, then takes one path, :meth:`GameService._made`: its notices go out, its messages are redrawn by the
-:mod:`~bot.services.publisher` (which only the façade calls), and its game's timer (:class:`TurnTimers`) wakes.
+:mod:`~bot.delivery.publisher` (which only the façade calls), and its game's timer (:class:`TurnTimers`) wakes.
 
 Handlers import only this module: it also re-exports what they need of the service (``Person``, ``ServiceError``,
 the membership checks, :func:`answer_press`) and answers commands through :meth:`GameService.say`.
@@ -13,35 +13,36 @@ the membership checks, :func:`answer_press`) and answers commands through :meth:
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from aiogram.types import InlineKeyboardMarkup
 
 # bot.views first: its lobby view imports the plug-ins, which import bot.views.models.
 from bot import views
+from bot.clock import Clock
+from bot.delivery.outbox import ChatForbidden, DeliveryReport, Outbox
+from bot.delivery.presses import answer_press
+from bot.delivery.publisher import Publisher, hand_slot, setup_slot
+from bot.flow.chats import Chats
+from bot.flow.config import AdminCheck, MemberCheck, Person, ServiceConfig
+from bot.flow.errors import ServiceError
+from bot.flow.hints import Hints
+from bot.flow.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
+from bot.flow.lobby import Lobby
+from bot.flow.moves import Moves
+from bot.flow.notices import Notices
+from bot.flow.people import Players
+from bot.flow.screens import Screens
+from bot.flow.store import CURRENT_GAME, Change, Match, Store
+from bot.flow.thinker import Thinker
+from bot.flow.timers import TurnTimers
+from bot.flow.turns import Turns
 from bot.games import plugin_of
+from bot.guards.access import Membership, admin_check, member_check
+from bot.guards.refusals import RefusalThrottle
 from bot.i18n import translator_for
-from bot.services.access import Membership, admin_check, member_check
-from bot.services.chats import Chats
-from bot.services.clock import Clock
-from bot.services.config import AdminCheck, MemberCheck, Person, ServiceConfig
-from bot.services.errors import ServiceError
-from bot.services.hints import Hints
-from bot.services.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
-from bot.services.lobby import Lobby
-from bot.services.moves import Moves
-from bot.services.notices import Notices
-from bot.services.operator import HOUR, Operator
-from bot.services.outbox import Outbox
-from bot.services.players import Players
-from bot.services.presses import answer_press
-from bot.services.publisher import Publisher, hand_slot, setup_slot
-from bot.services.screens import Screens
-from bot.services.store import CURRENT_GAME, Change, Match, Store
-from bot.services.thinker import Thinker
-from bot.services.throttle import RefusalThrottle
-from bot.services.timers import TurnTimers
-from bot.services.turns import Turns
+from bot.operations.operator import HOUR, Operator
 from bot.storage import Database, GameMode, GameRow, GameStatus, repo
 from bot.storage.models import ChatRank, UserStats
 from engine.ai import Level
@@ -200,6 +201,18 @@ class GameService:
             self.outbox.allow(person.user_id)
         for game_id in await self.players.seen(person, started=started):
             await self._show(game_id, resend={person.user_id})
+
+    async def follow(self, reports: asyncio.Queue[DeliveryReport]) -> None:
+        """What the outbox reports about chats (closed to the bot, moved), handled one at a time while it runs."""
+        while True:
+            report = await reports.get()
+            try:
+                if isinstance(report, ChatForbidden):
+                    await self.on_forbidden(report.chat_id)
+                else:
+                    await self.on_chat_migrated(report.old, report.new)
+            except Exception:
+                log.exception("could not act on the outbox's report %s", report)
 
     async def on_forbidden(self, chat_id: int) -> None:
         """The outbox could not write to ``chat_id``: a person who never opened the bot or blocked it."""

@@ -18,9 +18,9 @@ from aiogram.enums import ChatMemberStatus
 from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramRetryAfter, TelegramServerError
 from aiogram.types import ChatMemberRestricted
 
-from bot.services.clock import Clock
-from bot.services.config import AdminCheck, MemberCheck
-from bot.services.errors import ServiceError
+from bot.clock import Clock
+from bot.flow.config import AdminCheck, MemberCheck
+from bot.flow.errors import ServiceError
 from bot.views import Answer
 
 log = logging.getLogger(__name__)

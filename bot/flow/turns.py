@@ -13,12 +13,12 @@ import time
 from dataclasses import dataclass
 from typing import Final
 
-from bot.services.clock import Clock
-from bot.services.config import ServiceConfig
-from bot.services.errors import ServiceError
-from bot.services.moves import Moves
-from bot.services.store import Change, Match, Store, Unit
-from bot.services.thinker import Thinker, decision_seed
+from bot.clock import Clock
+from bot.flow.config import ServiceConfig
+from bot.flow.errors import ServiceError
+from bot.flow.moves import Moves
+from bot.flow.store import Change, Match, Store, Unit
+from bot.flow.thinker import Thinker, decision_seed
 from bot.storage import Actor, Batch, GameStatus, repo
 from bot.views import Answer
 from engine.ai import Level

@@ -8,8 +8,8 @@ from __future__ import annotations
 import logging
 import sqlite3
 
-from bot.services.outbox import Outbox
-from bot.services.store import Store
+from bot.delivery.outbox import Outbox
+from bot.flow.store import Store
 from bot.storage import GameRow, GameStatus, repo
 from bot.storage.batch import Batch
 

@@ -18,8 +18,8 @@ gets the bot's next call:
   ``global_per_second`` for the whole bot; a 429 is waited out and the call re-queued; the calls to groups
   still inside their minute windows are handed over to the next run through the database at
   :meth:`Outbox.stop`, so a restart does not spend a group's budget twice;
-- 403 (the user never opened the bot, or blocked it): the chat's queue is dropped and ``on_forbidden`` tells
-  the service, which shows a «start the bot» link in the group and lets the AFK rules run;
+- 403 (the user never opened the bot, or blocked it): the chat's queue is dropped and a report (:mod:`~bot.delivery.outbox.reports`) tells
+  the game flow, which shows a «start the bot» link in the group and lets the AFK rules run;
 - a network failure, a request left unanswered past ``REQUEST_TIMEOUT`` or a 5xx: the call is tried again, with
   backoff, for as long as it takes. Only a refusal (4xx) drops a message.
 """
@@ -30,19 +30,20 @@ import asyncio
 import logging
 import sqlite3
 from collections import Counter
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from typing import Final
 
 from aiogram import Bot
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.services.clock import Clock
-from bot.services.outbox.delivery import TelegramCalls
-from bot.services.outbox.limits import OutboxLimits, RateLimiter
-from bot.services.outbox.queue import Live, Priority, default_priority
-from bot.services.outbox.scheduler import CallScheduler
-from bot.services.outbox.sent import LiveMessages, SentMessages
-from bot.services.outbox.serving import ChatServer
+from bot.clock import Clock
+from bot.delivery.outbox.delivery import TelegramCalls
+from bot.delivery.outbox.limits import OutboxLimits, RateLimiter
+from bot.delivery.outbox.queue import Live, Priority, default_priority
+from bot.delivery.outbox.reports import DeliveryReport
+from bot.delivery.outbox.scheduler import CallScheduler
+from bot.delivery.outbox.sent import LiveMessages, SentMessages
+from bot.delivery.outbox.serving import ChatServer
 from bot.storage import Database, LiveMessage, Notice, repo
 from bot.storage.batch import Batch, Deferred
 
@@ -54,9 +55,6 @@ seconds, would hold the chat's queue that long behind one hung request) ..."""
 MIN_REQUEST_TIMEOUT: Final = 2
 """... but never less than this many real seconds (a busy machine answers slowly, and a send that timed out
 after Telegram executed it shows twice)."""
-ForbiddenHook = Callable[[int], Awaitable[None]]
-MigrateHook = Callable[[int, int], Awaitable[None]]
-"""Told (old chat id, new chat id) when a call finds that a group was upgraded to a supergroup."""
 
 
 class Outbox:
@@ -66,14 +64,13 @@ class Outbox:
         db: Database,
         clock: Clock,
         limits: OutboxLimits | None = None,
-        on_forbidden: ForbiddenHook | None = None,
     ) -> None:
         self.bot = bot
         self.db = db
         self.clock = clock
         self.limiter = RateLimiter(limits or OutboxLimits(), clock)
-        self.on_forbidden = on_forbidden
-        self.on_migrated: MigrateHook | None = None
+        self.reports: asyncio.Queue[DeliveryReport] = asyncio.Queue()
+        """Chats found closed (403) or moved (a supergroup): the game flow takes them from here."""
         self.request_timeout = max(MIN_REQUEST_TIMEOUT, round(clock.real(REQUEST_TIMEOUT)))
         """Real seconds (aiogram wants an int)."""
         self.telegram = TelegramCalls(bot, self.request_timeout)

@@ -23,8 +23,8 @@ from typing import Any, Final
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
+from bot.delivery.presses import answer_press
 from bot.i18n import translator_for
-from bot.services.presses import answer_press
 from bot.storage.files import Trouble, trouble_of
 
 log = logging.getLogger(__name__)

@@ -2,7 +2,7 @@
 
 Telegram (or a restarted bot) may deliver an update twice. An outer middleware skips updates already processed
 (and copies being handled right now). It exposes the update through :data:`CURRENT_UPDATE`, so the game service
-stores the mark in the same transaction as the change the update causes (see :meth:`bot.services.store.Store
+stores the mark in the same transaction as the change the update causes (see :meth:`bot.flow.store.Store
 .mutate`); an update that changed nothing is marked afterwards, its mark riding along with a later transaction.
 
 Which updates were processed is known from memory (:class:`ProcessedUpdates`): those of the last
@@ -24,7 +24,7 @@ from typing import Final
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
-from bot.services.clock import Clock
+from bot.clock import Clock
 from bot.storage import Database, repo
 from bot.storage.batch import Deferred
 

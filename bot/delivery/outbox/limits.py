@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from bot.services.clock import Clock
+from bot.clock import Clock
 
 SAFETY: Final = 1.05
 """Our windows are this much longer than Telegram's, so jitter never tips a call over the limit ..."""

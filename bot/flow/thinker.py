@@ -27,7 +27,8 @@ from typing import Final, TypeVar
 
 from bot.buckets import Buckets
 from engine.ai import Level, choose_action
-from engine.ai.advice import Advice, advise
+from engine.ai.advice import Advice
+from engine.ai.players import advise
 from engine.ai.review import Review, review_party
 from engine.core import GameRecord, Player
 

@@ -5,9 +5,11 @@ that drops the message, a group that became a supergroup."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sqlite3
-from typing import TYPE_CHECKING, Final
+from collections import Counter
+from typing import Final, Protocol
 
 from aiogram.exceptions import (
     ClientDecodeError,
@@ -20,14 +22,15 @@ from aiogram.exceptions import (
 )
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.services.outbox.delivery import Edited
-from bot.services.outbox.limits import is_group
-from bot.services.outbox.queue import ChatQueue, Item, Live
-from bot.storage import LiveMessage, Notice, repo
-from bot.storage.batch import Batch
-
-if TYPE_CHECKING:
-    from bot.services.outbox.core import Outbox
+from bot.clock import Clock
+from bot.delivery.outbox.delivery import Edited, TelegramCalls
+from bot.delivery.outbox.limits import RateLimiter, is_group
+from bot.delivery.outbox.queue import ChatQueue, Item, Live
+from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
+from bot.delivery.outbox.scheduler import CallScheduler
+from bot.delivery.outbox.sent import LiveMessages, SentMessages
+from bot.storage import Database, LiveMessage, Notice, repo
+from bot.storage.batch import Batch, Deferred
 
 log = logging.getLogger(__name__)
 
@@ -37,8 +40,29 @@ TOPIC_CLOSED: Final = "TOPIC_CLOSED"
 """Telegram's refusal to post in a closed forum topic."""
 
 
+class OutboxParts(Protocol):
+    """What a call needs of the outbox that owns it (:class:`~bot.delivery.outbox.core.Outbox` has it all)."""
+
+    clock: Clock
+    db: Database
+    limiter: RateLimiter
+    telegram: TelegramCalls
+    live: LiveMessages
+    sent: SentMessages
+    notice_sent: Deferred[int, None]
+    refused: set[int]
+    dropped: set[str]
+    reports: asyncio.Queue[DeliveryReport]
+
+    @property
+    def scheduler(self) -> CallScheduler: ...
+
+    @property
+    def calls(self) -> Counter[str]: ...
+
+
 class ChatServer:
-    def __init__(self, outbox: Outbox) -> None:
+    def __init__(self, outbox: OutboxParts) -> None:
         self.outbox = outbox
 
     async def serve(self, queue: ChatQueue, stamp: float) -> None:
@@ -93,8 +117,7 @@ class ChatServer:
             self._back_off(queue, exc)
         except TelegramMigrateToChat as exc:
             log.warning("chat %s was upgraded to %s", chat_id, exc.migrate_to_chat_id)
-            if self.outbox.on_migrated is not None:
-                await self.outbox.on_migrated(chat_id, exc.migrate_to_chat_id)
+            self.outbox.reports.put_nowait(ChatMigrated(chat_id, exc.migrate_to_chat_id))
         except TelegramAPIError as exc:
             await self._refused_call(item, exc)
         else:
@@ -142,11 +165,7 @@ class ChatServer:
     async def _forbidden(self, queue: ChatQueue) -> None:
         self.outbox.refused.add(queue.chat_id)
         await self._drop_queue(queue)
-        if self.outbox.on_forbidden is not None:
-            try:
-                await self.outbox.on_forbidden(queue.chat_id)
-            except Exception:
-                log.exception("on_forbidden hook failed for chat %s", queue.chat_id)
+        self.outbox.reports.put_nowait(ChatForbidden(queue.chat_id))
 
     async def _deliver_live(self, live: Live) -> None:
         if live.paced:

@@ -5,9 +5,9 @@ The rooms write them here; only the façade talks to the publisher."""
 from __future__ import annotations
 
 from bot import views
+from bot.flow.store import Match, Unit
+from bot.flow.tables import frame_of, seat_info, tr_for
 from bot.games.base import Party
-from bot.services.store import Match, Unit
-from bot.services.tables import frame_of, seat_info, tr_for
 from bot.storage import GameMode, GameRow, Notice, SeatRow, UserRow
 from bot.views import Rendered, SeatInfo
 from bot.views.common import with_review_button

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.services.clock import Clock
+from bot.clock import Clock
 
 REFUSAL_WINDOW: Final = 60.0
 """Seconds (bot's clock) during which the same refusal is not repeated in the same chat and topic."""
