@@ -20,12 +20,12 @@ from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits
 from bot.delivery.outbox.session import KeptResponsesSession
 from bot.delivery.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
+from bot.delivery.publisher import Publisher
 from bot.flow.languages import LanguageMiddleware
 from bot.flow.service import GameService, ServiceConfig
 from bot.flow.thinker import Thinker
 from bot.games import rules_library
 from bot.guards.access import Membership
-from bot.guards.refusals import RefusalThrottle
 from bot.guards.throttle import ThrottleMiddleware
 from bot.guards.trouble import DatabaseTrouble, InFlightLimit
 from bot.guards.updates import OnceMiddleware
@@ -108,11 +108,10 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     clock = Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
     outbox = Outbox(bot, db, clock, limits)
+    publisher = Publisher(outbox, me.username or "")
     membership = Membership(bot, clock)
-    refusals = RefusalThrottle(clock)
-    config = service_config(settings)
     thinker = Thinker(settings.bot_thinkers)
-    service = GameService(db, outbox, clock, config, me.username or "", membership, refusals, thinker)
+    service = GameService(db, publisher, service_config(settings), membership, thinker)
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
     operator = Operator(
@@ -121,11 +120,22 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
         db,
         settings.admins,
         settings.admin_chat_id,
-        lambda chat_id, text: service.say(chat_id, text),
+        lambda chat_id, text: publisher.say(chat_id, text),
     )
     operator.backlog = outbox.backlog
-    # handlers take the service and the operator's view (and aiogram's bot)
-    dispatcher = Dispatcher(service=service, operator=operator, disable_fsm=True)
+    # Handlers take the component that does their job: the service for every change, the publisher for replies,
+    # people's figures, hints, rights in a chat, refusals merged, languages; the operator's view; aiogram's bot.
+    dispatcher = Dispatcher(
+        service=service,
+        publisher=publisher,
+        people=service.people,
+        hints=service.hints,
+        membership=membership,
+        refusals=service.refusals,
+        languages=service.languages,
+        operator=operator,
+        disable_fsm=True,
+    )
     guards = Guards(
         InFlightLimit(),
         DatabaseTrouble(settings.database_busy_timeout),

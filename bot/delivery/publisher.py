@@ -1,30 +1,36 @@
-"""Publishing: every live message of a game is built and named here, and handed to the outbox. Only the
-façade calls it.
+"""Publishing, the one place that draws: a committed change (:meth:`Publisher.made`) becomes what its game's
+messages show — its notices drawn from their events, its table, hands or lobby — handed to the outbox. Only
+the game service hands changes over; handlers send replies and turn rules pages through it.
 
 A game has one live message in its group (slot ``g<game>``: the lobby, then the table) and one in each player's
 private chat (``h<game>:<user>``: the hand, or a solo game's only screen); a player may also keep a copy of the
 whole table (``v<game>:<user>``, «📋 Стол») and see a reminder of their turn. One-off notices (a deal's scoring,
-the party's end, a seat taken over) are stored by :mod:`~bot.flow.notices` with the change that causes them
-and posted here once it has committed. Other live messages the bot keeps — a rules page it turns, a solo setup
+the party's end, a seat taken over) are stored as events with the change that causes them
+(:mod:`~bot.flow.notices`) and drawn here (:mod:`~bot.delivery.notices`) once it has committed. Other live messages the bot keeps — a rules page it turns, a solo setup
 screen — are named here too.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import logging
 from collections.abc import Iterable
 
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import views
+from bot.delivery.notices import draw
 from bot.delivery.outbox import Outbox, Priority
-from bot.flow.errors import ServiceError
-from bot.flow.screens import Screens
-from bot.flow.store import Match
+from bot.delivery.screens import Screens
+from bot.flow.events import load_event
+from bot.flow.store import Change, Match
 from bot.flow.tables import frame_of, seat_info, tr_for
 from bot.i18n import Translator
 from bot.storage import GameMode, GameStatus, Notice, SeatRow
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
 from bot.views.models import number_bots
+
+log = logging.getLogger(__name__)
 
 
 def group_slot(game_id: int) -> str:
@@ -59,16 +65,70 @@ def table_slot(game_id: int, user_id: int) -> str:
 
 
 class Publisher:
-    def __init__(self, outbox: Outbox, screens: Screens, bot_username: str) -> None:
+    def __init__(self, outbox: Outbox, bot_username: str) -> None:
         self.outbox = outbox
-        self.screens = screens
+        self.screens = Screens()
         self.bot_username = bot_username
+
+    async def made(self, change: Change) -> None:
+        """A committed change, drawn and handed to the outbox: what it says the messages show is kept, a hand
+        pressed that the bot never recorded sending becomes the live hand, the change's notices are drawn and
+        posted, the game's messages redrawn (the private table copy and a reminder, if asked for)."""
+        match = change.match
+        if change.started_in is not None:
+            self.adopt_hand(match.game.id, match.game.chat_id, change.started_in)
+        if change.adopt is not None:
+            await self._adopt_pressed(match.game.id, *change.adopt)
+        self.screens.note(change)
+        self.post(change.notices, match)
+        self.publish(match, resend=change.resend, resend_table=change.resend_table, after=change.notices)
+        if change.table_for is not None:
+            self.show_table(match, change.table_for)
+        if change.reminder is not None:
+            seat, seconds_left = change.reminder
+            self.remind(match, match.seats[seat], seconds_left)
+
+    async def _adopt_pressed(self, game_id: int, user_id: int, message_id: int) -> None:
+        """A move button of the current version was pressed in ``message_id`` of the player's private chat: if
+        it is a hand newer than the one the bot knows (its send was not recorded before a crash), it becomes
+        the player's live hand."""
+        if await self.outbox.adopt_newer(hand_slot(game_id, user_id), user_id, message_id):
+            log.info(
+                "game %s: hand message %s of %s adopted (its send was not recorded)",
+                game_id,
+                message_id,
+                user_id,
+            )
+
+    async def delete_stray(self, game_id: int, user_id: int, chat_id: int, message_id: int) -> None:
+        """A press came too late from ``message_id``: if that is not the player's live hand (which shows the
+        present anyway), it is a dead keyboard the bot lost track of, and it goes."""
+        if chat_id == user_id and await self.outbox.delete_stray(
+            hand_slot(game_id, user_id), chat_id, message_id
+        ):
+            log.info("game %s: a stray hand message %s in chat %s deleted", game_id, message_id, chat_id)
+
+    def allow(self, user_id: int) -> None:
+        """The person opened the bot (again): their private chat may be written to."""
+        self.outbox.allow(user_id)
 
     # ------------------------------------------------------------------------------------- one-off messages
 
-    def post(self, notices: Iterable[Notice]) -> None:
-        """Notices stored by a committed transaction go out."""
-        self.outbox.post(notices)
+    def post(self, notices: Iterable[Notice], match: Match | None = None) -> None:
+        """Notices stored by a committed transaction go out; a game's are drawn first, from ``match`` (the game
+        as committed; None: the game is gone, and its notices with it)."""
+        drawn: list[Notice] = []
+        for notice in notices:
+            if notice.event is None:
+                drawn.append(notice)
+            elif match is None or match.game.id != notice.game_id:
+                log.warning("game %s: notice %s dropped, the game is gone", notice.game_id, notice.id)
+                self.outbox.forget_notice(notice.id)
+            else:
+                rendered = draw(load_event(notice.event), match, self.bot_username)
+                markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else None
+                drawn.append(dataclasses.replace(notice, text=rendered.text, markup=markup))
+        self.outbox.post(drawn)
 
     async def say(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0
@@ -80,6 +140,10 @@ class Publisher:
         """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""
         self.outbox.adopt(slot, chat_id, message_id)
         self.outbox.show(slot, chat_id, rendered.text, rendered.markup)
+
+    def turn_setup_page(self, chat_id: int, message_id: int, rendered: Rendered) -> None:
+        """A setup screen (the solo game's, the language's) turned in place."""
+        self.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
 
     def show_rules(self, chat_id: int, thread_id: int, rendered: Rendered) -> None:
         """A rules message, sent anew below; the chat's previous one (if any) is deleted."""
@@ -102,10 +166,7 @@ class Publisher:
         """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
         seat = match.seat_of(user_id)
         party = match.party
-        if seat is None:
-            raise ServiceError(views.Answer.NOT_A_PLAYER)
-        if party is None or match.game.status not in (GameStatus.PLAYING, GameStatus.FINISHED):
-            raise ServiceError(views.Answer.NO_GAME)
+        assert seat is not None and party is not None
         user = match.users.get(user_id)
         tr = tr_for(user.lang if user is not None else match.game.lang)
         rendered = party.render_table(frame_of(match, ""), tr, seat.seat)
@@ -209,7 +270,7 @@ class Publisher:
             if user is not None and user.blocked:
                 continue
             utr = tr_for(user.lang if user else game.lang)
-            picked = self.screens.picks.get((game.id, seat.user_id))
+            picked = self.screens.picked(game.id, seat.user_id, party.version)
             rendered = party.render_private(frame, seat.seat, utr, picked)
             self.outbox.show(
                 hand_slot(game.id, seat.user_id),

@@ -1,6 +1,6 @@
 """The bot's place in groups: removed or muted, back again, a group upgraded to a supergroup, a topic reopened.
 
-Each step does its database work and says which games must be shown anew; the façade shows them.
+Each step does its database work and returns the changes of the games to show anew; the service has them drawn.
 """
 
 from __future__ import annotations
@@ -9,8 +9,9 @@ import logging
 import sqlite3
 
 from bot.delivery.outbox import Outbox
-from bot.flow.store import Store
-from bot.storage import GameRow, GameStatus, repo
+from bot.flow.commands import ChatClosed, ChatMoved, ChatOpened, TopicReopened
+from bot.flow.store import Change, Match, Store
+from bot.storage import GameStatus, repo
 from bot.storage.batch import Batch
 
 log = logging.getLogger(__name__)
@@ -24,14 +25,15 @@ class Chats:
         """Lobbies cancelled while the bot was out of their group, by chat: their messages are updated on its
         return."""
 
-    async def close(self, chat_id: int) -> list[int]:
+    async def close(self, command: ChatClosed) -> list[Change]:
         """Nothing more is sent to this chat; its open lobbies are cancelled (nobody could see or join them).
 
         Running games go on in the players' private chats. Returns the cancelled lobbies.
         """
+        chat_id = command.chat_id
         self.outbox.refuse(chat_id)
         games = await repo.active_games_in(self.store.db, chat_id)
-        cancelled: list[int] = []
+        cancelled: list[Change] = []
         for game in games:
             if game.status is GameStatus.PLAYING:
                 log.info(
@@ -44,22 +46,39 @@ class Chats:
                 unit.close(GameStatus.CANCELLED)
             log.info("game %s: lobby cancelled, the bot was removed from chat %s", game.id, chat_id)
             self.hidden_lobbies.setdefault(chat_id, []).append(game.id)
-            cancelled.append(game.id)
+            cancelled.append(Change(unit.match))
         return cancelled
 
-    async def open(self, chat_id: int) -> tuple[list[int], list[int]]:
-        """The bot is back: the kept notices go out. Returns the active games and the lobbies hidden meanwhile."""
-        await self.outbox.reopen(chat_id)
-        games = await repo.active_games_in(self.store.db, chat_id)
-        return [game.id for game in games], self.hidden_lobbies.pop(chat_id, [])
+    async def open(self, command: ChatOpened) -> list[Change]:
+        """The bot is back: the kept notices go out, every running game's table is posted anew, and the lobbies
+        cancelled meanwhile say so in their old messages."""
+        chat_id = command.chat_id
+        self.outbox.reopen(chat_id)
+        games = [game.id for game in await repo.active_games_in(self.store.db, chat_id)]
+        hidden = self.hidden_lobbies.pop(chat_id, [])
+        changes = [Change(m, resend_table=True, wake_timer=False) for m in await self._read(games)]
+        changes += [Change(m, wake_timer=False) for m in await self._read(hidden)]
+        log.info("chat %s: the bot may post again; %d games republished", chat_id, len(games))
+        return changes
 
-    async def topic_reopened(self, chat_id: int, thread_id: int) -> GameRow | None:
-        """A closed forum topic opened again: the notices kept meanwhile go out; the topic's game, if any."""
-        await self.outbox.reopen(chat_id)
-        return await repo.active_game_in_chat(self.store.db, chat_id, thread_id)
+    async def topic_reopened(self, command: TopicReopened) -> list[Change]:
+        """A closed forum topic opened again: the notices kept meanwhile go out, the game's table anew below."""
+        chat_id, thread_id = command.chat_id, command.thread_id
+        self.outbox.reopen(chat_id)
+        game = await repo.active_game_in_chat(self.store.db, chat_id, thread_id)
+        if game is None:
+            return []
+        changes = [Change(m, resend_table=True, wake_timer=False) for m in await self._read([game.id])]
+        log.info("game %s: topic %s of chat %s reopened; the table posted anew", game.id, thread_id, chat_id)
+        return changes
 
-    async def migrate(self, old: int, new: int) -> list[int]:
+    async def _read(self, game_ids: list[int]) -> list[Match]:
+        found = [await self.store.read(game_id) for game_id in game_ids]
+        return [match for match in found if match is not None]
+
+    async def migrate(self, command: ChatMoved) -> list[Change]:
         """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
+        old, new = command.old, command.new
         if old == new:
             return []
         # Idempotent: both service messages and every refused call to the old id lead here.
@@ -83,7 +102,8 @@ class Chats:
             async with self.store.tx() as tx:
                 await tx.run(batch)
         await self.store.forget_games(ids)
-        await self.outbox.reopen(new)
+        self.outbox.reopen(new)
         for game in games:
             log.info("game %s: chat %s was upgraded to supergroup %s; the game follows", game.id, old, new)
-        return ids
+        changes = [Change(m, resend_table=True) for m in await self._read(ids)]
+        return changes

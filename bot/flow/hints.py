@@ -1,6 +1,6 @@
 """Looking ahead and back with «мастер»: the solo «💡 Подсказка» (what the strongest bot player would play now,
 and why; nothing is played) and «🔍 Разбор партии» (a finished party's costliest moves of one player). Both are
-computed by the thinker's workers; this room only reads the game and returns what to say — the façade sends it.
+computed by the thinker's workers; this component only reads the game and returns what to say — the handler has it sent.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The lobby: opening a game (in a group, or solo against bot players), taking and leaving seats, bot players,
 options and screens, the start, cancelling, and the rematch of a finished game.
 
-Each step is one unit of work and returns a :class:`Change`; the façade makes it known.
+Each step is one unit of work and returns a :class:`Change`; the service has it drawn.
 """
 
 from __future__ import annotations
@@ -11,9 +11,21 @@ import sqlite3
 from collections.abc import Callable, Sequence
 
 from bot.callbacks import TURN_TIME_KEY
-from bot.flow.config import AdminCheck, MemberCheck, Person, ServiceConfig
+from bot.flow.commands import (
+    AddBot,
+    Cancel,
+    Join,
+    LeaveLobby,
+    OpenLobby,
+    Rematch,
+    RemoveBot,
+    SetOption,
+    ShowScreen,
+    Start,
+    StartSolo,
+)
+from bot.flow.config import Person, ServiceConfig
 from bot.flow.errors import ServiceError
-from bot.flow.screens import Screens
 from bot.flow.store import Change, Match, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for
@@ -21,7 +33,6 @@ from bot.storage import GameMode, GameStatus, SeatRow, repo
 from bot.storage.batch import Batch
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
-from engine.core import JSONValue
 
 log = logging.getLogger(__name__)
 
@@ -30,29 +41,18 @@ ChatCheck = Callable[[int], bool]
 """Whether the bot may not post in the chat with this id (the outbox knows)."""
 
 
-async def _nobody(_chat_id: int) -> bool:
-    return False
-
-
 class Lobby:
-    def __init__(self, store: Store, screens: Screens, config: ServiceConfig, is_refused: ChatCheck) -> None:
+    def __init__(self, store: Store, config: ServiceConfig, is_refused: ChatCheck) -> None:
         self.store = store
-        self.screens = screens
         self.config = config
         self._is_refused = is_refused
 
     async def open(
-        self,
-        chat_id: int,
-        thread_id: int,
-        creator: Person,
-        kind: str,
-        options: dict[str, JSONValue] | None = None,
-        *,
-        turn_timeout: int | None = None,
-        seats: Sequence[SeatRow] = (),
+        self, command: OpenLobby, *, turn_timeout: int | None = None, seats: Sequence[SeatRow] = ()
     ) -> Change:
         """A new lobby in a group; the creator sits down at once if the bot may already write to them."""
+        chat_id, thread_id, creator, kind = command.chat_id, command.thread_id, command.creator, command.kind
+        options = command.options
         plugin = plugin_of(kind)
         if self._is_refused(chat_id):
             # The bot cannot post there (removed, or not allowed to write): a lobby nobody sees would block the chat.
@@ -107,11 +107,12 @@ class Lobby:
         log.info("game %s: a %s lobby opened in chat %s by %s", game_id, kind, chat_id, creator.user_id)
         return Change(match)
 
-    async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> Change:
+    async def join(self, command: Join) -> Change:
         """``/start j_<game>`` in private: take a seat in the lobby — only a member of the lobby's group may.
 
         Game ids are sequential, so a link is easy to guess: membership is asked of Telegram (outside the lock).
         """
+        game_id, person, is_member = command.game_id, command.person, command.is_member
         game = await self.store.game(game_id)
         if game is None:
             raise ServiceError(Answer.NO_GAME)
@@ -138,7 +139,8 @@ class Lobby:
             unit.add_seat(person.user_id, person.name, None)
         return Change(unit.match, Answer.JOINED)
 
-    async def leave(self, game_id: int, person: Person) -> Change:
+    async def leave(self, command: LeaveLobby) -> Change:
+        game_id, person = command.game_id, command.person
         async with self.store.mutate(game_id) as unit:
             match = _lobby(unit)
             seat = match.seat_of(person.user_id)
@@ -147,9 +149,10 @@ class Lobby:
             unit.remove_seat(seat.seat)
         return Change(unit.match, Answer.LEFT)
 
-    async def add_bot(self, game_id: int, person: Person, level: str) -> Change:
+    async def add_bot(self, command: AddBot) -> Change:
+        game_id, person = command.game_id, command.person
         try:
-            bot_level = Level(level)
+            bot_level = Level(command.level)
         except ValueError:
             raise ServiceError(Answer.UNKNOWN) from None
         async with self.store.mutate(game_id) as unit:
@@ -157,14 +160,14 @@ class Lobby:
             if len(match.seats) >= match.plugin.max_players:
                 raise ServiceError(Answer.LOBBY_FULL)
             unit.add_seat(None, "", bot_level.value)
-            self.screens.lobby.pop(game_id, None)
         log.info("game %s: a bot player (%s) added", game_id, bot_level.value)
-        return Change(unit.match, Answer.BOT_ADDED)
+        return Change(unit.match, Answer.BOT_ADDED, screen=LobbyScreen.MAIN)
 
-    async def remove_bot(self, game_id: int, person: Person, seat: str) -> Change:
+    async def remove_bot(self, command: RemoveBot) -> Change:
         """The creator takes the bot player in lobby seat ``seat`` away."""
+        game_id, person = command.game_id, command.person
         try:
-            index = int(seat)
+            index = int(command.seat)
         except ValueError:
             raise ServiceError(Answer.UNKNOWN) from None
         async with self.store.mutate(game_id) as unit:
@@ -172,23 +175,22 @@ class Lobby:
             if not 0 <= index < len(match.seats) or not match.seats[index].is_bot:
                 raise ServiceError(Answer.STALE)
             unit.remove_seat(index)
-            if not any(s.is_bot for s in match.seats):
-                self.screens.lobby.pop(game_id, None)
         log.info("game %s: the bot player in seat %s removed", game_id, index)
-        return Change(unit.match, Answer.BOT_REMOVED)
+        screen = None if any(s.is_bot for s in unit.match.seats) else LobbyScreen.MAIN
+        return Change(unit.match, Answer.BOT_REMOVED, screen=screen)
 
-    async def show_screen(self, game_id: int, person: Person, screen: LobbyScreen) -> Change:
+    async def show_screen(self, command: ShowScreen) -> Change:
         """Switch the lobby message between its main, settings and bot-level screens."""
-        async with self.store.mutate(game_id) as unit:
+        async with self.store.mutate(command.game_id) as unit:
             _lobby(unit)
-            if screen in (LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL):
-                _creators(unit, person)
-            self.screens.lobby[game_id] = screen
-        return Change(unit.match, wake_timer=False)
+            if command.screen in (LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL):
+                _creators(unit, command.person)
+        return Change(unit.match, wake_timer=False, screen=command.screen)
 
-    async def set_option(self, game_id: int, person: Person, key: str, value: str) -> Change:
-        async with self.store.mutate(game_id) as unit:
-            match = _creators(unit, person)
+    async def set_option(self, command: SetOption) -> Change:
+        key, value = command.key, command.value
+        async with self.store.mutate(command.game_id) as unit:
+            match = _creators(unit, command.person)
             options = dict(match.game.options)
             turn_timeout = match.game.turn_timeout
             try:
@@ -203,10 +205,11 @@ class Lobby:
             unit.update_game(options=options, turn_timeout=turn_timeout)
         return Change(unit.match, Answer.SETTING_SAVED)
 
-    async def start(self, game_id: int, person: Person) -> Change:
+    async def start(self, command: Start) -> Change:
         """The creator starts the party: the seats are fixed, the engine deals."""
+        game_id = command.game_id
         async with self.store.mutate(game_id) as unit:
-            match = _creators(unit, person)
+            match = _creators(unit, command.person)
             plugin = match.plugin
             players = len(match.seats)
             if players < plugin.min_players:
@@ -218,26 +221,23 @@ class Lobby:
             unit.update_game(status=GameStatus.PLAYING, record=party.record(), version=0, expires_at=None)
             unit.match.party = party
             self.store.arm_deadline(unit)
-            self.screens.lobby.pop(game_id, None)
         log.info("game %s: started with %d seats (%d bot players added)", game_id, players + empty, empty)
         everyone = {s.user_id for s in unit.match.seats if s.user_id is not None}
-        return Change(unit.match, resend=everyone)
+        return Change(unit.match, resend=everyone, screen=LobbyScreen.MAIN)
 
-    async def cancel_in_chat(
-        self, chat_id: int, thread_id: int, person: Person, is_admin: AdminCheck
-    ) -> Change:
-        """``/cancel`` in a group: the creator or a chat admin."""
-        game = await repo.active_game_in_chat(self.store.db, chat_id, thread_id)
-        if game is None:
-            raise ServiceError(Answer.NO_GAME)
-        return await self.cancel(game.id, person, is_admin)
-
-    async def cancel(self, game_id: int, person: Person, is_admin: AdminCheck) -> Change:
-        """The creator, or an admin of the game's own chat, cancels it.
+    async def cancel(self, command: Cancel) -> Change:
+        """The creator, or an admin of the game's own chat, cancels it: the lobby's button names the game,
+        ``/cancel`` the chat (in a group: its game; in private: the solo game).
 
         Admin rights are asked of Telegram before the game's lock is taken: a flood of presses by people who
         may not cancel must never hold up the players' moves.
         """
+        person, is_admin, game_id = command.person, command.is_admin, command.game_id
+        if game_id is None:
+            found = await repo.active_game_in_chat(self.store.db, command.chat_id, command.thread_id)
+            if found is None:
+                raise ServiceError(Answer.NO_GAME)
+            game_id = found.id
         game = await self.store.game(game_id)
         if game is None or not game.status.is_active:
             raise ServiceError(Answer.NO_GAME)
@@ -257,14 +257,9 @@ class Lobby:
             unit.close(GameStatus.CANCELLED)
         return Change(unit.match, Answer.GAME_CANCELLED)
 
-    async def cancel_solo(self, person: Person) -> Change:
-        game = await repo.active_game_in_chat(self.store.db, person.user_id, 0)
-        if game is None:
-            raise ServiceError(Answer.NO_GAME)
-        return await self.cancel(game.id, person, _nobody)
-
-    async def rematch(self, game_id: int, person: Person) -> Change:
+    async def rematch(self, command: Rematch) -> Change:
         """A new game with the same players and options as a finished one (group: a lobby; solo: a game)."""
+        game_id, person = command.game_id, command.person
         game = await repo.get_game(self.store.db, game_id)
         seats = await repo.seats_of(self.store.db, game_id) if game else []
         if game is None:
@@ -282,22 +277,15 @@ class Lobby:
         if game.mode is GameMode.SOLO:
             bots = [s for s in seats if s.is_bot]
             level = bots[0].plays_at if bots else Level.NORMAL
-            return await self.start_solo(person, game.kind, len(bots), level, options=options)
-        kind = game.kind
-        return await self.open(
-            game.chat_id, game.thread_id, person, kind, options, turn_timeout=game.turn_timeout, seats=seats
-        )
+            return await self.start_solo(StartSolo(person, game.kind, len(bots), level, options))
+        reopened = OpenLobby(game.chat_id, game.thread_id, person, game.kind, options)
+        return await self.open(reopened, turn_timeout=game.turn_timeout, seats=seats)
 
-    async def start_solo(
-        self,
-        person: Person,
-        kind: str,
-        opponents: int,
-        level: Level,
-        *,
-        options: dict[str, JSONValue] | None = None,
-    ) -> Change:
-        """A private game against ``opponents`` bot players, in one live message."""
+    async def start_solo(self, command: StartSolo) -> Change:
+        """A private game against ``opponents`` bot players, in one live message (the message whose button
+        started it, if any)."""
+        person, kind, opponents, level = command.person, command.kind, command.opponents, command.level
+        options = command.options
         plugin = plugin_of(kind)
         if opponents not in plugin.solo_opponents:
             raise ServiceError(Answer.UNKNOWN)
@@ -343,7 +331,7 @@ class Lobby:
             opponents,
             level.value,
         )
-        return Change(match)
+        return Change(match, started_in=command.adopt_message)
 
 
 def _lobby(unit: Unit) -> Match:

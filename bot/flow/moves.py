@@ -1,7 +1,7 @@
 """Moves: a press checked against the game (player, turn, version), the action applied to a copy of the party,
 and the move stored with all its effects in the unit of work's one transaction.
 
-A move returns what happened (a :class:`Change`); it wakes nobody — the façade makes the change known and pokes
+A move returns what happened (a :class:`Change`); it wakes nobody — the service has the change drawn and pokes
 the game's timer.
 """
 
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import logging
 
+from bot.flow.commands import Back, Pick, Play, Pressed, TakeSeat
 from bot.flow.config import Person, ServiceConfig
 from bot.flow.errors import ServiceError
-from bot.flow.notices import Notices
-from bot.flow.screens import Screens
+from bot.flow.events import SeatBack
+from bot.flow.notices import tell_missed_turn, tell_results
 from bot.flow.store import Change, Match, Store, Unit
 from bot.flow.tables import plain_name
 from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow
@@ -20,6 +21,13 @@ from bot.views import Answer
 from engine.core import CommonIllegal, IllegalActionError
 
 log = logging.getLogger(__name__)
+
+
+def _adopted(person: Person, pressed: Pressed | None) -> tuple[int, int] | None:
+    """A press in the person's private chat at the party's current version: that message may be their hand."""
+    if pressed is None or pressed.chat_id != person.user_id:
+        return None
+    return person.user_id, pressed.message_id
 
 
 def turn_of(match: Match, user_id: int, version: int) -> SeatRow:
@@ -41,45 +49,50 @@ def turn_of(match: Match, user_id: int, version: int) -> SeatRow:
 
 
 class Moves:
-    def __init__(self, store: Store, notices: Notices, screens: Screens, config: ServiceConfig) -> None:
+    def __init__(self, store: Store, config: ServiceConfig) -> None:
         self.store = store
-        self.notices = notices
-        self.screens = screens
         self.config = config
 
-    async def pick(self, game_id: int, person: Person, version: int, card: str) -> Change:
+    async def pick(self, command: Pick) -> Change:
         """The first tap on a card: show what it can do (its actions become the second tap's buttons)."""
-        async with self.store.mutate(game_id) as unit:
-            seat = self._my_turn(unit, person, version)
+        async with self.store.mutate(command.game_id) as unit:
+            seat = self._my_turn(unit, command.person, command.version)
             party = unit.match.party
             assert party is not None
-            indexes = party.actions_of_card(seat.seat, card)
-            if not indexes:
-                refusal = party.refusal(card)
+            if not party.actions_of_card(seat.seat, command.card):
+                refusal = party.refusal(command.card)
                 if refusal is not None:
                     raise ServiceError(refusal.reason, **refusal.params) from refusal
                 raise ServiceError(CommonIllegal.NOT_LEGAL)
             # Even a card with one action waits for the second tap: every move is chosen the same way (a
             # game whose cards play on one tap draws them as moves, not picks).
-            self.screens.picks[(game_id, person.user_id)] = card
-        return Change(unit.match, wake_timer=False)
+        return self._shown(unit, command.person, command.pressed, command.card)
 
-    async def back(self, game_id: int, person: Person, version: int) -> Change:
+    async def back(self, command: Back) -> Change:
         """«Another card»: the first tap forgotten."""
-        async with self.store.mutate(game_id) as unit:
-            self._my_turn(unit, person, version)
-            self.screens.picks.pop((game_id, person.user_id), None)
-        return Change(unit.match, wake_timer=False)
+        async with self.store.mutate(command.game_id) as unit:
+            self._my_turn(unit, command.person, command.version)
+        return self._shown(unit, command.person, command.pressed, None)
 
-    async def play(self, game_id: int, person: Person, version: int, index: int) -> Change:
+    @staticmethod
+    def _shown(unit: Unit, person: Person, pressed: Pressed | None, card: str | None) -> Change:
+        """The hand shows ``card``'s moves (None: every card again); nothing else changed."""
+        change = Change(unit.match, pick=(person.user_id, card), wake_timer=False)
+        change.adopt = _adopted(person, pressed)
+        return change
+
+    async def play(self, command: Play) -> Change:
         """Play ``view.legal_actions[index]`` of the party at ``version``."""
-        async with self.store.mutate(game_id) as unit:
-            seat = self._my_turn(unit, person, version)
-            return self.apply(unit, seat, index, Actor.PLAYER)
+        async with self.store.mutate(command.game_id) as unit:
+            seat = self._my_turn(unit, command.person, command.version)
+            change = self.apply(unit, seat, command.index, Actor.PLAYER)
+        change.adopt = _adopted(command.person, command.pressed)
+        return change
 
-    async def take_seat(self, game_id: int, person: Person) -> Change:
+    async def take_seat(self, command: TakeSeat) -> Change:
         """A player replaced by a bot after missed turns plays again."""
-        async with self.store.mutate(game_id) as unit:
+        person = command.person
+        async with self.store.mutate(command.game_id) as unit:
             match = unit.match
             if match.game.status is not GameStatus.PLAYING:
                 raise ServiceError(Answer.NO_GAME)
@@ -91,7 +104,7 @@ class Moves:
             unit.update_seat(seat.seat, misses=0, replaced=False)
             await unit.seen(person)
             self.store.arm_deadline(unit)
-            notice = self.notices.seat_back(unit, match, seat)
+            notice = unit.tell(SeatBack(seat.seat))
         return Change(unit.match, Answer.SEAT_TAKEN_BACK, [notice], resend={person.user_id})
 
     def _my_turn(self, unit: Unit, person: Person, version: int) -> SeatRow:
@@ -122,14 +135,12 @@ class Moves:
             seat = unit.update_seat(seat.seat, misses=misses, replaced=replaced)
             if game.mode is GameMode.GROUP:
                 # Said once in the group, where the paced table may never show the marked move.
-                told = self.notices.replaced if replaced else self.notices.timed_out
-                notices += told(unit, match, seat, after, code)
-        notices += self.notices.results(unit, match, party, after)
+                notices += tell_missed_turn(unit, seat.seat, code, replaced=replaced)
+        notices += tell_results(unit, party, after)
         if after.is_terminal:
             self._finish(unit)
         else:
             self.store.arm_deadline(unit)
-        self.screens.drop_picks(game.id)
         resend: set[int] = set()
         mover = after.current_player
         if game.mode is GameMode.GROUP and not after.is_terminal and mover != seat.seat:

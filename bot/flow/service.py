@@ -1,29 +1,32 @@
-"""The façade: the one thing handlers call. It wires the rooms of the game service together.
+"""The game service: the one way a change goes, whatever asks for it — a person's press or command, a game's
+timer (a bot player's move, time running out, a lobby's expiry), the outbox reporting a chat closed or moved.
 
-Each room does one job — :mod:`~bot.flow.store` (the games in memory, the unit of work),
-:mod:`~bot.flow.lobby`, :mod:`~bot.flow.moves`, :mod:`~bot.flow.turns` (what each game's timer finds
-due: bot players, reminders, time running out), :mod:`~bot.flow.people`, :mod:`~bot.flow.chats`,
-:mod:`~bot.flow.hints` — and returns what it changed (a :class:`Change`). Every change, a person's press or
-a timer's, then takes one path, :meth:`GameService._made`: its notices go out, its messages are redrawn by the
-:mod:`~bot.delivery.publisher` (which only the façade calls), and its game's timer (:class:`TurnTimers`) wakes.
+1. The handler turns its update into a command (:mod:`bot.flow.commands`) and calls :meth:`GameService.run`.
+2. The command's component decides: :mod:`~bot.flow.lobby`, :mod:`~bot.flow.moves`, :mod:`~bot.flow.people`,
+   :mod:`~bot.flow.chats` (and :mod:`~bot.flow.turns` for the timers). Under the game's lock it checks the
+   command against the game, changes a copy and stores it all — the game, the moves, the events to tell, the
+   update's mark — in **one** transaction (:meth:`bot.flow.store.Store.mutate`), or refuses, changing nothing.
+   It returns what changed (a :class:`~bot.flow.store.Change`) and wakes nobody.
+3. :meth:`GameService._made` hands the committed change to delivery (:class:`~bot.delivery.publisher.Publisher`),
+   the one place that draws: the events become notices, the game becomes the table, the hands or the lobby,
+   and the outbox sends them. Then the game's timer looks again at what is due.
 
-Handlers import only this module: it also re-exports what they need of the service (``Person``, ``ServiceError``,
-the membership checks, :func:`answer_press`) and answers commands through :meth:`GameService.say`.
+Handlers reach the component that does their job directly for what changes no game (replies and rules pages:
+the publisher; figures: people; hints: hints; rights: membership); this module names them all for the handlers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
 
-from aiogram.types import InlineKeyboardMarkup
-
-# bot.views first: its lobby view imports the plug-ins, which import bot.views.models.
 from bot import views
-from bot.clock import Clock
-from bot.delivery.outbox import ChatForbidden, DeliveryReport, Outbox
+from bot.delivery.outbox import ChatForbidden, DeliveryReport
 from bot.delivery.presses import answer_press
-from bot.delivery.publisher import Publisher, hand_slot, setup_slot
+from bot.delivery.publisher import Publisher
+from bot.flow import commands as cmd
 from bot.flow.chats import Chats
 from bot.flow.config import AdminCheck, MemberCheck, Person, ServiceConfig
 from bot.flow.errors import ServiceError
@@ -31,21 +34,17 @@ from bot.flow.hints import Hints
 from bot.flow.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
 from bot.flow.lobby import Lobby
 from bot.flow.moves import Moves
-from bot.flow.notices import Notices
-from bot.flow.people import Players
-from bot.flow.screens import Screens
+from bot.flow.people import People
 from bot.flow.store import CURRENT_GAME, Change, Match, Store
 from bot.flow.thinker import Thinker
 from bot.flow.timers import TurnTimers
 from bot.flow.turns import Turns
 from bot.games import plugin_of
-from bot.guards.access import Membership, admin_check, member_check
+from bot.guards.access import Membership
 from bot.guards.refusals import RefusalThrottle
 from bot.i18n import translator_for
 from bot.operations.operator import HOUR, Operator
-from bot.storage import Database, GameMode, GameRow, GameStatus, repo
-from bot.storage.models import ChatRank, UserStats
-from engine.ai import Level
+from bot.storage import Database, GameMode, GameRow
 from engine.core import JSONValue
 
 log = logging.getLogger(__name__)
@@ -55,16 +54,25 @@ __all__ = [
     "HOUR",
     "USER_LOCALE",
     "AdminCheck",
+    "ChatLanguages",
     "GameRow",
     "GameService",
+    "Hints",
     "MemberCheck",
+    "Membership",
     "Operator",
+    "People",
     "Person",
+    "Publisher",
+    "RefusalThrottle",
     "ServiceConfig",
     "ServiceError",
     "answer_press",
+    "cmd",
     "current_game",
 ]
+
+Decide = Callable[[Any], Awaitable[Change | list[Change]]]
 
 
 def current_game() -> int | None:
@@ -76,131 +84,118 @@ class GameService:
     def __init__(
         self,
         db: Database,
-        outbox: Outbox,
-        clock: Clock,
+        publisher: Publisher,
         config: ServiceConfig,
-        bot_username: str,
-        membership: Membership | None = None,
-        refusals: RefusalThrottle | None = None,
+        membership: Membership,
         thinker: Thinker | None = None,
     ) -> None:
+        outbox = publisher.outbox
+        clock = outbox.clock
         self.config = config
-        self.clock = clock
-        self.bot_username = bot_username
-        self.outbox = outbox
+        self.publisher = publisher
         self.membership = membership
-        self.refusals = refusals if refusals is not None else RefusalThrottle(clock)
         self.store = Store(db, clock, config)
-        self.screens = Screens()
-        self.publisher = Publisher(outbox, self.screens, bot_username)
-        notices = Notices(bot_username)
-        self.lobby = Lobby(self.store, self.screens, config, outbox.is_refused)
-        self.moves = Moves(self.store, notices, self.screens, config)
         self.thinker = thinker if thinker is not None else Thinker(0)
+        self.lobby = Lobby(self.store, config, outbox.is_refused)
+        self.moves = Moves(self.store, config)
         self.turns = Turns(self.store, self.moves, clock, config, self.thinker)
         self.timers = TurnTimers(clock, self._on_timer)
-        self.players = Players(self.store, notices)
+        self.people = People(self.store)
         self.chats = Chats(self.store, outbox)
         self.hints = Hints(self.store, self.thinker)
         self.languages = ChatLanguages(db)
+        self.refusals = RefusalThrottle(clock)
+        """Refusals merged per chat (the handlers' error handler asks it)."""
+        self._deciders: dict[type[cmd.Command], Decide] = {
+            cmd.OpenLobby: self.lobby.open,
+            cmd.Join: self.lobby.join,
+            cmd.LeaveLobby: self.lobby.leave,
+            cmd.AddBot: self.lobby.add_bot,
+            cmd.RemoveBot: self.lobby.remove_bot,
+            cmd.ShowScreen: self.lobby.show_screen,
+            cmd.SetOption: self.lobby.set_option,
+            cmd.Start: self.lobby.start,
+            cmd.Cancel: self.lobby.cancel,
+            cmd.Rematch: self.lobby.rematch,
+            cmd.StartSolo: self.lobby.start_solo,
+            cmd.Pick: self.moves.pick,
+            cmd.Back: self.moves.back,
+            cmd.Play: self.moves.play,
+            cmd.TakeSeat: self.moves.take_seat,
+            cmd.LeaveGame: self.people.leave,
+            cmd.ShowHand: self.people.show_hand,
+            cmd.HandsBack: self.people.hands_back,
+            cmd.ShowTable: self.people.show_table,
+            cmd.Repost: self.people.repost,
+            cmd.Seen: self._seen,
+            cmd.Forbidden: self._forbidden,
+            cmd.ChatClosed: self.chats.close,
+            cmd.ChatOpened: self.chats.open,
+            cmd.TopicReopened: self.chats.topic_reopened,
+            cmd.ChatMoved: self._moved,
+        }
 
-    # ---------------------------------------------------------------------------------------------- wiring
+    @property
+    def bot_username(self) -> str:
+        return self.publisher.bot_username
 
-    def _made(self, change: Change) -> views.Answer | None:
-        """A committed change becomes visible: its notices go out, its messages are redrawn, its timer wakes."""
+    async def run(self, command: cmd.Command) -> cmd.Done:
+        """Decide ``command``, then have every change it made drawn and delivered: the press's answer (the
+        command's own when the change names none) and the game it concerned (for a look at every running game:
+        how many were shown)."""
+        decided = await self._deciders[type(command)](command)
+        changes = decided if isinstance(decided, list) else [decided]
+        reopened = command.reopens()
+        if reopened is not None:
+            await self._post_kept(reopened)
+        answer = command.answer
+        for change in changes:
+            await self._made(change)
+            answer = change.answer or answer
+        game_id = changes[0].match.game.id if changes else 0
+        return cmd.Done(answer, game_id, len(changes))
+
+    async def _made(self, change: Change) -> None:
+        """A committed change becomes visible: the publisher draws its notices and the game's messages, and the
+        game's timer looks again at what is due."""
         match = change.match
-        game_id = match.game.id
-        if change.timer_move and match.party is not None:
-            self.screens.timer_moves[game_id] = match.party.version
-        if not match.game.status.is_active:
-            self.screens.forget(game_id)
         if change.wake_timer:
-            self.turns.changed(game_id, match)
-        self.publisher.post(change.notices)
-        self.publisher.publish(
-            match, resend=change.resend, resend_table=change.resend_table, after=change.notices
-        )
-        if change.reminder is not None:
-            seat, seconds_left = change.reminder
-            self.publisher.remind(match, match.seats[seat], seconds_left)
+            self.turns.changed(match.game.id, match)
+        await self.publisher.made(change)
         if change.wake_timer:
-            self.timers.poke(game_id, match)
-        return change.answer
+            self.timers.poke(match.game.id, match)
 
     async def _on_timer(self, game_id: int, fresh: Match | None) -> float | None:
         """A game's timer: what is due is done (:meth:`Turns.act`) and made known like any change."""
         change, delay = await self.turns.act(game_id, fresh)
         if change is not None:
-            self._made(change)
+            await self._made(change)
         return delay
-
-    async def _show(
-        self, game_id: int, *, resend: set[int] | None = None, resend_table: bool = False, wake: bool = False
-    ) -> None:
-        """Redraw a game's messages as they are now (a game that is gone is skipped)."""
-        match = await self.store.read(game_id)
-        if match is None:
-            return
-        self.publisher.publish(match, resend=resend or set(), resend_table=resend_table)
-        if wake:
-            self.timers.poke(game_id)
 
     # ------------------------------------------------------------------------------------------- lifecycle
 
     async def resume(self) -> int:
-        """After a start: republish every active game and restart its timer. Returns how many."""
+        """After a start: the notices a previous run left unsent go out (drawn from the games as stored), every
+        active game is shown again and its timer restarted. Returns how many games."""
         games = await self.turns.resume()
         await self.publisher.recall_reminders(games)
+        await self._post_kept(None)
         for game_id in games:
-            await self._show(game_id, wake=True)
+            match = await self.store.read(game_id)
+            if match is not None:
+                await self._made(Change(match))
         return len(games)
+
+    async def _post_kept(self, chat_id: int | None) -> None:
+        """The stored notices not sent yet (of one chat, if given), each game's drawn from the game as stored."""
+        kept = await self.publisher.outbox.stored(chat_id)
+        self.publisher.post([n for n in kept if n.game_id is None])
+        for game_id in dict.fromkeys(n.game_id for n in kept if n.game_id is not None):
+            match = await self.store.read(game_id)
+            self.publisher.post([n for n in kept if n.game_id == game_id], match)
 
     async def close(self) -> None:
         await self.timers.close()
-
-    # --------------------------------------------------------------------------------------------- replies
-
-    async def say(
-        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0
-    ) -> None:
-        """A one-off reply to a command or press."""
-        await self.publisher.say(chat_id, text, markup, thread_id=thread_id)
-
-    async def show_rules(self, chat_id: int, rendered: views.Rendered, *, thread_id: int = 0) -> None:
-        """A rules message: the chat's one, sent anew below (the previous one deleted)."""
-        self.publisher.show_rules(chat_id, thread_id, rendered)
-
-    async def turn_rules_page(self, chat_id: int, message_id: int, page: views.Rendered, thread: int) -> None:
-        self.publisher.turn_rules_page(chat_id, thread, message_id, page)
-
-    async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
-        self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
-
-    def refusal_allowed(self, chat_id: int, thread_id: int, command: str, reason: str) -> bool:
-        """Whether this refusal may be said now (the same one again soon after is merged)."""
-        return self.refusals.allow(chat_id, thread_id, command, reason)
-
-    def admin_check(self, user_id: int) -> AdminCheck:
-        """Ask Telegram (only when needed, and cached) whether the user administers the game's chat."""
-        return admin_check(self.membership, user_id)
-
-    def member_check(self, user_id: int) -> MemberCheck:
-        """Ask Telegram (cached) whether the user is a member of the game's chat."""
-        return member_check(self.membership, user_id)
-
-    def forget_chat(self, chat_id: int) -> None:
-        """What is known of people's rights in this chat is stale."""
-        if self.membership is not None:
-            self.membership.forget_chat(chat_id)
-
-    # ----------------------------------------------------------------------------------------------- users
-
-    async def seen(self, person: Person, *, started: bool = False) -> None:
-        """Remember a user (and, for a private /start, that the bot may write to them)."""
-        if started:
-            self.outbox.allow(person.user_id)
-        for game_id in await self.players.seen(person, started=started):
-            await self._show(game_id, resend={person.user_id})
 
     async def follow(self, reports: asyncio.Queue[DeliveryReport]) -> None:
         """What the outbox reports about chats (closed to the bot, moved), handled one at a time while it runs."""
@@ -208,46 +203,32 @@ class GameService:
             report = await reports.get()
             try:
                 if isinstance(report, ChatForbidden):
-                    await self.on_forbidden(report.chat_id)
+                    await self.run(cmd.Forbidden(report.chat_id))
                 else:
-                    await self.on_chat_migrated(report.old, report.new)
+                    await self.run(cmd.ChatMoved(report.old, report.new))
             except Exception:
                 log.exception("could not act on the outbox's report %s", report)
 
-    async def on_forbidden(self, chat_id: int) -> None:
-        """The outbox could not write to ``chat_id``: a person who never opened the bot or blocked it."""
-        if chat_id < 0:
-            await self.on_chat_closed(chat_id)
-            return
-        notices, games = await self.players.forbid(chat_id)
-        self.publisher.post(notices)
-        for game_id in games:
-            self.timers.poke(game_id)
+    # ---------------------------------------------------------------------- deciders that span components
 
-    async def stats(self, user_id: int) -> list[UserStats]:
-        return await self.players.stats(user_id)
+    async def _forbidden(self, command: cmd.Forbidden) -> list[Change]:
+        """The bot could not write to a chat: a group is closed to it; a person's group games wait for them."""
+        if command.chat_id < 0:
+            return await self.chats.close(cmd.ChatClosed(command.chat_id))
+        return await self.people.forbid(command.chat_id)
 
-    async def top(self, chat_id: int, kind: str) -> list[ChatRank]:
-        return await self.players.top(chat_id, kind)
+    async def _seen(self, command: cmd.Seen) -> list[Change]:
+        """A person as they are now; a private /start lets the bot write to them again."""
+        if command.started:
+            self.publisher.allow(command.person.user_id)
+        return await self.people.seen(command)
 
-    async def game_for_rules(
-        self, chat_id: int, thread_id: int, game_id: int | None = None
-    ) -> GameRow | None:
-        return await self.players.game_for_rules(chat_id, thread_id, game_id)
+    async def _moved(self, command: cmd.ChatMoved) -> list[Change]:
+        """A group became a supergroup: its language choice and its games follow it."""
+        self.languages.migrate(command.old, command.new)
+        return await self.chats.migrate(command)
 
-    # ----------------------------------------------------------------------------------------------- lobby
-
-    async def open_lobby(
-        self,
-        chat_id: int,
-        thread_id: int,
-        creator: Person,
-        kind: str,
-        options: dict[str, JSONValue] | None = None,
-    ) -> int:
-        change = await self.lobby.open(chat_id, thread_id, creator, kind, options)
-        self._made(change)
-        return change.match.game.id
+    # --------------------------------------------------------------------------------------------- queries
 
     def new_options(self, kind: str, choice: str) -> dict[str, JSONValue]:
         """A new lobby's options for one of the game's /new choices, under this bot's settings."""
@@ -256,207 +237,14 @@ class GameService:
         except ValueError:
             raise ServiceError(views.Answer.UNKNOWN) from None
 
-    async def join(self, game_id: int, person: Person, is_member: MemberCheck) -> views.Answer:
-        change = await self.lobby.join(game_id, person, is_member)
-        return self._made(change) or views.Answer.JOINED
-
     async def joined_notice(self, game_id: int, lang: str | None) -> views.Rendered | None:
         """What the private chat says after joining a group game: which game, which group, what comes next
         (None when the group's title cannot be had: the short answer then says it)."""
         game = await self.store.game(game_id)
-        if game is None or game.mode is not GameMode.GROUP or self.membership is None:
+        if game is None or game.mode is not GameMode.GROUP:
             return None
         title = await self.membership.title(game.chat_id)
         if not title:
             return None
         tr = translator_for(lang)
         return views.render_joined(title, tr.t(f"game-{game.kind}"), tr)
-
-    async def leave(self, game_id: int, person: Person) -> views.Answer:
-        return self._made(await self.lobby.leave(game_id, person)) or views.Answer.LEFT
-
-    async def add_bot(self, game_id: int, person: Person, level: str) -> views.Answer:
-        return self._made(await self.lobby.add_bot(game_id, person, level)) or views.Answer.BOT_ADDED
-
-    async def remove_bot(self, game_id: int, person: Person, seat: str) -> views.Answer:
-        return self._made(await self.lobby.remove_bot(game_id, person, seat)) or views.Answer.BOT_REMOVED
-
-    async def show_screen(self, game_id: int, person: Person, screen: views.LobbyScreen) -> None:
-        self._made(await self.lobby.show_screen(game_id, person, screen))
-
-    async def set_option(self, game_id: int, person: Person, key: str, value: str) -> views.Answer:
-        return (
-            self._made(await self.lobby.set_option(game_id, person, key, value)) or views.Answer.SETTING_SAVED
-        )
-
-    async def start(self, game_id: int, person: Person) -> None:
-        self._made(await self.lobby.start(game_id, person))
-
-    async def cancel(
-        self, chat_id: int, thread_id: int, person: Person, is_admin: AdminCheck
-    ) -> views.Answer:
-        """``/cancel`` in a group, or the lobby's cancel button: the creator or a chat admin."""
-        change = await self.lobby.cancel_in_chat(chat_id, thread_id, person, is_admin)
-        return self._made(change) or views.Answer.GAME_CANCELLED
-
-    async def cancel_game(self, game_id: int, person: Person, is_admin: AdminCheck) -> views.Answer:
-        return self._made(await self.lobby.cancel(game_id, person, is_admin)) or views.Answer.GAME_CANCELLED
-
-    async def cancel_solo(self, person: Person) -> views.Answer:
-        return self._made(await self.lobby.cancel_solo(person)) or views.Answer.GAME_CANCELLED
-
-    async def rematch(self, game_id: int, person: Person) -> int:
-        change = await self.lobby.rematch(game_id, person)
-        self._made(change)
-        return change.match.game.id
-
-    async def start_solo(
-        self,
-        person: Person,
-        kind: str,
-        opponents: int,
-        level: Level,
-        *,
-        options: dict[str, JSONValue] | None = None,
-        adopt_message: int | None = None,
-    ) -> int:
-        """A private game against ``opponents`` bot players, in one live message (``adopt_message``, if any)."""
-        change = await self.lobby.start_solo(person, kind, opponents, level, options=options)
-        game_id = change.match.game.id
-        if adopt_message is not None:
-            self.publisher.adopt_hand(game_id, person.user_id, adopt_message)
-        self._made(change)
-        return game_id
-
-    # ---------------------------------------------------------------------------------------------- moves
-
-    async def pick(self, game_id: int, person: Person, version: int, card: str) -> None:
-        """The first tap on a card (or another pick, such as «🏁 Прикончить!»): show what it can do."""
-        self._made(await self.moves.pick(game_id, person, version, card))
-
-    async def back(self, game_id: int, person: Person, version: int) -> None:
-        self._made(await self.moves.back(game_id, person, version))
-
-    async def play(self, game_id: int, person: Person, version: int, index: int) -> None:
-        """Play ``view.legal_actions[index]`` of the party at ``version``."""
-        self._made(await self.moves.play(game_id, person, version, index))
-
-    async def stale_press(self, game_id: int, user_id: int, chat_id: int, message_id: int) -> None:
-        """A press came too late from ``message_id``: if that is not the player's live hand (which shows the
-        present anyway), it is a dead keyboard the bot lost track of, and it goes."""
-        if chat_id == user_id and await self.outbox.delete_stray(
-            hand_slot(game_id, user_id), chat_id, message_id
-        ):
-            log.info("game %s: a stray hand message %s in chat %s deleted", game_id, message_id, chat_id)
-
-    async def pressed(self, game_id: int, user_id: int, chat_id: int, message_id: int, version: int) -> None:
-        """A move button of ``version`` was pressed in ``message_id``: if that version is current and the message
-        is a hand newer than the one the bot knows (its send was not recorded before a crash), it becomes the
-        player's live hand."""
-        if chat_id != user_id:
-            return
-        match = await self.store.read(game_id)
-        if match is None or match.party is None or match.party.version != version:
-            return  # a late press: answered as such (and a stray message deleted) by the move itself
-        if await self.outbox.adopt_newer(hand_slot(game_id, user_id), chat_id, message_id):
-            log.info(
-                "game %s: hand message %s of %s adopted (its send was not recorded)",
-                game_id,
-                message_id,
-                user_id,
-            )
-
-    async def take_seat(self, game_id: int, person: Person) -> views.Answer:
-        return self._made(await self.moves.take_seat(game_id, person)) or views.Answer.SEAT_TAKEN_BACK
-
-    async def show_hand(self, game_id: int, person: Person) -> None:
-        """«🃏 Мои карты» (``/start g_<game>``): the player's live message sent anew at the bottom of the chat
-        (the old one may have been deleted by the player, and edits of it would go nowhere)."""
-        match = await self.store.read(game_id)
-        if match is None or not match.game.status.is_active:
-            raise ServiceError(views.Answer.NO_GAME)
-        if match.seat_of(person.user_id) is None:
-            raise ServiceError(views.Answer.NOT_A_PLAYER)
-        if match.game.status is GameStatus.PLAYING:
-            self.publisher.publish(match, resend={person.user_id})
-
-    async def hand_back(self, person: Person, *, solo_only: bool = False) -> int:
-        """/start, /play, /score in private: the hand of each running game (or the solo one) anew below."""
-        matches = await self.players.running(person.user_id, solo_only=solo_only)
-        for match in matches:
-            self.publisher.publish(match, resend={person.user_id})
-        return len(matches)
-
-    async def leave_game(self, chat_id: int, thread_id: int, person: Person) -> None:
-        """/leave: the person's seat in the running game here (in private: in each) goes to a bot player."""
-        for change in await self.players.leave(chat_id, thread_id, person):
-            self._made(change)
-
-    async def can_write(self, user_id: int) -> bool:
-        """Whether the bot may write to this person's private chat (they started it and did not block it)."""
-        return await self.players.can_write(user_id)
-
-    async def show_table(self, game_id: int, person: Person) -> None:
-        """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
-        match = await self.store.read(game_id)
-        if match is None:
-            raise ServiceError(views.Answer.NO_GAME)
-        self.publisher.show_table(match, person.user_id)
-
-    async def show_tables(self, person: Person) -> None:
-        """``/score`` in private: the whole table of every running game the person plays in."""
-        shown = 0
-        for game in await repo.games_of_user(self.store.db, person.user_id, (GameStatus.PLAYING,)):
-            match = await self.store.read(game.id)
-            if match is not None and match.game.status is GameStatus.PLAYING:
-                self.publisher.show_table(match, person.user_id)
-                shown += 1
-        if not shown:
-            raise ServiceError(views.Answer.NO_GAME)
-
-    async def hint(self, game_id: int, person: Person, version: int) -> str:
-        """«💡 Подсказка» in a solo game: what «мастер» would play now, and why (nothing is played)."""
-        return await self.hints.hint(game_id, person, version)
-
-    async def review(self, game_id: int, person: Person) -> None:
-        """«🔍 Разбор партии»: the person's costliest moves in the finished game, sent to them privately."""
-        rendered = await self.hints.review(game_id, person)
-        await self.publisher.say(person.user_id, rendered.text, rendered.markup)
-
-    async def repost(self, chat_id: int, thread_id: int) -> None:
-        """``/score``: the table message again at the bottom of the chat (the old one deleted)."""
-        game = await self.players.active_game_in(chat_id, thread_id)
-        if game is None:
-            raise ServiceError(views.Answer.NO_GAME)
-        await self._show(game.id, resend_table=True)
-
-    # ------------------------------------------------------------------------------------- chat lifecycle
-
-    async def on_chat_closed(self, chat_id: int) -> None:
-        """The bot was removed from a group (or may not post there): nothing more is sent to it."""
-        for game_id in await self.chats.close(chat_id):
-            await self._show(game_id, wake=True)
-
-    async def on_chat_open(self, chat_id: int) -> None:
-        """The bot is back in a group: the kept notices go out and every running game's table is posted anew."""
-        games, hidden = await self.chats.open(chat_id)
-        for game_id in games:
-            await self._show(game_id, resend_table=True)
-        for game_id in hidden:
-            # The old lobby message still offers to join: it now says the lobby was cancelled.
-            await self._show(game_id)
-        log.info("chat %s: the bot may post again; %d games republished", chat_id, len(games))
-
-    async def on_topic_reopened(self, chat_id: int, thread_id: int) -> None:
-        """A closed forum topic opened again: the notices kept meanwhile go out, the game's table anew below."""
-        game = await self.chats.topic_reopened(chat_id, thread_id)
-        if game is None:
-            return
-        await self._show(game.id, resend_table=True)
-        log.info("game %s: topic %s of chat %s reopened; the table posted anew", game.id, thread_id, chat_id)
-
-    async def on_chat_migrated(self, old: int, new: int) -> None:
-        """A group was upgraded to a supergroup: its games, lobbies and notices move to the new chat id."""
-        self.languages.migrate(old, new)
-        for game_id in await self.chats.migrate(old, new):
-            await self._show(game_id, resend_table=True, wake=True)

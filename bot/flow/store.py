@@ -25,6 +25,7 @@ from typing import Any, Final
 from bot.clock import Clock
 from bot.flow.config import Person, ServiceConfig
 from bot.flow.errors import ServiceError
+from bot.flow.events import GameEvent, dump_event
 from bot.flow.locks import GameLocks
 from bot.games import AnyPlugin, plugin_of
 from bot.games.base import Options, Party
@@ -32,7 +33,7 @@ from bot.guards.updates import CURRENT_UPDATE, ProcessedUpdates
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
 from bot.storage.batch import Batch, GuardError
 from bot.storage.tx import Tx
-from bot.views import Answer, Rendered
+from bot.views import Answer, LobbyScreen
 
 log = logging.getLogger(__name__)
 
@@ -136,10 +137,16 @@ class Unit:
         self.match.party = after
         self.update_game(record=after.record(), version=after.version)
 
-    def notice(self, rendered: Rendered, chat_id: int, thread_id: int = 0) -> Notice:
-        """A one-off message stored with this change and posted once it has committed."""
-        markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else None
-        notice = Notice(self._db.next_notice_id(), chat_id, thread_id, rendered.text, markup)
+    def tell(self, event: GameEvent) -> Notice:
+        """A notice of ``event``, stored with this change and drawn once it has committed: to the game's chat, or
+        to the private chat of the event's ``seat``."""
+        game = self.match.game
+        chat_id, thread_id = game.chat_id, game.thread_id
+        if event.seat is not None:
+            user_id = self.match.seats[event.seat].user_id
+            assert user_id is not None, "a notice to a bot player's seat"
+            chat_id, thread_id = user_id, 0
+        notice = Notice(self._db.next_notice_id(), chat_id, thread_id, "", None, game.id, dump_event(event))
         self._notices.append(notice)
         return notice
 
@@ -168,10 +175,15 @@ class Unit:
 
 @dataclass(slots=True)
 class Change:
-    """What a room changed, for the façade to make known: the game as committed, the answer to the press, the
-    notices stored with the change, whose private message is sent anew below (``resend``; the group's table:
-    ``resend_table``), a reminder to show (seat, seconds left), whether the timer made the move for a player,
-    and whether the game's timer must look again at what is due (``wake_timer``)."""
+    """What a command changed, for the service to have drawn and delivered: the game as committed, the answer to
+    the press, the notices stored with the change, whose private message is sent anew below (``resend``; the
+    group's table: ``resend_table``), a reminder to show (seat, seconds left), whether the timer made the move
+    for a player, and whether the game's timer must look again at what is due (``wake_timer``).
+
+    What the messages show that is not stored goes with it too, for delivery to keep: a card picked by a first
+    tap (``pick``: user, card; None for the card: forgotten), the lobby's screen, a private hand pressed that
+    the bot never recorded sending (``adopt``: user, message id), the message whose button started a solo game
+    (``started_in``: it becomes the game's live message), and a private copy of the table to send (``table_for``)."""
 
     match: Match
     answer: Answer | None = None
@@ -181,6 +193,11 @@ class Change:
     reminder: tuple[int, int] | None = None
     timer_move: bool = False
     wake_timer: bool = True
+    pick: tuple[int, str | None] | None = None
+    screen: LobbyScreen | None = None
+    adopt: tuple[int, int] | None = None
+    table_for: int | None = None
+    started_in: int | None = None
 
 
 class GameCache:

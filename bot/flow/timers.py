@@ -1,5 +1,5 @@
 """Each active game's timer: a task that sleeps until its game has something due, or until it is poked, and then
-runs the step the façade gave it (see :meth:`bot.flow.service.GameService._on_timer`). It knows nothing of
+runs the step the service gave it (see :meth:`bot.flow.service.GameService._on_timer`). It knows nothing of
 games: the step says how long to sleep next (None: the game needs no timer any more)."""
 
 from __future__ import annotations

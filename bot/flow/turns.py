@@ -3,7 +3,7 @@ time runs out, the move the bot makes for a player whose time ran out, a lobby's
 
 Deadlines live in the database, so :meth:`Turns.resume` finds every game again after a restart. A bot player
 thinks outside the game's lock (presses meanwhile are answered at once); its decision is the one method
-:meth:`Turns.decide`. Like every room, this one returns what it changed; the façade makes it known.
+:meth:`Turns.decide`. Like every component of the flow, this one returns what it changed; the service has it drawn.
 """
 
 from __future__ import annotations

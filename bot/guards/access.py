@@ -95,6 +95,26 @@ class Membership:
         self._cache = {k: v for k, v in self._cache.items() if k[0] != chat_id}
         self._titles.pop(chat_id, None)
 
+    def admin_check(self, user_id: int) -> AdminCheck:
+        """Whether ``user_id`` administers a chat (asked when needed, and cached)."""
+
+        async def check(chat_id: int) -> bool:
+            return await self.is_admin(chat_id, user_id)
+
+        return check
+
+    def member_check(self, user_id: int) -> MemberCheck:
+        """Whether ``user_id`` is a member of a chat; :class:`ServiceError` (``CANNOT_CHECK``) when Telegram does
+        not say — not «you are not in the group»: we do not know."""
+
+        async def check(chat_id: int) -> bool:
+            standing = await self.standing(chat_id, user_id)
+            if not standing.is_known:
+                raise ServiceError(Answer.CANNOT_CHECK)
+            return standing.is_member
+
+        return check
+
     async def title(self, chat_id: int) -> str:
         """The group's title (getChat, remembered for ``ttl``); "" when Telegram does not say."""
         cached = self._titles.get(chat_id)
@@ -137,27 +157,3 @@ class Membership:
                 del self._cache[key]
         self._cache[(chat_id, user_id)] = (self.clock.now(), standing)
         return standing
-
-
-def admin_check(membership: Membership | None, user_id: int) -> AdminCheck:
-    """Whether ``user_id`` administers a chat (asked when needed; no membership known: no)."""
-
-    async def check(chat_id: int) -> bool:
-        return membership is not None and await membership.is_admin(chat_id, user_id)
-
-    return check
-
-
-def member_check(membership: Membership | None, user_id: int) -> MemberCheck:
-    """Whether ``user_id`` is a member of a chat; :class:`ServiceError` (``CANNOT_CHECK``) when Telegram does not
-    say — not «you are not in the group»: we do not know."""
-
-    async def check(chat_id: int) -> bool:
-        if membership is None:
-            return False
-        standing = await membership.standing(chat_id, user_id)
-        if not standing.is_known:
-            raise ServiceError(Answer.CANNOT_CHECK)
-        return standing.is_member
-
-    return check

@@ -93,12 +93,24 @@ class Outbox:
         return self.telegram.calls
 
     async def start(self) -> None:
-        """Load the notices a previous run left unsent, and its recent calls to groups."""
+        """Load a previous run's recent calls to groups (its unsent notices: :meth:`stored`)."""
         async with self.db.tx() as tx:
-            notices = await repo.pending_notices(tx)
             handed_over = await repo.take_rate_stamps(tx)
         self.limiter.add_group_stamps(handed_over)
-        self.post(notices)
+
+    async def stored(self, chat_id: int | None = None) -> list[Notice]:
+        """The notices stored and not sent yet (of one chat, if given), oldest first: a previous run's, or those
+        kept while a chat was closed. Each goes out once handed to :meth:`post` (a game's drawn first)."""
+        queued = {n for queue in self.scheduler.queues.values() for n in queue.notices}
+        return [
+            n
+            for n in await repo.pending_notices(self.db, chat_id)
+            if self.notice_sent.get(n.id) is None and n.id not in queued
+        ]
+
+    def forget_notice(self, notice_id: int) -> None:
+        """A stored notice that will never go out (its game is gone): its row leaves with the next transaction."""
+        self.notice_sent.put(notice_id, None)
 
     async def stop(self) -> None:
         if self._forgetting:
@@ -209,19 +221,16 @@ class Outbox:
     def is_refused(self, chat_id: int) -> bool:
         return chat_id in self.refused
 
-    async def reopen(self, chat_id: int) -> None:
-        """The bot is back in the group: it may post there again, and the notices kept for it go out."""
+    def reopen(self, chat_id: int) -> None:
+        """The bot is back in the group: it may post there again (the notices kept for it: :meth:`stored`)."""
         self.refused.discard(chat_id)
-        self.post(
-            [n for n in await repo.pending_notices(self.db, chat_id) if self.notice_sent.get(n.id) is None]
-        )
 
     def migrate(self, old: int, new: int) -> None:
         """Group ``old`` became supergroup ``new``: nothing more goes to ``old``.
 
         Its live messages stay behind in the old chat (they cannot be edited any more): their slots are
         forgotten, so the next look of each is sent to the new chat as a new message. The game service moves
-        the stored notices to ``new`` and then :meth:`reopen` sends them.
+        the stored notices to ``new``, then :meth:`reopen` and :meth:`stored` send them.
         """
         self.refused.add(old)
         for slot in [slot for slot, known in self.live.cache.items() if known.chat_id == old]:
