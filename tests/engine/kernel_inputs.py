@@ -187,6 +187,8 @@ def king_input(state: Any, rng: random.Random, malformed: bool) -> tuple[Any, ..
         k = rng.randrange(6)
         if k in (0, 5):
             args[k] = mutate(args[k], rng)
+        elif k == 3:  # only depths out of range (a deep search takes long)
+            args[3] = rng.choice((-1, 5, 2**40, None, "1"))
         else:
             args[k] = _replacement(args[k], rng) if not isinstance(args[k], tuple) else mutate(args[k], rng)
     return tuple(args)
@@ -209,6 +211,10 @@ def konchinka_input(state: Any, rng: random.Random, malformed: bool) -> tuple[An
             args[0] = mutate(encoded, rng)
         elif k == 2 and actions:
             args[2] = (mutate(actions[0], rng), *actions[1:]) if rng.random() < 0.7 else mutate(actions, rng)
+        elif k in (3, 4):  # only sizes out of range: a search of depth 3 to the deal's end takes seconds
+            args[k] = rng.choice(
+                (-2, -(2**40), 2**40, 10**5, None, 1.5) if k == 3 else (-1, 4, 2**40, None, "1")
+            )
         else:
             args[k] = _replacement(args[k], rng)
     return tuple(args)

@@ -37,6 +37,7 @@ def kernels() -> None:
     a kernel does not import (tests/engine/test_kernel_built.py)."""
     require_kernels()
 
+
 KONCHINKA_OPTIONS: tuple[dict[str, Any], ...] = (
     {"players": 2},
     {"players": 3},

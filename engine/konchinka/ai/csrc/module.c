@@ -13,7 +13,7 @@
 
 #include "konchinka.h"
 
-enum { POINTS_LIMIT = 100000, MAX_TARGET = 1000, MAX_DEPTH = 4, MAX_PLIES = 10000, TOTAL_DECK = 52 };
+enum { POINTS_LIMIT = 100000, MAX_TARGET = 1000, MAX_DEPTH = 3, MAX_PLIES = 10000, TOTAL_DECK = 52 };
 
 static int read_seats(PyObject *t, Py_ssize_t i, int n, long lo, long hi, const char *what, int *out) {
     Py_ssize_t len;
