@@ -160,6 +160,16 @@ class BotCollector(Collector):
             "Bot players' worker pools rebuilt after a crash",
             value=service.thinker.rebuilds,
         )
+        yield CounterMetricFamily(
+            "cardbot_thinker_worker_deaths",
+            "Bot players' decisions, hints and reviews that met a dead worker (each retried in a fresh one)",
+            value=service.thinker.worker_deaths,
+        )
+        yield CounterMetricFamily(
+            "cardbot_thinker_fallbacks",
+            "Work that killed a fresh worker too: the move played by the fallback policy, a hint or review refused",
+            value=service.thinker.fallbacks,
+        )
 
 
 def registry_for(app: App) -> tuple[CollectorRegistry, BotCollector]:

@@ -13,7 +13,7 @@ from bot.flow.errors import ServiceError
 from bot.flow.moves import turn_of
 from bot.flow.store import Store
 from bot.flow.tables import frame_of, tr_for
-from bot.flow.thinker import Thinker, decision_seed
+from bot.flow.thinker import Thinker, ThinkerUnavailable, decision_seed
 from bot.storage import GameMode, GameStatus
 
 log = logging.getLogger(__name__)
@@ -36,7 +36,10 @@ class Hints:
         party = match.party
         assert party is not None
         view = party.view_of(seat.seat)
-        advice = await self.thinker.advise(view, decision_seed(party.seed, version))
+        try:
+            advice = await self.thinker.advise(view, decision_seed(party.seed, version))
+        except ThinkerUnavailable:
+            raise ServiceError(views.Answer.THINKER_DOWN) from None
         log.info("game %s: a hint at move %d", game_id, version)
         return party.hint(seat.seat, advice, tr_for(person.lang))
 
@@ -54,6 +57,9 @@ class Hints:
             raise ServiceError(views.Answer.STALE)
         if not party.reviewable:
             raise ServiceError(views.Answer.UNKNOWN)  # the button is drawn for games with bot players: forged
-        review = await self.thinker.review(party.record(), seat.seat)
+        try:
+            review = await self.thinker.review(party.record(), seat.seat)
+        except ThinkerUnavailable:
+            raise ServiceError(views.Answer.THINKER_DOWN) from None
         log.info("game %s: a review of seat %d (%d decisions)", game_id, seat.seat, review.decisions)
         return party.render_review(review, frame_of(match, ""), tr_for(person.lang))

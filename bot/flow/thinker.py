@@ -5,8 +5,17 @@ in threads it would hold the GIL of the process that serves every chat. A :class
 ``ProcessPoolExecutor`` whose workers start by ``spawn`` (never a fork of the running event loop), end with the bot and are
 warmed up by :meth:`Thinker.start`. The budget of a decision is work, not time (see
 :mod:`engine.ai.search`), so the same view and seed give the same action in the pool, in-process, idle or
-busy. A pool broken by a dead worker is rebuilt, and the decision that met it is made in-process instead.
-With no workers (``BOT_THINKERS=0``) decisions run in a thread of the bot's own process.
+busy. A worker that dies (a crash in the compiled kernel, the OOM killer, a SIGKILL) never takes the bot with it:
+the pool is rebuilt and the work is done again in a fresh worker; if that one dies too, a bot player's move is
+made by the normal level's rule-based policy (pure Python, no search, no kernel) and a hint or review is
+refused (:class:`ThinkerUnavailable`). Never is the work that killed a worker run in the bot's own process. Each
+such event is logged once and counted (``worker_deaths``, ``fallbacks``; the metrics). With no workers
+(``BOT_THINKERS=0``) decisions run in a thread of the bot's own process; the kernels let go of the GIL while they
+search, so the event loop goes on meanwhile.
+
+``CARDBOT_TEST_THINKER_HOOK`` is for the tests only: in a worker, ``crash`` aborts every searching decision, hint and review (as a
+crash in the kernel would), and ``hold:<path>`` makes the first decision write its worker's pid to ``<path>`` and
+sleep (to be killed in the middle of it).
 """
 
 from __future__ import annotations
@@ -59,19 +68,52 @@ def decision_seed(game_seed: int, move: int) -> int:
     return int.from_bytes(digest, "big")
 
 
+TEST_HOOK_ENV: Final = "CARDBOT_TEST_THINKER_HOOK"
+
+
+class ThinkerUnavailable(RuntimeError):
+    """The work killed a worker twice in a row (a fresh one included): it is not tried a third time."""
+
+
+def _test_hook() -> None:
+    """What ``CARDBOT_TEST_THINKER_HOOK`` asks of a worker (nothing in the bot's own process)."""
+    hook = os.environ.get(TEST_HOOK_ENV, "")
+    if not hook or multiprocessing.parent_process() is None:
+        return
+    if hook == "crash":
+        os.abort()
+    if hook.startswith("hold:"):
+        try:
+            fd = os.open(hook[5:], os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        except FileExistsError:
+            return  # held once already: this decision is made
+        os.write(fd, str(os.getpid()).encode())
+        os.close(fd)
+        time.sleep(60)
+
+
 def think(view: object, level: Level, seed: int, budget_ms: float | None = None) -> object:
     """One decision, as a worker makes it: the action of a ``level`` bot player for ``view``."""
+    _test_hook()
     return choose_action(view, Level(level), random.Random(seed), budget_ms=budget_ms)
+
+
+def fallback_action(view: object, seed: int) -> object:
+    """The move of a bot player whose decision killed two workers: the normal level's rule-based choice (pure
+    Python and well under a millisecond: no search, no compiled kernel)."""
+    return choose_action(view, Level.NORMAL, random.Random(seed))
 
 
 def advice_for(view: object, seed: int) -> Advice:
     """«💡 Подсказка», as a worker makes it: the «мастер» decision from ``view`` (``seed`` as for
     :func:`think`) and why."""
+    _test_hook()
     return advise(view, random.Random(seed))
 
 
 def review_of(record: GameRecord, player: Player) -> Review:
     """«🔍 Разбор партии», as a worker makes it: ``player``'s moves where «мастер» would have gained most."""
+    _test_hook()
     return review_party(record, player)
 
 
@@ -113,6 +155,11 @@ class Thinker:
         self._closed = False
         self.rebuilds = 0
         """How many times a broken pool was replaced (for tests and logs)."""
+        self.worker_deaths = 0
+        """How many times work met a dead worker (each is retried once in a fresh one)."""
+        self.fallbacks = 0
+        """How many pieces of work killed a fresh worker too: a move then played by the fallback policy, a hint
+        or review refused."""
         self.decisions = Buckets(DECISION_BUCKETS)
         """How long the searching bot players' decisions took, the wait for a worker included."""
 
@@ -153,7 +200,9 @@ class Thinker:
             return think(view, level, seed, self.budget_ms)
         started = time.perf_counter()
         try:
-            return await self._run(think, view, level, seed, self.budget_ms)
+            return await self._run(
+                think, view, level, seed, self.budget_ms, fallback=lambda: fallback_action(view, seed)
+            )
         finally:
             self.decisions.observe(time.perf_counter() - started)
 
@@ -165,22 +214,42 @@ class Thinker:
         """«🔍 Разбор партии» of ``player`` in the finished party of ``record`` (a second or two of a worker)."""
         return await self._run(review_of, record, player)
 
-    async def _run(self, work: Callable[..., T], *args: object) -> T:
-        """``work(*args)`` in a worker (in a thread of this process when there are none)."""
+    async def _run(self, work: Callable[..., T], *args: object, fallback: Callable[[], T] | None = None) -> T:
+        """``work(*args)`` in a worker (in a thread of this process when there are none). A dead worker: once
+        more in a fresh one; dead again: ``fallback()`` (cheap, on this thread), or :class:`ThinkerUnavailable`."""
         if self._closed:
             raise RuntimeError("the thinker is closed")
         if self.in_process:
             return await asyncio.to_thread(work, *args)
-        if self._pool is None:
-            self._pool = self._new_pool()
-        pool = self._pool
         loop = asyncio.get_running_loop()
-        try:
-            return await loop.run_in_executor(pool, work, *args)
-        except BrokenProcessPool:
-            log.warning("bot player pool broken (a worker died): rebuilding it; this work is done in-process")
-            self._replace(pool)
-            return await asyncio.to_thread(work, *args)
+        for attempt in (1, 2):
+            if self._pool is None:
+                self._pool = self._new_pool()
+            pool = self._pool
+            try:
+                result = await loop.run_in_executor(pool, work, *args)
+            except BrokenProcessPool:
+                self.worker_deaths += 1
+                self._replace(pool)
+                continue
+            if attempt == 2:
+                log.warning(
+                    "bot player pool broken (a worker died in %s): rebuilt, and the work done again in a fresh "
+                    "worker",
+                    work.__name__,
+                )
+            return result
+        self.fallbacks += 1
+        if fallback is None:
+            log.error(
+                "bot player pool broken twice by one %s (a fresh worker died too): refused", work.__name__
+            )
+            raise ThinkerUnavailable(work.__name__)
+        log.error(
+            "bot player pool broken twice by one %s (a fresh worker died too): the fallback policy plays it",
+            work.__name__,
+        )
+        return fallback()
 
     def _replace(self, broken: ProcessPoolExecutor) -> None:
         """Swap a broken pool for a new one, once however many decisions met it."""

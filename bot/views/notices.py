@@ -48,6 +48,8 @@ class Answer(enum.StrEnum):
     TOO_MANY_LOBBIES = "too_many_lobbies"
     NOT_IN_GROUP = "not_in_group"
     """A join link followed by someone who is not in the lobby's group."""
+    THINKER_DOWN = "thinker_down"
+    """A hint or review whose search killed two of the bot players' workers: not tried again now."""
     CANNOT_CHECK = "cannot_check"
     """A join link followed while Telegram cannot be asked whether the person is in the lobby's group."""
     """The person already has as many open lobbies as one may have."""

@@ -26,11 +26,17 @@ from engine.konchinka import KonchinkaState
 from engine.konchinka.ai import kernel as konchinka_kernel
 from engine.konchinka.ai import policy as konchinka_policy
 from engine.konchinka.ai import rollouts as konchinka_rollouts
+from tests.engine.test_kernel_built import require_kernels
 
-pytestmark = pytest.mark.skipif(
-    king_kernel.BACKEND != "c" or konchinka_kernel.BACKEND != "c",
-    reason="the compiled kernels are not built here",
-)
+pytestmark = pytest.mark.usefixtures("kernels")
+
+
+@pytest.fixture(scope="module")
+def kernels() -> None:
+    """Skips (saying why) where no C compiler exists or pure Python is forced; fails where a compiler exists but
+    a kernel does not import (tests/engine/test_kernel_built.py)."""
+    require_kernels()
+
 
 KONCHINKA_OPTIONS: tuple[dict[str, Any], ...] = (
     {"players": 2},

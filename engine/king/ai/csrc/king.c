@@ -384,12 +384,15 @@ int king_rollout(KingState *s, int me, int depth, long *steps) {
 }
 
 /* king_worlds.surprises: replay the deal's plays in the world ``s`` (dealt as at the deal's start); a play of
- * another player who had a choice and whose normal policy picks another card counts once */
+ * another player who had a choice and whose normal policy picks another card counts once; -(i + 1) where
+ * play i is not legal (or the deal is already over) */
 int king_surprises(KingState *s, int me, const int *plays, int count) {
     int surprises = 0;
     for (int i = 0; i < count; i++) {
         int card = plays[i];
-        if (s->current != me && POPCOUNT(king_legal(s)) > 1 && king_policy(s) != card) surprises++;
+        Mask legal = s->over ? 0 : king_legal(s);
+        if (card < 0 || card > 51 || !(legal & BIT(card))) return -(i + 1); /* not a play of this deal */
+        if (s->current != me && POPCOUNT(legal) > 1 && king_policy(s) != card) surprises++;
         king_play(s, card);
     }
     return surprises;

@@ -8,41 +8,76 @@
 
 #include "king.h"
 
+enum { POINTS_LIMIT = 100000, MAX_DEPTH = 4, MAX_CANDIDATES = 64 };
+
+/* A state the kernel can play without reading or writing out of bounds: cards 0..51 each in one place, seats
+ * 0..3, the trick of at most three cards, and, in a deal still running, every hand of the size its seat's
+ * plays leave (so the player to move always holds a card). */
 static int king_read(PyObject *t, KingState *s) {
     if (!check_tuple(t, 17, "king state")) return 0;
-    long v[16];
-    for (int i = 0; i < 4; i++)
+    Mask seen = 0;
+    for (int i = 0; i < 4; i++) {
         if (!read_mask(t, i, &s->hand[i])) return 0;
-    for (int i = 4; i < 16; i++)
-        if (!read_long(t, i, &v[i])) return 0;
-    s->leader = (int)v[4];
-    s->trick_no = (int)v[5];
-    s->contract = (int)v[6];
-    s->trump = (int)v[7];
-    s->forced_on_heart_lead = (int)v[8];
-    s->stop_when_decided = (int)v[9];
-    s->remaining = (int)v[10];
-    for (int p = 0; p < 4; p++) s->points[p] = (int)v[11 + p];
-    s->over = (int)v[15];
+        if (s->hand[i] & seen) {
+            PyErr_SetString(PyExc_ValueError, "king state: a card in two hands");
+            return 0;
+        }
+        seen |= s->hand[i];
+    }
+    if (!read_int_in(t, 4, 0, 3, "king leader", &s->leader) ||
+        !read_int_in(t, 5, 0, KING_TRICKS, "king trick number", &s->trick_no) ||
+        !read_int_in(t, 6, -1, 6, "king contract", &s->contract) || !read_int_in(t, 7, -1, 3, "king trump", &s->trump) ||
+        !read_int_in(t, 8, 0, 1, "king forced_on_heart_lead", &s->forced_on_heart_lead) ||
+        !read_int_in(t, 9, 0, 1, "king stop_when_decided", &s->stop_when_decided) ||
+        !read_int_in(t, 10, -POINTS_LIMIT, POINTS_LIMIT, "king remaining", &s->remaining))
+        return 0;
+    for (int p = 0; p < 4; p++)
+        if (!read_int_in(t, 11 + p, -POINTS_LIMIT, POINTS_LIMIT, "king points", &s->points[p])) return 0;
+    if (!read_int_in(t, 15, 0, 1, "king over", &s->over)) return 0;
     Py_ssize_t len;
-    if (!read_ints(PyTuple_GET_ITEM(t, 16), s->trick, 3, &len)) return 0;
+    if (!read_ints_in(PyTuple_GET_ITEM(t, 16), s->trick, KING_PLAYERS - 1, 0, 51, "king trick", &len)) return 0;
+    if (!cards_distinct(s->trick, len, &seen, "king trick")) return 0;
     s->trick_len = (int)len;
     s->current = (s->leader + s->trick_len) & 3;
-    if (s->contract < -1 || s->contract > 6 || s->trump < -1 || s->trump > 3 || s->leader < 0 || s->leader > 3) {
-        PyErr_SetString(PyExc_ValueError, "king state: a value out of range");
+    if (s->over) {
+        if (s->trick_len) {
+            PyErr_SetString(PyExc_ValueError, "king state: a deal over in the middle of a trick");
+            return 0;
+        }
+        return 1;
+    }
+    if (s->trick_no >= KING_TRICKS) {
+        PyErr_SetString(PyExc_ValueError, "king state: every trick played but the deal not over");
         return 0;
+    }
+    for (int p = 0; p < KING_PLAYERS; p++) {
+        int played = ((p - s->leader) & 3) < s->trick_len;
+        if (POPCOUNT(s->hand[p]) != KING_TRICKS - s->trick_no - played) {
+            PyErr_Format(PyExc_ValueError, "king state: seat %d holds %d cards, not %d", p, POPCOUNT(s->hand[p]),
+                         KING_TRICKS - s->trick_no - played);
+            return 0;
+        }
     }
     return 1;
 }
 
 static PyObject *king_write(const KingState *s) {
-    PyObject *trick = PyTuple_New(s->trick_len);
-    if (trick == NULL) return NULL;
-    for (int i = 0; i < s->trick_len; i++) PyTuple_SET_ITEM(trick, i, PyLong_FromLong(s->trick[i]));
-    return Py_BuildValue("(KKKKiiiiiiiiiiiiN)", (unsigned long long)s->hand[0], (unsigned long long)s->hand[1],
-                         (unsigned long long)s->hand[2], (unsigned long long)s->hand[3], s->leader, s->trick_no,
-                         s->contract, s->trump, s->forced_on_heart_lead, s->stop_when_decided, s->remaining,
-                         s->points[0], s->points[1], s->points[2], s->points[3], s->over, trick);
+    PyObject *items[17];
+    for (int i = 0; i < 4; i++) items[i] = PyLong_FromUnsignedLongLong(s->hand[i]);
+    const int ints[11] = {s->leader, s->trick_no, s->contract, s->trump, s->forced_on_heart_lead, s->stop_when_decided,
+                          s->remaining, s->points[0], s->points[1], s->points[2], s->points[3]};
+    for (int i = 0; i < 11; i++) items[4 + i] = PyLong_FromLong(ints[i]);
+    items[15] = PyLong_FromLong(s->over);
+    items[16] = ints_tuple(s->trick, s->trick_len);
+    return steal_tuple(items, 17);
+}
+
+static int read_me(int me) {
+    if (me < 0 || me >= KING_PLAYERS) {
+        PyErr_Format(PyExc_ValueError, "king: no seat %d", me);
+        return 0;
+    }
+    return 1;
 }
 
 static PyObject *py_king_values(PyObject *self, PyObject *args) {
@@ -50,30 +85,31 @@ static PyObject *py_king_values(PyObject *self, PyObject *args) {
     int me, depth;
     if (!PyArg_ParseTuple(args, "OiO!i", &state, &me, &PyTuple_Type, &candidates, &depth)) return NULL;
     KingState root;
-    if (!king_read(state, &root)) return NULL;
-    Py_ssize_t n = PyTuple_GET_SIZE(candidates);
-    PyObject *values = PyTuple_New(n);
-    if (values == NULL) return NULL;
+    if (!king_read(state, &root) || !read_me(me)) return NULL;
+    if (depth < 0 || depth > MAX_DEPTH) return PyErr_Format(PyExc_ValueError, "king: depth %d is not 0..%d", depth, MAX_DEPTH);
+    int cards[MAX_CANDIDATES], values[MAX_CANDIDATES];
+    Py_ssize_t n;
+    if (!read_ints_in(candidates, cards, MAX_CANDIDATES, -1, 51, "king candidates", &n)) return NULL;
+    /* the search runs on C memory only, without the GIL: other threads (the bot's event loop) go on */
     long steps = 0;
+    Py_ssize_t bad = -1;
+    Py_BEGIN_ALLOW_THREADS
     for (Py_ssize_t i = 0; i < n; i++) {
-        long card;
-        if (!read_long(candidates, i, &card)) {
-            Py_DECREF(values);
-            return NULL;
-        }
         KingState s = root;
-        if (card >= 0) {
-            if (!(king_legal(&s) & BIT(card))) {
-                Py_DECREF(values);
-                return PyErr_Format(PyExc_ValueError, "card %ld is not legal here", card);
+        if (cards[i] >= 0) {
+            if (s.over || !(king_legal(&s) & BIT(cards[i]))) {
+                bad = i;
+                break;
             }
-            king_play(&s, (int)card);
+            king_play(&s, cards[i]);
             steps += 1;
         }
-        int v = king_rollout(&s, me, depth, &steps);
-        PyTuple_SET_ITEM(values, i, PyLong_FromLong(v));
+        values[i] = king_rollout(&s, me, depth, &steps);
     }
-    return Py_BuildValue("(Nl)", values, steps);
+    Py_END_ALLOW_THREADS
+    if (bad >= 0) return PyErr_Format(PyExc_ValueError, "card %d is not legal here", cards[bad]);
+    PyObject *items[2] = {ints_tuple(values, n), PyLong_FromLong(steps)};
+    return steal_tuple(items, 2);
 }
 
 static PyObject *py_king_surprises(PyObject *self, PyObject *args) {
@@ -81,22 +117,28 @@ static PyObject *py_king_surprises(PyObject *self, PyObject *args) {
     int me;
     if (!PyArg_ParseTuple(args, "OiO!", &state, &me, &PyTuple_Type, &plays)) return NULL;
     KingState s;
-    if (!king_read(state, &s)) return NULL;
+    if (!king_read(state, &s) || !read_me(me)) return NULL;
     int cards[KING_PLAYERS * KING_TRICKS];
     Py_ssize_t len;
-    if (!read_ints(plays, cards, KING_PLAYERS * KING_TRICKS, &len)) return NULL;
-    return PyLong_FromLong(king_surprises(&s, me, cards, (int)len));
+    if (!read_ints_in(plays, cards, KING_PLAYERS * KING_TRICKS, 0, 51, "king plays", &len)) return NULL;
+    int count;
+    Py_BEGIN_ALLOW_THREADS
+    count = king_surprises(&s, me, cards, (int)len);
+    Py_END_ALLOW_THREADS
+    if (count < 0) return PyErr_Format(PyExc_ValueError, "king plays: play %d is not legal there", -count - 1);
+    return PyLong_FromLong(count);
 }
 
 static PyObject *py_king_legal(PyObject *self, PyObject *state) {
     KingState s;
     if (!king_read(state, &s)) return NULL;
-    return PyLong_FromUnsignedLongLong(king_legal(&s));
+    return PyLong_FromUnsignedLongLong(s.over ? 0 : king_legal(&s));
 }
 
 static PyObject *py_king_policy(PyObject *self, PyObject *state) {
     KingState s;
     if (!king_read(state, &s)) return NULL;
+    if (s.over) return PyErr_Format(PyExc_ValueError, "king: the deal is over");
     return PyLong_FromLong(king_policy(&s));
 }
 
@@ -106,7 +148,7 @@ static PyObject *py_king_step(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "Oi", &state, &card)) return NULL;
     KingState s;
     if (!king_read(state, &s)) return NULL;
-    if (card < 0 || card > 51 || !(king_legal(&s) & BIT(card)))
+    if (s.over || card < 0 || card > 51 || !(king_legal(&s) & BIT(card)))
         return PyErr_Format(PyExc_ValueError, "card %d is not legal here", card);
     king_play(&s, card);
     return king_write(&s);

@@ -8,6 +8,7 @@
  * Python instead, so a declined world costs time, never a different result.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "konchinka.h"
@@ -146,10 +147,17 @@ static int can_finish(const KonState *s, int seat) {
     return 1;
 }
 
-static GroupIndex SCRATCH_INDEX;
+struct KonScratch {
+    GroupIndex index;
+    Mask unions[KON_MAX_ACTIONS];
+};
+
+KonScratch *kon_scratch_new(void) { return malloc(sizeof(KonScratch)); }
+
+void kon_scratch_free(KonScratch *w) { free(w); }
 
 /* KonchinkaState.legal_actions: per hand card its captures then its lay; Finish last */
-int kon_legal(const KonState *s, KonAction *out, int *count) {
+int kon_legal(const KonState *s, KonScratch *w, KonAction *out, int *count) {
     int seat = s->current;
     Mask hand = s->hand[seat];
     int n = 0;
@@ -157,7 +165,7 @@ int kon_legal(const KonState *s, KonAction *out, int *count) {
         for (Mask m = hand; m; m &= m - 1) out[n++] = (KonAction){KON_LAY, LOWEST(m), 0};
     } else {
         if (s->table_len > KON_INDEX_LIMIT) return KON_DECLINED;
-        GroupIndex *index = &SCRATCH_INDEX;
+        GroupIndex *index = &w->index;
         if (!build_index(s, index)) return KON_DECLINED;
         int sweep_value = s->points_variant ? -1 : JACK_VALUE;
         int any_capture = 0;
@@ -175,14 +183,14 @@ int kon_legal(const KonState *s, KonAction *out, int *count) {
                 const Mask *masks = index->masks[v];
                 int count_v = index->len[v];
                 if (s->multi && count_v > 1) {
-                    static Mask unions[KON_MAX_ACTIONS];
-                    count_v = multi_unions(masks, count_v, unions, KON_MAX_ACTIONS);
+                    count_v = multi_unions(masks, count_v, w->unions, KON_MAX_ACTIONS);
                     if (count_v < 0) return KON_DECLINED;
-                    masks = unions;
+                    masks = w->unions;
                 }
                 if (n + count_v + 2 > KON_MAX_ACTIONS) return KON_DECLINED;
                 for (int i = 0; i < count_v; i++) out[n++] = (KonAction){KON_CAPTURE, c, masks[i]};
             }
+            if (n + 2 > KON_MAX_ACTIONS) return KON_DECLINED; /* room for this lay and a Finish */
             out[n++] = (KonAction){KON_LAY, c, 0};
         }
         if (any_capture && s->forced) {
@@ -402,8 +410,11 @@ static int chances_of(const KonState *s, Chance *out) {
     return n;
 }
 
-/* score_actions + the playout's choice (KonchinkaModel.playout_action): the first of the best scores */
+/* score_actions + the playout's choice (KonchinkaModel.playout_action): the first of the best scores; declined
+ * (``choice`` -1) where there is no action to choose */
 int kon_policy(const KonState *s, const KonAction *actions, int count, int *choice) {
+    *choice = -1;
+    if (count < 1) return KON_DECLINED; /* no action: not a position of the game */
     if (count == 1) {
         *choice = 0;
         return KON_OK;
@@ -516,11 +527,16 @@ double kon_value(const KonState *s, int me) {
 /* rollouts.konchinka_rollout: at most ``plies`` actions (-1: no limit) while the deal runs; at ``me``'s turns
  * with a choice, ``depth`` > 0 tries every action (each followed by a rollout of ``depth - 1`` over the plies
  * left) and plays the best for ``me`` (the first of equals); otherwise the normal policy plays */
-int kon_rollout(KonState *s, int me, int plies, int depth, double *value, long *steps) {
-    KonAction actions[KON_MAX_ACTIONS];
+int kon_rollout(KonState *s, KonScratch *w, int me, int plies, int depth, double *value, long *steps) {
+    KonAction *actions = malloc(sizeof(KonAction) * KON_MAX_ACTIONS);
+    if (actions == NULL) return KON_DECLINED;
+    int result = KON_OK;
     while (s->status == KON_RUNNING && plies != 0) {
         int count, choice;
-        if (kon_legal(s, actions, &count) != KON_OK) return KON_DECLINED;
+        if (kon_legal(s, w, actions, &count) != KON_OK) {
+            result = KON_DECLINED;
+            break;
+        }
         if (depth > 0 && s->current == me && count > 1) {
             double best_value = 0.0;
             choice = -1;
@@ -529,20 +545,25 @@ int kon_rollout(KonState *s, int me, int plies, int depth, double *value, long *
                 kon_apply(&trial, &actions[i]);
                 *steps += 1;
                 double v;
-                if (kon_rollout(&trial, me, plies > 0 ? plies - 1 : -1, depth - 1, &v, steps) != KON_OK)
-                    return KON_DECLINED;
+                if (kon_rollout(&trial, w, me, plies > 0 ? plies - 1 : -1, depth - 1, &v, steps) != KON_OK) {
+                    result = KON_DECLINED;
+                    break;
+                }
                 if (choice < 0 || v > best_value) {
                     choice = i;
                     best_value = v;
                 }
             }
-        } else {
-            kon_policy(s, actions, count, &choice);
+            if (result != KON_OK) break;
+        } else if (kon_policy(s, actions, count, &choice) != KON_OK) {
+            result = KON_DECLINED;
+            break;
         }
         kon_apply(s, &actions[choice]);
         *steps += 1;
         if (plies > 0) plies--;
     }
-    *value = kon_value(s, me);
-    return KON_OK;
+    free(actions);
+    if (result == KON_OK) *value = kon_value(s, me);
+    return result;
 }

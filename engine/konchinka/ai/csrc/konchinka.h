@@ -44,11 +44,17 @@ typedef struct {
     int deal_clubs[KON_MAX_PLAYERS];
 } KonState;
 
+/* The working memory of one call into the kernel (kon_scratch_new): nothing is shared between calls, so calls
+ * in several threads at once (each without the GIL) never meet. */
+typedef struct KonScratch KonScratch;
+
 void kon_init_tables(void);
-int kon_legal(const KonState *s, KonAction *out, int *count);
+KonScratch *kon_scratch_new(void);
+void kon_scratch_free(KonScratch *w);
+int kon_legal(const KonState *s, KonScratch *w, KonAction *out, int *count);
 void kon_apply(KonState *s, const KonAction *a);
 int kon_policy(const KonState *s, const KonAction *actions, int count, int *choice);
-int kon_rollout(KonState *s, int me, int horizon, int depth, double *value, long *steps);
+int kon_rollout(KonState *s, KonScratch *w, int me, int horizon, int depth, double *value, long *steps);
 double kon_value(const KonState *s, int me);
 
 #endif

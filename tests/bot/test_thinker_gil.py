@@ -1,0 +1,80 @@
+"""With no workers (``BOT_THINKERS=0``) a decision runs in a thread of the bot's process: the kernels let go of the
+GIL while they search, so the event loop that serves every chat goes on meanwhile.
+
+Each test ticks the loop every 10 ms while a search runs in a thread and compares the longest pause between two
+ticks with the search's own length: a kernel that held the GIL would stop the loop for the whole search.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import itertools
+import time
+from collections.abc import Awaitable
+from typing import Any
+
+import pytest
+
+from bot.flow.thinker import Thinker
+from engine.ai import Level
+from engine.king.ai.players import KERNEL_MASTER
+from engine.konchinka.ai import kernel as konchinka_kernel
+from tests.bot.test_thinker import views
+from tests.engine.kernel_inputs import konchinka_positions
+from tests.engine.test_kernel_built import require_kernels
+
+pytestmark = pytest.mark.xdist_group("timing")  # compares times: see tests/conftest.py
+
+
+async def _ticks_during(work: Awaitable[Any]) -> tuple[float, float, int]:
+    """(the work's seconds, the longest pause of the loop meanwhile, the loop's ticks meanwhile)."""
+    ticks: list[float] = []
+    running = True
+
+    async def tick() -> None:
+        while running:
+            ticks.append(time.perf_counter())
+            await asyncio.sleep(0.01)
+
+    ticker = asyncio.create_task(tick())
+    await asyncio.sleep(0.05)
+    started = time.perf_counter()
+    await work
+    ended = time.perf_counter()
+    running = False
+    await ticker
+    during = [started] + [t for t in ticks if started < t < ended] + [ended]
+    pause = max(b - a for a, b in itertools.pairwise(during))
+    return ended - started, pause, len(during) - 2
+
+
+async def test_a_kernel_search_in_a_thread_leaves_the_event_loop_running() -> None:
+    require_kernels()
+    c = importlib.import_module("engine.konchinka.ai._kernel")
+    state = konchinka_positions()[0]
+    encoded = konchinka_kernel.encode_konchinka(state)
+    actions = tuple(konchinka_kernel.encode_konchinka_action(a) for a in state.legal_actions())
+    assert len(actions) > 3
+    seconds, pause, ticks = await _ticks_during(
+        asyncio.to_thread(c.konchinka_values, encoded, state.current_player, actions, -1, 2)
+    )
+    print(f"search {seconds:.3f} s, the loop's longest pause {pause:.3f} s, {ticks} ticks")
+    assert seconds > 0.1, "the search is too short to tell"
+    assert pause < seconds / 3 and ticks >= 3
+
+
+async def test_a_master_decision_with_no_workers_leaves_the_event_loop_running() -> None:
+    require_kernels()
+    assert KERNEL_MASTER.depth >= 1  # the kernel's own search inside the rollouts: most of the decision
+    view = list(views("king", {}, 6, seed=4, every=3))[
+        5
+    ]  # a card play of five candidates: a third of a second
+    thinker = Thinker(0)
+    try:
+        seconds, pause, ticks = await _ticks_during(thinker.choose(view, Level.HARD, 5))
+    finally:
+        await thinker.close()
+    print(f"decision {seconds:.3f} s, the loop's longest pause {pause:.3f} s, {ticks} ticks")
+    assert seconds > 0.1, "the decision is too short to tell"
+    assert pause < seconds / 3 and ticks >= 3
