@@ -130,7 +130,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     dispatcher = Dispatcher(service=service, operator=operator, disable_fsm=True)
     guards = Guards(
         InFlightLimit(),
-        DatabaseTrouble(settings.database_busy_timeout),
+        DatabaseTrouble(settings.database_busy_timeout, settings.database_path),
         OnceMiddleware(service.store.processed),
     )
     dispatcher.update.outer_middleware(SeenMiddleware(operator))

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import sqlite3
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
@@ -40,7 +41,8 @@ MAX_UPDATES_IN_FLIGHT: Final = 32
 
 
 class DatabaseTrouble(BaseMiddleware):
-    def __init__(self, busy_timeout: float) -> None:
+    def __init__(self, busy_timeout: float, path: Path | None = None) -> None:
+        self.path = path  # the database's: a «disk I/O error» there may mean read-only
         self.retry_within = busy_timeout * RETRY_WITHIN
         self.retry_pause = busy_timeout * RETRY_PAUSE
         self.retries = 0
@@ -60,7 +62,7 @@ class DatabaseTrouble(BaseMiddleware):
             try:
                 return await handler(event, data)
             except sqlite3.Error as exc:
-                trouble = trouble_of(exc)
+                trouble = trouble_of(exc, self.path)
                 if trouble is Trouble.BUSY and loop.time() - arrived < self.retry_within:
                     self.retries += 1
                     log.debug("update %s: the database is busy (%s); trying again", event.update_id, exc)
