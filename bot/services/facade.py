@@ -175,9 +175,12 @@ class GameService:
     async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
         self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
 
-    def refusal_allowed(self, chat_id: int, thread_id: int, command: str, reason: str) -> bool:
-        """Whether this refusal may be said now (the same one again soon after is merged)."""
-        return self.refusals.allow(chat_id, thread_id, command, reason)
+    def refusal_allowed(
+        self, chat_id: int, thread_id: int, command: str, reason: str, person: int = 0
+    ) -> bool:
+        """Whether this refusal may be said now (the same one again soon after is merged; one about a person's
+        rights only with that person's own)."""
+        return self.refusals.allow(chat_id, thread_id, command, reason, person)
 
     def admin_check(self, user_id: int) -> AdminCheck:
         """Ask Telegram (only when needed, and cached) whether the user administers the game's chat."""
