@@ -192,6 +192,12 @@ def set_deadlines(batch: Batch, deadlines: Sequence[tuple[int, float | None]]) -
         batch.add("UPDATE games SET deadline = ?, reminded = 0 WHERE id = ?", (deadline, game_id))
 
 
+def set_expiries(batch: Batch, expiries: Sequence[tuple[int, float]]) -> None:
+    """New expiry times (game id, time) of lobbies no one holds in memory (after a restart)."""
+    for game_id, expires_at in expiries:
+        batch.add("UPDATE games SET expires_at = ? WHERE id = ?", (expires_at, game_id))
+
+
 def add_move(
     batch: Batch, game_id: int, version: int, action: str, seat: int, actor: Actor, now: float
 ) -> None:
