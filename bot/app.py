@@ -138,7 +138,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     )
     guards = Guards(
         InFlightLimit(),
-        DatabaseTrouble(settings.database_busy_timeout),
+        DatabaseTrouble(settings.database_busy_timeout, settings.database_path),
         OnceMiddleware(service.store.processed),
     )
     dispatcher.update.outer_middleware(SeenMiddleware(operator))

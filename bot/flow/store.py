@@ -31,6 +31,7 @@ from bot.games import AnyPlugin, plugin_of
 from bot.games.base import Options, Party
 from bot.guards.updates import CURRENT_UPDATE, ProcessedUpdates
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
+from bot.storage import delivery as stored
 from bot.storage.batch import Batch, GuardError
 from bot.storage.tx import Tx
 from bot.views import Answer, LobbyScreen
@@ -169,7 +170,7 @@ class Unit:
         for version, code, seat, actor in self._moves:
             repo.add_move(batch, match.game.id, version, code, seat, actor, self.now)
         for notice in self._notices:
-            repo.add_notice(batch, notice, self.now)
+            stored.add_notice(batch, notice, self.now)
         return batch
 
 

@@ -10,7 +10,7 @@ from bot.games.base import Frame
 from bot.i18n import Translator, locale_for, translator
 from bot.storage import GameMode, SeatRow, UserRow
 from bot.views import SeatInfo
-from bot.views.common import bot_name
+from bot.views.common import bot_name, isolated
 from bot.views.models import number_bots
 from engine.ai import Level
 
@@ -35,7 +35,7 @@ def plain_name(seat: SeatRow, lang: str, seats: Iterable[SeatRow] = ()) -> str:
     """A seat's name as an answer names it (an unnamed bot player: its level's name, numbered as at the table
     when ``seats`` are given)."""
     if seat.name:
-        return seat.name
+        return isolated(seat.name)
     numbered = number_bots(seat_info(s, {}) for s in seats)
     number = numbered[seat.seat].number if seat.seat < len(numbered) else 0
     return bot_name(seat.bot_level or Level.NORMAL, number, tr_for(lang))

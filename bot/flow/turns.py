@@ -58,18 +58,35 @@ class Turns:
         starts its pause when its timer first looks."""
 
     async def resume(self) -> list[int]:
-        """After a start: every active game's deadline gets a grace; their ids (to show again and time)."""
+        """After a start: every active game's deadline gets a grace; their ids (to show again and time).
+
+        Stored times are wall time, and the wall clock may have been set back between two runs: a deadline is
+        bounded by what it can be (now plus the turn's limit), and a lobby's expiry by now plus a lobby's life,
+        so a clock set back an hour does not leave a game an hour without its timer."""
         games = await repo.active_games(self.store.db)
         now = self.clock.now()
         graced: list[tuple[int, float | None]] = []
+        expiries: list[tuple[int, float]] = []
         for game in games:
             if game.deadline is not None:
-                grace = min(float(game.turn_timeout or self.config.turn_timeout), RESUME_GRACE)
+                limit = float(game.turn_timeout or self.config.turn_timeout)
+                grace = min(limit, RESUME_GRACE)
                 if game.deadline < now + grace:
                     graced.append((game.id, now + grace))
-        if graced:
+                elif limit > 0 and game.deadline > now + limit:
+                    log.warning(
+                        "game %s: its stored turn deadline lay %.0f s ahead (the clock was set back?): "
+                        "the turn gets its limit from now",
+                        game.id,
+                        game.deadline - now,
+                    )
+                    graced.append((game.id, now + limit))
+            if game.expires_at is not None and game.expires_at > now + self.config.lobby_ttl:
+                expiries.append((game.id, now + self.config.lobby_ttl))
+        if graced or expiries:
             batch = Batch()
             repo.set_deadlines(batch, graced)
+            repo.set_expiries(batch, expiries)
             await self.store.db.write(batch)
         return [game.id for game in games]
 

@@ -15,7 +15,13 @@ from typing import Final
 
 from aiogram import Bot
 from aiogram.enums import ChatMemberStatus
-from aiogram.exceptions import TelegramAPIError, TelegramNetworkError, TelegramRetryAfter, TelegramServerError
+from aiogram.exceptions import (
+    ClientDecodeError,
+    TelegramAPIError,
+    TelegramNetworkError,
+    TelegramRetryAfter,
+    TelegramServerError,
+)
 from aiogram.types import ChatMemberRestricted
 
 from bot.clock import Clock
@@ -96,10 +102,15 @@ class Membership:
         self._titles.pop(chat_id, None)
 
     def admin_check(self, user_id: int) -> AdminCheck:
-        """Whether ``user_id`` administers a chat (asked when needed, and cached)."""
+        """Whether ``user_id`` administers a chat (asked when needed, and cached); :class:`ServiceError`
+        (``CANNOT_CHECK_RIGHTS``) when Telegram does not say — an admin is not told «only the creator or an
+        admin» because an answer was lost."""
 
         async def check(chat_id: int) -> bool:
-            return await self.is_admin(chat_id, user_id)
+            standing = await self.standing(chat_id, user_id)
+            if not standing.is_known:
+                raise ServiceError(Answer.CANNOT_CHECK_RIGHTS)
+            return standing.is_admin
 
         return check
 
@@ -145,6 +156,19 @@ class Membership:
                 return self._unknown(chat_id, user_id, exc)
             log.info("getChatMember(%s, %s) refused: %s", chat_id, user_id, exc.message)
             standing = NOBODY
+        except ClientDecodeError as exc:
+            # JSON the library's model refuses (a field it requires missing: an older or another Bot API
+            # server): the status is all the bot needs, and it is read from the answer as it came
+            read = standing_of_answer(exc.data)
+            if read is None:
+                return self._unknown(chat_id, user_id, exc)
+            log.info(
+                "getChatMember(%s, %s): the answer does not fit the library's model: %s",
+                chat_id,
+                user_id,
+                exc.original,
+            )
+            standing = read
         except Exception as exc:  # an answer no client can read: a proxy's HTML 502 page, a cut-off body
             return self._unknown(chat_id, user_id, exc)
         else:
@@ -157,3 +181,19 @@ class Membership:
                 del self._cache[key]
         self._cache[(chat_id, user_id)] = (self.clock.now(), standing)
         return standing
+
+
+def standing_of_answer(data: object) -> Standing | None:
+    """The standing a raw getChatMember answer (``{"ok": true, "result": {"status": …}}``) gives, read by its
+    status alone; None when it has no status the bot knows."""
+    if not isinstance(data, dict) or data.get("ok") is not True:
+        return None
+    result = data.get("result")
+    if not isinstance(result, dict):
+        return None
+    try:
+        status = ChatMemberStatus(result.get("status"))
+    except ValueError:
+        return None
+    restricted_member = status is ChatMemberStatus.RESTRICTED and result.get("is_member") is True
+    return Standing(status in MEMBERS or restricted_member, status in ADMINS)

@@ -21,12 +21,13 @@ class RefusalThrottle:
         self.window = window
         self.merged = 0
         """Refusals not sent because the same one went out in the window."""
-        self._sent: dict[tuple[int, int, str, str], float] = {}
+        self._sent: dict[tuple[int, int, str, str, int], float] = {}
 
-    def allow(self, chat_id: int, thread_id: int, command: str, reason: str) -> bool:
-        """Whether this refusal should be sent now (and if so, the window starts again)."""
+    def allow(self, chat_id: int, thread_id: int, command: str, reason: str, person: int = 0) -> bool:
+        """Whether this refusal should be sent now (and if so, the window starts again). ``person``: the user
+        a refusal is about (their rights, not the chat's state), merged only with their own; 0 for the chat."""
         now = self.clock.now()
-        key = (chat_id, thread_id, command, reason)
+        key = (chat_id, thread_id, command, reason, person)
         last = self._sent.get(key)
         if last is not None and now - last < self.window:
             self.merged += 1

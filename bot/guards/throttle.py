@@ -30,6 +30,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, is_group
 from bot.delivery.presses import answer_press
+from bot.guards.trouble import PLACE, Place
 from bot.i18n import translator_for
 from bot.views import Answer, answer_text
 
@@ -70,8 +71,12 @@ Key = tuple[Kind, int]
 
 MAX_WAIT: Final = 20.0
 """Seconds (bot's clock) a private question may wait for its turn; later ones are refused with a word."""
-MAX_WAITING: Final = 8
-"""Questions waiting at once, over all private chats: each holds one of the places of updates in flight."""
+MAX_WAITING_PER_PERSON: Final = 8
+"""Questions of one person waiting at once (the window allows about six within :data:`MAX_WAIT`)."""
+MAX_WAITING: Final = 1_000
+"""Questions waiting at once over all private chats: a safety bound far above one person's. A waiting question
+sets its place among the updates in flight aside (it costs a task, not a place), and a person's first question
+(their window empty) never waits, so it is never refused because of anyone else."""
 SWEEP_EVERY: Final = 60.0
 """Seconds of the bot's clock between two sweeps of the empty windows."""
 
@@ -142,6 +147,8 @@ class ThrottleMiddleware(BaseMiddleware):
         self.delayed = 0
         """Private questions answered later rather than refused."""
         self.waiting = 0
+        self._waiting_of: dict[int, int] = {}
+        """Questions waiting, per person (only those who have some)."""
 
     async def __call__(
         self,
@@ -174,20 +181,35 @@ class ThrottleMiddleware(BaseMiddleware):
             return None
         if event.chat.id != event.from_user.id:
             return await handler(event, data)  # a channel or a chat of another kind: not ours to pace
-        user_key = ((Kind.COMMAND_PRIVATE, event.from_user.id), limits.command_per_user)
-        at = self.windows.reserve(*user_key, now, MAX_WAIT) if self.waiting < MAX_WAITING else None
+        user_id = event.from_user.id
+        user_key = ((Kind.COMMAND_PRIVATE, user_id), limits.command_per_user)
+        room = self.windows.has_room(*user_key, now)
+        queue_full = self._waiting_of.get(user_id, 0) >= MAX_WAITING_PER_PERSON or self.waiting >= MAX_WAITING
+        at = self.windows.reserve(*user_key, now, MAX_WAIT) if room or not queue_full else None
         if at is None:
             self.refused += 1
             await self._refuse_command(event, user_key[1], Answer.TOO_MANY, now)
             return None
         if at > now:
             self.delayed += 1
-            self.waiting += 1
-            try:
-                await self.clock.sleep(at - now)
-            finally:
-                self.waiting -= 1
+            await self._wait(user_id, at - now, data.get(PLACE))
         return await handler(event, data)
+
+    async def _wait(self, user_id: int, seconds: float, place: Place | None) -> None:
+        """A private question waits its turn, its place among the updates in flight set aside meanwhile."""
+        self.waiting += 1
+        self._waiting_of[user_id] = self._waiting_of.get(user_id, 0) + 1
+        try:
+            if place is None:
+                await self.clock.sleep(seconds)
+            else:
+                async with place.set_aside():
+                    await self.clock.sleep(seconds)
+        finally:
+            self.waiting -= 1
+            left = self._waiting_of.pop(user_id) - 1
+            if left:
+                self._waiting_of[user_id] = left
 
     def _admit(self, user: tuple[Key, Rate], group: tuple[Key, Rate] | None, now: float) -> bool:
         """The person's own window first; the group's only for someone who has sent something lately."""

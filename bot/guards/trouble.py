@@ -17,7 +17,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
@@ -40,7 +42,8 @@ MAX_UPDATES_IN_FLIGHT: Final = 32
 
 
 class DatabaseTrouble(BaseMiddleware):
-    def __init__(self, busy_timeout: float) -> None:
+    def __init__(self, busy_timeout: float, path: Path | None = None) -> None:
+        self.path = path  # the database's: a «disk I/O error» there may mean read-only
         self.retry_within = busy_timeout * RETRY_WITHIN
         self.retry_pause = busy_timeout * RETRY_PAUSE
         self.retries = 0
@@ -60,7 +63,7 @@ class DatabaseTrouble(BaseMiddleware):
             try:
                 return await handler(event, data)
             except sqlite3.Error as exc:
-                trouble = trouble_of(exc)
+                trouble = trouble_of(exc, self.path)
                 if trouble is Trouble.BUSY and loop.time() - arrived < self.retry_within:
                     self.retries += 1
                     log.debug("update %s: the database is busy (%s); trying again", event.update_id, exc)
@@ -82,6 +85,40 @@ class DatabaseTrouble(BaseMiddleware):
         answer_press(query, translator_for(query.from_user.language_code).t(key))
 
 
+class Place:
+    """One update's place among those handled at once. A private question waiting for its turn (the throttle's
+    queue, seconds long) sets its place aside meanwhile, so waiting questions never crowd out presses."""
+
+    def __init__(self, limit: InFlightLimit) -> None:
+        self._limit = limit
+        self.held = False
+
+    async def take(self) -> None:
+        await self._limit._places.acquire()
+        self.held = True
+        self._limit.in_flight += 1
+        self._limit.peak = max(self._limit.peak, self._limit.in_flight)
+
+    def let_go(self) -> None:
+        if self.held:
+            self.held = False
+            self._limit.in_flight -= 1
+            self._limit._places.release()
+
+    @asynccontextmanager
+    async def set_aside(self) -> AsyncIterator[None]:
+        """Let the place go while the block runs, and wait for one again after it (a cancelled wait holds none)."""
+        self.let_go()
+        try:
+            yield
+        finally:
+            await self.take()
+
+
+PLACE: Final = "in_flight_place"
+"""The key of the update's :class:`Place` among the handler data (for the throttle's queue)."""
+
+
 class InFlightLimit(BaseMiddleware):
     """At most ``limit`` updates are handled at once; the others wait their turn, in order of arrival."""
 
@@ -97,10 +134,10 @@ class InFlightLimit(BaseMiddleware):
         event: TelegramObject,
         data: dict[str, Any],
     ) -> Any:
-        async with self._places:
-            self.in_flight += 1
-            self.peak = max(self.peak, self.in_flight)
-            try:
-                return await handler(event, data)
-            finally:
-                self.in_flight -= 1
+        place = Place(self)
+        await place.take()
+        data[PLACE] = place
+        try:
+            return await handler(event, data)
+        finally:
+            place.let_go()

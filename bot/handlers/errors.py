@@ -17,6 +17,10 @@ from engine.core import IllegalActionError
 
 log = logging.getLogger(__name__)
 
+PERSONAL = frozenset({Answer.NOT_CREATOR_OR_ADMIN, Answer.CANNOT_CHECK, Answer.CANNOT_CHECK_RIGHTS})
+"""Refusals about the person's own rights: one person's is never merged with another's (an admin refused
+because Telegram did not answer is told so, even just after a stranger's /cancel was refused)."""
+
 
 def _text(exc: ServiceError, tr: Translator) -> str:
     """The answer; a refusal of the rules engine shows its cards and suits the way the locale writes them."""
@@ -73,7 +77,8 @@ async def on_refusal(
             message.chat.id,
             exc.reason.value,
         )
-        if not refusals.allow(message.chat.id, thread_id, command, str(exc.reason.value)):
+        person = message.from_user.id if message.from_user and exc.reason in PERSONAL else 0
+        if not refusals.allow(message.chat.id, thread_id, command, str(exc.reason.value), person):
             log.info(
                 "chat %s: refusal %s to %s merged with the last one", message.chat.id, exc.reason, command
             )

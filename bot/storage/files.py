@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import contextvars
 import enum
+import errno
 import logging
 import os
 import sqlite3
@@ -36,8 +37,12 @@ class Trouble(enum.Enum):
     GONE = "deleted"
 
 
-def trouble_of(exc: BaseException) -> Trouble | None:
-    """The trouble an error of SQLite shows, or None for an error of the bot's own (a guard, a constraint)."""
+def trouble_of(exc: BaseException, path: Path | None = None) -> Trouble | None:
+    """The trouble an error of SQLite shows, or None for an error of the bot's own (a guard, a constraint).
+
+    SQLite says «disk I/O error» both for a file that is gone and for one it may no longer write (immutable,
+    a file system remounted read-only: EPERM, EROFS); given the database's ``path``, a file still in its place
+    that cannot be opened for writing is told read-only, not deleted."""
     if not isinstance(exc, sqlite3.Error):
         return None
     text = str(exc).lower()
@@ -48,8 +53,30 @@ def trouble_of(exc: BaseException) -> Trouble | None:
     if "full" in text:
         return Trouble.FULL
     if "disk i/o" in text or "unable to open" in text or "no such table" in text:
+        if path is not None and is_read_only(path):
+            return Trouble.READ_ONLY
         return Trouble.GONE
     return None
+
+
+def is_read_only(path: Path) -> bool:
+    """Whether the database at ``path`` is there but the bot may not write it: the file, its WAL or its
+    shared-memory file refuses to open for writing (read-only mode, immutable, a read-only file system), or
+    the folder refuses new files (the journal). A missing file is not read-only (it is gone)."""
+    if not path.exists():
+        return False
+    if not os.access(path.parent, os.W_OK):
+        return True
+    for file in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        try:
+            with file.open("r+b"):  # not os.access: root may write to any mode, yet not to an immutable file
+                pass
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+                return True
+    return False
 
 
 class TroubleLog:
@@ -60,7 +87,7 @@ class TroubleLog:
 
     def failed(self, exc: sqlite3.Error, now: Trouble | None, *, full_wait: bool) -> Trouble | None:
         """A transaction failed with ``exc`` while the trouble was ``now``: the trouble from now on."""
-        trouble = trouble_of(exc)
+        trouble = trouble_of(exc, self.path)
         if trouble is None or trouble is now:
             return now
         if trouble is Trouble.BUSY and not full_wait:

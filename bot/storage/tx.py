@@ -5,12 +5,21 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 import aiosqlite
 
 from bot.storage.batch import Batch, Params
 
 Row = sqlite3.Row
+
+
+class Reader(Protocol):
+    """The database or an open transaction: what a query needs."""
+
+    async def one(self, sql: str, params: Params = ...) -> Row | None: ...
+
+    async def all(self, sql: str, params: Params = ...) -> list[Row]: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,6 +1,6 @@
 """The operator's queries: the games running (``/admin``, the metrics, the «alive» line) and the live messages
 of games long over, to forget (see :mod:`bot.operations.operator`). Reads take anything that reads
-(:class:`~bot.storage.repo.Reader`)."""
+(:class:`~bot.storage.tx.Reader`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.storage.batch import Batch
-from bot.storage.repo import Reader
+from bot.storage.tx import Reader
 
 
 async def games_running(db: Reader) -> dict[tuple[str, str], int]:

@@ -69,15 +69,30 @@ BIDI_MOVERS: Final = frozenset(
 explicit embeddings, overrides and isolates (Unicode's UAX #9)."""
 
 
+BIDI_CONTROLS: Final = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+"""The explicit bidi controls (embeddings, overrides, isolates and their terminators PDF and PDI): a name's own
+PDI would close the isolate it is set in, and an override after it would run to the end of the line."""
+
+
+def without_bidi_controls(text: str) -> str:
+    """``text`` with the explicit bidi controls taken out (its letters, right-to-left ones included, stay)."""
+    return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
+
+
+def isolated(text: str) -> str:
+    """Text someone chose, made safe to stand in a line of other people's text (plain, not escaped): its bidi
+    controls taken out, and — when it holds a right-to-left letter or digit — set in a Unicode isolate, so its
+    direction cannot reorder the rest of the line. A left-to-right name stays as it was typed: some Telegram
+    clients draw the isolate's marks, and it would change nothing there."""
+    clean = without_bidi_controls(text)
+    if any(unicodedata.bidirectional(ch) in BIDI_MOVERS for ch in clean):
+        return FSI + clean + PDI
+    return clean
+
+
 def named(text: str) -> str:
-    """Text someone chose (a name, a group's title), escaped for HTML — and, when it holds a right-to-left letter
-    or a bidi control (a name starting with U+202E), set in a Unicode isolate, so that it cannot reorder the rest
-    of the line it stands in (the closing PDI ends whatever the name opened). A left-to-right name stays as it
-    was typed: some Telegram clients draw the isolate's marks, and it would change nothing there."""
-    escaped = esc(text)
-    if any(unicodedata.bidirectional(ch) in BIDI_MOVERS for ch in text):
-        return FSI + escaped + PDI
-    return escaped
+    """Text someone chose (a name, a group's title), :func:`isolated` and escaped for HTML."""
+    return esc(isolated(text))
 
 
 def level_name(level: Level | str, tr: Translator) -> str:
@@ -95,11 +110,12 @@ def bot_name(level: Level | str | None, number: int, tr: Translator) -> str:
 
 def seat_name(seat: SeatInfo, tr: Translator) -> str:
     """The escaped name of a seat, a chosen one isolated (:func:`named`); bot players get 🤖 and, without a name, a name from their level."""
+    shown = named(seat.name)  # "" for a name of nothing but bidi controls: shown as having none
     if seat.is_bot:
-        if seat.name:
-            return "🤖 " + named(seat.name) + (f" {seat.number}" if seat.number else "")
+        if shown:
+            return "🤖 " + shown + (f" {seat.number}" if seat.number else "")
         return "🤖 " + esc(bot_name(seat.level, seat.number, tr))
-    return named(seat.name) if seat.name else tr.t("player-nameless")
+    return shown or tr.t("player-nameless")
 
 
 def name_of(seats: Sequence[SeatInfo], player: int | None, tr: Translator) -> str:

@@ -52,6 +52,8 @@ class Answer(enum.StrEnum):
     """A hint or review whose search killed two of the bot players' workers: not tried again now."""
     CANNOT_CHECK = "cannot_check"
     """A join link followed while Telegram cannot be asked whether the person is in the lobby's group."""
+    CANNOT_CHECK_RIGHTS = "cannot_check_rights"
+    """An admin's action (/cancel, the language) while Telegram cannot be asked for the person's rights."""
     """The person already has as many open lobbies as one may have."""
     """A join link of a lobby that expired or was cancelled."""
 

@@ -28,6 +28,7 @@ from bot.i18n import Translator
 from bot.settings import Settings
 from bot.storage import Database, GameRow, GameStatus, repo
 from bot.views import LobbyInfo, SeatInfo
+from bot.views.common import without_bidi_controls
 from engine.core import JSONValue
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
 
@@ -327,8 +328,10 @@ async def open_lobby(
     payload = url.split("start=", 1)[1]
     for user in players:
         await user.send_private(f"/start {payload}")
-    # the same message, edited (a full table offers no join link any more)
-    await tg.wait_for(lambda: all(u.full_name in lobby.text for u in players), what="everyone seated")
+    # the same message, edited (a full table offers no join link any more); a name as the bot shows it (its bidi
+    # controls taken out)
+    seated = [without_bidi_controls(u.full_name) for u in players]
+    await tg.wait_for(lambda: all(name in lobby.text for name in seated), what="everyone seated")
     return payload.removeprefix("j_")
 
 

@@ -7,8 +7,10 @@ what is stored for a restart is wall time."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -80,3 +82,50 @@ def test_the_bots_clock_starts_at_wall_time_and_ignores_later_steps() -> None:
         after = clock.now()
         assert 0 <= after - before < 60.0
         assert abs(Clock(speed=60.0).now() - time.time() * 60.0) < 60.0  # a new run takes the new wall time
+
+
+@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+async def test_a_restart_with_the_wall_clock_an_hour_behind_keeps_the_game_and_the_group_on_time(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
+) -> None:
+    """Run with the wall clock an hour ahead, stop, set it right, start again: what the first run stored (the
+        turn's deadline, the group's rate stamps) lies an hour ahead of the new run's time. The turn still ends
+        within its limit (the timer moves for the absent player), and the group hears of it at once (the group's
+    minute window holds the stamps as made now, not an hour from now)."""
+    # Nobody moves: the timer moves for each in turn, and never hands a seat to a bot player for good.
+    settings = {"turn_timeout": 12, "group_per_minute": 4, "reminder_before": 0.0, "afk_strikes": 1000}
+    with SteppedWallClock() as wall:
+        wall.step(3600.0)
+        running = await bot_runner(**settings)
+        anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+        group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+        game = await start_party(tg, group, anna, [anna, boris])
+        await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+        await tg.settle()
+        version = (await game_row(running, game)).version
+        await running.stop()
+        wall.step(-3600.0)
+        running = await bot_runner(**settings)
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        table = next(m for m in group.bot_messages() if "Раздача" in m.text)
+        table_text, said = table.text, len(group.bot_messages())
+        limit = running.app.clock.real(12 + 15)  # the turn's limit, and the grace a restart gives at most
+        while (await game_row(running, game)).version == version:
+            assert loop.time() - started < limit + WITHIN, "no timer move after the restart"
+            await asyncio.sleep(0.05)
+        moved = loop.time() - started
+        await tg.wait_for(
+            lambda: table.text != table_text or len(group.bot_messages()) > said,
+            timeout=WITHIN + 1,
+            what="a message to the group",
+        )
+        shown = loop.time() - started
+        print(
+            f"after a restart an hour behind: the timer moved in {moved:.2f} s, the group heard in {shown:.2f} s"
+        )
+        stored = sqlite3.connect(db_path).execute("SELECT deadline FROM games WHERE id = ?", (int(game),))
+        deadline = stored.fetchone()[0]
+        assert deadline is None or deadline - running.app.clock.now() <= 12, (
+            "a deadline beyond the turn's limit"
+        )

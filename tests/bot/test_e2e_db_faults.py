@@ -242,21 +242,26 @@ async def test_a_database_deleted_under_the_running_bot_is_written_back_with_eve
 
 
 @contextlib.contextmanager
-def _read_only(path: Path) -> Iterator[None]:
-    """Make the database file read-only for this process (``chmod``; as root, whom modes do not stop, the
-    immutable attribute), and writable again afterwards; skip where neither works."""
-    path.chmod(0o444)
-    immutable = False
-    if _writable(path) and shutil.which("chattr"):
-        immutable = subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode == 0
+def _read_only(*paths: Path) -> Iterator[None]:
+    """Make the files read-only for this process (``chmod``; as root, whom modes do not stop, the immutable
+    attribute), and writable again afterwards; skip where neither works."""
+    immutable: list[Path] = []
     try:
-        if _writable(path):
-            pytest.skip("cannot make a file read-only here")
+        for path in paths:
+            path.chmod(0o444)
+            chattr = _writable(path) and shutil.which("chattr")
+            if chattr and subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode == 0:
+                immutable.append(path)
+            if _writable(path):
+                pytest.skip(
+                    "cannot make a file read-only here (neither chmod nor chattr +i stops this process)"
+                )
         yield
     finally:
-        if immutable:
+        for path in immutable:
             subprocess.run(["chattr", "-i", str(path)], check=True)
-        path.chmod(0o644)
+        for path in paths:
+            path.chmod(0o644)
 
 
 def _writable(path: Path) -> bool:
@@ -279,3 +284,30 @@ async def test_a_read_only_database_stops_the_start_with_exit_3_in_one_line(
         result = await run_bot(forkserver, env, tmp_path, *command)
     assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
     assert "read-only" in result.errors[0], result.errors
+
+
+async def test_a_database_made_truly_read_only_under_the_running_bot_is_told_read_only_not_deleted(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The file and its WAL made immutable (``chattr +i``, as an operator might): SQLite answers «disk I/O
+    error», which a file still in its place does not mean «deleted». Every press gets the read-only answer, the
+    log one read-only line, and once the files are writable again the games go on."""
+    running = await bot_runner(bot_delay=0.2)
+    games = await _solo_players(tg, running, 2)
+    people = [tg.users[user_id] for user_id in games]
+    caplog.clear()
+    files = [db_path, Path(f"{db_path}-wal"), Path(f"{db_path}-shm")]
+    done = []
+    with _read_only(*[f for f in files if f.exists()]):
+        for _ in range(3):
+            done += await asyncio.gather(*(_press(u, games[u.id], db_path) for u in people))
+    for press in done:
+        assert press.answered and press.text is not None and READ_ONLY in press.text, press.text
+        assert not press.applied_then
+    assert len(_trouble_lines(caplog, "read-only")) == 1, caplog.text
+    assert not _trouble_lines(caplog, "deleted"), caplog.text
+    for user in people:
+        version = _offered(user)
+        assert await take_turn(tg, user)
+        await tg.wait_for(_past(user, version), what="the next turn")
+        assert version in _stored_moves(db_path, games[user.id])

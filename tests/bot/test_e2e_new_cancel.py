@@ -187,3 +187,30 @@ async def test_cancel_in_private_ends_the_solo_game_only(tg: FakeTelegram, bot_r
     await tg.wait_for(lambda: turn_message(anna), what="a new solo game")
     (again,) = await games_of(running, anna, GameStatus.PLAYING)
     assert again.id != solo.id
+
+
+async def test_an_admin_whose_rights_the_library_cannot_parse_still_cancels_and_no_refusal_is_silent(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """getChatMember answered without a field aiogram's model requires (an older or another Bot API server):
+    the status alone says who administers the group. Each person's own refusal is said, even just after
+    another's; a person whose rights Telegram does not tell is told so, not «only the creator or an admin»."""
+    running = await bot_runner()
+    anna, boris, vera, gleb = (tg.add_user(n) for n in ("Аня", "Борис", "Вера", "Глеб"))
+    group = tg.add_group("Друзья", [anna, boris, vera, gleb], admins=[anna, boris])  # Anna created the group
+    game = await open_lobby(tg, group, vera, [vera, gleb])
+    lobby = lobby_of(group)
+    tg.member_fields_left_out = {"can_send_welcome_messages"}
+    refused = RU.t("answer-not-creator-or-admin")
+    await gleb.send(group, "/cancel")  # a member who did not open the lobby
+    first = await bot_says(tg, group, refused, after=lobby.message_id)
+    await pause_like_a_person()
+    tg.fail(60.0, "getChatMember")  # Telegram does not answer about Anna for a while
+    await anna.send(group, "/cancel")
+    await bot_says(tg, group, RU.t("answer-cannot-check-rights"), after=first.message_id)
+    assert (await game_row(running, game)).status is GameStatus.LOBBY
+    tg.faults.clear()
+    await pause_like_a_person()
+    await boris.send(group, "/cancel")  # an admin, not the creator of the lobby
+    await bot_says(tg, group, CANCELLED, after=first.message_id)
+    assert (await game_row(running, game)).status is GameStatus.CANCELLED

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.storage import delivery as stored
 from bot.storage import repo
 from engine.core import replay
 from tests.bot.conftest import (
@@ -138,7 +139,7 @@ async def test_games_go_on_after_minutes_of_5xx_and_of_hung_requests(
     await _table_is_current(tg, running, group, game, anna)
     assert any("/konchinka" in m.text for m in vera.private_chat.bot_messages()), "the /help reply was lost"
     async with running.app.db.tx() as tx:
-        assert await repo.pending_notices(tx) == []
+        assert await stored.pending_notices(tx) == []
 
     # And the games go on.
     await play_until(tg, people, lambda: False, moves=6, timeout=30)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import Database, GameStatus, repo
+from bot.storage import Database, GameStatus
+from bot.storage import delivery as stored
 from tests.bot.conftest import BotRunner, start_party, take_turn, turn_message
 from tests.fakebot import FakeMessage, FakeTelegram
 
@@ -37,7 +38,7 @@ async def test_a_reminder_shown_before_a_restart_is_deleted_after_the_move(
     await tg.wait_for(lambda: shown.is_deleted, timeout=20, what="the reminder deleted")
     await running.app.outbox.drain()
     async with running.app.db.tx() as tx:
-        assert await repo.live_with_prefix(tx, "m") == [], "no reminder left in the database"
+        assert await stored.live_with_prefix(tx, "m") == [], "no reminder left in the database"
 
 
 async def test_a_reminder_of_a_game_ended_while_the_bot_was_down_is_deleted_at_start(

@@ -106,3 +106,24 @@ def test_a_reserved_window_lets_events_wait_in_turn_up_to_the_longest_wait() -> 
     key = (Kind.COMMAND_USER, 1)
     assert [windows.reserve(key, rate, 0.0, 15.0) for _ in range(5)] == [0.0, 0.0, 10.0, 10.0, None]
     assert windows.reserve(key, rate, 12.0, 15.0) == 20.0
+
+
+async def test_two_people_spamming_in_private_never_get_a_third_persons_first_question_refused(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """The private queue is capped per person: two people pasting a dozen commands each fill their own queues,
+    their waiting questions hold no place among the updates in flight, and a third person's /start is answered."""
+    running = await bot_runner(clock_speed=CLOCK_SPEED)
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    for _ in range(12):
+        await anna.send_private("/stats")
+        await boris.send_private("/stats")
+    await tg.wait_for(lambda: running.app.throttle.waiting >= 8, what="the questions waiting their turn")
+    assert running.app.guards.in_flight.in_flight < running.app.throttle.waiting
+    await vera.send_private("/start")
+    await tg.wait_for(lambda: vera.private_chat.bot_messages(), what="an answer to Vera")
+    await tg.settle(quiet=MAX_WAIT / CLOCK_SPEED + QUIET, timeout=30)
+    assert TOO_MANY not in [m.text for m in vera.private_chat.visible_messages()]
+    for spammer in (anna, boris):  # each still gets their window's worth of answers, and one word to wait
+        answers = [m.text for m in spammer.private_chat.visible_messages() if m.is_from_bot]
+        assert answers.count(TOO_MANY) == 1 and len(answers) == 9 + 1

@@ -10,7 +10,8 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.storage import Batch, Database, GameStatus, repo
+from bot.storage import Batch, Database, GameStatus
+from bot.storage import delivery as stored
 from tests.bot.conftest import BotRunner, game_row, open_lobby, two_player_party
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
@@ -99,7 +100,7 @@ async def test_live_messages_of_games_that_ended_long_ago_are_forgotten(
     await tg.settle()
     row = await game_row(running, game)
     db, operator = running.app.db, running.app.operator
-    live = await repo.live_with_prefix(db, f"g{row.id}")
+    live = await stored.live_with_prefix(db, f"g{row.id}")
     assert live  # the group's table
     await db.write(_ended(row.id, operator.clock.now()))
     assert await operator.prune_live_messages() == 0  # just ended: a late press is still understood
@@ -111,7 +112,7 @@ async def test_live_messages_of_games_that_ended_long_ago_are_forgotten(
 
 
 async def _slots_of(db: Database, game_id: int) -> list[str]:
-    slots = [m.slot for m in await repo.live_with_prefix(db, "")]
+    slots = [m.slot for m in await stored.live_with_prefix(db, "")]
     return [s for s in slots if s[0] not in "rp" and s[1:].split(":")[0] == str(game_id)]
 
 

@@ -783,7 +783,9 @@ def test_unnamed_bots_of_one_level_are_told_apart_by_number() -> None:
     [
         ("Аня", "Аня"),
         ("<b>Аня", "&lt;b&gt;Аня"),
-        ("\u202eБорис", "\u2068\u202eБорис\u2069"),
+        ("\u202eБорис", "Борис"),  # the override taken out: nothing left to isolate
+        ("Ева\u2069\u202eXY", "ЕваXY"),  # a PDI of its own cannot close an isolate early
+        ("\u2069\u202eדוד", "\u2068דוד\u2069"),
         ("דוד", "\u2068דוד\u2069"),
         ("Ali \u0639\u0644\u064a", "\u2068Ali \u0639\u0644\u064a\u2069"),
     ],

@@ -323,6 +323,8 @@ class FakeTelegram:
         """Real seconds getChatMember takes to answer (Telegram is sometimes slow)."""
         self.member_calls = 0
         """getChatMember calls answered."""
+        self.member_fields_left_out: set[str] = set()
+        """Fields getChatMember leaves out of its answers (as an older or another Bot API server would)."""
         self._methods: dict[str, tuple[str, Handler]] = {}
         for name, handler in self._handlers().items():
             self._methods[name.lower()] = (name, handler)
@@ -1025,7 +1027,8 @@ class FakeTelegram:
         if self.member_delay:
             await asyncio.sleep(self.member_delay)
         self.member_calls += 1
-        return self._member_json(chat, params.require_int("user_id"))
+        answer = self._member_json(chat, params.require_int("user_id"))
+        return {k: v for k, v in answer.items() if k not in self.member_fields_left_out}
 
     async def _get_chat_member_count(self, params: Params) -> int:
         chat = self._target_chat(params)

@@ -44,7 +44,8 @@ from bot.delivery.outbox.reports import DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler
 from bot.delivery.outbox.sent import LiveMessages, SentMessages
 from bot.delivery.outbox.serving import ChatServer
-from bot.storage import Database, LiveMessage, Notice, repo
+from bot.storage import Database, LiveMessage, Notice
+from bot.storage import delivery as stored
 from bot.storage.batch import Batch, Deferred
 
 log = logging.getLogger(__name__)
@@ -77,7 +78,7 @@ class Outbox:
         self.live = LiveMessages(db)
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self.sent = SentMessages(self.limiter.limits.paced_interval)
-        self.notice_sent: Deferred[int, None] = Deferred(db, repo.drop_notice)
+        self.notice_sent: Deferred[int, None] = Deferred(db, stored.drop_notice)
         """Notices sent (or refused), whose rows leave the ``outbox`` table with the next transaction."""
         self.refused: set[int] = set()
         """Chats that answered 403, or the bot left: nothing more is sent there until :meth:`allow`."""
@@ -95,7 +96,7 @@ class Outbox:
     async def start(self) -> None:
         """Load a previous run's recent calls to groups (its unsent notices: :meth:`stored`)."""
         async with self.db.tx() as tx:
-            handed_over = await repo.take_rate_stamps(tx)
+            handed_over = await stored.take_rate_stamps(tx)
         self.limiter.add_group_stamps(handed_over)
 
     async def stored(self, chat_id: int | None = None) -> list[Notice]:
@@ -104,7 +105,7 @@ class Outbox:
         queued = {n for queue in self.scheduler.queues.values() for n in queue.notices}
         return [
             n
-            for n in await repo.pending_notices(self.db, chat_id)
+            for n in await stored.pending_notices(self.db, chat_id)
             if self.notice_sent.get(n.id) is None and n.id not in queued
         ]
 
@@ -118,7 +119,7 @@ class Outbox:
         await self.scheduler.stop()
         try:
             batch = Batch()
-            repo.put_rate_stamps(batch, self.limiter.group_stamps())
+            stored.put_rate_stamps(batch, self.limiter.group_stamps())
             await self.db.write(batch)
         except sqlite3.Error:
             log.exception("could not hand the groups' rate windows over to the next run")
@@ -253,7 +254,7 @@ class Outbox:
         dumped = markup.model_dump_json(exclude_none=True) if markup else None
         notice = Notice(self.db.next_notice_id(), chat_id, thread_id, text, dumped)
         batch = Batch()
-        repo.add_notice(batch, notice, self.clock.now())
+        stored.add_notice(batch, notice, self.clock.now())
         await self.db.write(batch)
         self.post([notice], priority=priority)
 

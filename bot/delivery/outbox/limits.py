@@ -117,10 +117,13 @@ class RateLimiter:
         return stamps
 
     def add_group_stamps(self, stamps: Iterable[tuple[int, float]]) -> None:
-        """Calls to groups made by a previous run: they count against the same minute windows here."""
+        """Calls to groups made by a previous run: they count against the same minute windows here. A stamp
+        later than now (the wall clock set back between the runs) counts as made now: it cannot hold the window
+        for longer than a window lasts."""
+        now = self.clock.now()
         for chat_id, stamp in stamps:
             if is_group(chat_id):
-                bisect.insort(self._group_window(chat_id).stamps, stamp)
+                bisect.insort(self._group_window(chat_id).stamps, min(stamp, now))
 
     def chat_wait(self, chat_id: int, now: float) -> float:
         """Clock seconds until one more call to ``chat_id`` fits its own windows (the bot's aside)."""

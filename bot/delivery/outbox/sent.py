@@ -7,7 +7,8 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Final
 
-from bot.storage import Database, LiveMessage, repo
+from bot.storage import Database, LiveMessage
+from bot.storage import delivery as stored
 from bot.storage.batch import Deferred
 
 KNOWN_CACHED: Final = 5000
@@ -68,7 +69,7 @@ class LiveMessages:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cache: OrderedDict[str, LiveMessage] = OrderedDict()
-        self._unstored: Deferred[str, LiveMessage | None] = Deferred(db, repo.put_live)
+        self._unstored: Deferred[str, LiveMessage | None] = Deferred(db, stored.put_live)
 
     async def recall(self, slot: str) -> LiveMessage | None:
         """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
@@ -79,7 +80,7 @@ class LiveMessages:
         waiting = self._unstored.get(slot)
         if waiting is not None:
             return waiting[0]
-        known = await repo.get_live(self.db, slot)
+        known = await stored.get_live(self.db, slot)
         if known is not None:
             self.keep(known)
         return known
@@ -101,7 +102,7 @@ class LiveMessages:
 
     async def with_prefix(self, prefix: str) -> list[LiveMessage]:
         """The live messages whose slot starts with ``prefix``."""
-        found = {m.slot: m for m in await repo.live_with_prefix(self.db, prefix)}
+        found = {m.slot: m for m in await stored.live_with_prefix(self.db, prefix)}
         for slot, message in self._unstored.items():
             if not slot.startswith(prefix):
                 continue

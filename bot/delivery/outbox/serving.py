@@ -29,7 +29,8 @@ from bot.delivery.outbox.queue import ChatQueue, Item, Live
 from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler
 from bot.delivery.outbox.sent import LiveMessages, SentMessages
-from bot.storage import Database, LiveMessage, Notice, repo
+from bot.storage import Database, LiveMessage, Notice
+from bot.storage import delivery as stored
 from bot.storage.batch import Batch, Deferred
 
 log = logging.getLogger(__name__)
@@ -159,7 +160,7 @@ class ChatServer:
         if is_group(queue.chat_id):
             return  # a group's notices (results, deal ends) wait in the database for the bot's return
         batch = Batch()
-        repo.drop_notices_for_chat(batch, queue.chat_id)
+        stored.drop_notices_for_chat(batch, queue.chat_id)
         await self.outbox.db.write(batch)
 
     async def _forbidden(self, queue: ChatQueue) -> None:
