@@ -22,7 +22,8 @@ import logging
 import os
 from pathlib import Path
 
-from bot.settings import LOG_FORMAT, ExitCode, Settings, StartupError, StorageSettings, load_settings
+from bot import logs
+from bot.settings import ExitCode, Settings, StartupError, StorageSettings, load_settings
 
 log = logging.getLogger("bot")
 
@@ -53,17 +54,20 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    logs.setup()
     if args.command in ("backup", "migrate"):
         storage = load_settings(StorageSettings)
-        logging.getLogger().setLevel(storage.log_level.value)
+        logs.setup(storage.log_level.value, storage.log_format)
         from bot import ops
 
         if args.command == "backup":
             return ops.run_backup(storage, args.path, args.keep)
         return asyncio.run(ops.migrate(storage))
     settings = load_settings(Settings)
-    logging.getLogger().setLevel(settings.log_level.value)
+    secrets = [settings.token] + (
+        [settings.webhook_secret.get_secret_value()] if settings.webhook_secret else []
+    )
+    logs.setup(settings.log_level.value, settings.log_format, secrets)
     logging.getLogger("aiogram.event").setLevel(max(logging.WARNING, logging.getLogger().level))
     # Imported only now that the settings are known good: a bad token fails fast.
     from bot import ops
