@@ -13,6 +13,7 @@ import fcntl
 import os
 from pathlib import Path
 
+from bot.disk import disk_trouble
 from bot.settings import ExitCode, StartupError
 
 
@@ -27,11 +28,7 @@ class InstanceLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise StartupError(
-                ExitCode.DATABASE,
-                f"cannot create {self.path}: {exc.strerror or exc} "
-                "(set DATABASE_PATH to a file in a folder the bot may write to)",
-            ) from exc
+            raise self._cannot_write(exc) from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
@@ -42,9 +39,26 @@ class InstanceLock:
                 f"another bot runs on this database (pid {other}, database {self.path.with_suffix('')}): "
                 f"stop it before you {purpose} this one; one database and one token serve one bot",
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as exc:
+            os.close(fd)
+            raise self._cannot_write(exc) from None
         self._fd = fd
+
+    def _cannot_write(self, exc: OSError) -> StartupError:
+        disk = disk_trouble(self.path, exc)
+        if disk:
+            return StartupError(
+                ExitCode.DATABASE,
+                f"cannot write {self.path}: {disk} (free some space, or set DATABASE_PATH to a writable disk)",
+            )
+        return StartupError(
+            ExitCode.DATABASE,
+            f"cannot create {self.path}: {exc.strerror or exc} "
+            "(set DATABASE_PATH to a file in a folder the bot may write to)",
+        )
 
     def release(self) -> None:
         if self._fd is not None:

@@ -27,6 +27,7 @@ from bot.instance import InstanceLock
 from bot.settings import ExitCode, Settings, StartupError, StorageSettings
 from bot.startup import (
     ask_telegram,
+    cannot_read,
     check_texts,
     newer_schema,
     open_database,
@@ -76,9 +77,7 @@ def inspect_database(path: Path) -> int:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             ok = conn.execute("PRAGMA quick_check").fetchone()
     except sqlite3.Error as exc:
-        raise StartupError(
-            ExitCode.DATABASE, f"cannot read the database {path.resolve()}: {exc} (check DATABASE_PATH)"
-        ) from exc
+        raise cannot_read(path, exc) from None
     if ok is None or ok[0] != "ok":
         raise StartupError(
             ExitCode.DATABASE,
