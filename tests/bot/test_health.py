@@ -4,8 +4,8 @@ calls leave in :class:`Health` (the process-level test, a real blocked loop, is 
 from __future__ import annotations
 
 from bot.health import API_LIMIT, Fatal, Health
-from bot.storage.files import Trouble
 from bot.settings import ExitCode
+from bot.storage.files import Trouble
 
 
 def fresh(at: float, *, polling: bool = True) -> Health:

@@ -162,7 +162,9 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         assert _figure(after, 'cardbot_games_active{kind="king"}') == 0  # there at zero, not missing
         assert _figure(after, "process_resident_memory_bytes") > 10e6
         assert _figure(after, "process_open_fds") > 0
-        assert f'cardbot_build_info{{python="{platform.python_version()}",version="{version()}"}} 1.0' in after
+        assert (
+            f'cardbot_build_info{{python="{platform.python_version()}",version="{version()}"}} 1.0' in after
+        )
         assert _figure(after, 'cardbot_unhealthy{check="polling"}') == 0
         assert _figure(after, "cardbot_last_backup_timestamp_seconds") == 0
         assert _figure(after, "cardbot_decision_seconds_count") == 0  # no bot player at this table yet
