@@ -104,6 +104,8 @@ class Health:
         default_factory=lambda: collections.deque(maxlen=RECENT_SECONDS)
     )
     """Successful calls in each of the latest seconds: ``[second, calls]`` (for calls per second)."""
+    polls: int = 0
+    """``getUpdates`` calls begun (the limit counts from the first: start-up before it is not polling)."""
     poll_failure: str = ""
     """Why the latest ``getUpdates`` failed ("" once one succeeds)."""
     conflict_since: float | None = None
@@ -215,6 +217,10 @@ class ApiWatch(BaseRequestMiddleware):
         if health.fatal is not None and is_poll:
             await asyncio.Event().wait()  # polling is being stopped: wait for it, asking nothing more
         name = method.__api_method__
+        if is_poll:
+            if not health.polls:
+                health.polled = time.monotonic()
+            health.polls += 1
         try:
             response = await make_request(bot, method)
         except TelegramConflictError as exc:
