@@ -349,17 +349,19 @@ async def _delete_webhook(bot: Bot) -> None:
 
 async def run_webhook(app: App) -> None:
     """Webhook mode: aiohttp serves ``webhook_path``; Telegram is told the public URL and secret."""
-    from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiogram.webhook.aiohttp_server import setup_application
     from aiohttp import web
+
+    from bot.webhook import WebhookHandler
 
     settings = app.settings
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     web_app = web.Application()
-    SimpleRequestHandler(app.dispatcher, app.bot, secret_token=secret).register(
+    WebhookHandler(app.dispatcher, app.bot, secret_token=secret).register(
         web_app, path=settings.webhook_path
     )
     setup_application(web_app, app.dispatcher, bot=app.bot)
-    runner = web.AppRunner(web_app)
+    runner = web.AppRunner(web_app, access_log=None)  # no line per update
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -83,6 +83,7 @@ async def running_bot(
     with log.open("wb") as stderr:
         process = await forkserver.spawn(module, env=env, cwd=tmp_path, stderr=stderr)
     bot = Bot(process, log, port)
+    token = tg.token
     try:
         await tg.wait_for(lambda: "started;" in bot.stderr, timeout=30, what="the bot to start")
         yield bot
@@ -90,6 +91,7 @@ async def running_bot(
         if process.returncode is None:
             process.kill()
             await process.wait()
+    assert token not in bot.stderr, "the bot token is in the log"  # every line of every logger is redacted
 
 
 async def test_healthz_is_unhealthy_while_the_event_loop_is_blocked_and_healthy_after(

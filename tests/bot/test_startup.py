@@ -60,6 +60,9 @@ async def run_bot(
         process.kill()
         await process.wait()
         raise AssertionError(f"python -m bot {' '.join(args)} still running after {timeout} s") from None
+    token = env.get("BOT_TOKEN", "").strip()
+    if len(token) > 20:  # a real-looking token: never in the log (a malformed one is not the bot's)
+        assert token not in err.decode() and token not in out.decode(), "the bot token is in the log"
     return Finished(process.returncode or 0, out.decode(), err.decode(), time.monotonic() - started)
 
 
