@@ -357,9 +357,7 @@ async def run_webhook(app: App) -> None:
     settings = app.settings
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     web_app = web.Application()
-    WebhookHandler(app.dispatcher, app.bot, secret_token=secret).register(
-        web_app, path=settings.webhook_path
-    )
+    WebhookHandler(app.dispatcher, app.bot, secret_token=secret).register(web_app, path=settings.webhook_path)
     setup_application(web_app, app.dispatcher, bot=app.bot)
     runner = web.AppRunner(web_app, access_log=None)  # no line per update
     await runner.setup()
