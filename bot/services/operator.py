@@ -221,7 +221,7 @@ class SeenMiddleware(BaseMiddleware):
 
 
 OUR_CODE: Final = ("/bot/", "/engine/")
-CALLERS_OF_TELEGRAM: Final = ("/bot/services/outbox/session.py",)
+CALLERS_OF_TELEGRAM: Final = ("/bot/services/outbox/session.py", "/bot/health.py")
 """Our wrappers around the Bot API: every failed call passes them, so they name no place of their own."""
 HANDLERS: Final = ("/bot/handlers/", "/bot/games/")
 
