@@ -30,6 +30,13 @@ log = logging.getLogger("bot")
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Card games in Telegram.")
+    parser.add_argument(
+        "--incurable-exit",
+        type=int,
+        metavar="CODE",
+        help="exit with CODE instead when the cause is one a restart cannot cure (2 3 5 7 8 9): for a "
+        "supervisor that can only restart on failure or not at all (compose's `restart: on-failure`)",
+    )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the bot (the default)")
     commands.add_parser(
@@ -54,6 +61,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    try:
+        code = act(args)
+    except SystemExit as exit_:  # a bad setting
+        if not isinstance(exit_.code, int):
+            raise
+        code = exit_.code
+    if args.incurable_exit is not None and code in ExitCode.incurable():
+        log.warning(
+            "exit code %d: a restart cannot cure this; exiting with %d instead", code, args.incurable_exit
+        )
+        return int(args.incurable_exit)
+    return code
+
+
+def act(args: argparse.Namespace) -> int:
     logs.setup()
     if args.command in ("backup", "migrate"):
         storage = load_settings(StorageSettings)
