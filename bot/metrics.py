@@ -38,6 +38,7 @@ from bot import version
 from bot.games import plugins
 from bot.health import CHECKS
 from bot.ops import last_backup
+from bot.views import Answer
 
 if TYPE_CHECKING:
     from bot.health import Health
@@ -160,8 +161,8 @@ class BotCollector(Collector):
         refused = CounterMetricFamily(
             "cardbot_refusals", "Presses and commands refused, by reason", labels=["reason"]
         )
-        for reason, count in sorted(operator.refusals.items()):
-            refused.add_metric([reason], count)
+        for reason in sorted({answer.value for answer in Answer} | set(operator.refusals)):
+            refused.add_metric([reason], operator.refusals.get(reason, 0))  # every reason, at 0 too
         yield refused
         latency = HistogramMetricFamily(
             "cardbot_update_seconds", "Seconds from an update's arrival to its handler's end"
