@@ -75,7 +75,9 @@ def test_the_container_runs_as_a_user_with_its_database_on_a_volume_and_a_health
     assert health and health[0].endswith('CMD ["python", "-I", "-m", "bot.healthcheck"]'), health
     assert any(k == "ENV" and re.search(r"\bMETRICS_PORT=\d+", a) for k, a in steps)
     exposed = " ".join(a for k, a in steps if k == "EXPOSE").split()
-    metrics_port = next(re.search(r"\bMETRICS_PORT=(\d+)", a) for k, a in steps if k == "ENV" and "METRICS_PORT=" in a)
+    metrics_port = next(
+        re.search(r"\bMETRICS_PORT=(\d+)", a) for k, a in steps if k == "ENV" and "METRICS_PORT=" in a
+    )
     assert metrics_port is not None
     assert exposed == [str(Settings.model_fields["webhook_port"].default), metrics_port.group(1)]
 
@@ -153,7 +155,9 @@ def test_the_top_level_holds_the_projects_own_entries_and_nothing_else() -> None
     top = {name for name in top if not name.startswith(".")}
     card = {"pyproject.toml", "bot", "engine", "locales", "tests", "Dockerfile"}
     locks = {"requirements.lock", "requirements-dev.lock"}
-    assert top == card | locks | {"README.md", "CHANGELOG.md", "scripts", "docs", "deploy", "compose.yaml"}, top
+    assert top == card | locks | {"README.md", "CHANGELOG.md", "scripts", "docs", "deploy", "compose.yaml"}, (
+        top
+    )
 
 
 def test_the_package_list_names_every_package_of_bot_and_engine_and_the_texts() -> None:
