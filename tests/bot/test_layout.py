@@ -63,3 +63,37 @@ def test_rooms_never_import_the_facade_and_only_the_facade_publishes_or_wakes_a_
         assert "bot.services.facade" not in names, f"{path.name} imports the façade"
         assert "bot.services.publisher" not in names, f"{path.name} publishes: only the façade does"
         assert "bot.services.timers" not in names, f"{path.name} pokes a timer: only the façade does"
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(BOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_the_wiring_is_imported_by_the_entry_points_only() -> None:
+    """``bot.app`` wires everything together; nothing it wires may import it back, not even for a type hint
+    (the metrics read the parts they need through a Protocol of their own)."""
+    importers = {_module_name(path) for path in BOT.rglob("*.py") if "bot.app" in imported(path)}
+    assert importers == {"bot.__main__", "bot.ops"}, importers
+    assert "bot.app" not in imported(BOT / "metrics.py")
+
+
+def test_the_top_level_modules_of_bot_import_no_circle() -> None:
+    """Among ``bot``'s own top-level modules (every import counted, type hints included), no module reaches
+    itself again."""
+    names = {_module_name(path) for path in BOT.glob("*.py")}
+    graph = {
+        _module_name(path): {m for m in imported(path) if m in names} - {_module_name(path)}
+        for path in BOT.glob("*.py")
+    }
+    graph["bot.ops"].discard("bot.app")  # check's one call to the wiring, inside the function: an entry point
+    graph["bot.__main__"].discard("bot.app")
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        for nxt in graph.get(start, ()):
+            if nxt == goal or (nxt not in seen and (seen.add(nxt) or reaches(nxt, goal, seen))):
+                return True
+        return False
+
+    circles = sorted(name for name in graph if reaches(name, name, set()))
+    assert circles == []
