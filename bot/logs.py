@@ -100,9 +100,17 @@ def _safe(source: Callable[[], int | None]) -> int | None:
         return None
 
 
+def _stop_signal_is_news(record: logging.LogRecord) -> bool:
+    """aiogram says «Received SIGTERM signal» as a WARNING: a stop asked for is an INFO line."""
+    if record.name == "aiogram.dispatcher" and str(record.msg).startswith("Received %s signal"):
+        record.levelno, record.levelname = logging.INFO, "INFO"
+    return True
+
+
 def setup(level: str = "INFO", form: LogFormat = LogFormat.PLAIN, secrets: Iterable[str] = ()) -> None:
     """One handler on standard error for every logger, in ``form``, with ``secrets`` redacted."""
     handler = logging.StreamHandler(sys.stderr)
+    handler.addFilter(_stop_signal_is_news)
     handler.setFormatter(JsonLines(secrets) if form is LogFormat.JSON else Redacting(secrets))
     root = logging.getLogger()
     for old in root.handlers[:]:

@@ -225,6 +225,9 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     assert time.monotonic() - started < QUICK
     log = err.decode()
     assert "Traceback" not in log
+    assert " WARNING " not in log and " ERROR " not in log, log  # a stop asked for is no problem
+    if mode == "polling":
+        assert "INFO aiogram.dispatcher: Received SIGTERM signal" in log
     started_lines = [line for line in log.splitlines() if " started; " in line]
     assert len(started_lines) == 1, log  # one INFO line: version, mode, database, texts, games resumed
     line = started_lines[0]
