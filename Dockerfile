@@ -31,10 +31,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     PATH=/opt/venv/bin:$PATH \
     DATABASE_PATH=/data/bot.sqlite3 \
-    METRICS_PORT=9108
+    METRICS_PORT=9108 \
+    METRICS_HOST=0.0.0.0
+# /data (the database) and /backups (the backup service's copies) belong to the bot's user: a fresh named volume
+# mounted on either takes the folder's owner, so the unprivileged user can write there (tests/deploy_backup.sh
+# runs these commands and the backup's as that user).
 RUN python -m venv /opt/venv \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin cardbot \
-    && mkdir -p /data && chown cardbot:cardbot /data
+    && mkdir -p /data /backups && chown cardbot:cardbot /data /backups && chmod 0750 /data /backups
 # Dependencies in their own layer, exactly the versions and files of requirements.lock (every file's hash is
 # checked): rebuilt only when the lock changes, and two builds of one commit install the same bytes.
 COPY pyproject.toml requirements.lock /tmp/
@@ -48,7 +52,8 @@ USER cardbot
 WORKDIR /data
 VOLUME ["/data"]
 # Webhook mode only (WEBHOOK_URL set): the port WEBHOOK_PORT listens on, behind a TLS proxy. Polling needs none.
-EXPOSE 8080
+# 9108: /healthz and /metrics (METRICS_PORT), for Prometheus on the compose network.
+EXPOSE 8080 9108
 # The running bot's own /healthz (event loop, polling, outbox), read by a bare interpreter in ~40 ms: no settings,
 # no database, no Telegram. `docker inspect` shows the reasons when it is unhealthy.
 HEALTHCHECK --interval=30s --timeout=10s --start-period=60s --retries=3 CMD ["python", "-I", "-m", "bot.healthcheck"]

@@ -22,13 +22,21 @@ import logging
 import os
 from pathlib import Path
 
-from bot.settings import LOG_FORMAT, ExitCode, Settings, StartupError, StorageSettings, load_settings
+from bot import logs
+from bot.settings import ExitCode, Settings, StartupError, StorageSettings, load_settings
 
 log = logging.getLogger("bot")
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m bot", description="Card games in Telegram.")
+    parser.add_argument(
+        "--incurable-exit",
+        type=int,
+        metavar="CODE",
+        help="exit with CODE instead when the cause is one a restart cannot cure (2 3 5 7 8 9): for a "
+        "supervisor that can only restart on failure or not at all (compose's `restart: on-failure`)",
+    )
     commands = parser.add_subparsers(dest="command")
     commands.add_parser("run", help="run the bot (the default)")
     commands.add_parser(
@@ -53,17 +61,35 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format=LOG_FORMAT)
+    try:
+        code = act(args)
+    except SystemExit as exit_:  # a bad setting
+        if not isinstance(exit_.code, int):
+            raise
+        code = exit_.code
+    if args.incurable_exit is not None and code in ExitCode.incurable():
+        log.warning(
+            "exit code %d: a restart cannot cure this; exiting with %d instead", code, args.incurable_exit
+        )
+        return int(args.incurable_exit)
+    return code
+
+
+def act(args: argparse.Namespace) -> int:
+    logs.setup()
     if args.command in ("backup", "migrate"):
         storage = load_settings(StorageSettings)
-        logging.getLogger().setLevel(storage.log_level.value)
+        logs.setup(storage.log_level.value, storage.log_format)
         from bot import ops
 
         if args.command == "backup":
             return ops.run_backup(storage, args.path, args.keep)
         return asyncio.run(ops.migrate(storage))
     settings = load_settings(Settings)
-    logging.getLogger().setLevel(settings.log_level.value)
+    secrets = [settings.token] + (
+        [settings.webhook_secret.get_secret_value()] if settings.webhook_secret else []
+    )
+    logs.setup(settings.log_level.value, settings.log_format, secrets)
     logging.getLogger("aiogram.event").setLevel(max(logging.WARNING, logging.getLogger().level))
     # Imported only now that the settings are known good: a bad token fails fast.
     from bot import ops

@@ -9,20 +9,16 @@ import signal
 from dataclasses import dataclass, field
 
 from aiogram import Bot, Dispatcher
-from aiogram.client.default import DefaultBotProperties
-from aiogram.client.telegram import TelegramAPIServer
-from aiogram.enums import ParseMode
 from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot import metrics
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits
-from bot.delivery.outbox.session import KeptResponsesSession
 from bot.delivery.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
 from bot.delivery.publisher import Publisher
 from bot.flow.languages import LanguageMiddleware
-from bot.flow.service import GameService, ServiceConfig
+from bot.flow.service import GameService, ServiceConfig, current_game
 from bot.flow.thinker import Thinker
 from bot.games import rules_library
 from bot.guards.access import Membership
@@ -30,13 +26,17 @@ from bot.guards.throttle import ThrottleMiddleware
 from bot.guards.trouble import DatabaseTrouble, InFlightLimit
 from bot.guards.updates import OnceMiddleware
 from bot.handlers import handled_commands, routers
-from bot.health import ApiWatch, Health, OpsServer, keep_beating
+from bot.health import ApiWatch, Health, keep_beating
 from bot.i18n import Locale, translator
 from bot.instance import InstanceLock
+from bot.log_context import LogContext
+from bot.logs import set_game_source
 from bot.operations.operator import Operator, SeenMiddleware
+from bot.ops_server import OpsServer
 from bot.settings import ExitCode, Settings, StartupError
-from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
+from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, make_bot, open_database
 from bot.storage import Database
+from bot.version import version
 from bot.views import bot_commands
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,8 @@ class App:
     ops: OpsServer | None = None
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     resumed: int = 0
+    texts: dict[Locale, int] = field(default_factory=dict)
+    """Text files loaded, by locale (the start line says it)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,15 +73,6 @@ class Guards:
     in_flight: InFlightLimit
     trouble: DatabaseTrouble
     once: OnceMiddleware
-
-
-def make_bot(settings: Settings) -> Bot:
-    session = (
-        KeptResponsesSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
-        if settings.telegram_api_url
-        else KeptResponsesSession()
-    )
-    return Bot(settings.token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))
 
 
 def service_config(settings: Settings) -> ServiceConfig:
@@ -97,13 +90,18 @@ def service_config(settings: Settings) -> ServiceConfig:
 async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLock | None = None) -> App:
     """Everything the bot needs, connected; nothing running yet (see :func:`on_startup`). With ``lock``, the
     instance lock is taken once Telegram took the token, before the database is opened (and migrated)."""
-    check_texts()
+    texts = check_texts()
     bot = bot or make_bot(settings)
     me = await ask_telegram(bot)
     if lock is not None:
         lock.acquire()
     db = await open_database(settings.database_path, settings.database_busy_timeout)
-    health = Health(stall=settings.health_stall, polling=not settings.webhook_url)
+    health = Health(
+        stall=settings.health_stall,
+        polling=not settings.webhook_url,
+        api_limit=settings.health_api_limit,
+        conflict_exit=settings.conflict_exit_after,
+    )
     bot.session.middleware(ApiWatch(health))
     clock = Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
@@ -141,6 +139,8 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
         DatabaseTrouble(settings.database_busy_timeout, settings.database_path),
         OnceMiddleware(service.store.processed),
     )
+    set_game_source(current_game)
+    dispatcher.update.outer_middleware(LogContext())
     dispatcher.update.outer_middleware(SeenMiddleware(operator))
     dispatcher.update.outer_middleware(guards.in_flight)
     dispatcher.update.outer_middleware(guards.trouble)
@@ -153,6 +153,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     dispatcher.callback_query.outer_middleware(languages)
     dispatcher.include_routers(*routers())
     app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards, health, operator)
+    app.texts = texts
 
     async def startup() -> None:
         await on_startup(app)
@@ -190,7 +191,11 @@ async def on_startup(app: App) -> None:
     await app.outbox.start()
     await app.service.thinker.start()
     app.resumed = await app.service.resume()
-    app.tasks.append(asyncio.create_task(keep_beating(app.health, lambda: len(app.outbox)), name="beat"))
+    app.tasks.append(
+        asyncio.create_task(
+            keep_beating(app.health, lambda: len(app.outbox), lambda: app.db.trouble), name="beat"
+        )
+    )
     app.tasks.append(asyncio.create_task(app.operator.keep_pruning(), name="prune"))
     if app.settings.heartbeat_every > 0:
         app.tasks.append(asyncio.create_task(heartbeat(app), name="heartbeat"))
@@ -199,7 +204,25 @@ async def on_startup(app: App) -> None:
 
 
 def log_started(app: App) -> None:
-    log.info("bot @%s started; %d active games resumed", app.service.bot_username, app.resumed)
+    """The one line that says the bot runs: which version, how it gets updates, on which database, with which
+    texts, and how many games it took up again."""
+    settings = app.settings
+    mode = (
+        f"webhook {settings.webhook_url}{settings.webhook_path} (listening on "
+        f"{settings.webhook_host}:{settings.webhook_port})"
+        if settings.webhook_url
+        else "polling"
+    )
+    texts = ", ".join(f"{locale.value} {count} files" for locale, count in app.texts.items())
+    log.info(
+        "bot @%s %s started; mode %s; database %s; texts %s; %d active games resumed",
+        app.service.bot_username,
+        version(),
+        mode,
+        settings.database_path.resolve(),
+        texts,
+        app.resumed,
+    )
 
 
 async def heartbeat(app: App) -> None:
@@ -322,17 +345,17 @@ async def _delete_webhook(bot: Bot) -> None:
 
 async def run_webhook(app: App) -> None:
     """Webhook mode: aiohttp serves ``webhook_path``; Telegram is told the public URL and secret."""
-    from aiogram.webhook.aiohttp_server import SimpleRequestHandler, setup_application
+    from aiogram.webhook.aiohttp_server import setup_application
     from aiohttp import web
+
+    from bot.webhook import WebhookHandler
 
     settings = app.settings
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
     web_app = web.Application()
-    SimpleRequestHandler(app.dispatcher, app.bot, secret_token=secret).register(
-        web_app, path=settings.webhook_path
-    )
+    WebhookHandler(app.dispatcher, app.bot, secret_token=secret).register(web_app, path=settings.webhook_path)
     setup_application(web_app, app.dispatcher, bot=app.bot)
-    runner = web.AppRunner(web_app)
+    runner = web.AppRunner(web_app, access_log=None)  # no line per update
     await runner.setup()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -372,7 +395,6 @@ async def run_webhook(app: App) -> None:
                 f"Telegram did not take the webhook {settings.webhook_url}{settings.webhook_path}: {exc} "
                 "(check WEBHOOK_URL: a public https:// address that reaches this port)",
             ) from exc
-        log.info("webhook mode: listening on %s:%d", settings.webhook_host, settings.webhook_port)
         log_started(app)
         stopped = asyncio.create_task(stop.wait())
         fatal = asyncio.create_task(app.health.on_fatal.wait())

@@ -3,12 +3,19 @@
 The loop itself beats (:meth:`Health.beat`, every :data:`BEAT_EVERY` seconds from a task of its own); every call
 to the Bot API passes :class:`ApiWatch`, which notes when ``getUpdates`` last came back and when a call last
 succeeded. ``/healthz`` and ``/metrics`` are served by a small HTTP server on a thread of its own
-(:class:`OpsServer`): a blocked event loop cannot answer anything, but the thread can still say that it is
+(:class:`bot.ops_server.OpsServer`): a blocked event loop cannot answer anything, but the thread can still say that it is
 blocked, and for how long. ``/healthz`` answers 200 ``ok`` or 503 with the reasons, one a line:
 
-- the loop has not beaten for ``stall`` seconds (a handler that blocks it, a runaway computation);
-- in polling mode, ``getUpdates`` has not come back for :data:`POLL_LIMIT` seconds (the polling task is dead);
-- messages wait in the outbox and no call to the Bot API has succeeded for :data:`DELIVERY_LIMIT` seconds.
+- ``loop``: the loop has not beaten for ``stall`` seconds (a handler that blocks it, a runaway computation);
+- ``polling``: in polling mode, no ``getUpdates`` has succeeded for ``api_limit`` seconds — it failed (the Bot
+  API unreachable, a 5xx) or never came back (the polling task is dead); a failed poll does not count;
+- ``conflict``: Telegram answers ``getUpdates`` with 409 Conflict: another process polls with this token (or a
+  webhook is set). Said at once in one ``WARNING`` line; past ``conflict_exit`` seconds the bot stops with
+  :attr:`ExitCode.CONFLICT`;
+- ``delivery``: messages wait in the outbox and no call to the Bot API has succeeded for ``api_limit`` seconds;
+- ``database``: the database cannot be written (read-only, the disk full, the file deleted) — at once —, or has
+  been locked by another process for ``api_limit`` seconds;
+- ``stopping``: the bot must stop (the token revoked, a lasting conflict).
 
 A 401 from any call means the token was revoked while the bot ran: :class:`ApiWatch` hands it to
 :attr:`Health.fatal`, and the bot stops with :attr:`ExitCode.TOKEN` (see :func:`bot.app.run`).
@@ -21,32 +28,36 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import logging
-import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Final
+from typing import Final
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
-from aiogram.exceptions import TelegramRetryAfter, TelegramUnauthorizedError
+from aiogram.exceptions import TelegramConflictError, TelegramRetryAfter, TelegramUnauthorizedError
 from aiogram.methods import GetUpdates, Response, TelegramMethod
 from aiogram.methods.base import TelegramType
 
 from bot.settings import ExitCode
+from bot.storage.files import Trouble
 
 log = logging.getLogger(__name__)
 
 BEAT_EVERY: Final = 0.5
 """Seconds between two beats of the event loop."""
-POLL_LIMIT: Final = 90.0
-"""Seconds without a ``getUpdates`` coming back (a long poll lasts 10 s, a failure is retried within 5 s)."""
-DELIVERY_LIMIT: Final = 180.0
-"""Seconds messages may wait while no call to the Bot API succeeds before the bot counts as unhealthy."""
+API_LIMIT: Final = 90.0
+"""Seconds without a successful ``getUpdates`` (a long poll lasts 10 s, a failure is retried within 5 s), or
+with messages waiting and no call succeeding, or with the database locked, before the bot counts as unhealthy
+(the setting ``HEALTH_API_LIMIT``)."""
+CONFLICT_EXIT: Final = 300.0
+"""Seconds of 409 Conflict on ``getUpdates`` after which the bot stops (``CONFLICT_EXIT_AFTER``)."""
+CONFLICT_RETRY: Final = 5.0
+"""Seconds between two polls while another process holds the token."""
+CHECKS: Final = ("stopping", "loop", "polling", "conflict", "delivery", "database")
+"""What ``/healthz`` checks; the metric ``cardbot_unhealthy{check=...}`` says which fail."""
+BUSY_TROUBLE: Final = Trouble.BUSY.value
 RECENT_SECONDS: Final = 120
 """Seconds whose successful calls are counted, for calls per second."""
 ANSWER_WITHIN: Final = 5.0
@@ -70,6 +81,9 @@ class Health:
     stall: float = 10.0
     """Seconds without a beat after which the loop counts as blocked."""
     polling: bool = True
+    api_limit: float = API_LIMIT
+    conflict_exit: float = CONFLICT_EXIT
+    """Seconds of 409 Conflict after which the bot stops (0: never)."""
     started: float = field(default_factory=time.monotonic)
     beaten: float = field(default_factory=time.monotonic)
     polled: float = field(default_factory=time.monotonic)
@@ -90,16 +104,29 @@ class Health:
         default_factory=lambda: collections.deque(maxlen=RECENT_SECONDS)
     )
     """Successful calls in each of the latest seconds: ``[second, calls]`` (for calls per second)."""
+    polls: int = 0
+    """``getUpdates`` calls begun (the limit counts from the first: start-up before it is not polling)."""
+    poll_failure: str = ""
+    """Why the latest ``getUpdates`` failed ("" once one succeeds)."""
+    conflict_since: float | None = None
+    """Since when Telegram has answered ``getUpdates`` with 409 Conflict (None: it does not)."""
+    database: str = ""
+    """The database's trouble as of the last beat ("" when it works) ..."""
+    database_since: float = 0.0
+    """... and since when."""
     fatal: Fatal | None = None
     on_fatal: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def beat(self, queued: int, now: float | None = None) -> None:
+    def beat(self, queued: int, now: float | None = None, database: str = "") -> None:
         now = time.monotonic() if now is None else now
         self.worst_lag = max(self.worst_lag, now - self.beaten - BEAT_EVERY)
         self.beaten = now
         if queued and not self.queued:
             self.waiting_since = now
         self.queued = queued
+        if database != self.database:
+            self.database_since = now
+        self.database = database
 
     def called(self, now: float) -> None:
         second = int(now)
@@ -124,19 +151,50 @@ class Health:
         return now - self.beaten > self.stall
 
     def problems(self, now: float | None = None) -> list[str]:
-        """Why the bot is unhealthy; empty when it is healthy."""
+        """Why the bot is unhealthy, one line each; empty when it is healthy."""
+        return [text for _check, text in self.failing(now)]
+
+    def failing(self, now: float | None = None) -> list[tuple[str, str]]:
+        """The checks that fail (names from :data:`CHECKS`) and what each says."""
         now = time.monotonic() if now is None else now
         found = []
         if self.fatal is not None:
-            found.append(f"stopping: {self.fatal.message}")
+            found.append(("stopping", f"stopping: {self.fatal.message}"))
         if self.blocked(now):
-            found.append(f"the event loop has been blocked for {now - self.beaten:.1f} s")
-        if self.polling and now - self.polled > POLL_LIMIT:
-            found.append(f"getUpdates has not come back for {now - self.polled:.0f} s")
-        stuck = now - max(self.delivered, self.waiting_since)
-        if self.queued and stuck > DELIVERY_LIMIT:
+            found.append(("loop", f"the event loop has been blocked for {now - self.beaten:.1f} s"))
+        if self.conflict_since is not None:
             found.append(
-                f"messages wait for {self.queued} chats and no Bot API call has succeeded for {stuck:.0f} s"
+                (
+                    "conflict",
+                    "another process uses this token: Telegram has answered getUpdates with 409 Conflict "
+                    f"for {now - self.conflict_since:.0f} s",
+                )
+            )
+        elif self.polling and now - self.polled > self.api_limit:
+            since = now - self.polled
+            found.append(
+                (
+                    "polling",
+                    f"getUpdates has failed for {since:.0f} s: {self.poll_failure}"
+                    if self.poll_failure
+                    else f"getUpdates has not come back for {since:.0f} s",
+                )
+            )
+        stuck = now - max(self.delivered, self.waiting_since)
+        if self.queued and stuck > self.api_limit:
+            found.append(
+                (
+                    "delivery",
+                    f"messages wait for {self.queued} chats and no Bot API call has succeeded for {stuck:.0f} s",
+                )
+            )
+        if self.database and (self.database != BUSY_TROUBLE or now - self.database_since > self.api_limit):
+            found.append(
+                (
+                    "database",
+                    f"the database cannot be written: it is {self.database} "
+                    f"(for {now - self.database_since:.0f} s)",
+                )
             )
         return found
 
@@ -159,8 +217,18 @@ class ApiWatch(BaseRequestMiddleware):
         if health.fatal is not None and is_poll:
             await asyncio.Event().wait()  # polling is being stopped: wait for it, asking nothing more
         name = method.__api_method__
+        if is_poll:
+            if not health.polls:
+                health.polled = time.monotonic()
+            health.polls += 1
         try:
             response = await make_request(bot, method)
+        except TelegramConflictError as exc:
+            health.failed_calls += 1
+            health.results[(name, _result(exc))] += 1
+            if not is_poll:
+                raise
+            return await self._wait_out_conflict(make_request, bot, method, exc)
         except TelegramUnauthorizedError as exc:
             health.failed_calls += 1
             health.results[(name, _result(exc))] += 1
@@ -176,7 +244,7 @@ class ApiWatch(BaseRequestMiddleware):
             raise
         except Exception as exc:
             if is_poll:
-                health.polled = time.monotonic()
+                health.poll_failure = _reason(exc)
             health.failed_calls += 1
             health.results[(name, _result(exc))] += 1
             if isinstance(exc, TelegramRetryAfter):
@@ -186,11 +254,71 @@ class ApiWatch(BaseRequestMiddleware):
         health.results[(name, "ok")] += 1
         if is_poll:
             health.polled = now
+            health.poll_failure = ""
         else:
             health.calls += 1
             health.delivered = now
             health.called(now)
         return response
+
+    async def _wait_out_conflict(
+        self,
+        make_request: NextRequestMiddlewareType[TelegramType],
+        bot: Bot,
+        method: TelegramMethod[TelegramType],
+        exc: TelegramConflictError,
+    ) -> Response[TelegramType]:
+        """Another process polls with this token: said once, polled again every :data:`CONFLICT_RETRY` seconds
+        here (aiogram logs nothing), and past ``conflict_exit`` seconds the bot stops."""
+        health = self.health
+        name = method.__api_method__
+        started = time.monotonic()
+        health.conflict_since = started
+        health.poll_failure = "409 Conflict"
+        stop_in = f"; this bot stops in {health.conflict_exit:.0f} s" if health.conflict_exit else ""
+        log.warning(
+            "another process uses this token: Telegram answers getUpdates with 409 Conflict (%s); stop the "
+            "other bot (or delete its webhook)%s",
+            exc.message,
+            stop_in,
+        )
+        while True:
+            waited = time.monotonic() - started
+            if health.conflict_exit and waited >= health.conflict_exit:
+                health.stop_with(
+                    Fatal(
+                        ExitCode.CONFLICT,
+                        f"another process has used this token for {waited:.0f} s (getUpdates: 409 Conflict): "
+                        "run one bot per token; stop the other one, then start this one",
+                    )
+                )
+            if health.fatal is not None:
+                await asyncio.Event().wait()  # the bot is stopping: polling is cancelled here
+            await asyncio.sleep(
+                min(CONFLICT_RETRY, max(0.1, health.conflict_exit - waited))
+                if health.conflict_exit
+                else CONFLICT_RETRY
+            )
+            try:
+                response = await make_request(bot, method)
+            except TelegramConflictError as again:
+                health.failed_calls += 1
+                health.results[(name, _result(again))] += 1
+                continue
+            except BaseException:
+                health.conflict_since = None
+                raise
+            health.conflict_since = None
+            health.polled = time.monotonic()
+            health.poll_failure = ""
+            health.results[(name, "ok")] += 1
+            log.info("getUpdates works again: the other process let go of the token")
+            return response
+
+
+def _reason(exc: Exception) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"{type(exc).__name__}: {text}"[:200]
 
 
 def _result(exc: Exception) -> str:
@@ -199,79 +327,11 @@ def _result(exc: Exception) -> str:
     return name.removeprefix("Telegram").removesuffix("Error").lower() or "error"
 
 
-async def keep_beating(health: Health, queued: Callable[[], int]) -> None:
-    """The event loop's heartbeat, until cancelled."""
+async def keep_beating(
+    health: Health, queued: Callable[[], int], database: Callable[[], Trouble | None] = lambda: None
+) -> None:
+    """The event loop's heartbeat, until cancelled: what waits in the outbox and the database's trouble too."""
     while True:
-        health.beat(queued())
+        trouble = database()
+        health.beat(queued(), database=trouble.value if trouble is not None else "")
         await asyncio.sleep(BEAT_EVERY)
-
-
-class OpsServer:
-    """``/healthz`` and ``/metrics`` over HTTP, served from a thread of their own."""
-
-    def __init__(
-        self,
-        health: Health,
-        loop: asyncio.AbstractEventLoop,
-        metrics: Callable[[], Coroutine[Any, Any, tuple[bytes, str]]] | None,
-        host: str,
-        port: int,
-    ) -> None:
-        """Listen on ``host:port`` at once (an :class:`OSError` when it is taken); serve once started."""
-        self.health = health
-        server = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_GET(self) -> None:
-                server.answer(self)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # one line per scrape would drown the log
-
-        self._loop = loop
-        self._metrics = metrics
-        self._http = ThreadingHTTPServer((host, port), Handler)
-        self._http.daemon_threads = True
-        self.port = int(self._http.server_address[1])
-        self._thread = threading.Thread(target=self._http.serve_forever, name="ops-http", daemon=True)
-
-    def start(self) -> None:
-        self._thread.start()
-
-    def close(self) -> None:
-        if self._thread.is_alive():
-            self._http.shutdown()
-            self._thread.join(5)
-        self._http.server_close()
-
-    def answer(self, request: BaseHTTPRequestHandler) -> None:
-        path = request.path.split("?", 1)[0]
-        if path == "/healthz":
-            problems = self.health.problems()
-            status = HTTPStatus.SERVICE_UNAVAILABLE if problems else HTTPStatus.OK
-            body = ("\n".join(problems) if problems else "ok").encode() + b"\n"
-            self._send(request, status, body, "text/plain; charset=utf-8")
-        elif path == "/metrics" and self._metrics is not None:
-            if self.health.blocked(time.monotonic()):
-                message = b"the bot could not gather its figures: the event loop is blocked\n"
-                self._send(request, HTTPStatus.SERVICE_UNAVAILABLE, message, "text/plain; charset=utf-8")
-                return
-            try:
-                future = asyncio.run_coroutine_threadsafe(self._metrics(), self._loop)
-                body, content_type = future.result(ANSWER_WITHIN)
-            except Exception as exc:  # a blocked or closed loop: say so rather than hang the scraper
-                message = f"the bot could not gather its figures: {type(exc).__name__}\n".encode()
-                self._send(request, HTTPStatus.SERVICE_UNAVAILABLE, message, "text/plain; charset=utf-8")
-                return
-            self._send(request, HTTPStatus.OK, body, content_type)
-        else:
-            self._send(request, HTTPStatus.NOT_FOUND, b"not found\n", "text/plain; charset=utf-8")
-
-    @staticmethod
-    def _send(request: BaseHTTPRequestHandler, status: HTTPStatus, body: bytes, content_type: str) -> None:
-        with contextlib.suppress(OSError):  # the client went away
-            request.send_response(status)
-            request.send_header("Content-Type", content_type)
-            request.send_header("Content-Length", str(len(body)))
-            request.end_headers()
-            request.wfile.write(body)

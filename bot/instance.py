@@ -17,6 +17,7 @@ import fcntl
 import os
 from pathlib import Path
 
+from bot.disk import disk_trouble
 from bot.settings import ExitCode, StartupError
 
 
@@ -48,22 +49,14 @@ class InstanceLock:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             pid_fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
         except OSError as exc:
-            raise StartupError(
-                ExitCode.DATABASE,
-                f"cannot create {self.path}: {exc.strerror or exc} "
-                "(set DATABASE_PATH to a file in a folder the bot may write to)",
-            ) from exc
+            raise self._cannot_write(exc) from None
         try:
             # read-only is enough for flock, and a read-only database file still gets its lock (the bot then
             # says the file is read-only; it does not start a second writer)
             db_fd = os.open(self.database, os.O_RDONLY | os.O_CREAT, 0o644)
         except OSError as exc:
             os.close(pid_fd)
-            raise StartupError(
-                ExitCode.DATABASE,
-                f"cannot open {self.database}: {exc.strerror or exc} "
-                "(set DATABASE_PATH to a file in a folder the bot may write to)",
-            ) from exc
+            raise self._cannot_write(exc, self.database) from None
         for fd in (db_fd, pid_fd):
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -77,9 +70,28 @@ class InstanceLock:
                     f"another bot runs on this database (pid {other}, database {self.database}): "
                     f"stop it before you {purpose} this one; one database and one token serve one bot",
                 ) from None
-        os.ftruncate(pid_fd, 0)
-        os.pwrite(pid_fd, f"{os.getpid()}\n".encode(), 0)
+        try:
+            os.ftruncate(pid_fd, 0)
+            os.pwrite(pid_fd, f"{os.getpid()}\n".encode(), 0)
+        except OSError as exc:
+            os.close(db_fd)
+            os.close(pid_fd)
+            raise self._cannot_write(exc) from None
         self._fds = [pid_fd, db_fd]
+
+    def _cannot_write(self, exc: OSError, path: Path | None = None) -> StartupError:
+        path = path or self.path
+        disk = disk_trouble(path, exc)
+        if disk:
+            return StartupError(
+                ExitCode.DATABASE,
+                f"cannot write {path}: {disk} (free some space, or set DATABASE_PATH to a writable disk)",
+            )
+        return StartupError(
+            ExitCode.DATABASE,
+            f"cannot create {path}: {exc.strerror or exc} "
+            "(set DATABASE_PATH to a file in a folder the bot may write to)",
+        )
 
     def release(self) -> None:
         if self._fds:

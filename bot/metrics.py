@@ -2,7 +2,12 @@
 
 The figures are read when Prometheus asks (a collector over the counters the bot keeps anyway), so they cost
 the bot nothing between two scrapes. They are gathered on the event loop (:func:`scraper`), the one thread that
-changes them; :class:`bot.health.OpsServer` serves them. A sample scrape config is in README.md.
+changes them; :class:`bot.ops_server.OpsServer` serves them. Besides the bot's own families: the process's
+(``process_*``: memory, CPU, file descriptors), Python's (``python_*``) and ``cardbot_build_info`` (the version).
+Every counter only grows, every gauge is there at zero too. ``deploy/`` holds alert rules and a dashboard over
+these names (``tests/bot/test_deploy.py`` checks that each name they use exists).
+
+This module knows the running bot only through :class:`BotParts`, the parts it reads: it imports no wiring.
 """
 
 from __future__ import annotations
@@ -10,26 +15,82 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable, Coroutine, Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    GCCollector,
+    PlatformCollector,
+    ProcessCollector,
+    generate_latest,
+)
+from prometheus_client.core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    InfoMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 
+from bot import version
+from bot.games import plugins
+from bot.health import CHECKS
+from bot.ops import last_backup
+from bot.views import Answer
+
 if TYPE_CHECKING:
-    from bot.app import App
+    from bot.delivery.outbox import Outbox
+    from bot.flow.service import GameService, Operator
+    from bot.guards.throttle import ThrottleMiddleware
+    from bot.guards.trouble import DatabaseTrouble, InFlightLimit
+    from bot.guards.updates import OnceMiddleware
+    from bot.health import Health
+    from bot.storage import Database
 
 log = logging.getLogger(__name__)
 
 
+class GuardParts(Protocol):
+    @property
+    def in_flight(self) -> InFlightLimit: ...
+    @property
+    def trouble(self) -> DatabaseTrouble: ...
+    @property
+    def once(self) -> OnceMiddleware: ...
+
+
+class BotParts(Protocol):
+    """What the metrics read of the running bot (the wiring's ``App`` has all of it)."""
+
+    @property
+    def db(self) -> Database: ...
+    @property
+    def outbox(self) -> Outbox: ...
+    @property
+    def service(self) -> GameService: ...
+    @property
+    def guards(self) -> GuardParts: ...
+    @property
+    def throttle(self) -> ThrottleMiddleware: ...
+    @property
+    def health(self) -> Health: ...
+    @property
+    def operator(self) -> Operator: ...
+
+
 class BotCollector(Collector):
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: BotParts) -> None:
         self.app = app
         self.games: dict[str, int] = {}
         """Active games by kind, read from the database just before each scrape (:func:`scraper`)."""
 
     def collect(self) -> Iterator[Metric]:
         db = self.app.db
+        build = InfoMetricFamily("cardbot_build", "The running bot's version")
+        build.add_metric([], {"version": version.version(), "python": version.python()})
+        yield build
         yield CounterMetricFamily(
             "cardbot_db_transactions", "SQLite transactions begun", value=db.transactions
         )
@@ -38,12 +99,6 @@ class BotCollector(Collector):
             "Statements sent to SQLite (an executemany counts once; BEGIN and COMMIT count)",
             value=db.statements,
         )
-        calls = CounterMetricFamily(
-            "cardbot_bot_api_calls", "Outbox calls to the Bot API, by kind", labels=["kind"]
-        )
-        for kind, count in sorted(self.app.outbox.calls.items()):
-            calls.add_metric([kind], count)
-        yield calls
         yield GaugeMetricFamily(
             "cardbot_games_in_memory", "Active games held in memory", value=len(self.app.service.store.games)
         )
@@ -88,14 +143,15 @@ class BotCollector(Collector):
                 value=service.membership.calls,
             )
         health = self.app.health
-        requests = CounterMetricFamily(
-            "cardbot_api_requests",
-            "Bot API calls by method and result (ok, or the error's kind)",
-            labels=["method", "result"],
+        calls = CounterMetricFamily(
+            "cardbot_api_calls",
+            "Bot API calls (getUpdates included) by method and outcome: ok, or the error's kind "
+            "(retryafter is a 429, conflict a 409, network no answer)",
+            labels=["method", "outcome"],
         )
-        for (method, result), count in sorted(health.results.items()):
-            requests.add_metric([method, result], count)
-        yield requests
+        for (method, outcome), count in sorted(health.results.items()):
+            calls.add_metric([method, outcome], count)
+        yield calls
         yield CounterMetricFamily(
             "cardbot_api_retry_after_seconds",
             "Seconds Telegram's 429 answers asked the bot to wait",
@@ -105,8 +161,8 @@ class BotCollector(Collector):
         refused = CounterMetricFamily(
             "cardbot_refusals", "Presses and commands refused, by reason", labels=["reason"]
         )
-        for reason, count in sorted(operator.refusals.items()):
-            refused.add_metric([reason], count)
+        for reason in sorted({answer.value for answer in Answer} | set(operator.refusals)):
+            refused.add_metric([reason], operator.refusals.get(reason, 0))  # every reason, at 0 too
         yield refused
         latency = HistogramMetricFamily(
             "cardbot_update_seconds", "Seconds from an update's arrival to its handler's end"
@@ -114,22 +170,15 @@ class BotCollector(Collector):
         latency.add_metric([], operator.latency.cumulative(), sum_value=operator.latency.total)
         yield latency
         yield CounterMetricFamily(
-            "cardbot_failures", "Updates whose handler failed unexpectedly", value=len(operator.failures)
+            "cardbot_failures", "Updates whose handler failed unexpectedly", value=operator.failure_count
         )
         active = GaugeMetricFamily(
             "cardbot_games_active", "Lobbies and games being played, by kind", labels=["kind"]
         )
-        for kind, count in sorted(self.games.items()):
-            active.add_metric([kind], count)
+        kinds = {plugin.kind for plugin in plugins()} | set(self.games)
+        for kind in sorted(kinds):
+            active.add_metric([kind], self.games.get(kind, 0))
         yield active
-        yield CounterMetricFamily(
-            "cardbot_api_calls_ok", "Bot API calls that succeeded (getUpdates aside)", value=health.calls
-        )
-        yield CounterMetricFamily(
-            "cardbot_api_calls_failed",
-            "Bot API calls that failed, getUpdates included",
-            value=health.failed_calls,
-        )
         waiting, age = self.app.outbox.backlog()
         yield GaugeMetricFamily(
             "cardbot_outbox_waiting", "Calls waiting in the outbox (sends, edits, deletions)", value=waiting
@@ -139,6 +188,18 @@ class BotCollector(Collector):
         )
         yield GaugeMetricFamily(
             "cardbot_uptime_seconds", "Seconds since the bot started", value=time.monotonic() - health.started
+        )
+        failing = {check for check, _text in health.failing()}
+        unhealthy = GaugeMetricFamily(
+            "cardbot_unhealthy", "1 while /healthz reports this check failing, else 0", labels=["check"]
+        )
+        for check in CHECKS:
+            unhealthy.add_metric([check], 1.0 if check in failing else 0.0)
+        yield unhealthy
+        yield GaugeMetricFamily(
+            "cardbot_last_backup_timestamp_seconds",
+            "When `python -m bot backup` last copied this database successfully (Unix time; 0: never)",
+            value=last_backup(db.path) or 0.0,
         )
         for name, text, buckets in (
             (
@@ -172,14 +233,17 @@ class BotCollector(Collector):
         )
 
 
-def registry_for(app: App) -> tuple[CollectorRegistry, BotCollector]:
+def registry_for(app: BotParts) -> tuple[CollectorRegistry, BotCollector]:
     registry = CollectorRegistry(auto_describe=True)
     collector = BotCollector(app)
     registry.register(collector)
+    ProcessCollector(registry=registry)
+    PlatformCollector(registry=registry)
+    GCCollector(registry=registry)
     return registry, collector
 
 
-def scraper(app: App) -> Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]:
+def scraper(app: BotParts) -> Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]:
     """What ``/metrics`` runs on the event loop: the text and its content type."""
     registry, collector = registry_for(app)
 

@@ -20,13 +20,16 @@ import contextlib
 import logging
 import os
 import sqlite3
+import time
 from pathlib import Path
 
 from bot.instance import InstanceLock
 from bot.settings import ExitCode, Settings, StartupError, StorageSettings
 from bot.startup import (
     ask_telegram,
+    cannot_read,
     check_texts,
+    make_bot,
     newer_schema,
     open_database,
     refuse_read_only,
@@ -39,7 +42,6 @@ log = logging.getLogger(__name__)
 
 async def check(settings: Settings) -> ExitCode:
     """Check the database and Telegram, printing one line for each; the exit code of the first failure."""
-    from bot.app import make_bot
 
     print("settings: ok")
     try:
@@ -75,9 +77,7 @@ def inspect_database(path: Path) -> int:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
             ok = conn.execute("PRAGMA quick_check").fetchone()
     except sqlite3.Error as exc:
-        raise StartupError(
-            ExitCode.DATABASE, f"cannot read the database {path.resolve()}: {exc} (check DATABASE_PATH)"
-        ) from exc
+        raise cannot_read(path, exc) from None
     if ok is None or ok[0] != "ok":
         raise StartupError(
             ExitCode.DATABASE,
@@ -162,6 +162,27 @@ def rotate(target: Path, keep: int) -> list[Path]:
     return gone
 
 
+def stamp_of(database: Path) -> Path:
+    """The file beside the database where ``backup`` notes its last success (read by the metrics)."""
+    return database.with_name(database.name + ".last-backup")
+
+
+def note_backup(database: Path, target: Path) -> None:
+    """Note a successful backup beside the database: its Unix time and where the copy went."""
+    stamp = stamp_of(database)
+    partial = stamp.with_name(stamp.name + ".partial")
+    partial.write_text(f"{time.time():.3f} {target.resolve()}\n", encoding="utf-8")
+    os.replace(partial, stamp)
+
+
+def last_backup(database: Path) -> float | None:
+    """When the last successful backup of ``database`` was taken (Unix time), or None."""
+    try:
+        return float(stamp_of(database).read_text(encoding="utf-8").split(maxsplit=1)[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def run_backup(settings: StorageSettings, target: Path, keep: int | None = None) -> ExitCode:
     source = settings.database_path
     try:
@@ -176,6 +197,10 @@ def run_backup(settings: StorageSettings, target: Path, keep: int | None = None)
         log.error("%s", error.message)
         return error.code
     print(f"backup: {source.resolve()} -> {target.resolve()} ({games} games, {target.stat().st_size} bytes)")
+    try:
+        note_backup(source, target)
+    except OSError as exc:  # the copy is good: only the metric will not know of it
+        log.warning("backup: cannot note the backup beside the database (%s): %s", stamp_of(source), exc)
     if keep is not None:
         for old in rotate(target, keep):
             print(f"backup: deleted the old copy {old}")

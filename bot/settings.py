@@ -2,14 +2,14 @@
 
 Only ``BOT_TOKEN`` is required. :func:`load_settings` turns a missing or malformed token (or any other bad
 value) into a short message on stderr and an immediate exit with :attr:`ExitCode.SETTINGS`, so a misconfigured
-bot never starts. This module imports neither aiogram nor anything of the bot's: ``python -m bot`` reads the
-settings first, so a bad one stops it in a fraction of a second.
+bot never starts. This module imports neither aiogram nor anything of the bot's but :mod:`bot.logs` (itself only
+the standard library): ``python -m bot`` reads the settings first, so a bad one stops it in a fraction of a
+second.
 """
 
 from __future__ import annotations
 
 import enum
-import logging
 import os
 import re
 import sys
@@ -18,6 +18,8 @@ from typing import Final, TypeVar, overload
 
 from pydantic import Field, SecretStr, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from bot.logs import LogFormat, error_line
 
 TOKEN_RE: Final = re.compile(r"^\d{3,}:[A-Za-z0-9_-]{30,}$")
 
@@ -29,7 +31,6 @@ SECRET_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,256}$")
 """The characters Telegram accepts in a webhook's secret token, and its length."""
 PATH_RE: Final = re.compile(r"^/[A-Za-z0-9._~/-]*$")
 """A webhook path: an absolute URL path of plain characters (nothing to escape, no query)."""
-LOG_FORMAT: Final = "%(asctime)s %(levelname)s %(name)s: %(message)s"
 
 
 class ExitCode(enum.IntEnum):
@@ -44,6 +45,15 @@ class ExitCode(enum.IntEnum):
     INSTALL = 7
     INSTANCE = 8
     """Another bot runs on the same database."""
+    CONFLICT = 9
+    """Another process polled Telegram with the same token for ``CONFLICT_EXIT_AFTER`` seconds."""
+
+    @classmethod
+    def incurable(cls) -> tuple[ExitCode, ...]:
+        """The codes a restart cannot cure (an operator must act first): a supervisor must not restart on them
+        (deploy/systemd's ``RestartPreventExitStatus=``, compose's entrypoint). Telegram unreachable (4) and a
+        webhook port taken (6) may pass by themselves; a crash (1) or a kill is restarted."""
+        return (cls.SETTINGS, cls.DATABASE, cls.TOKEN, cls.INSTALL, cls.INSTANCE, cls.CONFLICT)
 
 
 class StartupError(Exception):
@@ -74,6 +84,8 @@ class StorageSettings(BaseSettings):
     """Real seconds a write waits for the lock another process holds (a backup, the sqlite3 shell) before the
     bot tries again more briefly; a press is answered within three times this, inside Telegram's 15 s."""
     log_level: LogLevel = LogLevel.INFO
+    log_format: LogFormat = LogFormat.PLAIN
+    """``plain`` lines, or ``json``: one object a line for a log collector (see :mod:`bot.logs`)."""
 
 
 class Settings(StorageSettings):
@@ -125,6 +137,12 @@ class Settings(StorageSettings):
     metrics_host: str = "127.0.0.1"
     health_stall: float = Field(default=10.0, gt=0)
     """Real seconds the event loop may go without a beat before ``/healthz`` reports it blocked."""
+    health_api_limit: float = Field(default=90.0, gt=0)
+    """Real seconds of failing polls, of messages waiting while no call succeeds, or of a database locked by
+    another process, before ``/healthz`` reports the bot unhealthy."""
+    conflict_exit_after: float = Field(default=300.0, ge=0)
+    """Real seconds of 409 Conflict (another process polls with this token) after which the bot stops with exit
+    code 9 (0: never)."""
     heartbeat_every: float = Field(default=600.0, ge=0)
     """Real seconds between two «alive» lines in the log (0: none)."""
 
@@ -208,10 +226,11 @@ def load_settings(
         for err in exc.errors():
             where = ".".join(str(part) for part in err["loc"]).upper() or "settings"
             message = TOKEN_HELP if where == "BOT_TOKEN" else f"{where}: {err['msg']}"
-            sys.stderr.write(f"{_now()} ERROR bot.settings: cannot start: {message}\n")
+            sys.stderr.write(error_line(f"cannot start: {message}", _log_format()) + "\n")
         raise SystemExit(ExitCode.SETTINGS) from None
 
 
-def _now() -> str:
-    """The time as :mod:`logging` writes it (``LOG_FORMAT``'s ``asctime``), for lines written before it is set up."""
-    return logging.Formatter().formatTime(logging.makeLogRecord({}))
+def _log_format() -> LogFormat:
+    """The log's form for a line written before the settings are known (``LOG_FORMAT``, if it is valid)."""
+    wanted = os.environ.get("LOG_FORMAT", "").strip().lower()
+    return LogFormat.JSON if wanted == LogFormat.JSON.value else LogFormat.PLAIN

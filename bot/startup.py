@@ -16,6 +16,9 @@ from pathlib import Path
 from typing import Final
 
 from aiogram import Bot
+from aiogram.client.default import DefaultBotProperties
+from aiogram.client.telegram import TelegramAPIServer
+from aiogram.enums import ParseMode
 from aiogram.exceptions import (
     AiogramError,
     TelegramNetworkError,
@@ -24,8 +27,10 @@ from aiogram.exceptions import (
 )
 from aiogram.types import User
 
+from bot.delivery.outbox.session import KeptResponsesSession
+from bot.disk import disk_trouble
 from bot.i18n import LOCALES_DIR, Locale, ftl_files
-from bot.settings import ExitCode, StartupError
+from bot.settings import ExitCode, Settings, StartupError
 from bot.storage import Database
 from bot.storage.db import BUSY_TIMEOUT
 
@@ -59,9 +64,20 @@ def schema_on_disk(path: Path) -> int:
         with contextlib.closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as conn:
             return int(conn.execute("PRAGMA user_version").fetchone()[0])
     except sqlite3.Error as exc:
-        raise StartupError(
-            ExitCode.DATABASE, f"cannot read the database {path.resolve()}: {exc} (check DATABASE_PATH)"
-        ) from exc
+        raise cannot_read(path, exc) from None
+
+
+def cannot_read(path: Path, exc: sqlite3.Error) -> StartupError:
+    disk = disk_trouble(path, exc)
+    if disk:
+        return StartupError(
+            ExitCode.DATABASE,
+            f"cannot read the database {path.resolve()}: {disk} "
+            "(free some space, or set DATABASE_PATH to a writable disk)",
+        )
+    return StartupError(
+        ExitCode.DATABASE, f"cannot read the database {path.resolve()}: {exc} (check DATABASE_PATH)"
+    )
 
 
 def newer_schema(path: Path, found: int) -> StartupError:
@@ -83,16 +99,26 @@ async def open_database(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> Datab
     try:
         return await Database.open(path, busy_timeout=busy_timeout)
     except (OSError, sqlite3.Error) as exc:
+        disk = disk_trouble(path, exc)
         raise StartupError(
             ExitCode.DATABASE,
-            f"cannot open the database {path}: {_reason(exc)} "
+            f"cannot open the database {path}: {disk} (free some space, or set DATABASE_PATH to a writable disk)"
+            if disk
+            else f"cannot open the database {path}: {_reason(exc)} "
             "(set DATABASE_PATH to a file in a folder the bot may write to)",
-        ) from exc
+        ) from None
 
 
 def refuse_read_only(path: Path) -> None:
     """A :class:`StartupError` naming ``DATABASE_PATH`` when the bot could not write the database."""
     read_only = _read_only(path)
+    disk = disk_trouble(path) if read_only else ""
+    if disk:
+        raise StartupError(
+            ExitCode.DATABASE,
+            f"cannot open the database {path}: {disk} (remount it read-write, or set DATABASE_PATH to a "
+            "writable disk)",
+        )
     if read_only:
         raise StartupError(
             ExitCode.DATABASE,
@@ -151,3 +177,12 @@ async def ask_telegram(bot: Bot) -> User:
             f"the server at {url} does not answer like the Bot API: {_reason(exc)} "
             "(check TELEGRAM_API_URL, or unset it to use Telegram's)",
         ) from exc
+
+
+def make_bot(settings: Settings) -> Bot:
+    session = (
+        KeptResponsesSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+        if settings.telegram_api_url
+        else KeptResponsesSession()
+    )
+    return Bot(settings.token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))

@@ -33,9 +33,11 @@ wanted_stamp="python $wanted_version, pyproject.toml and lock $("$python" -c \
 if [ "$(cat "$stamp" 2>/dev/null || true)" != "$wanted_stamp" ]; then
     echo "run.sh: installing the bot and its dependencies into .venv" >&2
     rm -f "$stamp"
-    .venv/bin/python -m pip install --quiet --upgrade pip
+    # pip as the venv brought it (no unpinned upgrade from the index); setuptools' notices while it builds the
+    # bot (its experimental ext-modules table, the editable install) are no concern of the operator's.
+    export PIP_DISABLE_PIP_VERSION_CHECK=1
     .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements.lock
-    .venv/bin/python -m pip install --quiet --no-deps -e .
+    PYTHONWARNINGS=ignore::UserWarning .venv/bin/python -m pip install --quiet --no-deps -e .
     printf '%s\n' "$wanted_stamp" >"$stamp"
 fi
 exec .venv/bin/python -m bot "$@"

@@ -74,7 +74,12 @@ def test_the_container_runs_as_a_user_with_its_database_on_a_volume_and_a_health
     # The running bot's /healthz, asked by a bare interpreter: not a second bot process doing real work.
     assert health and health[0].endswith('CMD ["python", "-I", "-m", "bot.healthcheck"]'), health
     assert any(k == "ENV" and re.search(r"\bMETRICS_PORT=\d+", a) for k, a in steps)
-    assert [a for k, a in steps if k == "EXPOSE"] == [str(Settings.model_fields["webhook_port"].default)]
+    exposed = " ".join(a for k, a in steps if k == "EXPOSE").split()
+    metrics_port = next(
+        re.search(r"\bMETRICS_PORT=(\d+)", a) for k, a in steps if k == "ENV" and "METRICS_PORT=" in a
+    )
+    assert metrics_port is not None
+    assert exposed == [str(Settings.model_fields["webhook_port"].default), metrics_port.group(1)]
 
 
 def test_compose_reads_dot_env_and_keeps_the_database_on_a_named_volume() -> None:
@@ -140,8 +145,9 @@ def test_the_lock_pins_every_dependency_inside_its_range_with_hashes(lock: str) 
 
 
 def test_the_top_level_holds_the_projects_own_entries_and_nothing_else() -> None:
-    """The card's entries (pyproject.toml, bot/, engine/, locales/, tests/, Dockerfile), the README, scripts/,
-    docs/, compose.yaml, .env.example and dotfiles: what git tracks at the root, nothing more."""
+    """The card's entries (pyproject.toml, bot/, engine/, locales/, tests/, Dockerfile), the README, the
+    CHANGELOG, scripts/, docs/, deploy/ (systemd, Prometheus, Grafana), compose.yaml, .env.example and dotfiles:
+    what git tracks at the root, nothing more."""
     tracked = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout.split()
@@ -149,7 +155,9 @@ def test_the_top_level_holds_the_projects_own_entries_and_nothing_else() -> None
     top = {name for name in top if not name.startswith(".")}
     card = {"pyproject.toml", "bot", "engine", "locales", "tests", "Dockerfile"}
     locks = {"requirements.lock", "requirements-dev.lock"}
-    assert top == card | locks | {"README.md", "scripts", "docs", "compose.yaml"}, top
+    assert top == card | locks | {"README.md", "CHANGELOG.md", "scripts", "docs", "deploy", "compose.yaml"}, (
+        top
+    )
 
 
 def test_the_package_list_names_every_package_of_bot_and_engine_and_the_texts() -> None:

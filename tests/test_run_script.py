@@ -13,11 +13,15 @@ import shutil
 import stat
 import subprocess
 import sys
+import venv
 from pathlib import Path
+
+import pytest
+
+from tests.tiers import FULL
 
 ROOT = Path(__file__).resolve().parents[1]
 INSTALL = [
-    "-m pip install --quiet --upgrade pip",
     "-m pip install --quiet --require-hashes --no-deps -r requirements.lock",
     "-m pip install --quiet --no-deps -e .",
 ]
@@ -120,3 +124,61 @@ def test_the_bot_learns_the_folder_the_script_was_run_in(tmp_path: Path) -> None
     project.run()
     assert project.run("backup", "backups/x.sqlite3", cwd=elsewhere) == ["-m bot backup backups/x.sqlite3"]
     assert (tmp_path / "caller").read_text(encoding="utf-8").strip() == str(elsewhere)
+
+
+def _machine_notice(line: str) -> bool:
+    """pip's own notes about this machine's pip configuration (a find-links folder that is missing), not ours."""
+    return line.startswith("WARNING: Location ") and "is ignored" in line
+
+
+def _fresh_checkout(where: Path) -> Path:
+    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, check=True, capture_output=True).stdout
+    for name in tracked.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (where / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, where / name)
+    return where
+
+
+@pytest.mark.long
+def test_installing_the_bot_as_run_sh_does_prints_nothing(tmp_path: Path) -> None:
+    """run.sh's own install of the bot (``pip install --quiet --no-deps -e .`` with its environment) into a fresh
+    environment, on a fresh copy of the checkout: no setuptools warnings (there were ~135 lines of them)."""
+    script = (ROOT / "scripts" / "run.sh").read_text(encoding="utf-8")
+    assert "--upgrade pip" not in script  # the venv's own pip: nothing unpinned from the index
+    line = next(li.strip() for li in script.splitlines() if "pip install" in li and "-e ." in li)
+    checkout = _fresh_checkout(tmp_path / "checkout")
+    venv.create(checkout / ".venv", with_pip=True)
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PIP_DISABLE_PIP_VERSION_CHECK")
+    }
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"  # as run.sh exports it
+    done = subprocess.run(
+        ["bash", "-c", line], cwd=checkout, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    printed = [
+        li for li in (done.stdout + done.stderr).splitlines() if li.strip() and not _machine_notice(li)
+    ]
+    assert printed == [], "\n".join(printed[:40])
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not FULL, reason="installs every dependency into a fresh .venv: the slow tier only (FULL_TESTS=1)"
+)
+def test_the_first_run_on_a_fresh_clone_prints_one_line_before_the_bot(tmp_path: Path) -> None:
+    checkout = _fresh_checkout(tmp_path / "checkout")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHONWARNINGS", "PIP_", "CARDBOT_"))}
+    done = subprocess.run(
+        ["bash", "scripts/run.sh", "--help"],
+        cwd=checkout,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    printed = [li for li in done.stderr.splitlines() if li.strip() and not _machine_notice(li)]
+    assert printed == ["run.sh: installing the bot and its dependencies into .venv"], printed
+    assert done.stdout.startswith("usage: python -m bot")

@@ -31,6 +31,7 @@ from bot.buckets import Buckets
 from bot.clock import Clock
 from bot.health import Health
 from bot.storage import Batch, Database, upkeep
+from bot.version import version
 
 log = logging.getLogger(__name__)
 
@@ -80,11 +81,14 @@ class Operator:
         self.admins = admins
         self.admin_chat_id = admin_chat_id
         self.say = say
-        self.version = _version()
+        self.version = version()
         self._day = _today()
         self.seen_today: set[int] = set()
         self.troubles: collections.deque[Trouble] = collections.deque(maxlen=TROUBLES_KEPT)
         self.failures: collections.deque[float] = collections.deque(maxlen=10_000)
+        """When the latest unexpected failures happened (for ``/admin``'s last hour) ..."""
+        self.failure_count = 0
+        """... and how many there were since the start (the metric: a counter never capped)."""
         self._reported: dict[str, float] = {}
         self._unreported: collections.Counter[str] = collections.Counter()
         self._sending: set[asyncio.Task[None]] = set()
@@ -126,12 +130,13 @@ class Operator:
         same place was reported less than :data:`REPORT_EVERY` ago."""
         now = self.clock.now()
         self.failures.append(now)
+        self.failure_count += 1
         what = f"{type(exc).__name__}: {exc}"[:300]
         if user_id is not None:
             self.note(user_id, what, chat_id, game_id)
         if self.admin_chat_id is None:
             return
-        place = f"{type(exc).__name__} in {_place(exc)}"
+        place = f"{type(exc).__name__} in {_handler(exc)}"
         last = self._reported.get(place)
         if last is not None and now - last < REPORT_EVERY:
             self._unreported[place] += 1
@@ -139,7 +144,7 @@ class Operator:
         self._reported[place] = now
         repeats = self._unreported.pop(place, 0)
         text = (
-            f"⚠️ {html.escape(what)}\nat {html.escape(_place(exc))}\ngame {game_id}, chat {chat_id}, user {user_id}"
+            f"⚠️ {html.escape(what)}\nat {html.escape(_handler(exc))}\ngame {game_id}, chat {chat_id}, user {user_id}"
             + (f"\n(+{repeats} more from the same place since the last report)" if repeats else "")
         )
         task = asyncio.get_running_loop().create_task(self._report(text))
@@ -215,24 +220,39 @@ class SeenMiddleware(BaseMiddleware):
             self.operator.latency.observe(time.perf_counter() - started)
 
 
+OUR_CODE: Final = ("/bot/", "/engine/")
+CALLERS_OF_TELEGRAM: Final = ("/bot/delivery/outbox/session.py", "/bot/health.py")
+"""Our wrappers around the Bot API: every failed call passes them, so they name no place of their own."""
+HANDLERS: Final = ("/bot/handlers/", "/bot/games/")
+
+
 def _place(exc: BaseException) -> str:
-    """Where an exception was raised: the innermost frame of our own code (``bot``/``engine``), else the last."""
+    """Where an exception was raised: the innermost frame of our own code (``bot``/``engine``, the Bot API
+    wrapper aside), else the last."""
     frames = traceback.extract_tb(exc.__traceback__)
-    ours = [f for f in frames if "/bot/" in f.filename or "/engine/" in f.filename]
+    ours = [
+        f
+        for f in frames
+        if any(p in f.filename for p in OUR_CODE) and not f.filename.endswith(CALLERS_OF_TELEGRAM)
+    ]
     if not (ours or frames):
         return "an unknown place"
     frame = (ours or frames)[-1]
     return f"{frame.filename.rsplit('/', 1)[-1]}, {frame.name}, line {frame.lineno}"
 
 
+def _handler(exc: BaseException) -> str:
+    """What failures are grouped by: the handler the update went to (its innermost frame in ``bot/handlers``
+    or a game's plug-in) with the place it failed at, so two handlers' failures inside one Bot API call are
+    reported apart."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    handler = next((f for f in reversed(frames) if any(p in f.filename for p in HANDLERS)), None)
+    place = _place(exc)
+    if handler is None:
+        return place
+    name = f"{handler.filename.rsplit('/', 1)[-1]}, {handler.name}"
+    return place if place.startswith(name) else f"{name} → {place}"
+
+
 def _today() -> dt.date:
     return dt.datetime.now(dt.UTC).date()
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("cardbot")
-    except PackageNotFoundError:
-        return "unknown"

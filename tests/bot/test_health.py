@@ -3,8 +3,9 @@ calls leave in :class:`Health` (the process-level test, a real blocked loop, is 
 
 from __future__ import annotations
 
-from bot.health import DELIVERY_LIMIT, POLL_LIMIT, Fatal, Health
+from bot.health import API_LIMIT, Fatal, Health
 from bot.settings import ExitCode
+from bot.storage.files import Trouble
 
 
 def fresh(at: float, *, polling: bool = True) -> Health:
@@ -26,36 +27,36 @@ def test_a_loop_that_has_not_beaten_past_its_limit_is_reported_and_a_beat_heals_
 
 
 def test_polling_that_never_comes_back_is_reported_only_in_polling_mode() -> None:
-    later = 1000.0 + POLL_LIMIT + 5
+    later = 1000.0 + API_LIMIT + 5
     health = fresh(1000.0)
     health.beaten = later
-    assert health.problems(now=later) == [f"getUpdates has not come back for {POLL_LIMIT + 5:.0f} s"]
+    assert health.problems(now=later) == [f"getUpdates has not come back for {API_LIMIT + 5:.0f} s"]
     webhook = fresh(1000.0, polling=False)
     webhook.beaten = later
     assert webhook.problems(now=later) == []
 
 
 def test_messages_that_wait_while_no_call_succeeds_are_reported_but_an_empty_queue_is_not() -> None:
-    later = 1000.0 + DELIVERY_LIMIT + 1
+    later = 1000.0 + API_LIMIT + 1
     health = fresh(1000.0)
     health.beaten = health.polled = later
     assert health.problems(now=later) == []  # nothing to send: nothing was due
     health.queued = 3
     assert health.problems(now=later) == [
-        f"messages wait for 3 chats and no Bot API call has succeeded for {DELIVERY_LIMIT + 1:.0f} s"
+        f"messages wait for 3 chats and no Bot API call has succeeded for {API_LIMIT + 1:.0f} s"
     ]
     health.delivered = later
     assert health.problems(now=later) == []
 
 
 def test_messages_that_only_just_began_to_wait_after_a_long_quiet_are_no_problem() -> None:
-    quiet = 1000.0 + DELIVERY_LIMIT * 10  # nothing was sent for a long while: nothing had to be
+    quiet = 1000.0 + API_LIMIT * 10  # nothing was sent for a long while: nothing had to be
     health = fresh(1000.0)
     health.polled = quiet
     health.beaten = quiet - 0.5
     health.beat(queued=1, now=quiet)
     assert health.problems(now=quiet + 1) == []
-    health.beaten = health.polled = health.beaten + DELIVERY_LIMIT + 1
+    health.beaten = health.polled = health.beaten + API_LIMIT + 1
     assert len(health.problems(now=health.beaten)) == 1
 
 
@@ -65,3 +66,44 @@ def test_a_fatal_answer_makes_the_bot_unhealthy_and_wakes_whoever_waits_for_it()
     health.stop_with(Fatal(ExitCode.TOKEN, "a second one is ignored"))
     assert health.on_fatal.is_set()
     assert health.problems(now=1001.0) == ["stopping: the token was revoked"]
+
+
+def test_polls_that_keep_failing_are_reported_with_the_reason_though_each_came_back() -> None:
+    """A failed ``getUpdates`` (the Bot API unreachable, a 502) is no sign of life: past the limit it is said,
+    with the last failure's reason."""
+    health = fresh(1000.0)
+    health.poll_failure = "TelegramNetworkError: HTTP Client says - ClientConnectorError"
+    later = 1000.0 + API_LIMIT + 5
+    health.beaten = later
+    assert health.failing(now=later) == [
+        (
+            "polling",
+            f"getUpdates has failed for {API_LIMIT + 5:.0f} s: "
+            "TelegramNetworkError: HTTP Client says - ClientConnectorError",
+        )
+    ]
+
+
+def test_a_conflict_is_reported_at_once_as_another_process_using_the_token() -> None:
+    health = fresh(1000.0)
+    health.conflict_since = 1001.0
+    health.beaten = 1004.0
+    assert health.problems(now=1004.0) == [
+        "another process uses this token: Telegram has answered getUpdates with 409 Conflict for 3 s"
+    ]
+
+
+def test_a_database_that_cannot_be_written_is_reported_at_once_and_a_lock_only_when_it_lasts() -> None:
+    health = fresh(1000.0)
+    health.beat(0, now=1000.5, database=Trouble.FULL.value)
+    assert health.failing(now=1001.0) == [
+        ("database", "the database cannot be written: it is full (no space left on the disk) (for 0 s)")
+    ]
+    health.beat(0, now=1001.0, database=Trouble.BUSY.value)
+    assert health.failing(now=1002.0) == []
+    later = 1001.0 + API_LIMIT + 1
+    health.polled = later
+    health.beat(0, now=later, database=Trouble.BUSY.value)
+    assert [check for check, _ in health.failing(now=later)] == ["database"]
+    health.beat(0, now=later + 0.5)
+    assert health.failing(now=later + 0.5) == []

@@ -142,20 +142,10 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return found
 
 
-CIRCLES_LEFT = {
-    # TEMPORARY: the metrics read the wiring's App for type hints; removed with the operations change that
-    # hands the metrics what they read instead.
-    ("bot.app", "bot.metrics"): "metrics.py types its collector with app.py's App",
-}
-"""Circles not broken yet, and why (each fails the test once it is gone, so the entry goes with it)."""
-
-
 def test_no_import_circle_in_bot_or_engine_type_hints_included() -> None:
     graph = import_graph()
     assert "bot.flow.service" in graph and "engine.core" in graph
-    found = {tuple(group) for group in circles(graph)}
-    assert found - CIRCLES_LEFT.keys() == set()
-    assert CIRCLES_LEFT.keys() <= found, "a circle no longer there: remove its entry"
+    assert circles(graph) == []
 
 
 def test_the_circle_finder_finds_a_circle_through_three_modules() -> None:
@@ -213,3 +203,11 @@ def test_the_architecture_document_names_every_package_and_only_real_paths() -> 
             assert (root / path).exists(), f"ARCHITECTURE.md names {path}, which does not exist"
     packages = {f"bot/{p.name}/" for p in BOT.iterdir() if (p / "__init__.py").exists()}
     assert packages - named == set(), "packages ARCHITECTURE.md does not describe"
+
+
+def test_the_wiring_is_imported_by_the_entry_points_only() -> None:
+    """``bot.app`` wires everything together; nothing it wires may import it back, not even for a type hint
+    (the metrics read the parts they need through a Protocol of their own)."""
+    importers = {module_name(path) for path in BOT.rglob("*.py") if "bot.app" in imported(path)}
+    assert importers == {"bot.__main__"}, importers
+    assert "bot.app" not in imported(BOT / "metrics.py")

@@ -93,6 +93,44 @@ async def test_a_failing_handler_reaches_the_operators_chat_once_not_once_per_pr
     assert answer.text.count("ZeroDivisionError: a bug in a handler") == 3
 
 
+async def test_failures_of_two_handlers_inside_the_bot_api_wrapper_are_reported_apart(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Two handlers whose Bot API calls Telegram refuses fail inside the same wrapper (the session's
+    ``check_response``): they are two places, so two reports, each naming its handler."""
+    olga = tg.add_user("Ольга")
+    pavel = tg.add_user("Павел")
+    await olga.send_private("/start")
+    running = await bot_runner(admin_ids=str(olga.id), admin_chat_id=olga.id)
+    await tg.settle()
+    broken = Router(name="broken")
+
+    async def on_first(message: Message) -> None:
+        assert message.bot is not None
+        await message.bot.send_message(-1, "to a chat that does not exist")
+
+    async def on_second(message: Message) -> None:
+        assert message.bot is not None
+        await message.bot.send_message(-2, "to another chat that does not exist")
+
+    broken.message.register(on_first, Command("first"))
+    broken.message.register(on_second, Command("second"))
+    running.app.dispatcher.include_router(broken)
+    routers = running.app.dispatcher.sub_routers
+    routers.insert(0, routers.pop())
+    before = len(olga.private_chat.bot_messages())
+    await pavel.send_private("/first")
+    await pavel.send_private("/second")
+
+    def reports() -> list[str]:
+        return [m.text for m in olga.private_chat.bot_messages()[before:] if m.text.startswith("⚠️")]
+
+    await tg.wait_for(lambda: len(reports()) >= 2, what="two reports")
+    assert any("on_first" in r for r in reports()) and any("on_second" in r for r in reports()), reports()
+    assert not any("session.py" in r for r in reports()), reports()
+    assert running.app.operator.failure_count == 2
+
+
 async def test_live_messages_of_games_that_ended_long_ago_are_forgotten(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import platform
 import signal
 import sys
 import time
@@ -24,6 +25,7 @@ import pytest
 
 from bot.instance import InstanceLock
 from bot.settings import ExitCode
+from bot.version import version
 from tests.bot.conftest import bot_process_env
 from tests.bot.test_startup import OTHER_TOKEN, QUICK, run_bot, unused_port
 from tests.fakebot import FakeTelegram
@@ -81,6 +83,7 @@ async def running_bot(
     with log.open("wb") as stderr:
         process = await forkserver.spawn(module, env=env, cwd=tmp_path, stderr=stderr)
     bot = Bot(process, log, port)
+    token = tg.token
     try:
         await tg.wait_for(lambda: "started;" in bot.stderr, timeout=30, what="the bot to start")
         yield bot
@@ -88,6 +91,7 @@ async def running_bot(
         if process.returncode is None:
             process.kill()
             await process.wait()
+    assert token not in bot.stderr, "the bot token is in the log"  # every line of every logger is redacted
 
 
 async def test_healthz_is_unhealthy_while_the_event_loop_is_blocked_and_healthy_after(
@@ -149,14 +153,22 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         status, after = await bot.get("/metrics")
         assert status == 200
         for name in (
-            "cardbot_api_calls_ok_total",
             "cardbot_db_transactions_total",
             "cardbot_db_transaction_seconds_count",
             "cardbot_update_seconds_count",
-            'cardbot_api_requests_total{method="sendMessage",result="ok"}',
+            'cardbot_api_calls_total{method="sendMessage",outcome="ok"}',
+            'cardbot_api_calls_total{method="getUpdates",outcome="ok"}',
         ):
             assert _figure(after, name) > _figure(before, name, missing=0.0), name
         assert _figure(after, 'cardbot_games_active{kind="konchinka"}') == 1
+        assert _figure(after, 'cardbot_games_active{kind="king"}') == 0  # there at zero, not missing
+        assert _figure(after, "process_resident_memory_bytes") > 10e6
+        assert _figure(after, "process_open_fds") > 0
+        assert (
+            f'cardbot_build_info{{python="{platform.python_version()}",version="{version()}"}} 1.0' in after
+        )
+        assert _figure(after, 'cardbot_unhealthy{check="polling"}') == 0
+        assert _figure(after, "cardbot_last_backup_timestamp_seconds") == 0
         assert _figure(after, "cardbot_decision_seconds_count") == 0  # no bot player at this table yet
         assert (
             _figure(after, "cardbot_outbox_waiting") >= 0 <= _figure(after, "cardbot_outbox_oldest_seconds")

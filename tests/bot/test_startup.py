@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import ExitCode
+from bot.version import version
 from tests.bot.conftest import bot_process_env
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
@@ -59,6 +60,9 @@ async def run_bot(
         process.kill()
         await process.wait()
         raise AssertionError(f"python -m bot {' '.join(args)} still running after {timeout} s") from None
+    token = env.get("BOT_TOKEN", "").strip()
+    if len(token) > 20:  # a real-looking token: never in the log (a malformed one is not the bot's)
+        assert token not in err.decode() and token not in out.decode(), "the bot token is in the log"
     return Finished(process.returncode or 0, out.decode(), err.decode(), time.monotonic() - started)
 
 
@@ -221,6 +225,14 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     assert time.monotonic() - started < QUICK
     log = err.decode()
     assert "Traceback" not in log
-    assert "started; 0 active games resumed" in log
-    if mode == "webhook":  # «started» once the port listens, not before
-        assert log.index("webhook mode: listening on") < log.index("started;")
+    assert " WARNING " not in log and " ERROR " not in log, log  # a stop asked for is no problem
+    if mode == "polling":
+        assert "INFO aiogram.dispatcher: Received SIGTERM signal" in log
+    started_lines = [line for line in log.splitlines() if " started; " in line]
+    assert len(started_lines) == 1, log  # one INFO line: version, mode, database, texts, games resumed
+    line = started_lines[0]
+    assert f" INFO bot.app: bot @konchinka_test_bot {version()} started; mode {mode}" in line, line
+    assert f"database {tmp_path.resolve()}" in line and "texts ru " in line and ", en " in line
+    assert line.endswith("; 0 active games resumed")
+    if mode == "webhook":  # «started» once the port listens, not before: setWebhook came first
+        assert "(listening on 127.0.0.1:" in line

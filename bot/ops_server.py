@@ -1,0 +1,146 @@
+"""``/healthz`` and ``/metrics`` over HTTP, from an event loop of their own on one thread.
+
+The bot's own loop may be blocked (a runaway handler): this server must still say so, so it does not run there.
+It is an :mod:`asyncio` server on a second loop in one thread, so a slow client costs a socket and a few kilobytes,
+never a thread: at most :data:`MAX_CONNECTIONS` connections are served at once (more are closed at once), a
+request must arrive whole within :data:`READ_WITHIN` seconds and its answer be taken within :data:`WRITE_WITHIN`,
+and every connection carries one request. ``/metrics`` gathers its figures on the bot's loop
+(:func:`asyncio.run_coroutine_threadsafe`) and waits for them at most :data:`bot.health.ANSWER_WITHIN` seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import threading
+import time
+from collections.abc import Callable, Coroutine
+from http import HTTPStatus
+from typing import Any, Final
+
+from bot.health import ANSWER_WITHIN, Health
+
+log = logging.getLogger(__name__)
+
+MAX_CONNECTIONS: Final = 64
+"""Connections served at once; a scraper and a health check need one each."""
+READ_WITHIN: Final = 5.0
+"""Seconds a client has to send its whole request (the request line and the headers)."""
+WRITE_WITHIN: Final = 10.0
+"""Seconds a client has to take the answer."""
+MAX_REQUEST: Final = 8192
+"""Bytes of request line and headers read at most."""
+
+Scrape = Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]
+TEXT: Final = "text/plain; charset=utf-8"
+
+
+class OpsServer:
+    """Listens on ``host:port`` as soon as it is made (an :class:`OSError` when the port is taken); serves once
+    started, until closed."""
+
+    def __init__(
+        self,
+        health: Health,
+        loop: asyncio.AbstractEventLoop,
+        metrics: Scrape | None,
+        host: str,
+        port: int,
+        *,
+        max_connections: int = MAX_CONNECTIONS,
+        read_within: float = READ_WITHIN,
+    ) -> None:
+        self.health = health
+        self._bot_loop = loop
+        self._metrics = metrics
+        self.max_connections = max_connections
+        self.read_within = read_within
+        self.open = 0
+        """Connections being served now."""
+        self.refused = 0
+        """Connections closed at once because :attr:`max_connections` were being served."""
+        self.timed_out = 0
+        """Connections closed because the request did not come (or the answer was not taken) in time."""
+        self._socket = socket.create_server((host, port), backlog=max_connections)
+        self.port = int(self._socket.getsockname()[1])
+        self._loop = asyncio.new_event_loop()
+        self._server: asyncio.Server | None = None
+        self._thread = threading.Thread(target=self._run, name="ops-http", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._server = self._loop.run_until_complete(
+            asyncio.start_server(self._serve, sock=self._socket, limit=MAX_REQUEST)
+        )
+        self._loop.run_forever()
+        self._loop.close()
+
+    def close(self) -> None:
+        if self._thread.is_alive():
+            with contextlib.suppress(Exception):
+                asyncio.run_coroutine_threadsafe(self._shut(), self._loop).result(5)
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
+        else:
+            self._loop.close()
+        self._socket.close()
+
+    async def _shut(self) -> None:
+        if self._server is not None:
+            self._server.close()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.open >= self.max_connections:
+            self.refused += 1
+            writer.transport.abort()
+            return
+        self.open += 1
+        try:
+            try:
+                head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.read_within)
+            except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
+                self.timed_out += 1
+                return
+            status, body, content_type = await self._answer(head)
+            writer.write(
+                f"HTTP/1.1 {status.value} {status.phrase}\r\nContent-Type: {content_type}\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+                + body
+            )
+            try:
+                await asyncio.wait_for(writer.drain(), WRITE_WITHIN)
+            except (TimeoutError, OSError):
+                self.timed_out += 1
+        finally:
+            self.open -= 1
+            if writer.transport.get_write_buffer_size():
+                writer.transport.abort()  # an answer not taken: drop it rather than wait
+            else:
+                writer.close()
+
+    async def _answer(self, head: bytes) -> tuple[HTTPStatus, bytes, str]:
+        parts = head.split(b"\r\n", 1)[0].split()
+        if len(parts) != 3 or parts[0] != b"GET":
+            return HTTPStatus.BAD_REQUEST, b"bad request\n", TEXT
+        path = parts[1].split(b"?", 1)[0]
+        if path == b"/healthz":
+            problems = self.health.problems()
+            body = ("\n".join(problems) if problems else "ok").encode() + b"\n"
+            return (HTTPStatus.SERVICE_UNAVAILABLE if problems else HTTPStatus.OK), body, TEXT
+        if path == b"/metrics" and self._metrics is not None:
+            if self.health.blocked(time.monotonic()):
+                message = b"the bot could not gather its figures: the event loop is blocked\n"
+                return HTTPStatus.SERVICE_UNAVAILABLE, message, TEXT
+            try:
+                future = asyncio.run_coroutine_threadsafe(self._metrics(), self._bot_loop)
+                body, content_type = await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_WITHIN)
+            except Exception as exc:  # a blocked or closed loop: say so rather than hang the scraper
+                message = f"the bot could not gather its figures: {type(exc).__name__}\n".encode()
+                return HTTPStatus.SERVICE_UNAVAILABLE, message, TEXT
+            return HTTPStatus.OK, body, content_type
+        return HTTPStatus.NOT_FOUND, b"not found\n", TEXT

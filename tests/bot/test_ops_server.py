@@ -1,0 +1,80 @@
+"""The ``/healthz`` and ``/metrics`` server under slow clients: a bounded number of connections, each with a
+deadline for its request, all on one thread — slow clients cannot grow threads or memory, and once they time
+out a health check is answered again. Figures are printed (``-rP``); the bound is asserted, not a time."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import resource
+import socket
+import threading
+import time
+
+from bot.health import Health
+from bot.ops_server import OpsServer
+
+SLOW = 600
+"""Slow connections opened at once (the probe that found the thread per connection held 2,748)."""
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/statm", encoding="ascii") as f:
+        return int(f.read().split()[1]) * resource.getpagesize() / 2**20
+
+
+async def _get(port: int, path: str) -> bytes:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+    await writer.drain()
+    data = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    return data
+
+
+async def test_many_slow_connections_take_no_thread_and_health_is_answered_once_they_time_out() -> None:
+    health = Health()
+    server = OpsServer(
+        health, asyncio.get_running_loop(), None, "127.0.0.1", 0, max_connections=32, read_within=1.0
+    )
+    server.start()
+    try:
+        assert (await _get(server.port, "/healthz")).startswith(b"HTTP/1.1 200 OK")
+        threads, memory = threading.active_count(), _rss_mb()
+        socks = []
+        for _ in range(SLOW):
+            sock = socket.socket()
+            sock.setblocking(False)
+            with contextlib.suppress(BlockingIOError):
+                sock.connect(("127.0.0.1", server.port))
+            socks.append(sock)
+        await asyncio.sleep(0.3)
+        for sock in socks:  # half a request line, and nothing more
+            with contextlib.suppress(OSError):
+                sock.send(b"GET /heal")
+        await asyncio.sleep(0.5)
+        peak_threads, peak_open = threading.active_count(), server.open
+        assert peak_threads == threads
+        assert peak_open <= 32
+        started = time.monotonic()
+        while True:  # the slow ones time out (1 s here) and free their places
+            try:
+                answer = await _get(server.port, "/healthz")
+            except (OSError, TimeoutError, asyncio.IncompleteReadError):
+                answer = b""
+            if answer.startswith(b"HTTP/1.1 200 OK") or time.monotonic() - started > 10:
+                break
+            await asyncio.sleep(0.1)
+        assert answer.startswith(b"HTTP/1.1 200 OK"), answer
+        assert server.timed_out >= 32 and server.refused > 0
+        print(
+            f"{SLOW} slow connections: threads {threads} -> {peak_threads}, open at most {peak_open}, "
+            f"refused {server.refused}, timed out {server.timed_out}, RSS {memory:.0f} -> {_rss_mb():.0f} MB; "
+            f"/healthz answered {time.monotonic() - started:.2f} s after"
+        )
+        for sock in socks:
+            sock.close()
+        assert (await _get(server.port, "/nothing")).startswith(b"HTTP/1.1 404")
+        assert (await _get(server.port, "/metrics")).startswith(b"HTTP/1.1 404")  # no metrics given
+    finally:
+        server.close()
