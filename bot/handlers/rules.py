@@ -67,6 +67,7 @@ async def on_rules(message: Message, command: CommandObject, service: GameServic
                 bot_username=username,
                 game=game,
                 answer=found.answer,
+                also=found.also,
             )
         else:
             rendered = render_rules_contents(

@@ -86,6 +86,10 @@ class RulesBook:
     sections: tuple[RulesSection, ...]
     names: frozenset[str]
     """The game's names (dictionary forms, both languages): a question naming the game is about it."""
+    marks: Mapping[str, float] = field(default_factory=dict)
+    """Words (or two-word phrases) only this game has, each with how surely it tells the game: 2 says it as its
+    name does («ералаш»), 1 leans to it («козырь»), less only adds up («сумма»). A question with no game in the
+    chat is answered for the game its marks lean to (see :mod:`bot.views.rules_search`)."""
     synonyms: Mapping[str, str] = field(default_factory=dict)
     """A word people say (its dictionary form, or as typed) → the words the rules use for it, «;» between them."""
     answers: tuple[DirectAnswer, ...] = ()
@@ -189,4 +193,4 @@ class RulesLibrary:
             for key, value in book.synonyms.items():
                 synonyms[key] = f"{synonyms[key]}; {value}" if key in synonyms else value
         names = {word_of(name).lemma: book.kind for book in self.books for name in book.names}
-        return RulesIndex(documents, synonyms, names)
+        return RulesIndex(documents, synonyms, names, {book.kind: book.marks for book in self.books})

@@ -16,13 +16,21 @@ the words the rules use («скинуть» → «отдать», «стоит»
 the nearest words they do by rapidfuzz, so a typo («ерлаш», «прикончть») still finds its section. Adjacent words
 also count as a phrase («двойка треф», «по последней», «не брать»), so a name beats its words apart.
 
-The chat's game and variant are strong context: another game's sections, and a section about another variant of
-the game, count at a fraction of their score — unless the query names that game itself. Pure (no
-aiogram, no I/O); the dictionaries load once.
+Which game is asked about comes first. A query that names a game (its name, or a word only that game has and
+that says it as surely — «ералаш», «прикончить») is about that game; inside a game's chat, that game, unless the
+query names the other; with no game in the chat, the words one game has and the other has not («козырь», «черви»
+against «стопка», «со стола») decide it when they clearly lean one way. Once the game is known, the other
+game's sections are not offered at all; a section about another variant of the game counts at a fraction of its
+score. A query that leans to no game is searched in every game.
+
+Numbers are read by their context: beside a capture («десяткой взять 3+3+4») a number from 1 to 10 is a card
+(«тройка»), elsewhere a number is a number (a total, a target, a count). Pure (no aiogram, no I/O); the
+dictionaries load once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import re
@@ -34,6 +42,8 @@ from typing import Final, TypeAlias
 import pymorphy3
 import snowballstemmer
 from rapidfuzz import fuzz, process
+
+from bot.views.rules_words import CAPTURE_WORDS, CARD_NUMBERS, SUIT_STEMS, TOTAL_WORDS
 
 MAX_WORDS: Final = 12
 """Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""
@@ -66,8 +76,15 @@ weight: the other aspect of a verb («забрать» — «забирать»,
 RELATED_MIN_LENGTH: Final = 5
 RELATED_PREFIX: Final = 3
 """…and that begin alike: a prefix makes another word («давать» — «сдавать», «ходить» — «сходить»)."""
-OTHER_GAME: Final = 0.3
-"""The share of its score a section keeps when another game is being played (and the query names no game)."""
+OTHER_GAME: Final = 0.0
+"""The share of its score a section keeps when another game is asked about: none — one game's question is never
+answered with the other game's section."""
+NAMING_MARK: Final = 2.0
+"""A game's marks adding up to this name the game as its name does (a query with the other game's marks too
+names neither)."""
+LEANING_MARK: Final = 1.0
+"""With no game in the chat, a game whose marks add up to this, and to this much more than the other's, is the
+game asked about."""
 OTHER_VARIANT: Final = 0.3
 """The share a section about another variant of its game keeps in a game of this variant."""
 UNKNOWN_VARIANT: Final = 0.8
@@ -83,7 +100,7 @@ NEGATIONS: Final = frozenset({"не", "no", "not"})
 _STOP_TEXT: Final = """
     а ага без бы бывать быть в вам вас весь во вообще вот всё все всего вы где да даже делать для до его её ее
     если есть ещё еще же за здесь и из или им их к как какой какая какое какие каков кем ко когда кто кто-то
-    ли либо меня мне мной может можно мой мы на над надо нам нас не него нее неё нельзя нечем ни нибудь но ну
+    ли либо меня мне мной может можно мой мы на над надо нам нас не него нее неё нельзя ни нибудь но ну
     нужно о об ой он она они оно от очень по под пожалуйста почему при про просто разве с сам свой себя сейчас
     сколько со так такой там тогда тоже только то тот ты тут у уже хотя чем через что чтобы чей это этот эта эти
     я зачем какой-то что-то кто-нибудь значит вдруг бывает случай будет означать работать происходить случиться
@@ -127,10 +144,12 @@ class Question:
     phrases: tuple[str, ...]
     gap_phrases: tuple[str, ...]
     named: str | None
-    """The one game the query names (its kind)."""
+    """The one game the query names (its kind): by its name, or by words only that game has (see ``marks``)."""
     content: tuple[frozenset[str], ...] = ()
     """Per word that carries meaning, in order: everything it may stand for (as typed, dictionary forms, the
     index terms)."""
+    lean: str | None = None
+    """The game the query's words lean to when it names none: only that game has them (None: no lean)."""
 
     def has(self, entry: str) -> bool:
         """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
@@ -217,6 +236,20 @@ def words_of(text: str) -> list[Word]:
     return [word_of(w) for w in _WORD.findall(text)]
 
 
+def numbers_as_cards(words: Sequence[Word]) -> list[Word]:
+    """``words`` with each number from 1 to 10 read as a card where the question is about taking cards and not
+    about points («десяткой взять 3+3+4» — threes and a four; «играть до 15», «7 треф» — numbers)."""
+    lemmas = {lemma for w in words for lemma in (w.raw, *w.lemmas)}
+    if not lemmas & CAPTURE_WORDS or lemmas & TOTAL_WORDS:
+        return list(words)
+    out = []
+    for i, w in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else None
+        is_card = w.raw in CARD_NUMBERS and not (after is not None and after.lemma[:3] in SUIT_STEMS)
+        out.append(word_of(CARD_NUMBERS[w.raw]) if is_card else w)
+    return out
+
+
 def phrases_of(words: Sequence[Word], gap: int = 0) -> list[str]:
     """Pairs of the words that carry meaning (negations kept), as «lemma lemma» terms: adjacent ones, or with
     ``gap`` words between them."""
@@ -245,13 +278,32 @@ def _phrases(text: str) -> Iterable[str]:
     return (p.strip() for p in text.split(";") if p.strip())
 
 
+def _mark(entry: str, weight: float) -> tuple[frozenset[str], str, float]:
+    """A game's mark as the query is matched against it: one word's forms, or a phrase of lemmas («не брать»)."""
+    words = words_of(entry)
+    if len(words) == 1:
+        return frozenset({words[0].raw, *words[0].lemmas}), "", weight
+    phrases = phrases_of(words)
+    return frozenset(), phrases[0] if phrases else entry, weight
+
+
 class RulesIndex:
     """BM25F over the sections (:class:`Document`) with synonyms, typo tolerance and the chat's context."""
 
     def __init__(
-        self, documents: Sequence[Document], synonyms: Mapping[str, str], game_names: Mapping[str, str]
+        self,
+        documents: Sequence[Document],
+        synonyms: Mapping[str, str],
+        game_names: Mapping[str, str],
+        game_marks: Mapping[str, Mapping[str, float]] | None = None,
     ):
         self._documents = tuple(documents)
+        self._marks: dict[str, tuple[tuple[frozenset[str], str, float], ...]] = {
+            kind: tuple(_mark(entry, weight) for entry, weight in marks.items())
+            for kind, marks in (game_marks or {}).items()
+        }
+        """Per game: its marks as (the dictionary forms of a one-word mark, or «» for a phrase; the phrase;
+        the weight)."""
         self._fields: list[dict[str, tuple[Counts, int]]] = []
         forms: dict[str, str] = {}
         for doc in self._documents:
@@ -350,9 +402,52 @@ class RulesIndex:
         named = {self._game_names[lemma] for w in words for lemma in w.lemmas if lemma in self._game_names}
         return named.pop() if len(named) == 1 else None
 
+    def mark_scores(self, question: Question) -> dict[str, float]:
+        """How strongly the query's words say each game: the sum of the weights of the game's marks it holds
+        (a word counts for one mark of a game at most: its best)."""
+        phrases = {*question.phrases, *question.gap_phrases}
+        # a word's own forms — not the words the rules use for it («ходить» is no «заходить»); a misspelt word
+        # stands for the words it is near
+        forms = [
+            frozenset({w.raw, *w.lemmas, *(() if is_dictionary_word(w.raw) else self.expansions(w))})
+            for w in question.words
+            if not w.is_stop
+        ]
+        scores: dict[str, float] = {}
+        for kind, marks in self._marks.items():
+            best: dict[int | str, float] = {}  # per word of the query (or per phrase): its best mark
+            for lemmas, phrase, weight in marks:
+                if phrase:
+                    if phrase in phrases:
+                        best[phrase] = max(best.get(phrase, 0.0), weight)
+                    continue
+                for i, own in enumerate(forms):
+                    if lemmas & own:
+                        best[i] = max(best.get(i, 0.0), weight)
+            scores[kind] = sum(best.values())
+        return scores
+
+    def _game_of(self, question: Question) -> tuple[str | None, str | None]:
+        """(the game the query names, the game it leans to) from its words."""
+        named = question.named
+        scores = self.mark_scores(question)
+        if named is None:
+            naming = [k for k, s in scores.items() if s >= NAMING_MARK]
+            others = [s for k, s in scores.items() if k not in naming]
+            if len(naming) == 1 and all(s < LEANING_MARK for s in others):
+                named = naming[0]
+        lean = None
+        if named is None and scores:
+            ranked = sorted(scores.items(), key=lambda item: -item[1])
+            top, score = ranked[0]
+            second = ranked[1][1] if len(ranked) > 1 else 0.0
+            if score >= LEANING_MARK and score - second >= LEANING_MARK:
+                lean = top
+        return named, lean
+
     def read(self, query: str) -> Question:
         """The query's words (at most :data:`MAX_WORDS`) and what each stands for in the index."""
-        words = words_of(query)[:MAX_WORDS]
+        words = numbers_as_cards(words_of(query)[:MAX_WORDS])
         resolved: list[Word] = []
         term_weights: list[dict[str, float]] = []
         content: list[frozenset[str]] = []
@@ -376,7 +471,7 @@ class RulesIndex:
         if len(names) < len(term_weights):  # a game's name beside other words: mostly context
             for i in names:
                 term_weights[i] = {t: w * GAME_NAME_WEIGHT for t, w in term_weights[i].items()}
-        return Question(
+        question = Question(
             tuple(words),
             tuple(term_weights),
             tuple(phrases_of(resolved)),
@@ -384,6 +479,8 @@ class RulesIndex:
             self.named_game(words),
             tuple(content),
         )
+        named, lean = self._game_of(question)
+        return dataclasses.replace(question, named=named, lean=lean)
 
     def search(
         self, query: str | Question, *, game: str | None = None, variant: str | None = None
