@@ -24,7 +24,11 @@ from engine.king.rules import (
 
 PENALTY_ITEMS: Final[tuple[tuple[str, str], ...]] = (
     ("king", "=кинга; =кингу; кинг червей; король червей; к♥; king of hearts"),
-    ("last2", "последние две; две последние; двух последних; последняя взятка; last two; last trick"),
+    (
+        "last2",
+        "последние две; две последние; двух последних; последняя взятка; взятка последний; =последних; "
+        "=последние; last two; last trick",
+    ),
     ("jack", "валет; мальчик; jack; boy"),
     ("queen", "дама; девочка; queen; girl"),
     ("heart", "черва; червь; черви; червы; heart; hearts"),
