@@ -49,7 +49,11 @@ def test_the_blind_questions_are_what_the_issue_asks_for() -> None:
 
 
 def test_the_blind_questions_find_their_section() -> None:
-    misses = [f"{q.query!r} in {q.chat}: {_first(q)}, not {q.expected}" for q in BLIND if _first(q) not in q.expected]
+    misses = [
+        f"{q.query!r} in {q.chat}: {_first(q)}, not {q.expected}"
+        for q in BLIND
+        if _first(q) not in q.expected
+    ]
     assert 1 - len(misses) / len(BLIND) >= BLIND_SHARE, "\n".join(misses)
     old = sum(1 for query, expected in ALL if next(iter(find_sections(LIB, query)), None) == expected)
     whole = (old + len(BLIND) - len(misses)) / (len(ALL) + len(BLIND))
@@ -58,7 +62,9 @@ def test_the_blind_questions_find_their_section() -> None:
 
 def _cases() -> list[tuple[str, str | None, str, tuple[str, ...]]]:
     blind = [
-        (q.query, q.chat, "classic" if q.chat == "konchinka" else "", q.expected) for q in BLIND if not q.ambiguous
+        (q.query, q.chat, "classic" if q.chat == "konchinka" else "", q.expected)
+        for q in BLIND
+        if not q.ambiguous
     ]
     return [
         *((query, None, "", (expected,)) for query, expected in ALL),
@@ -101,7 +107,10 @@ def test_a_question_fitting_both_games_gets_both_games_lines() -> None:
     ).text
     assert rendered.count("💬") == 2
     # in a game's chat, or asked with the game's name: that game's line alone, without its name
-    for found in (lookup(LIB, "можно играть вдвоём?", _context("king")), lookup(LIB, "в кинге можно вдвоём?")):
+    for found in (
+        lookup(LIB, "можно играть вдвоём?", _context("king")),
+        lookup(LIB, "в кинге можно вдвоём?"),
+    ):
         assert _lines(found) == ["💬 Играют ровно 4 игрока; пустые места занимают боты-игроки."]
     assert _lines(lookup(LIB, "можно играть вдвоём?", _context("konchinka"))) == [
         "💬 За столом от 2 до 4 игроков."

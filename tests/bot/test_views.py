@@ -66,7 +66,8 @@ from bot.views import (
 from bot.views.common import named
 from engine import IllegalActionError, make_game
 from engine.ai import Level
-from engine.cards import Card
+from engine.ai.advice import Advice
+from engine.cards import Card, parse_cards
 from engine.core import CommonIllegal, JSONValue
 from engine.king import KingIllegal
 from engine.konchinka import (
@@ -75,12 +76,15 @@ from engine.konchinka import (
     EventKind,
     Finish,
     KonchinkaAction,
+    KonchinkaGame,
     KonchinkaIllegal,
+    KonchinkaOptions,
     KonchinkaState,
     KonchinkaView,
     Lay,
 )
 from engine.konchinka.actions import FINISH
+from engine.konchinka.ai.advice import Why as KonchinkaWhy
 from tests.bot.conftest import lobby_info
 
 RU = translator(Locale.RU)
@@ -535,6 +539,37 @@ def test_finish_button_says_why_and_asks_once() -> None:
     assert by_text(asked, "← Другая карта")
     english = render_private(info, EN, FINISH)
     assert "🏁 <b>Finish the game?</b> " in english.text and by_text(english, "🏁 Yes, finish it!")
+
+
+def test_the_card_that_secures_the_win_offers_take_and_finish() -> None:
+    # Аня at 14 of 15 takes 10♦ with 10♥: the card offers the capture alone and «взять … и прикончить»
+    state = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions()),
+        hands=[parse_cards("Th 9h"), parse_cards("Ks 8s")],
+        table=parse_cards("Td Qd"),
+        deck=parse_cards("3d 4d 5d 6d"),
+        tally=[[14], [3]],
+    )
+    info = table(state)
+    assert not any(b.text == "🏁 Прикончить!" for b in buttons(render_private(info, RU)))  # not secured yet
+    ten = Card.parse("Th")
+    picked = render_private(info, RU, ten)
+    labels = [b.text for b in buttons(picked)]
+    assert labels[:3] == ["Взять 10♦", "🏁 Взять 10♦ и прикончить", "Положить на стол"]
+    move = MoveCb.unpack(by_text(picked, "🏁 Взять 10♦ и прикончить").callback_data or "")
+    action = info.view.legal_actions[move.index]
+    assert isinstance(action, Capture) and action.finish
+    english = [b.text for b in buttons(render_private(info, EN, ten))]
+    assert "🏁 Take 10♦ and finish" in english
+    hint = KONCHINKA.hint(info.view, Advice(action, KonchinkaWhy.FINISH, None, None), RU)
+    assert (
+        hint
+        == "💡 Мастер сыграл бы так: взять 10♦ картой 10♥ и прикончить партию — очков уже хватает для победы."
+    )
+    state.apply(action)
+    assert state.is_terminal and state.outcome is not None and state.outcome.winners == (0,)
+    party = render_party_end(table(state, 0), RU).text
+    assert "🏁 Аня приканчивает партию посреди раздачи" in party and "Победа: Аня — 15 очков" in party
 
 
 def test_english_uses_english_ranks() -> None:
