@@ -117,13 +117,13 @@ rules-king =
 
     <b>Time per move</b> is set in the settings. A reminder comes before it runs out, and when it does, a bot player moves for you; after two missed turns in a row a bot takes your seat for now; one tap brings you back.
 rules-king-negative =
-    <b>Part one — seven negative deals</b>, no trumps. Each punishes one thing: tricks, jacks, queens, hearts, the last two tricks, the king of hearts. The seventh deal, the <b>eralash</b>, punishes all of them at once.
+    <b>Part one — seven negative deals</b>, no trumps. Each penalises one thing: tricks, jacks, queens, hearts, the last two tricks, the king of hearts. In the seventh deal, the <b>eralash</b>, all of them are penalised at once.
 
     If you can't follow suit, play any card. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit. In “king” and “eralash” the king of hearts must go at the first chance: if you can't follow suit, you play it. In this bot it must also go when hearts are led and the ace of hearts is already in the trick: the king cannot win that trick anyway. This second case can be switched off in the settings.
 
     A deal stops early once no penalty is left in it, say all the jacks are taken (except “no tricks”, “last two” and “eralash”, where all eight tricks are played). This early stop can also be switched off in the settings.
 
-    The order of the seven deals is agreed in advance. Usually it is as above; the host may pick another one in the settings: jacks first, or the deals that punish cards before those that punish tricks.
+    The order of the seven deals is agreed in advance. Usually it is as above; the host may pick another one in the settings: jacks first, or the deals that penalise cards before those that penalise tricks.
 rules-king-trump =
     <b>Part two — eight deals with trumps</b>; every trick brings points. The first of them is dealt by whoever's turn it is in part one's rotation: the left neighbour of the player who dealt the eralash.
 
@@ -153,7 +153,7 @@ rules-short-tally = Deals go on until somebody reaches the target (usually 15); 
 rules-short-early-finish = A player who needs no more than two points may finish the game on their turn once this deal's captures secure them (this bot's reading of the old rule): a konchinka 1 point, 7 clubs 1, 27 cards 2 — also with the very capture that secures them, “🏁 Take … and finish”. The others get nothing for that deal. If the leaders are tied and one more deal is played, the total must end strictly higher than everyone else's.
 rules-short-options = Before the start the host chooses the variant, the target, whether several captures a move are allowed, whether capturing is a must, whether early finishing is allowed, the settlement and the time per move.
 rules-short-king = Four players, a 32-card deck, 15 deals of 8 tricks: 7 negative deals, then 8 with trumps. You must follow suit; the highest card of the led suit wins, or the highest trump.
-rules-short-king-negative = Seven deals without trumps: no tricks, no jacks, no queens, no hearts, not the last two tricks, not the king of hearts; the seventh, the eralash, punishes all of them at once. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit; in “king” and “eralash” the king of hearts goes at the first chance.
+rules-short-king-negative = Seven deals without trumps: no tricks, no jacks, no queens, no hearts, not the last two tricks, not the king of hearts; in the seventh, the eralash, all of them are penalised at once. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit; in “king” and “eralash” the king of hearts goes at the first chance.
 rules-short-king-trump = The player to the dealer's right names trump after seeing their first three cards, or says “the last card” — then trump is the suit of their eighth card. If you can't follow suit you must trump if you can; each trick is worth 3 points.
 rules-short-king-scoring = Penalties: a trick 2, a jack 4, a queen 4, a heart 2, each of the last two tricks 8, the king of hearts 16; eralash — all together, 96. Part two: 3 points a trick. A result is part two minus penalties; the four add up to 0.
 
