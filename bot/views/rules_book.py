@@ -19,7 +19,8 @@ from typing import Final, Protocol
 
 from bot.i18n import Locale, Translator, translator
 from bot.views.rules_answers import DirectAnswer
-from bot.views.rules_search import Document, RulesIndex, word_of
+from bot.views.rules_marks import GameMarks
+from bot.views.rules_search import Document, Question, RulesIndex, word_of
 from bot.views.rules_words import COMMON_SYNONYMS
 from engine.core import JSONValue
 
@@ -193,4 +194,14 @@ class RulesLibrary:
             for key, value in book.synonyms.items():
                 synonyms[key] = f"{synonyms[key]}; {value}" if key in synonyms else value
         names = {word_of(name).lemma: book.kind for book in self.books for name in book.names}
-        return RulesIndex(documents, synonyms, names, {book.kind: book.marks for book in self.books})
+        return RulesIndex(documents, synonyms, names)
+
+    @functools.cached_property
+    def marks(self) -> GameMarks:
+        """Every game's marks: which game a question is about (:mod:`bot.views.rules_marks`)."""
+        return GameMarks({book.kind: book.marks for book in self.books})
+
+    def read(self, query: str) -> Question:
+        """A question as the index reads it, with the game it names or leans to."""
+        index = self.index
+        return self.marks.resolve(index, index.read(query))

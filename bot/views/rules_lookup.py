@@ -72,7 +72,7 @@ def lookup(library: RulesLibrary, query: str, game: GameContext | None = None) -
 
     A direct answer moves the section that explains it to the top, unless the best section is one that does."""
     index = library.index
-    question = index.read(query)
+    question = library.read(query)
     kind = game.kind if game is not None else None
     chat_book = library.book(kind) if kind is not None else None
     variant = chat_book.variant_of(game.options) if chat_book is not None and game is not None else None

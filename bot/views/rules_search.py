@@ -30,7 +30,6 @@ dictionaries load once.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import math
 import re
@@ -79,12 +78,6 @@ RELATED_PREFIX: Final = 3
 OTHER_GAME: Final = 0.0
 """The share of its score a section keeps when another game is asked about: none — one game's question is never
 answered with the other game's section."""
-NAMING_MARK: Final = 2.0
-"""A game's marks adding up to this name the game as its name does (a query with the other game's marks too
-names neither)."""
-LEANING_MARK: Final = 1.0
-"""With no game in the chat, a game whose marks add up to this, and to this much more than the other's, is the
-game asked about."""
 OTHER_VARIANT: Final = 0.3
 """The share a section about another variant of its game keeps in a game of this variant."""
 UNKNOWN_VARIANT: Final = 0.8
@@ -149,7 +142,7 @@ class Question:
     """Per word that carries meaning, in order: everything it may stand for (as typed, dictionary forms, the
     index terms)."""
     lean: str | None = None
-    """The game the query's words lean to when it names none: only that game has them (None: no lean)."""
+    """The game the query's words lean to when it names none (see :mod:`bot.views.rules_marks`)."""
 
     def has(self, entry: str) -> bool:
         """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
@@ -278,15 +271,6 @@ def _phrases(text: str) -> Iterable[str]:
     return (p.strip() for p in text.split(";") if p.strip())
 
 
-def _mark(entry: str, weight: float) -> tuple[frozenset[str], str, float]:
-    """A game's mark as the query is matched against it: one word's forms, or a phrase of lemmas («не брать»)."""
-    words = words_of(entry)
-    if len(words) == 1:
-        return frozenset({words[0].raw, *words[0].lemmas}), "", weight
-    phrases = phrases_of(words)
-    return frozenset(), phrases[0] if phrases else entry, weight
-
-
 class RulesIndex:
     """BM25F over the sections (:class:`Document`) with synonyms, typo tolerance and the chat's context."""
 
@@ -295,15 +279,8 @@ class RulesIndex:
         documents: Sequence[Document],
         synonyms: Mapping[str, str],
         game_names: Mapping[str, str],
-        game_marks: Mapping[str, Mapping[str, float]] | None = None,
     ):
         self._documents = tuple(documents)
-        self._marks: dict[str, tuple[tuple[frozenset[str], str, float], ...]] = {
-            kind: tuple(_mark(entry, weight) for entry, weight in marks.items())
-            for kind, marks in (game_marks or {}).items()
-        }
-        """Per game: its marks as (the dictionary forms of a one-word mark, or «» for a phrase; the phrase;
-        the weight)."""
         self._fields: list[dict[str, tuple[Counts, int]]] = []
         forms: dict[str, str] = {}
         for doc in self._documents:
@@ -402,49 +379,6 @@ class RulesIndex:
         named = {self._game_names[lemma] for w in words for lemma in w.lemmas if lemma in self._game_names}
         return named.pop() if len(named) == 1 else None
 
-    def mark_scores(self, question: Question) -> dict[str, float]:
-        """How strongly the query's words say each game: the sum of the weights of the game's marks it holds
-        (a word counts for one mark of a game at most: its best)."""
-        phrases = {*question.phrases, *question.gap_phrases}
-        # a word's own forms — not the words the rules use for it («ходить» is no «заходить»); a misspelt word
-        # stands for the words it is near
-        forms = [
-            frozenset({w.raw, *w.lemmas, *(() if is_dictionary_word(w.raw) else self.expansions(w))})
-            for w in question.words
-            if not w.is_stop
-        ]
-        scores: dict[str, float] = {}
-        for kind, marks in self._marks.items():
-            best: dict[int | str, float] = {}  # per word of the query (or per phrase): its best mark
-            for lemmas, phrase, weight in marks:
-                if phrase:
-                    if phrase in phrases:
-                        best[phrase] = max(best.get(phrase, 0.0), weight)
-                    continue
-                for i, own in enumerate(forms):
-                    if lemmas & own:
-                        best[i] = max(best.get(i, 0.0), weight)
-            scores[kind] = sum(best.values())
-        return scores
-
-    def _game_of(self, question: Question) -> tuple[str | None, str | None]:
-        """(the game the query names, the game it leans to) from its words."""
-        named = question.named
-        scores = self.mark_scores(question)
-        if named is None:
-            naming = [k for k, s in scores.items() if s >= NAMING_MARK]
-            others = [s for k, s in scores.items() if k not in naming]
-            if len(naming) == 1 and all(s < LEANING_MARK for s in others):
-                named = naming[0]
-        lean = None
-        if named is None and scores:
-            ranked = sorted(scores.items(), key=lambda item: -item[1])
-            top, score = ranked[0]
-            second = ranked[1][1] if len(ranked) > 1 else 0.0
-            if score >= LEANING_MARK and score - second >= LEANING_MARK:
-                lean = top
-        return named, lean
-
     def read(self, query: str) -> Question:
         """The query's words (at most :data:`MAX_WORDS`) and what each stands for in the index."""
         words = numbers_as_cards(words_of(query)[:MAX_WORDS])
@@ -471,7 +405,7 @@ class RulesIndex:
         if len(names) < len(term_weights):  # a game's name beside other words: mostly context
             for i in names:
                 term_weights[i] = {t: w * GAME_NAME_WEIGHT for t, w in term_weights[i].items()}
-        question = Question(
+        return Question(
             tuple(words),
             tuple(term_weights),
             tuple(phrases_of(resolved)),
@@ -479,8 +413,6 @@ class RulesIndex:
             self.named_game(words),
             tuple(content),
         )
-        named, lean = self._game_of(question)
-        return dataclasses.replace(question, named=named, lean=lean)
 
     def search(
         self, query: str | Question, *, game: str | None = None, variant: str | None = None
