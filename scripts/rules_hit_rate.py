@@ -3,7 +3,8 @@
     .venv/bin/python scripts/rules_hit_rate.py              # this checkout's ranking
     .venv/bin/python scripts/rules_hit_rate.py /work/main   # another checkout's code, on the same queries
 
-Prints the hit rate of the question set, of the group cases (a game in the chat), and every miss.
+Prints the hit rate of the question set, of the group cases (a game in the chat), of the questions written blind
+(tests/bot/rules_questions_blind.txt, each in its chat's game), and every miss.
 """
 
 from __future__ import annotations
@@ -23,6 +24,17 @@ def _load_queries() -> Any:
     )
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _load_blind() -> Any:
+    spec = importlib.util.spec_from_file_location(
+        "rules_queries_blind", HERE / "tests" / "bot" / "rules_queries_blind.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["rules_queries_blind"] = module  # its dataclass looks its module up
     spec.loader.exec_module(module)
     return module
 
@@ -79,6 +91,21 @@ def main(argv: list[str]) -> int:
         f"group cases: {total - len(group_misses)}/{total} = {(total - len(group_misses)) / total:.1%} first"
     )
     print("\n".join(group_misses))
+    blind = _load_blind().BLIND
+    blind_misses: list[str] = []
+    for question in blind:
+        variant = "classic" if question.chat == "konchinka" else ""
+        got = first(question.query, question.chat, variant)
+        if got not in question.expected:
+            where = question.chat or "any"
+            blind_misses.append(
+                f"  {question.query!r} in {where}: expected {'|'.join(question.expected)}, got {got}"
+            )
+    total = len(blind)
+    print(
+        f"written blind: {total - len(blind_misses)}/{total} = {(total - len(blind_misses)) / total:.1%} first"
+    )
+    print("\n".join(blind_misses))
     return 0
 
 

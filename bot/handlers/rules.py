@@ -74,6 +74,7 @@ async def on_rules(
                 bot_username=username,
                 game=game,
                 answer=found.answer,
+                also=found.also,
             )
         else:
             rendered = render_rules_contents(

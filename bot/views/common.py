@@ -157,8 +157,8 @@ def place_of(scores: Sequence[int], seat: int) -> int:
 def place_line(scores: Sequence[int], seat: int, winners: Sequence[int], points: str, tr: Translator) -> str:
     """The first line of the party's end in a player's own chat: «🏆 Вы победили! — 16», «Вы на 2-м месте — 9»."""
     if seat in winners:
-        return tr.t("party-you-won", points=points)
-    return tr.t("party-your-place", place=place_of(scores, seat), points=points)
+        return tr.t("party-you-won", points=points, count=scores[seat])
+    return tr.t("party-your-place", place=place_of(scores, seat), points=points, count=scores[seat])
 
 
 def turn_line(seats: Sequence[SeatInfo], player: int, tr: Translator, note: str = "") -> str:

@@ -129,11 +129,16 @@ def render_rules_contents(
     library: RulesLibrary, tr: Translator, *, bot_username: str, is_group: bool, found_nothing: bool
 ) -> Rendered:
     """The table of contents: for «/rules» in a group, and when «/rules <words>» finds nothing."""
+
+    def topic(nav: str, game: str) -> str:
+        # a game's first button bears the game's name; in the line after that name it reads «Раздача и ход»
+        return tr.t("rules-topics-basics") if nav == game else nav
+
     games = "\n".join(
         tr.t(
             "rules-topics-game",
             game=tr.t(f"game-{book.kind}"),
-            sections=", ".join(s.nav(tr) for s in book.sections),
+            sections=", ".join(topic(s.nav(tr), tr.t(f"game-{book.kind}")) for s in book.sections),
         )
         for book in library.books
     )

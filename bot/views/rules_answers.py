@@ -77,6 +77,8 @@ class Answer:
     key: str
     args: Args
     sections: tuple[str, ...]
+    game: str = ""
+    """The kind of the game it answers for (set by the lookup)."""
 
 
 def first_named(question: Question, groups: Sequence[tuple[str, str]]) -> str | None:

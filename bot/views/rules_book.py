@@ -19,7 +19,8 @@ from typing import Final, Protocol
 
 from bot.i18n import Locale, Translator, translator
 from bot.views.rules_answers import DirectAnswer
-from bot.views.rules_search import Document, RulesIndex, word_of
+from bot.views.rules_marks import GameMarks
+from bot.views.rules_search import Document, Question, RulesIndex, word_of
 from bot.views.rules_words import COMMON_SYNONYMS
 from engine.core import JSONValue
 
@@ -86,6 +87,10 @@ class RulesBook:
     sections: tuple[RulesSection, ...]
     names: frozenset[str]
     """The game's names (dictionary forms, both languages): a question naming the game is about it."""
+    marks: Mapping[str, float] = field(default_factory=dict)
+    """Words (or two-word phrases) only this game has, each with how surely it tells the game: 2 says it as its
+    name does («ералаш»), 1 leans to it («козырь»), less only adds up («сумма»). A question with no game in the
+    chat is answered for the game its marks lean to (see :mod:`bot.views.rules_search`)."""
     synonyms: Mapping[str, str] = field(default_factory=dict)
     """A word people say (its dictionary form, or as typed) → the words the rules use for it, «;» between them."""
     answers: tuple[DirectAnswer, ...] = ()
@@ -190,3 +195,13 @@ class RulesLibrary:
                 synonyms[key] = f"{synonyms[key]}; {value}" if key in synonyms else value
         names = {word_of(name).lemma: book.kind for book in self.books for name in book.names}
         return RulesIndex(documents, synonyms, names)
+
+    @functools.cached_property
+    def marks(self) -> GameMarks:
+        """Every game's marks: which game a question is about (:mod:`bot.views.rules_marks`)."""
+        return GameMarks({book.kind: book.marks for book in self.books})
+
+    def read(self, query: str) -> Question:
+        """A question as the index reads it, with the game it names or leans to."""
+        index = self.index
+        return self.marks.resolve(index, index.read(query))

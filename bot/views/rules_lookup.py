@@ -3,6 +3,7 @@ messages that show them — in a private chat, in a group, and as inline results
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import re
 from collections.abc import Sequence
@@ -22,7 +23,7 @@ from bot.views.rules import (
     rules_deep_link,
     section_text,
 )
-from bot.views.rules_answers import Answer, AnswerContext, asks_about, find_answer
+from bot.views.rules_answers import Answer, AnswerContext, find_answer
 from bot.views.rules_book import RulesBook, RulesLibrary
 from bot.views.rules_search import Question
 
@@ -32,10 +33,20 @@ MORE_HITS: Final = 2
 
 @dataclass(frozen=True, slots=True)
 class Lookup:
-    """What «/rules <words>» finds: the section ids, best first, and the direct answer, if the question has one."""
+    """What «/rules <words>» finds: the section ids, best first, and the direct answer, if the question has one.
+
+    ``also``: a question that fits every game alike («сколько карт в колоде?» with no game in the chat) gets each
+    game's one-line answer — ``answer`` the first game's, ``also`` the others' — each line naming its game."""
 
     sections: tuple[str, ...]
     answer: Answer | None = None
+    also: tuple[Answer, ...] = ()
+
+
+def _named_variant(book: RulesBook, question: Question) -> str | None:
+    """The variant of ``book``'s game the question names («в очковой»), if one."""
+    named = [v for v, words in book.variant_words.items() if any(question.has(w) for w in words)]
+    return named[0] if len(named) == 1 else None
 
 
 def _asked_variant(
@@ -48,6 +59,8 @@ def _asked_variant(
     for variant, words in book.variant_words.items():
         if any(question.has(w) for w in words):
             return variant
+    if not sections:
+        return None
     top = library.section(sections[0])
     if library.book_of(top.id) is book and top.variant and top.variant != book.usual_variant:
         return top.variant
@@ -59,22 +72,25 @@ def lookup(library: RulesLibrary, query: str, game: GameContext | None = None) -
 
     A direct answer moves the section that explains it to the top, unless the best section is one that does."""
     index = library.index
-    question = index.read(query)
+    question = library.read(query)
     kind = game.kind if game is not None else None
     chat_book = library.book(kind) if kind is not None else None
     variant = chat_book.variant_of(game.options) if chat_book is not None and game is not None else None
     if question.named is not None and question.named != kind:
         kind, variant, game, chat_book = question.named, None, None, library.book(question.named)
+    elif kind is None and question.lean is not None:  # only one game has the question's words
+        kind, chat_book = question.lean, library.book(question.lean)
+    if chat_book is not None and variant is not None:  # a variant named in the question beats the party's
+        variant = _named_variant(chat_book, question) or variant
     hits = index.search(question, game=kind, variant=variant)
     sections = [hit.section for hit in hits]
-    if not sections:
-        return Lookup(())
     if chat_book is not None:
         books = [chat_book]
-    else:  # no game known: the answers of the game the best section is about, then of the others
-        best = library.book_of(sections[0])
-        books = [best, *(b for b in library.books if b is not best)]
-    answer = None
+    elif sections:
+        books = _books_by_hits(library, sections)
+    else:
+        books = list(library.books)
+    answers: list[Answer] = []
     for book in books:
         context = AnswerContext(
             book.kind,
@@ -83,12 +99,30 @@ def lookup(library: RulesLibrary, query: str, game: GameContext | None = None) -
             game.turn_seconds if game is not None else None,
         )
         answer = find_answer(question, context, book.answers, sections)
-        if answer is not None or asks_about(question, book.answers):
-            break
-    if answer is not None and sections[0] not in answer.sections:
-        first = answer.sections[0]
-        sections = [first, *(s for s in sections if s != first)]
-    return Lookup(tuple(sections), answer)
+        if answer is not None:
+            answers.append(dataclasses.replace(answer, game=book.kind))
+    if not sections:
+        if answers:  # words no section has, but a question with a one-line answer («нас трое?»)
+            sections = [answers[0].sections[0]]
+        elif chat_book is not None and question.named == kind:
+            sections = [
+                chat_book.sections[0].id
+            ]  # «кончинка» and words no section has: the game's first page
+        else:
+            return Lookup(())
+    if not answers:
+        return Lookup(tuple(sections))
+    # the sections explaining the answers first (the best one where it explains the first answer), in order
+    first = sections[0] if sections[0] in answers[0].sections else answers[0].sections[0]
+    explained = [first, *(a.sections[0] for a in answers[1:])]
+    sections = [*dict.fromkeys([*explained, *sections])]
+    return Lookup(tuple(sections), answers[0], tuple(answers[1:]))
+
+
+def _books_by_hits(library: RulesLibrary, sections: Sequence[str]) -> list[RulesBook]:
+    """With no game known, every game's book: the one of the best section first."""
+    best = library.book_of(sections[0])
+    return [best, *(b for b in library.books if b is not best)]
 
 
 def find_sections(
@@ -102,9 +136,21 @@ def find_sections(
     return list(lookup(library, query, context).sections)
 
 
-def answer_line(answer: Answer, tr: Translator) -> str:
-    """A direct answer as the first line of a rules message."""
-    return f"💬 <b>{tr.t('rules-answer-' + answer.key, **answer.args)}</b>"
+def answer_line(answer: Answer, tr: Translator, *, named: bool = False) -> str:
+    """A direct answer as the first line of a rules message; ``named``: the line starts with its game's name
+    (when every game's answer is shown)."""
+    line = tr.t("rules-answer-" + answer.key, **answer.args)
+    if named and answer.game:
+        line = f"{tr.t('game-' + answer.game)}: {line}"
+    return f"💬 <b>{line}</b>"
+
+
+def answer_lines(found: Lookup, tr: Translator) -> str:
+    """The direct answer lines of a lookup: one, or one per game, each naming its game; "" for none."""
+    if found.answer is None:
+        return ""
+    every = (found.answer, *found.also)
+    return "\n".join(answer_line(a, tr, named=len(every) > 1) for a in every)
 
 
 def render_rules_answer(
@@ -116,6 +162,7 @@ def render_rules_answer(
     bot_username: str,
     game: GameContext | None = None,
     answer: Answer | None = None,
+    also: Sequence[Answer] = (),
 ) -> Rendered:
     """The answer to «/rules <words>»: the direct ``answer`` (if the question has one), the best section, buttons
     for the next best and for the whole rules.
@@ -137,7 +184,7 @@ def render_rules_answer(
             tr.t("btn-rules-all"), RulesCb(section=library.first.id, game=game_id, page=True).pack()
         )
     if answer is not None:
-        text = answer_line(answer, tr) + "\n\n" + text
+        text = answer_lines(Lookup(tuple(found), answer, tuple(also)), tr) + "\n\n" + text
     return Rendered(text, keyboard([more, [whole]]))
 
 
@@ -195,7 +242,7 @@ def render_inline(
     for i, section_id in enumerate(found):
         text = section_text(library, section_id, tr, examples=False)
         if i == 0 and looked.answer is not None:
-            text = answer_line(looked.answer, tr) + "\n\n" + text
+            text = answer_lines(looked, tr) + "\n\n" + text
         results.append(
             _article(
                 f"{tr.locale.value}-{section_id}",

@@ -16,9 +16,16 @@ the words the rules use («скинуть» → «отдать», «стоит»
 the nearest words they do by rapidfuzz, so a typo («ерлаш», «прикончть») still finds its section. Adjacent words
 also count as a phrase («двойка треф», «по последней», «не брать»), so a name beats its words apart.
 
-The chat's game and variant are strong context: another game's sections, and a section about another variant of
-the game, count at a fraction of their score — unless the query names that game itself. Pure (no
-aiogram, no I/O); the dictionaries load once.
+Which game is asked about comes first. A query that names a game (its name, or a word only that game has and
+that says it as surely — «ералаш», «прикончить») is about that game; inside a game's chat, that game, unless the
+query names the other; with no game in the chat, the words one game has and the other has not («козырь», «черви»
+against «стопка», «со стола») decide it when they clearly lean one way. Once the game is known, the other
+game's sections are not offered at all; a section about another variant of the game counts at a fraction of its
+score. A query that leans to no game is searched in every game.
+
+Numbers are read by their context: beside a capture («десяткой взять 3+3+4») a number from 1 to 10 is a card
+(«тройка»), elsewhere a number is a number (a total, a target, a count). Pure (no aiogram, no I/O); the
+dictionaries load once.
 """
 
 from __future__ import annotations
@@ -34,6 +41,8 @@ from typing import Final, TypeAlias
 import pymorphy3
 import snowballstemmer
 from rapidfuzz import fuzz, process
+
+from bot.views.rules_words import CAPTURE_WORDS, CARD_NUMBERS, SUIT_STEMS, TOTAL_WORDS
 
 MAX_WORDS: Final = 12
 """Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""
@@ -66,8 +75,9 @@ weight: the other aspect of a verb («забрать» — «забирать»,
 RELATED_MIN_LENGTH: Final = 5
 RELATED_PREFIX: Final = 3
 """…and that begin alike: a prefix makes another word («давать» — «сдавать», «ходить» — «сходить»)."""
-OTHER_GAME: Final = 0.3
-"""The share of its score a section keeps when another game is being played (and the query names no game)."""
+OTHER_GAME: Final = 0.0
+"""The share of its score a section keeps when another game is asked about: none — one game's question is never
+answered with the other game's section."""
 OTHER_VARIANT: Final = 0.3
 """The share a section about another variant of its game keeps in a game of this variant."""
 UNKNOWN_VARIANT: Final = 0.8
@@ -83,7 +93,7 @@ NEGATIONS: Final = frozenset({"не", "no", "not"})
 _STOP_TEXT: Final = """
     а ага без бы бывать быть в вам вас весь во вообще вот всё все всего вы где да даже делать для до его её ее
     если есть ещё еще же за здесь и из или им их к как какой какая какое какие каков кем ко когда кто кто-то
-    ли либо меня мне мной может можно мой мы на над надо нам нас не него нее неё нельзя нечем ни нибудь но ну
+    ли либо меня мне мной может можно мой мы на над надо нам нас не него нее неё нельзя ни нибудь но ну
     нужно о об ой он она они оно от очень по под пожалуйста почему при про просто разве с сам свой себя сейчас
     сколько со так такой там тогда тоже только то тот ты тут у уже хотя чем через что чтобы чей это этот эта эти
     я зачем какой-то что-то кто-нибудь значит вдруг бывает случай будет означать работать происходить случиться
@@ -127,10 +137,12 @@ class Question:
     phrases: tuple[str, ...]
     gap_phrases: tuple[str, ...]
     named: str | None
-    """The one game the query names (its kind)."""
+    """The one game the query names (its kind): by its name, or by words only that game has (see ``marks``)."""
     content: tuple[frozenset[str], ...] = ()
     """Per word that carries meaning, in order: everything it may stand for (as typed, dictionary forms, the
     index terms)."""
+    lean: str | None = None
+    """The game the query's words lean to when it names none (see :mod:`bot.views.rules_marks`)."""
 
     def has(self, entry: str) -> bool:
         """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
@@ -217,6 +229,20 @@ def words_of(text: str) -> list[Word]:
     return [word_of(w) for w in _WORD.findall(text)]
 
 
+def numbers_as_cards(words: Sequence[Word]) -> list[Word]:
+    """``words`` with each number from 1 to 10 read as a card where the question is about taking cards and not
+    about points («десяткой взять 3+3+4» — threes and a four; «играть до 15», «7 треф» — numbers)."""
+    lemmas = {lemma for w in words for lemma in (w.raw, *w.lemmas)}
+    if not lemmas & CAPTURE_WORDS or lemmas & TOTAL_WORDS:
+        return list(words)
+    out = []
+    for i, w in enumerate(words):
+        after = words[i + 1] if i + 1 < len(words) else None
+        is_card = w.raw in CARD_NUMBERS and not (after is not None and after.lemma[:3] in SUIT_STEMS)
+        out.append(word_of(CARD_NUMBERS[w.raw]) if is_card else w)
+    return out
+
+
 def phrases_of(words: Sequence[Word], gap: int = 0) -> list[str]:
     """Pairs of the words that carry meaning (negations kept), as «lemma lemma» terms: adjacent ones, or with
     ``gap`` words between them."""
@@ -249,7 +275,10 @@ class RulesIndex:
     """BM25F over the sections (:class:`Document`) with synonyms, typo tolerance and the chat's context."""
 
     def __init__(
-        self, documents: Sequence[Document], synonyms: Mapping[str, str], game_names: Mapping[str, str]
+        self,
+        documents: Sequence[Document],
+        synonyms: Mapping[str, str],
+        game_names: Mapping[str, str],
     ):
         self._documents = tuple(documents)
         self._fields: list[dict[str, tuple[Counts, int]]] = []
@@ -352,7 +381,7 @@ class RulesIndex:
 
     def read(self, query: str) -> Question:
         """The query's words (at most :data:`MAX_WORDS`) and what each stands for in the index."""
-        words = words_of(query)[:MAX_WORDS]
+        words = numbers_as_cards(words_of(query)[:MAX_WORDS])
         resolved: list[Word] = []
         term_weights: list[dict[str, float]] = []
         content: list[frozenset[str]] = []

@@ -32,16 +32,20 @@ COMMON_SYNONYMS: Final[Mapping[str, str]] = {
 """Words of everyday speech (or common misspellings) that mean the same in any game."""
 
 HOW_MANY: Final = "сколько; скока; how many; many; how much; much"
-VALUE_WORDS: Final = (
-    "стоить; стоимость; сколько; очко; значение; номинал; worth; value; much; cost; point; points"
-)
+VALUE_WORDS: Final = "стоить; стоимость; сколько; скока; скоко; очко; значение; номинал; worth; value; much; cost; point; points"
 TIME_WORDS: Final = ("время; таймер; time; timer; успеть", "ход; move; сколько; how; turn; сходить")
 """A question about the time per move («что будет, если не успею сходить»)."""
 PLAYERS_WORDS: Final = (
-    "игрок; человек; player; people; втроем; вдвоем; вчетвером",
+    "игрок; человек; player; people; втроем; вдвоем; вчетвером; трое; двое; четверо",
     HOW_MANY + "; можно; can; втроем; вдвоем; вчетвером",
 )
 """A question about the number of players («сколько человек может играть»)."""
+FIRST_DEALER_WORDS: Final = (
+    "кто; who",
+    "первый; первым; first; начинать; start",
+    "сдавать; сдать; раздавать; сдающий; deal; deals; dealer",
+)
+"""A question about who deals first («кто первый сдаёт»)."""
 
 RANK_WORDS: Final[Mapping[Rank, str]] = {
     Rank.ACE: "туз; ace",
@@ -59,3 +63,29 @@ RANK_WORDS: Final[Mapping[Rank, str]] = {
     Rank.KING: "король; king",
 }
 """What people call each rank."""
+
+CARD_NUMBERS: Final[Mapping[str, str]] = {
+    "1": "туз",
+    "2": "двойка",
+    "3": "тройка",
+    "4": "четверка",
+    "5": "пятерка",
+    "6": "шестерка",
+    "7": "семерка",
+    "8": "восьмерка",
+    "9": "девятка",
+    "10": "десятка",
+}
+"""A number read as a card where the question is about taking cards («десяткой взять 3+3+4»)."""
+CAPTURE_WORDS: Final = frozenset(
+    {"взять", "брать", "забрать", "забирать", "бить", "побить", "take", "capture", "карта", "картой"}
+    | {w.strip() for words in RANK_WORDS.values() for w in words.split(";")}
+)
+"""Words (dictionary forms) that make the numbers of a question cards."""
+TOTAL_WORDS: Final = frozenset(
+    {"очко", "очки", "играть", "набрать", "счет", "запись", "победа", "выиграть", "штраф", "итог", "до"}
+    | {"point", "points", "score", "target", "play", "win", "penalty", "total"}
+)
+"""Words (dictionary forms) that make the numbers of a question totals, counts or targets."""
+SUIT_STEMS: Final = frozenset({"чер", "буб", "пик", "тре", "кре", "hea", "dia", "spa", "clu"})
+"""The first letters of the suits' names: a number before one names a card («10 бубей») as it is."""

@@ -46,10 +46,14 @@ class Capture:
 
     ``groups`` holds one group normally, several only with ``multi_capture``; a classic jack sweep is one group,
     the whole table. Cards inside a group are ordered by index.
+
+    ``finish``: «взять … и прикончить» — the capture and the early finish as one action (code ``c:Td:7d3s:f``),
+    offered only when the finish is valid right after the capture (see ``KonchinkaState.can_finish``).
     """
 
     card: Card
     groups: tuple[tuple[Card, ...], ...]
+    finish: bool = False
 
     PREFIX: ClassVar[str] = "c"
 
@@ -60,11 +64,20 @@ class Capture:
 
     @property
     def code(self) -> str:
-        return f"c:{self.card.code}:" + ".".join("".join(c.code for c in group) for group in self.groups)
+        text = f"c:{self.card.code}:" + ".".join("".join(c.code for c in group) for group in self.groups)
+        return text + ":f" if self.finish else text
+
+    @property
+    def capture(self) -> Capture:
+        """The capture alone, without the finish."""
+        return Capture(self.card, self.groups) if self.finish else self
 
     @classmethod
     def parse(cls, code: str) -> Capture:
         parts = code.split(":")
+        finish = len(parts) == 4 and parts[3] == Finish.PREFIX
+        if finish:
+            parts.pop()
         if len(parts) != 3 or parts[0] != cls.PREFIX or len(parts[1]) != 2 or not parts[2]:
             raise _malformed(code)
         groups = []
@@ -72,7 +85,7 @@ class Capture:
             if not text or len(text) % 2:
                 raise _malformed(code)
             groups.append(tuple(_parse_card(text[i : i + 2], code) for i in range(0, len(text), 2)))
-        return cls(_parse_card(parts[1], code), tuple(groups))
+        return cls(_parse_card(parts[1], code), tuple(groups), finish)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +109,11 @@ KonchinkaAction = Lay | Capture | Finish
 
 LAYS: Final[tuple[Lay, ...]] = tuple(Lay(card) for card in FULL_DECK)
 FINISH: Final = Finish()
+
+
+def ends_party(action: KonchinkaAction) -> bool:
+    """Whether ``action`` finishes the party early: «прикончить» alone, or «взять … и прикончить»."""
+    return type(action) is Finish or (type(action) is Capture and action.finish)
 
 
 def parse_action(code: str) -> KonchinkaAction:

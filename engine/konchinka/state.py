@@ -68,6 +68,14 @@ _SWEEP: Final = EventKind.SWEEP
 _NO_SWEEP: Final = -1  # a value no card has: the "sweep value" of the points variant, where jacks sum
 
 
+def _mask_of_capture(capture: Capture) -> int:
+    """The bitmask of the cards a capture puts in the pile: the taken cards and the capturing card."""
+    mask = BIT[capture.card.index]
+    for t in capture.taken:
+        mask |= BIT[t.index]
+    return mask
+
+
 class _Rules:
     """The options as the hot path reads them: plain attributes, worked out once per state.
 
@@ -556,19 +564,48 @@ class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
         strictly above every other running total (this matters only in a deal played to break a tie at the top,
         where both are already past the target).
         """
+        if self._current < 0:
+            return False
+        return self._finishes_with(seat, self.secured_points(seat))
+
+    def can_finish_with(self, seat: Player, capture: Capture) -> bool:
+        """Whether ``seat`` may «прикончить» right after ``capture`` (a capture it may make now): the points the
+        capture secures count, so a кончинка taken with the deck's last card finishes before the deal is scored.
+        """
+        if self._current < 0:
+            return False
+        return self._finishes_with(seat, self._secured_after(seat, _mask_of_capture(capture)))
+
+    def _secured_after(self, seat: int, mask: int) -> int:
+        """``seat``'s secured points once the cards of ``mask`` are in its pile."""
+        return secured_points(
+            len(self._captured[seat]) + mask.bit_count(),
+            self._clubs[seat] + (mask & CLUBS_MASK).bit_count(),
+            self._konch[seat] + (mask & KONCHINKI_MASK).bit_count(),
+        )
+
+    def _finishes_with(self, seat: int, secured: int) -> bool:
+        """The finish rule for ``seat`` with ``secured`` points secured in this deal."""
         options = self._game.options
-        if not options.early_finish or self._current < 0:
+        if not options.early_finish:
             return False
         total = self._totals[seat]
-        if options.target - total > 2:
-            return False
-        secured = self.secured_points(seat)
-        if secured <= 0:
+        if options.target - total > 2 or secured <= 0:
             return False
         new_total = total + secured
         if new_total < options.target:
             return False
         return all(new_total > t for s, t in enumerate(self._totals) if s != seat)
+
+    def _with_finishes(self, seat: int, out: list[KonchinkaAction]) -> list[KonchinkaAction]:
+        """``out`` with «взять … и прикончить» right after every capture that would allow the finish."""
+        with_finish: list[KonchinkaAction] = []
+        for a in out:
+            with_finish.append(a)
+            if type(a) is Capture and self.can_finish_with(seat, a):
+                assert isinstance(a, Capture)
+                with_finish.append(Capture(a.card, a.groups, True))
+        return with_finish
 
     def legal_actions(self) -> tuple[KonchinkaAction, ...]:
         """The current player's actions: per hand card (hand order) its captures then its lay; Finish last.
@@ -629,8 +666,10 @@ class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
                 if any_capture and rules.forced:
                     out = [a for a in out if type(a) is not Lay]
         # ``finish_from`` only skips the full check where it must fail (more than 2 points short)
-        if self._totals[seat] >= rules.finish_from and self.can_finish(seat):
-            out.append(FINISH)
+        if self._totals[seat] >= rules.finish_from:
+            out = self._with_finishes(seat, out)
+            if self.can_finish(seat):
+                out.append(FINISH)
         legal = self._legal = tuple(out)
         return legal
 
@@ -693,19 +732,19 @@ class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
             self._events.append((seat, _LAY, card, (), self._deal_number))
         elif kind is Capture:
             assert isinstance(action, Capture)
+            if action.finish:
+                self._check_capture(seat, action)
+                if not self.can_finish_with(seat, action):
+                    raise self._cannot_finish(seat, self._secured_after(seat, _mask_of_capture(action)))
+                self._apply_capture(seat, action)
+                self._history.append(action)
+                self._legal = None
+                self._finish_early(seat)
+                return
             self._apply_capture(seat, action)
         elif kind is Finish:
             if not self.can_finish(seat):
-                # what the finish must bring: the target, and (after a tie at the top) more than every other total
-                others = max((t for s, t in enumerate(self._totals) if s != seat), default=0)
-                goal = max(self._game.options.target, others + 1)
-                raise IllegalActionError(
-                    KonchinkaIllegal.CANNOT_FINISH,
-                    "the secured points do not reach the target",
-                    need=goal - self._totals[seat],
-                    secured=self.secured_points(seat),
-                    tie=goal > self._game.options.target,
-                )
+                raise self._cannot_finish(seat, self.secured_points(seat))
             self._history.append(action)
             self._legal = None
             self._finish_early(seat)
@@ -720,6 +759,18 @@ class KonchinkaState(StateBase[KonchinkaGame, KonchinkaAction]):
         self._current = nxt
         if not self._hands[nxt]:
             self._after_round()
+
+    def _cannot_finish(self, seat: int, secured: int) -> IllegalActionError:
+        # what the finish must bring: the target, and (after a tie at the top) more than every other total
+        others = max((t for s, t in enumerate(self._totals) if s != seat), default=0)
+        goal = max(self._game.options.target, others + 1)
+        return IllegalActionError(
+            KonchinkaIllegal.CANNOT_FINISH,
+            "the secured points do not reach the target",
+            need=goal - self._totals[seat],
+            secured=secured,
+            tie=goal > self._game.options.target,
+        )
 
     def _apply_capture(self, seat: int, action: Capture) -> None:
         """Take the cards of ``action`` (validated unless it is the very object ``legal_actions`` offered).

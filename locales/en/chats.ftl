@@ -46,7 +46,7 @@ cmd-lang = Bot language
 
 ## /leave
 
-chats-left = 🚪 { $name } leaves the table — a bot plays for them from now on.
+chats-left = 🚪 { $name } leaves the table — a bot has taken the seat for now.
 chats-left-private = 🚪 You left the table — a bot plays for you from now on. Changed your mind? Tap «↩️ Back to the game».
 answer-already-left = A bot already plays for you. Tap «↩️ Back to the game» to come back.
 cmd-leave = Leave the table

@@ -33,6 +33,7 @@ btn-finish = 🏁 Finish it!
 btn-lay = Put on the table
 btn-sweep = Take the whole table ({ $count })
 btn-capture = Take { $cards }
+btn-and-finish = 🏁 { $action } and finish
 btn-other-card = ← Another card
 btn-rematch = 🔁 Rematch
 btn-table = 📋 Table
@@ -57,7 +58,6 @@ settlement-name = { $settlement ->
 }
 turn-time = { $seconds ->
     [0] no limit
-    [120] 2 min
    *[other] { $seconds } s
 }
 

@@ -61,16 +61,26 @@ deal-no-konchinki = 🎯 Nobody took a konchinka
 deal-points = Points this deal: { $points }
 
 party-title = 🏆 <b>The game is over!</b>
-party-winner = Winner: { $name } — { $points }
+party-winner = Winner: { $name } — { $points } { $count ->
+    [one] point
+   *[other] points
+}
 settle-title-points = Settlement on points — what each lacked to { $target }:
 settle-title-stake = Settlement (fixed stake of { $stake }):
-settle-pays = { $payer } → { $payee }: { $amount }
-settle-owes = { $payer } pays { $amount }
+settle-pays = { $payer } → { $payee }: { $amount }{ settle-unit }
+settle-owes = { $payer } pays { $amount }{ settle-unit }
+settle-unit = { $unit ->
+    [points] { $amount ->
+        [one] {" "}point
+       *[other] {" "}points
+    }
+   *[stake] {""}
+}
 
 notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press “Start” — your cards will come there.
 notice-reminder = ⏰ { $name }, your move! { $time } left.
 notice-timed-out = ⏰ { $name }: time ran out, the bot played.
-notice-replaced = 🤖 { $name } keeps missing turns — a bot plays this seat for now. One tap brings the player back.
+notice-replaced = 🤖 { $name } keeps missing turns — a bot has taken the seat for now. One tap brings the player back.
 notice-seat-back = ↩️ { $name } is back in the game.
 notice-cancelled = ✖️ The game was cancelled.
 
@@ -133,6 +143,7 @@ joined-private = ✅ You are in the { $game } game in “{ $group }”. When the
 hint-move-finish = finish the game
 hint-move-lay = put down { $card }
 hint-move-capture = take { $taken } with { $card }
+hint-move-capture-finish = take { $taken } with { $card } and finish the game
 hint-move-play = { $card }
 hint-move-trump = trump { $suit }
 hint-move-trump-last = trump by the last card

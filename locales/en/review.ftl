@@ -2,7 +2,7 @@
 
 btn-review = 🔍 Game review
 review-title = 🔍 <b>Game review</b>
-review-weighed = The master went through every move where you had a choice ({ $count }). Here is where it would have done best:
+review-weighed = The master went through every move where you had a choice ({ $count }). Here are the moves where it would have done better:
 review-none = The master went through every move where you had a choice ({ $count }) and would have played them the same: none cost you points.
 review-konchinka-position = <b>{ $n }.</b> Deal { $deal }. Table: { $table }
 review-empty-table = empty

@@ -17,11 +17,17 @@ notice-timed-out-you = ⏰ Time ran out — the bot played { $move } for you.
 notice-replaced-you = 🤖 You missed several turns in a row — the bot plays for you now. Tap below to come back.
 hand-replaced = 🤖 The bot plays for you — tap below to come back.
 
-party-you-won = 🎉 <b>You won!</b> — { $points }
+party-you-won = 🎉 <b>You won!</b> — { $points } { $count ->
+    [one] point
+   *[other] points
+}
 party-your-place = <b>You came { $place ->
     [1] 1st
     [2] 2nd
     [3] 3rd
    *[other] { $place }th
-}</b> — { $points }
+}</b> — { $points } { $count ->
+    [one] point
+   *[other] points
+}
 deal-short = <b>Deal { $deal } is over:</b> { $points }

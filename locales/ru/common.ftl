@@ -33,6 +33,7 @@ btn-finish = 🏁 Прикончить!
 btn-lay = Положить на стол
 btn-sweep = Взять весь стол ({ $count })
 btn-capture = Взять { $cards }
+btn-and-finish = 🏁 { $action } и прикончить
 btn-other-card = ← Другая карта
 btn-rematch = 🔁 Реванш
 btn-table = 📋 Стол
@@ -57,7 +58,6 @@ settlement-name = { $settlement ->
 }
 turn-time = { $seconds ->
     [0] без лимита
-    [120] 2 мин
    *[other] { $seconds } с
 }
 
@@ -65,7 +65,7 @@ lobby-king-summary = 15 раздач, четверо
 lobby-turn-time = ⏱ На ход: { $seconds } с
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-empty = — пока никого
-lobby-creator = Собирает: { $name }
+lobby-creator = Организатор: { $name }
 lobby-bots-fill = Пустые места займут боты.
 lobby-first-dealer = Кто сдаёт первым — решит жребий.
 lobby-need-more = { $need ->
@@ -82,7 +82,7 @@ lobby-status = { $status ->
 
 settings-title = Настройки
 settings-variant = Вариант: { $variant ->
-    [points] очковая кончинка
+    [points] очковая Кончинка
    *[classic] классика
 }
 settings-target = Играем до: { $target }
@@ -97,11 +97,11 @@ settings-turn-time = Время на ход: { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
 }
-settings-hint = Менять их может создатель партии, пока она не началась.
+settings-hint = Менять их может организатор партии, пока она не началась.
 settings-multi-short = Несколько взяток
 settings-forced-short = Брать обязательно
 settings-early-short = Прикончить
-settings-king-forced = Кинга отдают и на червовый заход, если туз червей уже во взятке: { $value }
+settings-king-forced = Кинга отдают и тогда, когда зашли с червей, а туз червей уже во взятке: { $value }
 settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
 settings-king-forced-short = Кинг под туза червей
 settings-king-stop-short = Досрочный конец раздачи
@@ -132,4 +132,4 @@ top-line = { $place }. { $name } — { $wins ->
 top-empty = В этом чате ещё не доиграли ни одной партии.
 stats-yours = Ваша статистика
 stats-of = Статистика: { $name }
-lobby-creator-mark = <i>(собирает)</i>
+lobby-creator-mark = <i>(организатор)</i>

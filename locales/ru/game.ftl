@@ -69,7 +69,7 @@ hand-waiting = ⏳ Сейчас ходят другие — стол и ходы
 
 deal-none = Раздача ещё не окончена.
 deal-title = <b>Раздача { $deal } окончена</b>
-deal-finished-early = 🏁 { $name } приканчивает партию посреди раздачи: за эту раздачу очки получает только { $name } — те, что уже обеспечены; остальным — ничего.
+deal-finished-early = 🏁 { $name } приканчивает партию посреди раздачи. За эту раздачу { $name } получает обеспеченные очки, остальные — ничего.
 deal-tie = поровну — никому
 deal-not-secured = не обеспечено — никому
 deal-award = { $name } +{ $points }
@@ -83,16 +83,28 @@ deal-no-konchinki = 🎯 Кончинки никто не взял
 deal-points = Очки за раздачу: { $points }
 
 party-title = 🏆 <b>Партия окончена!</b>
-party-winner = Победа: { $name } — { $points }
-settle-title-points = Расчёт по очкам — кто сколько не добрал до { $target }:
+party-winner = Победа: { $name } — { $points } { $count ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}
+settle-title-points = Расчёт по очкам — кто сколько недобрал до { $target }:
 settle-title-stake = Расчёт (на кон, ставка { $stake }):
-settle-pays = { $payer } → { $payee }: { $amount }
-settle-owes = { $payer } платит { $amount }
+settle-pays = { $payer } → { $payee }: { $amount }{ settle-unit }
+settle-owes = { $payer } платит { $amount }{ settle-unit }
+settle-unit = { $unit ->
+    [points] { $amount ->
+        [one] {" "}очко
+        [few] {" "}очка
+       *[many] {" "}очков
+    }
+   *[stake] {""}
+}
 
-notice-start-bot = { $name }, бот не может вам написать. Откройте его кнопкой ниже и нажмите «Старт» — туда придут ваши карты.
+notice-start-bot = { $name }, бот не может вам написать. Откройте его кнопкой ниже и нажмите «Запустить» — туда придут ваши карты.
 notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
 notice-timed-out = ⏰ { $name }: время на ход вышло, сыграл бот.
-notice-replaced = 🤖 { $name } пропускает ходы — пока за этого игрока играет бот. Вернуться можно одной кнопкой.
+notice-replaced = 🤖 { $name } пропускает ходы — место временно занял бот. Вернуться можно одной кнопкой.
 notice-seat-back = ↩️ { $name } снова за столом.
 notice-cancelled = ✖️ Партия отменена.
 
@@ -117,15 +129,15 @@ answer-cannot-finish = Прикончить пока нельзя: обеспе�
     [yes] , чтобы обойти всех соперников
    *[no] {""}
 }.
-answer-must-follow-suit = Нужно ходить в масть: у вас есть { $suit }.
-answer-no-heart-lead = С червей ходить нельзя, пока есть другие масти.
+answer-must-follow-suit = Нужно класть карту в масть: у вас есть { $suit }.
+answer-no-heart-lead = Заходить с червей нельзя, пока есть другие масти.
 answer-must-play-king-of-hearts = Сейчас нужно отдать кинга (К♥).
 answer-must-trump = Масти нет — нужно бить козырем { $suit }.
 answer-not-a-player = Вы не играете в этой партии.
 answer-no-game = Партии нет — начните новую.
 answer-game-running = В этом чате уже идёт партия.
-answer-not-creator = Это может только создатель партии.
-answer-not-creator-or-admin = Это может только создатель партии или админ чата.
+answer-not-creator = Это может только организатор партии.
+answer-not-creator-or-admin = Это может только организатор партии или админ чата.
 answer-lobby-closed = Набор в эту партию закрыт — начните новую.
 answer-too-many-lobbies = У вас уже открыто слишком много партий — начните или отмените одну из них.
 answer-not-in-group = Присоединиться к этой партии могут только участники её группы.
@@ -154,10 +166,11 @@ time-limit = ⏱ { $seconds } с на ход
 move-auto = ⏰ { $move } — сыграл бот: время вышло
 table-score = счёт { $score }
 hint-line = 💡 Мастер сыграл бы так: { $move } — { $why }.
-joined-private = ✅ Вы записаны в партию «{ $game }» в группе «{ $group }». Когда создатель начнёт её, карты придут сюда.
+joined-private = ✅ Вы записаны в партию «{ $game }» в группе «{ $group }». Когда организатор начнёт её, карты придут сюда.
 hint-move-finish = прикончить партию
 hint-move-lay = положить { $card }
 hint-move-capture = взять { $taken } картой { $card }
+hint-move-capture-finish = взять { $taken } картой { $card } и прикончить партию
 hint-move-play = { $card }
 hint-move-trump = козырь { $suit }
 hint-move-trump-last = козырь по последней карте
@@ -194,5 +207,5 @@ hint-dump-what = { $what ->
     [jack] валета
    *[heart] черву
 }
-hint-value = В среднем { $value } очка за сдачу.
-hint-values = В среднем { $value } очка за сдачу, лучший другой ход — { $other }.
+hint-value = В среднем { $value } очка за раздачу.
+hint-values = В среднем { $value } очка за раздачу, лучший другой ход — { $other }.

@@ -31,9 +31,9 @@ king-abbr = { $contract ->
 }
 king-abbr-plus = +
 king-positive = отыгрыш { $n }/{ $total }
-king-wait-trump = ⏳ Ждём козыря — выбирает { $name }
-king-trump = козырь <b>{ $suit }</b> (выбор: { $name })
-king-trump-last = козырь <b>{ $suit }</b> — по последней: { $card } (выбор: { $name })
+king-wait-trump = ⏳ Ждём козыря — назначает { $name }
+king-trump = козырь <b>{ $suit }</b> (назначил { $name })
+king-trump-last = козырь <b>{ $suit }</b> — по последней: { $card } (назначил { $name })
 king-player = { $name } — взяток: { $tricks }
 king-last-trick = Прошлая взятка: { $plays } → берёт { $name }
 king-totals = Итого: { $scores }

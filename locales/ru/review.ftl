@@ -2,9 +2,9 @@
 
 btn-review = 🔍 Разбор партии
 review-title = 🔍 <b>Разбор партии</b>
-review-weighed = Мастер пересчитал все ваши ходы, где был выбор ({ $count }). Вот где он сыграл бы лучше всего:
+review-weighed = Мастер пересчитал все ваши ходы, где был выбор ({ $count }). Вот ходы, где он сыграл бы лучше:
 review-none = Мастер пересчитал все ваши ходы, где был выбор ({ $count }), и сыграл бы так же: ни один ход не стоил вам очков.
-review-konchinka-position = <b>{ $n }.</b> Сдача { $deal }. Стол: { $table }
+review-konchinka-position = <b>{ $n }.</b> Раздача { $deal }. Стол: { $table }
 review-empty-table = пусто
 review-hand = У вас: { $hand }
 review-played = Вы: { $move }

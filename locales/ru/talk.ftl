@@ -22,6 +22,14 @@ notice-timed-out-you = ⏰ Время вышло — бот сыграл за в
 notice-replaced-you = 🤖 Вы пропустили несколько ходов подряд — теперь за вас играет бот. Вернуться можно кнопкой ниже.
 hand-replaced = 🤖 За вас играет бот — вернуться можно кнопкой ниже.
 
-party-you-won = 🎉 <b>Вы победили!</b> — { $points }
-party-your-place = <b>Вы на { $place }-м месте</b> — { $points }
+party-you-won = 🎉 <b>Вы победили!</b> — { $points } { $count ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}
+party-your-place = <b>Вы на { $place }-м месте</b> — { $points } { $count ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}
 deal-short = <b>Раздача { $deal } окончена:</b> { $points }

@@ -91,10 +91,10 @@ async def test_only_the_creator_adds_and_removes_bot_players(tg: FakeTelegram, b
     # Boris is seated but did not open the lobby: he can neither open the bot menu nor add a bot.
     menu = LobbyCb(game=game, op=LobbyOp.BOT_MENU).pack()
     answer = await boris.press(lobby, data=menu)
-    assert answer.text is not None and "создатель" in answer.text
+    assert answer.text is not None and "организатор" in answer.text
     add = LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="easy").pack()
     answer = await boris.press(lobby, data=add, force=True)
-    assert answer.text is not None and "создатель" in answer.text
+    assert answer.text is not None and "организатор" in answer.text
     assert await _bots(running, game) == 0
 
     # Anna fills the table with two bots; the full lobby still offers the bot menu, to remove one.
@@ -108,7 +108,7 @@ async def test_only_the_creator_adds_and_removes_bot_players(tg: FakeTelegram, b
     remove = lobby.button("Убрать: 🤖 Новичок").callback_data
     assert remove is not None
     answer = await boris.press(lobby, data=remove)
-    assert answer.text is not None and "создатель" in answer.text
+    assert answer.text is not None and "организатор" in answer.text
     assert await _bots(running, game) == 2
     answer = await anna.press(lobby, data=remove)
     assert answer.text == "Бот ушёл из-за стола."

@@ -51,8 +51,10 @@ async def test_five_solo_games_and_a_group_game_with_bots_run_at_once(
     answer = await zhenya.press(lobby_of(group), data=LobbyCb(game=game, op=LobbyOp.START).pack())
     assert answer.answered and not answer.text
 
-    playing = [g for u, _, _ in solos for g in await games_of(running, u, GameStatus.PLAYING)]
-    assert len(playing) == len(SOLO), "every solo game runs"
+    # to 1 point a bot may take a кончинка and finish on that very capture: a game may be over already
+    started_games = [g for u, _, _ in solos for g in await games_of(running, u)]
+    assert len(started_games) == len(SOLO), "every solo game runs"
+    assert all(g.status in (GameStatus.PLAYING, GameStatus.FINISHED) for g in started_games)
     assert (await games_of(running, zhenya))[0].status is GameStatus.PLAYING
 
     async def play_solo(user: FakeUser) -> None:

@@ -21,7 +21,12 @@ from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 FAST = {"bot_delay": 0.05}
 """Bot players move after 0.05 s of the bot's clock (under a millisecond of real time), so the group's table is
 edited as often as its budget allows all party long: the outbox must still never be answered 429."""
-REASONS = ("Нужно ходить в масть", "С червей ходить нельзя", "нужно отдать кинга", "нужно бить козырем")
+REASONS = (
+    "Нужно класть карту в масть",
+    "Заходить с червей нельзя",
+    "нужно отдать кинга",
+    "нужно бить козырем",
+)
 """The beginnings of the answers to an unplayable card."""
 LATE = "Этот ход уже сделан."
 
@@ -153,7 +158,7 @@ async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_en
     # The creator picks another order of the «не брать» deals; one bot is added, the last seat fills itself.
     order = LobbyCb(game=game, op=LobbyOp.SET, key=KingSetting.ORDER.value, value="jacks").pack()
     answer = await boris.press(lobby, data=order, force=True)
-    assert answer.text is not None and "создатель" in answer.text
+    assert answer.text is not None and "организатор" in answer.text
     await anna.press(lobby, data=order, force=True)
     await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.ADD_BOT, value="easy").pack(), force=True)
     await tg.wait_for(lambda: "Новичок" in lobby_of(group).text, what="the bot player")

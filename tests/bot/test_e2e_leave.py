@@ -32,7 +32,7 @@ async def test_leave_hands_the_seat_to_a_bot_and_one_tap_brings_the_person_back(
         await anna.send(group, "/leave")
     else:
         await anna.send_private("/leave")
-    await _told(tg, group, "🚪 Аня выходит из-за стола — дальше за этого игрока играет бот.")
+    await _told(tg, group, "🚪 Аня выходит из-за стола — место временно занял бот.")
     private = await _told(
         tg,
         anna.private_chat,

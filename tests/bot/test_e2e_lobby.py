@@ -25,7 +25,7 @@ async def test_lobby_settings_bots_and_cancel_rights(tg: FakeTelegram, bot_runne
 
     points = LobbyCb(game=game, op=LobbyOp.SET, key=KonchinkaSetting.VARIANT.value, value="points").pack()
     answer = await boris.press(lobby, data=points, force=True)
-    assert answer.text is not None and "создатель" in answer.text
+    assert answer.text is not None and "организатор" in answer.text
     answer = await anna.press(lobby, data=points, force=True)
     await tg.wait_for(lambda: "очков" in lobby_of(group).text, what="the variant in the lobby")
 

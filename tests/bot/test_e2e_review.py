@@ -86,7 +86,7 @@ async def test_a_solo_party_ends_with_a_review_of_the_three_costliest_moves(
     played = [line for line in lines if line.startswith("Вы: ")]
     assert len(played) == 3 and all(p[4:] != m.group(1) for p, m in zip(played, better, strict=True))
     assert [
-        line.split(".")[0] for line in lines if line.startswith(("1. Сдача", "2. Сдача", "3. Сдача"))
+        line.split(".")[0] for line in lines if line.startswith(("1. Раздача", "2. Раздача", "3. Раздача"))
     ] == [
         "1",
         "2",

@@ -38,10 +38,10 @@ async def test_rules_with_words_in_private_answer_the_section_with_examples(
     asked = await anna.send_private("/rules ерлаш")
     answer = await _answer(tg, anna.private_chat, asked.message_id)
     assert answer.text.startswith("📖 Кинг: раздачи «не брать»")
-    assert "Седьмая раздача, ералаш, наказывает за всё это сразу" in answer.text
+    assert "В седьмой раздаче, ералаше, штрафуют за всё это сразу" in answer.text
     assert (
         "Примеры\n• В раздаче «не брать червей» заходите вы, у вас 9♥ 10♥ 8♣: заходить можно только с 8♣.\n"
-        "• В раздаче «не брать кинга» зашли с 8♠, у вас К♥ Д♣ 7♦: ходить можно только К♥."
+        "• В раздаче «не брать кинга» зашли с 8♠, у вас К♥ Д♣ 7♦: класть можно только К♥."
     ) in answer.text
     buttons = [b.text for b in answer.flat_buttons]
     assert buttons[-1] == "📚 Все правила"
@@ -54,7 +54,7 @@ async def test_rules_with_words_in_private_answer_the_section_with_examples(
     asked = await anna.send_private("/rules абракадабра")
     answer = await _answer(tg, anna.private_chat, asked.message_id)
     assert answer.text.startswith("📖 Такого правила я не нашёл.")
-    assert "Кинг: Кинг, Не брать, Отыгрыш, Очки Кинга." in answer.text
+    assert "Кинг: Раздача и ход, Не брать, Отыгрыш, Очки." in answer.text
 
 
 async def test_in_a_group_the_answer_is_short_and_the_whole_rules_open_in_private(
@@ -79,7 +79,7 @@ async def test_in_a_group_the_answer_is_short_and_the_whole_rules_open_in_privat
     # A bare /rules in a group: the topics, not a page of text.
     asked = await anna.send(group, "/rules")
     answer = await _answer(tg, group, asked.message_id)
-    assert "Кончинка: Кончинка, Взятки" in answer.text and len(answer.text) < 400
+    assert "Кончинка: Раздача и ход, Взятки" in answer.text and len(answer.text) < 400
 
 
 async def test_with_a_game_open_the_answer_says_which_options_are_on(
@@ -119,11 +119,11 @@ async def test_in_a_points_game_the_jack_is_answered_from_the_points_rules(
     asked = await boris.send(group, "/rules валет")
     answer = await _answer(tg, group, asked.message_id)
     assert answer.text.startswith(
-        "💬 В очковой кончинке валет — 11 очков: он берёт валета или набор карт на 11, а весь стол не забирает.\n\n"
-        "📖 Очковая кончинка\n\nОчки есть у всех карт"
+        "💬 В очковой Кончинке валет — 11 очков: он берёт валета или набор карт на 11, а весь стол не забирает.\n\n"
+        "📖 Очковая Кончинка\n\nОчки есть у всех карт"
     )
     assert "забирает весь стол" not in answer.text.replace("весь стол не забирает", "")
-    assert "• Вариант: очковая кончинка" in answer.text and "• Время на ход: 45 с" in answer.text
+    assert "• Вариант: очковая Кончинка" in answer.text and "• Время на ход: 45 с" in answer.text
     # asked about Кинг at this table, the answer is Кинг's
     await pause_like_a_person()
     asked = await boris.send(group, "/rules сколько стоит кинг червей")
@@ -169,7 +169,7 @@ async def test_inline_mode_offers_the_sections_to_post(tg: FakeTelegram, bot_run
     contents = await tg.user_types_inline(vera, "")
     assert [r.id for r in contents.results] == ["ru-contents"] + [f"ru-{s}" for s in SECTIONS]
     assert contents.results[0].text.startswith("📖 ")
-    assert "Кончинка: Кончинка, Взятки, Очковая, Очки" in contents.results[0].text
+    assert "Кончинка: Раздача и ход, Взятки, Очковая, Очки" in contents.results[0].text
 
     nothing = await tg.user_types_inline(vera, "абракадабра")
     assert nothing.results[0].id == "ru-contents" and len(nothing.results) == len(SECTIONS) + 1

@@ -16,7 +16,7 @@ import pytest
 
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.games.konchinka.words import event_text
-from bot.i18n import Translator, translator
+from bot.i18n import Locale, Translator, translator
 from bot.storage import SeatRow, repo
 from bot.views.models import SeatInfo
 from engine.core import replay
@@ -387,7 +387,10 @@ async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_thei
         assert any(t.startswith(deal) for t in texts), user.full_name
         mine = next(t for t in texts if t.startswith(("🏆 Партия окончена!", "🏆 The game is over!")))
         place = 1 + sum(1 for s in outcome.scores if s > outcome.scores[seat])
-        points = outcome.scores[seat]
+        # the points with their noun: «7 очков», "7 points"
+        points = translator(Locale.EN if english else Locale.RU).t(
+            "rules-answer-value", value=outcome.scores[seat]
+        )
         if seat in outcome.winners:
             expected = f"🎉 You won! — {points}" if english else f"🎉 Вы победили! — {points}"
         else:

@@ -20,7 +20,7 @@ RU = translator(Locale.RU)
 NUMBERS = (0, 1, 2, 5, 11, 21, 22)
 CATEGORY_KEYS = {"zero", "one", "two", "few", "many", "other"}
 
-NOT_COUNTS = {"bot", "by", "card", "contract", "name", "payer", "taken", "deal", "total"}
+NOT_COUNTS = {"action", "bot", "by", "card", "contract", "name", "payer", "taken", "deal", "total"}
 """Variables that are not counts although a word follows them: names, cards, a deal's number («Раздача 3 окончена»)."""
 NOT_NOUNS: dict[tuple[str, str], str] = {
     ("lobby-turn-time", "seconds"): "«с», an abbreviation, does not decline",
@@ -30,6 +30,7 @@ NOT_NOUNS: dict[tuple[str, str], str] = {
     ("hint-value", "value"): "a decimal («−2,0», «1,5»): after a fraction the noun is always «очка»",
     ("hint-values", "value"): "a decimal: always «очка»",
     ("review-better", "gain"): "a decimal: always «очка»",
+    ("rules-answer-king-deal-points", "trick"): "«по 3 за взятку»: a preposition follows, not a noun",
 }
 
 FORMS: tuple[tuple[str, str, str], ...] = (

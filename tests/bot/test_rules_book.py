@@ -71,7 +71,10 @@ def test_a_third_game_gets_its_navigation_row_and_its_contents_line() -> None:
     ]
     assert all(cb.game == "g9" and cb.page for row in rows for cb in row)
     contents = render_rules_contents(LIB, RU, bot_username="kbot", is_group=False, found_nothing=False).text
-    assert "<b>Кончинка:</b> Кончинка, Взятки" in contents and "<b>game-toy:</b> rules-nav-toy, " in contents
+    assert (
+        "<b>Кончинка:</b> Раздача и ход, Взятки" in contents
+        and "<b>game-toy:</b> rules-nav-toy, " in contents
+    )
     inline = render_inline(LIB, "", RU, "kbot")
     assert [r.id for r in inline] == ["ru-contents", *(f"ru-{s.id}" for s in LIB.sections)]
 
@@ -92,9 +95,10 @@ def test_its_words_find_its_sections_and_the_chats_game_decides() -> None:
     assert find_sections(LIB, "колода", "toy")[0] == "t"
     assert find_sections(LIB, "колода", "konchinka")[0] == K.BASICS
     assert find_sections(LIB, "колода тойки", "konchinka")[0] == "t"
-    # its variants: the chat's variant decides
+    # its variants: the chat's variant decides, unless the question names the other one («в очковой …»)
     assert find_sections(LIB, "двойной сброс", "toy", variant="double")[0] == "t2"
-    assert find_sections(LIB, "двойной сброс", "toy", variant="single")[0] == "t"
+    assert find_sections(LIB, "сброс", "toy", variant="single")[0] == "t"
+    assert find_sections(LIB, "двойной сброс", "toy", variant="single")[0] == "t2"
     # the real games find what they found without it
     for query in ("ералаш", "прикончить", "валет", "козырь"):
         assert find_sections(LIB, query)[:1] == find_sections(REAL, query)[:1], query

@@ -68,9 +68,10 @@ def test_an_early_finish_gives_the_finisher_their_secured_points_and_nobody_else
     text = render_deal_end(TableInfo("g1", SEATS, view=state.view(seat)), RU).text
     name = SEATS[seat].name
     assert (
-        f"🏁 {name} приканчивает партию посреди раздачи: за эту раздачу очки получает только {name}" in text
+        f"🏁 {name} приканчивает партию посреди раздачи. За эту раздачу {name} получает обеспеченные очки"
+        in text
     )
-    assert "остальным — ничего" in text
+    assert "остальные — ничего" in text
     points = re.search(r"Очки за раздачу: (.+)", text)
     assert points is not None
     shown = dict(re.findall(r"(\w+) ([+−-]?\d+)", points.group(1)))

@@ -131,12 +131,12 @@ def test_the_four_questions_of_the_issue() -> None:
     jack = VALUE[Card(Rank.JACK, Suit.SPADES).index]
     assert _line("валет", points) == (
         K.POINTS,
-        f"💬 В очковой кончинке валет — {jack} очков: он берёт валета или набор карт на {jack}, а весь стол не "
+        f"💬 В очковой Кончинке валет — {jack} очков: он берёт валета или набор карт на {jack}, а весь стол не "
         "забирает.",
     )
     assert _line("валет", GameContext("konchinka", {"variant": "classic"})) == (
         K.CAPTURES,
-        "💬 В обычной кончинке у валета очков нет: он забирает весь стол.",
+        "💬 В обычной Кончинке у валета очков нет: он забирает весь стол.",
     )
     assert (
         _line("до скольки играем", points)[1]
@@ -191,7 +191,7 @@ def test_counts_come_from_the_engine() -> None:
     _, deals = _line("сколько раздач в кинге")
     assert f"В партии {NUM_DEALS} раздач" in deals
     _, value = _line("сколько стоит восьмёрка")
-    assert value == f"💬 В кончинке восьмёрка — {VALUE[Card(Rank.EIGHT, Suit.HEARTS).index]} очков."
+    assert value == f"💬 В Кончинке восьмёрка — {VALUE[Card(Rank.EIGHT, Suit.HEARTS).index]} очков."
     assert lookup(LIB, "восьмёркой взять тройку и пятёрку").answer is None  # a capture, not one card's value
 
 
@@ -248,7 +248,7 @@ def test_the_answers_of_a_variant_name_it() -> None:
     # no game in the chat: the classic game is the default, the points game when the question names it
     assert _line("сколько стоит валет в очковой")[0] == K.POINTS
     assert _line("сколько стоит валет в кончинке")[1].startswith(
-        "💬 Валет: в обычной кончинке очков не имеет"
+        "💬 Валет: в обычной Кончинке очков не имеет"
     )
     assert (
         lookup(

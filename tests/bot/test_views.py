@@ -66,7 +66,8 @@ from bot.views import (
 from bot.views.common import named
 from engine import IllegalActionError, make_game
 from engine.ai import Level
-from engine.cards import Card
+from engine.ai.advice import Advice
+from engine.cards import Card, parse_cards
 from engine.core import CommonIllegal, JSONValue
 from engine.king import KingIllegal
 from engine.konchinka import (
@@ -75,12 +76,15 @@ from engine.konchinka import (
     EventKind,
     Finish,
     KonchinkaAction,
+    KonchinkaGame,
     KonchinkaIllegal,
+    KonchinkaOptions,
     KonchinkaState,
     KonchinkaView,
     Lay,
 )
 from engine.konchinka.actions import FINISH
+from engine.konchinka.ai.advice import Why as KonchinkaWhy
 from tests.bot.conftest import lobby_info
 
 RU = translator(Locale.RU)
@@ -347,7 +351,7 @@ def test_settings_buttons_carry_the_new_value_and_mark_the_current_one() -> None
         "stake": 5,
     }
     rendered = KONCHINKA.render_settings(lobby_info("g1", "konchinka", options, SEATS[:2], RU), RU)
-    assert "Вариант: очковая кончинка" in rendered.text
+    assert "Вариант: очковая Кончинка" in rendered.text
     assert "Расчёт: на кон, ставка 5" in rendered.text
     assert "✅ очковая" in [b.text for b in buttons(rendered)]
     assert "✅ до 21" in [b.text for b in buttons(rendered)]
@@ -537,6 +541,37 @@ def test_finish_button_says_why_and_asks_once() -> None:
     assert "🏁 <b>Finish the game?</b> " in english.text and by_text(english, "🏁 Yes, finish it!")
 
 
+def test_the_card_that_secures_the_win_offers_take_and_finish() -> None:
+    # Аня at 14 of 15 takes 10♦ with 10♥: the card offers the capture alone and «взять … и прикончить»
+    state = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions()),
+        hands=[parse_cards("Th 9h"), parse_cards("Ks 8s")],
+        table=parse_cards("Td Qd"),
+        deck=parse_cards("3d 4d 5d 6d"),
+        tally=[[14], [3]],
+    )
+    info = table(state)
+    assert not any(b.text == "🏁 Прикончить!" for b in buttons(render_private(info, RU)))  # not secured yet
+    ten = Card.parse("Th")
+    picked = render_private(info, RU, ten)
+    labels = [b.text for b in buttons(picked)]
+    assert labels[:3] == ["Взять 10♦", "🏁 Взять 10♦ и прикончить", "Положить на стол"]
+    move = MoveCb.unpack(by_text(picked, "🏁 Взять 10♦ и прикончить").callback_data or "")
+    action = info.view.legal_actions[move.index]
+    assert isinstance(action, Capture) and action.finish
+    english = [b.text for b in buttons(render_private(info, EN, ten))]
+    assert "🏁 Take 10♦ and finish" in english
+    hint = KONCHINKA.hint(info.view, Advice(action, KonchinkaWhy.FINISH, None, None), RU)
+    assert (
+        hint
+        == "💡 Мастер сыграл бы так: взять 10♦ картой 10♥ и прикончить партию — очков уже хватает для победы."
+    )
+    state.apply(action)
+    assert state.is_terminal and state.outcome is not None and state.outcome.winners == (0,)
+    party = render_party_end(table(state, 0), RU).text
+    assert "🏁 Аня приканчивает партию посреди раздачи" in party and "Победа: Аня — 15 очков" in party
+
+
 def test_english_uses_english_ranks() -> None:
     state = play_until(
         new_state(2, 21), lambda s: any(c.rank >= 11 for c in s.view(s.current_player).hand), 21
@@ -628,17 +663,37 @@ def test_rules_state_the_numbers_of_the_spec() -> None:
 
 
 def test_rules_state_the_deliberate_readings_of_the_spec() -> None:
+    # each house reading is worded as the bot's, beside what the old rules say (issue 33)
     points = render_rules(LIB, K.POINTS, RU).text
-    assert "на 14 очков. Это опечатка" in points and "на свою сумму — 13" in points
+    assert "В этом боте король берёт набор на 13 очков" in points and "написано «14»" in points
+    captures = render_rules(LIB, K.CAPTURES, RU).text
+    assert "В этом боте за ход берут только одну взятку" in captures
+    assert "«более одной взятки подряд брать нельзя»" in captures
     early = render_rules(LIB, K.EARLY_FINISH, RU).text
-    assert "27 карт и больше — 2 очка за карты" in early and "Этого условия в печатных правилах нет" in early
-    assert "<b>строго больше</b>, чем у каждого из остальных" in early
+    assert "27 карт и больше — 2 очка за карты" in early and "Так правило читает этот бот" in early
+    assert "«если удалось взять 2 кончинки или семь треф»" in early
+    assert "«🏁 Взять … и прикончить»" in early and "даже последней картой колоды" in early
+    assert "на следующем вашем ходу" not in early
+    assert (
+        "<b>строго больше</b>, чем у каждого из остальных" in early
+        and "если у лидеров ничья" in early.lower()
+    )
     negative = render_rules(LIB, G.NEGATIVE, RU).text
     assert "Этот досрочный конец раздачи тоже можно выключить в настройках" in negative
-    assert "Седьмая раздача, <b>ералаш</b>, наказывает за всё это сразу" in negative
+    assert "В седьмой раздаче, <b>ералаше</b>, штрафуют за всё это сразу" in negative
+    assert "В этом боте кинга отдают и тогда, когда зашли с червей" in negative
     assert "О порядке семи раздач договариваются заранее" in negative
+    trump = render_rules(LIB, G.TRUMP, RU).text
+    assert "Первую раздачу отыгрыша сдаёт" in trump and "сосед слева того, кто сдавал ералаш" in trump
+    basics = render_rules(LIB, K.BASICS, RU).text
+    assert "в старых правилах её называют «игрой»" in basics
+    options = render_rules(LIB, K.OPTIONS, RU).text
+    assert "<b>Старые правила и этот бот.</b>" in options
+    for tr in (RU, EN):
+        every = " ".join(render_rules(LIB, s.id, tr).text for s in LIB.sections)
+        assert "печатн" not in every and "printed" not in every and "опечатка" not in every
     english = render_rules(LIB, K.POINTS, EN).text
-    assert "That is a misprint" in english
+    assert "In this bot a king takes sets worth 13" in english
 
 
 def test_help_and_command_menus() -> None:
@@ -741,7 +796,7 @@ def test_early_finish_is_told_in_the_deal_and_party_results() -> None:
     mine = render_party_end(table(state, finisher), RU, personal=True).text
     assert mine.splitlines()[:3] == [
         "🏆 <b>Партия окончена!</b>",
-        "🎉 <b>Вы победили!</b> — 1",
+        "🎉 <b>Вы победили!</b> — 1 очко",
         f"🏁 {name} приканчивает партию!",
     ]
 

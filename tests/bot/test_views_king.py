@@ -116,7 +116,7 @@ def test_an_unplayable_card_is_answered_with_the_reason_and_changes_nothing() ->
     assert KING.actions_of_card(follow.view(0), "Td") != []
     refusal = KING.refusal(follow, "Kh")
     assert refusal is not None and follow.version == version and "Kh" in [c.code for c in follow.hands[0]]
-    assert illegal_answer(refusal, RU) == "Нужно ходить в масть: у вас есть ♦."
+    assert illegal_answer(refusal, RU) == "Нужно класть карту в масть: у вас есть ♦."
     assert illegal_answer(refusal, EN).endswith("♦.")
 
     lead = KingState.from_position(
@@ -132,7 +132,7 @@ def test_an_unplayable_card_is_answered_with_the_reason_and_changes_nothing() ->
     assert lead.current_player == 0
     no_heart = KING.refusal(lead, "7h")
     assert no_heart is not None
-    assert illegal_answer(no_heart, RU) == "С червей ходить нельзя, пока есть другие масти."
+    assert illegal_answer(no_heart, RU) == "Заходить с червей нельзя, пока есть другие масти."
 
     king = KingState.from_position(
         [parse_cards("8s"), parse_cards("Kh 9s"), parse_cards("9h Ts"), parse_cards("Th Js")],
@@ -212,10 +212,10 @@ def test_the_chooser_sees_three_cards_and_names_trump_the_others_wait() -> None:
         if other == chooser:
             continue
         theirs = kv.render_private(table(state, other), RU)
-        assert f"⏳ Ждём козыря — выбирает {name}" in plain(theirs)
+        assert f"⏳ Ждём козыря — назначает {name}" in plain(theirs)
         assert rows_of(theirs) == [["📋 Стол", "📖 Правила"]] and "Ваши карты" not in plain(theirs)
     group = kv.render_table(table(state, chooser), RU)
-    assert f"Ждём козыря — выбирает {name}" in plain(group)
+    assert f"Ждём козыря — назначает {name}" in plain(group)
     assert not any(c.ru in plain(group) for c in three), "the chooser's cards stay private"
 
 
@@ -232,7 +232,7 @@ def test_trump_by_the_last_card_shows_the_eighth_card_to_everyone() -> None:
     named = positive_choice()
     named.apply(ChooseTrump(Suit.HEARTS))
     text = plain(kv.render_table(table(named, chooser), RU))
-    assert "козырь ♥ (выбор:" in text and "по последней" not in text
+    assert "козырь ♥ (назначил" in text and "по последней" not in text
 
 
 # ------------------------------------------------------------------------------------------- group table

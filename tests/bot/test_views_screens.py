@@ -369,12 +369,18 @@ def test_party_end_in_a_private_chat_names_the_winner_and_crosses_out_the_tally(
     lines = with_rematch.text.splitlines()
     total = state.tally[0][-1]
     if tr is RU:
-        assert lines[:2] == ["🏆 <b>Партия окончена!</b>", f"Победа: Аня — {total}"]
+        assert lines[:2] == [
+            "🏆 <b>Партия окончена!</b>",
+            "Победа: Аня — " + RU.t("rules-answer-value", value=total),
+        ]
         assert f"Аня: <s>2</s> <s>6</s> <b>{total}</b>" in lines
         assert rows(with_rematch) == [["🔁 Реванш", "📖 Правила"]]
         assert rows(without) == [["📖 Правила"]]
     else:
-        assert lines[:2] == ["🏆 <b>The game is over!</b>", f"Winner: Аня — {total}"]
+        assert lines[:2] == [
+            "🏆 <b>The game is over!</b>",
+            "Winner: Аня — " + EN.t("rules-answer-value", value=total),
+        ]
         assert rows(with_rematch) == [["🔁 Rematch", "📖 Rules"]]
     assert RematchCb.unpack(buttons(with_rematch)[0].callback_data or "").game == "g1"
     assert without.text == with_rematch.text
@@ -410,7 +416,7 @@ LOBBY = {
         "🃏 <b>Кончинка</b> · классика · до 15\n"
         "⏱ На ход: 60 с\n"
         "Игроки (1/4):\n"
-        " 1. &lt;b&gt;Аня&lt;/b&gt; <i>(собирает)</i>\n"
+        " 1. &lt;b&gt;Аня&lt;/b&gt; <i>(организатор)</i>\n"
         "Кто сдаёт первым — решит жребий.\n"
         "Нужен ещё 1 игрок."
     ),
@@ -435,7 +441,7 @@ def test_a_lobby_with_the_creator_already_seated(tr: Translator) -> None:
     assert_valid(rendered)
     assert rendered.text == LOBBY[tr.locale.value]
     unseated = render_lobby(dataclasses.replace(info, seats=()), tr).text
-    assert ("Собирает: &lt;b&gt;Аня&lt;/b&gt;" if tr is RU else "Host: &lt;b&gt;Аня&lt;/b&gt;") in unseated
+    assert ("Организатор: &lt;b&gt;Аня&lt;/b&gt;" if tr is RU else "Host: &lt;b&gt;Аня&lt;/b&gt;") in unseated
 
 
 @LOCALES
@@ -445,7 +451,7 @@ def test_you_are_in_names_the_group_and_what_comes_next(tr: Translator) -> None:
     if tr is RU:
         assert rendered.text == (
             "✅ Вы записаны в партию «Кончинка» в группе «&lt;Клуб &amp; друзья&gt;». "
-            "Когда создатель начнёт её, карты придут сюда."
+            "Когда организатор начнёт её, карты придут сюда."
         )
     else:
         assert rendered.text == (

@@ -11,10 +11,18 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from engine.cards import Card
+from engine.cards import Card, Suit
 from engine.konchinka.actions import FINISH, Capture, KonchinkaAction, Lay
 from engine.konchinka.captures import canonical_partition
-from engine.konchinka.rules import JACK_VALUE, MAX_CLASSIC_PIP, VALUE, KonchinkaOptions, Variant, mask_of
+from engine.konchinka.rules import (
+    JACK_VALUE,
+    KONCHINKI,
+    MAX_CLASSIC_PIP,
+    VALUE,
+    KonchinkaOptions,
+    Variant,
+    mask_of,
+)
 from engine.konchinka.state import KonchinkaGame, KonchinkaState
 
 
@@ -76,13 +84,29 @@ class BaselineKonchinkaState(KonchinkaState):
         for card in self._hands[seat]:
             captures = naive_captures(card, self._table, options)
             any_capture = any_capture or bool(captures)
-            out.extend(captures)
+            for capture in captures:
+                out.append(capture)
+                if self._finishes_after(seat, capture):
+                    out.append(Capture(capture.card, capture.groups, finish=True))
             out.append(Lay(card))
         if options.forced_capture and any_capture:
             out = [a for a in out if not isinstance(a, Lay)]
         if self.can_finish(seat):
             out.append(FINISH)
         return tuple(out)
+
+    def _finishes_after(self, seat: int, capture: Capture) -> bool:
+        """The finish rule written out plainly: the pile after the capture, its secured points, the totals."""
+        options = self._game.options
+        if not options.early_finish:
+            return False
+        pile = [*self._captured[seat], *capture.taken, capture.card]
+        clubs = sum(1 for c in pile if c.suit is Suit.CLUBS)
+        secured = sum(1 for c in pile if c in KONCHINKI) + (clubs >= 7) + 2 * (len(pile) >= 27)
+        total = self._totals[seat]
+        if secured == 0 or options.target - total > 2 or total + secured < options.target:
+            return False
+        return all(total + secured > t for s, t in enumerate(self._totals) if s != seat)
 
 
 class BaselineKonchinkaGame(KonchinkaGame):

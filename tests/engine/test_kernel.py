@@ -23,6 +23,7 @@ from engine.king.ai import kernel as king_kernel
 from engine.king.ai.policy import policy_action
 from engine.king.ai.worlds import deal_world
 from engine.konchinka import KonchinkaState
+from engine.konchinka.actions import Capture, ends_party
 from engine.konchinka.ai import kernel as konchinka_kernel
 from engine.konchinka.ai import policy as konchinka_policy
 from engine.konchinka.ai import rollouts as konchinka_rollouts
@@ -178,7 +179,7 @@ def _deal_score(state: KonchinkaState) -> tuple[tuple[int, ...], ...]:
 def test_konchinka_rules_policy_and_value_agree_with_the_engine_over_ten_thousand_positions() -> None:
     c = _c("konchinka")
     rng = random.Random(3)
-    compared = declined = deal_ends = party_ends = finishes = multi = 0
+    compared = declined = deal_ends = party_ends = finishes = captures_finishing = multi = 0
     for state in walk("konchinka", KONCHINKA_OPTIONS, POSITIONS + 500, seed=11):
         encoded = konchinka_kernel.encode_konchinka(state)
         legal = state.legal_actions()
@@ -192,9 +193,11 @@ def test_konchinka_rules_policy_and_value_agree_with_the_engine_over_ten_thousan
         deals = state.deals_completed
         assert c.konchinka_policy(encoded) == legal.index(konchinka_policy.playout_action(state))
         assert c.konchinka_value(encoded, me) == konchinka_policy.value(state, me, deals)
-        action = legal[-1] if legal[-1].code == "f" and rng.random() < 0.5 else rng.choice(legal)
+        finishing = [a for a in legal if ends_party(a)]
+        action = rng.choice(finishing) if finishing and rng.random() < 0.5 else rng.choice(legal)
         multi += len(getattr(action, "groups", ())) > 1
-        finishes += action.code == "f"
+        finishes += ends_party(action)
+        captures_finishing += isinstance(action, Capture) and action.finish
         after = state.clone()
         after.apply(action)
         stepped = c.konchinka_step(encoded, konchinka_kernel.encode_konchinka_action(action))
@@ -214,7 +217,7 @@ def test_konchinka_rules_policy_and_value_agree_with_the_engine_over_ten_thousan
         compared += 1
     assert compared >= 10_000
     assert declined < compared // 100
-    assert deal_ends > 50 and party_ends > 20 and finishes > 5 and multi > 20
+    assert deal_ends > 50 and party_ends > 20 and finishes > 5 and captures_finishing > 2 and multi > 20
 
 
 def test_konchinka_rollouts_agree_with_the_python_reference() -> None:

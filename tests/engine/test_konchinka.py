@@ -518,6 +518,103 @@ def test_early_finish_not_offered_when_not_valid() -> None:
     assert_refused(theirs, Finish(), KonchinkaIllegal.CANNOT_FINISH)
 
 
+def test_capture_and_finish_is_one_action_offered_right_after_the_capture() -> None:
+    # seat 0 at 14 takes 2♣ with 2♥: «взять 2♣ и прикончить» sits right after the plain capture
+    state = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions()),
+        hands=[cards("2h 9h"), cards("Ks 8s")],
+        table=cards("2c Qd"),
+        deck=cards("3d 4d 5d 6d"),
+        tally=[[14], [3]],
+    )
+    codes = codes_of(state)
+    assert codes[:3] == ["c:2h:2c", "c:2h:2c:f", "l:2h"] and "f" not in codes
+    action = parse_action("c:2h:2c:f")
+    assert action == Capture(card("2h"), ((card("2c"),),), finish=True) and action.code == "c:2h:2c:f"
+    assert action.capture == Capture(card("2h"), ((card("2c"),),))
+    state.apply(action)
+    assert state.is_terminal and state.outcome is not None and state.outcome.winners == (0,)
+    assert state.tally == ((14, 15), (3, 3)) and state.piles[0] == (card("2c"), card("2h"))
+    assert state.deal_scores[-1].finished_early_by == 0 and state.deal_scores[-1].konchinki == {card("2c"): 0}
+    assert [e.kind for e in state.events[-2:]] == [EventKind.CAPTURE, EventKind.FINISH]
+
+
+def test_capture_and_finish_with_the_decks_last_card_beats_the_deals_scoring() -> None:
+    # the last card of the deal: seat 0 at 14 takes 10♦; scored normally, seat 1's cards, clubs and 2♣ bring it
+    # from 13 to 17 and it wins; finishing on the capture, seat 0 wins with 15 (the 3♠ left on the table)
+    def last_move() -> KonchinkaState:
+        return KonchinkaState.from_position(
+            KonchinkaGame(KonchinkaOptions()),
+            hands=[cards("Th"), []],
+            table=cards("Td 3s"),
+            captured=[[], cards("2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2s 4s 5s 6s")],
+            tally=[[14], [13]],
+        )
+
+    plain = last_move()
+    plain.apply(parse_action("c:Th:Td"))
+    assert plain.is_terminal and plain.outcome is not None and plain.outcome.winners == (1,)
+    assert plain.totals == (15, 17)
+    finishing = last_move()
+    assert codes_of(finishing) == ["c:Th:Td", "c:Th:Td:f", "l:Th"]
+    finishing.apply(parse_action("c:Th:Td:f"))
+    assert finishing.outcome is not None and finishing.outcome.winners == (0,)
+    assert finishing.totals == (15, 13) and finishing.table == (card("3s"),)
+
+
+def test_capture_and_finish_counts_clubs_and_cards_the_capture_secures() -> None:
+    # six clubs in the pile, the seventh taken now: the clubs point is secured on the capture
+    clubs = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions()),
+        hands=[cards("9h 8h"), cards("Ks 8s")],
+        table=cards("9c Qd"),
+        captured=[cards("3c 4c 5c 6c 7c 8c"), []],
+        tally=[[14], [3]],
+    )
+    assert "c:9h:9c:f" in codes_of(clubs) and "c:8h:9c:f" not in codes_of(clubs)
+    assert Finish() not in clubs.legal_actions()
+    # a capture that secures nothing new is not offered with the finish
+    nothing = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions()),
+        hands=[cards("Qh 8h"), cards("Ks 8s")],
+        table=cards("Qd"),
+        captured=[cards("3c"), []],
+        tally=[[14], [3]],
+    )
+    assert [c for c in codes_of(nothing) if c.endswith(":f")] == []
+    assert_refused(nothing, parse_action("c:Qh:Qd:f"), KonchinkaIllegal.CANNOT_FINISH)
+    assert nothing.legal_actions() and not nothing.is_terminal and nothing.table == (card("Qd"),)
+
+
+def test_capture_and_finish_in_a_tie_break_deal_needs_the_player_strictly_above_everyone() -> None:
+    # both at 15 after a tie at the top: a кончинка brings seat 0 to 16, above 15 — offered
+    def tied(pile: str, other: int) -> KonchinkaState:
+        return KonchinkaState.from_position(
+            KonchinkaGame(KonchinkaOptions(players=3)),
+            hands=[cards("Th 9h"), cards("Ks 8s"), cards("4h 5h")],
+            table=cards("Td"),
+            captured=[cards(pile), [], []],
+            tally=[[15], [15], [other]],
+        )
+
+    assert "c:Th:Td:f" in codes_of(tied("", 12))
+    # already one кончинка: the capture brings 2 — 17 — but a third player at 17 would only be tied
+    at_17 = tied("2c", 17)
+    assert "c:Th:Td:f" not in codes_of(at_17) and Finish() not in at_17.legal_actions()
+    refused = at_17.clone()
+    with pytest.raises(IllegalActionError) as caught:
+        refused.apply(parse_action("c:Th:Td:f"))
+    assert caught.value.reason is KonchinkaIllegal.CANNOT_FINISH and caught.value.params["tie"] is True
+    assert "c:Th:Td:f" not in codes_of(tied("2c", 17)) and "c:Th:Td:f" in codes_of(tied("2c", 16))
+    switched_off = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions(players=3, early_finish=False)),
+        hands=[cards("Th 9h"), cards("Ks 8s"), cards("4h 5h")],
+        table=cards("Td"),
+        tally=[[15], [15], [12]],
+    )
+    assert "c:Th:Td:f" not in codes_of(switched_off)
+
+
 # ------------------------------------------------------------------------------------------------ views, replay
 
 

@@ -64,7 +64,7 @@ def assert_view_hides(state: KonchinkaState) -> None:
 def test_random_parties_keep_the_invariants() -> None:
     everything = list(range(52))
     started = time.perf_counter()
-    finished_early = full_parties = 0
+    finished_early = full_parties = finished_on_capture = 0
     for index in range(PARTIES):
         rng = random.Random(index)
         options = random_options(rng, index)
@@ -94,6 +94,8 @@ def test_random_parties_keep_the_invariants() -> None:
             assert tuple(line[deal] for line in state.tally) == score.totals
             finished_early += score.finished_early_by is not None
         assert len(state.deal_scores) == state.deals_completed == len(state.tally[0])
+        last = state.history[-1]
+        finished_on_capture += isinstance(last, Capture) and last.finish
         full_parties += options.target == 15
         again = replay(GameRecord.from_json(state.record().to_json()))
         assert isinstance(again, KonchinkaState)
@@ -111,6 +113,7 @@ def test_random_parties_keep_the_invariants() -> None:
             state.piles,
         )
     assert finished_early > PARTIES // 200 and full_parties >= PARTIES // 60  # both kinds of ending, often
+    assert finished_on_capture > 0  # «взять … и прикончить» ends some parties, and replays like the rest
     assert time.perf_counter() - started < 60
 
 

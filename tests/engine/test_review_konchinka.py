@@ -87,20 +87,28 @@ def reference_legal(
     hand, table = state.hands[seat], list(state.table)
     out: set[RefAction] = set()
     for c in hand:
-        out.update(("c", c, taken) for taken in reference_taken_sets(c, table, options))
+        for taken in reference_taken_sets(c, table, options):
+            out.add(("c", c, taken))
+            # «взять … и прикончить»: the finish valid right after this capture
+            if may_finish(options, [*piles[seat], c, *taken], seat, totals):
+                out.add(("cf", c, taken))
     if not (options.forced_capture and out):
         out.update(("l", c) for c in hand)
-    need = options.target - totals[seat]
-    got = secured(piles[seat])
-    others_below = all(totals[seat] + got > t for s, t in enumerate(totals) if s != seat)
-    if options.early_finish and need <= 2 and got > 0 and got >= need and others_below:
+    if may_finish(options, piles[seat], seat, totals):
         out.add(("f",))
     return out
 
 
+def may_finish(options: KonchinkaOptions, pile: Sequence[Card], seat: int, totals: Sequence[int]) -> bool:
+    need = options.target - totals[seat]
+    got = secured(pile)
+    others_below = all(totals[seat] + got > t for s, t in enumerate(totals) if s != seat)
+    return options.early_finish and need <= 2 and got > 0 and got >= need and others_below
+
+
 def as_ref(action: KonchinkaAction) -> RefAction:
     if isinstance(action, Capture):
-        return ("c", action.card, frozenset(action.taken))
+        return ("cf" if action.finish else "c", action.card, frozenset(action.taken))
     if isinstance(action, Lay):
         return ("l", action.card)
     return ("f",)
@@ -165,6 +173,9 @@ def test_parties_follow_the_spec_move_by_move() -> None:
                 if isinstance(action, Capture):
                     piles[mover] += [action.card, *action.taken]
                     last_capturer = mover
+                    if action.finish:
+                        finished_by = mover
+                        break
                 if state.deal_number == deal and state.deck_size != deck_before:
                     refills += 1  # a re-deal: 4 cards to each hand, none to the table
                     assert deck_before - state.deck_size == 4 * n

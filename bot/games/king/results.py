@@ -136,7 +136,10 @@ def render_party_end(
             for winner in (w for w in outcome.winners if w != me):
                 head.append(
                     tr.t(
-                        "party-winner", name=name_of(seats, winner, tr), points=signed(outcome.scores[winner])
+                        "party-winner",
+                        name=name_of(seats, winner, tr),
+                        points=signed(outcome.scores[winner]),
+                        count=outcome.scores[winner],
                     )
                 )
         deal = _deal_block(view, len(sheet) - 1, seats, tr, short=personal) if sheet else []

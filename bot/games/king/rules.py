@@ -25,12 +25,14 @@ KEYWORDS: Final[dict[S, str]] = {
         "взятки; порядок раздач; скинуть кинга; отдать кинга; заходить с червей; досрочный конец раздачи; "
         "early end of a deal; deal ends early; "
         "eralash; jacks; boys; queens; girls; hearts; king of hearts; no tricks; last two; negative; "
-        "order; lead hearts"
+        "order; lead hearts; "
+        "минусовые; минусовая раздача; не брать взяток"
     ),
     S.TRUMP: (
         "отыгрыш; козырь; козыри; козырной; назначить козыря; выбирать козыря; выбрать козыря; "
         "по последней; последняя карта; перебить; бить козырем; "
-        "trump; trumps; positive; by the last card; overtrump; choose trump; name trump"
+        "trump; trumps; positive; by the last card; overtrump; choose trump; name trump; "
+        "плюсовые; плюсовая раздача; заказать козыря"
     ),
     S.SCORING: (
         "очки кинга; штраф; штрафы; штрафные очки; сколько стоит; стоимость; очки за взятку; кинг червей; "
@@ -69,6 +71,49 @@ SYNONYMS: Final = {
 """A word people say → the words the rules use for it."""
 
 
+MARKS: Final = {
+    # as sure as the game's name
+    "ералаш": 2.0,
+    "отыгрыш": 2.0,
+    "мальчик": 2.0,
+    "девочка": 2.0,
+    "плюсовой": 2.0,
+    "минусовой": 2.0,
+    "минуса": 2.0,
+    "не брать": 2.0,
+    "по последней": 2.0,
+    "eralash": 2.0,
+    # only Кинг has them: a question with no game in the chat means Кинг
+    "козырь": 1.0,
+    "козырной": 1.0,
+    "козырять": 1.0,
+    "черва": 1.0,
+    "червь": 1.0,
+    "червы": 1.0,
+    "червовый": 1.0,
+    "черви": 1.0,
+    "масть": 1.0,
+    "заходить": 1.0,
+    "заход": 1.0,
+    "штраф": 1.0,
+    "штрафной": 1.0,
+    "назначать": 1.0,
+    "назначить": 1.0,
+    "последний взятка": 1.0,
+    "32": 1.0,
+    "192": 1.0,
+    "96": 1.0,
+    "ноль": 1.0,
+    "trump": 1.0,
+    "hearts": 1.0,
+    "penalty": 1.0,
+    # both games say it, Кинг more
+    "взятка": 0.5,
+    "итог": 0.5,
+}
+"""Words only Кинг has (see ``RulesBook.marks``): its deals, trumps, hearts, penalties."""
+
+
 def option_lines(options: Options, tr: Translator) -> list[str]:
     """A party's options, a line each («Порядок раздач „не брать“: …»)."""
 
@@ -98,6 +143,7 @@ def rules_book(kind: str, command: str) -> RulesBook:
             for section in S
         ),
         names=frozenset({"кинг", "king"}),
+        marks=MARKS,
         synonyms=SYNONYMS,
         answers=KING_ANSWERS,
         options_title=f"rules-game-options-{kind}",

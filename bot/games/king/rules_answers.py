@@ -8,7 +8,7 @@ from typing import Final
 from bot.games.king.sections import KingSection as S
 from bot.views.rules_answers import AnswerContext, Args, DirectAnswer, first_named, no_facts, turn_time
 from bot.views.rules_search import Question
-from bot.views.rules_words import HOW_MANY, PLAYERS_WORDS, TIME_WORDS, VALUE_WORDS
+from bot.views.rules_words import FIRST_DEALER_WORDS, HOW_MANY, PLAYERS_WORDS, TIME_WORDS, VALUE_WORDS
 from engine.cards import Card, Rank, Suit
 from engine.king.rules import (
     CARD_PENALTY,
@@ -24,7 +24,11 @@ from engine.king.rules import (
 
 PENALTY_ITEMS: Final[tuple[tuple[str, str], ...]] = (
     ("king", "=кинга; =кингу; кинг червей; король червей; к♥; king of hearts"),
-    ("last2", "последние две; две последние; двух последних; последняя взятка; last two; last trick"),
+    (
+        "last2",
+        "последние две; две последние; двух последних; последняя взятка; взятка последний; =последних; "
+        "=последние; last two; last trick",
+    ),
     ("jack", "валет; мальчик; jack; boy"),
     ("queen", "дама; девочка; queen; girl"),
     ("heart", "черва; червь; черви; червы; heart; hearts"),
@@ -58,6 +62,27 @@ def _value(question: Question, ctx: AnswerContext) -> Args | None:
         "points": points,
         "plus": POINTS_PER_TRICK,
         "eralash": CARD_PENALTY[eralash][card.index],
+    }
+
+
+DEAL_ITEMS: Final[tuple[tuple[str, str], ...]] = (
+    ("eralash", "ералаш; eralash"),
+    ("positive", "отыгрыш; плюсовой; плюсовые; positive; trump deal"),
+    ("negative", "минусовой; минусовые; negative"),
+)
+"""A deal asked about by its kind: its points in all."""
+
+
+def _deal_points(question: Question, ctx: AnswerContext) -> Args | None:
+    kind = first_named(question, DEAL_ITEMS)
+    if kind is None:
+        return None
+    return {
+        "deal": kind,
+        "eralash": Contract.ERALASH.total,
+        "single": Contract.NO_TRICKS.total,
+        "positive": POINTS_PER_TRICK * TRICKS_PER_DEAL,
+        "trick": POINTS_PER_TRICK,
     }
 
 
@@ -115,6 +140,28 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         (S.TRUMP,),
         ("кто; who", "козырь; trump", "выбирать; выбрать; назначать; назначить; choose; name; pick"),
         no_facts,
+    ),
+    DirectAnswer("king-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
+    DirectAnswer(
+        "king-trick-winner",
+        (S.BASICS,),
+        (
+            "кто; who; какой; какая; чей",
+            "брать; взять; забирать; забрать; take; takes; win; wins",
+            "взятка; trick",
+        ),
+        no_facts,
+        avoid="не; no; последний; last",
+    ),
+    DirectAnswer(
+        "king-deal-points",
+        (S.SCORING,),
+        (
+            "; ".join(words for _, words in DEAL_ITEMS),
+            "сколько; скока; всего; максимум; очко; total; how many; points",
+        ),
+        _deal_points,
+        avoid="взятка; валет; дама; =кинга; черва; trick",
     ),
     DirectAnswer("turn-time", (S.BASICS,), TIME_WORDS, turn_time),
 )

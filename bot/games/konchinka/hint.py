@@ -14,7 +14,8 @@ def move_text(action: object, tr: Translator) -> str:
     if isinstance(action, Finish):
         return tr.t("hint-move-finish")
     if isinstance(action, Capture):
-        return tr.t("hint-move-capture", taken=cards(action.taken, tr, " + "), card=card(action.card, tr))
+        key = "hint-move-capture-finish" if action.finish else "hint-move-capture"
+        return tr.t(key, taken=cards(action.taken, tr, " + "), card=card(action.card, tr))
     assert isinstance(action, Lay)
     return tr.t("hint-move-lay", card=card(action.card, tr))
 

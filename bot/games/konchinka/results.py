@@ -136,7 +136,12 @@ def render_party_end(
         if outcome is not None:
             for winner in (w for w in outcome.winners if w != me):
                 head.append(
-                    tr.t("party-winner", name=name_of(seats, winner, tr), points=outcome.scores[winner])
+                    tr.t(
+                        "party-winner",
+                        name=name_of(seats, winner, tr),
+                        points=outcome.scores[winner],
+                        count=outcome.scores[winner],
+                    )
                 )
         blocks = [head]
         if last is not None and personal:
@@ -161,6 +166,7 @@ def _settlement_lines(
         lines = [tr.t("settle-title-stake", stake=view.options.stake)]
     else:
         lines = [tr.t("settle-title-points", target=view.options.target)]
+    unit = "stake" if view.options.settlement is Settlement.STAKE else "points"
     receivers = [i for i, amount in enumerate(settlement) if amount > 0]
     for payer, amount in enumerate(settlement):
         if amount >= 0:
@@ -172,8 +178,9 @@ def _settlement_lines(
                     payer=name_of(seats, payer, tr),
                     payee=name_of(seats, receivers[0], tr),
                     amount=-amount,
+                    unit=unit,
                 )
             )
         else:
-            lines.append(tr.t("settle-owes", payer=name_of(seats, payer, tr), amount=-amount))
+            lines.append(tr.t("settle-owes", payer=name_of(seats, payer, tr), amount=-amount, unit=unit))
     return lines

@@ -18,6 +18,7 @@ KEYWORDS: Final[dict[S, str]] = {
     S.BASICS: (
         "раздача; сдача; сдавать; сдающий; колода; стол; ход; ходить; пас; пропустить ход; не ходить; "
         "первый ход; начало; цель; смысл; что такое кончинка; остаток на столе; стопка; игроки; сколько игроков; "
+        "нечем взять; нечем брать; "
         "konchinka; "
         "deal; dealer; deck; table; turn; pass; goal; pile; players"
     ),
@@ -42,6 +43,7 @@ KEYWORDS: Final[dict[S, str]] = {
         "запись; записывать; играть до; до скольких играть; расчёт; рассчитываться; победа; победитель; "
         "выиграть; ставка; на кон; "
         "по очкам; зачёркивать; зачеркнуть; цифры; 15; до скольких; проигравший; платить; должен; "
+        "палочки; палочка; счёт палочками; "
         "tally; target; target score; play to; win; winner; settlement; stake; owe; pay; loser"
     ),
     S.EARLY_FINISH: (
@@ -51,6 +53,7 @@ KEYWORDS: Final[dict[S, str]] = {
     ),
     S.OPTIONS: (
         "настройки; брать обязательно; несколько взяток за ход; время на ход; таймер; не успеть; "
+        "выключить; отключить; включить; запретить; "
         "пропуск хода; вернуться; settings; options; forced capture; must capture; "
         "several captures; timer; time per move; miss a turn"
     ),
@@ -90,6 +93,42 @@ SYNONYMS: Final = {
     "большинство": "больше",
 }
 """A word people say → the words the rules use for it."""
+
+MARKS: Final = {
+    # as sure as the game's name
+    "прикончить": 2.0,
+    "прекончить": 2.0,
+    "приканчивать": 2.0,
+    "палочка": 2.0,
+    "очковая": 2.0,
+    "очковый": 2.0,
+    "2♣": 2.0,
+    "двойка треф": 2.0,
+    "кончинка": 2.0,
+    # only Кончинка has them: a question with no game in the chat means Кончинка
+    "10♦": 1.0,
+    "десятка бубен": 1.0,
+    "стопка": 1.0,
+    "со стола": 1.0,
+    "на стол": 1.0,
+    "весь стол": 1.0,
+    "набор": 1.0,
+    "запись": 1.0,
+    "играть до": 1.0,
+    "расчет": 1.0,
+    "на кон": 1.0,
+    "ставка": 1.0,
+    "52": 1.0,
+    "27": 1.0,
+    "15": 0.5,
+    "сумма": 0.5,
+    "трефа": 0.5,
+    "треф": 0.5,
+    "finish": 1.0,
+    "pile": 1.0,
+    "stake": 1.0,
+}
+"""Words only Кончинка has (see ``RulesBook.marks``): its table, its piles, its sums, its tally and its finish."""
 
 VARIANT_WORDS: Final = {
     Variant.CLASSIC.value: ("обычный", "классика", "классический", "classic"),
@@ -135,6 +174,7 @@ def rules_book(kind: str, command: str) -> RulesBook:
             for section in S
         ),
         names=frozenset({"кончинка", "konchinka", "палка"}),
+        marks=MARKS,
         synonyms=SYNONYMS,
         answers=KONCHINKA_ANSWERS,
         options_title=f"rules-game-options-{kind}",

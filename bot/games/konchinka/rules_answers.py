@@ -8,7 +8,14 @@ from typing import Final
 from bot.games.konchinka.sections import KonchinkaSection as S
 from bot.views.rules_answers import AnswerContext, Args, DirectAnswer, no_facts, turn_time
 from bot.views.rules_search import Question
-from bot.views.rules_words import HOW_MANY, PLAYERS_WORDS, RANK_WORDS, TIME_WORDS, VALUE_WORDS
+from bot.views.rules_words import (
+    FIRST_DEALER_WORDS,
+    HOW_MANY,
+    PLAYERS_WORDS,
+    RANK_WORDS,
+    TIME_WORDS,
+    VALUE_WORDS,
+)
 from engine.cards import FULL_DECK, Card, Suit
 from engine.konchinka.rules import (
     HAND_SIZE,
@@ -150,6 +157,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ("кто; who", "первый; first; начинать; start", "ходить; ход; move; go; play; начинать; start"),
         no_facts,
     ),
+    DirectAnswer("konchinka-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
     DirectAnswer(
         "konchinka-finish-when",
         (S.EARLY_FINISH,),

@@ -208,11 +208,14 @@ def actions_of_card(view: KonchinkaView, c: Card) -> list[tuple[int, Lay | Captu
 
 
 def action_label(action: Lay | Capture | Finish, view: KonchinkaView, tr: Translator) -> str:
-    """A button's words for an action: «Взять 7♦ + 3♠», «Положить на стол», «🏁 Прикончить!»."""
+    """A button's words for an action: «Взять 7♦ + 3♠», «Положить на стол», «🏁 Прикончить!», «🏁 Взять 10♦ и
+    прикончить»."""
     if isinstance(action, Finish):
         return tr.t("btn-finish")
     if isinstance(action, Lay):
         return tr.t("btn-lay")
+    if action.finish:
+        return tr.t("btn-and-finish", action=action_label(action.capture, view, tr))
     taken = action.taken
     if (
         len(action.groups) == 1

@@ -39,7 +39,7 @@ def advise(view: KonchinkaView, rng: random.Random) -> Advice:
 
 def konchinka_why(view: KonchinkaView, action: object) -> Why:
     """Why «мастер» plays ``action`` in Кончинка, read from what it takes and what it leaves."""
-    if isinstance(action, Finish):
+    if isinstance(action, Finish) or (isinstance(action, Capture) and action.finish):
         return Why.FINISH
     legal = view.legal_actions
     captures = [a for a in legal if isinstance(a, Capture)]

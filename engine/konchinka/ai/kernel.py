@@ -67,9 +67,9 @@ def encode_konchinka(state: KonchinkaState) -> tuple[object, ...]:
 
 
 def encode_konchinka_action(action: KonchinkaAction) -> tuple[int, int, int]:
-    """(kind, card, taken mask): 0 lay, 1 capture, 2 finish."""
+    """(kind, card, taken mask): 0 lay, 1 capture, 2 finish, 3 capture and finish."""
     if isinstance(action, Capture):
-        return (1, action.card.index, _mask(action.taken))
+        return (3 if action.finish else 1, action.card.index, _mask(action.taken))
     if isinstance(action, Finish):
         return (2, -1, 0)
     return (0, action.card.index, 0)

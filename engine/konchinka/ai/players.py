@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from engine.ai.search import SearchBudget, SearchResult, pimc
 from engine.cards import FULL_DECK, Card
 from engine.core import State
-from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay
+from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, ends_party
 from engine.konchinka.ai import kernel
 from engine.konchinka.ai.policy import easy_action, normal_action, position_from_view, score_actions
 from engine.konchinka.state import KonchinkaState
@@ -108,7 +108,7 @@ def candidates(view: KonchinkaView, master: Master | None = None) -> list[Konchi
     master = MASTER if master is None else master
     actions = list(view.legal_actions)
     for a in actions:
-        if isinstance(a, Finish):
+        if ends_party(a):
             return [a]
     if len(actions) == 1:
         return actions
@@ -151,4 +151,5 @@ def describe(view: KonchinkaView, action: KonchinkaAction) -> str:
         return f"стол [{table}]: кладёт {action.card.ru}"
     assert isinstance(action, Capture)
     taken = " ".join(c.ru for c in action.taken)
-    return f"стол [{table}]: берёт {taken} картой {action.card.ru}"
+    finish = " и приканчивает!" if action.finish else ""
+    return f"стол [{table}]: берёт {taken} картой {action.card.ru}{finish}"

@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import FULL_DECK, Card, Rank, Suit
-from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay
+from engine.konchinka.actions import Capture, KonchinkaAction, Lay, ends_party
 from engine.konchinka.rules import BY_INDEX, IS_KONCHINKA, SECURE_CARDS, SECURE_CLUBS, VALUE, Variant
 from engine.konchinka.state import KonchinkaState
 from engine.konchinka.views import KonchinkaView
@@ -237,7 +237,7 @@ def score_actions(pos: Position, actions: Sequence[KonchinkaAction]) -> list[flo
     last_round = pos.deck_size == 0
     scores: list[float] = []
     for a in actions:
-        if isinstance(a, Finish):
+        if ends_party(a):
             scores.append(1000.0)
             continue
         if isinstance(a, Capture):
@@ -280,7 +280,7 @@ def normal_action(view: KonchinkaView) -> KonchinkaAction:
 def easy_action(view: KonchinkaView, rng: random.Random) -> KonchinkaAction:
     actions = view.legal_actions
     for a in actions:
-        if isinstance(a, Finish):
+        if ends_party(a):
             return a
     if rng.random() < EASY_BLUNDER_RATE:
         return actions[rng.randrange(len(actions))]

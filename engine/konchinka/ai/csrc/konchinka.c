@@ -133,18 +133,28 @@ static int secured(const KonState *s, int seat) {
     return points;
 }
 
-/* KonchinkaState.can_finish */
-static int can_finish(const KonState *s, int seat) {
+/* KonchinkaState._finishes_with */
+static int finishes_with(const KonState *s, int seat, int sec) {
     if (!s->early_finish || s->status != KON_RUNNING) return 0;
     int total = s->totals[seat];
     if (s->target - total > 2) return 0;
-    int sec = secured(s, seat);
     if (sec <= 0) return 0;
     int new_total = total + sec;
     if (new_total < s->target) return 0;
     for (int p = 0; p < s->n; p++)
         if (p != seat && !(new_total > s->totals[p])) return 0;
     return 1;
+}
+
+/* KonchinkaState.can_finish */
+static int can_finish(const KonState *s, int seat) { return finishes_with(s, seat, secured(s, seat)); }
+
+/* KonchinkaState.can_finish_with: the finish right after taking the cards of ``mask`` */
+static int can_finish_with(const KonState *s, int seat, Mask mask) {
+    int points = s->konch[seat] + POPCOUNT(mask & KONCHINKI_MASK);
+    if (s->clubs[seat] + POPCOUNT(mask & CLUBS_MASK) >= SECURE_CLUBS) points += 1;
+    if (s->cards[seat] + POPCOUNT(mask) >= SECURE_CARDS) points += 2;
+    return finishes_with(s, seat, points);
 }
 
 struct KonScratch {
@@ -161,6 +171,8 @@ int kon_legal(const KonState *s, KonScratch *w, KonAction *out, int *count) {
     int seat = s->current;
     Mask hand = s->hand[seat];
     int n = 0;
+    int finish_from = s->early_finish ? s->target - 2 : MAX_TARGET + 1;
+    int may_finish = s->totals[seat] >= finish_from; /* «взять … и прикончить» after a capture */
     if (s->table_len == 0) {
         for (Mask m = hand; m; m &= m - 1) out[n++] = (KonAction){KON_LAY, LOWEST(m), 0};
     } else {
@@ -175,8 +187,10 @@ int kon_legal(const KonState *s, KonScratch *w, KonAction *out, int *count) {
             int c = LOWEST(m);
             int v = VALUE[c];
             if (v == sweep_value) {
-                if (n + 2 > KON_MAX_ACTIONS) return KON_DECLINED;
+                if (n + 3 > KON_MAX_ACTIONS) return KON_DECLINED;
                 out[n++] = (KonAction){KON_CAPTURE, c, table_mask};
+                if (may_finish && can_finish_with(s, seat, table_mask | BIT(c)))
+                    out[n++] = (KonAction){KON_CAPTURE_FINISH, c, table_mask};
                 any_capture = 1;
             } else if (index->len[v]) {
                 any_capture = 1;
@@ -187,8 +201,12 @@ int kon_legal(const KonState *s, KonScratch *w, KonAction *out, int *count) {
                     if (count_v < 0) return KON_DECLINED;
                     masks = w->unions;
                 }
-                if (n + count_v + 2 > KON_MAX_ACTIONS) return KON_DECLINED;
-                for (int i = 0; i < count_v; i++) out[n++] = (KonAction){KON_CAPTURE, c, masks[i]};
+                if (n + 2 * count_v + 2 > KON_MAX_ACTIONS) return KON_DECLINED;
+                for (int i = 0; i < count_v; i++) {
+                    out[n++] = (KonAction){KON_CAPTURE, c, masks[i]};
+                    if (may_finish && can_finish_with(s, seat, masks[i] | BIT(c)))
+                        out[n++] = (KonAction){KON_CAPTURE_FINISH, c, masks[i]};
+                }
             }
             if (n + 2 > KON_MAX_ACTIONS) return KON_DECLINED; /* room for this lay and a Finish */
             out[n++] = (KonAction){KON_LAY, c, 0};
@@ -200,8 +218,7 @@ int kon_legal(const KonState *s, KonScratch *w, KonAction *out, int *count) {
             n = kept;
         }
     }
-    int finish_from = s->early_finish ? s->target - 2 : MAX_TARGET + 1;
-    if (s->totals[seat] >= finish_from && can_finish(s, seat)) out[n++] = (KonAction){KON_FINISH, -1, 0};
+    if (may_finish && can_finish(s, seat)) out[n++] = (KonAction){KON_FINISH, -1, 0};
     *count = n;
     return KON_OK;
 }
@@ -275,21 +292,26 @@ static void after_round(KonState *s) {
     end_deal(s);
 }
 
+/* KonchinkaState._finish_early */
+static void finish_early(KonState *s, int seat) {
+    for (int p = 0; p < s->n; p++) {
+        s->deal_points[p] = 0;
+        s->deal_cards[p] = s->cards[p];
+        s->deal_clubs[p] = s->clubs[p];
+    }
+    int sec = secured(s, seat);
+    s->deal_points[seat] = sec;
+    s->totals[seat] += sec;
+    s->status = KON_PARTY_OVER;
+    s->winner = seat;
+    s->current = -1;
+}
+
 /* KonchinkaState.apply, for an action of kon_legal */
 void kon_apply(KonState *s, const KonAction *a) {
     int seat = s->current;
-    if (a->kind == KON_FINISH) { /* _finish_early */
-        for (int p = 0; p < s->n; p++) {
-            s->deal_points[p] = 0;
-            s->deal_cards[p] = s->cards[p];
-            s->deal_clubs[p] = s->clubs[p];
-        }
-        int sec = secured(s, seat);
-        s->deal_points[seat] = sec;
-        s->totals[seat] += sec;
-        s->status = KON_PARTY_OVER;
-        s->winner = seat;
-        s->current = -1;
+    if (a->kind == KON_FINISH) {
+        finish_early(s, seat);
         return;
     }
     s->hand[seat] &= ~BIT(a->card);
@@ -302,6 +324,10 @@ void kon_apply(KonState *s, const KonAction *a) {
         s->table_len = kept;
         take(s, seat, a->taken | BIT(a->card));
         s->last_capturer = seat;
+        if (a->kind == KON_CAPTURE_FINISH) {
+            finish_early(s, seat);
+            return;
+        }
     }
     int next = seat + 1 == s->n ? 0 : seat + 1;
     s->current = next;
@@ -432,7 +458,7 @@ int kon_policy(const KonState *s, const KonAction *actions, int count, int *choi
     for (int i = 0; i < count; i++) {
         const KonAction *a = &actions[i];
         double score;
-        if (a->kind == KON_FINISH) {
+        if (a->kind == KON_FINISH || a->kind == KON_CAPTURE_FINISH) {
             score = 1000.0;
         } else {
             double gain;

@@ -6,7 +6,7 @@
 #include "kernel.h"
 
 enum { KON_MAX_PLAYERS = 4, KON_TOTALS = 14, KON_MAX_ACTIONS = 4096, KON_INDEX_LIMIT = 16 };
-enum { KON_LAY = 0, KON_CAPTURE = 1, KON_FINISH = 2 };
+enum { KON_LAY = 0, KON_CAPTURE = 1, KON_FINISH = 2, KON_CAPTURE_FINISH = 3 };
 enum { KON_RUNNING = 0, KON_DEAL_OVER = 1, KON_PARTY_OVER = 2 };
 enum { KON_OK = 0, KON_DECLINED = 1 };
 

@@ -5,7 +5,7 @@
  *   (n, points_variant, multi, forced, early_finish, target, current, dealer, last_capturer, status,
  *    winner, (hands), (cards), (clubs), (konch), (totals), (table), (deck), (deal points),
  *    (deal cards), (deal clubs))
- * Actions are (kind, card, taken mask): kind 0 lay, 1 capture, 2 finish (card -1).
+ * Actions are (kind, card, taken mask): kind 0 lay, 1 capture, 2 finish (card -1), 3 capture and finish.
  * A function that meets a position the kernel declines returns None. Every value is checked on its way in
  * (kon_read): a bad one raises ValueError or TypeError, never reaches the kernel.
  */
@@ -118,7 +118,7 @@ static PyObject *kon_write(const KonState *s) {
 
 static int read_action(PyObject *obj, KonAction *a) {
     if (!check_tuple(obj, 3, "konchinka action")) return 0;
-    return read_int_in(obj, 0, KON_LAY, KON_FINISH, "konchinka action kind", &a->kind) &&
+    return read_int_in(obj, 0, KON_LAY, KON_CAPTURE_FINISH, "konchinka action kind", &a->kind) &&
            read_int_in(obj, 1, -1, 51, "konchinka action card", &a->card) && read_mask(obj, 2, &a->taken);
 }
 
