@@ -171,3 +171,20 @@ hint-dump-what = { $what ->
 }
 hint-value = On average { $value } points this deal.
 hint-values = On average { $value } points this deal; the best other move: { $other }.
+
+## The game's sheet as a picture and as text (Konchinka)
+
+sheet-konchinka-title = Konchinka · score sheet
+sheet-deals = { $count ->
+    [one] { $count } deal
+   *[other] { $count } deals
+}
+sheet-winner = winner
+sheet-note-cards = cards { $counts }
+sheet-note-clubs = ♣ { $counts }
+sheet-note-konchinki = konchinki: { $held }
+sheet-note-finish = finished by { $name }
+sheet-col-deal = D
+sheet-col-cards = Crd
+sheet-col-konchinki = Kon
+sheet-grid-legend = Crd — who got +2 for cards, ♣ — +1 for clubs, Kon — who held konchinki; ! — the game was finished in that deal.

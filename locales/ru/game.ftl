@@ -196,3 +196,21 @@ hint-dump-what = { $what ->
 }
 hint-value = В среднем { $value } очка за сдачу.
 hint-values = В среднем { $value } очка за сдачу, лучший другой ход — { $other }.
+
+## Запись партии картинкой и текстом (Кончинка)
+
+sheet-konchinka-title = Кончинка · запись
+sheet-deals = { $count ->
+    [one] { $count } раздача
+    [few] { $count } раздачи
+   *[many] { $count } раздач
+}
+sheet-winner = победа
+sheet-note-cards = карты { $counts }
+sheet-note-clubs = ♣ { $counts }
+sheet-note-konchinki = кончинки: { $held }
+sheet-note-finish = прикончил(а): { $name }
+sheet-col-deal = Р
+sheet-col-cards = Кар
+sheet-col-konchinki = Кон
+sheet-grid-legend = Кар — кому +2 за карты, ♣ — кому +1 за трефы, Кон — у кого кончинки; ! — партию прикончили в этой раздаче.
