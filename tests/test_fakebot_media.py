@@ -130,7 +130,9 @@ async def test_a_document_keeps_its_name_and_type_and_may_not_be_empty_or_over_5
 async def test_edit_message_media_replaces_the_photo_in_place_and_an_identical_edit_is_not_modified(
     tg: FakeTelegram, bot: Bot, alice: FakeUser
 ) -> None:
-    first = await bot.send_photo(alice.id, BufferedInputFile(png(color=(255, 255, 255)), "a.png"), caption="1")
+    first = await bot.send_photo(
+        alice.id, BufferedInputFile(png(color=(255, 255, 255)), "a.png"), caption="1"
+    )
     second = BufferedInputFile(png(color=(0, 0, 0)), "b.png")
     edited = await bot.edit_message_media(
         InputMediaPhoto(media=second, caption="Раздача 2"), chat_id=alice.id, message_id=first.message_id
