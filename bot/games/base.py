@@ -17,6 +17,7 @@ from typing import ClassVar, Generic, Protocol, TypeVar, cast
 from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
 from bot.views.rules_book import RulesBook
+from bot.views.sheets import Sheet
 from engine.ai.advice import Advice
 from engine.ai.players import bot_players
 from engine.ai.review import Review
@@ -162,6 +163,24 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
     def hint(self, view: ViewT, advice: Advice, tr: Translator) -> str:
         """«💡 Подсказка» (solo): one line, ≤ 200 characters, saying what ``advice.action`` (the «мастер» bot
         player's choice from ``view``) is and why, with the expected points its search found."""
+
+    # ------------------------------------------------------------------------------- the sheet and the history
+
+    def score_sheet(
+        self, state: State[ActionT, ViewT], seats: Sequence[SeatInfo], tr: Translator
+    ) -> Sheet | None:
+        """The party's score sheet so far as a picture's data (:mod:`bot.views.sheets`; draw it with a
+        ``PictureCache``), from the public part of ``state``. None: the game draws no sheet."""
+        return None
+
+    def move_words(self, action: ActionT, tr: Translator) -> str:
+        """A move as the party's history file writes it after its code (plain text, no HTML)."""
+        return self.played(action, tr)
+
+    def deal_result(self, state: State[ActionT, ViewT]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        """The last finished deal's points and everyone's totals after it, per seat (the history writes them
+        under the deal); None: the game keeps no score per deal."""
+        return None
 
     def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
         """«🔍 Разбор партии»: the player's moves where «мастер» would have gained most, each with its position,

@@ -188,3 +188,19 @@ sheet-col-deal = D
 sheet-col-cards = Crd
 sheet-col-konchinki = Kon
 sheet-grid-legend = Crd — who got +2 for cards, ♣ — +1 for clubs, Kon — who held konchinki; ! — the game was finished in that deal.
+
+## The game's history (a text file)
+
+history-title = { $game } · history of game { $id }
+history-about = Every move is written as a code (the bot reads it to replay the game) and in words.
+history-players = Players: { $players }
+history-deal = Deal { $deal }
+history-points = Points: { $points }
+history-totals = Totals: { $totals }
+history-result = The game is over. Result: { $scores }
+history-winners = Winner: { $names }
+history-lay = { $card } to the table
+history-capture = { $card } takes { $cards }
+history-finish = finish the game
+history-trump = trump { $suit }
+history-caption = 📜 Game history

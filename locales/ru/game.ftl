@@ -214,3 +214,19 @@ sheet-col-deal = Р
 sheet-col-cards = Кар
 sheet-col-konchinki = Кон
 sheet-grid-legend = Кар — кому +2 за карты, ♣ — кому +1 за трефы, Кон — у кого кончинки; ! — партию прикончили в этой раздаче.
+
+## История партии (текстовый файл)
+
+history-title = { $game } · история партии { $id }
+history-about = Каждый ход записан кодом (его читает бот, чтобы повторить партию) и словами.
+history-players = Игроки: { $players }
+history-deal = Раздача { $deal }
+history-points = Очки: { $points }
+history-totals = Итого: { $totals }
+history-result = Партия окончена. Итог: { $scores }
+history-winners = Победа: { $names }
+history-lay = { $card } на стол
+history-capture = { $card } берёт { $cards }
+history-finish = прикончить
+history-trump = козырь { $suit }
+history-caption = 📜 История партии
