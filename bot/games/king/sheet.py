@@ -19,8 +19,12 @@ POSITIVE_SUM = POINTS_PER_TRICK * TRICKS_PER_DEAL
 
 
 def deal_trumps(state: KingState) -> tuple[Suit, ...]:
-    """The trump of each positive deal named so far, in order (the party replayed from its seed: the view
-    keeps only the current deal's trump, and «по последней» names a suit only the deal knew)."""
+    """The trump of each positive deal named so far, in order: the choices themselves, or — when one was «по
+    последней», a suit only that deal's cards knew — the party replayed from its seed (the view keeps only the
+    current deal's trump)."""
+    named = [a.suit for a in state.history if isinstance(a, ChooseTrump)]
+    if all(suit is not None for suit in named):  # no «по последней»: the choices say it all
+        return tuple(suit for suit in named if suit is not None)
     replayed = state.game.new_initial_state(state.seed)
     trumps: list[Suit] = []
     for action in state.history:

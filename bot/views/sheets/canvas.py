@@ -75,9 +75,11 @@ class Canvas:
         f: Font,
         color: Color,
         align: Align = "left",
+        prefix: str = "",
     ) -> float:
-        """``value`` fitted into the box from ``x`` ``w`` pixels wide, its top at ``y``; the drawn width."""
-        shown = fit_text(value, f, w)
+        """``value`` fitted into the box from ``x`` ``w`` pixels wide, its top at ``y`` (``prefix`` before it,
+        left to right whatever the value's direction); the drawn width."""
+        shown = fit_text(value, f, w, prefix)
         if not shown:
             return 0.0
         drawn = f.getlength(shown)

@@ -8,7 +8,7 @@ from typing import Final
 
 from bot.views.sheets.canvas import PAD, RED_SUITS, WIDTH, Canvas, number
 from bot.views.sheets.model import GridRow, GridSheet, Theme
-from bot.views.sheets.text import font
+from bot.views.sheets.text import ELLIPSIS, fit_text, font
 
 LABEL_W: Final = 206
 CHECK_W: Final = 64
@@ -17,26 +17,39 @@ HEAD_H: Final = 42
 ROW_H: Final = 44
 TOTAL_H: Final = 50
 FOOT_H: Final = 40
+LEGEND_H: Final = 24
 
 
 def draw_grid(sheet: GridSheet, theme: Theme) -> bytes:
     players = max(1, len(sheet.players))
     rows: list[tuple[GridRow, bool]] = [(r, True) for r in sheet.rows] + [(r, False) for r in sheet.pending]
-    height = TITLE_H + HEAD_H + ROW_H * len(rows) + TOTAL_H + FOOT_H + PAD
+    left = PAD + LABEL_W
+    col = (WIDTH - PAD - CHECK_W - left) / players
+    name_font = font(19, bold=True)
+    cut = any(fit_text(name, name_font, col - 8).endswith(ELLIPSIS) for name in sheet.players)
+    legend = len(sheet.players) if cut else 0  # a name cut in its column is written whole below
+    height = TITLE_H + HEAD_H + ROW_H * len(rows) + TOTAL_H + FOOT_H + LEGEND_H * legend + PAD
     c = Canvas(height, theme)
     p = c.palette
     title, subtitle = font(26, bold=True), font(17)
-    name_font, label_font, mark_font = font(19, bold=True), font(17), font(19, bold=True)
+    label_font, mark_font = font(17), font(19, bold=True)
     cell_font, sum_font, check_font = font(20, bold=True), font(13), font(14)
 
     c.text(PAD, PAD - 6, WIDTH - 2 * PAD, sheet.title, title, p.ink)
     c.text(PAD, PAD + 30, WIDTH - 2 * PAD, sheet.subtitle, subtitle, p.muted)
 
-    left = PAD + LABEL_W
-    col = (WIDTH - PAD - CHECK_W - left) / players
     top = TITLE_H
     for i, name in enumerate(sheet.players):
-        c.text(left + col * i + 4, top + 8, col - 8, name, name_font, p.ink, "center")
+        c.text(
+            left + col * i + 4,
+            top + 8,
+            col - 8,
+            name,
+            name_font,
+            p.ink,
+            "center",
+            f"{i + 1} " if legend else "",
+        )
     y = top + HEAD_H
     c.line(PAD, y, WIDTH - PAD, y, p.ink, 2)
 
@@ -107,4 +120,7 @@ def draw_grid(sheet: GridSheet, theme: Theme) -> bytes:
             p.green if ok else p.red,
             "right",
         )
+    y += FOOT_H
+    for i, name in enumerate(sheet.players[:legend]):
+        c.text(PAD + 4, y + i * LEGEND_H, WIDTH - 2 * PAD - 8, name, font(16), p.muted, prefix=f"{i + 1} — ")
     return c.png()

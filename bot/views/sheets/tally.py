@@ -8,7 +8,7 @@ from typing import Final
 
 from bot.views.sheets.canvas import PAD, WIDTH, Canvas, number
 from bot.views.sheets.model import TallySheet, Theme
-from bot.views.sheets.text import font
+from bot.views.sheets.text import ELLIPSIS, fit_text, font
 
 GUTTER: Final = 40
 """The deal numbers' margin on the left."""
@@ -17,28 +17,33 @@ HEAD_H: Final = 64
 ROW_H: Final = 42
 NOTE_H: Final = 22
 FOOT_H: Final = 56
+LEGEND_H: Final = 24
 
 
 def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
     players = max(1, len(sheet.players))
     notes = sum(1 for deal in sheet.deals if deal.note)
-    height = TITLE_H + HEAD_H + ROW_H * max(1, len(sheet.deals)) + NOTE_H * notes + FOOT_H + PAD
+    col = (WIDTH - PAD - (PAD + GUTTER)) / players
+    name_font = font(21, bold=True)
+    cut = any(fit_text(name, name_font, col - 12).endswith(ELLIPSIS) for name in sheet.players)
+    legend = len(sheet.players) if cut else 0  # a name cut in its column is written whole below
+    height = TITLE_H + HEAD_H + ROW_H * max(1, len(sheet.deals)) + NOTE_H * notes + FOOT_H + LEGEND_H * legend
+    height += PAD
     c = Canvas(height, theme)
     p = c.palette
     title, subtitle = font(26, bold=True), font(17)
-    name_font, total_font, last_font = font(21, bold=True), font(24), font(26, bold=True)
+    total_font, last_font = font(24), font(26, bold=True)
     small, note_font = font(14), font(14)
 
     c.text(PAD, PAD - 6, WIDTH - 2 * PAD, sheet.title, title, p.ink)
     c.text(PAD, PAD + 30, WIDTH - 2 * PAD, sheet.subtitle, subtitle, p.muted)
 
     left = PAD + GUTTER
-    col = (WIDTH - PAD - left) / players
     top = TITLE_H
     last = sheet.deals[-1].totals if sheet.deals else (0,) * players
     for i, name in enumerate(sheet.players):
         x = left + col * i
-        c.text(x + 6, top + 8, col - 12, name, name_font, p.ink, "center")
+        c.text(x + 6, top + 8, col - 12, name, name_font, p.ink, "center", f"{i + 1} " if legend else "")
         if sheet.target:  # the line each column runs to: the total so far against the target
             bar_y = top + 42
             share = max(0.0, min(1.0, last[i] / sheet.target)) if i < len(last) else 0.0
@@ -95,4 +100,7 @@ def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
         for i in sheet.winners:
             x = left + col * i
             c.text(x + 4, y + 12, col - 8, f"♛ {sheet.winner_label}", crown, p.accent, "center")
+    y += FOOT_H
+    for i, name in enumerate(sheet.players[:legend]):
+        c.text(PAD + 4, y + i * LEGEND_H, WIDTH - 2 * PAD - 8, name, font(16), p.muted, prefix=f"{i + 1} — ")
     return c.png()

@@ -166,10 +166,25 @@ def visual(text: str) -> str:
             runs[-1] = (rtl, runs[-1][1] + ch)
         else:
             runs.append((rtl, ch))
-    drawn = [_shape_arabic(run)[::-1] if rtl else run for rtl, run in runs]
+    drawn = [_keep_numbers(_shape_arabic(run)[::-1]) if rtl else run for rtl, run in runs]
     if base_rtl:
         drawn.reverse()
     return "".join(drawn)
+
+
+def _keep_numbers(reversed_run: str) -> str:
+    """A reversed right-to-left run with its numbers turned back: «12» inside Hebrew still reads 12."""
+    out: list[str] = []
+    digits: list[str] = []
+    for ch in reversed_run:
+        if unicodedata.bidirectional(ch) in ("EN", "AN"):
+            digits.append(ch)
+            continue
+        out.extend(reversed(digits))
+        digits.clear()
+        out.append(ch)
+    out.extend(reversed(digits))
+    return "".join(out)
 
 
 # ----------------------------------------------------------------------------------------- fitting
@@ -179,16 +194,18 @@ def width(text: str, f: Font) -> float:
     return f.getlength(text)
 
 
-def fit_text(text: str, f: Font, max_width: float) -> str:
-    """``text`` cleaned, cut with «…» to fit ``max_width`` pixels in font ``f``, in visual order."""
+def fit_text(text: str, f: Font, max_width: float, prefix: str = "") -> str:
+    """``text`` cleaned, cut with «…» to fit ``max_width`` pixels in font ``f``, in visual order; ``prefix``
+    (a number, a mark: left to right) stands before it, kept apart from the text's own direction."""
     line = clean(text)
-    if width(visual(line), f) <= max_width:
-        return visual(line)
+    room = max_width - width(prefix, f)
+    if width(visual(line), f) <= room:
+        return prefix + visual(line)
     low, high = 0, len(line)
     while low < high:  # the longest logical prefix that fits with its «…»
         mid = (low + high + 1) // 2
-        if width(visual(line[:mid].rstrip() + ELLIPSIS), f) <= max_width:
+        if width(visual(line[:mid].rstrip() + ELLIPSIS), f) <= room:
             low = mid
         else:
             high = mid - 1
-    return visual(line[:low].rstrip() + ELLIPSIS) if low else ""
+    return prefix + visual(line[:low].rstrip() + ELLIPSIS) if low else ""
