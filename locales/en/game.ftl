@@ -204,3 +204,5 @@ history-capture = { $card } takes { $cards }
 history-finish = finish the game
 history-trump = trump { $suit }
 history-caption = 📜 Game history
+sheet-caption = 📋 Score sheet after deal { $deal }: { $scores }
+sheet-caption-final = 🏆 Final result: { $scores }

@@ -230,3 +230,5 @@ history-capture = { $card } берёт { $cards }
 history-finish = прикончить
 history-trump = козырь { $suit }
 history-caption = 📜 История партии
+sheet-caption = 📋 Запись после раздачи { $deal }: { $scores }
+sheet-caption-final = 🏆 Итог партии: { $scores }

@@ -4,6 +4,7 @@ sheet drawn once."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
 
@@ -13,6 +14,7 @@ from PIL import Image
 from bot.games import plugin_of
 from bot.games.king.sheet import deal_trumps
 from bot.i18n import Locale, translator
+from bot.views.common import name_of, signed
 from bot.views.models import SeatInfo
 from bot.views.sheets import GridRow, GridSheet, PictureCache, TallyDeal, TallySheet, Theme, draw
 from bot.views.sheets.canvas import PALETTES, WIDTH
@@ -158,3 +160,31 @@ def test_the_same_sheet_is_drawn_once_and_keeps_its_file_id() -> None:
         cache.picture(TallySheet("x", "", ("a",), (TallyDeal(n, (n,), (n,)),)), Theme.LIGHT)
     cache.picture(sheet(), Theme.LIGHT)
     assert cache.drawn == 8
+
+
+async def test_pictures_asked_for_at_once_off_the_loop_are_drawn_once() -> None:
+    cache = PictureCache()
+    sheet = TallySheet("Кончинка", "", ("Аня", "Борис"), (TallyDeal(1, (3, 0), (3, 0)),), 15)
+    pictures = await asyncio.gather(*(cache.picture_off_loop(sheet, Theme.DARK) for _ in range(8)))
+    assert cache.drawn == 1 and all(p is pictures[0] for p in pictures)
+
+
+def test_the_caption_gives_the_standings_by_place_in_words() -> None:
+    plugin = plugin_of("king")
+    state = plugin.make_game({}).new_initial_state(4)
+    rng = random.Random(4)
+    assert plugin.sheet_caption(state, HOSTILE, RU) == ""
+    while state.deals_completed < 3:
+        state.apply(rng.choice(list(state.legal_actions())))
+    caption = plugin.sheet_caption(state, HOSTILE, RU)
+    totals = [sum(row[p] for row in state.view(0).score_sheet) for p in range(4)]
+    assert caption.startswith("📋 Запись после раздачи 3: ")
+    order = sorted(range(4), key=lambda p: -totals[p])
+    positions = [caption.index(name_of(HOSTILE, p, RU)) for p in order]
+    assert positions == sorted(positions)  # the highest total first
+    for p in range(4):
+        assert f"{name_of(HOSTILE, p, RU)} {signed(totals[p])}" in caption
+    assert len(caption) <= 1024
+    while not state.is_terminal:
+        state.apply(rng.choice(list(state.legal_actions())))
+    assert plugin.sheet_caption(state, HOSTILE, RU).startswith("🏆 Итог партии: ")

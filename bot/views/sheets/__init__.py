@@ -8,6 +8,7 @@ is drawn once and its Telegram ``file_id`` is reused.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import threading
 from collections import OrderedDict
@@ -59,24 +60,38 @@ class PictureCache:
         self._pictures: OrderedDict[tuple[Sheet, Theme], Picture] = OrderedDict()
         self._file_ids: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
+        self._drawing: dict[tuple[Sheet, Theme], threading.Lock] = {}
         self.drawn = 0
         """How many pictures were drawn (a miss each)."""
 
     def picture(self, sheet: Sheet, theme: Theme = Theme.LIGHT) -> Picture:
+        """The sheet's picture, drawn on the first call; calls for the same sheet at the same time (worker
+        threads) wait for the one drawing it."""
         key = (sheet, theme)
         with self._lock:
             found = self._pictures.get(key)
             if found is not None:
                 self._pictures.move_to_end(key)
                 return found
-        png = draw(sheet, theme)
-        made = Picture(png, hashlib.sha256(png).hexdigest())
-        with self._lock:
-            self.drawn += 1
-            self._pictures[key] = made
-            while len(self._pictures) > self._size:
-                self._pictures.popitem(last=False)
+            drawing = self._drawing.setdefault(key, threading.Lock())
+        with drawing:
+            with self._lock:
+                found = self._pictures.get(key)
+                if found is not None:  # drawn while this call waited
+                    return found
+            png = draw(sheet, theme)
+            made = Picture(png, hashlib.sha256(png).hexdigest())
+            with self._lock:
+                self.drawn += 1
+                self._pictures[key] = made
+                self._drawing.pop(key, None)
+                while len(self._pictures) > self._size:
+                    self._pictures.popitem(last=False)
         return made
+
+    async def picture_off_loop(self, sheet: Sheet, theme: Theme = Theme.LIGHT) -> Picture:
+        """:meth:`picture` in a worker thread: the drawing (milliseconds of CPU) never holds the event loop."""
+        return await asyncio.to_thread(self.picture, sheet, theme)
 
     def file_id(self, picture: Picture) -> str | None:
         """The ``file_id`` Telegram gave this picture's bytes, if it was sent before."""
