@@ -188,3 +188,29 @@ def test_the_caption_gives_the_standings_by_place_in_words() -> None:
     while not state.is_terminal:
         state.apply(rng.choice(list(state.legal_actions())))
     assert plugin.sheet_caption(state, HOSTILE, RU).startswith("🏆 Итог партии: ")
+
+
+def test_a_long_partys_tally_stays_within_what_telegram_shows_unscaled() -> None:
+    """Telegram shows a photo at most 1280 pixels tall: past that the oldest small print goes, then the oldest
+    deals (their totals are struck through below anyway), the newest totals always drawn."""
+    deals = tuple(TallyDeal(n, (1, 0), (n, 0), "карты 20·16 · ♣ 5·3") for n in range(1, 61))
+    short = TallySheet("Кончинка", "", ("Аня", "Борис"), deals[:5], 99)
+    long = TallySheet("Кончинка", "", ("Аня", "Борис"), deals, 99, winners=(0,), winner_label="победа")
+    assert image(draw(long)).height <= 1280
+    assert (
+        image(draw(short)).height
+        < image(draw(TallySheet("Кончинка", "", ("Аня", "Борис"), deals[:9], 99))).height
+    )
+    with_notes = image(draw(short)).height
+    without = image(
+        draw(
+            TallySheet(
+                "Кончинка",
+                "",
+                ("Аня", "Борис"),
+                tuple(TallyDeal(d.number, d.points, d.totals) for d in deals[:5]),
+                99,
+            )
+        )
+    ).height
+    assert with_notes - without == 5 * 22  # a short party keeps every deal's small print

@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Final
 
 from bot.views.sheets.canvas import PAD, WIDTH, Canvas, number
-from bot.views.sheets.model import TallySheet, Theme
+from bot.views.sheets.model import TallyDeal, TallySheet, Theme
 from bot.views.sheets.text import ELLIPSIS, fit_text, font
 
 GUTTER: Final = 40
@@ -18,17 +18,38 @@ ROW_H: Final = 42
 NOTE_H: Final = 22
 FOOT_H: Final = 56
 LEGEND_H: Final = 24
+MAX_HEIGHT: Final = 1280
+"""Telegram shows a photo at most 1280 pixels on its longer side: a taller sheet would be scaled down past
+reading, so the oldest deals' small print, then the oldest deals, make room for the newest."""
+
+
+def _fit_rows(sheet: TallySheet, room: int) -> tuple[list[TallyDeal], int, set[int]]:
+    """The deals drawn (the newest), how many older ones are left out (a «⋮» row stands for them), and the
+    indexes among those drawn whose small print fits, the newest first."""
+    deals = list(sheet.deals)
+    skipped = 0
+    if len(deals) * ROW_H > room:
+        keep = max(1, room // ROW_H - 1)
+        skipped = len(deals) - keep
+        deals = deals[skipped:]
+    left = room - ROW_H * (len(deals) + (1 if skipped else 0))
+    noted: set[int] = set()
+    for index in range(len(deals) - 1, -1, -1):
+        if deals[index].note and left >= NOTE_H:
+            noted.add(index)
+            left -= NOTE_H
+    return deals, skipped, noted
 
 
 def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
     players = max(1, len(sheet.players))
-    notes = sum(1 for deal in sheet.deals if deal.note)
     col = (WIDTH - PAD - (PAD + GUTTER)) / players
     name_font = font(21, bold=True)
     cut = any(fit_text(name, name_font, col - 12).endswith(ELLIPSIS) for name in sheet.players)
     legend = len(sheet.players) if cut else 0  # a name cut in its column is written whole below
-    height = TITLE_H + HEAD_H + ROW_H * max(1, len(sheet.deals)) + NOTE_H * notes + FOOT_H + LEGEND_H * legend
-    height += PAD
+    frame = TITLE_H + HEAD_H + FOOT_H + LEGEND_H * legend + PAD
+    deals, skipped, noted = _fit_rows(sheet, MAX_HEIGHT - frame)
+    height = frame + ROW_H * (max(1, len(deals)) + (1 if skipped else 0)) + NOTE_H * len(noted)
     c = Canvas(height, theme)
     p = c.palette
     title, subtitle = font(26, bold=True), font(17)
@@ -60,8 +81,14 @@ def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
     c.line(PAD, head_bottom, WIDTH - PAD, head_bottom, p.rule, 1)
 
     y = head_bottom + 6
-    for d, deal in enumerate(sheet.deals):
-        final = d == len(sheet.deals) - 1
+    if skipped:  # the oldest deals left out: their totals are struck through on the rows below anyway
+        c.text(PAD - 4, y + 12, GUTTER, "⋮", small, p.muted, "center")
+        for i in range(players):
+            c.text(left + col * i, y + 8, col, "⋮", total_font, p.muted, "center")
+            c.line(left + col * i, y - 6, left + col * i, y + ROW_H, p.rule)
+        y += ROW_H
+    for d, deal in enumerate(deals):
+        final = d == len(deals) - 1
         c.text(PAD - 4, y + 12, GUTTER, str(deal.number), small, p.muted, "center")
         for i in range(players):
             x = left + col * i
@@ -80,16 +107,10 @@ def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
             if gained:
                 color = p.green if gained > 0 else p.red
                 c.text(x + col * 0.8 - 4, y + 4, col * 0.2, number(gained, plus=True), small, color, "left")
-        for i in range(players + 1):  # the columns' rules beside the row (not through its small print)
-            c.line(
-                left + col * i if i < players else left,
-                y - 6,
-                left + col * i if i < players else left,
-                y + ROW_H,
-                p.rule,
-            )
+        for i in range(players):  # the columns' rules beside the row (not through its small print)
+            c.line(left + col * i, y - 6, left + col * i, y + ROW_H, p.rule)
         y += ROW_H
-        if deal.note:
+        if d in noted:
             c.text(left + 4, y - 6, WIDTH - PAD - left - 4, deal.note, note_font, p.muted)
             y += NOTE_H
     for i in range(players):
