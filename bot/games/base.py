@@ -192,6 +192,10 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         """A move as the party's history file writes it after its code (plain text, no HTML)."""
         return self.played(action, tr)
 
+    def deal_heading(self, state: State[ActionT, ViewT], seats: Sequence[SeatInfo], tr: Translator) -> str:
+        """What the history file writes after «Раздача N» as a deal begins (plain text; empty: nothing)."""
+        return ""
+
     def deal_result(self, state: State[ActionT, ViewT]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
         """The last finished deal's points and everyone's totals after it, per seat (the history writes them
         under the deal); None: the game keeps no score per deal."""

@@ -12,7 +12,7 @@ The file looks like this (the words in the reader's language, the codes the engi
     #seed 12345
     #options {"players":3,"target":15}
 
-    Раздача 1
+    Раздача 1 · сдаёт Борис
        1. l:7d            Вера: 7♦ на стол
        2. c:7s:7d         Аня: 7♠ берёт 7♦
     ...
@@ -96,7 +96,9 @@ def write_history(
     deal_open = False
     for number, code in enumerate(record.actions, start=1):
         if not deal_open:
-            lines += ["", tr.t("history-deal", deal=state.deals_completed + 1)]
+            heading = plugin.deal_heading(state, seats, tr)
+            title = tr.t("history-deal", deal=state.deals_completed + 1)
+            lines += ["", f"{title} · {heading}" if heading else title]
             deal_open = True
         player = state.current_player
         action = game.parse_action(code)

@@ -206,3 +206,4 @@ history-trump = trump { $suit }
 history-caption = 📜 Game history
 sheet-caption = 📋 Score sheet after deal { $deal }: { $scores }
 sheet-caption-final = 🏆 Final result: { $scores }
+history-dealer = { $name } deals

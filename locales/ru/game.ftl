@@ -232,3 +232,4 @@ history-trump = козырь { $suit }
 history-caption = 📜 История партии
 sheet-caption = 📋 Запись после раздачи { $deal }: { $scores }
 sheet-caption-final = 🏆 Итог партии: { $scores }
+history-dealer = сдаёт { $name }

@@ -62,6 +62,9 @@ def test_each_deal_is_followed_by_its_points_and_the_totals() -> None:
     )
     assert points[0] == f"Очки: {first}"
     assert "   1. " in text and "козырь " in text
+    headings = [line for line in text.splitlines() if line.startswith("Раздача ")]
+    assert headings[0].startswith("Раздача 1 · «не брать взяток» · сдаёт ")
+    assert headings[-1].startswith("Раздача 15 · отыгрыш 8/8 · сдаёт ")
 
 
 def test_an_unfinished_party_replays_to_where_it_stopped() -> None:

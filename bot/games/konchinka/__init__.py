@@ -18,6 +18,7 @@ from bot.views.common import card, option
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
 from bot.views.rules_book import RulesBook
 from bot.views.sheets import TallySheet
+from bot.views.sheets.seats import picture_name
 from engine.ai.advice import Advice
 from engine.ai.review import Review
 from engine.cards import Card
@@ -131,6 +132,14 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
             taken = " | ".join(" + ".join(card(c, tr) for c in group) for group in action.groups)
             return tr.t("history-capture", card=card(action.card, tr), cards=taken)
         return tr.t("history-finish")
+
+    def deal_heading(
+        self, state: State[KonchinkaAction, KonchinkaView], seats: Sequence[SeatInfo], tr: Translator
+    ) -> str:
+        dealer = state.view(0).dealer
+        return tr.t(
+            "history-dealer", name=picture_name(seats[dealer], tr) if 0 <= dealer < len(seats) else "?"
+        )
 
     def deal_result(
         self, state: State[KonchinkaAction, KonchinkaView]
