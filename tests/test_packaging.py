@@ -174,6 +174,9 @@ def test_the_package_list_names_every_package_of_bot_and_engine_and_the_texts() 
     assert set(config["packages"]) == on_disk | texts
     assert config["package-dir"] == {"bot.locales": "locales"}
     assert all(list(config["package-data"][f"bot.locales.{d}"]) == ["*.ftl"] for d in ("ru", "en"))
+    fonts = ROOT / "bot" / "views" / "sheets"
+    shipped = [path for pattern in config["package-data"]["bot.views.sheets"] for path in fonts.glob(pattern)]
+    assert sorted(path.name for path in shipped) == sorted(SHEET_FONT_FILES)
 
 
 @pytest.mark.parametrize("document", ["README.md", ".env.example"])
@@ -279,6 +282,13 @@ KERNEL_CHECK = (
 )
 KERNELS = len(list(ROOT.glob("engine/*/ai/csrc")))
 """Games with a compiled kernel (pyproject.toml builds one per folder)."""
+SHEET_FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE.txt")
+SHEET_CHECK = (
+    "import sys; from bot.views.sheets import TallyDeal, TallySheet, draw; from bot.views.sheets import text; "
+    "png = draw(TallySheet('Кончинка', '', ('Аня', 'אברהם'), (TallyDeal(1, (3, 0), (3, 0)),), 15)); "
+    "print(png.startswith(bytes([137, 80, 78, 71])), str(text.FONT_DIR).startswith(sys.prefix))"
+)
+"""A score sheet drawn by the installed package, in the font the wheel carries."""
 WITH_PLAYERS = len(bot_players())
 """Games with bot players (each says which path its rollouts take)."""
 
@@ -294,6 +304,15 @@ async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Pa
         [str(python), "-c", KERNEL_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
     assert backend.stdout.split() == ["c"] * KERNELS, backend.stderr
+    with zipfile.ZipFile(wheel) as archive:
+        shipped = set(archive.namelist())
+    assert {f"bot/views/sheets/fonts/{n}" for n in SHEET_FONT_FILES} <= shipped, (
+        "the sheet's font and licence"
+    )
+    drawn = subprocess.run(
+        [str(python), "-c", SHEET_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
+    assert drawn.stdout.split() == ["True", "True"], drawn.stderr
     tg = FakeTelegram()
     await tg.start()
     try:
@@ -350,7 +369,9 @@ def test_the_lock_installs_with_pip_into_a_fresh_environment(tmp_path: Path) -> 
     install = [python, "-m", "pip", "install", "--quiet", "--require-hashes", "--no-deps", "-r", lock]
     subprocess.run(install, check=True, capture_output=True, timeout=900)
     subprocess.run([python, "-m", "pip", "check"], check=True, capture_output=True, timeout=120)
-    imports = "import aiogram, aiohttp, aiosqlite, prometheus_client, pydantic, pydantic_settings, rapidfuzz"
+    imports = (
+        "import aiogram, aiohttp, aiosqlite, prometheus_client, pydantic, pydantic_settings, rapidfuzz, PIL"
+    )
     subprocess.run([python, "-c", imports], check=True, capture_output=True, timeout=120)
 
 

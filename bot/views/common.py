@@ -5,7 +5,6 @@ from __future__ import annotations
 import html
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from itertools import pairwise
 from typing import Final
 
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
@@ -125,16 +124,15 @@ def name_of(seats: Sequence[SeatInfo], player: int | None, tr: Translator) -> st
 
 
 def tally_line(totals: Sequence[int], keep: int | None = None) -> str:
-    """The paper tally: every earlier running total crossed out, the current one plain (a total that did not
-    change is written once).
+    """The paper tally: every deal's running total written, each earlier one crossed out and the current one
+    plain — an unchanged total is written again (``~~4~~ 4``), as it is on paper.
 
     ``keep`` limits how many crossed-out totals are shown (the oldest go first, marked with «…»); the
     current total is always shown. No deals yet reads «0».
     """
     if not totals:
         return "0"
-    # A total a deal left unchanged is not crossed out and written again («~~4~~ 4»).
-    old = [n for n, following in pairwise(totals) if n != following]
+    old = list(totals[:-1])
     prefix = ""
     if keep is not None and len(old) > keep:
         old = old[len(old) - keep :] if keep else []

@@ -182,3 +182,39 @@ hint-dump-what = { $what ->
 }
 hint-value = On average { $value } points this deal.
 hint-values = On average { $value } points this deal; the best other move: { $other }.
+
+## The game's sheet as a picture and as text (Konchinka)
+
+sheet-konchinka-title = Konchinka · score sheet
+sheet-deals = { $count ->
+    [one] { $count } deal
+   *[other] { $count } deals
+}
+sheet-winner = winner
+sheet-note-cards = cards { $counts }
+sheet-note-clubs = ♣ { $counts }
+sheet-note-konchinki = konchinki: { $held }
+sheet-note-finish = finished by { $name }
+sheet-col-deal = D
+sheet-col-cards = Crd
+sheet-col-konchinki = Kon
+sheet-grid-legend = Crd — who got +2 for cards, ♣ — +1 for clubs, Kon — who held konchinki; ! — the game was finished in that deal.
+
+## The game's history (a text file)
+
+history-title = { $game } · history of game { $id }
+history-about = Every move is written as a code (the bot reads it to replay the game) and in words.
+history-players = Players: { $players }
+history-deal = Deal { $deal }
+history-points = Points: { $points }
+history-totals = Totals: { $totals }
+history-result = The game is over. Result: { $scores }
+history-winners = Winner: { $names }
+history-lay = { $card } to the table
+history-capture = { $card } takes { $cards }
+history-finish = finish the game
+history-trump = trump { $suit }
+history-caption = 📜 Game history
+sheet-caption = 📋 Score sheet after deal { $deal }: { $scores }
+sheet-caption-final = 🏆 Final result: { $scores }
+history-dealer = { $name } deals

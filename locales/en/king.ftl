@@ -61,3 +61,9 @@ king-stopped-early = ⏭ { $played } of { $total } { $total ->
     [one] trick
    *[other] tricks
 } played: every penalty card is taken, the rest are not played.
+
+## The game's sheet as a picture
+sheet-king-title = King · score sheet
+sheet-king-positive = trump deal { $n }
+sheet-king-total = Total
+sheet-king-check = all columns add up to:

@@ -209,3 +209,40 @@ hint-dump-what = { $what ->
 }
 hint-value = В среднем { $value } очка за раздачу.
 hint-values = В среднем { $value } очка за раздачу, лучший другой ход — { $other }.
+
+## Запись партии картинкой и текстом (Кончинка)
+
+sheet-konchinka-title = Кончинка · запись
+sheet-deals = { $count ->
+    [one] { $count } раздача
+    [few] { $count } раздачи
+   *[many] { $count } раздач
+}
+sheet-winner = победа
+sheet-note-cards = карты { $counts }
+sheet-note-clubs = ♣ { $counts }
+sheet-note-konchinki = кончинки: { $held }
+sheet-note-finish = прикончил(а): { $name }
+sheet-col-deal = Р
+sheet-col-cards = Кар
+sheet-col-konchinki = Кон
+sheet-grid-legend = Кар — кому +2 за карты, ♣ — кому +1 за трефы, Кон — у кого кончинки; ! — партию прикончили в этой раздаче.
+
+## История партии (текстовый файл)
+
+history-title = { $game } · история партии { $id }
+history-about = Каждый ход записан кодом (его читает бот, чтобы повторить партию) и словами.
+history-players = Игроки: { $players }
+history-deal = Раздача { $deal }
+history-points = Очки: { $points }
+history-totals = Итого: { $totals }
+history-result = Партия окончена. Итог: { $scores }
+history-winners = Победа: { $names }
+history-lay = { $card } на стол
+history-capture = { $card } берёт { $cards }
+history-finish = прикончить
+history-trump = козырь { $suit }
+history-caption = 📜 История партии
+sheet-caption = 📋 Запись после раздачи { $deal }: { $scores }
+sheet-caption-final = 🏆 Итог партии: { $scores }
+history-dealer = сдаёт { $name }

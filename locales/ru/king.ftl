@@ -62,3 +62,9 @@ king-stopped-early = ⏭ { $played ->
     [few] Сыграно { $played } взятки
    *[many] Сыграно { $played } взяток
 } из { $total }: все штрафные карты уже взяты, остальные взятки не разыгрываются.
+
+## Запись партии картинкой
+sheet-king-title = Кинг · запись
+sheet-king-positive = отыгрыш { $n }
+sheet-king-total = Итого
+sheet-king-check = сумма всех столбцов:

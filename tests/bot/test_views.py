@@ -847,3 +847,44 @@ def test_unnamed_bots_of_one_level_are_told_apart_by_number() -> None:
 )
 def test_a_name_that_could_reorder_its_line_is_isolated_and_escaped(name: str, shown: str) -> None:
     assert named(name) == shown
+
+
+# ------------------------------------------------------------------------------------------- the text sheet
+
+
+def test_the_tally_writes_every_total_and_strikes_each_earlier_one() -> None:
+    """An unchanged total is written again and the one before struck through, as on paper; a 0 a deal left
+    is written too — every deal's line has the same number of totals."""
+    state = play_until(new_state(3, 4), lambda s: len(s.deal_scores) >= 1, 4)
+    view = dataclasses.replace(state.view(0), tally=((2, 6, 9), (1, 1, 3), (0, 0, 0)))
+    text = render_table(TableInfo("g1", SEATS[:3], view=view), RU).text
+    assert "Аня: <s>2</s> <s>6</s> <b>9</b>" in text
+    assert "Борис: <s>1</s> <s>1</s> <b>3</b>" in text
+    assert "Вера: <s>0</s> <s>0</s> <b>0</b>" in text
+
+
+def _grid(text: str) -> list[str]:
+    block = text.split("<pre>", 1)[1].split("</pre>", 1)[0]
+    return block.splitlines()
+
+
+def test_the_deal_end_and_the_party_end_carry_the_per_deal_grid() -> None:
+    state = play_until(new_state(4, 15, target=7), lambda s: s.is_terminal, 3)
+    view = state.view(0)
+    scores = view.deal_scores
+    for text in (render_party_end(table(state, 0), RU).text, render_deal_end(table(state, 0), RU).text):
+        rows = _grid(text)
+        assert rows[0].split() == ["Р", "Кар", "♣", "Кон", "1", "2", "3", "4"]
+        assert len(rows) == 1 + len(scores) + 1
+        for row, score in zip(rows[1:], scores, strict=False):
+            cells = row.split()
+            cards = "—" if score.cards_winner is None else str(score.cards_winner + 1)
+            clubs = "—" if score.clubs_winner is None else str(score.clubs_winner + 1)
+            held = "".join(str(h + 1) for h in sorted(score.konchinki.values())) or "—"
+            mark = "!" if score.finished_early_by is not None else ""
+            points = [f"+{p}" if p > 0 else str(p) for p in score.points]
+            assert cells == [f"{score.deal_number}{mark}", cards, clubs, held, *points]
+        assert rows[-1].split() == ["Σ", *(str(t) for t in scores[-1].totals)]
+        assert "Кар — кому +2 за карты" in text
+    personal = render_party_end(table(state, 0), RU, personal=True).text
+    assert "<pre>" not in personal  # the grid is the group's

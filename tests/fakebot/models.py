@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from tests.fakebot.html import Entity
 
 if TYPE_CHECKING:
+    from tests.fakebot.media import Media
     from tests.fakebot.server import FakeTelegram
 
 JSON = dict[str, Any]
@@ -61,6 +62,8 @@ class MessageVersion:
     text: str
     entities: tuple[Entity, ...]
     reply_markup: JSON | None
+    media: Media | None = None
+    """A photo or a document (``text`` and ``entities`` are then its caption)."""
 
 
 class FakeUser:
@@ -327,10 +330,18 @@ class FakeMessage:
             "date": self.date,
             "chat": self.chat.to_json(),
             "from": self.bot_json if self.sender is None else self.sender.to_json(),
-            "text": self.text,
         }
-        if self.entities:
-            result["entities"] = [e.to_json(self.text) for e in self.entities]
+        media = self.current.media
+        if media is None:
+            result["text"] = self.text
+            if self.entities:
+                result["entities"] = [e.to_json(self.text) for e in self.entities]
+        else:
+            result[media.kind] = media.file.to_json()
+            if self.text:
+                result["caption"] = self.text
+            if self.entities:
+                result["caption_entities"] = [e.to_json(self.text) for e in self.entities]
         if self.thread_id is not None:
             result["message_thread_id"] = self.thread_id
             result["is_topic_message"] = True

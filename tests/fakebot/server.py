@@ -20,6 +20,15 @@ from tests.fakebot.faults import GATEWAY_PAGE, REASONS, Fault, FaultKind, Faults
 from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html, strip_text, utf16_len
 from tests.fakebot.inline import InlineAnswer, InlineRefusal, PendingInlineQuery, check_answer
 from tests.fakebot.limits import Limits, RateLimiter, ScaledClock
+from tests.fakebot.media import (
+    MAX_CAPTION_LENGTH,
+    MAX_DOCUMENT_BYTES,
+    Media,
+    MediaError,
+    MediaRefusal,
+    MediaStore,
+    Upload,
+)
 from tests.fakebot.models import (
     DEFAULT_UPDATE_TYPES,
     JSON,
@@ -40,7 +49,16 @@ MAX_CALLBACK_ANSWER_LENGTH = 200
 MAX_BUTTONS = 100
 MAX_BUTTONS_PER_ROW = 8
 # Sends and edits: what Telegram's flood control counts.
-RATE_LIMITED_METHODS = frozenset({"sendMessage", "editMessageText", "editMessageReplyMarkup"})
+RATE_LIMITED_METHODS = frozenset(
+    {
+        "sendMessage",
+        "editMessageText",
+        "editMessageReplyMarkup",
+        "sendPhoto",
+        "sendDocument",
+        "editMessageMedia",
+    }
+)
 _BUTTON_ACTIONS = (
     "callback_data",
     "url",
@@ -291,6 +309,8 @@ class FakeTelegram:
         self.host = host
         self.port = port
         self.stats = ApiStats()
+        self.media = MediaStore()
+        """The photos and documents sent, by file_id (uploads and reuses counted)."""
         self.faults = Faults(self.clock)
         self.observer: Observer | None = None
         self.users: dict[int, FakeUser] = {}
@@ -332,7 +352,8 @@ class FakeTelegram:
     # --- lifecycle -----------------------------------------------------------------------------------------
     async def start(self) -> str:
         """Start listening; returns the base URL for `TelegramAPIServer.from_base`."""
-        app = web.Application()
+        # Uploads up to a document's 50 MB and the request around it; past that Telegram refuses the request.
+        app = web.Application(client_max_size=MAX_DOCUMENT_BYTES + 64 * 1024)
         app.router.add_route("*", "/bot{token}/{method}", self._handle)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
         await self._runner.setup()
@@ -657,7 +678,11 @@ class FakeTelegram:
         method_raw = request.match_info["method"]
         known = self._methods.get(method_raw.lower())
         method = known[0] if known else method_raw
-        params = Params(await self._read_params(request))
+        try:
+            params = Params(await self._read_params(request))
+        except web.HTTPRequestEntityTooLarge:
+            body = {"ok": False, "error_code": 413, "description": MediaError.TOO_LARGE}
+            return web.json_response(body, status=413)
         is_polling = method == "getUpdates"
         if not is_polling:
             self._activity.in_flight += 1
@@ -752,7 +777,11 @@ class FakeTelegram:
                 raw.update(body)
             return raw
         form = await request.post()
-        raw.update({key: value for key, value in form.items() if isinstance(value, str)})
+        for key, value in form.items():
+            if isinstance(value, str):
+                raw[key] = value
+            elif isinstance(value, web.FileField):  # an uploaded file (multipart), kept whole
+                raw[key] = Upload(value.filename, value.content_type, value.file.read())
         return raw
 
     def _handlers(self) -> dict[str, Handler]:
@@ -773,6 +802,9 @@ class FakeTelegram:
             "sendMessage": self._send_message,
             "editMessageText": self._edit_message_text,
             "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "sendPhoto": self._send_photo,
+            "sendDocument": self._send_document,
+            "editMessageMedia": self._edit_message_media,
             "deleteMessage": self._delete_message,
             "deleteMessages": self._delete_messages,
             "answerCallbackQuery": self._answer_callback_query,
@@ -1051,9 +1083,11 @@ class FakeTelegram:
         return True
 
     # --- methods: messages ---------------------------------------------------------------------------------
-    def _compose_text(self, params: Params) -> tuple[str, tuple[Entity, ...]]:
-        text = params.str_("text") or ""
-        explicit = params.json_("entities")
+    def _compose_text(
+        self, params: Params, field: str = "text", entities_field: str = "entities"
+    ) -> tuple[str, tuple[Entity, ...]]:
+        text = params.str_(field) or ""
+        explicit = params.json_(entities_field)
         parse_mode = (params.str_("parse_mode") or "").lower()
         entities: list[Entity] = []
         if isinstance(explicit, list):
@@ -1066,6 +1100,10 @@ class FakeTelegram:
         elif parse_mode not in ("", "markdown", "markdownv2"):
             raise bad_request(Description.UNSUPPORTED_PARSE_MODE)
         text, entities = strip_text(text, entities)
+        if field != "text":
+            if len(text) > MAX_CAPTION_LENGTH:
+                raise bad_request(MediaError.CAPTION_TOO_LONG)
+            return text, tuple(entities)
         if not text:
             raise bad_request(Description.TEXT_EMPTY)
         if utf16_len(text) > MAX_TEXT_LENGTH:
@@ -1128,6 +1166,55 @@ class FakeTelegram:
         )
         chat.messages[message.message_id] = message
         return message.to_json()
+
+    # --- methods: photos and documents (the checks are in ``media.py``) ------------------------------------
+    def _media_file(self, value: Any, params: Params, kind: str) -> Media:
+        try:
+            stored = self.media.resolve(value, params.raw, kind)
+        except MediaRefusal as refusal:
+            raise ApiError(refusal.code, refusal.description) from None
+        return Media(kind, stored.file_unique_id, stored)
+
+    async def _send_media(self, params: Params, kind: str) -> JSON:
+        chat = self._target_chat(params)
+        self._check_can_write(chat)
+        thread_id = self._thread_of(chat, params)
+        self._check_reply(chat, params)
+        caption, entities = self._compose_text(params, "caption", "caption_entities")
+        media = self._media_file(params.raw.get(kind), params, kind)
+        version = MessageVersion(caption, entities, self._compose_markup(params), media)
+        self._rate(chat)
+        message = FakeMessage(
+            chat, chat.next_message_id(), None, self.bot_user_json, version, thread_id=thread_id
+        )
+        chat.messages[message.message_id] = message
+        return message.to_json()
+
+    async def _send_photo(self, params: Params) -> JSON:
+        return await self._send_media(params, "photo")
+
+    async def _send_document(self, params: Params) -> JSON:
+        return await self._send_media(params, "document")
+
+    async def _edit_message_media(self, params: Params) -> JSON:
+        """A message's photo or document replaced (a text message gets one), its caption with it; the same
+        file, caption and keyboard again is «message is not modified»."""
+        message = self._message_to_edit(params)
+        spec = params.json_("media")
+        if not isinstance(spec, dict) or spec.get("type") not in ("photo", "document"):
+            raise bad_request(MediaError.BAD_MEDIA)
+        kind = str(spec["type"])
+        media = self._media_file(spec.get("media"), params, kind)
+        inner = Params(
+            {
+                "caption": spec.get("caption"),
+                "parse_mode": spec.get("parse_mode"),
+                "caption_entities": spec.get("caption_entities"),
+            }
+        )
+        caption, entities = self._compose_text(inner, "caption", "caption_entities")
+        version = MessageVersion(caption, entities, self._compose_markup(params), media)
+        return self._apply_edit(message, version)
 
     def lost_send(self, message: FakeMessage) -> FakeMessage:
         """A copy of the bot's ``message`` that the bot sent but never heard back about (it crashed, or the

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from bot.callbacks import RematchCb
 from bot.games.konchinka.sections import KonchinkaSection
+from bot.games.konchinka.sheet import grid_lines
 from bot.games.konchinka.views import (
     KonchinkaTable,
     join_blocks,
@@ -61,7 +62,13 @@ def render_deal_end(
         return Rendered("\n".join(line for line in lines if line), None)
 
     def build(keep: int | None) -> str:
-        return join_blocks([*_deal_blocks(score, table.seats, tr), tally_lines(view, table.seats, tr, keep)])
+        return join_blocks(
+            [
+                *_deal_blocks(score, table.seats, tr),
+                tally_lines(view, table.seats, tr, keep),
+                grid_lines(view, table.seats, tr),
+            ]
+        )
 
     return Rendered(fit(build), keyboard([[rules_button(tr, KonchinkaSection.SCORING, table.game_id)]]))
 
@@ -149,6 +156,8 @@ def render_party_end(
         elif last is not None:
             blocks += _deal_blocks(last, seats, tr)  # with the early finish, if it ended the party
         blocks.append(tally_lines(view, seats, tr, keep, order))
+        if not personal:
+            blocks.append(grid_lines(view, seats, tr))
         if outcome is not None and any(outcome.settlement):
             blocks.append(_settlement_lines(view, seats, outcome.settlement, tr))
         return join_blocks(blocks)

@@ -1,0 +1,79 @@
+"""What a score-sheet picture is drawn from: plain, frozen, hashable data that a game's plug-in fills from its
+party, every word already in the reader's language. Two shapes cover the paper sheets of our games:
+
+- :class:`TallySheet`: a column per player, each deal's running total written under the last and the earlier
+  ones struck through (Кончинка's sheet);
+- :class:`GridSheet`: a row per deal, each player's points in it, the running sum and the row's check (Кинг's
+  fifteen-row sheet).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Theme(enum.StrEnum):
+    """Light paper or Telegram's dark background."""
+
+    LIGHT = "light"
+    DARK = "dark"
+
+
+@dataclass(frozen=True, slots=True)
+class TallyDeal:
+    """One deal on a tally sheet: each player's points in it and their running totals after it. ``note``:
+    small print under the deal's row (cards, clubs, кончинки, who finished), empty for none."""
+
+    number: int
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TallySheet:
+    """A crossed-out column sheet. ``target``: the total that ends the party (drawn as each column's line to
+    reach, labelled ``target_label``); ``winners``: the columns marked as won (none while the party goes on)."""
+
+    title: str
+    subtitle: str
+    players: tuple[str, ...]
+    deals: tuple[TallyDeal, ...]
+    target: int | None = None
+    target_label: str = ""
+    winners: tuple[int, ...] = ()
+    winner_label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class GridRow:
+    """One deal on a grid sheet: its label (``mark``: a suit symbol drawn after it, red for ♥ and ♦, e.g. the
+    trump of a positive deal), each player's points, the sum the row must have (None: not checked), and its
+    section (a heavier rule is drawn where the section changes: Кинг's negative deals, then the positive ones)."""
+
+    label: str
+    points: tuple[int, ...]
+    mark: str = ""
+    expected_sum: int | None = None
+    section: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GridSheet:
+    """A row-per-deal sheet: ``rows`` are the deals played (``pending``: the labels of those still to come,
+    drawn empty), the totals row labelled ``total_label``, and the check of the whole sheet: the totals must
+    sum to ``expected_total`` (None: no check), shown as ``check_label``."""
+
+    title: str
+    subtitle: str
+    players: tuple[str, ...]
+    rows: tuple[GridRow, ...]
+    pending: tuple[GridRow, ...] = ()
+    total_label: str = "Σ"
+    expected_total: int | None = None
+    check_label: str = ""
+    winners: tuple[int, ...] = ()
+
+
+Sheet = TallySheet | GridSheet
