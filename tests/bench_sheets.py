@@ -50,7 +50,7 @@ def sheets_of_party(kind: str, seed: int, seats: tuple[SeatInfo, ...]) -> tuple[
         state.apply(rng.choice(list(state.legal_actions())))
         if state.deals_completed > deals:
             start = time.process_time()
-            sheet = plugin.score_sheet(state, seats[: state.game.num_players], RU)
+            sheet = plugin.paper.score_sheet(state, seats[: state.game.num_players], RU)
             built += time.process_time() - start
             if sheet is not None:
                 sheets.append(sheet)
@@ -97,7 +97,7 @@ def write_docs(folder: Path) -> list[Path]:
     for kind, seed in (("konchinka", 3), ("king", 3)):
         for label, seats in (("", SEATS), ("-names", HOSTILE)):
             _sheets, state, _ = sheets_of_party(kind, seed, seats)
-            sheet = plugin_of(kind).score_sheet(state, seats[: state.game.num_players], RU)
+            sheet = plugin_of(kind).paper.score_sheet(state, seats[: state.game.num_players], RU)
             assert sheet is not None
             for theme in Theme:
                 path = folder / f"{kind}{label}-{theme.value}.png"

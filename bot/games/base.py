@@ -12,13 +12,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import ClassVar, Generic, Protocol, TypeVar, cast
+from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
+from bot.games.paper import Paper
 from bot.i18n import Translator
-from bot.views.common import by_place, name_of, signed
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
 from bot.views.rules_book import RulesBook
-from bot.views.sheets import Sheet
 from engine.ai.advice import Advice
 from engine.ai.players import bot_players
 from engine.ai.review import Review
@@ -167,39 +166,12 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
 
     # ------------------------------------------------------------------------------- the sheet and the history
 
-    def score_sheet(
-        self, state: State[ActionT, ViewT], seats: Sequence[SeatInfo], tr: Translator
-    ) -> Sheet | None:
-        """The party's score sheet so far as a picture's data (:mod:`bot.views.sheets`; draw it with a
-        ``PictureCache``), from the public part of ``state``. None: the game draws no sheet."""
-        return None
+    paper_type: ClassVar[type[Paper[Any, Any]]] = Paper
+    """The game on paper (its score sheet and its history file's lines); a game without its own writes no sheet."""
 
-    def sheet_caption(self, state: State[ActionT, ViewT], seats: Sequence[SeatInfo], tr: Translator) -> str:
-        """The sheet photo's caption (Telegram HTML, well under 1024 characters): the standings by place in
-        words, for whoever cannot see the picture; empty before the first deal ends."""
-        outcome = state.outcome
-        result = self.deal_result(state)
-        if outcome is not None:
-            scores, key = outcome.scores, "sheet-caption-final"
-        elif result is not None:
-            scores, key = result[1], "sheet-caption"
-        else:
-            return ""
-        standings = " · ".join(f"{name_of(seats, i, tr)} {signed(scores[i])}" for i in by_place(scores))
-        return tr.t(key, deal=state.deals_completed, scores=standings)
-
-    def move_words(self, action: ActionT, tr: Translator) -> str:
-        """A move as the party's history file writes it after its code (plain text, no HTML)."""
-        return self.played(action, tr)
-
-    def deal_heading(self, state: State[ActionT, ViewT], seats: Sequence[SeatInfo], tr: Translator) -> str:
-        """What the history file writes after «Раздача N» as a deal begins (plain text; empty: nothing)."""
-        return ""
-
-    def deal_result(self, state: State[ActionT, ViewT]) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-        """The last finished deal's points and everyone's totals after it, per seat (the history writes them
-        under the deal); None: the game keeps no score per deal."""
-        return None
+    @property
+    def paper(self) -> Paper[ActionT, ViewT]:
+        return self.paper_type(self.played)
 
     def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
         """«🔍 Разбор партии»: the player's moves where «мастер» would have gained most, each with its position,

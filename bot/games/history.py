@@ -96,7 +96,7 @@ def write_history(
     deal_open = False
     for number, code in enumerate(record.actions, start=1):
         if not deal_open:
-            heading = plugin.deal_heading(state, seats, tr)
+            heading = plugin.paper.deal_heading(state, seats, tr)
             title = tr.t("history-deal", deal=state.deals_completed + 1)
             lines += ["", f"{title} · {heading}" if heading else title]
             deal_open = True
@@ -104,10 +104,10 @@ def write_history(
         action = game.parse_action(code)
         before = state.deals_completed
         state.apply(action)
-        lines.append(f"{number:>4}. {code:<16} {name(player)}: {plugin.move_words(action, tr)}")
+        lines.append(f"{number:>4}. {code:<16} {name(player)}: {plugin.paper.move_words(action, tr)}")
         if state.deals_completed > before:
             deal_open = False
-            result = plugin.deal_result(state)
+            result = plugin.paper.deal_result(state)
             if result is not None:
                 points, totals = result
                 lines.append(tr.t("history-points", points=per_seat(points, _signed)))

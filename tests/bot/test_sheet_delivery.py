@@ -59,11 +59,11 @@ async def test_one_group_photo_per_party_edited_at_each_deal_end_then_sent_to_ea
         if state.deals_completed == before:
             continue
         deals += 1
-        sheet = plugin.score_sheet(state, seats, RU)
+        sheet = plugin.paper.score_sheet(state, seats, RU)
         assert sheet is not None
         picture = await cache.picture_off_loop(sheet, Theme.LIGHT)
         upload = BufferedInputFile(picture.png, picture.filename)
-        caption = plugin.sheet_caption(state, seats, RU)
+        caption = plugin.paper.sheet_caption(state, seats, RU)
         if photo_id is None:
             sent = await bot.send_photo(group.id, upload, caption=caption, parse_mode="HTML")
         else:
@@ -84,7 +84,7 @@ async def test_one_group_photo_per_party_edited_at_each_deal_end_then_sent_to_ea
     assert tg.media.uploads == deals
 
     # Again at the party's end: nothing changed, Telegram says so.
-    last = plugin.score_sheet(state, seats, RU)
+    last = plugin.paper.score_sheet(state, seats, RU)
     assert last is not None
     final = await cache.picture_off_loop(last, Theme.LIGHT)
     file_id = cache.file_id(final)

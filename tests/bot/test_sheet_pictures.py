@@ -63,7 +63,7 @@ def test_a_finished_partys_sheet_is_a_photo_a_phone_shows_whole(
     kind: str, options: dict[str, JSONValue], theme: Theme
 ) -> None:
     state = finished(kind, options, 2)
-    sheet = plugin_of(kind).score_sheet(state, HOSTILE[: state.game.num_players], RU)
+    sheet = plugin_of(kind).paper.score_sheet(state, HOSTILE[: state.game.num_players], RU)
     assert sheet is not None
     png = draw(sheet, theme)
     picture = image(png)
@@ -76,7 +76,7 @@ def test_a_finished_partys_sheet_is_a_photo_a_phone_shows_whole(
 
 def test_the_tally_sheet_holds_every_deal_its_totals_and_the_winner() -> None:
     state = finished("konchinka", {"players": 3, "target": 11}, 5)
-    sheet = plugin_of("konchinka").score_sheet(state, HOSTILE[:3], RU)
+    sheet = plugin_of("konchinka").paper.score_sheet(state, HOSTILE[:3], RU)
     assert isinstance(sheet, TallySheet)
     view = state.view(0)
     assert [d.totals for d in sheet.deals] == [
@@ -90,7 +90,7 @@ def test_the_tally_sheet_holds_every_deal_its_totals_and_the_winner() -> None:
 def test_the_king_sheet_names_the_fifteen_deals_with_their_trumps_and_sums_to_zero() -> None:
     state = finished("king", {}, 9)
     assert isinstance(state, KingState)
-    sheet = plugin_of("king").score_sheet(state, HOSTILE, RU)
+    sheet = plugin_of("king").paper.score_sheet(state, HOSTILE, RU)
     assert isinstance(sheet, GridSheet)
     assert len(sheet.rows) == 15 and not sheet.pending
     assert [r.label for r in sheet.rows[:7]] == [
@@ -173,10 +173,10 @@ def test_the_caption_gives_the_standings_by_place_in_words() -> None:
     plugin = plugin_of("king")
     state = plugin.make_game({}).new_initial_state(4)
     rng = random.Random(4)
-    assert plugin.sheet_caption(state, HOSTILE, RU) == ""
+    assert plugin.paper.sheet_caption(state, HOSTILE, RU) == ""
     while state.deals_completed < 3:
         state.apply(rng.choice(list(state.legal_actions())))
-    caption = plugin.sheet_caption(state, HOSTILE, RU)
+    caption = plugin.paper.sheet_caption(state, HOSTILE, RU)
     totals = [sum(row[p] for row in state.view(0).score_sheet) for p in range(4)]
     assert caption.startswith("📋 Запись после раздачи 3: ")
     order = sorted(range(4), key=lambda p: -totals[p])
@@ -187,7 +187,7 @@ def test_the_caption_gives_the_standings_by_place_in_words() -> None:
     assert len(caption) <= 1024
     while not state.is_terminal:
         state.apply(rng.choice(list(state.legal_actions())))
-    assert plugin.sheet_caption(state, HOSTILE, RU).startswith("🏆 Итог партии: ")
+    assert plugin.paper.sheet_caption(state, HOSTILE, RU).startswith("🏆 Итог партии: ")
 
 
 def test_a_long_partys_tally_stays_within_what_telegram_shows_unscaled() -> None:

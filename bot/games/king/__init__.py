@@ -13,6 +13,7 @@ from bot.games.king.rules import rules_book
 from bot.games.king.settings import KingSetting, render_king_settings, set_king_option
 from bot.games.king.sheet import deal_trumps, grid_sheet
 from bot.games.king.views import contract_of, deal_label
+from bot.games.paper import Paper
 from bot.i18n import Translator
 from bot.views.common import card
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
@@ -25,7 +26,40 @@ from engine.core import IllegalActionError, JSONValue, State
 from engine.king import KingAction, KingGame, KingOptions, KingState, KingView, Play
 
 
+class KingPaper(Paper[KingAction, KingView]):
+    """Кинг on paper: the fifteen-row sheet; the history's moves, dealers and deal results."""
+
+    def score_sheet(
+        self, state: State[KingAction, KingView], seats: Sequence[SeatInfo], tr: Translator
+    ) -> GridSheet:
+        trumps = deal_trumps(state) if isinstance(state, KingState) else ()
+        return grid_sheet(state.view(0), seats, tr, trumps)  # the sheet is public: any seat's view has it
+
+    def move_words(self, action: KingAction, tr: Translator) -> str:
+        if isinstance(action, Play):
+            return card(action.card, tr)
+        return tr.t("history-trump", suit=self._played(action, tr))
+
+    def deal_heading(
+        self, state: State[KingAction, KingView], seats: Sequence[SeatInfo], tr: Translator
+    ) -> str:
+        view = state.view(0)
+        label = deal_label(view.deal_index, contract_of(view, view.deal_index), tr)
+        dealer = picture_name(seats[view.dealer], tr) if 0 <= view.dealer < len(seats) else "?"
+        return f"{label} · " + tr.t("history-dealer", name=dealer)
+
+    def deal_result(
+        self, state: State[KingAction, KingView]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        sheet = state.view(0).score_sheet
+        if not sheet:
+            return None
+        totals = tuple(sum(row[p] for row in sheet) for p in range(len(sheet[-1])))
+        return tuple(sheet[-1]), totals
+
+
 class KingPlugin(GamePlugin[KingAction, KingView]):
+    paper_type = KingPaper
     kind = "king"
     command = "king"
     menu_order = 20
@@ -78,34 +112,6 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
         if isinstance(action, Play):
             return card(action.card, tr)
         return action.suit.symbol if action.suit is not None else tr.t("btn-trump-last")
-
-    def score_sheet(
-        self, state: State[KingAction, KingView], seats: Sequence[SeatInfo], tr: Translator
-    ) -> GridSheet:
-        trumps = deal_trumps(state) if isinstance(state, KingState) else ()
-        return grid_sheet(state.view(0), seats, tr, trumps)  # the sheet is public: any seat's view has it
-
-    def move_words(self, action: KingAction, tr: Translator) -> str:
-        if isinstance(action, Play):
-            return card(action.card, tr)
-        return tr.t("history-trump", suit=self.played(action, tr))
-
-    def deal_heading(
-        self, state: State[KingAction, KingView], seats: Sequence[SeatInfo], tr: Translator
-    ) -> str:
-        view = state.view(0)
-        label = deal_label(view.deal_index, contract_of(view, view.deal_index), tr)
-        dealer = picture_name(seats[view.dealer], tr) if 0 <= view.dealer < len(seats) else "?"
-        return f"{label} · " + tr.t("history-dealer", name=dealer)
-
-    def deal_result(
-        self, state: State[KingAction, KingView]
-    ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-        sheet = state.view(0).score_sheet
-        if not sheet:
-            return None
-        totals = tuple(sum(row[p] for row in sheet) for p in range(len(sheet[-1])))
-        return tuple(sheet[-1]), totals
 
     def hint(self, view: KingView, advice: Advice, tr: Translator) -> str:
         return hint_text(view, advice, tr)

@@ -13,6 +13,7 @@ from bot.games.konchinka.rules import rules_book
 from bot.games.konchinka.sections import KonchinkaSection
 from bot.games.konchinka.settings import KonchinkaSetting, render_konchinka_settings, set_konchinka_option
 from bot.games.konchinka.sheet import tally_sheet
+from bot.games.paper import Paper
 from bot.i18n import Translator
 from bot.views.common import card, option
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
@@ -49,7 +50,40 @@ def _picked(code: str | None) -> views.Picked | None:
     return FINISH if code == FINISH.code else _card(code)
 
 
+class KonchinkaPaper(Paper[KonchinkaAction, KonchinkaView]):
+    """Кончинка on paper: the crossed-out tally with its per-deal small print; the history's moves, dealers
+    and deal results."""
+
+    def score_sheet(
+        self, state: State[KonchinkaAction, KonchinkaView], seats: Sequence[SeatInfo], tr: Translator
+    ) -> TallySheet:
+        return tally_sheet(state.view(0), seats, tr)  # the sheet is public: any seat's view has it
+
+    def move_words(self, action: KonchinkaAction, tr: Translator) -> str:
+        if isinstance(action, Lay):
+            return tr.t("history-lay", card=card(action.card, tr))
+        if isinstance(action, Capture):
+            taken = " | ".join(" + ".join(card(c, tr) for c in group) for group in action.groups)
+            return tr.t("history-capture", card=card(action.card, tr), cards=taken)
+        return tr.t("history-finish")
+
+    def deal_heading(
+        self, state: State[KonchinkaAction, KonchinkaView], seats: Sequence[SeatInfo], tr: Translator
+    ) -> str:
+        dealer = state.view(0).dealer
+        return tr.t(
+            "history-dealer", name=picture_name(seats[dealer], tr) if 0 <= dealer < len(seats) else "?"
+        )
+
+    def deal_result(
+        self, state: State[KonchinkaAction, KonchinkaView]
+    ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+        scores = state.view(0).deal_scores
+        return (tuple(scores[-1].points), tuple(scores[-1].totals)) if scores else None
+
+
 class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
+    paper_type = KonchinkaPaper
     kind = "konchinka"
     command = "konchinka"
     menu_order = 10
@@ -119,33 +153,6 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
         if isinstance(action, Finish):
             return tr.t("btn-finish")
         return card(action.card, tr)
-
-    def score_sheet(
-        self, state: State[KonchinkaAction, KonchinkaView], seats: Sequence[SeatInfo], tr: Translator
-    ) -> TallySheet:
-        return tally_sheet(state.view(0), seats, tr)  # the sheet is public: any seat's view has it
-
-    def move_words(self, action: KonchinkaAction, tr: Translator) -> str:
-        if isinstance(action, Lay):
-            return tr.t("history-lay", card=card(action.card, tr))
-        if isinstance(action, Capture):
-            taken = " | ".join(" + ".join(card(c, tr) for c in group) for group in action.groups)
-            return tr.t("history-capture", card=card(action.card, tr), cards=taken)
-        return tr.t("history-finish")
-
-    def deal_heading(
-        self, state: State[KonchinkaAction, KonchinkaView], seats: Sequence[SeatInfo], tr: Translator
-    ) -> str:
-        dealer = state.view(0).dealer
-        return tr.t(
-            "history-dealer", name=picture_name(seats[dealer], tr) if 0 <= dealer < len(seats) else "?"
-        )
-
-    def deal_result(
-        self, state: State[KonchinkaAction, KonchinkaView]
-    ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
-        scores = state.view(0).deal_scores
-        return (tuple(scores[-1].points), tuple(scores[-1].totals)) if scores else None
 
     def hint(self, view: KonchinkaView, advice: Advice, tr: Translator) -> str:
         return hint_text(view, advice, tr)
