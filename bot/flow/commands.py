@@ -7,10 +7,13 @@ has the change drawn and delivered. ``answer`` is what a press is answered when 
 
 from __future__ import annotations
 
+import enum
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from bot.flow.config import AdminCheck, MemberCheck, Person
+from aiogram.types import User
+
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
 from engine.core import JSONValue
@@ -280,3 +283,45 @@ class Done:
     game_id: int = 0
     counted: int = field(default=0)
     """How many games it showed (a look at every running game)."""
+
+
+AdminCheck = Callable[[int], Awaitable[bool]]
+"""Whether the person administers the chat with this id (asked of Telegram, outside any game's lock)."""
+MemberCheck = Callable[[int], Awaitable[bool]]
+"""Whether the person is a member of the chat with this id (likewise)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceConfig:
+    lobby_ttl: float = 1800.0
+    turn_timeout: int = 60
+    reminder_before: float = 15.0
+    afk_strikes: int = 2
+    bot_delay: float = 1.0
+    game_seed: int | None = None
+    default_target: int | None = None
+    max_open_lobbies: int = 3
+    """Lobbies one person may have open at once (across all groups)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Person:
+    """A Telegram user as the service needs them."""
+
+    user_id: int
+    name: str
+    username: str | None = None
+    lang: str | None = None
+
+    @classmethod
+    def from_user(cls, user: User) -> Person:
+        return cls(user.id, user.full_name, user.username, user.language_code)
+
+
+class ServiceError(Exception):
+    """A press or command the service refuses; ``reason`` is a views ``Answer`` or an engine reason enum."""
+
+    def __init__(self, reason: enum.Enum, **params: object) -> None:
+        super().__init__(f"{reason.value}")
+        self.reason = reason
+        self.params = params

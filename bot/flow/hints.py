@@ -8,8 +8,7 @@ from __future__ import annotations
 import logging
 
 from bot import views
-from bot.flow.config import Person
-from bot.flow.errors import ServiceError
+from bot.flow.commands import Person, ServiceError
 from bot.flow.moves import turn_of
 from bot.flow.store import Store
 from bot.flow.tables import frame_of, tr_for

@@ -17,15 +17,16 @@ from bot.flow.commands import (
     Join,
     LeaveLobby,
     OpenLobby,
+    Person,
     Rematch,
     RemoveBot,
+    ServiceConfig,
+    ServiceError,
     SetOption,
     ShowScreen,
     Start,
     StartSolo,
 )
-from bot.flow.config import Person, ServiceConfig
-from bot.flow.errors import ServiceError
 from bot.flow.store import Change, Match, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for

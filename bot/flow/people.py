@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.flow.commands import HandsBack, LeaveGame, Repost, Seen, ShowHand, ShowTable
-from bot.flow.config import Person
-from bot.flow.errors import ServiceError
+from bot.flow.commands import HandsBack, LeaveGame, Person, Repost, Seen, ServiceError, ShowHand, ShowTable
 from bot.flow.events import SeatLeft, StartBotFirst
 from bot.flow.store import Change, Match, Store
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo

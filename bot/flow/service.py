@@ -28,8 +28,7 @@ from bot.delivery.presses import answer_press
 from bot.delivery.publisher import Publisher
 from bot.flow import commands as cmd
 from bot.flow.chats import Chats
-from bot.flow.config import AdminCheck, MemberCheck, Person, ServiceConfig
-from bot.flow.errors import ServiceError
+from bot.flow.commands import AdminCheck, MemberCheck, Person, ServiceConfig, ServiceError
 from bot.flow.hints import Hints
 from bot.flow.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
 from bot.flow.lobby import Lobby
@@ -37,8 +36,7 @@ from bot.flow.moves import Moves
 from bot.flow.people import People
 from bot.flow.store import CURRENT_GAME, Change, Match, Store
 from bot.flow.thinker import Thinker
-from bot.flow.timers import TurnTimers
-from bot.flow.turns import Turns
+from bot.flow.turns import Turns, TurnTimers
 from bot.games import plugin_of
 from bot.guards.access import Membership
 from bot.guards.refusals import RefusalThrottle

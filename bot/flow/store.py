@@ -23,8 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from bot.clock import Clock
-from bot.flow.config import Person, ServiceConfig
-from bot.flow.errors import ServiceError
+from bot.flow.commands import Person, ServiceConfig, ServiceError
 from bot.flow.events import GameEvent, dump_event
 from bot.flow.locks import GameLocks
 from bot.games import AnyPlugin, plugin_of

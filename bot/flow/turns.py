@@ -8,14 +8,17 @@ thinks outside the game's lock (presses meanwhile are answered at once); its dec
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import contextvars
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Final
 
 from bot.clock import Clock
-from bot.flow.config import ServiceConfig
-from bot.flow.errors import ServiceError
+from bot.flow.commands import ServiceConfig, ServiceError
 from bot.flow.moves import Moves
 from bot.flow.store import Change, Match, Store, Unit
 from bot.flow.thinker import Thinker, decision_seed
@@ -197,3 +200,75 @@ class Turns:
                 SLOW_DECISION_MS,
             )
         return action
+
+
+AFTER_A_FAILURE: Final = 5.0
+"""Clock seconds a timer whose step failed sleeps before it tries again."""
+
+Step = Callable[[int, Match | None], Awaitable[float | None]]
+"""Do what is due in a game now (given the game as its last change committed it, if known); the clock seconds
+until the next thing is due, or None."""
+
+
+class TurnTimers:
+    def __init__(self, clock: Clock, step: Step) -> None:
+        self.clock = clock
+        self._step = step
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._wakes: dict[int, asyncio.Event] = {}
+        self._fresh: dict[int, Match] = {}
+        """The game as its last change committed it, handed over by :meth:`poke`: a step that finds nothing due
+        in it needs no read of its own."""
+        self._closed = False
+
+    def __len__(self) -> int:
+        return len(self._tasks)
+
+    def poke(self, game_id: int, fresh: Match | None = None) -> None:
+        """Something changed in this game (``fresh``: the game as that change committed it, if known): its timer
+        looks again at what is due."""
+        if self._closed:
+            return
+        if fresh is not None:
+            self._fresh[game_id] = fresh
+        else:
+            self._fresh.pop(game_id, None)
+        wake = self._wakes.get(game_id)
+        task = self._tasks.get(game_id)
+        if task is not None and not task.done() and wake is not None:
+            wake.set()
+            return
+        wake = self._wakes[game_id] = asyncio.Event()
+        # A context of its own: the timer outlives the update that started it and must not mark it processed.
+        self._tasks[game_id] = asyncio.create_task(
+            self._run(game_id, wake), name=f"game:{game_id}", context=contextvars.Context()
+        )
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    async def _run(self, game_id: int, wake: asyncio.Event) -> None:
+        try:
+            while not self._closed:
+                wake.clear()
+                try:
+                    delay = await self._step(game_id, self._fresh.pop(game_id, None))
+                except Exception:
+                    log.exception("game %s: its timer failed", game_id)
+                    delay = AFTER_A_FAILURE
+                if delay is None:
+                    return
+                if delay <= 0:
+                    continue
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(wake.wait(), self.clock.real(delay))
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]
+                self._wakes.pop(game_id, None)

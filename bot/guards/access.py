@@ -25,8 +25,7 @@ from aiogram.exceptions import (
 from aiogram.types import ChatMemberRestricted
 
 from bot.clock import Clock
-from bot.flow.config import AdminCheck, MemberCheck
-from bot.flow.errors import ServiceError
+from bot.flow.commands import AdminCheck, MemberCheck, ServiceError
 from bot.views import Answer
 
 log = logging.getLogger(__name__)
