@@ -14,8 +14,7 @@ from bot.flow.events import (
     SeatReplaced,
     TimedOut,
 )
-from bot.flow.store import Match
-from bot.flow.tables import frame_of, seat_info, tr_for
+from bot.flow.games import Match, frame_of, seat_info, tr_for
 from bot.i18n import Translator
 from bot.storage import GameMode
 from bot.views import Rendered

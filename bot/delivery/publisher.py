@@ -23,8 +23,8 @@ from bot import views
 from bot.delivery.notices import draw
 from bot.delivery.outbox import Outbox, Priority
 from bot.flow.events import load_event
-from bot.flow.store import Change, Match
-from bot.flow.tables import frame_of, seat_info, tr_for
+from bot.flow.games import Match, frame_of, seat_info, tr_for
+from bot.flow.store import Change
 from bot.i18n import Translator
 from bot.storage import GameMode, GameStatus, Notice, SeatRow
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered

@@ -10,7 +10,8 @@ import sqlite3
 
 from bot.delivery.outbox import Outbox
 from bot.flow.commands import ChatClosed, ChatMoved, ChatOpened, TopicReopened
-from bot.flow.store import Change, Match, Store
+from bot.flow.games import Match
+from bot.flow.store import Change, Store
 from bot.storage import GameStatus, repo
 from bot.storage.batch import Batch
 

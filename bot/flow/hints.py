@@ -9,9 +9,9 @@ import logging
 
 from bot import views
 from bot.flow.commands import Person, ServiceError
+from bot.flow.games import frame_of, tr_for
 from bot.flow.moves import turn_of
 from bot.flow.store import Store
-from bot.flow.tables import frame_of, tr_for
 from bot.flow.thinker import Thinker, ThinkerUnavailable, decision_seed
 from bot.storage import GameMode, GameStatus
 

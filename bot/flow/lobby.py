@@ -27,7 +27,8 @@ from bot.flow.commands import (
     Start,
     StartSolo,
 )
-from bot.flow.store import Change, Match, Store, Unit
+from bot.flow.games import Match
+from bot.flow.store import Change, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for
 from bot.storage import GameMode, GameStatus, SeatRow, repo

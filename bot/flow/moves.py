@@ -11,8 +11,8 @@ import logging
 
 from bot.flow.commands import Back, Person, Pick, Play, Pressed, ServiceConfig, ServiceError, TakeSeat
 from bot.flow.events import DealEnded, PartyEnded, SeatBack, SeatReplaced, TimedOut
-from bot.flow.store import Change, Match, Store, Unit
-from bot.flow.tables import plain_name
+from bot.flow.games import Match, plain_name
+from bot.flow.store import Change, Store, Unit
 from bot.games.base import Party
 from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow
 from bot.views import Answer

@@ -6,7 +6,8 @@ import dataclasses
 
 from bot.flow.commands import HandsBack, LeaveGame, Person, Repost, Seen, ServiceError, ShowHand, ShowTable
 from bot.flow.events import SeatLeft, StartBotFirst
-from bot.flow.store import Change, Match, Store
+from bot.flow.games import Match
+from bot.flow.store import Change, Store
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo
 from bot.storage.batch import Batch
 from bot.storage.models import ChatRank, UserStats

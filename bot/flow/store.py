@@ -1,7 +1,7 @@
-"""Loading games and changing them: the game cache, the per-game locks and one unit of work per change.
+"""Loading games and changing them: one unit of work per change.
 
 A running game lives in memory: its row, its seats, its people and its party are read from the database once,
-when the game is first needed, and kept (:class:`GameCache`). Every change of a game follows one path,
+when the game is first needed, and kept (:class:`~bot.flow.games.GameCache`). Every change of a game follows one path,
 :meth:`Store.mutate`: take the game's ``asyncio.Lock``, hand the caller a :class:`Unit` — a copy of the game to
 change through the unit's methods, which note what they wrote —, then store those writes and the update's mark
 in **one** transaction (one statement per table). Only once it has committed does the cache take the new game. A
@@ -16,16 +16,15 @@ import dataclasses
 import logging
 import secrets
 import sqlite3
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any
 
 from bot.clock import Clock
 from bot.flow.commands import Person, ServiceConfig, ServiceError
 from bot.flow.events import GameEvent, dump_event
-from bot.flow.locks import GameLocks
+from bot.flow.games import GameCache, GameLocks, Match
 from bot.games import AnyPlugin, plugin_of
 from bot.games.base import Options, Party
 from bot.guards.updates import CURRENT_UPDATE, ProcessedUpdates
@@ -39,35 +38,6 @@ log = logging.getLogger(__name__)
 
 CURRENT_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("current_game", default=None)
 """The game the update being handled last touched (the error handler names it in the log)."""
-
-GAMES_CACHED: Final = 1000
-"""At most this many games stay in memory (the most recently used)."""
-GAME_IDLE: Final = 3600.0
-"""A game untouched for this long (seconds of the bot's clock) leaves memory; the next change reads it again."""
-
-
-@dataclass(slots=True)
-class Match:
-    """One game as the rooms see it: its rows, its plug-in and (once dealt) its party."""
-
-    game: GameRow
-    seats: list[SeatRow]
-    users: dict[int, UserRow]
-    party: Party | None
-
-    @property
-    def plugin(self) -> AnyPlugin:
-        return plugin_of(self.game.kind)
-
-    def seat_of(self, user_id: int) -> SeatRow | None:
-        for seat in self.seats:
-            if seat.user_id == user_id:
-                return seat
-        return None
-
-    def copy(self) -> Match:
-        """A copy to change (rows and party are immutable: the lists that hold them are copied)."""
-        return Match(self.game, list(self.seats), dict(self.users), self.party)
 
 
 class Unit:
@@ -198,51 +168,6 @@ class Change:
     adopt: tuple[int, int] | None = None
     table_for: int | None = None
     started_in: int | None = None
-
-
-class GameCache:
-    """Active games by id, as last committed: the most recently used, untouched for less than ``idle``."""
-
-    def __init__(self, clock: Clock, limit: int = GAMES_CACHED, idle: float = GAME_IDLE) -> None:
-        self._clock = clock
-        self._limit = limit
-        self._idle = idle
-        self._games: OrderedDict[int, tuple[Match, float]] = OrderedDict()
-
-    def __len__(self) -> int:
-        return len(self._games)
-
-    def __contains__(self, game_id: int) -> bool:
-        return game_id in self._games
-
-    def get(self, game_id: int) -> Match | None:
-        found = self._games.get(game_id)
-        if found is None:
-            return None
-        self._games[game_id] = (found[0], self._clock.now())
-        self._games.move_to_end(game_id)
-        return found[0]
-
-    def put(self, match: Match) -> None:
-        """Keep ``match`` (an active game); a game that is over leaves."""
-        game_id = match.game.id
-        if not match.game.status.is_active:
-            self._games.pop(game_id, None)
-            return
-        self._games[game_id] = (match, self._clock.now())
-        self._games.move_to_end(game_id)
-        oldest = self._clock.now() - self._idle
-        while self._games:
-            first, (_, touched) = next(iter(self._games.items()))
-            if len(self._games) <= self._limit and touched > oldest:
-                break
-            del self._games[first]
-
-    def pop(self, game_id: int) -> None:
-        self._games.pop(game_id, None)
-
-    def matches(self) -> list[Match]:
-        return [match for match, _ in self._games.values()]
 
 
 class Store:
