@@ -125,7 +125,7 @@ rules-king-negative =
 
     The order of the seven deals is agreed in advance. Usually it is as above; the host may pick another one in the settings: jacks first, or the deals that penalise cards before those that penalise tricks.
 rules-king-trump =
-    <b>Part two — eight deals with trumps</b>; every trick brings points. The first of them is dealt by whoever's turn it is in part one's rotation: the left neighbour of the player who dealt the eralash.
+    <b>Part two — eight deals with trumps</b>; every trick brings points. The first of them is dealt by whoever's turn it is in part one's rotation: the left neighbour of the player who dealt the seventh negative deal.
 
     The player to the dealer's right names trump after seeing their first three cards: a suit, or “the last card” — then trump is the suit of their eighth card, shown to all. The others see their cards once trump is named. The chooser leads first and deals the next deal; so the right to name trump moves one seat to the right each deal, and over eight deals everyone names trump twice.
 

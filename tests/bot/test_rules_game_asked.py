@@ -143,6 +143,13 @@ def test_numbers_are_cards_beside_a_capture_and_totals_elsewhere() -> None:
     assert find_sections(LIB, "взял 10 бубей, почему кнопка не появилась", "konchinka")[0] == K.EARLY_FINISH
 
 
+def test_a_capture_of_several_cards_is_not_answered_with_a_cards_value() -> None:
+    several = lookup(LIB, "можно десяткой взять сразу две карты?")
+    assert several.sections[0] == K.CAPTURES and several.answer is None
+    one = lookup(LIB, "сколько стоит десятка", _context("konchinka"))
+    assert one.answer is not None and one.answer.key == "card-value"
+
+
 def test_slang_finds_its_section() -> None:
     assert find_sections(LIB, "палочки как писать")[0] == K.TALLY
     assert find_sections(LIB, "минусовые раздачи какие", "king")[0] == G.NEGATIVE

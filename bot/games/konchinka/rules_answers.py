@@ -89,6 +89,9 @@ def _finish_when(question: Question, ctx: AnswerContext) -> Args | None:
     return {"allowed": "no" if allowed is False else "yes", "target": _target(ctx)}
 
 
+SEVERAL_CARDS: Final = "два; две; оба; обе; несколько; сразу; two; both; several"
+"""Words of a question about taking several cards with one («десяткой взять сразу две карты»): not a card's value."""
+
 POINTS_SECTIONS: Final = {Variant.POINTS.value: (S.POINTS,)}
 """A card's value is explained under the points variant in a game of that variant."""
 
@@ -109,6 +112,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ("; ".join(RANK_WORDS.values()), VALUE_WORDS),
         _card_value,
         POINTS_SECTIONS,
+        avoid=SEVERAL_CARDS,
     ),
     DirectAnswer(  # a card named alone: its value, where its section is found first anyway
         "card-value",
@@ -116,6 +120,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ("; ".join(RANK_WORDS.values()),),
         _card_value,
         POINTS_SECTIONS,
+        avoid=SEVERAL_CARDS,
         leads=False,
     ),
     DirectAnswer(
