@@ -16,27 +16,27 @@ from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
 from bot import metrics
+from bot.clock import Clock
+from bot.delivery.outbox import Outbox, OutboxLimits
+from bot.delivery.outbox.session import KeptResponsesSession
+from bot.delivery.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
+from bot.delivery.publisher import Publisher
+from bot.flow.languages import LanguageMiddleware
+from bot.flow.service import GameService, ServiceConfig, current_game
+from bot.flow.thinker import Thinker
 from bot.games import rules_library
+from bot.guards.access import Membership
+from bot.guards.throttle import ThrottleMiddleware
+from bot.guards.trouble import DatabaseTrouble, InFlightLimit
+from bot.guards.updates import OnceMiddleware
 from bot.handlers import handled_commands, routers
 from bot.health import ApiWatch, Health, keep_beating
 from bot.i18n import Locale, translator
 from bot.instance import InstanceLock
 from bot.log_context import LogContext
 from bot.logs import set_game_source
+from bot.operations.operator import Operator, SeenMiddleware
 from bot.ops_server import OpsServer
-from bot.services.access import Membership
-from bot.services.clock import Clock
-from bot.services.facade import GameService, ServiceConfig, current_game
-from bot.services.flood import ThrottleMiddleware
-from bot.services.languages import LanguageMiddleware
-from bot.services.operator import Operator, SeenMiddleware
-from bot.services.outbox import Outbox, OutboxLimits
-from bot.services.outbox.session import KeptResponsesSession
-from bot.services.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
-from bot.services.thinker import Thinker
-from bot.services.throttle import RefusalThrottle
-from bot.services.trouble import DatabaseTrouble, InFlightLimit
-from bot.services.updates import OnceMiddleware
 from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
 from bot.storage import Database
@@ -119,13 +119,10 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     clock = Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
     outbox = Outbox(bot, db, clock, limits)
+    publisher = Publisher(outbox, me.username or "")
     membership = Membership(bot, clock)
-    refusals = RefusalThrottle(clock)
-    config = service_config(settings)
     thinker = Thinker(settings.bot_thinkers)
-    service = GameService(db, outbox, clock, config, me.username or "", membership, refusals, thinker)
-    outbox.on_forbidden = service.on_forbidden
-    outbox.on_migrated = service.on_chat_migrated
+    service = GameService(db, publisher, service_config(settings), membership, thinker)
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
     operator = Operator(
@@ -134,11 +131,22 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
         db,
         settings.admins,
         settings.admin_chat_id,
-        lambda chat_id, text: service.say(chat_id, text),
+        lambda chat_id, text: publisher.say(chat_id, text),
     )
     operator.backlog = outbox.backlog
-    # handlers take the service and the operator's view (and aiogram's bot)
-    dispatcher = Dispatcher(service=service, operator=operator, disable_fsm=True)
+    # Handlers take the component that does their job: the service for every change, the publisher for replies,
+    # people's figures, hints, rights in a chat, refusals merged, languages; the operator's view; aiogram's bot.
+    dispatcher = Dispatcher(
+        service=service,
+        publisher=publisher,
+        people=service.people,
+        hints=service.hints,
+        membership=membership,
+        refusals=service.refusals,
+        languages=service.languages,
+        operator=operator,
+        disable_fsm=True,
+    )
     guards = Guards(
         InFlightLimit(),
         DatabaseTrouble(settings.database_busy_timeout),
@@ -192,6 +200,7 @@ async def on_startup(app: App) -> None:
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
     await app.service.store.processed.load()
+    app.tasks.append(asyncio.create_task(app.service.follow(app.outbox.reports), name="outbox-reports"))
     await app.outbox.start()
     await app.service.thinker.start()
     app.resumed = await app.service.resume()

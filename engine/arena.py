@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.ai import Level, choose_action, describe_action
-from engine.ai.players import choose_baseline_action
+from engine.ai.players import bot_players, choose_baseline_action
 from engine.arena_report import TRUMP_KINDS, PartyResult, Seat, print_levels, summarize, versus_baseline
-from engine.core import JSONValue, games, make_game
+from engine.core import JSONValue, make_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +254,7 @@ def build_options(game: str, seats: int, given: list[tuple[str, JSONValue]]) -> 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m engine.arena", description=__doc__.splitlines()[0])
-    hosted = sorted(name for name, entry in games().items() if entry.players is not None)
+    hosted = sorted(bot_players())
     parser.add_argument("--game", required=True, choices=hosted)
     parser.add_argument("--seats", required=True, help="levels (or baseline) by seat, e.g. hard,normal")
     parser.add_argument("--parties", type=int, default=20)

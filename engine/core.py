@@ -14,12 +14,9 @@ import pkgutil
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Generic, Protocol, Self, TypeAlias, runtime_checkable
+from typing import Any, ClassVar, Final, Generic, Protocol, Self, TypeAlias, runtime_checkable
 
 from typing_extensions import TypeVar
-
-if TYPE_CHECKING:
-    from engine.ai.players import BotPlayers
 
 Player: TypeAlias = int
 """A seat number, 0-based, in clockwise order."""
@@ -266,8 +263,6 @@ class GameEntry:
     factory: GameFactory
     examples: tuple[Mapping[str, Any], ...] = ({},)
     redeal: Redeal | None = None
-    players: BotPlayers | None = None
-    """The game's bot players (an :class:`engine.ai.players.BotPlayers`), None: it has none."""
 
 
 GAMES: dict[str, GameEntry] = {}
@@ -283,10 +278,10 @@ def register_game(
     *,
     examples: tuple[Mapping[str, Any], ...] = ({},),
     redeal: Redeal | None = None,
-    players: BotPlayers | None = None,
 ) -> None:
-    """Host the game ``name`` (one line in the game's package), with its bot players if it has them."""
-    GAMES[name] = GameEntry(name, factory, examples, redeal, players)
+    """Host the game ``name`` (one line in the game's package; its bot players, if any, register with
+    :func:`engine.ai.players.register_players`)."""
+    GAMES[name] = GameEntry(name, factory, examples, redeal)
 
 
 def games() -> dict[str, GameEntry]:

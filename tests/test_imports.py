@@ -61,7 +61,7 @@ def _modules() -> list[str]:
 @pytest.mark.long
 def test_every_module_of_bot_and_engine_imports_first_in_a_process_of_its_own() -> None:
     modules = _modules()
-    assert {"bot.app", "bot.services.facade", "engine.ai", "engine.konchinka.state"} <= set(modules)
+    assert {"bot.app", "bot.flow.service", "engine.ai", "engine.konchinka.state"} <= set(modules)
     done = subprocess.run(
         [sys.executable, "-c", FORKER, json.dumps(modules)],
         cwd=ROOT,

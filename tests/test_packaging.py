@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import ExitCode, Settings
-from engine.core import games
+from engine.ai.players import bot_players
 from tests.fakebot import FakeTelegram
 from tests.tiers import FULL
 
@@ -271,14 +271,15 @@ def kernel_files(wheel: Path) -> list[str]:
 
 
 KERNEL_CHECK = (
-    "import random; from engine.ai import Level, choose_action; from engine.core import games, make_game; "
+    "import random; from engine.ai import Level, choose_action; from engine.ai.players import bot_players; "
+    "from engine.core import make_game; "
     "state = make_game('king', {}).new_initial_state(3); view = state.view(state.current_player); "
     "choose_action(view, Level.HARD, random.Random(1)); "
-    "print(*(e.players.backend for e in games().values() if e.players is not None))"
+    "print(*(p.backend for p in bot_players().values()))"
 )
 KERNELS = len(list(ROOT.glob("engine/*/ai/csrc")))
 """Games with a compiled kernel (pyproject.toml builds one per folder)."""
-WITH_PLAYERS = sum(1 for entry in games().values() if entry.players is not None)
+WITH_PLAYERS = len(bot_players())
 """Games with bot players (each says which path its rollouts take)."""
 
 

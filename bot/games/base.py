@@ -18,6 +18,7 @@ from bot.i18n import Translator
 from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
 from bot.views.rules_book import RulesBook
 from engine.ai.advice import Advice
+from engine.ai.players import bot_players
 from engine.ai.review import Review
 from engine.core import (
     Action,
@@ -28,7 +29,6 @@ from engine.core import (
     Outcome,
     Player,
     State,
-    games,
     replay,
 )
 
@@ -305,8 +305,7 @@ class _Party(Generic[ActionT, ViewT]):
 
     @property
     def reviewable(self) -> bool:
-        entry = games().get(self.state.game.name)
-        return entry is not None and entry.players is not None
+        return self.state.game.name in bot_players()
 
     def record(self) -> GameRecord:
         return self.state.record()

@@ -14,14 +14,14 @@ from aiogram import Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
+from bot.flow.service import HOUR, GameService, Operator, Publisher
 from bot.games import plugin_of
 from bot.handlers.common import thread_of, tr_of
 from bot.i18n import Translator
-from bot.services.facade import HOUR, GameService, Operator
 
 
 async def on_admin(
-    message: Message, command: CommandObject, service: GameService, operator: Operator
+    message: Message, command: CommandObject, service: GameService, operator: Operator, publisher: Publisher
 ) -> None:
     user = message.from_user
     if user is None or not operator.is_admin(user.id):
@@ -32,7 +32,7 @@ async def on_admin(
         text = _troubles(operator, int(argument), tr)
     else:
         text = await _figures(operator, service, tr)
-    await service.say(message.chat.id, text, thread_id=thread_of(message))
+    await publisher.say(message.chat.id, text, thread_id=thread_of(message))
 
 
 async def _figures(operator: Operator, service: GameService, tr: Translator) -> str:

@@ -8,35 +8,35 @@ from aiogram import F, Router
 from aiogram.enums import ChatMemberStatus
 from aiogram.types import ChatMemberRestricted, ChatMemberUpdated, Message
 
-from bot.services.facade import GameService
+from bot.flow.service import GameService, Membership, cmd
 
 log = logging.getLogger(__name__)
 
 CANNOT_POST = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.KICKED})
 
 
-async def on_bot_membership(event: ChatMemberUpdated, service: GameService) -> None:
+async def on_bot_membership(event: ChatMemberUpdated, service: GameService, membership: Membership) -> None:
     """The bot was removed from a group, or added (back): stop or resume posting there."""
     member = event.new_chat_member
-    service.forget_chat(event.chat.id)
+    membership.forget_chat(event.chat.id)
     muted = isinstance(member, ChatMemberRestricted) and not member.can_send_messages
     if member.status in CANNOT_POST or muted:
-        await service.on_chat_closed(event.chat.id)
+        await service.run(cmd.ChatClosed(event.chat.id))
     else:
-        await service.on_chat_open(event.chat.id)
+        await service.run(cmd.ChatOpened(event.chat.id))
 
 
-async def on_migrate_to(message: Message, service: GameService) -> None:
+async def on_migrate_to(message: Message, service: GameService, membership: Membership) -> None:
     """In the old group: it became a supergroup with another id."""
     assert message.migrate_to_chat_id is not None
-    service.forget_chat(message.chat.id)
-    await service.on_chat_migrated(message.chat.id, message.migrate_to_chat_id)
+    membership.forget_chat(message.chat.id)
+    await service.run(cmd.ChatMoved(message.chat.id, message.migrate_to_chat_id))
 
 
 async def on_migrate_from(message: Message, service: GameService) -> None:
     """In the new supergroup: it was the group with this old id (the same event, seen from the other side)."""
     assert message.migrate_from_chat_id is not None
-    await service.on_chat_migrated(message.migrate_from_chat_id, message.chat.id)
+    await service.run(cmd.ChatMoved(message.migrate_from_chat_id, message.chat.id))
 
 
 async def on_topic_closed(message: Message) -> None:
@@ -46,7 +46,7 @@ async def on_topic_closed(message: Message) -> None:
 
 
 async def on_topic_reopened(message: Message, service: GameService) -> None:
-    await service.on_topic_reopened(message.chat.id, message.message_thread_id or 0)
+    await service.run(cmd.TopicReopened(message.chat.id, message.message_thread_id or 0))
 
 
 def make_router() -> Router:

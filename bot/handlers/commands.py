@@ -7,17 +7,17 @@ from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Command
 from aiogram.types import ChatMemberUpdated, Message
 
+from bot.flow.service import GameService, People, Publisher, cmd
 from bot.games import plugins, rules_library
 from bot.handlers.common import is_private, person, thread_of, tr_of
 from bot.i18n import Translator
-from bot.services.facade import GameService
 from bot.views import render_help
 from bot.views.stats import render_stats, render_top
 
 
-async def on_help(message: Message, service: GameService, bot: Bot) -> None:
+async def on_help(message: Message, service: GameService, bot: Bot, publisher: Publisher) -> None:
     rendered = render_help(rules_library(), tr_of(message.from_user), (await bot.me()).username or "")
-    await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
+    await publisher.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
 async def on_score(message: Message, service: GameService) -> None:
@@ -25,12 +25,11 @@ async def on_score(message: Message, service: GameService) -> None:
     if is_private(message.chat):
         assert message.from_user is not None
         who = person(message.from_user)
-        await service.show_tables(who)
-        await service.hand_back(
-            who
-        )  # below the tables: a hand the person deleted comes back with its buttons
+        await service.run(cmd.ShowTable(who))
+        # below the tables: a hand the person deleted comes back with its buttons
+        await service.run(cmd.HandsBack(who))
     else:
-        await service.repost(message.chat.id, thread_of(message))
+        await service.run(cmd.Repost(message.chat.id, thread_of(message)))
 
 
 def _games(tr: Translator) -> list[tuple[str, str]]:
@@ -38,21 +37,21 @@ def _games(tr: Translator) -> list[tuple[str, str]]:
     return [(p.kind, p.button(tr)) for p in plugins()]
 
 
-async def on_stats(message: Message, service: GameService) -> None:
+async def on_stats(message: Message, service: GameService, publisher: Publisher, people: People) -> None:
     """/stats: each game apart, groups apart from games with bots."""
     assert message.from_user is not None
     name = None if is_private(message.chat) else message.from_user.full_name
     tr = tr_of(message.from_user)
-    rendered = render_stats(await service.stats(message.from_user.id), _games(tr), tr, name=name)
-    await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
+    rendered = render_stats(await people.stats(message.from_user.id), _games(tr), tr, name=name)
+    await publisher.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
-async def on_top(message: Message, service: GameService) -> None:
+async def on_top(message: Message, service: GameService, publisher: Publisher, people: People) -> None:
     """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
     tr = tr_of(message.from_user)
-    tops = [(name, await service.top(message.chat.id, kind)) for kind, name in _games(tr)]
+    tops = [(name, await people.top(message.chat.id, kind)) for kind, name in _games(tr)]
     rendered = render_top(tops, tr)
-    await service.say(message.chat.id, rendered.text, thread_id=thread_of(message))
+    await publisher.say(message.chat.id, rendered.text, thread_id=thread_of(message))
 
 
 async def on_my_chat_member(event: ChatMemberUpdated, service: GameService) -> None:
@@ -61,15 +60,15 @@ async def on_my_chat_member(event: ChatMemberUpdated, service: GameService) -> N
         return
     status = event.new_chat_member.status
     if status == ChatMemberStatus.KICKED:
-        await service.on_forbidden(event.chat.id)
+        await service.run(cmd.Forbidden(event.chat.id))
     elif status == ChatMemberStatus.MEMBER:
-        await service.seen(person(event.from_user), started=True)
+        await service.run(cmd.Seen(person(event.from_user), started=True))
 
 
 async def on_leave(message: Message, service: GameService) -> None:
     """/leave: a bot player takes the person's seat in the running game (one tap brings them back)."""
     assert message.from_user is not None
-    await service.leave_game(message.chat.id, thread_of(message), person(message.from_user))
+    await service.run(cmd.LeaveGame(message.chat.id, thread_of(message), person(message.from_user)))
 
 
 def make_router() -> Router:

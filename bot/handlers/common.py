@@ -8,8 +8,8 @@ from typing import Final
 from aiogram.enums import ChatType
 from aiogram.types import CallbackQuery, Chat, Message, User
 
+from bot.flow.service import CHAT_LOCALE, USER_LOCALE, Person, answer_press
 from bot.i18n import Translator, translator, translator_for
-from bot.services.facade import CHAT_LOCALE, USER_LOCALE, Person, answer_press
 
 
 def tr_of(user: User | None) -> Translator:
@@ -54,7 +54,7 @@ def game_id_of(text: str) -> int | None:
 async def answer_quietly(
     callback: CallbackQuery, text: str | None = None, *, show_alert: bool = False, url: str | None = None
 ) -> None:
-    """Answer a press beside the update, within a few seconds (:mod:`bot.services.presses`): the handler does not
+    """Answer a press beside the update, within a few seconds (:mod:`bot.delivery.presses`): the handler does not
     wait for the network; a query too old to answer (the bot was down) is not worth an error. ``url``: a link
     Telegram opens (such as the private chat)."""
     answer_press(callback, text, show_alert=show_alert, url=url)

@@ -11,10 +11,10 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
+from bot.flow.service import GameService, Publisher
 from bot.games import plugins, rules_library
 from bot.handlers.common import thread_of, tr_of
 from bot.handlers.start import username_of
-from bot.services.facade import GameService
 from bot.views.chats import render_group_only, render_menu, render_private_only
 
 GROUP_ONLY_COMMANDS = frozenset({"new", "top"})
@@ -27,24 +27,26 @@ def _group_only() -> frozenset[str]:
 
 
 async def on_group_command_in_private(
-    message: Message, command: CommandObject, service: GameService, bot: Bot
+    message: Message, command: CommandObject, service: GameService, bot: Bot, publisher: Publisher
 ) -> None:
     rendered = render_group_only(tr_of(message.from_user), command.command.lower(), await username_of(bot))
-    await service.say(message.chat.id, rendered.text, rendered.markup)
+    await publisher.say(message.chat.id, rendered.text, rendered.markup)
 
 
 async def on_private_command_in_group(
-    message: Message, command: CommandObject, service: GameService, bot: Bot
+    message: Message, command: CommandObject, service: GameService, bot: Bot, publisher: Publisher
 ) -> None:
     tr = tr_of(message.from_user)
     rendered = render_private_only(tr, command.command.lower(), await username_of(bot))
-    await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
+    await publisher.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
-async def on_anything_in_private(message: Message, service: GameService, bot: Bot) -> None:
+async def on_anything_in_private(
+    message: Message, service: GameService, bot: Bot, publisher: Publisher
+) -> None:
     """Plain text, an unknown command, a sticker…: the short menu."""
     rendered = render_menu(tr_of(message.from_user), await username_of(bot), rules_library().first.id)
-    await service.say(message.chat.id, rendered.text, rendered.markup)
+    await publisher.say(message.chat.id, rendered.text, rendered.markup)
 
 
 def make_router() -> Router:

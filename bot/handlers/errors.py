@@ -9,9 +9,9 @@ from aiogram import Router
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 
+from bot.flow.service import GameService, Operator, Publisher, RefusalThrottle, ServiceError, current_game
 from bot.handlers.common import answer_quietly, tr_of
 from bot.i18n import Translator
-from bot.services.facade import GameService, Operator, ServiceError, current_game
 from bot.views import Answer, answer_text, illegal_answer
 from engine.core import IllegalActionError
 
@@ -41,7 +41,13 @@ def _who(event: ErrorEvent) -> tuple[int | None, int | None]:
     return (user.id if user else None), (chat.id if chat else None)
 
 
-async def on_refusal(event: ErrorEvent, service: GameService, operator: Operator) -> bool:
+async def on_refusal(
+    event: ErrorEvent,
+    service: GameService,
+    operator: Operator,
+    publisher: Publisher,
+    refusals: RefusalThrottle,
+) -> bool:
     exc = event.exception
     assert isinstance(exc, ServiceError)
     update = event.update
@@ -53,7 +59,7 @@ async def on_refusal(event: ErrorEvent, service: GameService, operator: Operator
         await answer_quietly(query, _text(exc, tr_of(query.from_user)))
         game_id = current_game()
         if exc.reason is Answer.STALE and game_id is not None and query.message is not None:
-            await service.stale_press(
+            await publisher.delete_stray(
                 game_id, query.from_user.id, query.message.chat.id, query.message.message_id
             )
     elif update.message is not None:
@@ -67,13 +73,13 @@ async def on_refusal(event: ErrorEvent, service: GameService, operator: Operator
             message.chat.id,
             exc.reason.value,
         )
-        if not service.refusal_allowed(message.chat.id, thread_id, command, str(exc.reason.value)):
+        if not refusals.allow(message.chat.id, thread_id, command, str(exc.reason.value)):
             log.info(
                 "chat %s: refusal %s to %s merged with the last one", message.chat.id, exc.reason, command
             )
             return True
         text = _text(exc, tr_of(message.from_user))
-        await service.say(message.chat.id, text, thread_id=thread_id)
+        await publisher.say(message.chat.id, text, thread_id=thread_id)
     return True
 
 

@@ -8,8 +8,8 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import BackCb, HintCb, MoveCb, PickCb, ReviewCb, SeatCb, TableCb
+from bot.flow.service import GameService, Hints, Publisher, ServiceError, cmd
 from bot.handlers.common import answer_quietly, game_id_of, person, tr_of
-from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, answer_text
 
 
@@ -20,51 +20,53 @@ def _game(raw: str) -> int:
     return game_id
 
 
-async def _pressed(callback: CallbackQuery, service: GameService, game_id: int, version: int) -> None:
-    """Which message the move was pressed in (a hand whose send the bot never recorded becomes the hand)."""
+def _pressed(callback: CallbackQuery) -> cmd.Pressed | None:
+    """Which message the button was pressed in (a private hand the bot never recorded sending is adopted)."""
     message = callback.message
-    if message is not None:
-        await service.pressed(game_id, callback.from_user.id, message.chat.id, message.message_id, version)
+    return cmd.Pressed(message.chat.id, message.message_id) if message is not None else None
 
 
 async def on_move(callback: CallbackQuery, callback_data: MoveCb, service: GameService) -> None:
-    game_id = _game(callback_data.game)
-    await _pressed(callback, service, game_id, callback_data.version)
-    await service.play(game_id, person(callback.from_user), callback_data.version, callback_data.index)
+    data, who = callback_data, person(callback.from_user)
+    await service.run(cmd.Play(_game(data.game), who, data.version, data.index, _pressed(callback)))
     await answer_quietly(callback)
 
 
 async def on_pick(callback: CallbackQuery, callback_data: PickCb, service: GameService) -> None:
-    game_id = _game(callback_data.game)
-    await _pressed(callback, service, game_id, callback_data.version)
-    await service.pick(game_id, person(callback.from_user), callback_data.version, callback_data.card)
+    data, who = callback_data, person(callback.from_user)
+    await service.run(cmd.Pick(_game(data.game), who, data.version, data.card, _pressed(callback)))
     await answer_quietly(callback)
 
 
 async def on_back(callback: CallbackQuery, callback_data: BackCb, service: GameService) -> None:
-    game_id = _game(callback_data.game)
-    await _pressed(callback, service, game_id, callback_data.version)
-    await service.back(game_id, person(callback.from_user), callback_data.version)
+    data, who = callback_data, person(callback.from_user)
+    await service.run(cmd.Back(_game(data.game), who, data.version, _pressed(callback)))
     await answer_quietly(callback)
 
 
 async def on_take_seat(callback: CallbackQuery, callback_data: SeatCb, service: GameService) -> None:
-    answer = await service.take_seat(_game(callback_data.game), person(callback.from_user))
-    await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)))
+    done = await service.run(cmd.TakeSeat(_game(callback_data.game), person(callback.from_user)))
+    await answer_quietly(
+        callback, answer_text(done.answer or Answer.SEAT_TAKEN_BACK, tr_of(callback.from_user))
+    )
 
 
 async def on_table(callback: CallbackQuery, callback_data: TableCb, service: GameService) -> None:
-    await service.show_table(_game(callback_data.game), person(callback.from_user))
+    await service.run(cmd.ShowTable(person(callback.from_user), _game(callback_data.game)))
     await answer_quietly(callback)
 
 
-async def on_hint(callback: CallbackQuery, callback_data: HintCb, service: GameService) -> None:
-    hint = await service.hint(_game(callback_data.game), person(callback.from_user), callback_data.version)
+async def on_hint(callback: CallbackQuery, callback_data: HintCb, hints: Hints) -> None:
+    hint = await hints.hint(_game(callback_data.game), person(callback.from_user), callback_data.version)
     await answer_quietly(callback, hint, show_alert=True)
 
 
-async def on_review(callback: CallbackQuery, callback_data: ReviewCb, service: GameService) -> None:
-    await service.review(_game(callback_data.game), person(callback.from_user))
+async def on_review(
+    callback: CallbackQuery, callback_data: ReviewCb, hints: Hints, publisher: Publisher
+) -> None:
+    who = person(callback.from_user)
+    rendered = await hints.review(_game(callback_data.game), who)
+    await publisher.say(who.user_id, rendered.text, rendered.markup)
     await answer_quietly(callback)
 
 

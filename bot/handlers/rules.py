@@ -13,9 +13,9 @@ from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineQuery, Message
 
 from bot.callbacks import DeepLink, RulesCb
+from bot.flow.service import GameRow, GameService, People, Publisher, cmd
 from bot.games import rules_library
 from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
-from bot.services.facade import GameRow, GameService
 from bot.views.rules import SHOWN_MARK, GameContext, render_rules, render_rules_contents, rules_deep_link
 from bot.views.rules_lookup import find_sections, lookup, render_inline, render_rules_answer
 
@@ -40,13 +40,20 @@ async def _username(bot: Bot) -> str:
     return me.username or ""
 
 
-async def on_rules(message: Message, command: CommandObject, service: GameService, bot: Bot) -> None:
+async def on_rules(
+    message: Message,
+    command: CommandObject,
+    service: GameService,
+    bot: Bot,
+    publisher: Publisher,
+    people: People,
+) -> None:
     """«/rules»: the first section (a group gets the contents); «/rules ералаш»: the section meant."""
     tr = tr_of(message.from_user)
     library = rules_library()
     is_group = not is_private(message.chat)
     thread = thread_of(message)
-    game = _context(await service.game_for_rules(message.chat.id, thread))
+    game = _context(await people.game_for_rules(message.chat.id, thread))
     username = await _username(bot)
     words = (command.args or "").strip()
     if words:
@@ -82,20 +89,22 @@ async def on_rules(message: Message, command: CommandObject, service: GameServic
         rendered = render_rules(library, first.id, tr, game=game)
     if words and not is_group:
         # A question typed in private keeps its own answer below it (the next question does not take it away).
-        await service.say(message.chat.id, rendered.text, rendered.markup)
+        await publisher.say(message.chat.id, rendered.text, rendered.markup)
     else:
-        await service.show_rules(message.chat.id, rendered, thread_id=thread)
+        publisher.show_rules(message.chat.id, thread, rendered)
 
 
-async def on_rules_start(message: Message, command: CommandObject, service: GameService) -> None:
+async def on_rules_start(
+    message: Message, command: CommandObject, service: GameService, publisher: Publisher
+) -> None:
     """``t.me/<bot>?start=r_<section>``: the whole section, with every button, in the private chat."""
     assert message.from_user is not None
-    await service.seen(person(message.from_user), started=True)
+    await service.run(cmd.Seen(person(message.from_user), started=True))
     library = rules_library()
     raw = (command.args or "").removeprefix(DeepLink.RULES.value)
     section = raw if library.has(raw) else library.first.id
     rendered = render_rules(library, section, tr_of(message.from_user))
-    await service.show_rules(message.chat.id, rendered)
+    publisher.show_rules(message.chat.id, 0, rendered)
 
 
 def _is_shown(message: Message, data: str) -> bool:
@@ -106,12 +115,17 @@ def _is_shown(message: Message, data: str) -> bool:
 
 
 async def on_rules_section(
-    callback: CallbackQuery, callback_data: RulesCb, service: GameService, bot: Bot
+    callback: CallbackQuery,
+    callback_data: RulesCb,
+    service: GameService,
+    bot: Bot,
+    publisher: Publisher,
+    people: People,
 ) -> None:
     tr = tr_of(callback.from_user)
     library = rules_library()
     game_id = game_id_of(callback_data.game) if callback_data.game else None
-    game = _context(await service.game_for_rules(0, 0, game_id)) if game_id else None
+    game = _context(await people.game_for_rules(0, 0, game_id)) if game_id else None
     message = callback.message
     if callback_data.page and isinstance(message, Message) and _is_shown(message, callback.data or ""):
         pass  # the section already shown: an identical edit would be refused, and there is nothing to change
@@ -124,8 +138,8 @@ async def on_rules_section(
             rendered = render_rules_answer(
                 library, [callback_data.section], tr, is_group=True, bot_username=username, game=game
             )
-        await service.turn_rules_page(message.chat.id, message.message_id, rendered, thread_of(message))
-    elif not await service.can_write(callback.from_user.id):
+        publisher.turn_rules_page(message.chat.id, thread_of(message), message.message_id, rendered)
+    elif not await people.can_write(callback.from_user.id):
         # Telegram refuses a first message to someone who never opened the bot: say so, with the link that
         # opens the private chat on this very section.
         link = rules_deep_link(await _username(bot), callback_data.section)
@@ -134,7 +148,7 @@ async def on_rules_section(
     else:
         # A game message: the rules go to the presser's private chat, the game message stays.
         rendered = render_rules(library, callback_data.section, tr, game=game)
-        await service.show_rules(callback.from_user.id, rendered)
+        publisher.show_rules(callback.from_user.id, 0, rendered)
     await answer_quietly(callback)
 
 

@@ -7,9 +7,9 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.callbacks import SoloCb, SoloStep
+from bot.flow.service import GameService, Publisher, ServiceError, cmd
 from bot.games import is_hosted, plugins
 from bot.handlers.common import answer_quietly, person, tr_of
-from bot.services.facade import GameService, ServiceError
 from bot.views import Answer, Rendered, SoloGame, render_play_menu, render_solo_setup
 from engine.ai import Level
 
@@ -23,19 +23,21 @@ def play_menu(user: User | None) -> Rendered:
     return render_play_menu(tr_of(user), _games())
 
 
-async def on_play(message: Message, service: GameService) -> None:
+async def on_play(message: Message, service: GameService, publisher: Publisher) -> None:
     """/play: with a solo game running, its hand at once, below (one game per private chat); else the menu, and
     below it the hand of any group game the person plays in (their game finds them again)."""
     assert message.from_user is not None
     who = person(message.from_user)
-    if await service.hand_back(who, solo_only=True):
+    if (await service.run(cmd.HandsBack(who, solo_only=True))).counted:
         return
     rendered = play_menu(message.from_user)
-    await service.say(message.chat.id, rendered.text, rendered.markup)
-    await service.hand_back(who)
+    await publisher.say(message.chat.id, rendered.text, rendered.markup)
+    await service.run(cmd.HandsBack(who))
 
 
-async def on_solo(callback: CallbackQuery, callback_data: SoloCb, service: GameService) -> None:
+async def on_solo(
+    callback: CallbackQuery, callback_data: SoloCb, service: GameService, publisher: Publisher
+) -> None:
     message = callback.message
     if not isinstance(message, Message) or not is_hosted(callback_data.game):
         raise ServiceError(Answer.UNKNOWN)
@@ -46,19 +48,14 @@ async def on_solo(callback: CallbackQuery, callback_data: SoloCb, service: GameS
             level = Level(callback_data.level)
         except ValueError:
             raise ServiceError(Answer.UNKNOWN) from None
-        await service.start_solo(
-            person(callback.from_user),
-            callback_data.game,
-            callback_data.opponents,
-            level,
-            adopt_message=message_id,
-        )
+        who, data = person(callback.from_user), callback_data
+        await service.run(cmd.StartSolo(who, data.game, data.opponents, level, adopt_message=message_id))
     else:
         opponents = callback_data.opponents if callback_data.step is SoloStep.OPPONENTS else 0
         games = _games()
         game = next(g for g in games if g.kind == callback_data.game)
         rendered = render_solo_setup(tr, games, game, opponents)
-        await service.turn_setup_page(chat_id, message_id, rendered)
+        publisher.turn_setup_page(chat_id, message_id, rendered)
     await answer_quietly(callback)
 
 

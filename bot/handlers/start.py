@@ -8,10 +8,10 @@ from aiogram.filters import Command, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import MenuCb, MenuOp
+from bot.flow.service import GameService, Publisher, cmd
 from bot.games import plugins, rules_library
 from bot.handlers.common import answer_quietly, person, thread_of, tr_of
 from bot.handlers.solo import play_menu
-from bot.services.facade import GameService
 from bot.views.chats import PLAY_PAYLOAD, render_group_start, render_start
 
 
@@ -19,12 +19,12 @@ async def username_of(bot: Bot) -> str:
     return (await bot.me()).username or ""
 
 
-async def on_start(message: Message, service: GameService, bot: Bot) -> None:
+async def on_start(message: Message, service: GameService, bot: Bot, publisher: Publisher) -> None:
     """/start in private: a running game's hand comes back below; otherwise the greeting with the ways on."""
     assert message.from_user is not None
     who = person(message.from_user)
-    await service.seen(who, started=True)
-    if await service.hand_back(who):
+    await service.run(cmd.Seen(who, started=True))
+    if (await service.run(cmd.HandsBack(who))).counted:
         return
     tr = tr_of(message.from_user)
     rendered = render_start(
@@ -34,38 +34,38 @@ async def on_start(message: Message, service: GameService, bot: Bot) -> None:
         await username_of(bot),
         rules_library().first.id,
     )
-    await service.say(message.chat.id, rendered.text, rendered.markup)
+    await publisher.say(message.chat.id, rendered.text, rendered.markup)
 
 
-async def on_start_play(message: Message, service: GameService) -> None:
+async def on_start_play(message: Message, service: GameService, publisher: Publisher) -> None:
     """``/start play``: the private chat opened from a group's «/play» answer: straight to the game menu."""
     assert message.from_user is not None
     who = person(message.from_user)
-    await service.seen(who, started=True)
-    if await service.hand_back(who, solo_only=True):
+    await service.run(cmd.Seen(who, started=True))
+    if (await service.run(cmd.HandsBack(who, solo_only=True))).counted:
         return
     rendered = play_menu(message.from_user)
-    await service.say(message.chat.id, rendered.text, rendered.markup)
+    await publisher.say(message.chat.id, rendered.text, rendered.markup)
 
 
-async def on_group_start(message: Message, service: GameService, bot: Bot) -> None:
+async def on_group_start(message: Message, service: GameService, bot: Bot, publisher: Publisher) -> None:
     """/start in a group (also the bot just added through «👥 Добавить в группу»): how to play here."""
     rendered = render_group_start(
         tr_of(message.from_user), [f"/{p.command}" for p in plugins()], await username_of(bot)
     )
-    await service.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
+    await publisher.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
-async def on_play_press(callback: CallbackQuery, service: GameService) -> None:
+async def on_play_press(callback: CallbackQuery, service: GameService, publisher: Publisher) -> None:
     """«🎮 Играть с ботами»: the running solo game's hand below, or the game menu in place of this message."""
     who = person(callback.from_user)
-    if not await service.hand_back(who, solo_only=True):
+    if not (await service.run(cmd.HandsBack(who, solo_only=True))).counted:
         rendered = play_menu(callback.from_user)
         message = callback.message
         if isinstance(message, Message) and message.chat.id == callback.from_user.id:
-            await service.turn_setup_page(message.chat.id, message.message_id, rendered)
+            publisher.turn_setup_page(message.chat.id, message.message_id, rendered)
         else:
-            await service.say(callback.from_user.id, rendered.text, rendered.markup)
+            await publisher.say(callback.from_user.id, rendered.text, rendered.markup)
     await answer_quietly(callback)
 
 

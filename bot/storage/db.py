@@ -38,7 +38,7 @@ from bot.buckets import Buckets
 from bot.storage.batch import Batch, Deferred, GuardError, Params
 from bot.storage.files import FileWatch, Trouble, TroubleLog, copy_beside, is_busy, put_in_place, trouble_of
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.tx import Row, Tx
+from bot.storage.tx import Row, Statements, Tx
 
 log = logging.getLogger(__name__)
 
@@ -242,7 +242,7 @@ class Database:
         try:
             if riding:
                 await begin()
-            yield Tx(self, begin)
+            yield Tx(Statements(self._call, self._fetch, self._run), begin)
             if begun:
                 await self._busy_retry("COMMIT")
         except BaseException:

@@ -98,4 +98,11 @@ CREATE TABLE chat_langs (
 """
 """The language a chat chose with /lang (a group's, or a person's in their private chat); no row: Telegram's."""
 
-MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3)
+V4: Final = """
+ALTER TABLE outbox ADD COLUMN game_id INTEGER;
+ALTER TABLE outbox ADD COLUMN event TEXT
+"""
+"""A game's notices are stored as what happened (``event``, typed; ``text`` empty) and drawn once committed —
+again after a restart, from the game as stored. Rows written before keep their text."""
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4)

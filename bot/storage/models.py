@@ -190,13 +190,16 @@ class LiveMessage:
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A one-off message waiting in the persistent outbox."""
+    """A one-off message waiting in the persistent outbox: its text, or — for a game's notice not drawn yet —
+    the game and what happened (``event``, JSON of a :mod:`bot.flow.events` event; drawn once committed)."""
 
     id: int
     chat_id: int
     thread_id: int
     text: str
     markup: str | None
+    game_id: int | None = None
+    event: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

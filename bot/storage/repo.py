@@ -357,8 +357,18 @@ async def live_with_prefix(db: Reader, prefix: str) -> list[LiveMessage]:
 
 def add_notice(batch: Batch, notice: Notice, now: float) -> None:
     batch.add(
-        "INSERT INTO outbox (id, chat_id, thread_id, text, markup, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-        (notice.id, notice.chat_id, notice.thread_id, notice.text, notice.markup, now),
+        "INSERT INTO outbox (id, chat_id, thread_id, text, markup, created_at, game_id, event)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            notice.id,
+            notice.chat_id,
+            notice.thread_id,
+            notice.text,
+            notice.markup,
+            now,
+            notice.game_id,
+            notice.event,
+        ),
     )
 
 
@@ -368,7 +378,18 @@ async def pending_notices(db: Reader, chat_id: int | None = None) -> list[Notice
         rows = await db.all("SELECT * FROM outbox ORDER BY id")
     else:
         rows = await db.all("SELECT * FROM outbox WHERE chat_id = ? ORDER BY id", (chat_id,))
-    return [Notice(row["id"], row["chat_id"], row["thread_id"], row["text"], row["markup"]) for row in rows]
+    return [
+        Notice(
+            row["id"],
+            row["chat_id"],
+            row["thread_id"],
+            row["text"],
+            row["markup"],
+            row["game_id"],
+            row["event"],
+        )
+        for row in rows
+    ]
 
 
 def drop_notice(batch: Batch, notice_id: int, _: None = None) -> None:

@@ -4,22 +4,31 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+
+import aiosqlite
 
 from bot.storage.batch import Batch, Params
 
-if TYPE_CHECKING:
-    from bot.storage.db import Database
-
 Row = sqlite3.Row
+
+
+@dataclass(frozen=True, slots=True)
+class Statements:
+    """How a transaction runs its statements on the database's connection (the database hands them over, so a
+    transaction needs nothing else of it): one statement, one query, one batch."""
+
+    call: Callable[[str, Params], Awaitable[aiosqlite.Cursor]]
+    fetch: Callable[[str, Params], Awaitable[list[Row]]]
+    run: Callable[[Batch], Awaitable[None]]
 
 
 class Tx:
     """An open transaction for the steps that must read between writes (opening a game: its new id). It begins
     (``BEGIN IMMEDIATE``) with its first statement, so one that runs none costs nothing."""
 
-    def __init__(self, db: Database, begin: Callable[[], Awaitable[None]]) -> None:
-        self._db = db
+    def __init__(self, statements: Statements, begin: Callable[[], Awaitable[None]]) -> None:
+        self._db = statements
         self._begin = begin
         self.writes = 0
 
@@ -27,14 +36,14 @@ class Tx:
         """Run one statement; the number of rows it changed."""
         await self._begin()
         self.writes += 1
-        cursor = await self._db._call(sql, params)
+        cursor = await self._db.call(sql, params)
         return cursor.rowcount
 
     async def insert(self, sql: str, params: Params = ()) -> int:
         """Run an INSERT; the new row id."""
         await self._begin()
         self.writes += 1
-        cursor = await self._db._call(sql, params)
+        cursor = await self._db.call(sql, params)
         if cursor.lastrowid is None:
             raise RuntimeError("INSERT produced no row id")
         return cursor.lastrowid
@@ -45,11 +54,11 @@ class Tx:
 
     async def all(self, sql: str, params: Params = ()) -> list[Row]:
         await self._begin()
-        return await self._db._fetch(sql, params)
+        return await self._db.fetch(sql, params)
 
     async def run(self, batch: Batch) -> None:
         """The batch's statements, inside this transaction."""
         if batch:
             await self._begin()
             self.writes += 1
-            await self._db._run(batch)
+            await self._db.run(batch)

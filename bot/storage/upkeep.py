@@ -1,5 +1,5 @@
 """The operator's queries: the games running (``/admin``, the metrics, the «alive» line) and the live messages
-of games long over, to forget (see :mod:`bot.services.operator`). Reads take anything that reads
+of games long over, to forget (see :mod:`bot.operations.operator`). Reads take anything that reads
 (:class:`~bot.storage.repo.Reader`)."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """«💡 Подсказка»: what «мастер» would play from a view, and why, in a few words grounded in its search.
 
-:func:`advise` makes the very decision of the hard level (the same search, budget and rng, so the move is the
+:func:`engine.ai.players.advise` makes the very decision of the hard level (the same search, budget and rng, so the move is the
 one «мастер» plays) and keeps what the search found: the expected points of that move and of the best other
 candidate. The reason, ``why``, is a word a person's reason is named by in the game's own list (each game's
 ``ai/advice.py``: e.g. a card taken, the least left to the next player, a trick ducked); the bot says it in
@@ -9,10 +9,8 @@ words.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 
-from engine.ai.players import players_for
 from engine.ai.search import SearchResult
 
 
@@ -36,9 +34,3 @@ def from_search(action: object, result: SearchResult | None, why: str) -> Advice
         others = [v for k, v in result.means.items() if k != code]
         runner_up = max(others) if others else None
     return Advice(action=action, why=why, value=value, runner_up=runner_up)
-
-
-def advise(view: object, rng: random.Random) -> Advice:
-    """The hard player's decision from ``view`` with ``rng`` (the action :func:`engine.ai.choose_action`
-    gives at the hard level with the same rng) and what the search said of it."""
-    return players_for(view).advise(view, rng)

@@ -1,22 +1,20 @@
 """The entry point of the bot players: each game brings its own, registered with its engine entry.
 
-A game's package registers a :class:`BotPlayers` with :func:`engine.core.register_game` (``players=``); the
-functions here find the game of a view among :func:`engine.core.games` and ask its players. Nothing here knows
-a game.
+A game's package registers its :class:`BotPlayers` with :func:`register_players`; the functions here find the
+players of a view's game (every game package imported first, by :func:`engine.core.games`) and ask them.
+Nothing here knows a game, and the rules core (:mod:`engine.core`) knows nothing of bot players.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
+from engine.ai.advice import Advice
 from engine.ai.levels import Level
+from engine.ai.search import SearchModel
 from engine.core import games
-
-if TYPE_CHECKING:
-    from engine.ai.advice import Advice
-    from engine.ai.search import SearchModel
 
 
 class BotPlayers(Protocol):
@@ -63,7 +61,7 @@ class BotPlayers(Protocol):
         ...
 
     def advise(self, view: Any, rng: random.Random) -> Advice:
-        """The hard level's decision from ``view`` with ``rng`` and why (see :func:`engine.ai.advice.advise`)."""
+        """The hard level's decision from ``view`` with ``rng`` and why (see :func:`advise`)."""
         ...
 
     def review_search(self, view: Any) -> tuple[Sequence[object], SearchModel]:
@@ -71,11 +69,25 @@ class BotPlayers(Protocol):
         ...
 
 
+PLAYERS: dict[str, BotPlayers] = {}
+"""Game name -> its bot players (filled by the game packages as they are imported)."""
+
+
+def register_players(game: str, players: BotPlayers) -> None:
+    """The game ``game`` (registered with :func:`engine.core.register_game`) has these bot players."""
+    PLAYERS[game] = players
+
+
+def bot_players() -> dict[str, BotPlayers]:
+    """Every game's bot players, by game name (every game package imported first)."""
+    games()
+    return PLAYERS
+
+
 def players_for(view: object) -> BotPlayers:
     """The bot players of the game ``view`` belongs to."""
-    for entry in games().values():
-        players: BotPlayers | None = entry.players
-        if players is not None and isinstance(view, players.view_type):
+    for players in bot_players().values():
+        if isinstance(view, players.view_type):
             return players
     raise TypeError(f"not a view of a game with bot players: {type(view).__name__}")
 
@@ -128,3 +140,9 @@ def choose_baseline_action(
     return players_for(view).choose_baseline(
         view, rng, budget_ms=budget_ms, iterations=iterations, steps=steps
     )
+
+
+def advise(view: object, rng: random.Random) -> Advice:
+    """The hard player's decision from ``view`` with ``rng`` (the action :func:`choose_action` gives at the hard
+    level with the same rng) and what the search said of it."""
+    return players_for(view).advise(view, rng)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from engine.ai.players import register_players
 from engine.cards import Card
 from engine.core import register_game
 from engine.king.actions import CHOOSE_TRUMP_ACTIONS, ChooseTrump, KingAction, Play, parse_action
@@ -42,7 +43,8 @@ def redeal(state: KingState, player: int, rng: random.Random) -> KingState | Non
     return KingState.from_view(state.view(player), hands)
 
 
-register_game("king", make_king_game, redeal=redeal, players=PLAYERS)
+register_game("king", make_king_game, redeal=redeal)
+register_players("king", PLAYERS)
 
 __all__ = [
     "CHOOSE_TRUMP_ACTIONS",

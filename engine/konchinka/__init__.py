@@ -10,6 +10,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
+from engine.ai.players import register_players
 from engine.cards import Card
 from engine.core import register_game
 from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, parse_action
@@ -45,8 +46,8 @@ register_game(
         {"players": 4, "forced_capture": True, "early_finish": False, "target": 2},
     ),
     redeal=redeal,
-    players=PLAYERS,
 )
+register_players("konchinka", PLAYERS)
 
 __all__ = [
     "KONCHINKI",

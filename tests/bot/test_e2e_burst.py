@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.callbacks import MoveCb
-from bot.services.trouble import MAX_UPDATES_IN_FLIGHT, InFlightLimit
+from bot.guards.trouble import MAX_UPDATES_IN_FLIGHT, InFlightLimit
 from tests.bot.conftest import BotRunner, start_solo_konchinka, turn_message
 from tests.fakebot import FakeTelegram
 
@@ -27,5 +27,5 @@ async def test_a_burst_of_presses_is_answered_with_bounded_concurrency(
         *(anna.press(message, data=stale, force=True, timeout=15) for _ in range(PRESSES))
     )
     assert all(a.answered and a.text for a in answers)
-    # Answers go beside the updates (bot/services/presses.py): refusals need no network, so may run one by one.
+    # Answers go beside the updates (bot/delivery/presses.py): refusals need no network, so may run one by one.
     assert 1 <= limit.peak <= MAX_UPDATES_IN_FLIGHT

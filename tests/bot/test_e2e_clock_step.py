@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.services.clock import Clock
+from bot.clock import Clock
 from tests.bot.conftest import BotRunner, game_row, move_buttons, start_party, take_turn, turn_message
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.wallclock import SteppedWallClock

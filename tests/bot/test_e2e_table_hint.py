@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 from bot.callbacks import HintCb, TableCb
+from bot.flow.thinker import decision_seed
 from bot.games import plugin_of
 from bot.i18n import translator
-from bot.services.thinker import decision_seed
 from bot.storage import repo
 from bot.views.stats import render_stats
 from engine.ai import Level, choose_action
-from engine.ai.advice import advise
+from engine.ai.players import advise
 from engine.konchinka import KonchinkaView
 from tests.bot.conftest import (
     BotRunner,

@@ -13,7 +13,7 @@ import asyncio
 import pytest
 
 from bot.callbacks import RulesCb
-from bot.services.flood import MAX_WAIT, Kind, Rate, ThrottleLimits, Windows
+from bot.guards.throttle import MAX_WAIT, Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 

@@ -6,10 +6,10 @@ import asyncio
 import dataclasses
 
 from bot.callbacks import MoveCb
-from bot.services.clock import Clock
-from bot.services.locks import GameLocks
-from bot.services.outbox import SWEEP_EVERY
-from bot.services.store import GameCache, Match
+from bot.clock import Clock
+from bot.delivery.outbox import SWEEP_EVERY
+from bot.flow.locks import GameLocks
+from bot.flow.store import GameCache, Match
 from bot.storage import GameMode, GameRow, GameStatus
 from tests.bot.conftest import SPEED, BotRunner
 from tests.bot.test_soak import play_one

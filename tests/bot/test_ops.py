@@ -11,6 +11,7 @@ from pathlib import Path
 
 from bot.settings import ExitCode
 from bot.storage import Database
+from bot.storage.migrations import MIGRATIONS
 from tests.bot.conftest import bot_process_env
 from tests.bot.test_startup import QUICK, assert_fails_fast, run_bot
 from tests.fakebot import FakeTelegram
@@ -45,10 +46,11 @@ async def test_check_leaves_an_older_database_as_it_is_and_migrate_brings_it_up_
     result = await run_bot(forkserver, env, tmp_path, "migrate")
     assert result.code == ExitCode.OK, result.stderr
     assert f"at schema version {Database.SCHEMA_VERSION}" in result.stdout
-    set_schema(database, 1)  # as an older version of the bot left it (its tables are a subset)
-    with contextlib.closing(sqlite3.connect(database)) as db:
-        for table in ("rate_stamps", "chat_langs"):  # what the later migrations create
-            db.execute(f"DROP TABLE {table}")
+    for made in database.parent.glob(database.name + "*"):  # the file, and a WAL left beside it
+        made.unlink()
+    with contextlib.closing(sqlite3.connect(database)) as db:  # as the first version of the bot left it
+        db.executescript(MIGRATIONS[0])
+    set_schema(database, 1)
     stamp = database.stat().st_mtime_ns
 
     result = await run_bot(forkserver, env, tmp_path, "check")

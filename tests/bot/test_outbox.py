@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from aiogram import Bot
 
-from bot.services.clock import Clock
-from bot.services.outbox import Outbox, OutboxLimits
+from bot.clock import Clock
+from bot.delivery.outbox import ChatForbidden, Outbox, OutboxLimits
 from bot.storage import Database
 from tests.bot.conftest import outbox_world
 from tests.fakebot import FakeTelegram
@@ -102,17 +102,13 @@ async def test_a_user_who_never_opened_the_bot_is_reported_not_retried(
 ) -> None:
     tg, bot, db = world
     stranger = tg.add_user("Глеб")
-    forbidden: list[int] = []
-
-    async def on_forbidden(chat_id: int) -> None:
-        forbidden.append(chat_id)
-
-    outbox = Outbox(bot, db, Clock(SPEED), on_forbidden=on_forbidden)
+    outbox = Outbox(bot, db, Clock(SPEED))
     await outbox.start()
     outbox.show("hand", stranger.id, "your cards")
     await outbox.say(stranger.id, "a notice")
     await outbox.drain()
-    assert forbidden == [stranger.id]
+    assert outbox.reports.get_nowait() == ChatForbidden(stranger.id)
+    assert outbox.reports.empty()
     assert tg.stats.error_count(403) == 1
     await outbox.stop()
     again = Outbox(bot, db, Clock(SPEED))  # nothing left to re-send after a restart

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from aiogram import Bot
 
-from bot.services.clock import Clock
-from bot.services.outbox import Outbox, OutboxLimits, Priority
-from bot.services.outbox.queue import LAZY_AGE
+from bot.clock import Clock
+from bot.delivery.outbox import Outbox, OutboxLimits, Priority
+from bot.delivery.outbox.queue import LAZY_AGE
 from bot.storage import Database
 from tests.bot.conftest import outbox_world
 from tests.fakebot import FakeChat, FakeTelegram

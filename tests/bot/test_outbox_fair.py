@@ -17,9 +17,9 @@ from aiogram.enums import ParseMode
 from aiogram.methods import Response
 from aiogram.types import User
 
-from bot.services.clock import Clock
-from bot.services.outbox import Outbox, OutboxLimits, Priority, RateLimiter
-from bot.services.outbox.session import KeptResponsesSession
+from bot.clock import Clock
+from bot.delivery.outbox import Outbox, OutboxLimits, Priority, RateLimiter
+from bot.delivery.outbox.session import KeptResponsesSession
 from bot.storage import Database
 from tests.bot.conftest import BotRunner, outbox_world, play_until, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, Limits

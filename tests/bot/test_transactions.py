@@ -9,7 +9,7 @@ import threading
 from collections import Counter
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
-from bot.services.updates import CURRENT_UPDATE
+from bot.guards.updates import CURRENT_UPDATE
 from bot.storage import repo
 from tests.bot.conftest import (
     BotRunner,

@@ -20,12 +20,11 @@ import pytest
 
 from engine import arena
 from engine.ai import Level, choose_action, describe_action
-from engine.ai.advice import Advice, advise
-from engine.ai.players import players_for
+from engine.ai.advice import Advice
+from engine.ai.players import PLAYERS, advise, bot_players, players_for, register_players
 from engine.ai.review import review_party
-from engine.core import GAMES, GameRecord, games, make_game, register_game
+from engine.core import GameRecord, games, make_game
 from tests.toygame import TOY, HighCardView, Play
-from tests.toygame.engine import make_highcard_game, redeal
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = (
@@ -35,8 +34,8 @@ SHARED = (
     ROOT / "engine" / "arena.py",
     ROOT / "engine" / "arena_report.py",
     ROOT / "engine" / "stats.py",
-    ROOT / "bot" / "services" / "thinker.py",
-    ROOT / "bot" / "services" / "hints.py",
+    ROOT / "bot" / "flow" / "thinker.py",
+    ROOT / "bot" / "flow" / "hints.py",
 )
 """The modules every game's bot players go through."""
 
@@ -94,13 +93,12 @@ class ToyPlayers:
 
 @pytest.fixture
 def toy_with_players() -> Iterator[None]:
-    games()
-    before = GAMES[TOY]
-    register_game(TOY, make_highcard_game, redeal=redeal, players=ToyPlayers())
+    bot_players()
+    register_players(TOY, ToyPlayers())
     try:
         yield
     finally:
-        GAMES[TOY] = before
+        del PLAYERS[TOY]
 
 
 def toy_view() -> HighCardView:
@@ -111,8 +109,7 @@ def toy_view() -> HighCardView:
 
 
 def test_a_game_without_bot_players_is_refused_by_name_of_its_view() -> None:
-    games()
-    assert GAMES[TOY].players is None
+    assert TOY in games() and TOY not in bot_players()
     with pytest.raises(TypeError, match="HighCardView"):
         choose_action(toy_view(), Level.NORMAL, random.Random(1))
 

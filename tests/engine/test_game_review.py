@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from engine.ai import Level, choose_action
-from engine.ai.advice import advise
+from engine.ai.players import advise
 from engine.ai.review import ReviewBudget, decisions, review_party
 from engine.core import GameRecord, make_game
 from engine.king import KingView

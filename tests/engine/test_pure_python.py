@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from engine.ai import Level, choose_action, kernel
-from engine.core import games, make_game
+from engine.ai.players import bot_players
+from engine.core import make_game
 from engine.king import KingView
 from engine.king.ai import players as king_ai
 from engine.konchinka.ai import players as konchinka_ai
@@ -45,7 +46,7 @@ print(json.dumps({"backends": backends(), "moves": decide()}))
 
 def backends() -> dict[str, str]:
     """Each game's path for its bot players' rollouts in this process (``"c"`` or ``"python"``)."""
-    return {name: entry.players.backend for name, entry in games().items() if entry.players is not None}
+    return {name: players.backend for name, players in bot_players().items()}
 
 
 def decide() -> list[str]:

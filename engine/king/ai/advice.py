@@ -34,7 +34,7 @@ class Why(enum.StrEnum):
 
 
 def advise(view: KingView, rng: random.Random) -> Advice:
-    """The hard player's decision from ``view`` with ``rng`` and why (:func:`engine.ai.advice.advise`)."""
+    """The hard player's decision from ``view`` with ``rng`` and why (:func:`engine.ai.players.advise`)."""
     # one legal action: the search's own candidates are that one, and it answers without searching
     action, result = players.hard_search(view, rng, players.hard_budget(view))
     return from_search(action, result, king_why(view, action))

@@ -1,0 +1,350 @@
+"""Publishing, the one place that draws: a committed change (:meth:`Publisher.made`) becomes what its game's
+messages show — its notices drawn from their events, its table, hands or lobby — handed to the outbox. Only
+the game service hands changes over; handlers send replies and turn rules pages through it.
+
+A game has one live message in its group (slot ``g<game>``: the lobby, then the table) and one in each player's
+private chat (``h<game>:<user>``: the hand, or a solo game's only screen); a player may also keep a copy of the
+whole table (``v<game>:<user>``, «📋 Стол») and see a reminder of their turn. One-off notices (a deal's scoring,
+the party's end, a seat taken over) are stored as events with the change that causes them
+(:mod:`~bot.flow.notices`) and drawn here (:mod:`~bot.delivery.notices`) once it has committed. Other live messages the bot keeps — a rules page it turns, a solo setup
+screen — are named here too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Iterable
+
+from aiogram.types import InlineKeyboardMarkup
+
+from bot import views
+from bot.delivery.notices import draw
+from bot.delivery.outbox import Outbox, Priority
+from bot.delivery.screens import Screens
+from bot.flow.events import load_event
+from bot.flow.store import Change, Match
+from bot.flow.tables import frame_of, seat_info, tr_for
+from bot.i18n import Translator
+from bot.storage import GameMode, GameStatus, Notice, SeatRow
+from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
+from bot.views.models import number_bots
+
+log = logging.getLogger(__name__)
+
+
+def group_slot(game_id: int) -> str:
+    return f"g{game_id}"
+
+
+def hand_slot(game_id: int, user_id: int) -> str:
+    return f"h{game_id}:{user_id}"
+
+
+REMINDERS = "m"
+
+
+def reminder_slot(game_id: int, user_id: int, version: int) -> str:
+    """The «⏰ your turn is running out» message of one turn (deleted when the turn is over)."""
+    return f"{REMINDERS}{game_id}:{user_id}:{version}"
+
+
+def chat_rules_slot(chat_id: int, thread_id: int = 0) -> str:
+    """The one rules message of a chat (a forum topic): a new rules request replaces it, its pages turn in place."""
+    return f"R{chat_id}:{thread_id}"
+
+
+def setup_slot(chat_id: int, message_id: int) -> str:
+    """The solo setup screen (opponents, level) turned in place."""
+    return f"p{chat_id}:{message_id}"
+
+
+def table_slot(game_id: int, user_id: int) -> str:
+    """The one private copy of a game's whole table a player keeps: sent anew below on each look."""
+    return f"v{game_id}:{user_id}"
+
+
+class Publisher:
+    def __init__(self, outbox: Outbox, bot_username: str) -> None:
+        self.outbox = outbox
+        self.screens = Screens()
+        self.bot_username = bot_username
+
+    async def made(self, change: Change) -> None:
+        """A committed change, drawn and handed to the outbox: what it says the messages show is kept, a hand
+        pressed that the bot never recorded sending becomes the live hand, the change's notices are drawn and
+        posted, the game's messages redrawn (the private table copy and a reminder, if asked for)."""
+        match = change.match
+        if change.started_in is not None:
+            self.adopt_hand(match.game.id, match.game.chat_id, change.started_in)
+        if change.adopt is not None:
+            await self._adopt_pressed(match.game.id, *change.adopt)
+        self.screens.note(change)
+        self.post(change.notices, match)
+        self.publish(match, resend=change.resend, resend_table=change.resend_table, after=change.notices)
+        if change.table_for is not None:
+            self.show_table(match, change.table_for)
+        if change.reminder is not None:
+            seat, seconds_left = change.reminder
+            self.remind(match, match.seats[seat], seconds_left)
+
+    async def _adopt_pressed(self, game_id: int, user_id: int, message_id: int) -> None:
+        """A move button of the current version was pressed in ``message_id`` of the player's private chat: if
+        it is a hand newer than the one the bot knows (its send was not recorded before a crash), it becomes
+        the player's live hand."""
+        if await self.outbox.adopt_newer(hand_slot(game_id, user_id), user_id, message_id):
+            log.info(
+                "game %s: hand message %s of %s adopted (its send was not recorded)",
+                game_id,
+                message_id,
+                user_id,
+            )
+
+    async def delete_stray(self, game_id: int, user_id: int, chat_id: int, message_id: int) -> None:
+        """A press came too late from ``message_id``: if that is not the player's live hand (which shows the
+        present anyway), it is a dead keyboard the bot lost track of, and it goes."""
+        if chat_id == user_id and await self.outbox.delete_stray(
+            hand_slot(game_id, user_id), chat_id, message_id
+        ):
+            log.info("game %s: a stray hand message %s in chat %s deleted", game_id, message_id, chat_id)
+
+    def allow(self, user_id: int) -> None:
+        """The person opened the bot (again): their private chat may be written to."""
+        self.outbox.allow(user_id)
+
+    # ------------------------------------------------------------------------------------- one-off messages
+
+    def post(self, notices: Iterable[Notice], match: Match | None = None) -> None:
+        """Notices stored by a committed transaction go out; a game's are drawn first, from ``match`` (the game
+        as committed; None: the game is gone, and its notices with it)."""
+        drawn: list[Notice] = []
+        for notice in notices:
+            if notice.event is None:
+                drawn.append(notice)
+            elif match is None or match.game.id != notice.game_id:
+                log.warning("game %s: notice %s dropped, the game is gone", notice.game_id, notice.id)
+                self.outbox.forget_notice(notice.id)
+            else:
+                rendered = draw(load_event(notice.event), match, self.bot_username)
+                markup = rendered.markup.model_dump_json(exclude_none=True) if rendered.markup else None
+                drawn.append(dataclasses.replace(notice, text=rendered.text, markup=markup))
+        self.outbox.post(drawn)
+
+    async def say(
+        self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0
+    ) -> None:
+        """A one-off reply to a command or press."""
+        await self.outbox.say(chat_id, text, markup, thread_id=thread_id)
+
+    def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
+        """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""
+        self.outbox.adopt(slot, chat_id, message_id)
+        self.outbox.show(slot, chat_id, rendered.text, rendered.markup)
+
+    def turn_setup_page(self, chat_id: int, message_id: int, rendered: Rendered) -> None:
+        """A setup screen (the solo game's, the language's) turned in place."""
+        self.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
+
+    def show_rules(self, chat_id: int, thread_id: int, rendered: Rendered) -> None:
+        """A rules message, sent anew below; the chat's previous one (if any) is deleted."""
+        slot = chat_rules_slot(chat_id, thread_id)
+        self.outbox.show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id, resend=True)
+
+    def turn_rules_page(self, chat_id: int, thread_id: int, message_id: int, rendered: Rendered) -> None:
+        """A page of a rules message turned: the pressed message becomes (or stays) the chat's rules message and
+        shows ``rendered``; content it already shows is not sent again."""
+        slot = chat_rules_slot(chat_id, thread_id)
+        if self.outbox.message_id(slot) != message_id:
+            self.outbox.adopt(slot, chat_id, message_id)
+        self.outbox.show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id)
+
+    def adopt_hand(self, game_id: int, user_id: int, message_id: int) -> None:
+        """The message whose button started a solo game becomes its live message."""
+        self.outbox.adopt(hand_slot(game_id, user_id), user_id, message_id)
+
+    def show_table(self, match: Match, user_id: int) -> None:
+        """«📋 Стол»: the whole table, privately, to a player of the game (one copy, sent anew below)."""
+        seat = match.seat_of(user_id)
+        party = match.party
+        assert seat is not None and party is not None
+        user = match.users.get(user_id)
+        tr = tr_for(user.lang if user is not None else match.game.lang)
+        rendered = party.render_table(frame_of(match, ""), tr, seat.seat)
+        self.outbox.show(
+            table_slot(match.game.id, user_id), user_id, rendered.text, rendered.markup, resend=True
+        )
+
+    def remind(self, match: Match, seat: SeatRow, seconds_left: int) -> None:
+        """«⏰ …, ваш ход!» in the private chat of the player to move; deleted once the turn is over."""
+        user = match.users.get(seat.user_id) if seat.user_id is not None else None
+        if user is None or not user.reachable or match.party is None:
+            return
+        version = match.party.version
+        slot = reminder_slot(match.game.id, user.user_id, version)
+        self.screens.reminders.setdefault(match.game.id, {})[user.user_id] = (slot, version)
+        rendered = views.render_turn_reminder(seat_info(seat, match.users), seconds_left, tr_for(user.lang))
+        self.outbox.show(slot, user.user_id, rendered.text, rendered.markup, priority=Priority.TURN)
+
+    async def recall_reminders(self, running: Iterable[int]) -> None:
+        """After a start: the reminders on show, from the database (the memory of them died with the last run).
+        Those of running games are deleted when their turn is over; any other at once."""
+        active = set(running)
+        for message in await self.outbox.live_messages(REMINDERS):
+            game_id, user_id, version = (int(part) for part in message.slot[len(REMINDERS) :].split(":"))
+            if game_id in active:
+                self.screens.reminders.setdefault(game_id, {})[user_id] = (message.slot, version)
+            else:
+                self.outbox.drop(message.slot, message.chat_id)
+
+    def _clear_reminders(self, match: Match) -> None:
+        """Delete the reminders of turns that are over (a move, the timer's move, the end, a cancel)."""
+        shown = self.screens.reminders.get(match.game.id)
+        if not shown:
+            return
+        party = match.party
+        playing = match.game.status is GameStatus.PLAYING and party is not None and not party.is_terminal
+        for user_id, (slot, version) in list(shown.items()):
+            if playing and party is not None and party.version == version:
+                continue
+            self.outbox.drop(slot, user_id)
+            del shown[user_id]
+        if not shown:
+            del self.screens.reminders[match.game.id]
+
+    def publish(
+        self,
+        match: Match,
+        *,
+        resend: Iterable[int] = (),
+        resend_table: bool = False,
+        after: Iterable[Notice] = (),
+    ) -> None:
+        """Hand the current look of every message of this game to the outbox (``resend``: these people's
+        messages sent anew, below; ``resend_table``: the group's; ``after``: the change's notices, which the
+        private hands wait for when they go to the group)."""
+        resent = set(resend)
+        game, party = match.game, match.party
+        group_notices = [n.id for n in after if n.chat_id == game.chat_id and n.chat_id < 0]
+        self._clear_reminders(match)
+        tr = tr_for(game.lang)
+        at_table = party is not None and game.status in (GameStatus.PLAYING, GameStatus.FINISHED)
+        if game.mode is GameMode.GROUP and not at_table:
+            self._publish_lobby(match, tr, resend_table)
+            if game.status is GameStatus.CANCELLED:
+                self._publish_closed_hands(match)
+            return
+        if party is None:
+            if game.status is GameStatus.CANCELLED:
+                self._publish_closed_hands(match)
+            return
+        timed = game.deadline is not None and not party.is_terminal
+        frame = frame_of(
+            match,
+            self.bot_username,
+            turn_seconds=game.turn_timeout if timed else 0,
+            timer_move=self.screens.timer_moves.get(game.id) == party.version,
+        )
+        if game.mode is GameMode.GROUP:
+            if game.status is GameStatus.CANCELLED:
+                rendered = views.render_game_cancelled(tr)
+            else:
+                rendered = party.render_table(frame, tr)
+            self.outbox.show(
+                group_slot(game.id),
+                game.chat_id,
+                rendered.text,
+                rendered.markup,
+                thread_id=game.thread_id,
+                resend=resend_table,
+                paced=game.status is GameStatus.PLAYING and not party.is_terminal,
+            )
+        if game.status is GameStatus.CANCELLED:
+            self._publish_closed_hands(match)
+            return
+        mover = None if party.is_terminal else party.current_player
+        hurry = party.is_terminal or bool(group_notices)  # a deal or the party ended: old messages go now
+        for seat in match.seats:
+            if seat.user_id is None:
+                continue
+            user = match.users.get(seat.user_id)
+            if user is not None and user.blocked:
+                continue
+            utr = tr_for(user.lang if user else game.lang)
+            picked = self.screens.picked(game.id, seat.user_id, party.version)
+            rendered = party.render_private(frame, seat.seat, utr, picked)
+            self.outbox.show(
+                hand_slot(game.id, seat.user_id),
+                seat.user_id,
+                rendered.text,
+                rendered.markup,
+                resend=seat.user_id in resent,
+                priority=Priority.TURN if seat.seat == mover else Priority.HAND,
+                after=group_notices,
+            )
+            if hurry:
+                self.outbox.hurry_deletions(seat.user_id)
+            if party.is_terminal:
+                # A «📋 Стол» copy asked for during play would go on saying who is to move.
+                copy = party.render_table(frame_of(match, ""), utr, seat.seat)
+                self.outbox.show(
+                    table_slot(game.id, seat.user_id),
+                    seat.user_id,
+                    copy.text,
+                    copy.markup,
+                    only_existing=True,
+                )
+
+    def _publish_lobby(self, match: Match, tr: Translator, resend: bool) -> None:
+        game = match.game
+        status = {
+            GameStatus.LOBBY: LobbyStatus.OPEN,
+            GameStatus.PLAYING: LobbyStatus.STARTED,
+            GameStatus.CANCELLED: LobbyStatus.CANCELLED,
+            GameStatus.EXPIRED: LobbyStatus.EXPIRED,
+            GameStatus.FINISHED: LobbyStatus.STARTED,
+        }[game.status]
+        creator = next((s.name for s in match.seats if s.user_id == game.creator_id), "")
+        plugin = match.plugin
+        info = LobbyInfo(
+            game_id=game.key,
+            kind=plugin.kind,
+            options=game.options,
+            seats=number_bots(seat_info(s, match.users) for s in match.seats),
+            bot_username=self.bot_username,
+            creator_name=creator,
+            creator_id=game.creator_id,
+            turn_seconds=game.turn_timeout,
+            min_players=plugin.min_players,
+            max_players=plugin.max_players,
+            screen=self.screens.lobby.get(game.id, LobbyScreen.MAIN),
+            status=status,
+            summary=plugin.summary(game.options, tr),
+            rules_section=plugin.rules_section(game.options),
+            fills_with_bots=plugin.fills_with_bots,
+        )
+        if info.screen is LobbyScreen.SETTINGS and status is LobbyStatus.OPEN:
+            rendered = plugin.render_settings(info, tr)
+        else:
+            rendered = views.render_lobby(info, tr)
+        self.outbox.show(
+            group_slot(game.id),
+            game.chat_id,
+            rendered.text,
+            rendered.markup,
+            thread_id=game.thread_id,
+            resend=resend,
+        )
+
+    def _publish_closed_hands(self, match: Match) -> None:
+        for seat in match.seats:
+            if seat.user_id is None:
+                continue
+            user = match.users.get(seat.user_id)
+            rendered = views.render_game_cancelled(tr_for(user.lang if user else match.game.lang))
+            self.outbox.show(
+                hand_slot(match.game.id, seat.user_id),
+                seat.user_id,
+                rendered.text,
+                rendered.markup,
+                only_existing=True,
+            )

@@ -1,0 +1,181 @@
+"""Moves: a press checked against the game (player, turn, version), the action applied to a copy of the party,
+and the move stored with all its effects in the unit of work's one transaction.
+
+A move returns what happened (a :class:`Change`); it wakes nobody — the service has the change drawn and pokes
+the game's timer.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from bot.flow.commands import Back, Pick, Play, Pressed, TakeSeat
+from bot.flow.config import Person, ServiceConfig
+from bot.flow.errors import ServiceError
+from bot.flow.events import SeatBack
+from bot.flow.notices import tell_missed_turn, tell_results
+from bot.flow.store import Change, Match, Store, Unit
+from bot.flow.tables import plain_name
+from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow
+from bot.views import Answer
+from engine.core import CommonIllegal, IllegalActionError
+
+log = logging.getLogger(__name__)
+
+
+def _adopted(person: Person, pressed: Pressed | None) -> tuple[int, int] | None:
+    """A press in the person's private chat at the party's current version: that message may be their hand."""
+    if pressed is None or pressed.chat_id != person.user_id:
+        return None
+    return person.user_id, pressed.message_id
+
+
+def turn_of(match: Match, user_id: int, version: int) -> SeatRow:
+    """The seat of ``user_id`` if it is theirs to move in the party at ``version``; else the refusal."""
+    seat = match.seat_of(user_id)
+    if seat is None:
+        raise ServiceError(Answer.NOT_A_PLAYER)
+    party = match.party
+    if match.game.status is not GameStatus.PLAYING or party is None or party.is_terminal:
+        raise ServiceError(Answer.STALE)
+    if version != party.version:
+        raise ServiceError(Answer.STALE)
+    if party.current_player != seat.seat:
+        current = match.seats[party.current_player]
+        raise ServiceError(
+            CommonIllegal.NOT_YOUR_TURN, name=plain_name(current, match.game.lang, match.seats)
+        )
+    return seat
+
+
+class Moves:
+    def __init__(self, store: Store, config: ServiceConfig) -> None:
+        self.store = store
+        self.config = config
+
+    async def pick(self, command: Pick) -> Change:
+        """The first tap on a card: show what it can do (its actions become the second tap's buttons)."""
+        async with self.store.mutate(command.game_id) as unit:
+            seat = self._my_turn(unit, command.person, command.version)
+            party = unit.match.party
+            assert party is not None
+            if not party.actions_of_card(seat.seat, command.card):
+                refusal = party.refusal(command.card)
+                if refusal is not None:
+                    raise ServiceError(refusal.reason, **refusal.params) from refusal
+                raise ServiceError(CommonIllegal.NOT_LEGAL)
+            # Even a card with one action waits for the second tap: every move is chosen the same way (a
+            # game whose cards play on one tap draws them as moves, not picks).
+        return self._shown(unit, command.person, command.pressed, command.card)
+
+    async def back(self, command: Back) -> Change:
+        """«Another card»: the first tap forgotten."""
+        async with self.store.mutate(command.game_id) as unit:
+            self._my_turn(unit, command.person, command.version)
+        return self._shown(unit, command.person, command.pressed, None)
+
+    @staticmethod
+    def _shown(unit: Unit, person: Person, pressed: Pressed | None, card: str | None) -> Change:
+        """The hand shows ``card``'s moves (None: every card again); nothing else changed."""
+        change = Change(unit.match, pick=(person.user_id, card), wake_timer=False)
+        change.adopt = _adopted(person, pressed)
+        return change
+
+    async def play(self, command: Play) -> Change:
+        """Play ``view.legal_actions[index]`` of the party at ``version``."""
+        async with self.store.mutate(command.game_id) as unit:
+            seat = self._my_turn(unit, command.person, command.version)
+            change = self.apply(unit, seat, command.index, Actor.PLAYER)
+        change.adopt = _adopted(command.person, command.pressed)
+        return change
+
+    async def take_seat(self, command: TakeSeat) -> Change:
+        """A player replaced by a bot after missed turns plays again."""
+        person = command.person
+        async with self.store.mutate(command.game_id) as unit:
+            match = unit.match
+            if match.game.status is not GameStatus.PLAYING:
+                raise ServiceError(Answer.NO_GAME)
+            seat = match.seat_of(person.user_id)
+            if seat is None:
+                raise ServiceError(Answer.NOT_A_PLAYER)
+            if not seat.replaced:
+                raise ServiceError(Answer.ALREADY_IN_GAME)
+            unit.update_seat(seat.seat, misses=0, replaced=False)
+            await unit.seen(person)
+            self.store.arm_deadline(unit)
+            notice = unit.tell(SeatBack(seat.seat))
+        return Change(unit.match, Answer.SEAT_TAKEN_BACK, [notice], resend={person.user_id})
+
+    def _my_turn(self, unit: Unit, person: Person, version: int) -> SeatRow:
+        seat = turn_of(unit.match, person.user_id, version)
+        if seat.replaced:
+            # Playing a move takes the seat back from the bot player that stood in.
+            seat = unit.update_seat(seat.seat, misses=0, replaced=False)
+        return seat
+
+    def apply(self, unit: Unit, seat: SeatRow, index: int, actor: Actor) -> Change:
+        """Apply the action number ``index`` of ``seat`` (the player to move) and store it with its effects."""
+        match = unit.match
+        game, party = match.game, match.party
+        assert party is not None
+        try:
+            after, code = party.after(index)
+        except IndexError:
+            raise ServiceError(Answer.STALE) from None
+        except IllegalActionError as exc:
+            raise ServiceError(exc.reason, **exc.params) from exc
+        notices: list[Notice] = []
+        unit.record_move(after, code, seat.seat, actor)
+        if actor is Actor.PLAYER and seat.misses:
+            unit.update_seat(seat.seat, misses=0, replaced=False)
+        elif actor is Actor.AFK:
+            misses = seat.misses + 1
+            replaced = misses >= self.config.afk_strikes
+            seat = unit.update_seat(seat.seat, misses=misses, replaced=replaced)
+            if game.mode is GameMode.GROUP:
+                # Said once in the group, where the paced table may never show the marked move.
+                notices += tell_missed_turn(unit, seat.seat, code, replaced=replaced)
+        notices += tell_results(unit, party, after)
+        if after.is_terminal:
+            self._finish(unit)
+        else:
+            self.store.arm_deadline(unit)
+        resend: set[int] = set()
+        mover = after.current_player
+        if game.mode is GameMode.GROUP and not after.is_terminal and mover != seat.seat:
+            user_id = match.seats[mover].user_id
+            if user_id is not None and not match.seats[mover].replaced:
+                resend.add(user_id)
+        if after.deals_completed > party.deals_completed and (
+            game.mode is GameMode.SOLO or not after.is_terminal
+        ):
+            # Every live hand goes below the deal's scoring (a group game sends it to each private chat too).
+            resend.update(s.user_id for s in match.seats if s.user_id is not None and not s.is_bot)
+        return Change(match, notices=notices, resend=resend)
+
+    @staticmethod
+    def _finish(unit: Unit) -> None:
+        """The party is over: each seat's result stored, the game closed."""
+        match = unit.match
+        party = match.party
+        assert party is not None
+        outcome = party.outcome
+        if outcome is not None:
+            for index, score in enumerate(outcome.scores):
+                unit.update_seat(
+                    index, score=score, won=index in outcome.winners, settlement=outcome.settlement[index]
+                )
+        seats = match.seats
+        winners = (
+            ", ".join(f"seat {w} ({plain_name(seats[w], 'en', seats)})" for w in outcome.winners)
+            if outcome
+            else ""
+        )
+        log.info(
+            "game %s: the party ended after %d moves; won by %s",
+            match.game.id,
+            party.version,
+            winners or "nobody",
+        )
+        unit.close(GameStatus.FINISHED)

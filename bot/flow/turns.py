@@ -1,0 +1,182 @@
+"""What each game's timer finds due: a bot player's move after its pause, a reminder shortly before a player's
+time runs out, the move the bot makes for a player whose time ran out, a lobby's expiry.
+
+Deadlines live in the database, so :meth:`Turns.resume` finds every game again after a restart. A bot player
+thinks outside the game's lock (presses meanwhile are answered at once); its decision is the one method
+:meth:`Turns.decide`. Like every component of the flow, this one returns what it changed; the service has it drawn.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Final
+
+from bot.clock import Clock
+from bot.flow.config import ServiceConfig
+from bot.flow.errors import ServiceError
+from bot.flow.moves import Moves
+from bot.flow.store import Change, Match, Store, Unit
+from bot.flow.thinker import Thinker, decision_seed
+from bot.storage import Actor, Batch, GameStatus, repo
+from bot.views import Answer
+from engine.ai import Level
+
+log = logging.getLogger(__name__)
+
+SLOW_DECISION_MS: Final = 1000.0
+"""A bot player's decision taking longer than this (wall time) is logged: «мастер» needs ~50 ms at the median and
+~150 ms at worst on an idle machine, so a second means the workers are starved."""
+RESUME_GRACE: Final = 15.0
+"""Clock seconds of a turn a player is left at most after a restart (time spent down is not their fault)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """What is due in a game now: the clock seconds until the next thing (None: nothing ever), a reminder to show
+    (seat, seconds left), whether the lobby expired, and a turn for the bot to play (view, level, seed, version,
+    seat)."""
+
+    delay: float | None
+    reminder: tuple[int, int] | None = None
+    expired: bool = False
+    turn: tuple[object, Level, int, int, int] | None = None
+
+
+class Turns:
+    def __init__(
+        self, store: Store, moves: Moves, clock: Clock, config: ServiceConfig, thinker: Thinker
+    ) -> None:
+        self.store = store
+        self.moves = moves
+        self.clock = clock
+        self.config = config
+        self.thinker = thinker
+        self.changed_at: dict[int, float] = {}
+        """When each game last changed: the start of a bot player's pause. A game missing here (after a restart)
+        starts its pause when its timer first looks."""
+
+    async def resume(self) -> list[int]:
+        """After a start: every active game's deadline gets a grace; their ids (to show again and time)."""
+        games = await repo.active_games(self.store.db)
+        now = self.clock.now()
+        graced: list[tuple[int, float | None]] = []
+        for game in games:
+            if game.deadline is not None:
+                grace = min(float(game.turn_timeout or self.config.turn_timeout), RESUME_GRACE)
+                if game.deadline < now + grace:
+                    graced.append((game.id, now + grace))
+        if graced:
+            batch = Batch()
+            repo.set_deadlines(batch, graced)
+            await self.store.db.write(batch)
+        return [game.id for game in games]
+
+    def changed(self, game_id: int, match: Match) -> None:
+        """A change committed: a bot player's pause counts from now; a game that is over is forgotten."""
+        if match.game.status.is_active:
+            self.changed_at[game_id] = self.clock.now()
+        else:
+            self.changed_at.pop(game_id, None)
+
+    async def act(self, game_id: int, fresh: Match | None) -> tuple[Change | None, float | None]:
+        """Do whatever is due in this game now: the change made (if any) and the clock seconds until the next
+        thing is due (None: none). ``fresh``: the game as its last change committed it, when the timer knows it."""
+        if fresh is not None:
+            wait = self._wait(fresh, self.clock.now())
+            if wait is None or wait > 0:
+                return None, wait
+        try:
+            async with self.store.mutate(game_id) as unit:
+                due = self._due(unit)
+        except ServiceError as exc:
+            if exc.reason is Answer.NO_GAME:
+                return None, None
+            raise
+        if due.reminder is not None:
+            return Change(unit.match, reminder=due.reminder, wake_timer=False), due.delay
+        if due.expired:
+            return Change(unit.match, wake_timer=False), None
+        if due.turn is None:
+            return None, due.delay
+        view, level, seed, version, player = due.turn
+        # Think outside the lock: presses meanwhile are answered at once (they are not this seat's turn).
+        action = await self.decide(game_id, view, level, decision_seed(seed, version))
+        async with self.store.mutate(game_id) as unit:
+            party = unit.match.party
+            if party is None or party.version != version or party.current_player != player:
+                return None, 0.0
+            seat = unit.match.seats[player]
+            actor = Actor.BOT if seat.bot_plays else Actor.AFK
+            change = self.moves.apply(unit, seat, party.index_of(action), actor)
+        change.timer_move = actor is Actor.AFK
+        return change, 0.0
+
+    def _wait(self, match: Match, now: float) -> float | None:
+        """Read-only: the clock seconds until something is due in ``match`` (0: now; None: nothing ever).
+
+        A bot player's pause counts from the last change this run saw; a game this run has not seen change yet
+        (resumed after a restart) starts its pause now, so the due time never moves on.
+        """
+        game = match.game
+        if not game.status.is_active:
+            return None
+        if game.status is GameStatus.LOBBY:
+            return None if game.expires_at is None else max(0.0, game.expires_at - now)
+        party = match.party
+        if party is None or party.is_terminal:
+            return None
+        if match.seats[party.current_player].bot_plays:
+            due = self.changed_at.setdefault(game.id, now) + self.config.bot_delay
+            return max(0.0, due - now)
+        if game.deadline is None:
+            return None
+        remind_at = game.deadline - self.config.reminder_before
+        if now >= game.deadline or (
+            not game.reminded and self.config.reminder_before > 0 and remind_at <= now
+        ):
+            return 0.0
+        return min(t for t in (remind_at, game.deadline) if t > now) - now
+
+    def _due(self, unit: Unit) -> Due:
+        """What this game's timer must do now (the reminder, the expiry are written in ``unit``)."""
+        match = unit.match
+        game, now = match.game, unit.now
+        wait = self._wait(match, now)
+        if wait is None or wait > 0:
+            return Due(wait)
+        if game.status is GameStatus.LOBBY:
+            unit.close(GameStatus.EXPIRED)
+            log.info("game %s: the lobby expired", game.id)
+            return Due(None, expired=True)
+        party = match.party
+        assert party is not None  # a turn is due: a bot player's, or a human's whose time is (nearly) up
+        seat = match.seats[party.current_player]
+        turn = (party.view_of(seat.seat), seat.plays_at, party.seed, party.version, seat.seat)
+        if seat.bot_plays or game.deadline is None:
+            return Due(0.0, turn=turn)
+        remind_at = game.deadline - self.config.reminder_before
+        if not game.reminded and self.config.reminder_before > 0 and remind_at <= now < game.deadline:
+            unit.update_game(reminded=True)
+            return Due(game.deadline - now, (seat.seat, int(game.deadline - now)))
+        if now < game.deadline:
+            return Due(min(t for t in (remind_at, game.deadline) if t > now) - now)
+        # Time ran out: the bot moves for the player, as «любитель» would.
+        return Due(0.0, turn=turn)
+
+    async def decide(self, game_id: int, view: object, level: Level, seed: int) -> object:
+        """A bot player's choice for ``view``, made by the thinker (its budget is work, so the choice depends on
+        the view and seed only); a decision that takes far longer than usual in wall time is logged."""
+        started = time.perf_counter()
+        action: object = await self.thinker.choose(view, level, seed)
+        spent = (time.perf_counter() - started) * 1000
+        if spent > SLOW_DECISION_MS:
+            log.warning(
+                "game %s: a bot player (%s) took %.0f ms to decide, over the usual %.0f ms",
+                game_id,
+                level.value,
+                spent,
+                SLOW_DECISION_MS,
+            )
+        return action

@@ -1,0 +1,223 @@
+"""Incoming throttling: per person first, per group only against a real flood; a private question waits its turn.
+
+* **In a private chat** a question is never dropped: a command (or any message) beyond the person's window waits
+  until the window has room, in order of arrival, for up to :data:`MAX_WAIT` seconds of the bot's clock — five
+  rules questions in ten seconds get five answers, the last ones a little later. Only beyond that (a person
+  pasting dozens of commands) is one told, once per window, to ask again a little later.
+* **In a group** a command beyond its sender's window is refused: the group gets «Секунду…» at most once per
+  window, and after that nothing (every answer there is a message of the group's ~20 a minute). The group's own
+  window stops only a flood by many people, and never refuses a person whose own window is empty: one member
+  spamming ``/help`` slows down that member alone.
+* **A press** beyond the window is answered «Секунду…» (answering a press costs no message), with the same
+  fairness in groups.
+
+Nothing refused reaches a handler, so it costs no database work either. Windows run on the bot's :class:`Clock`
+and are forgotten once empty, so memory follows the active users and chats, not all that were ever seen.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, Final
+
+from aiogram import BaseMiddleware
+from aiogram.types import CallbackQuery, Message, TelegramObject
+
+from bot.clock import Clock
+from bot.delivery.outbox import Outbox, is_group
+from bot.delivery.presses import answer_press
+from bot.i18n import translator_for
+from bot.views import Answer, answer_text
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Rate:
+    """At most ``count`` events in any ``seconds`` (of the bot's clock)."""
+
+    count: int
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class ThrottleLimits:
+    press_per_user: Rate = Rate(6, 3.0)
+    """A move is two taps; a quick player taps a few moves ahead at most."""
+    press_per_group: Rate = Rate(20, 10.0)
+    """Lobby buttons of one group (join, add a bot, the options), all players together."""
+    command_per_user: Rate = Rate(3, 10.0)
+    """In a group: refused beyond it. In private: the pace answers go out at (a queue, see :data:`MAX_WAIT`)."""
+    command_per_group: Rate = Rate(5, 30.0)
+    """Every command answered in a group is a message there; Telegram allows a group ~20 a minute. Applies only
+    to people who have already sent something within their own window."""
+
+
+class Kind(enum.StrEnum):
+    PRESS_USER = "press/user"
+    PRESS_GROUP = "press/group"
+    COMMAND_USER = "command/user"
+    COMMAND_PRIVATE = "command/private"
+    """A person's questions in their private chat: a window apart from their commands in groups."""
+    COMMAND_GROUP = "command/group"
+
+
+Key = tuple[Kind, int]
+
+MAX_WAIT: Final = 20.0
+"""Seconds (bot's clock) a private question may wait for its turn; later ones are refused with a word."""
+MAX_WAITING: Final = 8
+"""Questions waiting at once, over all private chats: each holds one of the places of updates in flight."""
+SWEEP_EVERY: Final = 60.0
+"""Seconds of the bot's clock between two sweeps of the empty windows."""
+
+
+class Windows:
+    """Sliding windows of recent events, one per key, forgotten once they are empty."""
+
+    def __init__(self) -> None:
+        self._stamps: dict[Key, deque[float]] = {}
+        self._lengths: dict[Key, float] = {}
+        self._swept = 0.0
+
+    def __len__(self) -> int:
+        return len(self._stamps)
+
+    def has_room(self, key: Key, rate: Rate, now: float) -> bool:
+        stamps = self._stamps.get(key)
+        if stamps is None:
+            return rate.count > 0
+        while stamps and stamps[0] <= now - rate.seconds:
+            stamps.popleft()
+        return len(stamps) < rate.count
+
+    def take(self, key: Key, rate: Rate, now: float) -> None:
+        self._stamps.setdefault(key, deque()).append(now)
+        self._lengths[key] = rate.seconds
+
+    def is_empty(self, key: Key, rate: Rate, now: float) -> bool:
+        """No event of ``key`` within the window (someone who has sent nothing lately)."""
+        return self.has_room(key, Rate(1, rate.seconds), now)
+
+    def reserve(self, key: Key, rate: Rate, now: float, max_wait: float) -> float | None:
+        """The earliest time, ``now`` or later, an event of ``key`` fits the window, taken for it; None (nothing
+        taken) when that is more than ``max_wait`` away. Times taken are in order, so events wait in turn."""
+        stamps = self._stamps.setdefault(key, deque())
+        self._lengths[key] = rate.seconds
+        while stamps and stamps[0] <= now - rate.seconds:
+            stamps.popleft()
+        if rate.count <= 0:
+            return None
+        at = now if len(stamps) < rate.count else max(now, stamps[-rate.count] + rate.seconds)
+        if at - now > max_wait:
+            return None
+        stamps.append(at)
+        return at
+
+    def sweep(self, now: float) -> None:
+        """Forget the windows whose every event is older than their length."""
+        if now - self._swept < SWEEP_EVERY:
+            return
+        self._swept = now
+        for key in [k for k, s in self._stamps.items() if not s or s[-1] <= now - self._lengths[k]]:
+            del self._stamps[key]
+            del self._lengths[key]
+
+
+class ThrottleMiddleware(BaseMiddleware):
+    """An outer middleware for ``message`` and ``callback_query``: refuses what comes too fast."""
+
+    def __init__(self, outbox: Outbox, clock: Clock, limits: ThrottleLimits | None = None) -> None:
+        self.outbox = outbox
+        self.clock = clock
+        self.limits = limits or ThrottleLimits()
+        self.windows = Windows()
+        self._told = Windows()
+        """When each chat was last told about its commands coming too fast (one message per window)."""
+        self.refused = 0
+        self.delayed = 0
+        """Private questions answered later rather than refused."""
+        self.waiting = 0
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        now = self.clock.now()
+        self.windows.sweep(now)
+        self._told.sweep(now)
+        limits = self.limits
+        if isinstance(event, CallbackQuery):
+            chat_id = event.message.chat.id if event.message else 0
+            user_key = ((Kind.PRESS_USER, event.from_user.id), limits.press_per_user)
+            group_key = ((Kind.PRESS_GROUP, chat_id), limits.press_per_group) if is_group(chat_id) else None
+            if self._admit(user_key, group_key, now):
+                return await handler(event, data)
+            await self._refuse_press(event)
+            return None
+        if not isinstance(event, Message) or event.from_user is None:
+            return await handler(event, data)
+        if is_group(event.chat.id):
+            user_key = ((Kind.COMMAND_USER, event.from_user.id), limits.command_per_user)
+            if not (event.text or "").startswith("/"):
+                return await handler(event, data)
+            group_key = ((Kind.COMMAND_GROUP, event.chat.id), limits.command_per_group)
+            if self._admit(user_key, group_key, now):
+                return await handler(event, data)
+            await self._refuse_command(event, user_key[1], Answer.TOO_FAST, now)
+            return None
+        if event.chat.id != event.from_user.id:
+            return await handler(event, data)  # a channel or a chat of another kind: not ours to pace
+        user_key = ((Kind.COMMAND_PRIVATE, event.from_user.id), limits.command_per_user)
+        at = self.windows.reserve(*user_key, now, MAX_WAIT) if self.waiting < MAX_WAITING else None
+        if at is None:
+            self.refused += 1
+            await self._refuse_command(event, user_key[1], Answer.TOO_MANY, now)
+            return None
+        if at > now:
+            self.delayed += 1
+            self.waiting += 1
+            try:
+                await self.clock.sleep(at - now)
+            finally:
+                self.waiting -= 1
+        return await handler(event, data)
+
+    def _admit(self, user: tuple[Key, Rate], group: tuple[Key, Rate] | None, now: float) -> bool:
+        """The person's own window first; the group's only for someone who has sent something lately."""
+        windows = self.windows
+        fresh = windows.is_empty(*user, now)
+        if not windows.has_room(*user, now) or (
+            group is not None and not fresh and not windows.has_room(*group, now)
+        ):
+            self.refused += 1
+            return False
+        windows.take(*user, now)
+        if group is not None:
+            windows.take(*group, now)
+        return True
+
+    async def _refuse_press(self, callback: CallbackQuery) -> None:
+        log.debug("press from user %d refused: too fast", callback.from_user.id)
+        text = answer_text(Answer.TOO_FAST, translator_for(callback.from_user.language_code))
+        answer_press(
+            callback, text
+        )  # in the background: a refused press holds no place while the network waits
+
+    async def _refuse_command(self, message: Message, rate: Rate, answer: Answer, now: float) -> None:
+        told = (Kind.COMMAND_GROUP if is_group(message.chat.id) else Kind.COMMAND_USER, message.chat.id)
+        if not self._told.has_room(told, Rate(1, rate.seconds), now):
+            return
+        self._told.take(told, rate, now)
+        log.info(
+            "commands in chat %d come too fast: refusing them for up to %g s", message.chat.id, rate.seconds
+        )
+        tr = translator_for(message.from_user.language_code if message.from_user else None)
+        thread_id = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
+        await self.outbox.say(message.chat.id, answer_text(answer, tr), thread_id=thread_id)

@@ -1,0 +1,35 @@
+"""``python -m tests.load.trace`` once, short: the windows it reports hold what a press runs through.
+
+Not a figure check (the counts change as the code does): the press's windows are recorded from the tap to its
+delivery (the handler of the tap and the engine's rules in them), the idle window touches less than a press, and
+the report prints. Needs the given ``trace_press.py`` beside the checkout (skipped without it).
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.load.trace import MIDDLE, Options, default_tool, text, trace
+
+
+@pytest.mark.long
+@pytest.mark.skipif(not default_tool().exists(), reason=f"no {default_tool()}")
+async def test_a_press_window_holds_the_tap_and_the_rules_and_idle_touches_less() -> None:
+    result = await trace(Options(idle=0.3, quiet=0.5))
+    windows = {w["name"]: w for w in result["windows"]}
+    assert list(windows) == ["idle", "tap 1: card", "tap 2: move", "both taps", "idle, as long"]
+    press = windows["both taps"]
+    assert "bot/handlers/play.py" in press["file_list"]
+    assert any(f.startswith("engine/") for f in press["file_list"]), press["file_list"]
+    assert press["telegram_calls"].get("answerCallbackQuery") == 2, press["telegram_calls"]
+    assert press["files_in_middle"] == sum(f.startswith(MIDDLE) for f in press["file_list"]) > 0
+    for tap in ("tap 1: card", "tap 2: move"):
+        assert "bot/handlers/play.py" in windows[tap]["file_list"], tap
+        assert windows[tap]["telegram_calls"].get("answerCallbackQuery") == 1, tap
+    assert any(f.startswith("engine/") for f in windows["tap 2: move"]["file_list"])
+    idle = windows["idle"]
+    assert idle["files"] < press["files"] and "bot/handlers/play.py" not in idle["file_list"]
+    assert json.loads(json.dumps(result)) == result
+    assert "both taps" in text(result) and "bot/handlers/play.py" in text(result)
