@@ -35,18 +35,19 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from bot import version
+from bot.backups import last_backup
 from bot.games import plugins
 from bot.health import CHECKS
-from bot.ops import last_backup
 from bot.views import Answer
 
 if TYPE_CHECKING:
     from bot.delivery.outbox import Outbox
-    from bot.flow.service import GameService, Operator
+    from bot.flow.service import GameService
     from bot.guards.throttle import ThrottleMiddleware
     from bot.guards.trouble import DatabaseTrouble, InFlightLimit
     from bot.guards.updates import OnceMiddleware
     from bot.health import Health
+    from bot.operations.operator import Operator
     from bot.storage import Database
 
 log = logging.getLogger(__name__)

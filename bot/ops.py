@@ -20,9 +20,9 @@ import contextlib
 import logging
 import os
 import sqlite3
-import time
 from pathlib import Path
 
+from bot.backups import note_backup, stamp_of
 from bot.instance import InstanceLock
 from bot.settings import ExitCode, Settings, StartupError, StorageSettings
 from bot.startup import (
@@ -160,27 +160,6 @@ def rotate(target: Path, keep: int) -> list[Path]:
     for old in gone:
         old.unlink(missing_ok=True)
     return gone
-
-
-def stamp_of(database: Path) -> Path:
-    """The file beside the database where ``backup`` notes its last success (read by the metrics)."""
-    return database.with_name(database.name + ".last-backup")
-
-
-def note_backup(database: Path, target: Path) -> None:
-    """Note a successful backup beside the database: its Unix time and where the copy went."""
-    stamp = stamp_of(database)
-    partial = stamp.with_name(stamp.name + ".partial")
-    partial.write_text(f"{time.time():.3f} {target.resolve()}\n", encoding="utf-8")
-    os.replace(partial, stamp)
-
-
-def last_backup(database: Path) -> float | None:
-    """When the last successful backup of ``database`` was taken (Unix time), or None."""
-    try:
-        return float(stamp_of(database).read_text(encoding="utf-8").split(maxsplit=1)[0])
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def run_backup(settings: StorageSettings, target: Path, keep: int | None = None) -> ExitCode:
