@@ -126,6 +126,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
         lambda chat_id, text: service.say(chat_id, text),
     )
     operator.backlog = outbox.backlog
+    operator.end_abandoned = lambda: service.end_abandoned(settings.abandoned_after)
     # handlers take the service and the operator's view (and aiogram's bot)
     dispatcher = Dispatcher(service=service, operator=operator, disable_fsm=True)
     guards = Guards(

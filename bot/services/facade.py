@@ -21,6 +21,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot import views
 from bot.games import plugin_of
 from bot.i18n import translator_for
+from bot.services.abandoned import end_abandoned
 from bot.services.access import Membership, admin_check, member_check
 from bot.services.chats import Chats
 from bot.services.clock import Clock
@@ -153,6 +154,16 @@ class GameService:
         for game_id in games:
             await self._show(game_id, wake=True)
         return len(games)
+
+    async def end_abandoned(self, idle_for: float) -> int:
+        """End the games nobody has moved in for ``idle_for`` seconds, each chat told why; how many."""
+        ended = await end_abandoned(self.store, self.clock.now() - idle_for)
+        for game in ended:
+            tr = translator_for(game.lang)
+            text = tr.t("notice-abandoned", days=max(1, round(idle_for / 86400)))
+            await self.say(game.chat_id, text, thread_id=game.thread_id)
+            await self._show(game.id, wake=True)
+        return len(ended)
 
     async def close(self) -> None:
         await self.timers.close()

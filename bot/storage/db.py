@@ -36,7 +36,16 @@ import aiosqlite
 
 from bot.buckets import Buckets
 from bot.storage.batch import Batch, Deferred, GuardError, Params
-from bot.storage.files import FileWatch, Trouble, TroubleLog, copy_beside, is_busy, put_in_place, trouble_of
+from bot.storage.files import (
+    FileWatch,
+    Trouble,
+    TroubleLog,
+    copy_beside,
+    is_busy,
+    is_read_only,
+    put_in_place,
+    trouble_of,
+)
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.tx import Row, Tx
 
@@ -50,6 +59,9 @@ BUSY_PAUSES: Final = (0.001, 0.05)
 """The first and the longest pause between two tries to take a held lock (doubling in between)."""
 CHECKPOINT_EVERY: Final = 500
 """Commits between two checkpoints (SQLite's own would come every ~1000 pages written)."""
+WAL_SIZE_LIMIT: Final = 4 * 1024 * 1024
+"""Bytes the WAL file is cut back to when a checkpoint has copied all of it and writing starts over at its
+beginning (``journal_size_limit``): without it, the file keeps the size of its busiest moment."""
 RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
 TX_BUCKETS: Final = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
@@ -118,7 +130,13 @@ class Database:
 
     async def _set_up(self) -> None:
         self._conn.row_factory = sqlite3.Row
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "wal_autocheckpoint=0"):
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "foreign_keys=ON",
+            "wal_autocheckpoint=0",
+            f"journal_size_limit={WAL_SIZE_LIMIT}",
+        ):
             await self._call(f"PRAGMA {pragma}")
 
     async def close(self) -> None:
@@ -405,16 +423,33 @@ class Database:
             return
         self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint(), name="checkpoint")
 
-    async def _run_checkpoint(self) -> None:
-        """Copy the WAL back into the database file, on a connection (and thread) of its own: writers go on."""
+    async def _run_checkpoint(self, mode: str = "PASSIVE") -> None:
+        """Copy the WAL back into the database file, on a connection (and thread) of its own: writers go on
+        (``TRUNCATE`` waits for them, then empties the WAL file)."""
         try:
             if self._checkpointer is None:
                 self._checkpointer = await aiosqlite.connect(
                     self.path, isolation_level=None, timeout=self.busy_timeout
                 )
-            await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._checkpointer.execute(f"PRAGMA wal_checkpoint({mode})")
         except (sqlite3.Error, ValueError) as exc:
-            log.warning("WAL checkpoint failed (tried again later): %s", exc)
+            why = " (the database file is read-only)" if is_read_only(self.path) else ""
+            log.warning("WAL checkpoint failed (tried again later): %s%s", exc, why)
+
+    async def truncate_wal(self) -> int:
+        """Checkpoint the whole WAL and cut its file to nothing (the scheduled upkeep); its size before, in
+        bytes. Between two of these the WAL stays under :data:`WAL_SIZE_LIMIT` once a checkpoint completes."""
+        wal = Path(f"{self.path}-wal")
+        size = wal.stat().st_size if wal.exists() else 0
+        if self._closed:
+            return size
+        if self._checkpoint is not None and not self._checkpoint.done():
+            await asyncio.wait({self._checkpoint})
+        self._checkpoint = asyncio.get_running_loop().create_task(
+            self._run_checkpoint("TRUNCATE"), name="checkpoint"
+        )
+        await asyncio.wait({self._checkpoint})
+        return size
 
 
 def _statements(script: str) -> list[str]:

@@ -94,6 +94,11 @@ notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
 notice-timed-out = ⏰ { $name }: время на ход вышло, сыграл бот.
 notice-replaced = 🤖 { $name } пропускает ходы — пока за этого игрока играет бот. Вернуться можно одной кнопкой.
 notice-seat-back = ↩️ { $name } снова за столом.
+notice-abandoned = 💤 Партия закрыта: в ней не было ходов { $days ->
+    [one] { $days } день
+    [few] { $days } дня
+   *[many] { $days } дней
+}. Начните новую, когда захотите.
 notice-cancelled = ✖️ Партия отменена.
 
 answer-stale = Этот ход уже сделан.
