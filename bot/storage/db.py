@@ -62,6 +62,9 @@ CHECKPOINT_EVERY: Final = 500
 WAL_SIZE_LIMIT: Final = 4 * 1024 * 1024
 """Bytes the WAL file is cut back to when a checkpoint has copied all of it and writing starts over at its
 beginning (``journal_size_limit``): without it, the file keeps the size of its busiest moment."""
+WAL_TRUNCATE_PAST: Final = 4 * WAL_SIZE_LIMIT
+"""A WAL file larger than this after a passive checkpoint (writers never let one copy it back whole) gets a
+``TRUNCATE`` checkpoint at once: it waits for the writers' quiet moment, then empties the file."""
 RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
 TX_BUCKETS: Final = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
@@ -432,6 +435,11 @@ class Database:
                     self.path, isolation_level=None, timeout=self.busy_timeout
                 )
             await self._checkpointer.execute(f"PRAGMA wal_checkpoint({mode})")
+            wal = Path(f"{self.path}-wal")
+            if mode == "PASSIVE" and wal.exists() and wal.stat().st_size > WAL_TRUNCATE_PAST:
+                # Writers kept the WAL from being copied back whole (each passive checkpoint stops at the frames
+                # that came meanwhile): this one waits for a quiet moment, copies all of it and cuts the file.
+                await self._checkpointer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except (sqlite3.Error, ValueError) as exc:
             why = " (the database file is read-only)" if is_read_only(self.path) else ""
             log.warning("WAL checkpoint failed (tried again later): %s%s", exc, why)

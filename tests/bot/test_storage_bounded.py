@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import translator
-from bot.storage.db import WAL_SIZE_LIMIT
+from bot.storage import Batch, Database
+from bot.storage.db import CHECKPOINT_EVERY, WAL_SIZE_LIMIT, WAL_TRUNCATE_PAST
 from tests.bot.conftest import BotRunner, Running, open_lobby, start_solo_konchinka, turn_message
 from tests.fakebot import FakeTelegram
 from tests.fakebot.wallclock import SteppedWallClock
@@ -36,7 +37,9 @@ DATABASE_BOUND = 1024 * 1024
 
 def _live_rows(db_path: Path) -> int:
     with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
-        return int(conn.execute("SELECT count(*) FROM live_messages WHERE slot NOT GLOB '[rp]*'").fetchone()[0])
+        return int(
+            conn.execute("SELECT count(*) FROM live_messages WHERE slot NOT GLOB '[rp]*'").fetchone()[0]
+        )
 
 
 def _sizes(db_path: Path) -> tuple[int, int]:
@@ -78,7 +81,9 @@ async def test_abandoned_and_ended_games_are_ended_and_forgotten_and_the_wal_cut
             what="every abandoned game's notice",
         )
         await tg.wait_for(
-            lambda: all(turn_message(u) is None for u in people), timeout=30, what="no abandoned game offering moves"
+            lambda: all(turn_message(u) is None for u in people),
+            timeout=30,
+            what="no abandoned game offering moves",
         )
         rows_in_play = 0
         async with running.app.db.tx() as tx:
@@ -99,3 +104,41 @@ async def test_abandoned_and_ended_games_are_ended_and_forgotten_and_the_wal_cut
         assert wal <= WAL_SIZE_LIMIT
         assert database + wal <= DATABASE_BOUND
         await running.stop()
+
+
+async def test_the_wal_is_cut_back_while_running_after_a_burst_that_held_it_open(tmp_path: Path) -> None:
+    """A burst of big writes while a reader holds its snapshot (no checkpoint can copy the WAL back meanwhile),
+    then ordinary commits one after another: the WAL file is cut back while the bot runs, not at its stop."""
+    path = tmp_path / "bot.sqlite3"
+    db = await Database.open(path)
+    try:
+        reader = sqlite3.connect(path)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM games").fetchone()
+        blob = "x" * 65536
+        for _ in range(400):
+            batch = Batch()
+            batch.add("INSERT INTO outbox (chat_id, text, created_at) VALUES (1, ?, 0)", (blob,))
+            await db.write(batch)
+        reader.execute("COMMIT")
+        reader.close()
+        wal = Path(f"{path}-wal")
+        peak = wal.stat().st_size
+        for update_id in range(CHECKPOINT_EVERY + 1):
+            batch = Batch()
+            batch.add("INSERT INTO processed_updates (update_id, at) VALUES (?, 0)", (update_id,))
+            await db.write(batch)
+        await asyncio.sleep(0.2)  # the checkpoint runs on its own thread
+        batch = Batch()
+        batch.add("INSERT INTO processed_updates (update_id, at) VALUES (?, 0)", (-1,))
+        await db.write(batch)
+        running = wal.stat().st_size
+        print(
+            f"WAL after the burst {peak / 1e6:.1f} MB, after {CHECKPOINT_EVERY + 2} more commits {running / 1e6:.1f} MB"
+        )
+        assert peak > WAL_TRUNCATE_PAST
+        assert running <= WAL_SIZE_LIMIT
+        assert await db.truncate_wal() == running
+        assert wal.stat().st_size == 0
+    finally:
+        await db.close()
