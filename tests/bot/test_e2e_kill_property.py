@@ -299,6 +299,7 @@ async def test_the_bot_killed_at_chosen_moments_finishes_every_party(
                 await players
         await bot.close()
     assert bot.kills >= KILLS
+    print(f"{bot.kills} kills: {tg.stats.not_modified} edits refused as «message is not modified»")
     for game_id in _read(db_path):
         await _check_record(db_path, str(game_id))
     conn = sqlite3.connect(db_path)

@@ -3,16 +3,23 @@ which offer no moves, and when each paced message (a group's table) was last cha
 
 from __future__ import annotations
 
+import dataclasses
+import logging
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Final
 
 from bot.storage import Database, LiveMessage, repo
-from bot.storage.batch import Deferred
+from bot.storage.batch import Batch, Deferred
+
+log = logging.getLogger(__name__)
 
 KNOWN_CACHED: Final = 5000
 """Live messages whose id and accepted content are kept in memory (the most recently used); the rest are read
 from the database when needed."""
+SENDING_PATIENCE: Final = 0.2
+"""Real seconds the outbox waits for the database to store an edit on its way before making the call anyway."""
 KEPT: Final = 5000
 """Messages remembered as offering no moves; the others, once replaced, are deleted at once. Also the most paced
 messages remembered before the ones changed long ago are forgotten."""
@@ -83,6 +90,27 @@ class LiveMessages:
         if known is not None:
             self.keep(known)
         return known
+
+    def shows(self, known: LiveMessage, digest: str) -> bool:
+        """Whether the message ``known`` already shows content ``digest``. Read from the database after a
+        restart, a message whose edit was on its way when the last run stopped (``sending``) shows that content
+        or its stored one: it is taken to show the edit's (sent again, it would only be refused as «not
+        modified»), and its stored content only if no edit was on its way."""
+        if known.sending is not None:
+            return digest == known.sending
+        return digest == known.digest
+
+    async def sending(self, known: LiveMessage, digest: str) -> None:
+        """An edit to content ``digest`` goes to the message ``known`` now: stored first (waiting little for the
+        database: if it is busy the edit goes all the same), so that a run that stops before the delivery's own
+        row is stored knows what the message may show. From now on this run knows it itself."""
+        self.keep(dataclasses.replace(known, sending=None))
+        batch = Batch()
+        repo.put_sending(batch, known.slot, digest)
+        try:
+            await self.db.write(batch, patience=SENDING_PATIENCE)
+        except sqlite3.Error as exc:
+            log.debug("live message %s: the edit on its way not stored (%s)", known.slot, exc)
 
     def keep(self, message: LiveMessage) -> None:
         self.cache[message.slot] = message
