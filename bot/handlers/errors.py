@@ -72,7 +72,7 @@ async def on_refusal(event: ErrorEvent, service: GameService, operator: Operator
             exc.reason.value,
         )
         person = message.from_user.id if message.from_user and exc.reason in PERSONAL else 0
-        if not service.refusal_allowed(message.chat.id, thread_id, command, str(exc.reason.value), person):
+        if not service.refusals.allow(message.chat.id, thread_id, command, str(exc.reason.value), person):
             log.info(
                 "chat %s: refusal %s to %s merged with the last one", message.chat.id, exc.reason, command
             )

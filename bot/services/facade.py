@@ -156,14 +156,8 @@ class GameService:
         return len(games)
 
     async def end_abandoned(self, idle_for: float) -> int:
-        """End the games nobody has moved in for ``idle_for`` seconds, each chat told why; how many."""
-        ended = await end_abandoned(self.store, self.clock.now() - idle_for)
-        for game in ended:
-            tr = translator_for(game.lang)
-            text = tr.t("notice-abandoned", days=max(1, round(idle_for / 86400)))
-            await self.say(game.chat_id, text, thread_id=game.thread_id)
-            await self._show(game.id, wake=True)
-        return len(ended)
+        """End the games nobody has moved in for ``idle_for`` seconds (:mod:`bot.services.abandoned`)."""
+        return await end_abandoned(self.store, self.clock.now(), idle_for, self.say, self._show)
 
     async def close(self) -> None:
         await self.timers.close()
@@ -185,13 +179,6 @@ class GameService:
 
     async def turn_setup_page(self, chat_id: int, message_id: int, rendered: views.Rendered) -> None:
         self.publisher.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
-
-    def refusal_allowed(
-        self, chat_id: int, thread_id: int, command: str, reason: str, person: int = 0
-    ) -> bool:
-        """Whether this refusal may be said now (the same one again soon after is merged; one about a person's
-        rights only with that person's own)."""
-        return self.refusals.allow(chat_id, thread_id, command, reason, person)
 
     def admin_check(self, user_id: int) -> AdminCheck:
         """Ask Telegram (only when needed, and cached) whether the user administers the game's chat."""

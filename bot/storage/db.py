@@ -36,16 +36,7 @@ import aiosqlite
 
 from bot.buckets import Buckets
 from bot.storage.batch import Batch, Deferred, GuardError, Params
-from bot.storage.files import (
-    FileWatch,
-    Trouble,
-    TroubleLog,
-    copy_beside,
-    is_busy,
-    is_read_only,
-    put_in_place,
-    trouble_of,
-)
+from bot.storage.files import FileWatch, Trouble, TroubleLog, copy_beside, is_busy, put_in_place, trouble_of
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.tx import Row, Tx
 
@@ -63,8 +54,8 @@ WAL_SIZE_LIMIT: Final = 4 * 1024 * 1024
 """Bytes the WAL file is cut back to when a checkpoint has copied all of it and writing starts over at its
 beginning (``journal_size_limit``): without it, the file keeps the size of its busiest moment."""
 WAL_TRUNCATE_PAST: Final = 4 * WAL_SIZE_LIMIT
-"""A WAL file larger than this after a passive checkpoint (writers never let one copy it back whole) gets a
-``TRUNCATE`` checkpoint at once: it waits for the writers' quiet moment, then empties the file."""
+"""A WAL larger than this after a passive checkpoint (writers never let one copy it back whole) gets a TRUNCATE
+checkpoint at once: it waits for the writers' quiet moment, copies all of it and empties the file."""
 RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
 TX_BUCKETS: Final = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
@@ -133,12 +124,13 @@ class Database:
 
     async def _set_up(self) -> None:
         self._conn.row_factory = sqlite3.Row
+        limit = f"journal_size_limit={WAL_SIZE_LIMIT}"
         for pragma in (
             "journal_mode=WAL",
             "synchronous=NORMAL",
             "foreign_keys=ON",
             "wal_autocheckpoint=0",
-            f"journal_size_limit={WAL_SIZE_LIMIT}",
+            limit,
         ):
             await self._call(f"PRAGMA {pragma}")
 
@@ -437,26 +429,20 @@ class Database:
             await self._checkpointer.execute(f"PRAGMA wal_checkpoint({mode})")
             wal = Path(f"{self.path}-wal")
             if mode == "PASSIVE" and wal.exists() and wal.stat().st_size > WAL_TRUNCATE_PAST:
-                # Writers kept the WAL from being copied back whole (each passive checkpoint stops at the frames
-                # that came meanwhile): this one waits for a quiet moment, copies all of it and cuts the file.
                 await self._checkpointer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except (sqlite3.Error, ValueError) as exc:
-            why = " (the database file is read-only)" if is_read_only(self.path) else ""
-            log.warning("WAL checkpoint failed (tried again later): %s%s", exc, why)
+            log.warning("WAL checkpoint failed (tried again later): %s", exc)
 
     async def truncate_wal(self) -> int:
-        """Checkpoint the whole WAL and cut its file to nothing (the scheduled upkeep); its size before, in
-        bytes. Between two of these the WAL stays under :data:`WAL_SIZE_LIMIT` once a checkpoint completes."""
+        """Checkpoint the whole WAL and cut its file to nothing (the hourly upkeep); its size before (bytes)."""
         wal = Path(f"{self.path}-wal")
         size = wal.stat().st_size if wal.exists() else 0
         if self._closed:
             return size
         if self._checkpoint is not None and not self._checkpoint.done():
             await asyncio.wait({self._checkpoint})
-        self._checkpoint = asyncio.get_running_loop().create_task(
-            self._run_checkpoint("TRUNCATE"), name="checkpoint"
-        )
-        await asyncio.wait({self._checkpoint})
+        self._checkpoint = task = asyncio.get_running_loop().create_task(self._run_checkpoint("TRUNCATE"))
+        await asyncio.wait({task})
         return size
 
 

@@ -72,9 +72,9 @@ notice-reminder = ⏰ { $name }, your move! { $time } left.
 notice-timed-out = ⏰ { $name }: time ran out, the bot played.
 notice-replaced = 🤖 { $name } keeps missing turns — a bot plays this seat for now. One tap brings the player back.
 notice-seat-back = ↩️ { $name } is back in the game.
-notice-abandoned = 💤 This game is closed: nobody has moved in { $days ->
-    [one] { $days } day
-   *[other] { $days } days
+notice-abandoned = 💤 This game is closed: nobody has moved in { $days } { $days ->
+    [one] day
+   *[other] days
 }. Start a new one whenever you like.
 notice-cancelled = ✖️ The game was cancelled.
 
