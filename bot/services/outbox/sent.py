@@ -3,6 +3,7 @@ which offer no moves, and when each paced message (a group's table) was last cha
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 import sqlite3
@@ -76,6 +77,10 @@ class LiveMessages:
         self.db = db
         self.cache: OrderedDict[str, LiveMessage] = OrderedDict()
         self._unstored: Deferred[str, LiveMessage | None] = Deferred(db, repo.put_live)
+        self._sending: Deferred[str, str] = Deferred(
+            db, repo.put_sending
+        )  # after the deliveries: see put_live
+        self._flushing: asyncio.Future[None] | None = None
 
     async def recall(self, slot: str) -> LiveMessage | None:
         """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
@@ -101,16 +106,22 @@ class LiveMessages:
         return digest == known.digest
 
     async def sending(self, known: LiveMessage, digest: str) -> None:
-        """An edit to content ``digest`` goes to the message ``known`` now: stored first (waiting little for the
-        database: if it is busy the edit goes all the same), so that a run that stops before the delivery's own
-        row is stored knows what the message may show. From now on this run knows it itself."""
+        """An edit to content ``digest`` goes to the message ``known`` now: stored first, so that a run that
+        stops before the delivery's own row is stored knows what the message may show. Edits that start together
+        share one transaction, which takes the deliveries' rows waiting to ride along too; it waits little for
+        the database (if it is busy the edit goes all the same). From now on this run knows it itself."""
         self.keep(dataclasses.replace(known, sending=None))
-        batch = Batch()
-        repo.put_sending(batch, known.slot, digest)
-        try:
-            await self.db.write(batch, patience=SENDING_PATIENCE)
-        except sqlite3.Error as exc:
-            log.debug("live message %s: the edit on its way not stored (%s)", known.slot, exc)
+        self._sending.put(known.slot, digest)
+        for _ in range(2):  # the transaction running may have taken its rows before this one came
+            if self._sending.get(known.slot) is None:
+                return
+            if self._flushing is None or self._flushing.done():
+                self._flushing = asyncio.ensure_future(self.db.write(Batch(), patience=SENDING_PATIENCE))
+            try:
+                await asyncio.shield(self._flushing)
+            except sqlite3.Error as exc:
+                log.debug("live message %s: the edit on its way not stored (%s)", known.slot, exc)
+                return
 
     def keep(self, message: LiveMessage) -> None:
         self.cache[message.slot] = message
