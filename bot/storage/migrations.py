@@ -98,11 +98,4 @@ CREATE TABLE chat_langs (
 """
 """The language a chat chose with /lang (a group's, or a person's in their private chat); no row: Telegram's."""
 
-V4: Final = """
-ALTER TABLE live_messages ADD COLUMN sending TEXT
-"""
-"""The digest of the content an edit of a live message carries while the edit is on its way (stored before the
-call): after a restart — a kill before the delivery's own row was stored — the message shows this content or
-the stored one, and an edit to this content again would only be refused as «not modified»."""
-
-MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4)
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3)

@@ -186,8 +186,6 @@ class LiveMessage:
     chat_id: int
     message_id: int
     digest: str
-    sending: str | None = None
-    """As read from the database: the digest of an edit a previous run had on its way (see migration V4)."""
 
 
 @dataclass(frozen=True, slots=True)

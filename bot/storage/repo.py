@@ -339,7 +339,7 @@ async def get_live(db: Reader, slot: str) -> LiveMessage | None:
     row = await db.one("SELECT * FROM live_messages WHERE slot = ?", (slot,))
     if row is None:
         return None
-    return LiveMessage(row["slot"], row["chat_id"], row["message_id"], row["digest"], row["sending"])
+    return LiveMessage(row["slot"], row["chat_id"], row["message_id"], row["digest"])
 
 
 def put_live(batch: Batch, slot: str, message: LiveMessage | None) -> None:
@@ -350,21 +350,15 @@ def put_live(batch: Batch, slot: str, message: LiveMessage | None) -> None:
     batch.add(
         "INSERT INTO live_messages (slot, chat_id, message_id, digest) VALUES (?, ?, ?, ?) "
         "ON CONFLICT (slot) DO UPDATE SET chat_id = excluded.chat_id, message_id = excluded.message_id, "
-        "digest = excluded.digest, "
-        "sending = CASE WHEN sending = excluded.digest THEN NULL ELSE sending END",
+        "digest = excluded.digest",
         (message.slot, message.chat_id, message.message_id, message.digest),
     )
-
-
-def put_sending(batch: Batch, slot: str, digest: str) -> None:
-    """An edit carrying content ``digest`` is about to go to the live message ``slot``."""
-    batch.add("UPDATE live_messages SET sending = ? WHERE slot = ?", (digest, slot))
 
 
 async def live_with_prefix(db: Reader, prefix: str) -> list[LiveMessage]:
     """The live messages whose slot starts with ``prefix`` (slots are ASCII letters, digits and colons)."""
     rows = await db.all("SELECT * FROM live_messages WHERE substr(slot, 1, ?) = ?", (len(prefix), prefix))
-    return [LiveMessage(r["slot"], r["chat_id"], r["message_id"], r["digest"], r["sending"]) for r in rows]
+    return [LiveMessage(r["slot"], r["chat_id"], r["message_id"], r["digest"]) for r in rows]
 
 
 def add_notice(batch: Batch, notice: Notice, now: float) -> None:

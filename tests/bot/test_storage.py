@@ -258,34 +258,3 @@ async def test_a_transaction_cancelled_while_it_begins_leaves_the_database_usabl
         assert await db.one("SELECT update_id FROM processed_updates") is not None
     finally:
         await db.close()
-
-
-async def test_a_database_of_schema_3_is_upgraded_and_keeps_its_live_messages(tmp_path: Path) -> None:
-    """Today's databases (schema 3, before the digest of an edit on its way was stored) open, migrate and keep
-    what each live message shows."""
-    path = tmp_path / "bot.sqlite3"
-    conn = sqlite3.connect(path)
-    for script in MIGRATIONS[:3]:
-        conn.executescript(script)
-    conn.execute(
-        "INSERT INTO live_messages (slot, chat_id, message_id, digest) VALUES ('g1', -100, 7, 'abc')"
-    )
-    conn.execute("PRAGMA user_version = 3")
-    conn.commit()
-    conn.close()
-    db = await Database.open(path)
-    try:
-        assert await db.schema_version() == len(MIGRATIONS) == 4
-        known = await repo.get_live(db, "g1")
-        assert known is not None and (known.message_id, known.digest, known.sending) == (7, "abc", None)
-        batch = Batch()
-        repo.put_sending(batch, "g1", "def")
-        await db.write(batch)
-        shown = await repo.get_live(db, "g1")
-        assert shown is not None and shown.sending == "def"
-        batch = Batch()
-        repo.put_live(batch, "g1", dataclasses.replace(shown, digest="def", sending=None))
-        await db.write(batch)
-        assert await repo.get_live(db, "g1") == dataclasses.replace(shown, digest="def", sending=None)
-    finally:
-        await db.close()

@@ -104,8 +104,7 @@ async def test_a_whole_party_runs_no_statement_on_the_loops_thread_and_few_per_m
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     """Every statement of a whole group party — moves, timers, deliveries, the outbox's marks — runs on the
-    database's own thread; a move costs at most four transactions (two of its own, and the outbox's record of
-    the edits on their way) and eight statements on average."""
+    database's own thread; a move costs at most two transactions and eight statements on average."""
     running = await bot_runner()
     db = running.app.db
     loop_thread = threading.get_ident()
@@ -121,11 +120,5 @@ async def test_a_whole_party_runs_no_statement_on_the_loops_thread_and_few_per_m
     moves = len(await repo.moves_of(db, int(game)))
     assert moves >= 20
     assert threads[False] > 0 and threads[True] == 0, "a statement ran on the event loop's thread"
-    # Two of the move's own (its commit, the deliveries' marks) and the outbox's record of the edits on their
-    # way (stored before the calls, one transaction for the edits that start together), which carries the
-    # deliveries' marks too: a restart then never resends an edit the message already shows.
-    print(
-        f"{(db.transactions - transactions) / moves:.2f} transactions and {(db.statements - statements) / moves:.1f} statements a move"
-    )
-    assert (db.transactions - transactions) / moves <= 4.0
+    assert (db.transactions - transactions) / moves <= 2.0
     assert (db.statements - statements) / moves <= 8.0

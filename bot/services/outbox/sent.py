@@ -3,24 +3,16 @@ which offer no moves, and when each paced message (a group's table) was last cha
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-import logging
-import sqlite3
 from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Final
 
 from bot.storage import Database, LiveMessage, repo
-from bot.storage.batch import Batch, Deferred
-
-log = logging.getLogger(__name__)
+from bot.storage.batch import Deferred
 
 KNOWN_CACHED: Final = 5000
 """Live messages whose id and accepted content are kept in memory (the most recently used); the rest are read
 from the database when needed."""
-SENDING_PATIENCE: Final = 0.2
-"""Real seconds the outbox waits for the database to store an edit on its way before making the call anyway."""
 KEPT: Final = 5000
 """Messages remembered as offering no moves; the others, once replaced, are deleted at once. Also the most paced
 messages remembered before the ones changed long ago are forgotten."""
@@ -77,10 +69,6 @@ class LiveMessages:
         self.db = db
         self.cache: OrderedDict[str, LiveMessage] = OrderedDict()
         self._unstored: Deferred[str, LiveMessage | None] = Deferred(db, repo.put_live)
-        self._sending: Deferred[str, str] = Deferred(
-            db, repo.put_sending
-        )  # after the deliveries: see put_live
-        self._flushing: asyncio.Future[None] | None = None
 
     async def recall(self, slot: str) -> LiveMessage | None:
         """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
@@ -95,33 +83,6 @@ class LiveMessages:
         if known is not None:
             self.keep(known)
         return known
-
-    def shows(self, known: LiveMessage, digest: str) -> bool:
-        """Whether the message ``known`` already shows content ``digest``. Read from the database after a
-        restart, a message whose edit was on its way when the last run stopped (``sending``) shows that content
-        or its stored one: it is taken to show the edit's (sent again, it would only be refused as «not
-        modified»), and its stored content only if no edit was on its way."""
-        if known.sending is not None:
-            return digest == known.sending
-        return digest == known.digest
-
-    async def sending(self, known: LiveMessage, digest: str) -> None:
-        """An edit to content ``digest`` goes to the message ``known`` now: stored first, so that a run that
-        stops before the delivery's own row is stored knows what the message may show. Edits that start together
-        share one transaction, which takes the deliveries' rows waiting to ride along too; it waits little for
-        the database (if it is busy the edit goes all the same). From now on this run knows it itself."""
-        self.keep(dataclasses.replace(known, sending=None))
-        self._sending.put(known.slot, digest)
-        for _ in range(2):  # the transaction running may have taken its rows before this one came
-            if self._sending.get(known.slot) is None:
-                return
-            if self._flushing is None or self._flushing.done():
-                self._flushing = asyncio.ensure_future(self.db.write(Batch(), patience=SENDING_PATIENCE))
-            try:
-                await asyncio.shield(self._flushing)
-            except sqlite3.Error as exc:
-                log.debug("live message %s: the edit on its way not stored (%s)", known.slot, exc)
-                return
 
     def keep(self, message: LiveMessage) -> None:
         self.cache[message.slot] = message

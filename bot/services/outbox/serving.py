@@ -154,15 +154,9 @@ class ChatServer:
         known = await self.outbox.live.recall(live.slot)
         message_id: int | None = None
         if known is not None and known.chat_id == live.chat_id and not live.resend:
-            if self.outbox.live.shows(known, live.digest):
-                message_id = known.message_id  # it shows this already (a game drawn again after a restart)
-            else:
-                await self.outbox.live.sending(known, live.digest)
-                edited = await self.outbox.telegram.edit(
-                    known.chat_id, known.message_id, live.text, live.markup
-                )
-                if edited is not Edited.GONE:
-                    message_id = known.message_id
+            edited = await self.outbox.telegram.edit(known.chat_id, known.message_id, live.text, live.markup)
+            if edited is not Edited.GONE:
+                message_id = known.message_id
         if message_id is None:
             if known is not None:
                 self.outbox.live.cache.pop(
