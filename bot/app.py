@@ -121,6 +121,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
         lambda chat_id, text: publisher.say(chat_id, text),
     )
     operator.backlog = outbox.backlog
+    operator.end_abandoned = lambda: service.end_abandoned(settings.abandoned_after)
     # Handlers take the component that does their job: the service for every change, the publisher for replies,
     # people's figures, hints, rights in a chat, refusals merged, languages; the operator's view; aiogram's bot.
     dispatcher = Dispatcher(

@@ -111,6 +111,8 @@ class Settings(StorageSettings):
     """The default time per turn in group games (0 = no limit); a lobby setting can change it."""
     reminder_before: float = Field(default=15.0, ge=0)
     """The AFK reminder comes this long before the turn's limit."""
+    abandoned_after: float = Field(default=7 * 24 * 3600.0, gt=0)
+    """A party with no move for this long (seconds) is ended as abandoned, the chat told, its messages forgotten."""
     afk_strikes: int = Field(default=2, ge=1)
     """Missed turns in a row after which a bot player takes the seat."""
     bot_delay: float = Field(default=1.0, ge=0)

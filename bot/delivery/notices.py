@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from bot import views
 from bot.flow.events import (
+    Abandoned,
     DealEnded,
     GameEvent,
     PartyEnded,
@@ -35,6 +36,8 @@ def draw(event: GameEvent, match: Match, bot_username: str) -> Rendered:
     """What ``event`` says to whom it is for, in the game ``match`` as committed."""
     game, party = match.game, match.party
     tr = _reader(match, event.seat)
+    if isinstance(event, Abandoned):
+        return Rendered(tr.t("notice-abandoned", days=event.days), None)
     if isinstance(event, DealEnded | PartyEnded):
         assert party is not None
         frame = frame_of(match, bot_username)

@@ -133,8 +133,9 @@ class Publisher:
     async def say(
         self, chat_id: int, text: str, markup: InlineKeyboardMarkup | None = None, *, thread_id: int = 0
     ) -> None:
-        """A one-off reply to a command or press."""
-        await self.outbox.say(chat_id, text, markup, thread_id=thread_id)
+        """A one-off reply to a command or press (in a group: low stakes, behind the games in play)."""
+        priority = Priority.LOW if chat_id < 0 else None
+        await self.outbox.say(chat_id, text, markup, thread_id=thread_id, priority=priority)
 
     def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
         """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""
@@ -333,6 +334,7 @@ class Publisher:
             rendered.markup,
             thread_id=game.thread_id,
             resend=resend,
+            priority=Priority.LOW,  # a lobby: behind the games in play (a started one's table is its own message)
         )
 
     def _publish_closed_hands(self, match: Match) -> None:

@@ -276,6 +276,13 @@ class ChatMoved(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class EndAbandoned(Command):
+    """The games nobody has moved in for ``idle_for`` seconds (the bot's clock) are closed, each chat told why."""
+
+    idle_for: float
+
+
+@dataclass(frozen=True, slots=True)
 class Done:
     """What a command came to: the answer to its press, and the game it concerned (0: none)."""
 

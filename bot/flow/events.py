@@ -76,10 +76,19 @@ class StartBotFirst:
     seat: int | None = None
 
 
-GameEvent = DealEnded | PartyEnded | TimedOut | SeatReplaced | SeatBack | SeatLeft | StartBotFirst
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """Nobody moved for ``days`` days: the game was closed (as cancelled: no result counts)."""
+
+    kind: ClassVar[str] = "abandoned"
+    days: int
+    seat: int | None = None
+
+
+GameEvent = DealEnded | PartyEnded | TimedOut | SeatReplaced | SeatBack | SeatLeft | StartBotFirst | Abandoned
 KINDS: dict[str, type[GameEvent]] = {
     cls.kind: cls
-    for cls in (DealEnded, PartyEnded, TimedOut, SeatReplaced, SeatBack, SeatLeft, StartBotFirst)
+    for cls in (DealEnded, PartyEnded, TimedOut, SeatReplaced, SeatBack, SeatLeft, StartBotFirst, Abandoned)
 }
 
 

@@ -14,6 +14,7 @@ from bot.callbacks import TURN_TIME_KEY
 from bot.flow.commands import (
     AddBot,
     Cancel,
+    EndAbandoned,
     Join,
     LeaveLobby,
     OpenLobby,
@@ -28,10 +29,11 @@ from bot.flow.commands import (
     StartSolo,
 )
 from bot.flow.games import Match
+from bot.flow.events import Abandoned
 from bot.flow.store import Change, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for
-from bot.storage import GameMode, GameStatus, SeatRow, repo
+from bot.storage import GameMode, GameStatus, SeatRow, repo, upkeep
 from bot.storage.batch import Batch
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
@@ -348,3 +350,23 @@ def _creators(unit: Unit, person: Person) -> Match:
     if person.user_id != match.game.creator_id:
         raise ServiceError(Answer.NOT_CREATOR)
     return match
+
+
+async def end_abandoned(store: Store, command: EndAbandoned) -> list[Change]:
+    """Games nobody plays any more: a party without a move for ``idle_for`` — a solo game its player never came
+    back to, a group game everyone left — is closed as cancelled (no result counts), so its timers, screens and
+    stored live messages do not stay forever; its chat is told why."""
+    days = max(1, round(command.idle_for / 86400))
+    changes: list[Change] = []
+    for game_id in await upkeep.abandoned_games(store.db, store.clock.now() - command.idle_for):
+        try:
+            async with store.mutate(game_id) as unit:
+                if unit.match.game.status is not GameStatus.PLAYING:
+                    continue
+                unit.close(GameStatus.CANCELLED)
+                notice = unit.tell(Abandoned(days))
+        except ServiceError:
+            continue  # gone meanwhile
+        log.info("game %s: no move since long ago; ended as abandoned", game_id)
+        changes.append(Change(unit.match, notices=[notice]))
+    return changes

@@ -18,6 +18,7 @@ the publisher; figures: people; hints: hints; rights: membership); this module n
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -32,7 +33,7 @@ from bot.flow.commands import AdminCheck, MemberCheck, Person, ServiceConfig, Se
 from bot.flow.games import Match
 from bot.flow.hints import Hints
 from bot.flow.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
-from bot.flow.lobby import Lobby
+from bot.flow.lobby import Lobby, end_abandoned
 from bot.flow.moves import Moves
 from bot.flow.people import People
 from bot.flow.store import CURRENT_GAME, Change, Store
@@ -132,6 +133,7 @@ class GameService:
             cmd.ChatOpened: self.chats.open,
             cmd.TopicReopened: self.chats.topic_reopened,
             cmd.ChatMoved: self._moved,
+            cmd.EndAbandoned: functools.partial(end_abandoned, self.store),
         }
 
     @property
@@ -192,6 +194,10 @@ class GameService:
         for game_id in dict.fromkeys(n.game_id for n in kept if n.game_id is not None):
             match = await self.store.read(game_id)
             self.publisher.post([n for n in kept if n.game_id == game_id], match)
+
+    async def end_abandoned(self, idle_for: float) -> int:
+        """Close the games nobody has moved in for ``idle_for`` seconds (the operator's hourly upkeep); how many."""
+        return (await self.run(cmd.EndAbandoned(idle_for))).counted
 
     async def close(self) -> None:
         await self.timers.close()

@@ -95,6 +95,8 @@ class Operator:
         self.refusals: collections.Counter[str] = collections.Counter()
         """Presses and commands refused, by reason."""
         self.backlog: Callable[[], tuple[int, float]] = lambda: (0, 0.0)
+        self.end_abandoned: Callable[[], Awaitable[int]] | None = None
+        """Ends the games nobody plays any more (the game service's, wired at start)."""
         """The outbox's calls waiting and the oldest one's wait (set by the wiring)."""
         self.latency = Buckets(LATENCY_BUCKETS)
         """How long updates took to handle (seconds)."""
@@ -189,9 +191,14 @@ class Operator:
         return len(slots)
 
     async def keep_pruning(self) -> None:
+        """Every :data:`PRUNE_EVERY`: games nobody plays ended, live messages of games long over forgotten, the
+        WAL checkpointed and cut back to nothing — so the database and its WAL do not grow without bound."""
         while True:
             try:
+                if self.end_abandoned is not None:
+                    await self.end_abandoned()
                 await self.prune_live_messages()
+                await self.db.truncate_wal()
             except Exception as exc:
                 log.warning("could not forget old live messages (tried again later): %s", exc)
             await asyncio.sleep(PRUNE_EVERY)

@@ -50,6 +50,12 @@ BUSY_PAUSES: Final = (0.001, 0.05)
 """The first and the longest pause between two tries to take a held lock (doubling in between)."""
 CHECKPOINT_EVERY: Final = 500
 """Commits between two checkpoints (SQLite's own would come every ~1000 pages written)."""
+WAL_SIZE_LIMIT: Final = 4 * 1024 * 1024
+"""Bytes the WAL file is cut back to when a checkpoint has copied all of it and writing starts over at its
+beginning (``journal_size_limit``): without it, the file keeps the size of its busiest moment."""
+WAL_TRUNCATE_PAST: Final = 4 * WAL_SIZE_LIMIT
+"""A WAL larger than this after a passive checkpoint (writers never let one copy it back whole) gets a TRUNCATE
+checkpoint at once: it waits for the writers' quiet moment, copies all of it and empties the file."""
 RIDE_WITHIN: Final = 0.5
 """Real seconds deferred rows wait for a transaction to ride along with before they get one of their own."""
 TX_BUCKETS: Final = (0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0)
@@ -118,7 +124,14 @@ class Database:
 
     async def _set_up(self) -> None:
         self._conn.row_factory = sqlite3.Row
-        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "wal_autocheckpoint=0"):
+        limit = f"journal_size_limit={WAL_SIZE_LIMIT}"
+        for pragma in (
+            "journal_mode=WAL",
+            "synchronous=NORMAL",
+            "foreign_keys=ON",
+            "wal_autocheckpoint=0",
+            limit,
+        ):
             await self._call(f"PRAGMA {pragma}")
 
     async def close(self) -> None:
@@ -405,16 +418,32 @@ class Database:
             return
         self._checkpoint = asyncio.get_running_loop().create_task(self._run_checkpoint(), name="checkpoint")
 
-    async def _run_checkpoint(self) -> None:
-        """Copy the WAL back into the database file, on a connection (and thread) of its own: writers go on."""
+    async def _run_checkpoint(self, mode: str = "PASSIVE") -> None:
+        """Copy the WAL back into the database file, on a connection (and thread) of its own: writers go on
+        (``TRUNCATE`` waits for them, then empties the WAL file)."""
         try:
             if self._checkpointer is None:
                 self._checkpointer = await aiosqlite.connect(
                     self.path, isolation_level=None, timeout=self.busy_timeout
                 )
-            await self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._checkpointer.execute(f"PRAGMA wal_checkpoint({mode})")
+            wal = Path(f"{self.path}-wal")
+            if mode == "PASSIVE" and wal.exists() and wal.stat().st_size > WAL_TRUNCATE_PAST:
+                await self._checkpointer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except (sqlite3.Error, ValueError) as exc:
             log.warning("WAL checkpoint failed (tried again later): %s", exc)
+
+    async def truncate_wal(self) -> int:
+        """Checkpoint the whole WAL and cut its file to nothing (the hourly upkeep); its size before (bytes)."""
+        wal = Path(f"{self.path}-wal")
+        size = wal.stat().st_size if wal.exists() else 0
+        if self._closed:
+            return size
+        if self._checkpoint is not None and not self._checkpoint.done():
+            await asyncio.wait({self._checkpoint})
+        self._checkpoint = task = asyncio.get_running_loop().create_task(self._run_checkpoint("TRUNCATE"))
+        await asyncio.wait({task})
+        return size
 
 
 def _statements(script: str) -> list[str]:

@@ -25,24 +25,42 @@ LIVE_GAME_SLOT: Final = re.compile(r"^[a-z](\d+)(?::|$)")
 slots, which name a chat and a message)."""
 
 
-async def finished_live_slots(db: Reader, before: float, limit: int = 500) -> list[str]:
-    """Slots of live messages whose game ended (finished or cancelled) before ``before`` (bot's clock)."""
+IDS_AT_ONCE: Final = 500
+"""Game ids asked about in one query (SQLite's limit on a statement's parameters is far above it)."""
+
+
+async def finished_live_slots(db: Reader, before: float) -> list[str]:
+    """Slots of live messages whose game ended (finished, cancelled, expired, abandoned) before ``before``
+    (bot's clock) — of every such game, asked about :data:`IDS_AT_ONCE` ids at a time."""
     rows = await db.all("SELECT slot FROM live_messages WHERE slot NOT GLOB '[rp]*'")
     by_game: dict[int, list[str]] = {}
     for row in rows:
         found = LIVE_GAME_SLOT.match(str(row["slot"]))
         if found:
             by_game.setdefault(int(found.group(1)), []).append(str(row["slot"]))
-    if not by_game:
-        return []
-    ids = sorted(by_game)[:limit]
-    marks = ",".join("?" * len(ids))
-    ended = await db.all(
-        f"SELECT id FROM games WHERE id IN ({marks}) AND status NOT IN ('lobby', 'playing') "
-        "AND COALESCE(finished_at, created_at) < ?",
-        (*ids, before),
+    ids = sorted(by_game)
+    slots: list[str] = []
+    for start in range(0, len(ids), IDS_AT_ONCE):
+        chunk = ids[start : start + IDS_AT_ONCE]
+        marks = ",".join("?" * len(chunk))
+        ended = await db.all(
+            f"SELECT id FROM games WHERE id IN ({marks}) AND status NOT IN ('lobby', 'playing') "
+            "AND COALESCE(finished_at, created_at) < ?",
+            (*chunk, before),
+        )
+        slots += [slot for row in ended for slot in by_game[int(row["id"])]]
+    return slots
+
+
+async def abandoned_games(db: Reader, before: float, limit: int = 1000) -> list[int]:
+    """Games being played whose last move (or start, with none) was before ``before`` (bot's clock), oldest
+    first: nobody has played them since."""
+    rows = await db.all(
+        "SELECT g.id AS id, COALESCE((SELECT max(m.at) FROM moves m WHERE m.game_id = g.id), g.created_at) AS last "
+        "FROM games g WHERE g.status = 'playing' AND last < ? ORDER BY last LIMIT ?",
+        (before, limit),
     )
-    return [slot for row in ended for slot in by_game[int(row["id"])]]
+    return [int(row["id"]) for row in rows]
 
 
 def drop_live(batch: Batch, slots: Sequence[str]) -> None:

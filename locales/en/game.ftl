@@ -82,6 +82,10 @@ notice-reminder = ⏰ { $name }, your move! { $time } left.
 notice-timed-out = ⏰ { $name }: time ran out, the bot played.
 notice-replaced = 🤖 { $name } keeps missing turns — a bot has taken the seat for now. One tap brings the player back.
 notice-seat-back = ↩️ { $name } is back in the game.
+notice-abandoned = 💤 This game is closed: nobody has moved in { $days } { $days ->
+    [one] day
+   *[other] days
+}. Start a new one whenever you like.
 notice-cancelled = ✖️ The game was cancelled.
 
 answer-stale = This move has already been made.

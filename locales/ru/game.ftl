@@ -106,6 +106,11 @@ notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
 notice-timed-out = ⏰ { $name }: время на ход вышло, сыграл бот.
 notice-replaced = 🤖 { $name } пропускает ходы — место временно занял бот. Вернуться можно одной кнопкой.
 notice-seat-back = ↩️ { $name } снова за столом.
+notice-abandoned = 💤 Партия закрыта: в ней не было ходов { $days } { $days ->
+    [one] день
+    [few] дня
+   *[many] дней
+}. Начните новую, когда захотите.
 notice-cancelled = ✖️ Партия отменена.
 
 answer-stale = Этот ход уже сделан.

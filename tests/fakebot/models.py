@@ -373,6 +373,8 @@ class ApiStats:
     chat_calls: Counter[int] = field(default_factory=Counter)
     chat_successes: Counter[int] = field(default_factory=Counter)
     chat_errors: Counter[tuple[int, int]] = field(default_factory=Counter)
+    not_modified: int = 0
+    """Edits refused with «message is not modified» (the message already showed that content)."""
 
     def record(self, method: str, chat_id: int | None, error_code: int | None) -> None:
         self.calls[method] += 1
@@ -407,9 +409,11 @@ class ApiStats:
             Counter(self.chat_calls),
             Counter(self.chat_successes),
             Counter(self.chat_errors),
+            self.not_modified,
         )
 
     def reset(self) -> None:
         for counter in (self.calls, self.successes, self.errors, self.chat_calls, self.chat_successes):
             counter.clear()
         self.chat_errors.clear()
+        self.not_modified = 0

@@ -1245,6 +1245,7 @@ class FakeTelegram:
 
     def _apply_edit(self, message: FakeMessage, version: MessageVersion) -> JSON:
         if version == message.current:
+            self.stats.not_modified += 1
             raise bad_request(Description.NOT_MODIFIED)
         self._rate(message.chat)
         message.history.append(version)

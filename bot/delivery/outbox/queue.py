@@ -24,12 +24,24 @@ class Priority(IntEnum):
     """A group table or lobby: it coalesces and may lag."""
     CLEANUP = 3
     """Deleting old messages (in batches, see :data:`LAZY_BATCH`), unless the budget is short."""
+    LOW = 4
+    """Low stakes: a lobby, a reply to a command in a group. A burst of them (a thousand groups opening lobbies
+    at once) waits behind the calls of games in play instead of holding up their next hand."""
 
 
-HEADSTART: Final = {Priority.TURN: 0.0, Priority.HAND: 0.5, Priority.TABLE: 2.0, Priority.CLEANUP: 1.0}
+HEADSTART: Final = {
+    Priority.TURN: 0.0,
+    Priority.HAND: 0.5,
+    Priority.TABLE: 2.0,
+    Priority.CLEANUP: 1.0,
+    Priority.LOW: 60.0,
+}
 """Clock seconds a call of each priority is served ahead of a less urgent one asked for at the same moment.
 
-A table asked for 2 s before a hand goes first: every call keeps its place in the end, so no chat starves."""
+A table asked for 2 s before a hand goes first: every call keeps its place in the end, so no chat starves. A
+low-stakes call waits behind every game's call asked less than a minute after it: a burst of 1,000 lobbies
+(33 s of the bot's whole budget) is served in the time games leave unused, and none waits more than a minute
+behind them."""
 DELETE_BATCH: Final = 100
 """Message ids one ``deleteMessages`` call takes."""
 DOOMED_KEPT: Final = 300

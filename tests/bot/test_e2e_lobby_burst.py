@@ -1,0 +1,80 @@
+"""A burst of new lobbies does not starve the games in play: a thousand groups open a lobby at once (33 s of the
+bot's whole budget of 30 calls a second, at Telegram's real rates), and a running party's next hand still comes
+within 2 s — the lobbies are low stakes and go in the time the games leave unused."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from tests.bot.conftest import BotRunner, move_buttons, start_party, take_turn, turn_message
+from tests.fakebot import FakeTelegram, FakeUser, Limits
+from tests.tiers import size
+
+pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+
+LOBBIES = 1000
+WITHIN = 2.0
+"""Real seconds the running party's next hand may take while the lobbies wait."""
+
+
+@pytest.fixture
+async def tg() -> AsyncIterator[FakeTelegram]:
+    server = FakeTelegram(speed=1.0, limits=Limits())
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+def _offered(user: FakeUser) -> int:
+    message = turn_message(user)
+    return -1 if message is None else int(move_buttons(message)[0].split(":")[2])
+
+
+def _lobbies(db_path: Path) -> int:
+    with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True) as conn:
+        return int(conn.execute("SELECT count(*) FROM games WHERE status = 'lobby'").fetchone()[0])
+
+
+@pytest.mark.timeout(size(180, 300))
+async def test_a_running_partys_next_hand_comes_within_2_s_while_1000_lobbies_open(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
+) -> None:
+    running = await bot_runner(clock_speed=1.0, bot_delay=0.2, turn_timeout=0)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), timeout=10, what="a turn")
+    await tg.settle()
+    people = [anna, boris]
+    creators = [tg.add_user(f"Игрок {i}") for i in range(LOBBIES)]
+    groups = [tg.add_group(f"Группа {i}", [u], admins=[u]) for i, u in enumerate(creators)]
+    for user, chat in zip(creators, groups, strict=True):
+        await user.send(chat, "/konchinka")
+    await tg.wait_for(lambda: _lobbies(db_path) == LOBBIES, timeout=120, what="every lobby opened")
+    backlog, _oldest = running.app.outbox.backlog()
+    latencies = []
+    for _ in range(3):
+        mover = next(u for u in people if _offered(u) >= 0)
+        other = next(u for u in people if u is not mover)
+        version = _offered(mover)
+        started = time.monotonic()
+        assert await take_turn(tg, mover)
+        await tg.wait_for(lambda: _offered(other) > version, timeout=60, what="the next hand")  # noqa: B023
+        latencies.append(time.monotonic() - started)
+        await asyncio.sleep(1.5)  # the next person thinks (and each chat's one call a second has passed)
+    sent = sum(1 for chat in groups if chat.bot_messages())
+    print(
+        f"{LOBBIES} lobbies opened, {backlog} calls waiting: the next hand took "
+        + ", ".join(f"{t:.2f}" for t in latencies)
+        + f" s; {sent} lobbies sent meanwhile"
+    )
+    assert max(latencies) < WITHIN, latencies
+    assert tg.stats.too_many_requests == 0
