@@ -38,6 +38,7 @@ from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, open_database
 from bot.storage import Database
 from bot.views import bot_commands
+from engine.ai import backends
 
 log = logging.getLogger(__name__)
 
@@ -191,6 +192,13 @@ async def on_startup(app: App) -> None:
 
 def log_started(app: App) -> None:
     log.info("bot @%s started; %d active games resumed", app.service.bot_username, app.resumed)
+    log.info("bot players' «мастер»: %s", describe_backends())
+
+
+def describe_backends() -> str:
+    """Which «мастер» each game plays here, for the start line: ``king: c (compiled kernel), ...``."""
+    names = {"c": "c (compiled kernel)", "python": "python (no kernel: the first release's «мастер», weaker)"}
+    return ", ".join(f"{game}: {names.get(backend, backend)}" for game, backend in backends().items())
 
 
 async def heartbeat(app: App) -> None:

@@ -16,6 +16,8 @@ from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_l
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, HistogramMetricFamily, Metric
 from prometheus_client.registry import Collector
 
+from engine.ai import backends
+
 if TYPE_CHECKING:
     from bot.app import App
 
@@ -160,6 +162,14 @@ class BotCollector(Collector):
             "Bot players' worker pools rebuilt after a crash",
             value=service.thinker.rebuilds,
         )
+        backend = GaugeMetricFamily(
+            "cardbot_bot_players_backend",
+            "1 for the path each game's «мастер» thinks on here: c (compiled kernel) or python (weaker)",
+            labels=["game", "backend"],
+        )
+        for game, path in backends().items():
+            backend.add_metric([game, path], 1)
+        yield backend
         yield CounterMetricFamily(
             "cardbot_thinker_worker_deaths",
             "Bot players' decisions, hints and reviews that met a dead worker (each retried in a fresh one)",

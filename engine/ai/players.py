@@ -128,3 +128,12 @@ def choose_baseline_action(
     return players_for(view).choose_baseline(
         view, rng, budget_ms=budget_ms, iterations=iterations, steps=steps
     )
+
+
+def backends() -> dict[str, str]:
+    """Each game with bot players (by its registered name) and the path its «мастер» thinks on in this process:
+    ``"c"`` (the compiled kernel, today's «мастер») or ``"python"`` (pure Python: the first release's «мастер»,
+    weaker; see README «Bot players»)."""
+    return {
+        name: entry.players.backend for name, entry in sorted(games().items()) if entry.players is not None
+    }

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import ExitCode
+from engine.ai import backends
 from tests.bot.conftest import bot_process_env
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
@@ -222,5 +223,8 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     log = err.decode()
     assert "Traceback" not in log
     assert "started; 0 active games resumed" in log
+    masters = ", ".join(f"{game}: {backend}" for game, backend in backends().items())
+    assert "bot players' «мастер»: " in log  # which «мастер» each game plays on this machine
+    assert all(f"{game}: {backend}" in log for game, backend in backends().items()), masters
     if mode == "webhook":  # «started» once the port listens, not before
         assert log.index("webhook mode: listening on") < log.index("started;")

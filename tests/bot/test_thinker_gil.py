@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import itertools
 import time
 from collections.abc import Awaitable
 from typing import Any
@@ -17,8 +18,8 @@ import pytest
 
 from bot.services.thinker import Thinker
 from engine.ai import Level
-from engine.konchinka.ai import kernel as konchinka_kernel
 from engine.king.ai.players import KERNEL_MASTER
+from engine.konchinka.ai import kernel as konchinka_kernel
 from tests.bot.test_thinker import views
 from tests.engine.kernel_inputs import konchinka_positions
 from tests.engine.test_kernel_built import require_kernels
@@ -44,7 +45,7 @@ async def _ticks_during(work: Awaitable[Any]) -> tuple[float, float, int]:
     running = False
     await ticker
     during = [started] + [t for t in ticks if started < t < ended] + [ended]
-    pause = max(b - a for a, b in zip(during, during[1:], strict=False))
+    pause = max(b - a for a, b in itertools.pairwise(during))
     return ended - started, pause, len(during) - 2
 
 
