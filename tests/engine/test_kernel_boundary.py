@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -368,3 +369,18 @@ def test_konchinka_kernel_answers_or_refuses_any_input(seed: int, malformed: boo
         assert konchinka_kernel.konchinka_values(
             state, me, legal, horizon, depth
         ) == konchinka_kernel.konchinka_values(state, me, legal, horizon, depth, pure=True)
+
+
+def test_searches_in_several_threads_at_once_do_not_meet() -> None:
+    """The GIL let go, several threads search at once: each call has its own working memory (no statics), so
+    every answer is the one it gets alone."""
+    c = konchinka()
+    jobs = []
+    for state in konchinka_positions()[::25]:
+        actions = tuple(konchinka_kernel.encode_konchinka_action(a) for a in state.legal_actions())
+        if len(actions) > 1:
+            jobs.append((konchinka_kernel.encode_konchinka(state), state.current_player, actions, 8, 1))
+    alone = [c.konchinka_values(*job) for job in jobs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda job: c.konchinka_values(*job), jobs)) == alone
