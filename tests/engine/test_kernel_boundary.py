@@ -300,28 +300,30 @@ NOMEMORY_PROBE = textwrap.dedent(
         lambda: cc.konchinka_step(konchinka, cc.konchinka_legal(konchinka)[0]),
         lambda: ck.king_step(king, legal_card.bit_length() - 1),
         lambda: ck.king_values(king, 0, (-1, -1, -1), 0),
+        lambda: cc.konchinka_values(konchinka, 0, cc.konchinka_legal(konchinka), 2, 0),
     ]
     answered = failed = 0
     for call in calls:
         for start in range(0, 40):
-            _testcapi.set_nomemory(start, 0)
-            try:
-                answer = call()
-            except MemoryError:
-                failed += 1
-                continue
-            finally:
-                _testcapi.remove_mem_hooks()
-            repr(answer)
-            answered += 1
+            for stop in (start + 1, 0):  # the start-th allocation alone fails, or every one from it on
+                _testcapi.set_nomemory(start, stop)
+                try:
+                    answer = call()
+                except MemoryError:
+                    failed += 1
+                    continue
+                finally:
+                    _testcapi.remove_mem_hooks()
+                repr(answer)
+                answered += 1
     print(answered, failed)
     """
 )
 
 
 def test_an_allocation_that_fails_inside_a_kernel_raises_memory_error() -> None:
-    """Every object a kernel builds is checked: with the allocator failing from its n-th call on, each entry
-    raises MemoryError (before: a NULL went into a tuple, and reading it crashed the process)."""
+    """Every object a kernel builds is checked: with the allocator failing at its n-th call (alone, or from it
+    on), each entry raises MemoryError (before: a NULL went into a tuple, returned with the error still set)."""
     pytest.importorskip("_testcapi")
     done = subprocess.run(
         [sys.executable, "-c", NOMEMORY_PROBE],
