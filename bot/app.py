@@ -38,6 +38,7 @@ from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, make_bot, o
 from bot.storage import Database
 from bot.version import version
 from bot.views import bot_commands
+from engine.ai import backends
 
 log = logging.getLogger(__name__)
 
@@ -216,14 +217,21 @@ def log_started(app: App) -> None:
     )
     texts = ", ".join(f"{locale.value} {count} files" for locale, count in app.texts.items())
     log.info(
-        "bot @%s %s started; mode %s; database %s; texts %s; %d active games resumed",
+        "bot @%s %s started; mode %s; database %s; texts %s; bot players' «мастер»: %s; %d active games resumed",
         app.service.bot_username,
         version(),
         mode,
         settings.database_path.resolve(),
         texts,
+        describe_backends(),
         app.resumed,
     )
+
+
+def describe_backends() -> str:
+    """Which «мастер» each game plays here, for the start line: ``king: c (compiled kernel), ...``."""
+    names = {"c": "c (compiled kernel)", "python": "python (no kernel: the first release's «мастер», weaker)"}
+    return ", ".join(f"{game}: {names.get(backend, backend)}" for game, backend in backends().items())
 
 
 async def heartbeat(app: App) -> None:

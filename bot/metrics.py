@@ -39,6 +39,7 @@ from bot.backups import last_backup
 from bot.games import plugins
 from bot.health import CHECKS
 from bot.views import Answer
+from engine.ai import backends
 
 if TYPE_CHECKING:
     from bot.delivery.outbox import Outbox
@@ -222,6 +223,14 @@ class BotCollector(Collector):
             "Bot players' worker pools rebuilt after a crash",
             value=service.thinker.rebuilds,
         )
+        backend = GaugeMetricFamily(
+            "cardbot_bot_players_backend",
+            "1 for the path each game's «мастер» thinks on here: c (compiled kernel) or python (weaker)",
+            labels=["game", "backend"],
+        )
+        for game, path in backends().items():
+            backend.add_metric([game, path], 1)
+        yield backend
         yield CounterMetricFamily(
             "cardbot_thinker_worker_deaths",
             "Bot players' decisions, hints and reviews that met a dead worker (each retried in a fresh one)",

@@ -28,8 +28,8 @@ from bot.flow.commands import (
     Start,
     StartSolo,
 )
-from bot.flow.games import Match
 from bot.flow.events import Abandoned
+from bot.flow.games import Match
 from bot.flow.store import Change, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for

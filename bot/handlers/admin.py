@@ -1,7 +1,8 @@
 """``/admin``: the operators' look at the running bot (``ADMIN_IDS``); anyone else's ``/admin`` is ignored.
 
 ``/admin`` shows the games running by kind, the people seen today, Bot API calls a second, the outbox's queue,
-the unexpected failures of the last hour, the version and the uptime; ``/admin <user id>`` shows that person's
+the unexpected failures of the last hour, the version, the uptime and which «мастер» each game plays here
+(the compiled kernel's, or pure Python's weaker one); ``/admin <user id>`` shows that person's
 latest refusals and failures (why did this press fail?).
 """
 
@@ -18,6 +19,7 @@ from bot.flow.service import HOUR, GameService, Operator, Publisher
 from bot.games import plugin_of
 from bot.handlers.common import thread_of, tr_of
 from bot.i18n import Translator
+from engine.ai import backends
 
 
 async def on_admin(
@@ -46,6 +48,13 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
         named.append(tr.t("admin-game-count", game=name, count=count))
     uptime = int(operator.uptime())
     waiting, age = operator.backlog()
+    masters = []
+    for kind, backend in backends().items():
+        try:
+            name = plugin_of(kind).name(tr)
+        except ValueError:
+            name = kind
+        masters.append(tr.t("admin-master-backend", game=name, backend=backend))
     return tr.t(
         "admin-figures",
         bot=service.bot_username,
@@ -58,6 +67,7 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
         queued=waiting,
         waited=f"{age:.0f}",
         failures=operator.failures_within(HOUR),
+        masters=", ".join(masters),
     )
 
 

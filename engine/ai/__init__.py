@@ -8,6 +8,6 @@ work (sampled worlds, playout steps), never time, so the same view and rng give 
 from __future__ import annotations
 
 from engine.ai.levels import Level
-from engine.ai.players import choose_action, describe_action
+from engine.ai.players import backends, choose_action, describe_action
 
-__all__ = ["Level", "choose_action", "describe_action"]
+__all__ = ["Level", "backends", "choose_action", "describe_action"]

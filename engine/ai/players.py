@@ -146,3 +146,10 @@ def advise(view: object, rng: random.Random) -> Advice:
     """The hard player's decision from ``view`` with ``rng`` (the action :func:`choose_action` gives at the hard
     level with the same rng) and what the search said of it."""
     return players_for(view).advise(view, rng)
+
+
+def backends() -> dict[str, str]:
+    """Each game with bot players (by its registered name) and the path its «мастер» thinks on in this process:
+    ``"c"`` (the compiled kernel, today's «мастер») or ``"python"`` (pure Python: the first release's «мастер»,
+    weaker; see README «Bot players»)."""
+    return {name: players.backend for name, players in sorted(bot_players().items())}

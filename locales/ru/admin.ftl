@@ -7,7 +7,12 @@ admin-figures =
     Вызовов Bot API в секунду (за минуту): { $calls }
     Вызовов в очереди: { $queued }, дольше всех ждёт (с) { $waited }
     Сбоев за час: { $failures }
+    «Мастер»: { $masters }
 admin-game-count = { $game } — { $count }
+admin-master-backend = { $backend ->
+    [c] { $game } — компилированное ядро
+   *[other] { $game } — чистый Python (слабее)
+}
 admin-no-games = ни одной
 admin-troubles = Последние отказы и сбои у { $user }, от новых к старым:
 admin-trouble = • { $when }: { $what } (чат { $chat }, игра { $game })

@@ -12,6 +12,7 @@ from aiogram.types import Message
 
 from bot.storage import Batch, Database, GameStatus
 from bot.storage import delivery as stored
+from engine.ai import backends
 from tests.bot.conftest import BotRunner, game_row, open_lobby, two_player_party
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
@@ -48,6 +49,10 @@ async def test_admin_from_a_non_admin_is_ignored_and_from_an_admin_shows_the_fig
     assert float(lines[3].rsplit(" ", 1)[1]) > 0
     assert lines[4].startswith("Вызовов в очереди: ")
     assert lines[5] == "Сбоев за час: 0"
+    kinds = {"king": "Кинг", "konchinka": "Кончинка"}
+    paths = {"c": "компилированное ядро", "python": "чистый Python (слабее)"}
+    masters = ", ".join(f"{kinds[game]} — {paths[backend]}" for game, backend in backends().items())
+    assert lines[6] == f"«Мастер»: {masters}"
 
 
 async def test_a_failing_handler_reaches_the_operators_chat_once_not_once_per_press(

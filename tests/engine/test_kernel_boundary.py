@@ -15,6 +15,7 @@ import random
 import subprocess
 import sys
 import textwrap
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -299,28 +300,30 @@ NOMEMORY_PROBE = textwrap.dedent(
         lambda: cc.konchinka_step(konchinka, cc.konchinka_legal(konchinka)[0]),
         lambda: ck.king_step(king, legal_card.bit_length() - 1),
         lambda: ck.king_values(king, 0, (-1, -1, -1), 0),
+        lambda: cc.konchinka_values(konchinka, 0, cc.konchinka_legal(konchinka), 2, 0),
     ]
     answered = failed = 0
     for call in calls:
         for start in range(0, 40):
-            _testcapi.set_nomemory(start, 0)
-            try:
-                answer = call()
-            except MemoryError:
-                failed += 1
-                continue
-            finally:
-                _testcapi.remove_mem_hooks()
-            repr(answer)
-            answered += 1
+            for stop in (start + 1, 0):  # the start-th allocation alone fails, or every one from it on
+                _testcapi.set_nomemory(start, stop)
+                try:
+                    answer = call()
+                except MemoryError:
+                    failed += 1
+                    continue
+                finally:
+                    _testcapi.remove_mem_hooks()
+                repr(answer)
+                answered += 1
     print(answered, failed)
     """
 )
 
 
 def test_an_allocation_that_fails_inside_a_kernel_raises_memory_error() -> None:
-    """Every object a kernel builds is checked: with the allocator failing from its n-th call on, each entry
-    raises MemoryError (before: a NULL went into a tuple, and reading it crashed the process)."""
+    """Every object a kernel builds is checked: with the allocator failing at its n-th call (alone, or from it
+    on), each entry raises MemoryError (before: a NULL went into a tuple, returned with the error still set)."""
     pytest.importorskip("_testcapi")
     done = subprocess.run(
         [sys.executable, "-c", NOMEMORY_PROBE],
@@ -368,3 +371,18 @@ def test_konchinka_kernel_answers_or_refuses_any_input(seed: int, malformed: boo
         assert konchinka_kernel.konchinka_values(
             state, me, legal, horizon, depth
         ) == konchinka_kernel.konchinka_values(state, me, legal, horizon, depth, pure=True)
+
+
+def test_searches_in_several_threads_at_once_do_not_meet() -> None:
+    """The GIL let go, several threads search at once: each call has its own working memory (no statics), so
+    every answer is the one it gets alone."""
+    c = konchinka()
+    jobs = []
+    for state in konchinka_positions()[::25]:
+        actions = tuple(konchinka_kernel.encode_konchinka_action(a) for a in state.legal_actions())
+        if len(actions) > 1:
+            jobs.append((konchinka_kernel.encode_konchinka(state), state.current_player, actions, 8, 1))
+    alone = [c.konchinka_values(*job) for job in jobs]
+    with ThreadPoolExecutor(4) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda job: c.konchinka_values(*job), jobs)) == alone
