@@ -27,7 +27,7 @@ from aiogram.exceptions import (
 )
 from aiogram.types import User
 
-from bot.delivery.outbox.session import KeptResponsesSession
+from bot.delivery.outbox.serving import KeptResponsesSession
 from bot.disk import disk_trouble
 from bot.i18n import LOCALES_DIR, Locale, ftl_files
 from bot.settings import ExitCode, Settings, StartupError

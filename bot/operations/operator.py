@@ -228,7 +228,7 @@ class SeenMiddleware(BaseMiddleware):
 
 
 OUR_CODE: Final = ("/bot/", "/engine/")
-CALLERS_OF_TELEGRAM: Final = ("/bot/delivery/outbox/session.py", "/bot/health.py")
+CALLERS_OF_TELEGRAM: Final = ("/bot/delivery/outbox/serving.py", "/bot/health.py")
 """Our wrappers around the Bot API: every failed call passes them, so they name no place of their own."""
 HANDLERS: Final = ("/bot/handlers/", "/bot/games/")
 

@@ -19,7 +19,7 @@ from aiogram.types import User
 
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits, Priority, RateLimiter
-from bot.delivery.outbox.session import KeptResponsesSession
+from bot.delivery.outbox.serving import KeptResponsesSession
 from bot.storage import Database
 from tests.bot.conftest import BotRunner, outbox_world, play_until, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, Limits

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram.client.telegram import TelegramAPIServer
 
-from bot.delivery.outbox.session import KeptResponsesSession
+from bot.delivery.outbox.serving import KeptResponsesSession
 
 
 class LocalSession(KeptResponsesSession):

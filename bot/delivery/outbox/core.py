@@ -37,13 +37,10 @@ from aiogram import Bot
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.clock import Clock
-from bot.delivery.outbox.delivery import TelegramCalls
-from bot.delivery.outbox.limits import OutboxLimits, RateLimiter
-from bot.delivery.outbox.queue import Live, Priority, default_priority
+from bot.delivery.outbox.queue import Live, LiveMessages, Priority, SentMessages, default_priority
 from bot.delivery.outbox.reports import DeliveryReport
-from bot.delivery.outbox.scheduler import CallScheduler
-from bot.delivery.outbox.sent import LiveMessages, SentMessages
-from bot.delivery.outbox.serving import ChatServer
+from bot.delivery.outbox.scheduler import CallScheduler, OutboxLimits, RateLimiter
+from bot.delivery.outbox.serving import ChatServer, TelegramCalls
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import delivery as stored
 from bot.storage.batch import Batch, Deferred

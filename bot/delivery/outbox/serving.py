@@ -1,34 +1,45 @@
-"""One call for one chat, made when the call scheduler gives that chat its turn: the chat's next pending item
-(a live message's newest look, a notice) or a batch of old messages to delete; and what Telegram's answer
-means — a 429 waited out, a 403 that closes the chat, a network failure tried again with back-off, a refusal
-that drops the message, a group that became a supergroup."""
+"""Talking to Telegram for the outbox: one call for one chat, made when the call scheduler gives that chat its
+turn — the chat's next pending item (a live message's newest look, a notice) or a batch of old messages to
+delete — and what Telegram's answer means: a 429 waited out, a 403 that closes the chat, a network failure tried
+again with back-off, a refusal that drops the message, a group that became a supergroup.
+
+Below :class:`ChatServer`: the calls themselves (:class:`TelegramCalls`: send, edit, delete, each counted; a send
+whose answer never came may have been made all the same, so the next send that goes through in that chat clears
+the lost copy) and :class:`KeptResponsesSession`, an aiogram session that builds each ``Response[...]`` class
+once (pydantic keeps them by weak reference only, and building one again costs about 3 ms of the loop).
+"""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sqlite3
-from collections import Counter
-from typing import Final, Protocol
+from collections import Counter, deque
+from enum import Enum
+from typing import Any, Final, Protocol
 
+from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import (
+    AiogramError,
     ClientDecodeError,
     TelegramAPIError,
+    TelegramBadRequest,
     TelegramForbiddenError,
     TelegramMigrateToChat,
     TelegramNetworkError,
     TelegramRetryAfter,
     TelegramServerError,
 )
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.methods import Response, TelegramMethod
+from aiogram.methods.base import TelegramType
+from aiogram.types import InlineKeyboardMarkup, LinkPreviewOptions
 
 from bot.clock import Clock
-from bot.delivery.outbox.delivery import Edited, TelegramCalls
-from bot.delivery.outbox.limits import RateLimiter, is_group
-from bot.delivery.outbox.queue import ChatQueue, Item, Live
+from bot.delivery.outbox.queue import ChatQueue, Item, Live, LiveMessages, SentMessages
 from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
-from bot.delivery.outbox.scheduler import CallScheduler
-from bot.delivery.outbox.sent import LiveMessages, SentMessages
+from bot.delivery.outbox.scheduler import CallScheduler, RateLimiter, is_group
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import delivery as stored
 from bot.storage.batch import Batch, Deferred
@@ -210,3 +221,146 @@ class ChatServer:
         markup = InlineKeyboardMarkup.model_validate_json(notice.markup) if notice.markup else None
         await self.outbox.telegram.send(notice.chat_id, notice.thread_id, notice.text, markup)
         self.outbox.notice_sent.put(notice.id, None)  # stored with the database's next transaction
+
+
+NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
+LOST_COPIES_LOOKED_AT: Final = 5
+"""Message ids before a send that went through, after one whose answer was lost, looked at for a lost copy."""
+KNOWN_PER_CHAT: Final = 16
+
+
+class Edited(Enum):
+    DONE = "done"
+    UNCHANGED = "unchanged"
+    """Telegram answered «message is not modified»: it already shows this content."""
+    GONE = "gone"
+    """The message cannot be edited (deleted, too old): a new one must be sent."""
+
+
+class TelegramCalls:
+    """Makes one call at a time as asked; the outbox decides when."""
+
+    def __init__(self, bot: Bot, request_timeout: int) -> None:
+        self.bot = bot
+        self.request_timeout = request_timeout
+        self.calls: Counter[str] = Counter()
+        """Calls made, by method name (``send``, ``edit``, ``delete``), refusals (``429``, ``403``,
+        ``not_modified``) and ``failed`` calls (network, timeout, 5xx) that are tried again; ``lost_copies``
+        deleted."""
+        self._sent: dict[int, deque[int]] = {}
+        """The ids of the last messages sent in each chat."""
+        self._unsure: dict[int, int] = {}
+        """Chats where a send may have landed unanswered: the newest message id known before it."""
+
+    async def send(self, chat_id: int, thread_id: int, text: str, markup: InlineKeyboardMarkup | None) -> int:
+        self.calls["send"] += 1
+        try:
+            message = await self.bot.send_message(
+                chat_id,
+                text,
+                message_thread_id=thread_id or None,
+                reply_markup=markup,
+                link_preview_options=NO_PREVIEW,
+                request_timeout=self.request_timeout,
+            )
+        except TelegramAPIError as exc:
+            if not isinstance(exc, TelegramBadRequest) and chat_id in self._sent:
+                self._unsure.setdefault(chat_id, max(self._sent[chat_id]))
+            raise
+        except AiogramError:
+            if chat_id in self._sent:
+                self._unsure.setdefault(chat_id, max(self._sent[chat_id]))
+            raise
+        sent = self._sent.setdefault(chat_id, deque(maxlen=KNOWN_PER_CHAT))
+        sent.append(message.message_id)
+        before = self._unsure.pop(chat_id, None)
+        if before is not None:
+            await self._clear_lost_copies(chat_id, before, message.message_id)
+        return message.message_id
+
+    async def _clear_lost_copies(self, chat_id: int, before: int, sent: int) -> None:
+        """Delete the bot's own messages between ``before`` and ``sent`` that it never heard of."""
+        known = self._sent.get(chat_id, ())
+        for message_id in range(max(before + 1, sent - LOST_COPIES_LOOKED_AT), sent):
+            if message_id in known:
+                continue
+            try:
+                self.calls["edit"] += 1
+                await self.bot.edit_message_reply_markup(
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=None,
+                    request_timeout=self.request_timeout,
+                )
+            except (TelegramAPIError, AiogramError):
+                continue  # someone else's message, one without buttons, or no answer: left as it is
+            with contextlib.suppress(TelegramAPIError, AiogramError):
+                self.calls["delete"] += 1
+                await self.bot.delete_message(chat_id, message_id, request_timeout=self.request_timeout)
+                self.calls["lost_copies"] += 1
+                log.info(
+                    "chat %s: deleted message %s, a copy sent while an answer was lost", chat_id, message_id
+                )
+
+    async def edit(
+        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+    ) -> Edited:
+        self.calls["edit"] += 1
+        try:
+            await self.bot.edit_message_text(
+                text=text,
+                chat_id=chat_id,
+                message_id=message_id,
+                reply_markup=markup,
+                link_preview_options=NO_PREVIEW,
+                request_timeout=self.request_timeout,
+            )
+        except TelegramBadRequest as exc:
+            if "not modified" in exc.message:
+                self.calls["not_modified"] += 1
+                return Edited.UNCHANGED
+            log.info("cannot edit message %s in chat %s (%s)", message_id, chat_id, exc.message)
+            return Edited.GONE
+        return Edited.DONE
+
+    async def delete(self, chat_id: int, message_ids: list[int]) -> None:
+        """Delete old messages of one chat in one call (Telegram skips those already gone)."""
+        self.calls["delete"] += 1
+        try:
+            await self.bot.delete_messages(chat_id, message_ids, request_timeout=self.request_timeout)
+        except TelegramBadRequest as exc:
+            # One of them is too old to delete (48 h): delete them one by one, the rest lose their buttons.
+            log.info("cannot delete %d messages in chat %s: %s", len(message_ids), chat_id, exc.message)
+            for message_id in message_ids:
+                await self._delete_or_disarm(chat_id, message_id)
+
+    async def _delete_or_disarm(self, chat_id: int, message_id: int) -> None:
+        self.calls["delete"] += 1
+        try:
+            await self.bot.delete_message(chat_id, message_id, request_timeout=self.request_timeout)
+        except TelegramBadRequest:
+            with contextlib.suppress(TelegramBadRequest):
+                self.calls["edit"] += 1
+                await self.bot.edit_message_reply_markup(
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=None,
+                    request_timeout=self.request_timeout,
+                )
+
+
+class KeptResponsesSession(AiohttpSession):
+    """:class:`AiohttpSession` whose response classes, once built, live as long as the session."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.response_types: dict[Any, type[Response[Any]]] = {}
+        """Each method's ``Response[...]`` class, by the type the method returns."""
+
+    def check_response(
+        self, bot: Bot, method: TelegramMethod[TelegramType], status_code: int, content: str
+    ) -> Response[TelegramType]:
+        returning = method.__returning__
+        if returning not in self.response_types:
+            self.response_types[returning] = Response[returning]  # type: ignore[valid-type]
+        return super().check_response(bot, method, status_code, content)
