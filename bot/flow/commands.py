@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import ClassVar
 
 from aiogram.types import User
@@ -288,7 +288,7 @@ class Done:
 
     answer: Answer | None
     game_id: int = 0
-    counted: int = field(default=0)
+    counted: int = 0
     """How many games it showed (a look at every running game)."""
 
 
