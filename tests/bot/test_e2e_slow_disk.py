@@ -18,8 +18,13 @@ pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/con
 STALL = 3.0
 """Real seconds every statement takes while the disk stalls."""
 
+AT_ONCE = STALL / 4
+"""A press answered within this did not wait on the stalled disk (it would have waited STALL at least). A
+tighter bound measures the machine, not the bot: a loaded CI runner once took 243 ms for a pick that takes 3 ms
+here."""
 
-async def test_presses_are_answered_within_100_ms_while_the_disk_stalls(
+
+async def test_presses_that_need_no_write_are_answered_while_the_disk_stalls(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     running = await bot_runner()
@@ -75,7 +80,7 @@ async def test_presses_are_answered_within_100_ms_while_the_disk_stalls(
         answer = await who.press(where, data=data, force=True)
         took = time.monotonic() - started
         assert answer.answered, data
-        assert took < 0.1, f"{data!r} answered after {took * 1000:.0f} ms while the disk stalled"
+        assert took < AT_ONCE, f"{data!r} answered after {took * 1000:.0f} ms while the disk stalled"
     assert stalling.is_set() or not move.done(), "the stall was still on while they were answered"
 
     answer = await asyncio.wait_for(move, 15)
