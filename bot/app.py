@@ -23,13 +23,11 @@ from bot.flow.thinker import Thinker
 from bot.games import rules_library
 from bot.guards.access import Membership
 from bot.guards.throttle import ThrottleMiddleware
-from bot.guards.trouble import DatabaseTrouble, InFlightLimit
-from bot.guards.updates import OnceMiddleware
+from bot.guards.updates import DatabaseTrouble, InFlightLimit, LogContext, OnceMiddleware
 from bot.handlers import handled_commands, routers
 from bot.health import ApiWatch, Health, keep_beating
 from bot.i18n import Locale, translator
 from bot.instance import InstanceLock
-from bot.log_context import LogContext
 from bot.logs import set_game_source
 from bot.operations.operator import Operator, SeenMiddleware
 from bot.ops_server import OpsServer

@@ -9,11 +9,14 @@ The clock reads the wall clock once, when it is made, and from then on advances 
 with what the next run reads — while a step of the machine's wall clock (an NTP correction, a virtual machine
 resumed) moves nothing inside a run: no window stalls for the size of a step back, no timer fires early for a
 step forward. A step is noticed and logged once; the run keeps its own time until it restarts.
+
+What the clock measured is kept in :class:`Buckets`: a histogram's counts, read by the metrics when scraped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import bisect
 import logging
 import time
 from typing import Final
@@ -61,3 +64,23 @@ class Clock:
                 "(windows and timers go on unchanged) until it restarts",
                 step,
             )
+
+
+class Buckets:
+    """A histogram's counts (cumulative when read), as Prometheus's text format wants them."""
+
+    def __init__(self, bounds: tuple[float, ...]) -> None:
+        self.bounds = bounds
+        self.counts = [0] * (len(bounds) + 1)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect.bisect_left(self.bounds, value)] += 1
+        self.total += value
+
+    def cumulative(self) -> list[tuple[str, float]]:
+        running, out = 0, []
+        for bound, count in zip((*map(str, self.bounds), "+Inf"), self.counts, strict=True):
+            running += count
+            out.append((bound, float(running)))
+        return out

@@ -9,7 +9,7 @@ and the configured secrets with ``<redacted>`` — the traceback included.
   with its offset, the traceback as one string field: one line per event, for a log collector.
 
 The game, the chat and the update are what the update being handled concerns (:data:`CHAT`, :data:`UPDATE`,
-set by :class:`bot.log_context.LogContext`; the game by whatever :func:`set_game_source` was given).
+set by :class:`bot.guards.updates.LogContext`; the game by whatever :func:`set_game_source` was given).
 
 This module imports nothing but the standard library: ``python -m bot`` sets the log up before it imports aiogram.
 """

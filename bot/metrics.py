@@ -45,8 +45,7 @@ if TYPE_CHECKING:
     from bot.delivery.outbox import Outbox
     from bot.flow.service import GameService
     from bot.guards.throttle import ThrottleMiddleware
-    from bot.guards.trouble import DatabaseTrouble, InFlightLimit
-    from bot.guards.updates import OnceMiddleware
+    from bot.guards.updates import DatabaseTrouble, InFlightLimit, OnceMiddleware
     from bot.health import Health
     from bot.operations.operator import Operator
     from bot.storage import Database

@@ -13,7 +13,7 @@ from bot.flow.commands import ChatClosed, ChatMoved, ChatOpened, TopicReopened
 from bot.flow.games import Match
 from bot.flow.store import Change, Store
 from bot.storage import GameStatus, repo
-from bot.storage.batch import Batch
+from bot.storage.tx import Batch
 
 log = logging.getLogger(__name__)
 

@@ -12,8 +12,6 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
-from aiogram.types import User
-
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
 from engine.core import JSONValue
@@ -31,10 +29,6 @@ class Command:
     """What every command has: the answer to its press when the change gives none."""
 
     answer: ClassVar[Answer | None] = None
-
-    def reopens(self) -> int | None:
-        """The chat the bot may post in again with this command: the notices kept for it go out first."""
-        return None
 
 
 # --- the lobby -----------------------------------------------------------------------------------------------
@@ -251,17 +245,11 @@ class ChatOpened(Command):
 
     chat_id: int
 
-    def reopens(self) -> int | None:
-        return self.chat_id
-
 
 @dataclass(frozen=True, slots=True)
 class TopicReopened(Command):
     chat_id: int
     thread_id: int
-
-    def reopens(self) -> int | None:
-        return self.chat_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,9 +258,6 @@ class ChatMoved(Command):
 
     old: int
     new: int
-
-    def reopens(self) -> int | None:
-        return self.new
 
 
 @dataclass(frozen=True, slots=True)
@@ -319,10 +304,6 @@ class Person:
     name: str
     username: str | None = None
     lang: str | None = None
-
-    @classmethod
-    def from_user(cls, user: User) -> Person:
-        return cls(user.id, user.full_name, user.username, user.language_code)
 
 
 class ServiceError(Exception):

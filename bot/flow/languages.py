@@ -17,7 +17,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 
 from bot.i18n import Locale
 from bot.storage import Database, repo
-from bot.storage.batch import Batch
+from bot.storage.tx import Batch
 
 CHAT_LOCALE: contextvars.ContextVar[Locale | None] = contextvars.ContextVar("chat_locale", default=None)
 """The language the chat of the update being handled chose (None: none chosen)."""

@@ -34,7 +34,7 @@ from bot.flow.store import Change, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for
 from bot.storage import GameMode, GameStatus, SeatRow, repo, upkeep
-from bot.storage.batch import Batch
+from bot.storage.tx import Batch
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
 

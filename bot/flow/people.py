@@ -9,8 +9,8 @@ from bot.flow.events import SeatLeft, StartBotFirst
 from bot.flow.games import Match
 from bot.flow.store import Change, Store
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo
-from bot.storage.batch import Batch
 from bot.storage.models import ChatRank, UserStats
+from bot.storage.tx import Batch
 from bot.views import Answer
 
 ACTIVE = (GameStatus.PLAYING, GameStatus.LOBBY)

@@ -146,7 +146,7 @@ class GameService:
         how many were shown)."""
         decided = await self._deciders[type(command)](command)
         changes = decided if isinstance(decided, list) else [decided]
-        reopened = command.reopens()
+        reopened = _reopened(command)
         if reopened is not None:
             await self._post_kept(reopened)
         answer = command.answer
@@ -253,3 +253,11 @@ class GameService:
             return None
         tr = translator_for(lang)
         return views.render_joined(title, tr.t(f"game-{game.kind}"), tr)
+
+
+def _reopened(command: cmd.Command) -> int | None:
+    """The chat the bot may post in again after ``command``: the notices kept for it go out first."""
+    match command:
+        case cmd.ChatOpened(chat_id=chat) | cmd.TopicReopened(chat_id=chat) | cmd.ChatMoved(new=chat):
+            return chat
+    return None

@@ -30,8 +30,7 @@ from bot.games.base import Options, Party
 from bot.guards.updates import CURRENT_UPDATE, ProcessedUpdates
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
 from bot.storage import delivery as stored
-from bot.storage.batch import Batch, GuardError
-from bot.storage.tx import Tx
+from bot.storage.tx import Batch, GuardError, Tx
 from bot.views import Answer, LobbyScreen
 
 log = logging.getLogger(__name__)

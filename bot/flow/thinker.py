@@ -34,7 +34,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Final, TypeVar
 
-from bot.buckets import Buckets
+from bot.clock import Buckets
 from engine.ai import Level, choose_action
 from engine.ai.advice import Advice
 from engine.ai.players import advise

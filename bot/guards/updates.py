@@ -1,32 +1,52 @@
-"""Applying each Telegram update once, without a read of the database for each.
+"""What every update meets before its handler: its log context, a bounded place among the updates in flight,
+one short apology when the database cannot serve it, and the check that it is applied once.
 
-Telegram (or a restarted bot) may deliver an update twice. An outer middleware skips updates already processed
-(and copies being handled right now). It exposes the update through :data:`CURRENT_UPDATE`, so the game service
-stores the mark in the same transaction as the change the update causes (see :meth:`bot.flow.store.Store
+**Once.** Telegram (or a restarted bot) may deliver an update twice. An outer middleware skips updates already
+processed (and copies being handled right now). It exposes the update through :data:`CURRENT_UPDATE`, so the game
+service stores the mark in the same transaction as the change the update causes (see :meth:`bot.flow.store.Store
 .mutate`); an update that changed nothing is marked afterwards, its mark riding along with a later transaction.
-
 Which updates were processed is known from memory (:class:`ProcessedUpdates`): those of the last
 :data:`REMEMBERED_FOR` seconds, and that every id above the highest one stored when the bot started, or pruned
 from memory since, is new unless remembered. Only an older id (a copy Telegram sends again after a restart) is
 looked up in the database. Ids older than :data:`UPDATES_KEPT_FOR` leave the database as the bot runs.
+
+**The database's trouble** (a write lock held elsewhere, a read-only file, a full disk). Every change is one
+transaction, so a failed update changed nothing and may simply run again. A transaction waits at most
+``busy_timeout`` (5 s; the setting ``DATABASE_BUSY_TIMEOUT``) for a lock held by another process, queue included,
+so a busy database gets another try while there is time (a press must be answered within Telegram's 15 s: every
+wait here is a share of ``busy_timeout``, so the answer comes within three times it). After that — or at once
+when the file is read-only or the disk full — a press is answered with one short apology that names what
+happened, so no button keeps spinning, and the person knows the move was not made. The database logs the trouble
+once, when it begins (:mod:`bot.storage.db`); an update it fails is logged here only at the debug level.
+
+**In flight.** aiogram runs every update as its own task, and a burst of thousands would otherwise all queue on
+the database at the same time: :class:`InFlightLimit` keeps the number handled at once bounded.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import logging
+import sqlite3
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Final
+from pathlib import Path
+from typing import Any, Final
 
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
 from bot.clock import Clock
+from bot.delivery.presses import answer_press
+from bot.i18n import translator_for
+from bot.logs import CHAT, UPDATE
 from bot.storage import Database, repo
-from bot.storage.batch import Deferred
+from bot.storage.files import Trouble, trouble_of
+from bot.storage.tx import Deferred
 
 log = logging.getLogger(__name__)
 
@@ -150,3 +170,131 @@ class OnceMiddleware(BaseMiddleware):
             CURRENT_UPDATE.reset(token)
             # Only once the mark is known: a copy arriving meanwhile finds one or the other.
             self._in_flight.discard(update_id)
+
+
+RETRY_WITHIN: Final = 1.6
+"""How long after an update arrived a busy database is tried again, in ``busy_timeout``s (8 s): the first try may
+wait the whole ``busy_timeout``, the next ones, while the lock is known to be held, a tenth of it each
+(``db.BUSY_PROBE``); the last answer still comes well within Telegram's 15 s."""
+RETRY_PAUSE: Final = 0.04
+"""The pause before each new try, in ``busy_timeout``s (0.2 s)."""
+MAX_UPDATES_IN_FLIGHT: Final = 32
+"""Updates handled at the same time; more wait for a free place (they would only wait for the database)."""
+
+
+class DatabaseTrouble(BaseMiddleware):
+    def __init__(self, busy_timeout: float, path: Path | None = None) -> None:
+        self.path = path  # the database's: a «disk I/O error» there may mean read-only
+        self.retry_within = busy_timeout * RETRY_WITHIN
+        self.retry_pause = busy_timeout * RETRY_PAUSE
+        self.retries = 0
+        self.apologies = 0
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if not isinstance(event, Update):
+            return await handler(event, data)
+        loop = asyncio.get_running_loop()
+        arrived = loop.time()
+        while True:
+            try:
+                return await handler(event, data)
+            except sqlite3.Error as exc:
+                trouble = trouble_of(exc, self.path)
+                if trouble is Trouble.BUSY and loop.time() - arrived < self.retry_within:
+                    self.retries += 1
+                    log.debug("update %s: the database is busy (%s); trying again", event.update_id, exc)
+                    await asyncio.sleep(self.retry_pause)
+                    continue
+                if trouble is None:
+                    log.error("update %s not applied: the database failed (%s)", event.update_id, exc)
+                else:
+                    log.debug("update %s not applied: the database is %s", event.update_id, trouble.value)
+                await self._apologize(event, trouble)
+                return None
+
+    async def _apologize(self, update: Update, trouble: Trouble | None) -> None:
+        query = update.callback_query
+        if query is None:
+            return  # a command: a reply would need the database too; the person sees no answer and tries again
+        self.apologies += 1
+        key = "answer-read-only" if trouble is Trouble.READ_ONLY else "answer-busy"
+        answer_press(query, translator_for(query.from_user.language_code).t(key))
+
+
+class Place:
+    """One update's place among those handled at once. A private question waiting for its turn (the throttle's
+    queue, seconds long) sets its place aside meanwhile, so waiting questions never crowd out presses."""
+
+    def __init__(self, limit: InFlightLimit) -> None:
+        self._limit = limit
+        self.held = False
+
+    async def take(self) -> None:
+        await self._limit._places.acquire()
+        self.held = True
+        self._limit.in_flight += 1
+        self._limit.peak = max(self._limit.peak, self._limit.in_flight)
+
+    def let_go(self) -> None:
+        if self.held:
+            self.held = False
+            self._limit.in_flight -= 1
+            self._limit._places.release()
+
+    @asynccontextmanager
+    async def set_aside(self) -> AsyncIterator[None]:
+        """Let the place go while the block runs, and wait for one again after it (a cancelled wait holds none)."""
+        self.let_go()
+        try:
+            yield
+        finally:
+            await self.take()
+
+
+PLACE: Final = "in_flight_place"
+"""The key of the update's :class:`Place` among the handler data (for the throttle's queue)."""
+
+
+class InFlightLimit(BaseMiddleware):
+    """At most ``limit`` updates are handled at once; the others wait their turn, in order of arrival."""
+
+    def __init__(self, limit: int = MAX_UPDATES_IN_FLIGHT) -> None:
+        self._places = asyncio.Semaphore(limit)
+        self.limit = limit
+        self.in_flight = 0
+        self.peak = 0
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        place = Place(self)
+        await place.take()
+        data[PLACE] = place
+        try:
+            return await handler(event, data)
+        finally:
+            place.let_go()
+
+
+class LogContext(BaseMiddleware):
+    """The outermost middleware: sets :data:`bot.logs.UPDATE` and :data:`bot.logs.CHAT` for the update's task."""
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if isinstance(event, Update):
+            UPDATE.set(event.update_id)
+            chat = data.get("event_chat")
+            CHAT.set(chat.id if chat is not None else None)
+        return await handler(event, data)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Final
 
 from aiogram.enums import ChatType
@@ -24,8 +23,8 @@ def person(user: User) -> Person:
     """The person as the service needs them; their language is the one they chose for their private chat, if
     any (their hands and notices follow it), else Telegram's."""
     chosen = USER_LOCALE.get()
-    found = Person.from_user(user)
-    return dataclasses.replace(found, lang=chosen.value) if chosen is not None else found
+    lang = chosen.value if chosen is not None else user.language_code
+    return Person(user.id, user.full_name, user.username, lang)
 
 
 def is_private(chat: Chat) -> bool:

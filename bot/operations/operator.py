@@ -27,8 +27,7 @@ from typing import Any, Final
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
-from bot.buckets import Buckets
-from bot.clock import Clock
+from bot.clock import Buckets, Clock
 from bot.health import Health
 from bot.storage import Batch, Database, upkeep
 from bot.version import version

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from bot.storage.batch import Batch
 from bot.storage.db import Database
 from bot.storage.models import Actor, GameMode, GameRow, GameStatus, LiveMessage, Notice, SeatRow, UserRow
-from bot.storage.tx import Tx
+from bot.storage.tx import Batch, Tx
 
 __all__ = [
     "Actor",

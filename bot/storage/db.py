@@ -34,11 +34,10 @@ from typing import Any, Final
 
 import aiosqlite
 
-from bot.buckets import Buckets
-from bot.storage.batch import Batch, Deferred, GuardError, Params
+from bot.clock import Buckets
 from bot.storage.files import FileWatch, Trouble, TroubleLog, copy_beside, is_busy, put_in_place, trouble_of
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.tx import Row, Statements, Tx
+from bot.storage.tx import Batch, Deferred, GuardError, Params, Row, Statements, Tx
 
 log = logging.getLogger(__name__)
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.storage.batch import Batch
 from bot.storage.models import LiveMessage, Notice
-from bot.storage.tx import Reader, Tx
+from bot.storage.tx import Batch, Reader, Tx
 
 
 async def get_live(db: Reader, slot: str) -> LiveMessage | None:

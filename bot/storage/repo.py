@@ -1,7 +1,7 @@
 """Queries: the only SQL of the bot.
 
 Reads take anything that reads (:class:`Reader`: the database itself, or an open :class:`~bot.storage.tx.Tx`).
-Writes add rows to a :class:`~bot.storage.batch.Batch`, which one transaction stores with the rest of a change: a
+Writes add rows to a :class:`~bot.storage.tx.Batch`, which one transaction stores with the rest of a change: a
 move, the game's record and version, its seats and the notices it causes are written together or not at all.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.storage.batch import Batch
 from bot.storage.models import (
     Actor,
     ChatRank,
@@ -21,7 +20,7 @@ from bot.storage.models import (
     UserRow,
     UserStats,
 )
-from bot.storage.tx import Reader, Tx
+from bot.storage.tx import Batch, Reader, Tx
 from engine.core import GameRecord, JSONValue
 
 

@@ -1,15 +1,114 @@
-"""An open transaction of the database, for the changes that must read between their writes."""
+"""A transaction of the database: what it writes (a :class:`Batch` of statements with their rows, and
+:class:`Deferred` rows that wait to ride along with the next transaction), and an open :class:`Tx` for the
+changes that must read between their writes."""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, Protocol, TypeVar
 
 import aiosqlite
 
-from bot.storage.batch import Batch, Params
+Params = Sequence[object] | Mapping[str, object]
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Riders(Protocol):
+    """The database as deferred rows see it."""
+
+    def add_rider(self, rider: Deferred[K, V]) -> None: ...
+
+    def ride_soon(self) -> None: ...
+
+
+class GuardError(RuntimeError):
+    """A guarded statement changed another number of rows than it had to (e.g. a game no longer at the version
+    a move was drawn for): the whole transaction is rolled back. Not a fault of the database: what was written
+    was not what the writer knew."""
+
+
+@dataclass(slots=True)
+class _Statement:
+    rows: list[Params] = field(default_factory=list)
+    changes: int | None = 0
+    """The rows all executions together must change (None: any number)."""
+
+
+class Batch:
+    """The writes of one transaction. Rows of the same statement run together as one ``executemany``; the
+    statements run in the order each was first added."""
+
+    def __init__(self) -> None:
+        self._statements: dict[str, _Statement] = {}
+
+    def add(self, sql: str, params: Params = (), *, changes: int | None = None) -> None:
+        """One execution of ``sql``; ``changes``: the rows it must change, or the transaction fails."""
+        statement = self._statements.get(sql)
+        if statement is None:
+            statement = self._statements[sql] = _Statement()
+        statement.rows.append(params)
+        if changes is None or statement.changes is None:
+            statement.changes = None
+        else:
+            statement.changes += changes
+
+    def __bool__(self) -> bool:
+        return bool(self._statements)
+
+    def __len__(self) -> int:
+        """The statements it runs (each an ``executemany`` over its rows)."""
+        return len(self._statements)
+
+    def items(self) -> Iterable[tuple[str, list[Params], int | None]]:
+        for sql, statement in self._statements.items():
+            yield sql, statement.rows, statement.changes
+
+
+class Deferred(Generic[K, V]):
+    """Rows that may wait a moment before they are stored: the newest value for each key, written with the next
+    transaction of the database (or one of their own after :data:`bot.storage.db.RIDE_WITHIN`).
+
+    ``write`` adds one key's value to a batch. Until it has committed, a value stays here (:meth:`get` sees it),
+    and a transaction that fails leaves it for the next one.
+    """
+
+    def __init__(self, db: Riders, write: Callable[[Batch, K, V], None]) -> None:
+        self._db = db
+        self._write = write
+        self._values: dict[K, tuple[int, V]] = {}
+        self._stamp = 0
+        db.add_rider(self)
+
+    def put(self, key: K, value: V) -> None:
+        self._stamp += 1
+        self._values[key] = (self._stamp, value)
+        self._db.ride_soon()
+
+    def get(self, key: K) -> tuple[V] | None:
+        """``(value,)`` if a value for ``key`` waits to be stored, else None."""
+        found = self._values.get(key)
+        return None if found is None else (found[1],)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def items(self) -> list[tuple[K, V]]:
+        """Every key and value waiting to be stored."""
+        return [(key, value) for key, (_, value) in self._values.items()]
+
+    def take(self, batch: Batch) -> int:
+        """Add every waiting value to ``batch``; the stamp to hand to :meth:`stored` once it committed."""
+        for key, (_, value) in self._values.items():
+            self._write(batch, key, value)
+        return self._stamp
+
+    def stored(self, stamp: int) -> None:
+        """The values taken at ``stamp`` are in the database (newer ones for the same keys stay)."""
+        self._values = {k: v for k, v in self._values.items() if v[0] > stamp}
+
 
 Row = sqlite3.Row
 

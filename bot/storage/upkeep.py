@@ -8,8 +8,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from bot.storage.batch import Batch
-from bot.storage.tx import Reader
+from bot.storage.tx import Batch, Reader
 
 
 async def games_running(db: Reader) -> dict[tuple[str, str], int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from bot.callbacks import MoveCb
-from bot.guards.trouble import MAX_UPDATES_IN_FLIGHT, InFlightLimit
+from bot.guards.updates import MAX_UPDATES_IN_FLIGHT, InFlightLimit
 from tests.bot.conftest import BotRunner, start_solo_konchinka, turn_message
 from tests.fakebot import FakeTelegram
 

@@ -28,7 +28,7 @@ from bot.flow.moves import Moves
 from bot.flow.store import Change, Store
 from bot.storage import Database, GameStatus, Notice, UserRow, repo
 from bot.storage import delivery as stored
-from bot.storage.batch import Batch
+from bot.storage.tx import Batch
 from engine.core import CommonIllegal
 
 GROUP = -100500

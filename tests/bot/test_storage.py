@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Actor, Batch, Database, GameMode, GameRow, GameStatus, SeatRow, repo
-from bot.storage.batch import Deferred, GuardError
 from bot.storage.db import RIDE_WITHIN
 from bot.storage.migrations import MIGRATIONS
+from bot.storage.tx import Deferred, GuardError
 from engine.core import GameRecord
 
 

@@ -43,7 +43,7 @@ from bot.delivery.outbox.scheduler import CallScheduler, OutboxLimits, RateLimit
 from bot.delivery.outbox.serving import ChatServer, TelegramCalls
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import delivery as stored
-from bot.storage.batch import Batch, Deferred
+from bot.storage.tx import Batch, Deferred
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import delivery as stored
-from bot.storage.batch import Deferred
+from bot.storage.tx import Deferred
 
 
 class Priority(IntEnum):

@@ -42,7 +42,7 @@ from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryRep
 from bot.delivery.outbox.scheduler import CallScheduler, RateLimiter, is_group
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import delivery as stored
-from bot.storage.batch import Batch, Deferred
+from bot.storage.tx import Batch, Deferred
 
 log = logging.getLogger(__name__)
 
