@@ -23,13 +23,13 @@ from bot.flow.thinker import Thinker
 from bot.games import rules_library
 from bot.guards.access import Membership
 from bot.guards.throttle import ThrottleMiddleware
-from bot.guards.updates import DatabaseTrouble, InFlightLimit, LogContext, OnceMiddleware
+from bot.guards.updates import DatabaseTrouble, InFlightLimit, LogContext, OnceMiddleware, TrafficMiddleware
 from bot.handlers import handled_commands, routers
 from bot.health import ApiWatch, Health, keep_beating
 from bot.i18n import Locale, translator
 from bot.instance import InstanceLock
 from bot.logs import set_game_source
-from bot.operations.operator import Operator, SeenMiddleware
+from bot.operations.operator import Operator
 from bot.ops_server import OpsServer
 from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, make_bot, open_database
@@ -141,7 +141,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
     )
     set_game_source(current_game)
     dispatcher.update.outer_middleware(LogContext())
-    dispatcher.update.outer_middleware(SeenMiddleware(operator))
+    dispatcher.update.outer_middleware(TrafficMiddleware(operator.traffic))
     dispatcher.update.outer_middleware(guards.in_flight)
     dispatcher.update.outer_middleware(guards.trouble)
     dispatcher.update.outer_middleware(guards.once)

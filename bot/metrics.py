@@ -168,7 +168,9 @@ class BotCollector(Collector):
         latency = HistogramMetricFamily(
             "cardbot_update_seconds", "Seconds from an update's arrival to its handler's end"
         )
-        latency.add_metric([], operator.latency.cumulative(), sum_value=operator.latency.total)
+        latency.add_metric(
+            [], operator.traffic.latency.cumulative(), sum_value=operator.traffic.latency.total
+        )
         yield latency
         yield CounterMetricFamily(
             "cardbot_failures", "Updates whose handler failed unexpectedly", value=operator.failure_count

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import datetime as dt
 import logging
 import sqlite3
 import time
@@ -40,7 +41,7 @@ from typing import Any, Final
 from aiogram import BaseMiddleware
 from aiogram.types import TelegramObject, Update
 
-from bot.clock import Clock
+from bot.clock import Buckets, Clock
 from bot.delivery.presses import answer_press
 from bot.i18n import translator_for
 from bot.logs import CHAT, UPDATE
@@ -298,3 +299,48 @@ class LogContext(BaseMiddleware):
             chat = data.get("event_chat")
             CHAT.set(chat.id if chat is not None else None)
         return await handler(event, data)
+
+
+LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+"""Upper bounds (seconds) of the update latency histogram."""
+
+
+class Traffic:
+    """Who sent the bot anything today (``/admin``: people seen today) and how long updates took (the metrics)."""
+
+    def __init__(self) -> None:
+        self._day = _today()
+        self.seen_today: set[int] = set()
+        self.latency = Buckets(LATENCY_BUCKETS)
+
+    def saw(self, user_id: int) -> None:
+        today = _today()
+        if today != self._day:
+            self._day, self.seen_today = today, set()
+        self.seen_today.add(user_id)
+
+
+class TrafficMiddleware(BaseMiddleware):
+    """Counts each update's person in :class:`Traffic`, and how long the update took."""
+
+    def __init__(self, traffic: Traffic) -> None:
+        self.traffic = traffic
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        user = data.get("event_from_user")
+        if user is not None and isinstance(event, Update):
+            self.traffic.saw(user.id)
+        started = time.perf_counter()
+        try:
+            return await handler(event, data)
+        finally:
+            self.traffic.latency.observe(time.perf_counter() - started)
+
+
+def _today() -> dt.date:
+    return dt.datetime.now(dt.UTC).date()

@@ -62,7 +62,7 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
         uptime=f"{uptime // 3600}:{uptime % 3600 // 60:02d}",
         games=", ".join(named) or tr.t("admin-no-games"),
         total=sum(games.values()),
-        people=len(operator.seen_today),
+        people=len(operator.traffic.seen_today),
         calls=f"{operator.calls_per_second():.1f}",
         queued=waiting,
         waited=f"{age:.0f}",

@@ -1,33 +1,31 @@
 """The operator's view of the running bot: what ``/admin`` shows, and failures reported to the operators' chat.
 
-- :class:`Operator` remembers, in memory and bounded, the people seen today, each person's recent failures and
-  refusals (``/admin 12345``: why did this person's press fail?) and when unexpected failures happened;
+- :class:`Operator` remembers, in memory and bounded, each person's recent failures and refusals (``/admin
+  12345``: why did this person's press fail?) and when unexpected failures happened; the people seen today and
+  how long updates took are counted on the way in (:class:`bot.guards.updates.Traffic`);
 - an unexpected failure is reported to ``ADMIN_CHAT_ID`` once per :data:`REPORT_EVERY` for each place it
   happens (the exception's type and the handler's line), with its game, chat and user ids; repeats in between
   are counted and said with the next report;
 - :func:`prune_live_messages` drops the live-message rows of games that ended long ago (they are never edited
   again), hourly.
 
-Times are the bot's clock (``Clock.now``), the clock every other room uses.
+Times are the bot's clock (``Clock.now``), the clock every other part uses.
 """
 
 from __future__ import annotations
 
 import asyncio
 import collections
-import datetime as dt
 import html
 import logging
 import time
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Final
 
-from aiogram import BaseMiddleware
-from aiogram.types import TelegramObject, Update
-
-from bot.clock import Buckets, Clock
+from bot.clock import Clock
+from bot.guards.updates import Traffic
 from bot.health import Health
 from bot.storage import Batch, Database, upkeep
 from bot.version import version
@@ -42,10 +40,6 @@ HOUR: Final = 3600.0
 LIVE_KEPT_FOR: Final = 7 * 24 * 3600.0
 """Seconds after its end that a game's live messages stay known (a late press on them is still understood)."""
 PRUNE_EVERY: Final = 3600.0
-
-
-LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-"""Upper bounds (seconds) of the update latency histogram."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +75,8 @@ class Operator:
         self.admin_chat_id = admin_chat_id
         self.say = say
         self.version = version()
-        self._day = _today()
-        self.seen_today: set[int] = set()
+        self.traffic = Traffic()
+        """Who sent the bot anything today, how long updates took (kept by the outermost middleware)."""
         self.troubles: collections.deque[Trouble] = collections.deque(maxlen=TROUBLES_KEPT)
         self.failures: collections.deque[float] = collections.deque(maxlen=10_000)
         """When the latest unexpected failures happened (for ``/admin``'s last hour) ..."""
@@ -97,19 +91,11 @@ class Operator:
         self.end_abandoned: Callable[[], Awaitable[int]] | None = None
         """Ends the games nobody plays any more (the game service's, wired at start)."""
         """The outbox's calls waiting and the oldest one's wait (set by the wiring)."""
-        self.latency = Buckets(LATENCY_BUCKETS)
-        """How long updates took to handle (seconds)."""
 
     def is_admin(self, user_id: int) -> bool:
         return user_id in self.admins
 
     # --- what happens -------------------------------------------------------------------------------------
-
-    def saw(self, user_id: int) -> None:
-        today = _today()
-        if today != self._day:
-            self._day, self.seen_today = today, set()
-        self.seen_today.add(user_id)
 
     def refused(self, reason: str, user_id: int | None, chat_id: int | None, game_id: int | None) -> None:
         self.refusals[reason] += 1
@@ -203,29 +189,6 @@ class Operator:
             await asyncio.sleep(PRUNE_EVERY)
 
 
-class SeenMiddleware(BaseMiddleware):
-    """Counts the people who send the bot anything (``/admin``: people seen today), the updates handled and how
-    long each took (the metrics)."""
-
-    def __init__(self, operator: Operator) -> None:
-        self.operator = operator
-
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
-        user = data.get("event_from_user")
-        if user is not None and isinstance(event, Update):
-            self.operator.saw(user.id)
-        started = time.perf_counter()
-        try:
-            return await handler(event, data)
-        finally:
-            self.operator.latency.observe(time.perf_counter() - started)
-
-
 OUR_CODE: Final = ("/bot/", "/engine/")
 CALLERS_OF_TELEGRAM: Final = ("/bot/delivery/outbox/serving.py", "/bot/health.py")
 """Our wrappers around the Bot API: every failed call passes them, so they name no place of their own."""
@@ -258,7 +221,3 @@ def _handler(exc: BaseException) -> str:
         return place
     name = f"{handler.filename.rsplit('/', 1)[-1]}, {handler.name}"
     return place if place.startswith(name) else f"{name} → {place}"
-
-
-def _today() -> dt.date:
-    return dt.datetime.now(dt.UTC).date()
