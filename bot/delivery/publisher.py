@@ -354,6 +354,10 @@ class Publisher:
 
 @dataclass(slots=True)
 class Screens:
+    """What the game's messages show that is not stored: a lobby's other screens, a card picked by a first tap,
+    the moves the timer made, the reminders on show. The publisher alone writes it; it is lost with a restart
+    (each message then shows its main screen again)."""
+
     lobby: dict[int, LobbyScreen] = field(default_factory=dict)
     """The screen each lobby shows, when not its main one."""
     picks: dict[tuple[int, int], tuple[str, int]] = field(default_factory=dict)

@@ -29,7 +29,7 @@ GAME_IDLE: Final = 3600.0
 
 @dataclass(slots=True)
 class Match:
-    """One game as the rooms see it: its rows, its plug-in and (once dealt) its party."""
+    """One game as the flow and its drawing see it: its rows, its plug-in and (once dealt) its party."""
 
     game: GameRow
     seats: list[SeatRow]

@@ -58,14 +58,14 @@ def test_every_module_of_bot_and_engine_is_at_most_450_lines() -> None:
 
 def test_components_never_import_the_service_and_only_the_service_publishes_or_wakes_a_timer() -> None:
     """A component returns what changed; the service alone has it drawn and pokes the game's timer."""
-    rooms = [
+    modules = [
         path
         for package in ("flow", "delivery", "guards", "operations")
         for path in sorted((BOT / package).rglob("*.py"))
         if path.name != "service.py"
     ]
-    assert {"moves.py", "lobby.py", "people.py", "publisher.py"} <= {path.name for path in rooms}
-    for path in rooms:
+    assert {"moves.py", "lobby.py", "people.py", "publisher.py"} <= {path.name for path in modules}
+    for path in modules:
         names = imported(path)
         assert "bot.flow.service" not in names, f"{path.name} imports the service"
         assert "bot.delivery.publisher" not in names, f"{path.name} publishes: only the service does"

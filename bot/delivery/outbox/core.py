@@ -158,7 +158,7 @@ class Outbox:
         if after:
             pending.after = pending.after | frozenset(after)
         known = self.live.cache.get(slot)
-        if known is not None and queue.flying != slot and not pending.needs_call(known):
+        if known is not None and queue.sending != slot and not pending.needs_call(known):
             queue.discard(slot)  # back to what the message shows: nothing to do
             self.scheduler.settle(queue)
             return
@@ -175,7 +175,7 @@ class Outbox:
         waiting; else deleted with the chat's other old messages, and the slot forgotten in the database too."""
         queue = self.scheduler.queue(chat_id)
         queue.discard(slot)
-        if queue.flying == slot:
+        if queue.sending == slot:
             self.dropped.add(slot)  # forgotten as soon as it lands
         else:
             task = asyncio.create_task(self.server.forget(slot), name=f"outbox:forget:{slot}")
@@ -268,7 +268,7 @@ class Outbox:
         """Delete ``message_id``, pressed as if it were live message ``slot`` but not it (a send whose answer a
         crash lost); False when it is ``slot``'s after all, or a call changing ``slot`` is on its way."""
         queue, known = self.scheduler.queues.get(chat_id), await self.live.recall(slot)
-        if known is None or known.message_id == message_id or (queue is not None and queue.flying == slot):
+        if known is None or known.message_id == message_id or (queue is not None and queue.sending == slot):
             return False
         self.scheduler.queue(chat_id).delete_later(message_id, self.clock.now())
         self.scheduler.kick()
@@ -281,7 +281,7 @@ class Outbox:
         queue, known = self.scheduler.queues.get(chat_id), await self.live.recall(slot)
         if known is None or known.chat_id != chat_id or message_id <= known.message_id:
             return False
-        if queue is not None and queue.flying == slot:
+        if queue is not None and queue.sending == slot:
             return False
         self.live.remember(LiveMessage(slot, chat_id, message_id, ""))
         self.scheduler.queue(chat_id).delete_later(known.message_id, self.clock.now(), urgent=True)

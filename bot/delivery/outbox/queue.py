@@ -138,7 +138,7 @@ class ChatQueue:
     """Clock time of the chat's last call."""
     busy: bool = False
     """A call to this chat is on its way ..."""
-    flying: str | None = None
+    sending: str | None = None
     """... and this is the slot it changes, if any."""
     retry_at: float = 0.0
     """No call before this clock time (a failure's back-off, a 429)."""

@@ -114,7 +114,7 @@ class ChatServer:
             if isinstance(item, Notice):
                 await self._deliver_notice(item)
             else:
-                queue.flying = item.slot
+                queue.sending = item.slot
                 await self._deliver_live(item)
         except TelegramRetryAfter as exc:
             self.outbox.calls["429"] += 1
@@ -137,7 +137,7 @@ class ChatServer:
                 log.info("chat %s reachable again after %d failed calls", chat_id, queue.failures)
                 queue.failures = 0
         finally:
-            queue.flying = None
+            queue.sending = None
             if isinstance(item, Live) and item.slot in self.outbox.dropped:
                 self.outbox.dropped.discard(
                     item.slot
