@@ -29,7 +29,7 @@ from bot.games import AnyPlugin, plugin_of
 from bot.games.base import Options, Party
 from bot.guards.updates import CURRENT_UPDATE, ProcessedUpdates
 from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
-from bot.storage import delivery as stored
+from bot.storage import repo as stored
 from bot.storage.tx import Batch, GuardError, Tx
 from bot.views import Answer, LobbyScreen
 

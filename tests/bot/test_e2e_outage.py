@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import delivery as stored
 from bot.storage import repo
+from bot.storage import repo as stored
 from engine.core import replay
 from tests.bot.conftest import (
     BotRunner,

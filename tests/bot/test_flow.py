@@ -27,7 +27,7 @@ from bot.flow.lobby import Lobby
 from bot.flow.moves import Moves
 from bot.flow.store import Change, Store
 from bot.storage import Database, GameStatus, Notice, UserRow, repo
-from bot.storage import delivery as stored
+from bot.storage import repo as stored
 from bot.storage.tx import Batch
 from engine.core import CommonIllegal
 

@@ -11,7 +11,7 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.storage import Batch, Database, GameStatus
-from bot.storage import delivery as stored
+from bot.storage import repo as stored
 from engine.ai import backends
 from tests.bot.conftest import BotRunner, game_row, open_lobby, two_player_party
 from tests.fakebot import FakeTelegram

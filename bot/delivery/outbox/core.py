@@ -42,7 +42,7 @@ from bot.delivery.outbox.reports import DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler, OutboxLimits, RateLimiter
 from bot.delivery.outbox.serving import ChatServer, TelegramCalls
 from bot.storage import Database, LiveMessage, Notice
-from bot.storage import delivery as stored
+from bot.storage import repo as stored
 from bot.storage.tx import Batch, Deferred
 
 log = logging.getLogger(__name__)

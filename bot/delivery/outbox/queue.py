@@ -14,7 +14,7 @@ from typing import Final
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import Database, LiveMessage, Notice
-from bot.storage import delivery as stored
+from bot.storage import repo as stored
 from bot.storage.tx import Deferred
 
 

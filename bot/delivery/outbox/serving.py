@@ -41,7 +41,7 @@ from bot.delivery.outbox.queue import ChatQueue, Item, Live, LiveMessages, SentM
 from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler, RateLimiter, is_group
 from bot.storage import Database, LiveMessage, Notice
-from bot.storage import delivery as stored
+from bot.storage import repo as stored
 from bot.storage.tx import Batch, Deferred
 
 log = logging.getLogger(__name__)
