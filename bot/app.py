@@ -17,13 +17,19 @@ from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits
 from bot.delivery.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
 from bot.delivery.publisher import Publisher
-from bot.flow.languages import LanguageMiddleware
 from bot.flow.service import GameService, ServiceConfig, current_game
 from bot.flow.thinker import Thinker
 from bot.games import rules_library
 from bot.guards.access import Membership
 from bot.guards.throttle import ThrottleMiddleware
-from bot.guards.updates import DatabaseTrouble, InFlightLimit, LogContext, OnceMiddleware, TrafficMiddleware
+from bot.guards.updates import (
+    DatabaseTrouble,
+    InFlightLimit,
+    LanguageMiddleware,
+    LogContext,
+    OnceMiddleware,
+    TrafficMiddleware,
+)
 from bot.handlers import handled_commands, routers
 from bot.health import ApiWatch, Health, keep_beating
 from bot.i18n import Locale, translator

@@ -32,7 +32,6 @@ from bot.flow.chats import Chats
 from bot.flow.commands import AdminCheck, MemberCheck, Person, ServiceConfig, ServiceError
 from bot.flow.games import Match
 from bot.flow.hints import Hints
-from bot.flow.languages import CHAT_LOCALE, USER_LOCALE, ChatLanguages
 from bot.flow.lobby import Lobby, end_abandoned
 from bot.flow.moves import Moves
 from bot.flow.people import People
@@ -42,6 +41,7 @@ from bot.flow.turns import Turns, TurnTimers
 from bot.games import plugin_of
 from bot.guards.access import Membership
 from bot.guards.refusals import RefusalThrottle
+from bot.guards.updates import CHAT_LOCALE, USER_LOCALE, ChatLanguages
 from bot.i18n import translator_for
 from bot.operations.operator import HOUR, Operator
 from bot.storage import Database, GameMode, GameRow
