@@ -15,7 +15,7 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from bot import metrics
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits
-from bot.delivery.presses import ANSWER_TIMEOUT, PRESS_ANSWERS
+from bot.delivery.outbox.core import ANSWER_TIMEOUT, PRESS_ANSWERS
 from bot.delivery.publisher import Publisher
 from bot.flow.service import GameService, ServiceConfig, current_game
 from bot.flow.thinker import Thinker

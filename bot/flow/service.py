@@ -25,7 +25,7 @@ from typing import Any
 
 from bot import views
 from bot.delivery.outbox import ChatForbidden, DeliveryReport
-from bot.delivery.presses import answer_press
+from bot.delivery.outbox.core import answer_press
 from bot.delivery.publisher import Publisher
 from bot.flow import commands as cmd
 from bot.flow.chats import Chats

@@ -29,7 +29,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, is_group
-from bot.delivery.presses import answer_press
+from bot.delivery.outbox.core import answer_press
 from bot.guards.updates import PLACE, Place
 from bot.i18n import translator_for
 from bot.views import Answer, answer_text

@@ -49,7 +49,7 @@ from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Message, TelegramObject, Update
 
 from bot.clock import Buckets, Clock
-from bot.delivery.presses import answer_press
+from bot.delivery.outbox.core import answer_press
 from bot.i18n import Locale, translator_for
 from bot.logs import CHAT, UPDATE
 from bot.storage import Database, repo

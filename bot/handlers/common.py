@@ -53,7 +53,7 @@ def game_id_of(text: str) -> int | None:
 async def answer_quietly(
     callback: CallbackQuery, text: str | None = None, *, show_alert: bool = False, url: str | None = None
 ) -> None:
-    """Answer a press beside the update, within a few seconds (:mod:`bot.delivery.presses`): the handler does not
+    """Answer a press beside the update, within a few seconds (:mod:`bot.delivery.outbox.core`): the handler does not
     wait for the network; a query too old to answer (the bot was down) is not worth an error. ``url``: a link
     Telegram opens (such as the private chat)."""
     answer_press(callback, text, show_alert=show_alert, url=url)

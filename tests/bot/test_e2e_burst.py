@@ -27,5 +27,5 @@ async def test_a_burst_of_presses_is_answered_with_bounded_concurrency(
         *(anna.press(message, data=stale, force=True, timeout=15) for _ in range(PRESSES))
     )
     assert all(a.answered and a.text for a in answers)
-    # Answers go beside the updates (bot/delivery/presses.py): refusals need no network, so may run one by one.
+    # Answers go beside the updates (bot/delivery/outbox/core.py): refusals need no network, so may run one by one.
     assert 1 <= limit.peak <= MAX_UPDATES_IN_FLIGHT

@@ -1,4 +1,4 @@
-"""The outbox façade: what the service and the handlers ask for, and one call made for a chat.
+"""The outbox: what the service and the handlers ask for, one call made for a chat, and the answers to presses.
 
 Handlers and the game service never wait for Telegram. They state what a message should look like now
 (:meth:`Outbox.show` for a *live* message — the group table, a lobby, a player's hand — identified by a slot
@@ -22,6 +22,15 @@ gets the bot's next call:
   the game flow, which shows a «start the bot» link in the group and lets the AFK rules run;
 - a network failure, a request left unanswered past ``REQUEST_TIMEOUT`` or a 5xx: the call is tried again, with
   backoff, for as long as it takes. Only a refusal (4xx) drops a message.
+
+**Answers to presses** go beside the queue (:func:`answer_press`): Telegram shows a spinner on a pressed button
+until the bot answers the query, and drops the query after 15 s. An answer is worth a few seconds at most, and it
+must never hold anything up: the update that asked for it has one of the places among the updates handled at
+once (``guards.updates.InFlightLimit``), and a network that hangs would keep that place taken for aiogram's
+default 60 s — with enough hung answers no press of anyone is handled. So an answer is a task of its own,
+started when the handler has done its work, with ``ANSWER_TIMEOUT`` real seconds to go through; the handler
+returns at once. A failed or late answer is only logged: the move it answered is applied either way, and the
+person sees the result in the messages.
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ from collections.abc import Iterable
 from typing import Final
 
 from aiogram import Bot
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import CallbackQuery, InlineKeyboardMarkup
 
 from bot.clock import Clock
 from bot.delivery.outbox.queue import Live, LiveMessages, Priority, SentMessages, default_priority
@@ -305,3 +314,66 @@ class Outbox:
         for chat_id in list(self.scheduler.queues):
             self.hurry_deletions(chat_id)
         await asyncio.wait_for(self.scheduler.idle(), timeout)
+
+
+ANSWER_TIMEOUT: Final = 3
+"""Real seconds an answer to a press may take (aiogram wants an int); later, the spinner has gone anyway."""
+
+
+class PressAnswers:
+    """The answers on their way, so none is collected as garbage before it is sent and shut-down can wait."""
+
+    def __init__(self, timeout: int = ANSWER_TIMEOUT) -> None:
+        self.timeout = timeout
+        self._pending: set[asyncio.Task[None]] = set()
+        self.sent = 0
+        self.failed = 0
+
+    def answer(
+        self,
+        query: CallbackQuery,
+        text: str | None = None,
+        *,
+        show_alert: bool = False,
+        url: str | None = None,
+    ) -> None:
+        """Answer ``query`` in the background (``url``: a link Telegram opens, such as the private chat)."""
+        bot = query.bot
+        if bot is None:
+            return
+        task = asyncio.create_task(self._send(bot, query.id, text, show_alert, url))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def settle(self, timeout: float) -> None:
+        """Wait until the answers on their way are through, at most ``timeout`` real seconds."""
+        if self._pending:
+            await asyncio.wait(set(self._pending), timeout=timeout)
+
+    @property
+    def pending(self) -> int:
+        return len(self._pending)
+
+    async def _send(
+        self, bot: Bot, query_id: str, text: str | None, show_alert: bool, url: str | None
+    ) -> None:
+        try:
+            await bot.answer_callback_query(
+                query_id, text=text, show_alert=show_alert, url=url, request_timeout=self.timeout
+            )
+        except Exception as exc:  # a query too old, a network that hangs: the move stands either way
+            self.failed += 1
+            log.debug("a press was not answered: %s", exc)
+        else:
+            self.sent += 1
+
+
+PRESS_ANSWERS: Final = PressAnswers()
+"""The process's answers on their way (tasks of the running event loop; the app waits for them at shut-down)."""
+
+
+def answer_press(
+    query: CallbackQuery, text: str | None = None, *, show_alert: bool = False, url: str | None = None
+) -> None:
+    """Answer a press in the background, within ``ANSWER_TIMEOUT`` seconds; never raises, never waits."""
+    PRESS_ANSWERS.answer(query, text, show_alert=show_alert, url=url)
