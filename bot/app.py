@@ -197,11 +197,7 @@ async def on_startup(app: App) -> None:
     await app.outbox.start()
     await app.service.thinker.start()
     app.resumed = await app.service.resume()
-    app.tasks.append(
-        asyncio.create_task(
-            keep_beating(app.health, lambda: len(app.outbox), lambda: app.db.trouble), name="beat"
-        )
-    )
+    app.tasks.append(asyncio.create_task(keep_beating(app.health, app.outbox, app.db), name="beat"))
     app.tasks.append(asyncio.create_task(app.operator.keep_pruning(), name="prune"))
     if app.settings.heartbeat_every > 0:
         app.tasks.append(asyncio.create_task(heartbeat(app), name="heartbeat"))

@@ -30,9 +30,9 @@ import asyncio
 import collections
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Sized
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Protocol
 
 from aiogram import Bot
 from aiogram.client.session.middlewares.base import BaseRequestMiddleware, NextRequestMiddlewareType
@@ -327,11 +327,15 @@ def _result(exc: Exception) -> str:
     return name.removeprefix("Telegram").removesuffix("Error").lower() or "error"
 
 
-async def keep_beating(
-    health: Health, queued: Callable[[], int], database: Callable[[], Trouble | None] = lambda: None
-) -> None:
+class Troubled(Protocol):
+    """The database as the heartbeat reads it: its trouble now, if any."""
+
+    trouble: Trouble | None
+
+
+async def keep_beating(health: Health, outbox: Sized, database: Troubled) -> None:
     """The event loop's heartbeat, until cancelled: what waits in the outbox and the database's trouble too."""
     while True:
-        trouble = database()
-        health.beat(queued(), database=trouble.value if trouble is not None else "")
+        trouble = database.trouble
+        health.beat(len(outbox), database=trouble.value if trouble is not None else "")
         await asyncio.sleep(BEAT_EVERY)
