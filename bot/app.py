@@ -19,7 +19,7 @@ from bot.delivery.outbox.core import ANSWER_TIMEOUT, PRESS_ANSWERS
 from bot.delivery.publisher import Publisher
 from bot.flow.service import GameService, ServiceConfig, current_game
 from bot.flow.thinker import Thinker
-from bot.games import rules_library
+from bot.games import add_place, rules_library
 from bot.guards.access import Membership
 from bot.guards.throttle import ThrottleMiddleware
 from bot.guards.updates import (
@@ -95,6 +95,8 @@ def service_config(settings: Settings) -> ServiceConfig:
 async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLock | None = None) -> App:
     """Everything the bot needs, connected; nothing running yet (see :func:`on_startup`). With ``lock``, the
     instance lock is taken once Telegram took the token, before the database is opened (and migrated)."""
+    for package in settings.extra_game_packages:
+        add_place(package)
     texts = check_texts()
     bot = bot or make_bot(settings)
     me = await ask_telegram(bot)

@@ -1,4 +1,5 @@
-"""Texts: Fluent bundles for every locale, loaded from ``<locales>/<locale>/*.ftl`` when first asked for.
+"""Texts: Fluent bundles for every locale, loaded from ``<locales>/<locale>/*.ftl`` when first asked for, with
+each game's own in its folder ``<locales>/<locale>/<game>/*.ftl``.
 
 The texts live in the repository's top-level ``locales/``; the wheel ships them inside the package as
 ``bot/locales`` (``package-dir`` in pyproject.toml), so an installed bot finds them beside its code and a checkout
@@ -48,18 +49,22 @@ def locale_for(language_code: str | None) -> Locale:
 
 
 _MORE_TEXTS: list[Path] = []
-"""Folders of texts beside ``locales/`` (a game that lives elsewhere, like a test's), added by :func:`add_texts`."""
+"""Folders of texts beside ``locales/``, laid out like it (games that live elsewhere, like a test's), added by
+:func:`add_texts`."""
 
 
 def add_texts(folder: Path) -> None:
-    """Load ``folder/<locale>/*.ftl`` too, into every translator made from now on (the cached ones are dropped)."""
+    """Load ``folder``'s texts too (as :func:`ftl_files` finds them), into every translator made from now on (the
+    cached ones are dropped)."""
     if folder not in _MORE_TEXTS:
         _MORE_TEXTS.append(folder)
         translator.cache_clear()
 
 
 def ftl_files(locale: Locale, root: Path = LOCALES_DIR) -> list[Path]:
-    return sorted((root / locale.value).glob("*.ftl"))
+    """The shared texts of ``locale`` (``<root>/<locale>/*.ftl``), then each game's (``<root>/<locale>/<game>/``)."""
+    folder = root / locale.value
+    return sorted(folder.glob("*.ftl")) + sorted(folder.glob("*/*.ftl"))
 
 
 def _load_bundle(locale: Locale, root: Path) -> FluentBundle:

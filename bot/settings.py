@@ -148,6 +148,11 @@ class Settings(StorageSettings):
     heartbeat_every: float = Field(default=600.0, ge=0)
     """Real seconds between two «alive» lines in the log (0: none)."""
 
+    extra_games: str = ""
+    """Python packages of more games, separated by commas (the tests' ``tests.games``): each laid out like the
+    project's top level, a game's engine in ``engine/<game>/``, its plug-in in ``bot/games/<game>/``, its texts in
+    ``locales/<lang>/<game>/`` — found as the project's own games are."""
+
     admin_ids: str = ""
     """The operators' Telegram user ids, separated by commas: they may use ``/admin``."""
     admin_chat_id: int | None = None
@@ -205,6 +210,18 @@ class Settings(StorageSettings):
     @property
     def token(self) -> str:
         return self.bot_token.get_secret_value()
+
+    @field_validator("extra_games")
+    @classmethod
+    def _package_list(cls, value: str) -> str:
+        parts = [part.strip() for part in value.split(",") if part.strip()]
+        if not all(re.fullmatch(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*", part) for part in parts):
+            raise ValueError("must be Python package names separated by commas, e.g. tests.games")
+        return ",".join(parts)
+
+    @property
+    def extra_game_packages(self) -> tuple[str, ...]:
+        return tuple(part for part in self.extra_games.split(",") if part)
 
     @property
     def admins(self) -> frozenset[int]:

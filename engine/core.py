@@ -267,9 +267,12 @@ class GameEntry:
 
 GAMES: dict[str, GameEntry] = {}
 """Game name -> its entry (filled by the game packages as they are imported; :func:`games` imports them all)."""
+PLACES: list[str] = ["engine"]
+"""The packages whose subpackages are games: ``engine`` itself, and any added by :func:`add_place` (a folder
+of games outside the project, laid out like it: a test's)."""
 _SHARED: Final = frozenset({"ai"})
-"""Packages of ``engine`` that are no game (the bot players' shared machinery)."""
-_found = False
+"""Subpackages of a place that are no game (the bot players' shared machinery)."""
+_searched: set[str] = set()
 
 
 def register_game(
@@ -284,15 +287,21 @@ def register_game(
     GAMES[name] = GameEntry(name, factory, examples, redeal)
 
 
-def games() -> dict[str, GameEntry]:
-    """Every game of the engine: each package of ``engine`` is a game and registers itself when imported."""
-    global _found
-    if not _found:
-        _found = True
-        import engine
+def add_place(package: str) -> None:
+    """Find games in the subpackages of ``package`` too, as in those of ``engine`` (each registers itself)."""
+    if package not in PLACES:
+        PLACES.append(package)
 
-        for module in pkgutil.iter_modules(engine.__path__, "engine."):
-            if module.ispkg and module.name.removeprefix("engine.") not in _SHARED:
+
+def games() -> dict[str, GameEntry]:
+    """Every game of the engine: each package of a place (:data:`PLACES`) is a game and registers itself when
+    imported."""
+    for place in PLACES:
+        if place in _searched:
+            continue
+        _searched.add(place)
+        for module in pkgutil.iter_modules(importlib.import_module(place).__path__, place + "."):
+            if module.ispkg and module.name.removeprefix(place + ".") not in _SHARED:
                 importlib.import_module(module.name)
     return GAMES
 

@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 
 from bot.settings import ExitCode, Settings
-from engine.ai.players import bot_players
 from tests.fakebot import FakeTelegram
 from tests.tiers import FULL
 
@@ -160,20 +159,28 @@ def test_the_top_level_holds_the_projects_own_entries_and_nothing_else() -> None
     )
 
 
-def test_the_package_list_names_every_package_of_bot_and_engine_and_the_texts() -> None:
-    """pyproject.toml lists its packages explicitly (locales/ is mapped into the wheel as bot/locales): a new
-    folder of code must be added there, or the wheel would ship without it."""
+def test_setuptools_finds_every_package_of_bot_and_engine_and_every_folder_of_texts() -> None:
+    """pyproject.toml names no package: setuptools discovery finds each folder of code (a new game's included) and,
+    through the link bot/locales -> ../locales, each locale and each game's folder of texts."""
+    from setuptools.discovery import PEP420PackageFinder
+
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
-    on_disk = {
+    assert list(config["packages"]) == ["find"] and "package-dir" not in config
+    found = set(PEP420PackageFinder.find(str(ROOT), **config["packages"]["find"]))
+    code = {
         ".".join(path.parent.relative_to(ROOT).parts)
         for top in ("bot", "engine")
         for path in (ROOT / top).rglob("*.py")
         if "__pycache__" not in path.parts
     }
-    texts = {"bot.locales"} | {f"bot.locales.{d.name}" for d in (ROOT / "locales").iterdir() if d.is_dir()}
-    assert set(config["packages"]) == on_disk | texts
-    assert config["package-dir"] == {"bot.locales": "locales"}
-    assert all(list(config["package-data"][f"bot.locales.{d}"]) == ["*.ftl"] for d in ("ru", "en"))
+    texts = {
+        ".".join(("bot", *path.parent.relative_to(ROOT).parts)) for path in (ROOT / "locales").rglob("*.ftl")
+    }
+    assert (ROOT / "bot" / "locales").resolve() == (ROOT / "locales").resolve()
+    assert code | texts <= found, sorted(code | texts - found)
+    assert {"bot.locales.ru.king", "bot.locales.en.king"} <= texts
+    assert not [name for name in found if name.endswith(".csrc")]
+    assert config["package-data"]["bot.locales"] == ["**/*.ftl"]
     fonts = ROOT / "bot" / "views" / "sheets"
     shipped = [path for pattern in config["package-data"]["bot.views.sheets"] for path in fonts.glob(pattern)]
     assert sorted(path.name for path in shipped) == sorted(SHEET_FONT_FILES)
@@ -289,8 +296,8 @@ SHEET_CHECK = (
     "print(png.startswith(bytes([137, 80, 78, 71])), str(text.FONT_DIR).startswith(sys.prefix))"
 )
 """A score sheet drawn by the installed package, in the font the wheel carries."""
-WITH_PLAYERS = len(bot_players())
-"""Games with bot players (each says which path its rollouts take)."""
+WITH_PLAYERS = len(list(ROOT.glob("engine/*/ai/__init__.py")))
+"""The project's games with bot players (each says which path its rollouts take)."""
 
 
 @pytest.mark.slow

@@ -4,14 +4,14 @@ The service stays generic — seats, records, timers, publishing — and asks th
 everything that depends on the game: its id, command and menu entries, the lobby's defaults and settings (keys
 and screen), the engine options, each message's look (group table, private message, deal end, party end), which
 actions a card button stands for, and why a card cannot be played now. A game is a folder beside the others in
-``bot/games/`` whose ``__init__`` registers its plug-in (see :mod:`bot.games`).
+``bot/games/`` whose ``__init__`` registers its plug-in (see :mod:`bot.games`); its texts are a folder in each
+``locales/<lang>/``.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from bot.games.paper import Paper
@@ -52,8 +52,6 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
     """Where the game comes in menus and lists (lower first)."""
     solo_opponents: ClassVar[tuple[int, ...]]
     """How many bot players a solo game may have (one number: it is not asked; none: no solo game)."""
-    texts: ClassVar[Path | None] = None
-    """A folder of the game's own texts (``<locale>/*.ftl``) when they are not in the top-level ``locales/``."""
     min_players: ClassVar[int]
     """People needed to start a group game (one that ``fills_with_bots`` fills the rest with bot players)."""
     max_players: ClassVar[int]

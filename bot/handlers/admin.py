@@ -16,7 +16,7 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
 from bot.flow.service import HOUR, GameService, Operator, Publisher
-from bot.games import plugin_of
+from bot.games import is_hosted, plugin_of
 from bot.handlers.common import thread_of, tr_of
 from bot.i18n import Translator
 from engine.ai import backends
@@ -50,6 +50,8 @@ async def _figures(operator: Operator, service: GameService, tr: Translator) -> 
     waiting, age = operator.backlog()
     masters = []
     for kind, backend in backends().items():
+        if not is_hosted(kind):  # an engine's game this bot does not host
+            continue
         try:
             name = plugin_of(kind).name(tr)
         except ValueError:

@@ -431,3 +431,11 @@ def lobby_info(
         max_players=plugin.max_players,
         **fields,
     )
+
+
+def hosted_backends() -> dict[str, str]:
+    """The path each hosted game's «мастер» thinks on (a game only this process's engine knows — a test's — aside)."""
+    from bot.games import is_hosted
+    from engine.ai import backends
+
+    return {game: backend for game, backend in backends().items() if is_hosted(game)}

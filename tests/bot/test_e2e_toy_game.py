@@ -1,24 +1,96 @@
-"""A third game the bot has never heard of — the toy «Старшая карта» of ``tests/toygame`` (its engine, its
-plug-in, its texts, all in that folder) — is played in a group through the fake Bot API: its command opens a
-lobby, two people join and play it to its end, and the stored record replays to the result the chats show."""
+"""A third game the bot has never heard of — the toy «Старшая карта» of ``tests/games`` (its engine and bot players,
+its plug-in, its texts, each in a folder laid out as the project's own games' are) — hosted by ``python -m bot``
+because the setting ``EXTRA_GAMES`` names that package, and by nothing else: played in a group and solo against
+its bot player through the fake Bot API, its rules section shown by /rules, its records replayed."""
 
 from __future__ import annotations
 
-from bot.storage import GameStatus
-from engine.core import replay
-from tests.bot.conftest import BotRunner, game_row, play_until, start_party
-from tests.fakebot import FakeTelegram
-from tests.toygame.plugin import hosted
+import contextlib
+import os
+import signal
+import subprocess
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+from bot.storage import Actor, Database, GameStatus, repo
+from engine.core import GameRecord, add_place, replay
+from tests.bot.conftest import SEED, SPEED, play_until, start_party
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
+from tests.forkserver import ForkServer
+
+ROOT = Path(__file__).resolve().parents[2]
+TOY_FOLDERS = ("tests/games/engine/highcard/", "tests/games/bot/games/highcard/", "tests/games/locales/")
 
 
-async def test_a_toy_game_is_played_in_a_group_from_its_own_folder(
-    tg: FakeTelegram, bot_runner: BotRunner
+@contextlib.asynccontextmanager
+async def running_bot(
+    forkserver: ForkServer, tg: FakeTelegram, db_path: Path, extra_games: str
+) -> AsyncIterator[None]:
+    """``python -m bot`` against ``tg`` with ``EXTRA_GAMES=extra_games``, until the block ends."""
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "BOT_TOKEN": tg.token,
+        "TELEGRAM_API_URL": tg.base_url,
+        "DATABASE_PATH": str(db_path),
+        "CLOCK_SPEED": str(SPEED),
+        "GAME_SEED": str(SEED),
+        "TURN_TIMEOUT": "0",
+        "LOG_LEVEL": "WARNING",
+        "BOT_THINKERS": "0",
+        "EXTRA_GAMES": extra_games,
+    }
+    process = await forkserver.spawn("bot", env=env, cwd=db_path.parent)
+    try:
+        await tg.wait_for(lambda: "konchinka" in commands(tg), timeout=30, what="the bot's group commands")
+        yield
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+            await process.wait()
+
+
+def commands(tg: FakeTelegram) -> set[str]:
+    return {str(c["command"]) for listed in tg.commands.values() for c in listed}
+
+
+async def finished_record(db_path: Path, game: int) -> GameRecord:
+    db = await Database.open(db_path)
+    try:
+        async with db.tx() as tx:
+            row = await repo.get_game(tx, game)
+    finally:
+        await db.close()
+    assert row is not None and row.kind == "highcard" and row.status is GameStatus.FINISHED
+    assert row.record is not None
+    return row.record
+
+
+def won_by(record: GameRecord) -> int:
+    """The winner of a stored toy party, replayed here (this process finds the toy's engine in its place)."""
+    add_place("tests.games.engine")
+    state = replay(record)
+    assert state.is_terminal and state.version in (4, 6)  # two tricks to nil, or two to one
+    assert state.outcome is not None
+    return state.outcome.winners[0]
+
+
+async def answer_after(tg: FakeTelegram, chat: FakeChat, after: int) -> FakeMessage:
+    def newer() -> list[FakeMessage]:
+        return [m for m in chat.bot_messages() if m.message_id > after]
+
+    await tg.wait_for(lambda: newer(), what="the bot's answer")
+    return newer()[0]
+
+
+async def test_a_toy_game_is_played_in_a_group_by_a_bot_that_found_it_through_the_setting(
+    tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
-    with hosted():
-        running = await bot_runner()
-        anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
-        group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    async with running_bot(forkserver, tg, db_path, "tests.games"):
+        assert "highcard" in commands(tg)
         await anna.send(group, "/help")
         await tg.wait_for(lambda: any("/highcard" in m.text for m in group.bot_messages()), what="/help")
 
@@ -26,17 +98,62 @@ async def test_a_toy_game_is_played_in_a_group_from_its_own_folder(
         ended = lambda: any("🏆 Победа" in m.text for m in group.bot_messages())  # noqa: E731
         await play_until(tg, [anna, boris], ended, timeout=30)
         await tg.settle()
-
-        row = await game_row(running, game)
-        assert row.kind == "highcard" and row.status is GameStatus.FINISHED and row.record is not None
-        state = replay(row.record)
-        assert state.is_terminal and state.version in (4, 6)  # two tricks to nil, or two to one
-        outcome = state.outcome
-        assert outcome is not None
-        winner = (anna, boris)[outcome.winners[0]]
-        assert f"🏆 Победа: {winner.full_name}" in next(
-            m.text for m in group.bot_messages() if "🏆" in m.text
-        )
         # each player's private chat followed the party: the last hand shows no card to play
         for user in (anna, boris):
             assert "Взятки:" in user.private_chat.visible_messages()[-1].text
+        winner = (anna, boris)[won_by(await finished_record(db_path, int(game)))]
+        assert f"🏆 Победа: {winner.full_name}" in next(
+            m.text for m in group.bot_messages() if "🏆" in m.text
+        )
+
+
+async def test_a_toy_game_is_played_solo_against_its_bot_player_and_its_rules_are_shown(
+    tg: FakeTelegram, forkserver: ForkServer, db_path: Path
+) -> None:
+    anna = tg.add_user("Аня")
+    chat = anna.private_chat
+    async with running_bot(forkserver, tg, db_path, "tests.games"):
+        asked = await anna.send_private("/rules старшая карта")
+        rules = await answer_after(tg, chat, asked.message_id)
+        assert "старшая берёт взятку и ходит снова. Две взятки — победа." in rules.text, rules.text
+
+        sent = await anna.send_private("/play")
+        menu = await answer_after(tg, chat, sent.message_id)
+        await anna.press(menu, "🂡 Старшая карта — с одним ботом")
+        await tg.wait_for(lambda: "🤖 мастер" in [b.text for b in menu.flat_buttons], what="the levels")
+        await anna.press(menu, "🤖 мастер")
+        ended = lambda: any("🏆 Победа" in m.text for m in chat.bot_messages())  # noqa: E731
+        await play_until(tg, [anna], ended, timeout=30)
+        await tg.settle()
+    db = await Database.open(db_path)
+    try:
+        async with db.tx() as tx:
+            (row,) = await repo.games_of_user(tx, anna.id, [GameStatus.FINISHED])
+            moves = await repo.moves_of(tx, row.id)
+    finally:
+        await db.close()
+    record = await finished_record(db_path, row.id)
+    assert {actor for *_, actor in moves} == {Actor.PLAYER, Actor.BOT}, "the bot player played its half"
+    (by_winner,) = {actor for _, _, seat, actor in moves if seat == won_by(record)}
+    winner = "🤖" if by_winner is Actor.BOT else anna.full_name
+    assert f"🏆 Победа: {winner}" in next(m.text for m in chat.bot_messages() if "🏆 Победа" in m.text)
+
+
+async def test_without_the_setting_the_bot_hosts_only_its_own_games(
+    tg: FakeTelegram, forkserver: ForkServer, db_path: Path
+) -> None:
+    async with running_bot(forkserver, tg, db_path, ""):
+        assert "highcard" not in commands(tg) and {"konchinka", "king"} <= commands(tg)
+
+
+def test_adding_the_toy_game_touched_nothing_outside_its_folders_and_its_tests() -> None:
+    """Every tracked file naming the toy game is in its folders or a test (or a document describing it): the
+    bot, the engine, the shared texts and the packaging know nothing of it."""
+    named = subprocess.run(
+        ["git", "grep", "-l", "-i", "highcard"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert any(path.startswith(TOY_FOLDERS[0]) for path in named)
+    outside = [path for path in named if not path.startswith("tests/") and not path.endswith(".md")]
+    assert not outside, outside
+    folders = [path for path in named if path.startswith("tests/games/")]
+    assert all(path.startswith(TOY_FOLDERS) or path == "tests/games/__init__.py" for path in folders), folders

@@ -10,6 +10,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
+from bot.games import is_hosted
 from bot.storage import Batch, Database, GameStatus
 from bot.storage import repo as stored
 from engine.ai import backends
@@ -51,7 +52,9 @@ async def test_admin_from_a_non_admin_is_ignored_and_from_an_admin_shows_the_fig
     assert lines[5] == "Сбоев за час: 0"
     kinds = {"king": "Кинг", "konchinka": "Кончинка"}
     paths = {"c": "компилированное ядро", "python": "чистый Python (слабее)"}
-    masters = ", ".join(f"{kinds[game]} — {paths[backend]}" for game, backend in backends().items())
+    masters = ", ".join(
+        f"{kinds[game]} — {paths[backend]}" for game, backend in backends().items() if is_hosted(game)
+    )
     assert lines[6] == f"«Мастер»: {masters}"
 
 

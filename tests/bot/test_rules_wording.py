@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot.games import rules_library
-from bot.i18n import LOCALES_DIR, Locale, translator
+from bot.i18n import LOCALES_DIR, Locale, ftl_files, translator
 from bot.storage.models import ChatRank, GameMode, UserStats
 from bot.views.rules_lookup import render_rules_answer
 from bot.views.stats import render_stats, render_top
@@ -91,7 +91,7 @@ def test_cannot_finish_agrees_with_the_number() -> None:
 
 
 def test_english_says_game_not_party() -> None:
-    for path in sorted((LOCALES_DIR / "en").glob("*.ftl")):
+    for path in ftl_files(Locale.EN):
         text = path.read_text(encoding="utf-8")
         # Message ids such as party-title are names in code, not words a person reads.
         assert not re.search(r"(?<![-\w])part(y|ies)(?![-\w])", text, re.IGNORECASE), path.name
@@ -112,7 +112,7 @@ def test_russian_rules_read_as_the_issue_asks() -> None:
         assert wrong not in rules, wrong
     common = (LOCALES_DIR / "ru" / "common.ftl").read_text(encoding="utf-8")
     assert "Кинга сбрасывать и на червовый ход с тузом" not in common
-    assert "[cards] С карт" not in (LOCALES_DIR / "ru" / "king.ftl").read_text(encoding="utf-8")
+    assert "[cards] С карт" not in (LOCALES_DIR / "ru" / "king" / "king.ftl").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("locale", list(Locale))

@@ -26,8 +26,7 @@ import pytest
 from bot.instance import InstanceLock
 from bot.settings import ExitCode
 from bot.version import version
-from engine.ai import backends
-from tests.bot.conftest import bot_process_env
+from tests.bot.conftest import bot_process_env, hosted_backends
 from tests.bot.test_startup import OTHER_TOKEN, QUICK, run_bot, unused_port
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer, Process
@@ -171,7 +170,7 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         assert _figure(after, 'cardbot_unhealthy{check="polling"}') == 0
         assert _figure(after, "cardbot_last_backup_timestamp_seconds") == 0
         assert _figure(after, "cardbot_decision_seconds_count") == 0  # no bot player at this table yet
-        for game, backend in backends().items():  # which «мастер» each game plays here
+        for game, backend in hosted_backends().items():  # which «мастер» each game plays here
             assert _figure(after, f'cardbot_bot_players_backend{{backend="{backend}",game="{game}"}}') == 1
         assert _figure(after, "cardbot_thinker_worker_deaths_total") == 0
         assert _figure(after, "cardbot_thinker_fallbacks_total") == 0

@@ -17,8 +17,7 @@ import pytest
 
 from bot.settings import ExitCode
 from bot.version import version
-from engine.ai import backends
-from tests.bot.conftest import bot_process_env
+from tests.bot.conftest import bot_process_env, hosted_backends
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
 
@@ -237,6 +236,6 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     assert line.endswith("; 0 active games resumed")
     if mode == "webhook":  # «started» once the port listens, not before: setWebhook came first
         assert "(listening on 127.0.0.1:" in line
-    masters = ", ".join(f"{game}: {backend}" for game, backend in backends().items())
+    masters = ", ".join(f"{game}: {backend}" for game, backend in hosted_backends().items())
     assert "bot players' «мастер»: " in line  # which «мастер» each game plays on this machine
-    assert all(f"{game}: {backend}" in line for game, backend in backends().items()), masters
+    assert all(f"{game}: {backend}" in line for game, backend in hosted_backends().items()), masters

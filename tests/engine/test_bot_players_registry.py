@@ -1,8 +1,8 @@
 """A game brings its own bot players: it registers them with its engine entry, and the shared machinery — the
 levels' entry point, the hint's advice, the review and the arena — finds them from a view, naming no game.
 
-The toy third game (tests/toygame) gets tiny bot players here, registered the way a game's package registers
-its own, and is then played by the arena and reviewed with nothing added outside this test.
+The toy third game (tests/games/engine/highcard) brings tiny bot players of its own, registered the way a game's
+package registers its own, and is played by the arena and reviewed with nothing added for it elsewhere.
 """
 
 from __future__ import annotations
@@ -11,20 +11,20 @@ import io
 import json
 import random
 import re
-from collections.abc import Iterator, Sequence
 from contextlib import redirect_stdout
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from engine import arena
 from engine.ai import Level, choose_action, describe_action
 from engine.ai.advice import Advice
-from engine.ai.players import PLAYERS, advise, bot_players, players_for, register_players
+from engine.ai.players import advise, bot_players, players_for
 from engine.ai.review import review_party
 from engine.core import GameRecord, games, make_game
-from tests.toygame import TOY, HighCardView, Play
+from tests.games.engine.highcard import TOY, HighCardView, Play
+from tests.games.engine.highcard.ai import WHY_HIGHEST, HighCardPlayers
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = (
@@ -40,67 +40,6 @@ SHARED = (
 """The modules every game's bot players go through."""
 
 
-class HighestValue:
-    """A toy world: nothing hidden matters, a play is worth its card's rank."""
-
-    def sample_world(self, rng: random.Random) -> None:
-        return None
-
-    def evaluate(self, world: Any, actions: Sequence[Play]) -> tuple[list[float], int]:
-        return [float(a.card.rank) for a in actions], len(actions)
-
-
-class ToyPlayers:
-    """«новичок» and «любитель» play their lowest card, «мастер» its highest (the first release's, the lowest)."""
-
-    view_type = HighCardView
-    backend = "python"
-
-    def choose(
-        self,
-        view: HighCardView,
-        level: Level,
-        rng: random.Random,
-        *,
-        budget_ms: float | None,
-        iterations: int | None,
-        steps: int | None,
-    ) -> Play:
-        plays = sorted(view.legal_actions, key=lambda a: a.card.rank)
-        return plays[-1] if level is Level.HARD else plays[0]
-
-    def choose_baseline(
-        self,
-        view: HighCardView,
-        rng: random.Random,
-        *,
-        budget_ms: float | None,
-        iterations: int | None,
-        steps: int | None,
-    ) -> Play:
-        return min(view.legal_actions, key=lambda a: a.card.rank)
-
-    def describe(self, view: HighCardView, action: Play) -> str:
-        return f"toy {action.card.code}"
-
-    def advise(self, view: HighCardView, rng: random.Random) -> Advice:
-        action = self.choose(view, Level.HARD, rng, budget_ms=None, iterations=None, steps=None)
-        return Advice(action, "highest", float(action.card.rank))
-
-    def review_search(self, view: HighCardView) -> tuple[Sequence[object], HighestValue]:
-        return list(view.legal_actions), HighestValue()
-
-
-@pytest.fixture
-def toy_with_players() -> Iterator[None]:
-    bot_players()
-    register_players(TOY, ToyPlayers())
-    try:
-        yield
-    finally:
-        del PLAYERS[TOY]
-
-
 def toy_view() -> HighCardView:
     state = make_game(TOY).new_initial_state(5)
     view = state.view(state.current_player)
@@ -108,25 +47,32 @@ def toy_view() -> HighCardView:
     return view
 
 
-def test_a_game_without_bot_players_is_refused_by_name_of_its_view() -> None:
-    assert TOY in games() and TOY not in bot_players()
-    with pytest.raises(TypeError, match="HighCardView"):
-        choose_action(toy_view(), Level.NORMAL, random.Random(1))
+@dataclass(frozen=True)
+class ViewOfNoGame:
+    """A view no registered game's bot players know."""
+
+    legal_actions: tuple[int, ...] = (1, 2)
 
 
-@pytest.mark.usefixtures("toy_with_players")
+def test_a_view_of_a_game_without_bot_players_is_refused_by_its_name() -> None:
+    with pytest.raises(TypeError, match="ViewOfNoGame"):
+        choose_action(ViewOfNoGame(), Level.NORMAL, random.Random(1))
+
+
 def test_the_shared_entry_points_ask_the_players_the_game_registered() -> None:
     view = toy_view()
-    assert isinstance(players_for(view), ToyPlayers)
+    assert TOY in games() and TOY in bot_players()
+    assert isinstance(players_for(view), HighCardPlayers)
     highest = max(view.legal_actions, key=lambda a: a.card.rank)
     lowest = min(view.legal_actions, key=lambda a: a.card.rank)
     assert choose_action(view, Level.HARD, random.Random(1)) == highest
     assert choose_action(view, Level.NORMAL, random.Random(1)) == lowest
-    assert describe_action(view, highest) == f"toy {highest.card.code}"
-    assert advise(view, random.Random(1)) == Advice(highest, "highest", float(highest.card.rank))
+    easy = {choose_action(view, Level.EASY, random.Random(seed)) for seed in range(20)}
+    assert easy == set(view.legal_actions), "«новичок» plays any card"
+    assert describe_action(view, highest) == highest.card.code + (f" на {view.led.code}" if view.led else "")
+    assert advise(view, random.Random(1)) == Advice(highest, WHY_HIGHEST, float(highest.card.rank))
 
 
-@pytest.mark.usefixtures("toy_with_players")
 def test_the_arena_and_the_review_play_a_third_game_from_its_registration() -> None:
     out = io.StringIO()
     with redirect_stdout(out):

@@ -1,16 +1,18 @@
-"""A game defined outside engine/ (the toy in tests/toygame) registers itself and is played by the conformance
-test like the project's own games, with nothing added anywhere else."""
+"""A game defined outside engine/ (the toy in tests/games/engine/highcard) is found in its place like the
+project's own games, registers itself and is played by the conformance test, with nothing added anywhere else."""
 
 from __future__ import annotations
 
 import random
 
-from engine.core import games, make_game, replay
+from engine.core import PLACES, add_place, games, make_game, replay
 from tests.engine.test_conformance import test_a_random_playout_keeps_every_promise
-from tests.toygame import TOY, HighCardState, Play
+from tests.games.engine.highcard import TOY, HighCardState, Play
 
 
-def test_the_toy_registers_itself_and_keeps_every_promise_of_a_game() -> None:
+def test_the_toy_is_found_in_its_place_and_keeps_every_promise_of_a_game() -> None:
+    add_place("tests.games.engine")
+    assert PLACES[0] == "engine" and "tests.games.engine" in PLACES
     assert TOY in games()
     for seed in range(20):
         test_a_random_playout_keeps_every_promise(TOY, {}, seed)

@@ -10,3 +10,6 @@ rules-highcard = У каждого три карты. Первый кладёт 
 rules-short-highcard = Старшая карта берёт взятку; две взятки — победа.
 rules-title-highcard = Старшая карта
 rules-nav-highcard = Старшая карта
+highcard-review-position = <b>{ $n }.</b> { $where }
+highcard-review-lead = Вы ходите первым.
+btn-solo-highcard = 🂡 Старшая карта — с одним ботом

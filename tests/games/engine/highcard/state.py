@@ -18,7 +18,6 @@ from engine.core import (
     Outcome,
     Player,
     StateBase,
-    register_game,
 )
 
 TOY: Final = "highcard"
@@ -194,6 +193,3 @@ def redeal(state: HighCardState, player: int, rng: random.Random) -> HighCardSta
 
 def _played(state: HighCardState) -> set[Card]:
     return {action.card for action in state.history}
-
-
-register_game(TOY, make_highcard_game, redeal=redeal)

@@ -10,3 +10,6 @@ rules-highcard = Each player has three cards. The first lays a card, the second 
 rules-short-highcard = The higher card takes the trick; two tricks win.
 rules-title-highcard = High card
 rules-nav-highcard = High card
+highcard-review-position = <b>{ $n }.</b> { $where }
+highcard-review-lead = You lead.
+btn-solo-highcard = 🂡 High card — against one bot

@@ -1,27 +1,27 @@
-"""The toy game in the bot: its plug-in, in this folder with its texts, registered by :func:`hosted` (a test's
-game joins the bot only while a test wants it; the real games register on import)."""
+"""«Старшая карта» in the bot: its plug-in (lobby, table, hand, rules, hint, review), registered on import as
+the project's own games' are."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from pathlib import Path
+from collections.abc import Sequence
 from typing import ClassVar
 
 from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import MoveCb
-from bot.games import register, unregister
+from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.i18n import Translator
-from bot.views.common import button, card, hand_last_row, keyboard, name_of, seat_name, turn_line
-from bot.views.models import LobbyInfo, Rendered, TableInfo
+from bot.views.common import button, card, cards, hand_last_row, keyboard, name_of, seat_name, turn_line
+from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from bot.views.review import render_review
 from bot.views.rules_book import RulesBook, RulesSection
 from bot.views.settings import done_row, turn_time_row
 from engine.ai.advice import Advice
+from engine.ai.review import Review
 from engine.cards import Card
 from engine.core import JSONValue
-from tests.toygame.engine import TOY, HighCardGame, HighCardView, Play, make_highcard_game
+from tests.games.engine.highcard import TOY, HighCardGame, HighCardView, Play, make_highcard_game
 
 SECTION = "hc"
 Table = TableInfo[HighCardView]
@@ -51,8 +51,7 @@ class HighCardPlugin(GamePlugin[Play, HighCardView]):
     kind = TOY
     command = TOY
     menu_order = 90
-    solo_opponents: ClassVar[tuple[int, ...]] = ()
-    texts = Path(__file__).parent / "locales"
+    solo_opponents: ClassVar[tuple[int, ...]] = (1,)
     min_players = 2
     max_players = 2
     fills_with_bots = False
@@ -136,6 +135,22 @@ class HighCardPlugin(GamePlugin[Play, HighCardView]):
         assert isinstance(advice.action, Play)
         return card(advice.action.card, tr)
 
+    def render_review(self, review: Review, seats: Sequence[SeatInfo], tr: Translator) -> Rendered:
+        def position(view: object, n: int) -> list[str]:
+            assert isinstance(view, HighCardView)
+            if view.led is None:
+                where = tr.t("highcard-review-lead")
+            else:
+                where = tr.t("highcard-led", card=card(view.led, tr))
+            hand = tr.t("review-hand", hand=cards(view.hand, tr))
+            return [tr.t("highcard-review-position", n=n, where=where), hand]
+
+        def move_text(action: object, tr: Translator) -> str:
+            assert isinstance(action, Play)
+            return card(action.card, tr)
+
+        return render_review(review, tr, position, move_text)
+
     def played(self, action: Play, tr: Translator) -> str:
         return card(action.card, tr)
 
@@ -149,13 +164,4 @@ class HighCardPlugin(GamePlugin[Play, HighCardView]):
             return None
 
 
-@contextmanager
-def hosted() -> Iterator[HighCardPlugin]:
-    """The bot hosts the toy game inside the block (build the bot's app inside it: the commands and the rules
-    library are read when it is built)."""
-    plugin = HighCardPlugin()
-    register(plugin)
-    try:
-        yield plugin
-    finally:
-        unregister(plugin.kind)
+HIGHCARD = register(HighCardPlugin())

@@ -1,0 +1,1 @@
+"""The bot side of the tests' games (as ``bot/`` is the project's)."""
