@@ -14,9 +14,7 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from bot.views.sheets.grid import draw_grid
 from bot.views.sheets.model import GridRow, GridSheet, Sheet, TallyDeal, TallySheet, Theme
-from bot.views.sheets.tally import draw_tally
 
 __all__ = [
     "GridRow",
@@ -32,7 +30,11 @@ __all__ = [
 
 
 def draw(sheet: Sheet, theme: Theme = Theme.LIGHT) -> bytes:
-    """The sheet as a PNG (always drawn: :func:`picture` looks in the cache first)."""
+    """The sheet as a PNG (always drawn: :func:`picture` looks in the cache first). Pillow and the font are
+    loaded with the first picture: a bot that draws none does not carry them."""
+    from bot.views.sheets.grid import draw_grid
+    from bot.views.sheets.tally import draw_tally
+
     if isinstance(sheet, TallySheet):
         return draw_tally(sheet, theme)
     return draw_grid(sheet, theme)
