@@ -22,7 +22,7 @@ from typing import Any
 
 from bot.games import plugin_of
 from bot.i18n import Locale, translator
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo
 from bot.views.sheets import Sheet, Theme, draw
 from engine.core import JSONValue, State
 

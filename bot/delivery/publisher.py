@@ -28,7 +28,7 @@ from bot.flow.store import Change
 from bot.i18n import Translator
 from bot.storage import GameMode, GameStatus, Notice, SeatRow
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
-from bot.views.models import number_bots
+from bot.views.common import number_bots
 
 log = logging.getLogger(__name__)
 

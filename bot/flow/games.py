@@ -17,8 +17,7 @@ from bot.games.base import Frame, Party
 from bot.i18n import Translator, locale_for, translator
 from bot.storage import GameMode, GameRow, SeatRow, UserRow
 from bot.views import SeatInfo
-from bot.views.common import bot_name, isolated
-from bot.views.models import number_bots
+from bot.views.common import bot_name, isolated, number_bots
 from engine.ai import Level
 
 GAMES_CACHED: Final = 1000

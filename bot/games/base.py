@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from bot.games.paper import Paper
 from bot.i18n import Translator
-from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
+from bot.views.common import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
 from bot.views.rules_book import RulesBook
 from engine.ai.advice import Advice
 from engine.ai.players import bot_players

@@ -35,7 +35,7 @@ from typing import Any, Final
 from bot.games import plugin_of
 from bot.games.base import GamePlugin
 from bot.i18n import Translator
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo
 from bot.views.sheets.seats import picture_name
 from engine.core import GameRecord, State, replay
 

@@ -8,8 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from bot.i18n import Translator
-from bot.views.common import by_place, name_of, signed
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo, by_place, name_of, signed
 from bot.views.sheets import Sheet
 from engine.core import State
 

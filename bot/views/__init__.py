@@ -4,7 +4,7 @@
 Each game's own screens — its group table, private hand, solo screen, deal end and party end — are drawn by its
 plug-in (:mod:`bot.games`); what is here frames them and serves every game.
 
-Inputs (frozen dataclasses in :mod:`bot.views.models`): ``SeatInfo``, ``LobbyInfo``, ``TableInfo[View]``.
+Inputs (frozen dataclasses in :mod:`bot.views.common`): ``SeatInfo``, ``LobbyInfo``, ``TableInfo[View]``.
 Translators come from :func:`bot.i18n.translator`.
 
 - ``render_lobby(LobbyInfo, tr)`` — the lobby's main screen / settings (the game's plug-in draws it) / bot
@@ -21,8 +21,8 @@ Translators come from :func:`bot.i18n.translator`.
 
 from __future__ import annotations
 
+from bot.views.common import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo, TableInfo
 from bot.views.lobby import render_lobby
-from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo, TableInfo
 from bot.views.notices import (
     Answer,
     answer_text,

@@ -13,8 +13,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import MenuCb, MenuOp, RulesCb, SeatCb
 from bot.i18n import Translator
-from bot.views.common import button, keyboard, seat_name, url_button
-from bot.views.models import Rendered, SeatInfo
+from bot.views.common import Rendered, SeatInfo, button, keyboard, seat_name, url_button
 
 PLAY_PAYLOAD: Final = "play"
 """``/start play``: the private chat opened from a group's «/play» answer goes straight to the game menu."""

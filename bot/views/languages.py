@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from bot.callbacks import AUTO_LANG, LangCb
 from bot.i18n import Locale, Translator
-from bot.views.common import button, keyboard
-from bot.views.models import Rendered
+from bot.views.common import Rendered, button, keyboard
 
 
 def render_lang_choice(tr: Translator, current: Locale | None, *, is_group: bool) -> Rendered:

@@ -9,6 +9,11 @@ from aiogram.types import InlineKeyboardButton
 from bot.callbacks import DeepLink, LobbyCb, LobbyOp, start_link
 from bot.i18n import Translator
 from bot.views.common import (
+    LobbyInfo,
+    LobbyScreen,
+    LobbyStatus,
+    Rendered,
+    SeatInfo,
     button,
     fit,
     keyboard,
@@ -18,7 +23,6 @@ from bot.views.common import (
     seat_name,
     url_button,
 )
-from bot.views.models import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo
 from engine.ai import Level
 
 

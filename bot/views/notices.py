@@ -7,8 +7,18 @@ import enum
 
 from bot.callbacks import DeepLink, SeatCb, start_link
 from bot.i18n import Translator
-from bot.views.common import button, card, clock, keyboard, named, seat_name, short_answer, url_button
-from bot.views.models import Rendered, SeatInfo
+from bot.views.common import (
+    Rendered,
+    SeatInfo,
+    button,
+    card,
+    clock,
+    keyboard,
+    named,
+    seat_name,
+    short_answer,
+    url_button,
+)
 from engine.cards import Card, Suit
 from engine.core import IllegalActionError
 

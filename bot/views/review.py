@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.i18n import Translator
-from bot.views.common import decimal, fit
-from bot.views.models import Rendered
+from bot.views.common import Rendered, decimal, fit
 from engine.ai.review import Review
 
 

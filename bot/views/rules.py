@@ -11,8 +11,7 @@ from aiogram.types import BotCommand, InlineKeyboardButton
 
 from bot.callbacks import DeepLink, RulesCb, start_link
 from bot.i18n import Translator
-from bot.views.common import button, keyboard, url_button
-from bot.views.models import Rendered
+from bot.views.common import Rendered, button, keyboard, url_button
 from bot.views.rules_book import RulesLibrary, RulesSection
 from engine.core import JSONValue
 

@@ -15,8 +15,7 @@ from aiogram.types import InlineKeyboardMarkup, InlineQueryResultArticle, InputT
 
 from bot.callbacks import RulesCb
 from bot.i18n import Translator
-from bot.views.common import button, keyboard, url_button
-from bot.views.models import Rendered
+from bot.views.common import Rendered, button, keyboard, url_button
 from bot.views.rules import (
     GameContext,
     render_rules_contents,

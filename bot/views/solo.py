@@ -9,8 +9,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import SoloCb, SoloStep
 from bot.i18n import Translator
-from bot.views.common import button, keyboard, level_name
-from bot.views.models import Rendered
+from bot.views.common import Rendered, button, keyboard, level_name
 from engine.ai import Level
 
 

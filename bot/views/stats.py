@@ -10,8 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.i18n import Translator
-from bot.views.common import named, signed
-from bot.views.models import Rendered
+from bot.views.common import Rendered, named, signed
 
 
 class GameFigures(Protocol):

@@ -8,7 +8,7 @@ from bot.callbacks import ReviewCb
 from bot.games import plugin_of
 from bot.i18n import translator
 from bot.storage import GameStatus
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo
 from engine.ai.review import review_party
 from tests.bot.conftest import (
     BotRunner,

@@ -18,7 +18,7 @@ from bot.callbacks import LobbyCb, LobbyOp
 from bot.games.konchinka.words import event_text
 from bot.i18n import Locale, Translator, translator
 from bot.storage import SeatRow, repo
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo
 from engine.core import replay
 from engine.konchinka import EventKind, KonchinkaState
 from tests.bot.conftest import (

@@ -10,7 +10,7 @@ import pytest
 from bot.games import plugin_of
 from bot.games.history import HistoryError, read_history, replay_history, write_history
 from bot.i18n import Locale, Translator, translator
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo
 from engine.core import JSONValue, State
 
 RU = translator(Locale.RU)

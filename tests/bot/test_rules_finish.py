@@ -12,7 +12,7 @@ from bot.games import rules_library
 from bot.games.konchinka.results import render_deal_end
 from bot.games.konchinka.sections import KonchinkaSection as K
 from bot.i18n import Locale, translator
-from bot.views.models import SeatInfo, TableInfo
+from bot.views.common import SeatInfo, TableInfo
 from bot.views.notices import illegal_answer
 from bot.views.rules import render_rules
 from engine import IllegalActionError, make_game

@@ -17,7 +17,7 @@ from aiogram.types import BufferedInputFile, InputMediaPhoto
 from bot.games import plugin_of
 from bot.games.history import history_filename, replay_history, write_history
 from bot.i18n import Locale, translator
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo
 from bot.views.sheets import PictureCache, Theme
 from tests.fakebot import FakeTelegram, FakeUser, Limits
 

@@ -14,8 +14,7 @@ from PIL import Image
 from bot.games import plugin_of
 from bot.games.king.sheet import deal_trumps
 from bot.i18n import Locale, translator
-from bot.views.common import name_of, signed
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo, name_of, signed
 from bot.views.sheets import GridRow, GridSheet, PictureCache, TallyDeal, TallySheet, Theme, draw
 from bot.views.sheets.canvas import PALETTES, WIDTH
 from bot.views.sheets.text import ELLIPSIS, MISSING, clean, fit_text, font, visual

@@ -817,8 +817,7 @@ def test_table_marks_seats_played_by_a_bot_or_unreachable() -> None:
 
 
 def test_unnamed_bots_of_one_level_are_told_apart_by_number() -> None:
-    from bot.views.common import seat_name
-    from bot.views.models import number_bots
+    from bot.views.common import number_bots, seat_name
 
     seats = number_bots(
         [

@@ -21,8 +21,7 @@ from bot.games.konchinka.views import KonchinkaTable
 from bot.i18n import Translator
 from bot.storage.models import GameMode, UserStats
 from bot.views import Rendered, SeatInfo, TableInfo, render_joined, render_lobby, render_timed_out
-from bot.views.common import bot_name, seat_name
-from bot.views.models import number_bots
+from bot.views.common import bot_name, number_bots, seat_name
 from bot.views.stats import render_stats
 from engine.ai import Level
 from engine.cards import Card, parse_cards

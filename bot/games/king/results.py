@@ -19,6 +19,9 @@ from bot.games.king.views import (
 )
 from bot.i18n import Translator
 from bot.views.common import (
+    Rendered,
+    SeatInfo,
+    TableInfo,
     button,
     by_place,
     fit,
@@ -28,7 +31,6 @@ from bot.views.common import (
     rules_button,
     seat_name,
 )
-from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.king import NUM_DEALS, KingView
 from engine.king.rules import TRICKS_PER_DEAL
 

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from bot.games.king.hint import move_text
 from bot.games.king.views import deal_label
 from bot.i18n import Translator
-from bot.views.common import card, cards, name_of
-from bot.views.models import Rendered, SeatInfo
+from bot.views.common import Rendered, SeatInfo, card, cards, name_of
 from bot.views.review import render_review as review_frame
 from engine.ai.review import Review
 from engine.king import KingView, Phase

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo
 from bot.views.sheets import GridRow, GridSheet
 from bot.views.sheets.seats import picture_name
 from engine.cards import Suit

@@ -17,6 +17,9 @@ from bot.callbacks import DeepLink, MoveCb, PickCb, start_link
 from bot.games.king.sections import KingSection
 from bot.i18n import Translator
 from bot.views.common import (
+    Rendered,
+    SeatInfo,
+    TableInfo,
     button,
     card,
     cards,
@@ -33,7 +36,6 @@ from bot.views.common import (
     url_button,
 )
 from bot.views.common import signed as common_signed
-from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.cards import Card, Suit
 from engine.king import (
     NEGATIVE_DEALS,

@@ -18,6 +18,8 @@ from bot.games.konchinka.views import (
 from bot.games.konchinka.words import moves_since
 from bot.i18n import Translator
 from bot.views.common import (
+    Rendered,
+    SeatInfo,
     button,
     by_place,
     card,
@@ -28,7 +30,6 @@ from bot.views.common import (
     rules_button,
     seat_name,
 )
-from bot.views.models import Rendered, SeatInfo
 from engine.konchinka import DealScore, KonchinkaView, Settlement
 
 

@@ -7,8 +7,7 @@ from collections.abc import Sequence
 
 from bot.games.konchinka.hint import move_text
 from bot.i18n import Translator
-from bot.views.common import cards
-from bot.views.models import Rendered, SeatInfo
+from bot.views.common import Rendered, SeatInfo, cards
 from bot.views.review import render_review as review_frame
 from engine.ai.review import Review
 from engine.konchinka import KonchinkaView

@@ -7,8 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.views.common import card, seat_name
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo, card, seat_name
 from bot.views.sheets import TallyDeal, TallySheet
 from bot.views.sheets.seats import picture_name
 from engine.konchinka import DealScore, KonchinkaView

@@ -16,6 +16,9 @@ from bot.games.konchinka.sections import KonchinkaSection
 from bot.games.konchinka.words import event_text, moves_since
 from bot.i18n import Translator
 from bot.views.common import (
+    Rendered,
+    SeatInfo,
+    TableInfo,
     button,
     card,
     cards,
@@ -33,7 +36,6 @@ from bot.views.common import (
     unplayable,
     url_button,
 )
-from bot.views.models import Rendered, SeatInfo, TableInfo
 from engine.cards import Card, Rank
 from engine.core import JSONValue
 from engine.konchinka import Capture, Finish, KonchinkaView, Lay, Variant

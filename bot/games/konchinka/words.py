@@ -6,8 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.views.common import card, cards, name_of
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo, card, cards, name_of
 from engine.cards import Card
 from engine.konchinka import KONCHINKI, Event, EventKind
 

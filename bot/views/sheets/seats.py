@@ -4,8 +4,7 @@ itself), a bot player marked with ⚙ (the font has no 🤖)."""
 from __future__ import annotations
 
 from bot.i18n import Translator
-from bot.views.common import bot_name
-from bot.views.models import SeatInfo
+from bot.views.common import SeatInfo, bot_name
 
 
 def picture_name(seat: SeatInfo, tr: Translator) -> str:

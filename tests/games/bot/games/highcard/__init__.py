@@ -12,8 +12,20 @@ from bot.callbacks import MoveCb
 from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.i18n import Translator
-from bot.views.common import button, card, cards, hand_last_row, keyboard, name_of, seat_name, turn_line
-from bot.views.models import LobbyInfo, Rendered, SeatInfo, TableInfo
+from bot.views.common import (
+    LobbyInfo,
+    Rendered,
+    SeatInfo,
+    TableInfo,
+    button,
+    card,
+    cards,
+    hand_last_row,
+    keyboard,
+    name_of,
+    seat_name,
+    turn_line,
+)
 from bot.views.review import render_review
 from bot.views.rules_book import RulesBook, RulesSection
 from bot.views.settings import done_row, turn_time_row
