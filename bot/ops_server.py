@@ -91,8 +91,14 @@ class OpsServer:
         self._socket.close()
 
     async def _shut(self) -> None:
+        """Stop listening, and end the connections still served (a slow client's) while the loop still runs:
+        left to the loop's close, each would be destroyed half-way and complain."""
         if self._server is not None:
             self._server.close()
+        serving = [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]
+        for task in serving:
+            task.cancel()
+        await asyncio.gather(*serving, return_exceptions=True)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self.open >= self.max_connections:

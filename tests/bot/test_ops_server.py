@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import resource
 import socket
+import sys
 import threading
 import time
 
@@ -85,3 +87,30 @@ async def test_many_slow_connections_take_no_thread_and_health_is_answered_once_
         assert (await _get(server.port, "/metrics")).startswith(b"HTTP/1.1 404")  # no metrics given
     finally:
         server.close()
+
+
+async def test_closing_the_server_ends_the_connections_it_still_serves() -> None:
+    """A client that never sends its request is still being served when the bot stops: the server ends that
+    connection while its loop runs, instead of leaving it to be destroyed half-way when the loop closes."""
+    health = Health()
+    server = OpsServer(health, asyncio.get_running_loop(), None, "127.0.0.1", 0, read_within=30.0)
+    server.start()
+    sock = socket.create_connection(("127.0.0.1", server.port))
+    try:
+        deadline = time.monotonic() + 5
+        while server.open == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        assert server.open == 1, "the silent client is being served"
+        complaints: list[object] = []
+        previous, sys.unraisablehook = sys.unraisablehook, complaints.append
+        try:
+            server.close()
+            gc.collect()
+        finally:
+            sys.unraisablehook = previous
+        assert server.open == 0, "its connection was ended"
+        assert complaints == []
+        sock.settimeout(2)
+        assert sock.recv(1) == b"", "the client sees the connection closed"
+    finally:
+        sock.close()
