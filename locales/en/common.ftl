@@ -14,7 +14,6 @@ bot-default-name = { $level ->
 }
 player-nameless = Player
 player-nobody = nobody
-game-konchinka = Konchinka
 game-king = King
 
 btn-rules = 📖 Rules
@@ -34,22 +33,8 @@ btn-table = 📋 Table
 btn-hint = 💡 Hint
 btn-open-bot = ▶️ Open the bot
 btn-take-seat = ↩️ Back to the game
-game-konchinka-button = 🃏 Konchinka
 game-king-button = 👑 King
 
-opt-variant = { $variant ->
-    [points] points
-   *[classic] classic
-}
-opt-target = to { $target }
-opt-multi-on = several captures a move
-opt-forced-on = capture is compulsory
-opt-early-off = no early finish
-opt-stake = stake { $stake }
-settlement-name = { $settlement ->
-    [stake] fixed stake
-   *[points] on points
-}
 turn-time = { $seconds ->
     [0] no limit
    *[other] { $seconds } s
@@ -74,26 +59,10 @@ lobby-status = { $status ->
 }
 
 settings-title = Settings
-settings-variant = Variant: { $variant ->
-    [points] points Konchinka
-   *[classic] classic
-}
-settings-target = Play to: { $target }
-settings-multi = Several captures a move: { $value }
-settings-forced = Capture is compulsory: { $value }
-settings-early = Early finish allowed: { $value }
-settings-settlement = Settlement: { $settlement ->
-    [stake] fixed stake of { $stake }
-   *[points] on points
-}
 settings-turn-time = Time per move: { $seconds ->
     [0] no limit
    *[other] { $seconds } s
 }
-settings-hint = The host can change these until the game starts.
-settings-multi-short = Several captures
-settings-forced-short = Must capture
-settings-early-short = Early finish
 settings-king-forced = The king of hearts also goes when hearts are led and their ace is in the trick: { $value }
 settings-king-stop = End a deal when no penalty is left: { $value }
 settings-king-forced-short = King under the ace of hearts

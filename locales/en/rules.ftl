@@ -273,7 +273,6 @@ cmd-play = Play against bots
 cmd-rules = Rules
 cmd-stats = My statistics
 cmd-help = Help
-cmd-konchinka = New Konchinka
 cmd-king = New King
 cmd-new = New game
 cmd-score = Show the table

@@ -14,7 +14,6 @@ bot-default-name = { $level ->
 }
 player-nameless = Игрок
 player-nobody = никто
-game-konchinka = Кончинка
 game-king = Кинг
 
 btn-rules = 📖 Правила
@@ -34,22 +33,8 @@ btn-table = 📋 Стол
 btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
 btn-take-seat = ↩️ Вернуться за стол
-game-konchinka-button = 🃏 Кончинка
 game-king-button = 👑 Кинг
 
-opt-variant = { $variant ->
-    [points] очковая
-   *[classic] классика
-}
-opt-target = до { $target }
-opt-multi-on = несколько взяток за ход
-opt-forced-on = брать обязательно
-opt-early-off = прикончить нельзя
-opt-stake = на кон { $stake }
-settlement-name = { $settlement ->
-    [stake] на кон
-   *[points] по очкам
-}
 turn-time = { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
@@ -75,26 +60,10 @@ lobby-status = { $status ->
 }
 
 settings-title = Настройки
-settings-variant = Вариант: { $variant ->
-    [points] очковая Кончинка
-   *[classic] классика
-}
-settings-target = Играем до: { $target }
-settings-multi = Несколько взяток за ход: { $value }
-settings-forced = Брать обязательно: { $value }
-settings-early = Можно прикончить: { $value }
-settings-settlement = Расчёт: { $settlement ->
-    [stake] на кон, ставка { $stake }
-   *[points] по очкам
-}
 settings-turn-time = Время на ход: { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
 }
-settings-hint = Менять их может организатор партии, пока она не началась.
-settings-multi-short = Несколько взяток
-settings-forced-short = Брать обязательно
-settings-early-short = Прикончить
 settings-king-forced = Кинга отдают и тогда, когда зашли с червей, а туз червей уже во взятке: { $value }
 settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
 settings-king-forced-short = Кинг под туза червей

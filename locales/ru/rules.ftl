@@ -283,7 +283,6 @@ cmd-play = Сыграть с ботами
 cmd-rules = Правила
 cmd-stats = Моя статистика
 cmd-help = Помощь
-cmd-konchinka = Новая Кончинка
 cmd-king = Новый Кинг
 cmd-new = Новая партия
 cmd-score = Показать стол
