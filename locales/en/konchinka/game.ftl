@@ -10,9 +10,11 @@ table-konchinki = { $count ->
 table-moves = Last moves:
 score-line = Score: { $scores }
 table-score = score { $score }
+
 hand-pick-card = Your cards — pick one to play:
 hand-what-now = <b>{ $card } — what now?</b>
 hand-card-cannot = { $card } can't be played now: capturing is compulsory and you have a capture.
+
 btn-finish = 🏁 Finish it!
 btn-lay = Put on the table
 btn-sweep = Take the whole table ({ $count })
@@ -57,6 +59,7 @@ move-leftovers-nobody = The rest of the table — { $count } { $count ->
     [one] card
    *[other] cards
 } — goes to nobody
+
 answer-must-capture = Capturing is compulsory: this card must take something.
 answer-not-on-table = { $card } is not on the table.
 answer-bad-group = Can't take that: it needs a card of the same rank or the same sum of points.
@@ -88,6 +91,7 @@ deal-konchinki = 🎯 { $count ->
 deal-no-konchinki = 🎯 Nobody took a konchinka
 deal-points = Points this deal: { $points }
 deal-short = <b>Deal { $deal } is over:</b> { $points }
+
 settle-title-points = Settlement on points — what each lacked to { $target }:
 settle-title-stake = Settlement (fixed stake of { $stake }):
 settle-pays = { $payer } → { $payee }: { $amount }{ settle-unit }
@@ -99,6 +103,7 @@ settle-unit = { $unit ->
     }
    *[stake] {""}
 }
+
 stats-points-konchinka = points scored: { $points }
 
 ## Konchinka: the hint and «🔍 Game review»
@@ -109,6 +114,7 @@ hint-move-capture = take { $taken } with { $card }
 hint-move-capture-finish = take { $taken } with { $card } and finish the game
 hint-value = On average { $value } points this deal.
 hint-values = On average { $value } points this deal; the best other move: { $other }.
+
 review-konchinka-position = <b>{ $n }.</b> Deal { $deal }. Table: { $table }
 review-empty-table = empty
 
@@ -124,6 +130,7 @@ sheet-col-deal = D
 sheet-col-cards = Crd
 sheet-col-konchinki = Kon
 sheet-grid-legend = Crd — who got +2 for cards, ♣ — +1 for clubs, Kon — who held konchinki; ! — the game was finished in that deal.
+
 history-lay = { $card } to the table
 history-capture = { $card } takes { $cards }
 history-finish = finish the game

@@ -3,6 +3,7 @@
 game-konchinka = Konchinka
 game-konchinka-button = 🃏 Konchinka
 cmd-konchinka = New Konchinka
+
 opt-variant = { $variant ->
     [points] points
    *[classic] classic
@@ -16,6 +17,7 @@ settlement-name = { $settlement ->
     [stake] fixed stake
    *[points] on points
 }
+
 settings-variant = Variant: { $variant ->
     [points] points Konchinka
    *[classic] classic

@@ -10,9 +10,11 @@ table-konchinki = { $count ->
 table-moves = Последние ходы:
 score-line = Счёт: { $scores }
 table-score = счёт { $score }
+
 hand-pick-card = Ваши карты — выберите, чем ходить:
 hand-what-now = <b>{ $card } — что делаем?</b>
 hand-card-cannot = { $card } сейчас не сыграть: есть что взять, а брать обязательно.
+
 btn-finish = 🏁 Прикончить!
 btn-lay = Положить на стол
 btn-sweep = Взять весь стол ({ $count })
@@ -84,6 +86,7 @@ move-leftovers-nobody = Остаток стола — { $count } { $count ->
     [few] карты
    *[many] карт
 } — не достаётся никому
+
 answer-must-capture = Брать обязательно: этой картой нужно что-то взять.
 answer-not-on-table = { $card } нет на столе.
 answer-bad-group = Так не взять: нужна карта того же достоинства или сумма очков.
@@ -116,6 +119,7 @@ deal-konchinki = 🎯 { $count ->
 deal-no-konchinki = 🎯 Кончинки никто не взял
 deal-points = Очки за раздачу: { $points }
 deal-short = <b>Раздача { $deal } окончена:</b> { $points }
+
 settle-title-points = Расчёт по очкам — кто сколько недобрал до { $target }:
 settle-title-stake = Расчёт (на кон, ставка { $stake }):
 settle-pays = { $payer } → { $payee }: { $amount }{ settle-unit }
@@ -128,6 +132,7 @@ settle-unit = { $unit ->
     }
    *[stake] {""}
 }
+
 stats-points-konchinka = очков набрано: { $points }
 
 ## Кончинка: подсказка и «🔍 Разбор партии»
@@ -138,6 +143,7 @@ hint-move-capture = взять { $taken } картой { $card }
 hint-move-capture-finish = взять { $taken } картой { $card } и прикончить партию
 hint-value = В среднем { $value } очка за раздачу.
 hint-values = В среднем { $value } очка за раздачу, лучший другой ход — { $other }.
+
 review-konchinka-position = <b>{ $n }.</b> Раздача { $deal }. Стол: { $table }
 review-empty-table = пусто
 
@@ -153,6 +159,7 @@ sheet-col-deal = Р
 sheet-col-cards = Кар
 sheet-col-konchinki = Кон
 sheet-grid-legend = Кар — кому +2 за карты, ♣ — кому +1 за трефы, Кон — у кого кончинки; ! — партию прикончили в этой раздаче.
+
 history-lay = { $card } на стол
 history-capture = { $card } берёт { $cards }
 history-finish = прикончить

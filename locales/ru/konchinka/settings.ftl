@@ -3,6 +3,7 @@
 game-konchinka = Кончинка
 game-konchinka-button = 🃏 Кончинка
 cmd-konchinka = Новая Кончинка
+
 opt-variant = { $variant ->
     [points] очковая
    *[classic] классика
@@ -16,6 +17,7 @@ settlement-name = { $settlement ->
     [stake] на кон
    *[points] по очкам
 }
+
 settings-variant = Вариант: { $variant ->
     [points] очковая Кончинка
    *[classic] классика
