@@ -52,7 +52,6 @@ king-order-preset = { $preset ->
     [cards] Card penalties first
    *[std] Usual
 }
-solo-menu = What shall we play? For Konchinka choose how many bots sit at the table; King is always four players — you and three bots.
 btn-solo-king = 👑 King — with three bots
 king-you-choose-trump = you name trump
 king-deal-short = { $deal }/{ $total }

@@ -52,7 +52,6 @@ king-order-preset = { $preset ->
     [cards] Сначала штрафы за карты
    *[std] Обычный
 }
-solo-menu = Во что играем? Для Кончинки выберите, сколько ботов за столом; в Кинг всегда играют вчетвером — с тремя ботами.
 btn-solo-king = 👑 Кинг — с тремя ботами
 king-you-choose-trump = козыря назначаете вы
 king-deal-short = { $deal }/{ $total }
