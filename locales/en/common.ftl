@@ -14,7 +14,6 @@ bot-default-name = { $level ->
 }
 player-nameless = Player
 player-nobody = nobody
-game-king = King
 
 btn-rules = 📖 Rules
 btn-join = ✋ Join
@@ -33,14 +32,12 @@ btn-table = 📋 Table
 btn-hint = 💡 Hint
 btn-open-bot = ▶️ Open the bot
 btn-take-seat = ↩️ Back to the game
-game-king-button = 👑 King
 
 turn-time = { $seconds ->
     [0] no limit
    *[other] { $seconds } s
 }
 
-lobby-king-summary = 15 deals, four players
 lobby-turn-time = ⏱ Per move: { $seconds } s
 lobby-players = Players ({ $count }/{ $max }):
 lobby-empty = — nobody yet
@@ -63,10 +60,6 @@ settings-turn-time = Time per move: { $seconds ->
     [0] no limit
    *[other] { $seconds } s
 }
-settings-king-forced = The king of hearts also goes when hearts are led and their ace is in the trick: { $value }
-settings-king-stop = End a deal when no penalty is left: { $value }
-settings-king-forced-short = King under the ace of hearts
-settings-king-stop-short = Early end of deals
 
 solo-choose-game = What shall we play?
 solo-opponents-btn = { $count ->

@@ -37,10 +37,6 @@ answer-game-over = The game is already over.
 answer-not-in-hand = You don't have that card.
 answer-malformed = Unknown button — open the latest message.
 answer-not-legal = That move is not allowed.
-answer-must-follow-suit = You must follow suit: you have { $suit }.
-answer-no-heart-lead = You can't lead hearts while you hold other suits.
-answer-must-play-king-of-hearts = You must give up the king of hearts now.
-answer-must-trump = You have no card of that suit — you must trump with { $suit }.
 answer-not-a-player = You are not playing in this game.
 answer-no-game = No game here — start a new one.
 answer-game-running = A game is already running in this chat.
@@ -72,9 +68,6 @@ time-limit = ⏱ { $seconds } s per move
 move-auto = ⏰ { $move } — played by the bot: time ran out
 hint-line = 💡 The master would play: { $move } — { $why }.
 joined-private = ✅ You are in the { $game } game in “{ $group }”. When the host starts it, your cards will come here.
-hint-move-play = { $card }
-hint-move-trump = trump { $suit }
-hint-move-trump-last = trump by the last card
 hint-why = { $why ->
     [finish] the points already allow finishing
     [konchinka] it takes a konchinka
@@ -102,12 +95,6 @@ hint-why = { $why ->
     [discard] the trick cannot be won — it discards
    *[lead] it prepares tricks for later
 }
-hint-dump-what = { $what ->
-    [king] the king of hearts
-    [queen] a queen
-    [jack] a jack
-   *[heart] a heart
-}
 
 ## The game's sheet as a picture and as text (each game's own is in its folder)
 
@@ -126,7 +113,6 @@ history-points = Points: { $points }
 history-totals = Totals: { $totals }
 history-result = The game is over. Result: { $scores }
 history-winners = Winner: { $names }
-history-trump = trump { $suit }
 history-caption = 📜 Game history
 sheet-caption = 📋 Score sheet after deal { $deal }: { $scores }
 sheet-caption-final = 🏆 Final result: { $scores }

@@ -14,7 +14,6 @@ bot-default-name = { $level ->
 }
 player-nameless = Игрок
 player-nobody = никто
-game-king = Кинг
 
 btn-rules = 📖 Правила
 btn-join = ✋ Присоединиться
@@ -33,14 +32,12 @@ btn-table = 📋 Стол
 btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
 btn-take-seat = ↩️ Вернуться за стол
-game-king-button = 👑 Кинг
 
 turn-time = { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
 }
 
-lobby-king-summary = 15 раздач, четверо
 lobby-turn-time = ⏱ На ход: { $seconds } с
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-empty = — пока никого
@@ -64,10 +61,6 @@ settings-turn-time = Время на ход: { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
 }
-settings-king-forced = Кинга отдают и тогда, когда зашли с червей, а туз червей уже во взятке: { $value }
-settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
-settings-king-forced-short = Кинг под туза червей
-settings-king-stop-short = Досрочный конец раздачи
 
 solo-choose-game = Во что играем?
 solo-opponents-btn = { $count ->

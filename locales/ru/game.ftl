@@ -39,10 +39,6 @@ answer-game-over = Партия уже окончена.
 answer-not-in-hand = Этой карты у вас нет.
 answer-malformed = Непонятная кнопка — откройте свежее сообщение.
 answer-not-legal = Так ходить нельзя.
-answer-must-follow-suit = Нужно класть карту в масть: у вас есть { $suit }.
-answer-no-heart-lead = Заходить с червей нельзя, пока есть другие масти.
-answer-must-play-king-of-hearts = Сейчас нужно отдать кинга (К♥).
-answer-must-trump = Масти нет — нужно бить козырем { $suit }.
 answer-not-a-player = Вы не играете в этой партии.
 answer-no-game = Партии нет — начните новую.
 answer-game-running = В этом чате уже идёт партия.
@@ -76,9 +72,6 @@ time-limit = ⏱ { $seconds } с на ход
 move-auto = ⏰ { $move } — сыграл бот: время вышло
 hint-line = 💡 Мастер сыграл бы так: { $move } — { $why }.
 joined-private = ✅ Вы записаны в партию «{ $game }» в группе «{ $group }». Когда организатор начнёт её, карты придут сюда.
-hint-move-play = { $card }
-hint-move-trump = козырь { $suit }
-hint-move-trump-last = козырь по последней карте
 hint-why = { $why ->
     [finish] очков уже хватает для победы
     [konchinka] забирает кончинку
@@ -106,12 +99,6 @@ hint-why = { $why ->
     [discard] взятку не взять — сбрасывает лишнее
    *[lead] готовит взятки на потом
 }
-hint-dump-what = { $what ->
-    [king] кинга
-    [queen] даму
-    [jack] валета
-   *[heart] черву
-}
 
 ## Запись партии картинкой и текстом (у каждой игры своя — в её папке)
 
@@ -131,7 +118,6 @@ history-points = Очки: { $points }
 history-totals = Итого: { $totals }
 history-result = Партия окончена. Итог: { $scores }
 history-winners = Победа: { $names }
-history-trump = козырь { $suit }
 history-caption = 📜 История партии
 sheet-caption = 📋 Запись после раздачи { $deal }: { $scores }
 sheet-caption-final = 🏆 Итог партии: { $scores }
