@@ -178,7 +178,7 @@ def test_setuptools_finds_every_package_of_bot_and_engine_and_every_folder_of_te
     }
     assert (ROOT / "bot" / "locales").resolve() == (ROOT / "locales").resolve()
     assert code | texts <= found, sorted(code | texts - found)
-    assert {"bot.locales.ru.king", "bot.locales.en.king"} <= texts
+    assert {f"bot.locales.{lang}.{game}" for lang in ("ru", "en") for game in ("konchinka", "king")} <= texts
     assert not [name for name in found if name.endswith(".csrc")]
     assert config["package-data"]["bot.locales"] == ["**/*.ftl"]
     fonts = ROOT / "bot" / "views" / "sheets"

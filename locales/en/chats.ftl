@@ -16,6 +16,7 @@ btn-add-group = 👥 Add to a group
 btn-open-private = 💬 Open the private chat
 answer-too-many = Too many questions in a row — I'll skip this one. Ask it again in half a minute.
 answer-open-private-first = The rules go to our private chat, which you haven't opened yet: open it and tap Start.
+solo-menu = What shall we play? For Konchinka choose how many bots sit at the table; King is always four players — you and three bots.
 solo-menu-opponents-btn = { $game } — { $count ->
     [1] with one bot
     [2] with two bots

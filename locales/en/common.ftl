@@ -14,8 +14,6 @@ bot-default-name = { $level ->
 }
 player-nameless = Player
 player-nobody = nobody
-game-konchinka = Konchinka
-game-king = King
 
 btn-rules = 📖 Rules
 btn-join = ✋ Join
@@ -29,39 +27,17 @@ btn-cancel = ✖️ Cancel
 btn-back = ← Back
 btn-done = ✔️ Done
 btn-my-cards = 🃏 My cards
-btn-finish = 🏁 Finish it!
-btn-lay = Put on the table
-btn-sweep = Take the whole table ({ $count })
-btn-capture = Take { $cards }
-btn-and-finish = 🏁 { $action } and finish
-btn-other-card = ← Another card
 btn-rematch = 🔁 Rematch
 btn-table = 📋 Table
 btn-hint = 💡 Hint
 btn-open-bot = ▶️ Open the bot
 btn-take-seat = ↩️ Back to the game
-game-konchinka-button = 🃏 Konchinka
-game-king-button = 👑 King
 
-opt-variant = { $variant ->
-    [points] points
-   *[classic] classic
-}
-opt-target = to { $target }
-opt-multi-on = several captures a move
-opt-forced-on = capture is compulsory
-opt-early-off = no early finish
-opt-stake = stake { $stake }
-settlement-name = { $settlement ->
-    [stake] fixed stake
-   *[points] on points
-}
 turn-time = { $seconds ->
     [0] no limit
    *[other] { $seconds } s
 }
 
-lobby-king-summary = 15 deals, four players
 lobby-turn-time = ⏱ Per move: { $seconds } s
 lobby-players = Players ({ $count }/{ $max }):
 lobby-empty = — nobody yet
@@ -80,30 +56,10 @@ lobby-status = { $status ->
 }
 
 settings-title = Settings
-settings-variant = Variant: { $variant ->
-    [points] points Konchinka
-   *[classic] classic
-}
-settings-target = Play to: { $target }
-settings-multi = Several captures a move: { $value }
-settings-forced = Capture is compulsory: { $value }
-settings-early = Early finish allowed: { $value }
-settings-settlement = Settlement: { $settlement ->
-    [stake] fixed stake of { $stake }
-   *[points] on points
-}
 settings-turn-time = Time per move: { $seconds ->
     [0] no limit
    *[other] { $seconds } s
 }
-settings-hint = The host can change these until the game starts.
-settings-multi-short = Several captures
-settings-forced-short = Must capture
-settings-early-short = Early finish
-settings-king-forced = The king of hearts also goes when hearts are led and their ace is in the trick: { $value }
-settings-king-stop = End a deal when no penalty is left: { $value }
-settings-king-forced-short = King under the ace of hearts
-settings-king-stop-short = Early end of deals
 
 solo-choose-game = What shall we play?
 solo-opponents-btn = { $count ->

@@ -1,80 +1,23 @@
 ## The table, moves, results
 
-table-deal = Deal { $deal } · dealer { $dealer }
 table-empty = The table is empty
 table-cards = On the table: { $cards }
 table-turn = To move: { $name }
-table-deck = Deck: { $count }
-table-player = { $name } — pile { $pile } (♣ { $clubs })
-table-konchinki = { $count ->
-    [one] konchinka
-   *[other] konchinki
-}: { $cards }
 table-replaced = 🤖 a bot plays for now
 table-unreachable = ⚠️ the bot can't write
-table-moves = Last moves:
 tally-title = Tally:
-score-line = Score: { $scores }
-
-card-instr = with { $card }
-move-lay = { $name } puts down { $card }
-move-capture = { $name } takes { $taken } { $by }
-move-sweep = { $name } sweeps the table { $by } ({ $count ->
-    [one] { $count } card
-   *[other] { $count } cards
-})
-move-konchinka = 🎯 { $count ->
-    [one] konchinka
-   *[other] konchinki
-} { $cards }
-move-finish = 🏁 { $name } finishes the game!
-move-leftovers = The rest of the table — { $count } { $count ->
-    [one] card
-   *[other] cards
-} — goes to { $name }
-move-leftovers-nobody = The rest of the table — { $count } { $count ->
-    [one] card
-   *[other] cards
-} — goes to nobody
 
 hand-your-turn = 👉 <b>Your move, { $name }!</b>
-hand-pick-card = Your cards — pick one to play:
-hand-what-now = <b>{ $card } — what now?</b>
-hand-card-cannot = { $card } can't be played now: capturing is compulsory and you have a capture.
 hand-cards = Your cards: { $cards }
 hand-game-over = The game is over.
 hand-waiting = ⏳ Others are moving — the table and the moves are in the group.
 
 deal-none = The deal is not over yet.
-deal-title = <b>Deal { $deal } is over</b>
-deal-finished-early = 🏁 { $name } finishes the game mid-deal: only { $name } scores for this deal — the points already secured; the others get nothing.
-deal-tie = a tie — nobody
-deal-not-secured = not secured — nobody
-deal-award = { $name } +{ $points }
-deal-cards = 🃏 Cards: { $counts } → { $award }
-deal-clubs = ♣ Clubs: { $counts } → { $award }
-deal-konchinki = 🎯 { $count ->
-    [one] Konchinka: { $held } (+1)
-   *[other] Konchinki: { $held } (+1 each)
-}
-deal-no-konchinki = 🎯 Nobody took a konchinka
-deal-points = Points this deal: { $points }
 
 party-title = 🏆 <b>The game is over!</b>
 party-winner = Winner: { $name } — { $points } { $count ->
     [one] point
    *[other] points
-}
-settle-title-points = Settlement on points — what each lacked to { $target }:
-settle-title-stake = Settlement (fixed stake of { $stake }):
-settle-pays = { $payer } → { $payee }: { $amount }{ settle-unit }
-settle-owes = { $payer } pays { $amount }{ settle-unit }
-settle-unit = { $unit ->
-    [points] { $amount ->
-        [one] {" "}point
-       *[other] {" "}points
-    }
-   *[stake] {""}
 }
 
 notice-start-bot = { $name }, the bot can't write to you. Open it with the button below and press “Start” — your cards will come there.
@@ -94,24 +37,6 @@ answer-game-over = The game is already over.
 answer-not-in-hand = You don't have that card.
 answer-malformed = Unknown button — open the latest message.
 answer-not-legal = That move is not allowed.
-answer-must-capture = Capturing is compulsory: this card must take something.
-answer-not-on-table = { $card } is not on the table.
-answer-bad-group = Can't take that: it needs a card of the same rank or the same sum of points.
-answer-one-group-only = Only one capture a move.
-answer-overlapping-groups = A card can't be taken twice.
-answer-jack-sweeps-all = A jack takes the whole table.
-answer-nothing-to-capture = This card has nothing to take.
-answer-cannot-finish = You can't finish yet: { $secured ->
-    [one] { $secured } point
-   *[other] { $secured } points
-} secured, { $need } needed{ $tie ->
-    [yes] {" "}to get ahead of everyone
-   *[no] {""}
-}.
-answer-must-follow-suit = You must follow suit: you have { $suit }.
-answer-no-heart-lead = You can't lead hearts while you hold other suits.
-answer-must-play-king-of-hearts = You must give up the king of hearts now.
-answer-must-trump = You have no card of that suit — you must trump with { $suit }.
 answer-not-a-player = You are not playing in this game.
 answer-no-game = No game here — start a new one.
 answer-game-running = A game is already running in this chat.
@@ -141,16 +66,8 @@ answer-unknown = Not allowed.
 
 time-limit = ⏱ { $seconds } s per move
 move-auto = ⏰ { $move } — played by the bot: time ran out
-table-score = score { $score }
 hint-line = 💡 The master would play: { $move } — { $why }.
 joined-private = ✅ You are in the { $game } game in “{ $group }”. When the host starts it, your cards will come here.
-hint-move-finish = finish the game
-hint-move-lay = put down { $card }
-hint-move-capture = take { $taken } with { $card }
-hint-move-capture-finish = take { $taken } with { $card } and finish the game
-hint-move-play = { $card }
-hint-move-trump = trump { $suit }
-hint-move-trump-last = trump by the last card
 hint-why = { $why ->
     [finish] the points already allow finishing
     [konchinka] it takes a konchinka
@@ -178,31 +95,13 @@ hint-why = { $why ->
     [discard] the trick cannot be won — it discards
    *[lead] it prepares tricks for later
 }
-hint-dump-what = { $what ->
-    [king] the king of hearts
-    [queen] a queen
-    [jack] a jack
-   *[heart] a heart
-}
-hint-value = On average { $value } points this deal.
-hint-values = On average { $value } points this deal; the best other move: { $other }.
 
-## The game's sheet as a picture and as text (Konchinka)
+## The game's sheet as a picture and as text (each game's own is in its folder)
 
-sheet-konchinka-title = Konchinka · score sheet
 sheet-deals = { $count ->
     [one] { $count } deal
    *[other] { $count } deals
 }
-sheet-winner = winner
-sheet-note-cards = cards { $counts }
-sheet-note-clubs = ♣ { $counts }
-sheet-note-konchinki = konchinki: { $held }
-sheet-note-finish = finished by { $name }
-sheet-col-deal = D
-sheet-col-cards = Crd
-sheet-col-konchinki = Kon
-sheet-grid-legend = Crd — who got +2 for cards, ♣ — +1 for clubs, Kon — who held konchinki; ! — the game was finished in that deal.
 
 ## The game's history (a text file)
 
@@ -214,10 +113,6 @@ history-points = Points: { $points }
 history-totals = Totals: { $totals }
 history-result = The game is over. Result: { $scores }
 history-winners = Winner: { $names }
-history-lay = { $card } to the table
-history-capture = { $card } takes { $cards }
-history-finish = finish the game
-history-trump = trump { $suit }
 history-caption = 📜 Game history
 sheet-caption = 📋 Score sheet after deal { $deal }: { $scores }
 sheet-caption-final = 🏆 Final result: { $scores }

@@ -11,7 +11,5 @@ stats-line = { $mode ->
    *[other] { $wins } wins
 }, { $points }{ $settlement }
 stats-points = points: { $points }
-stats-points-konchinka = points scored: { $points }
-stats-points-king = total score: { $points }
 stats-settlement = , settlement: { $amount }
 stats-nothing = You haven't finished a game yet. Play with bots: /play.

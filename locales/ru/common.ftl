@@ -14,8 +14,6 @@ bot-default-name = { $level ->
 }
 player-nameless = Игрок
 player-nobody = никто
-game-konchinka = Кончинка
-game-king = Кинг
 
 btn-rules = 📖 Правила
 btn-join = ✋ Присоединиться
@@ -29,39 +27,17 @@ btn-cancel = ✖️ Отмена
 btn-back = ← Назад
 btn-done = ✔️ Готово
 btn-my-cards = 🃏 Мои карты
-btn-finish = 🏁 Прикончить!
-btn-lay = Положить на стол
-btn-sweep = Взять весь стол ({ $count })
-btn-capture = Взять { $cards }
-btn-and-finish = 🏁 { $action } и прикончить
-btn-other-card = ← Другая карта
 btn-rematch = 🔁 Реванш
 btn-table = 📋 Стол
 btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
 btn-take-seat = ↩️ Вернуться за стол
-game-konchinka-button = 🃏 Кончинка
-game-king-button = 👑 Кинг
 
-opt-variant = { $variant ->
-    [points] очковая
-   *[classic] классика
-}
-opt-target = до { $target }
-opt-multi-on = несколько взяток за ход
-opt-forced-on = брать обязательно
-opt-early-off = прикончить нельзя
-opt-stake = на кон { $stake }
-settlement-name = { $settlement ->
-    [stake] на кон
-   *[points] по очкам
-}
 turn-time = { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
 }
 
-lobby-king-summary = 15 раздач, четверо
 lobby-turn-time = ⏱ На ход: { $seconds } с
 lobby-players = Игроки ({ $count }/{ $max }):
 lobby-empty = — пока никого
@@ -81,30 +57,10 @@ lobby-status = { $status ->
 }
 
 settings-title = Настройки
-settings-variant = Вариант: { $variant ->
-    [points] очковая Кончинка
-   *[classic] классика
-}
-settings-target = Играем до: { $target }
-settings-multi = Несколько взяток за ход: { $value }
-settings-forced = Брать обязательно: { $value }
-settings-early = Можно прикончить: { $value }
-settings-settlement = Расчёт: { $settlement ->
-    [stake] на кон, ставка { $stake }
-   *[points] по очкам
-}
 settings-turn-time = Время на ход: { $seconds ->
     [0] без лимита
    *[other] { $seconds } с
 }
-settings-hint = Менять их может организатор партии, пока она не началась.
-settings-multi-short = Несколько взяток
-settings-forced-short = Брать обязательно
-settings-early-short = Прикончить
-settings-king-forced = Кинга отдают и тогда, когда зашли с червей, а туз червей уже во взятке: { $value }
-settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
-settings-king-forced-short = Кинг под туза червей
-settings-king-stop-short = Досрочный конец раздачи
 
 solo-choose-game = Во что играем?
 solo-opponents-btn = { $count ->

@@ -13,7 +13,5 @@ stats-line = { $mode ->
    *[many] { $wins } побед
 }, { $points }{ $settlement }
 stats-points = очки: { $points }
-stats-points-konchinka = очков набрано: { $points }
-stats-points-king = итог по очкам: { $points }
 stats-settlement = , расчёт: { $amount }
 stats-nothing = Вы ещё не доиграли ни одной партии. Сыграть с ботами — /play.

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,7 @@ from bot.games.konchinka import KONCHINKA
 from bot.games.konchinka import results as cr
 from bot.games.konchinka import views as cv
 from bot.games.konchinka.views import KonchinkaTable
-from bot.i18n import Translator
+from bot.i18n import Locale, Translator, ftl_files
 from bot.storage.models import GameMode, UserStats
 from bot.views import Rendered, SeatInfo, TableInfo, render_joined, render_lobby, render_timed_out
 from bot.views.common import bot_name, number_bots, seat_name
@@ -473,8 +472,7 @@ def test_bot_names_are_short_and_distinct(tr: Translator) -> None:
 
 
 def test_english_never_calls_the_game_a_party() -> None:
-    root = Path(__file__).resolve().parents[2] / "locales" / "en"
-    for path in root.glob("*.ftl"):
+    for path in ftl_files(Locale.EN):  # the shared texts and each game's folder
         for line in path.read_text(encoding="utf-8").splitlines():
             value = line.split("=", 1)[1] if re.match(r"^[a-z][\w-]* =", line) else line
             assert "party" not in value.lower(), (path.name, line)

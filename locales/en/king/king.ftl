@@ -52,7 +52,6 @@ king-order-preset = { $preset ->
     [cards] Card penalties first
    *[std] Usual
 }
-solo-menu = What shall we play? For Konchinka choose how many bots sit at the table; King is always four players — you and three bots.
 btn-solo-king = 👑 King — with three bots
 king-you-choose-trump = you name trump
 king-deal-short = { $deal }/{ $total }
@@ -67,3 +66,42 @@ sheet-king-title = King · score sheet
 sheet-king-positive = trump deal { $n }
 sheet-king-total = Total
 sheet-king-check = all columns add up to:
+
+## King: its name, its command, the lobby, the settings, the statistics
+
+game-king = King
+game-king-button = 👑 King
+cmd-king = New King
+lobby-king-summary = 15 deals, four players
+
+settings-king-forced = The king of hearts also goes when hearts are led and their ace is in the trick: { $value }
+settings-king-stop = End a deal when no penalty is left: { $value }
+settings-king-forced-short = King under the ace of hearts
+settings-king-stop-short = Early end of deals
+
+stats-points-king = total score: { $points }
+
+## King: why a move is refused, the hint, «🔍 Game review», the game's history
+
+answer-must-follow-suit = You must follow suit: you have { $suit }.
+answer-no-heart-lead = You can't lead hearts while you hold other suits.
+answer-must-play-king-of-hearts = You must give up the king of hearts now.
+answer-must-trump = You have no card of that suit — you must trump with { $suit }.
+
+hint-move-play = { $card }
+hint-move-trump = trump { $suit }
+hint-move-trump-last = trump by the last card
+hint-dump-what = { $what ->
+    [king] the king of hearts
+    [queen] a queen
+    [jack] a jack
+   *[heart] a heart
+}
+
+review-king-position = <b>{ $n }.</b> Deal { $deal }/{ $total }, { $contract }, trick { $trick }
+review-king-trump-suit = trumps { $suit }
+review-king-trick = On the table: { $plays }
+review-king-lead = You lead.
+review-king-choose = You name trumps; your first three cards: { $hand }
+
+history-trump = trump { $suit }

@@ -52,7 +52,6 @@ king-order-preset = { $preset ->
     [cards] Сначала штрафы за карты
    *[std] Обычный
 }
-solo-menu = Во что играем? Для Кончинки выберите, сколько ботов за столом; в Кинг всегда играют вчетвером — с тремя ботами.
 btn-solo-king = 👑 Кинг — с тремя ботами
 king-you-choose-trump = козыря назначаете вы
 king-deal-short = { $deal }/{ $total }
@@ -68,3 +67,42 @@ sheet-king-title = Кинг · запись
 sheet-king-positive = отыгрыш { $n }
 sheet-king-total = Итого
 sheet-king-check = сумма всех столбцов:
+
+## Кинг: название, команда, лобби, настройки, статистика
+
+game-king = Кинг
+game-king-button = 👑 Кинг
+cmd-king = Новый Кинг
+lobby-king-summary = 15 раздач, четверо
+
+settings-king-forced = Кинга отдают и тогда, когда зашли с червей, а туз червей уже во взятке: { $value }
+settings-king-stop = Заканчивать раздачу, когда штрафов не осталось: { $value }
+settings-king-forced-short = Кинг под туза червей
+settings-king-stop-short = Досрочный конец раздачи
+
+stats-points-king = итог по очкам: { $points }
+
+## Кинг: почему так ходить нельзя, подсказка, «🔍 Разбор партии», история партии
+
+answer-must-follow-suit = Нужно класть карту в масть: у вас есть { $suit }.
+answer-no-heart-lead = Заходить с червей нельзя, пока есть другие масти.
+answer-must-play-king-of-hearts = Сейчас нужно отдать кинга (К♥).
+answer-must-trump = Масти нет — нужно бить козырем { $suit }.
+
+hint-move-play = { $card }
+hint-move-trump = козырь { $suit }
+hint-move-trump-last = козырь по последней карте
+hint-dump-what = { $what ->
+    [king] кинга
+    [queen] даму
+    [jack] валета
+   *[heart] черву
+}
+
+review-king-position = <b>{ $n }.</b> Раздача { $deal }/{ $total }, { $contract }, взятка { $trick }
+review-king-trump-suit = козырь { $suit }
+review-king-trick = На столе: { $plays }
+review-king-lead = Вы заходите первым.
+review-king-choose = Вы назначаете козыря, первые три карты: { $hand }
+
+history-trump = козырь { $suit }

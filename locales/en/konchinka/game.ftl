@@ -1,0 +1,136 @@
+## Konchinka: the table, the hand and a move
+
+table-deal = Deal { $deal } · dealer { $dealer }
+table-deck = Deck: { $count }
+table-player = { $name } — pile { $pile } (♣ { $clubs })
+table-konchinki = { $count ->
+    [one] konchinka
+   *[other] konchinki
+}: { $cards }
+table-moves = Last moves:
+score-line = Score: { $scores }
+table-score = score { $score }
+
+hand-pick-card = Your cards — pick one to play:
+hand-what-now = <b>{ $card } — what now?</b>
+hand-card-cannot = { $card } can't be played now: capturing is compulsory and you have a capture.
+
+btn-finish = 🏁 Finish it!
+btn-lay = Put on the table
+btn-sweep = Take the whole table ({ $count })
+btn-capture = Take { $cards }
+btn-and-finish = 🏁 { $action } and finish
+btn-other-card = ← Another card
+
+## Konchinka: «Finish it» with its reason
+
+finish-konchinki = { $cards } { $count ->
+    [one] gives
+   *[other] give
+} +{ $points }
+finish-clubs = { $clubs } { $clubs ->
+    [one] club gives
+   *[other] clubs give
+} +{ $points }
+finish-cards = { $count } cards give +{ $points }
+finish-reason = { $parts } → { $total }
+finish-ask = 🏁 <b>Finish the game?</b> { $reason } — and the game is yours.
+btn-finish-yes = 🏁 Yes, finish it!
+
+## Konchinka: moves in words, and why a move is refused
+
+card-instr = with { $card }
+move-lay = { $name } puts down { $card }
+move-capture = { $name } takes { $taken } { $by }
+move-sweep = { $name } sweeps the table { $by } ({ $count ->
+    [one] { $count } card
+   *[other] { $count } cards
+})
+move-konchinka = 🎯 { $count ->
+    [one] konchinka
+   *[other] konchinki
+} { $cards }
+move-finish = 🏁 { $name } finishes the game!
+move-leftovers = The rest of the table — { $count } { $count ->
+    [one] card
+   *[other] cards
+} — goes to { $name }
+move-leftovers-nobody = The rest of the table — { $count } { $count ->
+    [one] card
+   *[other] cards
+} — goes to nobody
+
+answer-must-capture = Capturing is compulsory: this card must take something.
+answer-not-on-table = { $card } is not on the table.
+answer-bad-group = Can't take that: it needs a card of the same rank or the same sum of points.
+answer-one-group-only = Only one capture a move.
+answer-overlapping-groups = A card can't be taken twice.
+answer-jack-sweeps-all = A jack takes the whole table.
+answer-nothing-to-capture = This card has nothing to take.
+answer-cannot-finish = You can't finish yet: { $secured ->
+    [one] { $secured } point
+   *[other] { $secured } points
+} secured, { $need } needed{ $tie ->
+    [yes] {" "}to get ahead of everyone
+   *[no] {""}
+}.
+
+## Konchinka: a deal's results, the settlement, the statistics
+
+deal-title = <b>Deal { $deal } is over</b>
+deal-finished-early = 🏁 { $name } finishes the game mid-deal: only { $name } scores for this deal — the points already secured; the others get nothing.
+deal-tie = a tie — nobody
+deal-not-secured = not secured — nobody
+deal-award = { $name } +{ $points }
+deal-cards = 🃏 Cards: { $counts } → { $award }
+deal-clubs = ♣ Clubs: { $counts } → { $award }
+deal-konchinki = 🎯 { $count ->
+    [one] Konchinka: { $held } (+1)
+   *[other] Konchinki: { $held } (+1 each)
+}
+deal-no-konchinki = 🎯 Nobody took a konchinka
+deal-points = Points this deal: { $points }
+deal-short = <b>Deal { $deal } is over:</b> { $points }
+
+settle-title-points = Settlement on points — what each lacked to { $target }:
+settle-title-stake = Settlement (fixed stake of { $stake }):
+settle-pays = { $payer } → { $payee }: { $amount }{ settle-unit }
+settle-owes = { $payer } pays { $amount }{ settle-unit }
+settle-unit = { $unit ->
+    [points] { $amount ->
+        [one] {" "}point
+       *[other] {" "}points
+    }
+   *[stake] {""}
+}
+
+stats-points-konchinka = points scored: { $points }
+
+## Konchinka: the hint and «🔍 Game review»
+
+hint-move-finish = finish the game
+hint-move-lay = put down { $card }
+hint-move-capture = take { $taken } with { $card }
+hint-move-capture-finish = take { $taken } with { $card } and finish the game
+hint-value = On average { $value } points this deal.
+hint-values = On average { $value } points this deal; the best other move: { $other }.
+
+review-konchinka-position = <b>{ $n }.</b> Deal { $deal }. Table: { $table }
+review-empty-table = empty
+
+## Konchinka: the game's sheet as a picture and as text, the game's history
+
+sheet-konchinka-title = Konchinka · score sheet
+sheet-winner = winner
+sheet-note-cards = cards { $counts }
+sheet-note-clubs = ♣ { $counts }
+sheet-note-konchinki = konchinki: { $held }
+sheet-note-finish = finished by { $name }
+sheet-col-deal = D
+sheet-col-cards = Crd
+sheet-col-konchinki = Kon
+sheet-grid-legend = Crd — who got +2 for cards, ♣ — +1 for clubs, Kon — who held konchinki; ! — the game was finished in that deal.
+
+history-lay = { $card } to the table
+history-capture = { $card } takes { $cards }
+history-finish = finish the game

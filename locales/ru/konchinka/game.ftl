@@ -1,0 +1,165 @@
+## Кончинка: стол, рука и ход
+
+table-deal = Раздача { $deal } · сдаёт { $dealer }
+table-deck = Колода: { $count }
+table-player = { $name } — взято { $pile } (♣ { $clubs })
+table-konchinki = { $count ->
+    [one] кончинка
+   *[other] кончинки
+}: { $cards }
+table-moves = Последние ходы:
+score-line = Счёт: { $scores }
+table-score = счёт { $score }
+
+hand-pick-card = Ваши карты — выберите, чем ходить:
+hand-what-now = <b>{ $card } — что делаем?</b>
+hand-card-cannot = { $card } сейчас не сыграть: есть что взять, а брать обязательно.
+
+btn-finish = 🏁 Прикончить!
+btn-lay = Положить на стол
+btn-sweep = Взять весь стол ({ $count })
+btn-capture = Взять { $cards }
+btn-and-finish = 🏁 { $action } и прикончить
+btn-other-card = ← Другая карта
+
+## Кончинка: «Прикончить» с причиной
+
+finish-konchinki = { $cards } { $count ->
+    [one] даёт
+   *[other] дают
+} +{ $points }
+finish-clubs = { $clubs } { $clubs ->
+    [one] трефа даёт
+    [few] трефы дают
+   *[many] треф дают
+} +{ $points }
+finish-cards = { $count } { $count ->
+    [one] карта даёт
+    [few] карты дают
+   *[many] карт дают
+} +{ $points }
+finish-reason = { $parts } → { $total }
+finish-ask = 🏁 <b>Прикончить партию?</b> { $reason } — и партия ваша.
+btn-finish-yes = 🏁 Да, прикончить!
+
+## Кончинка: ходы словами и почему так ходить нельзя
+
+card-instr = { $rank ->
+    [2] двойкой
+    [3] тройкой
+    [4] четвёркой
+    [5] пятёркой
+    [6] шестёркой
+    [7] семёркой
+    [8] восьмёркой
+    [9] девяткой
+    [10] десяткой
+    [11] валетом
+    [12] дамой
+    [13] королём
+   *[14] тузом
+} { $suit ->
+    [c] треф
+    [d] бубен
+    [h] червей
+   *[s] пик
+}
+move-lay = { $name } кладёт { $card }
+move-capture = { $name } берёт { $taken } { $by }
+move-sweep = { $name } берёт { $by } весь стол ({ $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+   *[many] { $count } карт
+})
+move-konchinka = 🎯 { $count ->
+    [one] кончинка
+   *[other] кончинки
+} { $cards }
+move-finish = 🏁 { $name } приканчивает партию!
+move-leftovers = Остаток стола — { $count } { $count ->
+    [one] карта
+    [few] карты
+   *[many] карт
+} — забирает { $name }
+move-leftovers-nobody = Остаток стола — { $count } { $count ->
+    [one] карта
+    [few] карты
+   *[many] карт
+} — не достаётся никому
+
+answer-must-capture = Брать обязательно: этой картой нужно что-то взять.
+answer-not-on-table = { $card } нет на столе.
+answer-bad-group = Так не взять: нужна карта того же достоинства или сумма очков.
+answer-one-group-only = За ход — только одна взятка.
+answer-overlapping-groups = Одну карту нельзя взять дважды.
+answer-jack-sweeps-all = Валет берёт весь стол целиком.
+answer-nothing-to-capture = Этой картой нечего взять.
+answer-cannot-finish = Прикончить пока нельзя: обеспечено { $secured ->
+    [one] { $secured } очко
+    [few] { $secured } очка
+   *[many] { $secured } очков
+}, а нужно { $need }{ $tie ->
+    [yes] , чтобы обойти всех соперников
+   *[no] {""}
+}.
+
+## Кончинка: итоги раздачи, расчёт, статистика
+
+deal-title = <b>Раздача { $deal } окончена</b>
+deal-finished-early = 🏁 { $name } приканчивает партию посреди раздачи. За эту раздачу { $name } получает обеспеченные очки, остальные — ничего.
+deal-tie = поровну — никому
+deal-not-secured = не обеспечено — никому
+deal-award = { $name } +{ $points }
+deal-cards = 🃏 Карты: { $counts } → { $award }
+deal-clubs = ♣ Трефы: { $counts } → { $award }
+deal-konchinki = 🎯 { $count ->
+    [one] Кончинка: { $held } (+1)
+   *[other] Кончинки: { $held } (по +1)
+}
+deal-no-konchinki = 🎯 Кончинки никто не взял
+deal-points = Очки за раздачу: { $points }
+deal-short = <b>Раздача { $deal } окончена:</b> { $points }
+
+settle-title-points = Расчёт по очкам — кто сколько недобрал до { $target }:
+settle-title-stake = Расчёт (на кон, ставка { $stake }):
+settle-pays = { $payer } → { $payee }: { $amount }{ settle-unit }
+settle-owes = { $payer } платит { $amount }{ settle-unit }
+settle-unit = { $unit ->
+    [points] { $amount ->
+        [one] {" "}очко
+        [few] {" "}очка
+       *[many] {" "}очков
+    }
+   *[stake] {""}
+}
+
+stats-points-konchinka = очков набрано: { $points }
+
+## Кончинка: подсказка и «🔍 Разбор партии»
+
+hint-move-finish = прикончить партию
+hint-move-lay = положить { $card }
+hint-move-capture = взять { $taken } картой { $card }
+hint-move-capture-finish = взять { $taken } картой { $card } и прикончить партию
+hint-value = В среднем { $value } очка за раздачу.
+hint-values = В среднем { $value } очка за раздачу, лучший другой ход — { $other }.
+
+review-konchinka-position = <b>{ $n }.</b> Раздача { $deal }. Стол: { $table }
+review-empty-table = пусто
+
+## Кончинка: запись партии картинкой и текстом, история партии
+
+sheet-konchinka-title = Кончинка · запись
+sheet-winner = победа
+sheet-note-cards = карты { $counts }
+sheet-note-clubs = ♣ { $counts }
+sheet-note-konchinki = кончинки: { $held }
+sheet-note-finish = прикончил(а): { $name }
+sheet-col-deal = Р
+sheet-col-cards = Кар
+sheet-col-konchinki = Кон
+sheet-grid-legend = Кар — кому +2 за карты, ♣ — кому +1 за трефы, Кон — у кого кончинки; ! — партию прикончили в этой раздаче.
+
+history-lay = { $card } на стол
+history-capture = { $card } берёт { $cards }
+history-finish = прикончить
