@@ -1,9 +1,9 @@
 """Texts: Fluent bundles for every locale, loaded from ``<locales>/<locale>/*.ftl`` when first asked for, with
 each game's own in its folder ``<locales>/<locale>/<game>/*.ftl``.
 
-The texts live in the repository's top-level ``locales/``; the wheel ships them inside the package as
-``bot/locales`` (``package-dir`` in pyproject.toml), so an installed bot finds them beside its code and a checkout
-(or an editable install) finds them at the top.
+The texts live in the repository's top-level ``locales/``; ``bot/locales`` is a link to it, through which the
+wheel ships them inside the package, so an installed bot finds them beside its code and a checkout (or an
+editable install) through the link, or at the top where links were not made.
 
 ``translator(Locale.RU).t("answer-not-your-turn", name="Аня")`` formats one message. A key missing from a locale falls
 back to Russian; a key missing everywhere returns the key itself (and the parity test catches it before that).
