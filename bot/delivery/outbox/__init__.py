@@ -10,7 +10,7 @@ accepted for each live message, and ``reports`` is what it tells the game flow b
 from __future__ import annotations
 
 from bot.delivery.outbox.core import REQUEST_TIMEOUT, Outbox
-from bot.delivery.outbox.queue import Priority, digest
+from bot.delivery.outbox.queue import Priority, SheetPhoto, TextFile, digest
 from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
 from bot.delivery.outbox.scheduler import SWEEP_EVERY, OutboxLimits, RateLimiter, is_group
 from bot.delivery.outbox.serving import BACKOFF
@@ -26,6 +26,8 @@ __all__ = [
     "OutboxLimits",
     "Priority",
     "RateLimiter",
+    "SheetPhoto",
+    "TextFile",
     "digest",
     "is_group",
 ]

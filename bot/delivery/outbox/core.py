@@ -46,13 +46,14 @@ from aiogram import Bot
 from aiogram.types import CallbackQuery, InlineKeyboardMarkup
 
 from bot.clock import Clock
-from bot.delivery.outbox.queue import Live, LiveMessages, Priority, SentMessages, default_priority
+from bot.delivery.outbox.queue import Live, LiveMessages, Media, Priority, SentMessages, default_priority
 from bot.delivery.outbox.reports import DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler, OutboxLimits, RateLimiter
 from bot.delivery.outbox.serving import ChatServer, TelegramCalls
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import repo as stored
 from bot.storage.tx import Batch, Deferred
+from bot.views.sheets import PictureCache
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,9 @@ seconds, would hold the chat's queue that long behind one hung request) ..."""
 MIN_REQUEST_TIMEOUT: Final = 2
 """... but never less than this many real seconds (a busy machine answers slowly, and a send that timed out
 after Telegram executed it shows twice)."""
+PICTURES_KEPT: Final = 32
+"""Score sheet pictures kept drawn (~90 KB each): enough for one sheet going to a party's every chat at once; the
+``file_id`` Telegram gave each is kept longer, by the picture's digest."""
 
 
 class Outbox:
@@ -71,6 +75,7 @@ class Outbox:
         db: Database,
         clock: Clock,
         limits: OutboxLimits | None = None,
+        pictures: PictureCache | None = None,
     ) -> None:
         self.bot = bot
         self.db = db
@@ -80,7 +85,7 @@ class Outbox:
         """Chats found closed (403) or moved (a supergroup): the game flow takes them from here."""
         self.request_timeout = max(MIN_REQUEST_TIMEOUT, round(clock.real(REQUEST_TIMEOUT)))
         """Real seconds (aiogram wants an int)."""
-        self.telegram = TelegramCalls(bot, self.request_timeout)
+        self.telegram = TelegramCalls(bot, self.request_timeout, pictures or PictureCache(PICTURES_KEPT))
         self.live = LiveMessages(db)
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self.sent = SentMessages(self.limiter.limits.paced_interval)
@@ -145,6 +150,7 @@ class Outbox:
         priority: Priority | None = None,
         after: Iterable[int] = (),
         paced: bool = False,
+        media: Media | None = None,
     ) -> None:
         """The live message ``slot`` should now read ``text``; ``resend`` sends it anew, below (a notification).
 
@@ -153,17 +159,20 @@ class Outbox:
         :attr:`Priority.TURN` content offers moves, so the message is deleted at once once replaced.
         ``after``: ids of notices to other chats this content must not overtake.
         ``paced``: at most one call per ``paced_interval`` for this message (a group's table).
+        ``media``: a photo or a document, ``text`` its caption (a slot keeps one kind of message).
         """
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
         if pending is not None:
-            pending.change(text, markup)
+            pending.change(text, markup, media)
             pending.resend = pending.resend or resend
             pending.thread_id = thread_id
             pending.only_existing = pending.only_existing and only_existing
             queue.behind_notices(slot)
         else:
-            pending = queue.lives[slot] = Live(slot, chat_id, thread_id, text, markup, resend, only_existing)
+            pending = queue.lives[slot] = Live(
+                slot, chat_id, thread_id, text, markup, resend, only_existing, media=media
+            )
         if after:
             pending.after = pending.after | frozenset(after)
         known = self.live.cache.get(slot)

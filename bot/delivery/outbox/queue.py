@@ -16,6 +16,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import repo as stored
 from bot.storage.tx import Deferred
+from bot.views.sheets import Sheet
 
 
 class Priority(IntEnum):
@@ -62,9 +63,30 @@ old hands (their buttons — the table, the rules — still work) stay above the
 message that still offers moves is deleted at once (:meth:`ChatQueue.delete_later` ``urgent``)."""
 
 
-def digest(text: str, markup: InlineKeyboardMarkup | None) -> str:
+@dataclass(frozen=True, slots=True)
+class SheetPhoto:
+    """A live message that is a photo: the score sheet drawn (off the loop, once per content) when it goes out;
+    its text is the caption."""
+
+    sheet: Sheet
+
+
+@dataclass(frozen=True, slots=True)
+class TextFile:
+    """A live message that is a document: a text file (the party's history); its text is the caption."""
+
+    name: str
+    text: str
+
+
+Media = SheetPhoto | TextFile
+
+
+def digest(text: str, markup: InlineKeyboardMarkup | None, media: Media | None = None) -> str:
     """A fingerprint of a message's content: equal fingerprints need no edit."""
     payload = text + "\x00" + (markup.model_dump_json(exclude_none=True) if markup else "")
+    if media is not None:
+        payload += "\x00" + repr(media)
     return hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
 
 
@@ -95,17 +117,19 @@ class Live:
     after: frozenset[int] = frozenset()
     """Notices (to other chats) that must have gone out first: a deal's result in the group before the hands
     of the next deal."""
+    media: Media | None = None
+    """A photo or a document with ``text`` as its caption (None: a text message)."""
 
     @property
     def digest(self) -> str:
         """The content's fingerprint, computed once per content (it is compared and stored several times)."""
         if self._digest is None:
-            self._digest = digest(self.text, self.markup)
+            self._digest = digest(self.text, self.markup, self.media)
         return self._digest
 
-    def change(self, text: str, markup: InlineKeyboardMarkup | None) -> None:
+    def change(self, text: str, markup: InlineKeyboardMarkup | None, media: Media | None = None) -> None:
         """Newer content for the same message."""
-        self.text, self.markup, self._digest = text, markup, None
+        self.text, self.markup, self.media, self._digest = text, markup, media, None
 
     def needs_call(self, known: LiveMessage | None) -> bool:
         """Telegram shows something else (``known``: what it last accepted for this slot), or nothing yet."""

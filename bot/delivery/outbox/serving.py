@@ -34,15 +34,23 @@ from aiogram.exceptions import (
 )
 from aiogram.methods import Response, TelegramMethod
 from aiogram.methods.base import TelegramType
-from aiogram.types import InlineKeyboardMarkup, LinkPreviewOptions
+from aiogram.types import (
+    BufferedInputFile,
+    InlineKeyboardMarkup,
+    InputMediaDocument,
+    InputMediaPhoto,
+    LinkPreviewOptions,
+    Message,
+)
 
 from bot.clock import Clock
-from bot.delivery.outbox.queue import ChatQueue, Item, Live, LiveMessages, SentMessages
+from bot.delivery.outbox.queue import ChatQueue, Item, Live, LiveMessages, Media, SentMessages, SheetPhoto
 from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler, RateLimiter, is_group
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import repo as stored
 from bot.storage.tx import Batch, Deferred
+from bot.views.sheets import Picture, PictureCache
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +193,9 @@ class ChatServer:
         known = await self.outbox.live.recall(live.slot)
         message_id: int | None = None
         if known is not None and known.chat_id == live.chat_id and not live.resend:
-            edited = await self.outbox.telegram.edit(known.chat_id, known.message_id, live.text, live.markup)
+            edited = await self.outbox.telegram.edit(
+                known.chat_id, known.message_id, live.text, live.markup, live.media
+            )
             if edited is not Edited.GONE:
                 message_id = known.message_id
         if message_id is None:
@@ -193,7 +203,9 @@ class ChatServer:
                 self.outbox.live.cache.pop(
                     live.slot, None
                 )  # replaced: if the send below fails, the next try only sends
-            message_id = await self.outbox.telegram.send(live.chat_id, live.thread_id, live.text, live.markup)
+            message_id = await self.outbox.telegram.send(
+                live.chat_id, live.thread_id, live.text, live.markup, live.media
+            )
             if known is not None:
                 no_moves = self.outbox.sent.offers_no_moves(known.chat_id, known.message_id)
                 self.outbox.scheduler.queue(known.chat_id).delete_later(
@@ -240,9 +252,11 @@ class Edited(Enum):
 class TelegramCalls:
     """Makes one call at a time as asked; the outbox decides when."""
 
-    def __init__(self, bot: Bot, request_timeout: int) -> None:
+    def __init__(self, bot: Bot, request_timeout: int, pictures: PictureCache) -> None:
         self.bot = bot
         self.request_timeout = request_timeout
+        self.pictures = pictures
+        """Score sheets drawn, and the ``file_id`` each picture got: one drawing and one upload per content."""
         self.calls: Counter[str] = Counter()
         """Calls made, by method name (``send``, ``edit``, ``delete``), refusals (``429``, ``403``,
         ``not_modified``) and ``failed`` calls (network, timeout, 5xx) that are tried again; ``lost_copies``
@@ -252,17 +266,60 @@ class TelegramCalls:
         self._unsure: dict[int, int] = {}
         """Chats where a send may have landed unanswered: the newest message id known before it."""
 
-    async def send(self, chat_id: int, thread_id: int, text: str, markup: InlineKeyboardMarkup | None) -> int:
+    async def _upload(self, media: Media) -> tuple[BufferedInputFile | str, Picture | None]:
+        """What a photo or document call carries: a sheet's picture (drawn off the loop) by its ``file_id`` once
+        Telegram has it, else its bytes; a text file's bytes."""
+        if isinstance(media, SheetPhoto):
+            picture = await self.pictures.picture_off_loop(media.sheet)
+            known = self.pictures.file_id(picture)
+            return known or BufferedInputFile(picture.png, picture.filename), picture
+        return BufferedInputFile(media.text.encode(), media.name), None
+
+    def _uploaded(self, picture: Picture | None, message: Message | bool) -> None:
+        if picture is not None and isinstance(message, Message) and message.photo:
+            self.pictures.remember(picture, message.photo[-1].file_id)
+
+    async def send(
+        self,
+        chat_id: int,
+        thread_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        media: Media | None = None,
+    ) -> int:
         self.calls["send"] += 1
+        thread = thread_id or None
         try:
-            message = await self.bot.send_message(
-                chat_id,
-                text,
-                message_thread_id=thread_id or None,
-                reply_markup=markup,
-                link_preview_options=NO_PREVIEW,
-                request_timeout=self.request_timeout,
-            )
+            if media is None:
+                message = await self.bot.send_message(
+                    chat_id,
+                    text,
+                    message_thread_id=thread,
+                    reply_markup=markup,
+                    link_preview_options=NO_PREVIEW,
+                    request_timeout=self.request_timeout,
+                )
+            else:
+                upload, picture = await self._upload(media)
+                if isinstance(media, SheetPhoto):
+                    message = await self.bot.send_photo(
+                        chat_id,
+                        upload,
+                        caption=text or None,
+                        message_thread_id=thread,
+                        reply_markup=markup,
+                        request_timeout=self.request_timeout,
+                    )
+                else:
+                    message = await self.bot.send_document(
+                        chat_id,
+                        upload,
+                        caption=text or None,
+                        message_thread_id=thread,
+                        reply_markup=markup,
+                        request_timeout=self.request_timeout,
+                    )
+                self._uploaded(picture, message)
         except TelegramAPIError as exc:
             if not isinstance(exc, TelegramBadRequest) and chat_id in self._sent:
                 self._unsure.setdefault(chat_id, max(self._sent[chat_id]))
@@ -303,18 +360,35 @@ class TelegramCalls:
                 )
 
     async def edit(
-        self, chat_id: int, message_id: int, text: str, markup: InlineKeyboardMarkup | None
+        self,
+        chat_id: int,
+        message_id: int,
+        text: str,
+        markup: InlineKeyboardMarkup | None,
+        media: Media | None = None,
     ) -> Edited:
         self.calls["edit"] += 1
         try:
-            await self.bot.edit_message_text(
-                text=text,
-                chat_id=chat_id,
-                message_id=message_id,
-                reply_markup=markup,
-                link_preview_options=NO_PREVIEW,
-                request_timeout=self.request_timeout,
-            )
+            if media is None:
+                await self.bot.edit_message_text(
+                    text=text,
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=markup,
+                    link_preview_options=NO_PREVIEW,
+                    request_timeout=self.request_timeout,
+                )
+            else:
+                upload, picture = await self._upload(media)
+                kind = InputMediaPhoto if isinstance(media, SheetPhoto) else InputMediaDocument
+                edited = await self.bot.edit_message_media(
+                    kind(media=upload, caption=text or None),
+                    chat_id=chat_id,
+                    message_id=message_id,
+                    reply_markup=markup,
+                    request_timeout=self.request_timeout,
+                )
+                self._uploaded(picture, edited)
         except TelegramBadRequest as exc:
             if "not modified" in exc.message:
                 self.calls["not_modified"] += 1
