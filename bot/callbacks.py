@@ -107,6 +107,18 @@ class ReviewCb(CallbackData, prefix="rv"):
     game: str
 
 
+class SheetCb(CallbackData, prefix="sh"):
+    """«📋 Запись» in a private hand: the party's score sheet as a picture, sent anew below."""
+
+    game: str
+
+
+class HistoryCb(CallbackData, prefix="hs"):
+    """«📜 История» on a finished party's end message: the party as a text file, in the chat pressed in."""
+
+    game: str
+
+
 class RematchCb(CallbackData, prefix="rm"):
     """A new lobby with the same players and options as the finished ``game``."""
 

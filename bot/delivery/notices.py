@@ -20,7 +20,7 @@ from bot.i18n import Translator
 from bot.storage import GameMode
 from bot.views import Rendered
 from bot.views.chats import render_left, render_left_private
-from bot.views.common import with_review_button
+from bot.views.common import with_history_button, with_review_button, with_sheet_button
 
 
 def _reader(match: Match, seat: int | None) -> Translator:
@@ -45,13 +45,14 @@ def draw(event: GameEvent, match: Match, bot_username: str) -> Rendered:
         player = event.seat if event.seat is not None else 0
         if isinstance(event, DealEnded):
             # In short in a player's own chat, with the deal's last moves: the hand of the next deal starts afresh.
-            return party.render_deal_end(frame, tr, event.deal, player=player, personal=personal)
+            rendered = party.render_deal_end(frame, tr, event.deal, player=player, personal=personal)
+            return with_sheet_button(rendered, tr, game.key) if party.has_sheet else rendered
         # Every player of a finished group party may start a rematch, and ask for the review of their own moves;
         # a solo game's chat is the player's own.
         rendered = party.render_party_end(frame, tr, player=player, personal=personal)
         if party.reviewable and (personal or game.mode is not GameMode.GROUP):
             rendered = with_review_button(rendered, tr, game.key)
-        return rendered
+        return with_history_button(rendered, tr, game.key)  # the final sheet goes out with it
     seat = match.seats[event.player]
     info = seat_info(seat, match.users)
     if isinstance(event, TimedOut | SeatReplaced) and event.seat is not None:

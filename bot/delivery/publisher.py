@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from aiogram.types import InlineKeyboardMarkup
 
 from bot import views
+from bot.delivery import paper
 from bot.delivery.notices import draw
 from bot.delivery.outbox import Outbox, Priority
 from bot.flow.events import load_event
@@ -84,6 +85,10 @@ class Publisher:
         self.publish(match, resend=change.resend, resend_table=change.resend_table, after=change.notices)
         if change.table_for is not None:
             self.show_table(match, change.table_for)
+        if change.sheet_for is not None:
+            self.show_sheet(match, *change.sheet_for)
+        if change.history_for is not None:
+            paper.send_history(self.outbox, match, *change.history_for)
         if change.reminder is not None:
             seat, seconds_left = change.reminder
             self.remind(match, match.seats[seat], seconds_left)
@@ -175,6 +180,34 @@ class Publisher:
             table_slot(match.game.id, user_id), user_id, rendered.text, rendered.markup, resend=True
         )
 
+    def show_sheet(self, match: Match, chat_id: int, thread_id: int = 0) -> None:
+        """``/score``, «📋 Запись»: the score sheet anew below (before the first deal's end: the table)."""
+        if paper.show_sheet(self.outbox, match, chat_id, thread_id=thread_id, resend=True):
+            return
+        if chat_id < 0:
+            self.publish(match, resend_table=True)
+        else:
+            self.show_table(match, chat_id)
+
+    def _publish_sheets(self, match: Match) -> None:
+        """As a deal ends: the group's sheet photo shows it (sent with the first deal's end, then edited); as the
+        party ends, each player gets the final sheet in their own chat too (a solo game: its player)."""
+        game, party = match.game, match.party
+        assert party is not None
+        shown = (party.deals_completed, party.is_terminal)
+        if party.deals_completed == 0 or self.screens.sheets.get(game.id) == shown:
+            return
+        if game.status.is_active:
+            self.screens.sheets[game.id] = shown  # a game's sheet is drawn once per deal, not once per move
+        if game.mode is GameMode.GROUP:
+            paper.show_sheet(self.outbox, match, game.chat_id, thread_id=game.thread_id)
+        if not party.is_terminal:
+            return
+        for seat in match.seats:
+            user = match.users.get(seat.user_id) if seat.user_id is not None else None
+            if user is not None and user.reachable and not user.blocked:
+                paper.show_sheet(self.outbox, match, user.user_id)
+
     def remind(self, match: Match, seat: SeatRow, seconds_left: int) -> None:
         """«⏰ …, ваш ход!» in the private chat of the player to move; deleted once the turn is over."""
         user = match.users.get(seat.user_id) if seat.user_id is not None else None
@@ -262,6 +295,7 @@ class Publisher:
         if game.status is GameStatus.CANCELLED:
             self._publish_closed_hands(match)
             return
+        self._publish_sheets(match)
         mover = None if party.is_terminal else party.current_player
         hurry = party.is_terminal or bool(group_notices)  # a deal or the party ended: old messages go now
         for seat in match.seats:
@@ -368,6 +402,8 @@ class Screens:
     reminders: dict[int, dict[int, tuple[str, int]]] = field(default_factory=dict)
     """Each game's reminders on show: user → (slot, the party's version it reminds of). Kept past the game's end
     (:meth:`forget` leaves them) until the publisher has them deleted."""
+    sheets: dict[int, tuple[int, bool]] = field(default_factory=dict)
+    """Each running game's deals ended (and whether the party is over) when its score sheet was last drawn."""
 
     def note(self, change: Change) -> None:
         """What a committed change says the messages show."""
@@ -398,5 +434,6 @@ class Screens:
         """The game is over: what its lobby and hands showed goes (its reminders are deleted as they end)."""
         self.lobby.pop(game_id, None)
         self.timer_moves.pop(game_id, None)
+        self.sheets.pop(game_id, None)
         if self.picks:
             self.picks = {k: v for k, v in self.picks.items() if k[0] != game_id}

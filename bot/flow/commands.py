@@ -207,6 +207,27 @@ class ShowTable(Command):
 
 
 @dataclass(frozen=True, slots=True)
+class ShowSheet(Command):
+    """``/score`` and «📋 Запись»: the score sheet's picture anew below, in ``chat_id`` — of ``game_id``, else of
+    the game open in that group chat (topic), or in a private chat of every running game of the person."""
+
+    person: Person
+    chat_id: int
+    thread_id: int = 0
+    game_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SendHistory(Command):
+    """«📜 История»: a finished party as a text file, in the chat whose button was pressed."""
+
+    person: Person
+    game_id: int
+    chat_id: int
+    thread_id: int = 0
+
+
+@dataclass(frozen=True, slots=True)
 class Repost(Command):
     """``/score`` in a group: the table message again at the bottom of the chat."""
 

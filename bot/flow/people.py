@@ -4,7 +4,18 @@ from __future__ import annotations
 
 import dataclasses
 
-from bot.flow.commands import HandsBack, LeaveGame, Person, Repost, Seen, ServiceError, ShowHand, ShowTable
+from bot.flow.commands import (
+    HandsBack,
+    LeaveGame,
+    Person,
+    Repost,
+    Seen,
+    SendHistory,
+    ServiceError,
+    ShowHand,
+    ShowSheet,
+    ShowTable,
+)
 from bot.flow.events import SeatLeft, StartBotFirst
 from bot.flow.games import Match
 from bot.flow.store import Change, Store
@@ -123,17 +134,58 @@ class People:
         if command.game_id is None:
             matches = await self.running(user_id)
         else:
-            match = await self.store.read(command.game_id)
-            if match is None:
-                raise ServiceError(Answer.NO_GAME)
-            if match.seat_of(user_id) is None:
-                raise ServiceError(Answer.NOT_A_PLAYER)
-            if match.party is None or match.game.status not in (GameStatus.PLAYING, GameStatus.FINISHED):
-                raise ServiceError(Answer.NO_GAME)
-            matches = [match]
+            matches = [await self._played(command.game_id, user_id)]
         if not matches:
             raise ServiceError(Answer.NO_GAME)
         return [Change(match, table_for=user_id, wake_timer=False) for match in matches]
+
+    async def show_sheet(self, command: ShowSheet) -> list[Change]:
+        """``/score`` and «📋 Запись»: the score sheet's picture anew below in the chat asked in — of the game
+        pressed, else of the game open in that group chat (its lobby: the lobby again), or in a private chat of
+        every running game of the person. Where no deal has ended yet, the table is shown instead."""
+        user_id, where = command.person.user_id, (command.chat_id, command.thread_id)
+        if command.game_id is not None and command.chat_id == user_id:
+            matches = [await self._played(command.game_id, user_id)]
+        elif command.game_id is not None:  # the button under a deal's scoring in the game's group
+            match = await self.store.read(command.game_id)
+            if match is None or match.party is None:
+                raise ServiceError(Answer.NO_GAME)
+            if match.game.chat_id != command.chat_id:
+                raise ServiceError(Answer.UNKNOWN)  # drawn in the game's own chats only: a forged press
+            matches = [match]
+        elif command.chat_id == user_id:
+            matches = await self.running(user_id)
+        else:
+            game = await repo.active_game_in_chat(self.store.db, command.chat_id, command.thread_id)
+            match = await self.store.read(game.id) if game is not None else None
+            if match is not None and match.party is None:
+                return [Change(match, resend_table=True, wake_timer=False)]
+            matches = [match] if match is not None else []
+        if not matches:
+            raise ServiceError(Answer.NO_GAME)
+        return [Change(match, sheet_for=where, wake_timer=False) for match in matches]
+
+    async def send_history(self, command: SendHistory) -> Change:
+        """«📜 История»: the finished party as a text file, in the chat whose button was pressed."""
+        match = await self.store.read(command.game_id)
+        if match is None or match.party is None or match.game.status is not GameStatus.FINISHED:
+            raise ServiceError(Answer.NO_GAME)
+        if command.chat_id not in (match.game.chat_id, command.person.user_id):
+            raise ServiceError(
+                Answer.UNKNOWN
+            )  # the button is drawn in the party's chats only: a forged press
+        return Change(match, history_for=(command.chat_id, command.thread_id), wake_timer=False)
+
+    async def _played(self, game_id: int, user_id: int) -> Match:
+        """A game with a party that ``user_id`` plays (or played) in; else the refusal."""
+        match = await self.store.read(game_id)
+        if match is None:
+            raise ServiceError(Answer.NO_GAME)
+        if match.seat_of(user_id) is None:
+            raise ServiceError(Answer.NOT_A_PLAYER)
+        if match.party is None or match.game.status not in (GameStatus.PLAYING, GameStatus.FINISHED):
+            raise ServiceError(Answer.NO_GAME)
+        return match
 
     async def repost(self, command: Repost) -> Change:
         """``/score`` in a group: the table message again at the bottom of the chat (the old one deleted)."""

@@ -127,6 +127,8 @@ class GameService:
             cmd.HandsBack: self.people.hands_back,
             cmd.ShowTable: self.people.show_table,
             cmd.Repost: self.people.repost,
+            cmd.ShowSheet: self.people.show_sheet,
+            cmd.SendHistory: self.people.send_history,
             cmd.Seen: self._seen,
             cmd.Forbidden: self._forbidden,
             cmd.ChatClosed: self.chats.close,

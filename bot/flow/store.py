@@ -152,7 +152,9 @@ class Change:
     What the messages show that is not stored goes with it too, for delivery to keep: a card picked by a first
     tap (``pick``: user, card; None for the card: forgotten), the lobby's screen, a private hand pressed that
     the bot never recorded sending (``adopt``: user, message id), the message whose button started a solo game
-    (``started_in``: it becomes the game's live message), and a private copy of the table to send (``table_for``)."""
+    (``started_in``: it becomes the game's live message), a private copy of the table to send (``table_for``), and
+    the score sheet's picture or the party's history file to send to a chat (``sheet_for``, ``history_for``: chat,
+    topic)."""
 
     match: Match
     answer: Answer | None = None
@@ -167,6 +169,8 @@ class Change:
     adopt: tuple[int, int] | None = None
     table_for: int | None = None
     started_in: int | None = None
+    sheet_for: tuple[int, int] | None = None
+    history_for: tuple[int, int] | None = None
 
 
 class Store:

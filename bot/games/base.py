@@ -18,6 +18,7 @@ from bot.games.paper import Paper
 from bot.i18n import Translator
 from bot.views.common import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
 from bot.views.rules_book import RulesBook
+from bot.views.sheets import Sheet
 from engine.ai.advice import Advice
 from engine.ai.players import bot_players
 from engine.ai.review import Review
@@ -261,6 +262,16 @@ class Party(Protocol):
         """What the action with this code played, as a player names it («8♥»)."""
         ...
 
+    @property
+    def has_sheet(self) -> bool:
+        """Whether the game draws a score sheet (its plug-in's paper has one)."""
+        ...
+
+    def score_sheet(self, frame: Frame, tr: Translator) -> tuple[Sheet, str] | None:
+        """The party's score sheet so far (a picture's data) and the photo's caption; None before the first deal
+        ends, or for a game that draws no sheet."""
+        ...
+
     def render_private(
         self, frame: Frame, player: Player, tr: Translator, picked: str | None
     ) -> Rendered: ...
@@ -358,6 +369,17 @@ class _Party(Generic[ActionT, ViewT]):
 
     def played(self, code: str, tr: Translator) -> str:
         return self.plugin.played(self.state.game.parse_action(code), tr)
+
+    @property
+    def has_sheet(self) -> bool:
+        return self.plugin.paper_type.score_sheet is not Paper.score_sheet
+
+    def score_sheet(self, frame: Frame, tr: Translator) -> tuple[Sheet, str] | None:
+        if self.state.deals_completed == 0:
+            return None
+        paper = self.plugin.paper
+        sheet = paper.score_sheet(self.state, frame.seats, tr)
+        return None if sheet is None else (sheet, paper.sheet_caption(self.state, frame.seats, tr))
 
     def render_private(self, frame: Frame, player: Player, tr: Translator, picked: str | None) -> Rendered:
         return self.plugin.render_private(self._table(frame, player), tr, picked)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiogram import Bot, F, Router
 from aiogram.enums import ChatMemberStatus, ChatType
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
 from bot.flow.service import GameService, People, Publisher, cmd
@@ -20,16 +20,22 @@ async def on_help(message: Message, service: GameService, bot: Bot, publisher: P
     await publisher.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
-async def on_score(message: Message, service: GameService) -> None:
-    """/score: in a group the table again below; in private the whole table of each game one plays in."""
-    if is_private(message.chat):
-        assert message.from_user is not None
-        who = person(message.from_user)
+async def on_score(message: Message, command: CommandObject, service: GameService) -> None:
+    """/score: the score sheet's picture anew below — in a group of its game, in private of each game one plays
+    in (before the first deal's end: the table). ``/score text``: the table as text, as before (in a group again
+    below; in private the whole table of each game, and the hands below them)."""
+    assert message.from_user is not None
+    who = person(message.from_user)
+    as_text = (command.args or "").strip().lower() in {"text", "текст", "t", "т"}
+    if not as_text:
+        await service.run(cmd.ShowSheet(who, message.chat.id, thread_of(message)))
+    elif is_private(message.chat):
         await service.run(cmd.ShowTable(who))
-        # below the tables: a hand the person deleted comes back with its buttons
-        await service.run(cmd.HandsBack(who))
     else:
         await service.run(cmd.Repost(message.chat.id, thread_of(message)))
+    if is_private(message.chat):
+        # below them: a hand the person deleted comes back with its buttons
+        await service.run(cmd.HandsBack(who))
 
 
 def _games(tr: Translator) -> list[tuple[str, str]]:

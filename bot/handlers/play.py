@@ -1,15 +1,16 @@
 """Moves: the two taps of a move (card, then what it does), «another card», taking a seat back, and looking
 without moving: «📋 Стол» (the whole table, privately), the solo «💡 Подсказка» and, once a party is over,
-«🔍 Разбор партии» (one's own moves reviewed, privately)."""
+«🔍 Разбор партии» (one's own moves reviewed, privately), the score sheet's picture («📋 Запись») and the party's
+history file («📜 История»)."""
 
 from __future__ import annotations
 
 from aiogram import Router
-from aiogram.types import CallbackQuery
+from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import BackCb, HintCb, MoveCb, PickCb, ReviewCb, SeatCb, TableCb
+from bot.callbacks import BackCb, HintCb, HistoryCb, MoveCb, PickCb, ReviewCb, SeatCb, SheetCb, TableCb
 from bot.flow.service import GameService, Hints, Publisher, ServiceError, cmd
-from bot.handlers.common import answer_quietly, game_id_of, person, tr_of
+from bot.handlers.common import answer_quietly, game_id_of, person, thread_of, tr_of
 from bot.views import Answer, answer_text
 
 
@@ -56,6 +57,28 @@ async def on_table(callback: CallbackQuery, callback_data: TableCb, service: Gam
     await answer_quietly(callback)
 
 
+def _pressed_in(callback: CallbackQuery) -> tuple[int, int]:
+    """The chat (and forum topic) of the pressed message."""
+    message = callback.message
+    if not isinstance(message, Message):
+        raise ServiceError(Answer.STALE)  # a message too old for Telegram to tell where it is
+    return message.chat.id, thread_of(message)
+
+
+async def on_sheet(callback: CallbackQuery, callback_data: SheetCb, service: GameService) -> None:
+    chat_id, thread_id = _pressed_in(callback)
+    who = person(callback.from_user)
+    await service.run(cmd.ShowSheet(who, chat_id, thread_id, game_id=_game(callback_data.game)))
+    await answer_quietly(callback)
+
+
+async def on_history(callback: CallbackQuery, callback_data: HistoryCb, service: GameService) -> None:
+    chat_id, thread_id = _pressed_in(callback)
+    who = person(callback.from_user)
+    await service.run(cmd.SendHistory(who, _game(callback_data.game), chat_id, thread_id))
+    await answer_quietly(callback)
+
+
 async def on_hint(callback: CallbackQuery, callback_data: HintCb, hints: Hints) -> None:
     hint = await hints.hint(_game(callback_data.game), person(callback.from_user), callback_data.version)
     await answer_quietly(callback, hint, show_alert=True)
@@ -78,6 +101,8 @@ def make_router() -> Router:
     router.callback_query.register(on_back, BackCb.filter())
     router.callback_query.register(on_take_seat, SeatCb.filter())
     router.callback_query.register(on_table, TableCb.filter())
+    router.callback_query.register(on_sheet, SheetCb.filter())
+    router.callback_query.register(on_history, HistoryCb.filter())
     router.callback_query.register(on_hint, HintCb.filter())
     router.callback_query.register(on_review, ReviewCb.filter())
     return router

@@ -19,7 +19,7 @@ from typing import Final, Generic
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
 from typing_extensions import TypeVar
 
-from bot.callbacks import HintCb, RematchCb, ReviewCb, RulesCb, SeatCb, TableCb
+from bot.callbacks import HintCb, HistoryCb, RematchCb, ReviewCb, RulesCb, SeatCb, SheetCb, TableCb
 from bot.i18n import Locale, Translator
 from engine.ai import Level
 from engine.cards import Card
@@ -402,6 +402,21 @@ def with_review_button(rendered: Rendered, tr: Translator, game_id: str) -> Rend
     rows = [[button(tr.t("btn-review"), ReviewCb(game=game_id).pack())]]
     if rendered.markup is not None:
         rows.extend(rendered.markup.inline_keyboard)
+    return Rendered(rendered.text, keyboard(rows))
+
+
+def with_sheet_button(rendered: Rendered, tr: Translator, game_id: str) -> Rendered:
+    """A deal's scoring with «📋 Запись» (the score sheet's picture anew below, in the chat pressed in) on its
+    last row."""
+    rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
+    rows.append([button(tr.t("btn-sheet"), SheetCb(game=game_id).pack())])
+    return Rendered(rendered.text, keyboard(rows))
+
+
+def with_history_button(rendered: Rendered, tr: Translator, game_id: str) -> Rendered:
+    """A party's end message with «📜 История» (the party as a text file, in the chat pressed in) on its last row."""
+    rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
+    rows.append([button(tr.t("btn-history"), HistoryCb(game=game_id).pack())])
     return Rendered(rendered.text, keyboard(rows))
 
 

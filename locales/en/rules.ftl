@@ -24,7 +24,7 @@ help-text =
 
     <b>In a group</b>
     { $commands } — gather a game. Tap “✋ Join” and the bot writes to you in private: your cards come there and you move there. The group sees the shared table and the tally.
-    /new — choose a game, /score — show the table again, /cancel — cancel the game (host or admin), /top — the chat's best players.
+    /new — choose a game, /score — the score sheet as a picture (/score text — the table as text), /cancel — cancel the game (host or admin), /top — the chat's best players.
 
     <b>In private</b>
     /play — play against bots, /stats — your statistics.
@@ -37,7 +37,7 @@ cmd-rules = Rules
 cmd-stats = My statistics
 cmd-help = Help
 cmd-new = New game
-cmd-score = Show the table
+cmd-score = The score sheet as a picture
 cmd-cancel = Cancel the game
 cmd-top = The chat's best players
 

@@ -71,24 +71,30 @@ class Party:
         deadline = loop.time() + timeout
         while not has_rematch(group.visible_messages()):
             assert loop.time() < deadline, f"the party did not finish ({made} moves)"
-            mover = next((u for u in self.people if turn_message(u) is not None), None)
-            if mover is None:
+            if await self.move(pick=made, deadline=deadline):
+                made += 1
+            else:
                 await asyncio.sleep(0.01)
-                continue
-            seen = everything_seen(mover.private_chat)
-            version = (await game_row(self.running, self.game)).version
-            message = turn_message(mover)
-            if message is None or not any(d.split(":")[2] == str(version) for d in move_buttons(message)):
-                await asyncio.sleep(0.01)  # a hand the last move made stale, not yet redrawn
-                continue
-            await take_turn(self.tg, mover, pick=made, through=message)
-            while (await game_row(self.running, self.game)).version == version:
-                assert loop.time() < deadline, "the move was not made"
-                await asyncio.sleep(0.01)
-            self.seen_at_turn.setdefault(mover.id, []).append(seen)
-            made += 1
         await self.tg.settle()
         return made
+
+    async def move(self, *, pick: int = 0, deadline: float) -> bool:
+        """The player to move makes one move (the ``pick``-th card) and it is made; False when nobody can move yet
+        (a hand the last move made stale, not yet redrawn)."""
+        mover = next((u for u in self.people if turn_message(u) is not None), None)
+        if mover is None:
+            return False
+        seen = everything_seen(mover.private_chat)
+        version = (await game_row(self.running, self.game)).version
+        message = turn_message(mover)
+        if message is None or not any(d.split(":")[2] == str(version) for d in move_buttons(message)):
+            return False
+        await take_turn(self.tg, mover, pick=pick, through=message)
+        while (await game_row(self.running, self.game)).version == version:
+            assert asyncio.get_running_loop().time() < deadline, "the move was not made"
+            await asyncio.sleep(0.01)
+        self.seen_at_turn.setdefault(mover.id, []).append(seen)
+        return True
 
 
 async def start_full_party(tg: FakeTelegram, group: FakeChat, people: list[FakeUser]) -> str:

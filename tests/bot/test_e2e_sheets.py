@@ -1,0 +1,130 @@
+"""The score sheet's picture and the party's history in play (issue 37), through the fake Bot API with the real bot:
+one photo in the group, sent as the first deal ends and edited in place at each later deal's end; the final sheet
+in every player's own chat; «📋 Запись» and ``/score`` bring the picture anew below (``/score text``: the table);
+«📜 История» sends the party as a text file that the engine replays to the same result, once however often it is
+pressed; and a restart draws nothing twice."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.callbacks import HistoryCb, SheetCb
+from bot.games.history import replay_history
+from tests.bot.conftest import BotRunner, has_rematch
+from tests.bot.test_e2e_table_talk import Party, party_state, start_full_party
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
+
+
+def photos(chat: FakeChat) -> list[FakeMessage]:
+    """The bot's photos in ``chat`` that are still there."""
+    return [
+        m
+        for m in chat.visible_messages()
+        if m.is_from_bot and m.current.media and m.current.media.kind == "photo"
+    ]
+
+
+def documents(chat: FakeChat) -> list[FakeMessage]:
+    return [
+        m
+        for m in chat.visible_messages()
+        if m.is_from_bot and m.current.media and m.current.media.kind == "document"
+    ]
+
+
+def pressable(chat: FakeChat, prefix: str) -> FakeMessage:
+    """The newest bot message in ``chat`` with a button whose data starts with ``prefix``."""
+    for message in reversed(chat.visible_messages()):
+        if any((b.callback_data or "").startswith(prefix) for b in message.flat_buttons):
+            return message
+    raise AssertionError(f"no button {prefix!r} in chat {chat.id}")
+
+
+async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_history_that_replays(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(default_target=11)
+    people = [tg.add_user("Аня"), tg.add_user("Борис")]
+    group = tg.add_group("Друзья", people, admins=people[:1])
+    game = await start_full_party(tg, group, people)
+    await Party(tg, running, game, people).play(group)
+    state = await party_state(running, game)
+    assert state.is_terminal and state.outcome is not None and state.deals_completed >= 2
+
+    # One photo in the group: sent with the first deal's end, edited at each later one (the final edit: the
+    # party's result in its caption); every version a different picture.
+    [sheet] = photos(group)
+    versions = [v for v in sheet.history if v.media is not None]
+    assert len(versions) == state.deals_completed, [v.text for v in versions]
+    assert len({v.media.file_unique_id for v in versions if v.media}) == len(versions)
+    assert "Итог партии" in sheet.text and all(p.full_name in sheet.text for p in people)
+    assert tg.stats.not_modified == 0
+    # The final sheet in each player's own chat, the same picture (uploaded once, then sent by its file_id).
+    for person in people:
+        [mine] = photos(person.private_chat)
+        assert mine.current.media is not None and versions[-1].media is not None
+        assert mine.current.media.file_unique_id == versions[-1].media.file_unique_id
+        assert "Итог партии" in mine.text
+
+    # «📜 История» under the party's end: the party as a file the engine replays to the same result; pressing
+    # again sends nothing more.
+    end = pressable(group, "hs:")
+    assert has_rematch([end])
+    for _ in range(2):
+        answer = await people[1].press(end, data=HistoryCb(game=game).pack())
+        assert answer.answered and not answer.text
+        await tg.settle()
+    [history] = documents(group)
+    assert history.current.media is not None
+    text = history.current.media.file.data.decode()
+    replayed = replay_history(text)
+    assert replayed.record() == state.record()
+    assert replayed.outcome is not None and replayed.outcome.scores == state.outcome.scores
+    assert history.text == "📜 История партии"
+
+    # «📋 Запись» under a deal's scoring in the group: the picture anew below (the old one deleted).
+    await people[1].press(pressable(group, "sh:"), data=SheetCb(game=game).pack())
+    await tg.wait_for(lambda: sheet.is_deleted and len(photos(group)) == 1, what="the sheet anew below")
+    [again] = photos(group)
+    assert again.message_id > sheet.message_id and again.current.media == sheet.current.media
+    # «📋 Запись» under a deal's scoring in a player's own chat: the picture there, anew below.
+    chat = people[0].private_chat
+    [old] = photos(chat)
+    await people[0].press(pressable(chat, "sh:"), data=SheetCb(game=game).pack())
+    await tg.wait_for(lambda: old.is_deleted and len(photos(chat)) == 1, what="the private sheet anew")
+    assert tg.stats.not_modified == 0
+
+
+async def test_a_restart_mid_party_sends_no_sheet_again(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    running = await bot_runner(default_target=11)
+    people = [tg.add_user("Аня"), tg.add_user("Борис")]
+    group = tg.add_group("Друзья", people, admins=people[:1])
+    game = await start_full_party(tg, group, people)
+    party = Party(tg, running, game, people)
+    # Play until the first deal has ended and its sheet is shown, then restart the bot mid-party.
+    deadline = asyncio.get_running_loop().time() + 60
+    made = 0
+    while not photos(group):
+        assert asyncio.get_running_loop().time() < deadline, "no sheet after the first deal"
+        if await party.move(pick=made, deadline=deadline):
+            made += 1
+        else:
+            await asyncio.sleep(0.01)
+    await tg.settle()
+    [sheet] = photos(group)
+    shown = len(sheet.history)
+    await running.stop()
+    party.running = await bot_runner(default_target=11)
+    await tg.settle()
+    assert len(sheet.history) == shown and tg.stats.not_modified == 0  # nothing drawn or sent twice
+    # /score text: the table again below, as text; /score: the picture anew below.
+    table = group.last_bot_message()
+    await people[1].send(group, "/score text")
+    await tg.wait_for(lambda: group.last_bot_message() is not table, what="the table again")
+    assert photos(group) == [sheet] and "На столе" in (group.last_bot_message() or sheet).text
+    await people[1].send(group, "/score")
+    await tg.wait_for(lambda: sheet.is_deleted and len(photos(group)) == 1, what="the sheet anew below")
+    [sheet] = photos(group)
+    await party.play(group)
+    state = await party_state(party.running, game)
+    assert photos(group) == [sheet] and len(sheet.history) == state.deals_completed  # sent again at deal 1
