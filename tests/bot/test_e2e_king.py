@@ -183,9 +183,16 @@ async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_en
     assert "15 +" in final and final.count("\n") > 20, "the whole 15-deal sheet"
     assert any("по последней:" in t for t in _table_versions(group)), "the 8th card is shown to the group"
     assert table.trump_screens >= 2 and table.refusals
+    # The score sheet: one photo in the group, edited at each of the fifteen deals' ends; the final one in each
+    # person's own chat.
+    [sheet] = [m for m in group.visible_messages() if m.is_from_bot and m.current.media is not None]
+    assert len(sheet.history) == 15 and "Итог партии" in sheet.text
+    assert sheet.history[0].text.startswith("📋 Запись после раздачи 1:")
     for user in (anna, boris):
+        [mine] = [m for m in user.private_chat.visible_messages() if m.current.media is not None]
+        assert mine.current.media == sheet.current.media
         assert turn_message(user) is None
-    assert tg.stats.too_many_requests == 0
+    assert tg.stats.too_many_requests == 0 and tg.stats.not_modified == 0
     print(f"\nКинг group party: {made} moves by people; refusals {table.refusals}")
 
 
