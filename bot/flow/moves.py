@@ -52,18 +52,23 @@ class Moves:
         self.config = config
 
     async def pick(self, command: Pick) -> Change:
-        """The first tap on a card: show what it can do (its actions become the second tap's buttons)."""
+        """The first tap on a card: a card that can do one thing plays it at once; one with two or more moves
+        shows them (they become the second tap's buttons), as does a card whose one move asks first («🏁
+        Прикончить!»)."""
         async with self.store.mutate(command.game_id) as unit:
             seat = self._my_turn(unit, command.person, command.version)
             party = unit.match.party
             assert party is not None
-            if not party.actions_of_card(seat.seat, command.card):
+            actions = party.actions_of_card(seat.seat, command.card)
+            if not actions:
                 refusal = party.refusal(command.card)
                 if refusal is not None:
                     raise ServiceError(refusal.reason, **refusal.params) from refusal
                 raise ServiceError(CommonIllegal.NOT_LEGAL)
-            # Even a card with one action waits for the second tap: every move is chosen the same way (a
-            # game whose cards play on one tap draws them as moves, not picks).
+            if len(actions) == 1 and not party.asks(command.card):
+                change = self.apply(unit, seat, actions[0], Actor.PLAYER)
+                change.adopt = _adopted(command.person, command.pressed)
+                return change
         return self._shown(unit, command.person, command.pressed, command.card)
 
     async def back(self, command: Back) -> Change:

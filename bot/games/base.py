@@ -184,6 +184,10 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
     def actions_of_card(self, view: ViewT, code: str) -> list[int]:
         """Indexes in the view's legal actions of the actions that play the card with this code."""
 
+    asking: ClassVar[frozenset[str]] = frozenset()
+    """Codes whose first tap always opens a confirmation, even for their one move (Кончинка's «🏁 Прикончить!»);
+    any other card with one move plays on that tap."""
+
     @abstractmethod
     def card_action(self, code: str) -> ActionT | None:
         """The plainest action that plays this card (a lay, a play): the engine's refusal of it says why the
@@ -237,6 +241,7 @@ class Party(Protocol):
         ...
 
     def actions_of_card(self, player: Player, code: str) -> list[int]: ...
+    def asks(self, code: str) -> bool: ...
     def refusal(self, code: str) -> IllegalActionError | None: ...
     def view_of(self, player: Player) -> object:
         """What ``player`` may know (the engine's view), for a bot player to decide on."""
@@ -340,6 +345,9 @@ class _Party(Generic[ActionT, ViewT]):
 
     def actions_of_card(self, player: Player, code: str) -> list[int]:
         return self.plugin.actions_of_card(self.state.view(player), code)
+
+    def asks(self, code: str) -> bool:
+        return code in self.plugin.asking
 
     def refusal(self, code: str) -> IllegalActionError | None:
         return self.plugin.refusal(self.state, code)

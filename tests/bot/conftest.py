@@ -181,8 +181,8 @@ def turn_message(user: FakeUser) -> FakeMessage | None:
 async def take_turn(
     tg: FakeTelegram, user: FakeUser, pick: int = 0, *, through: FakeMessage | None = None
 ) -> bool:
-    """Play one move if it is this user's turn: the ``pick``-th button (a card; then its first move), pressed
-    on the newest message offering moves (or on ``through``)."""
+    """Play one move if it is this user's turn: the ``pick``-th button (a card: it plays on its tap, or then its
+    first move), pressed on the newest message offering moves (or on ``through``)."""
     message = through or turn_message(user)
     if message is None:
         return False
@@ -193,9 +193,9 @@ async def take_turn(
         return True
     with contextlib.suppress(TimeoutError):
         await tg.wait_for(
-            lambda: message.is_deleted or any(d.startswith("m:") for d in move_buttons(message)),
+            lambda: message.is_deleted or data not in move_buttons(message),
             timeout=5,
-            what="the picked card's moves",
+            what="the card played, or its moves",
         )
     moves = [d for d in move_buttons(message) if d.startswith("m:")] if not message.is_deleted else []
     if moves:

@@ -162,7 +162,7 @@ class People:
             if data.startswith("p:"):
                 with contextlib.suppress(TimeoutError):
                     await self.tg.wait_for(
-                        lambda: message.is_deleted or any(d.startswith("m:") for d in move_buttons(message)),
+                        lambda: message.is_deleted or data not in move_buttons(message),
                         timeout=1,
                     )
                 moves = (

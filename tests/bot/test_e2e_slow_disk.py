@@ -60,7 +60,8 @@ async def test_presses_that_need_no_write_are_answered_while_the_disk_stalls(
     assert not move.done()
 
     # In the other game: the player who is not to move tries a move and looks at the table; the one to move
-    # taps a card (its first tap: what the card can do is shown, nothing is stored).
+    # taps a card that opens a choice (what it can do is shown, nothing is stored) — or, with none in the hand,
+    # looks at the table too.
     to_move: FakeUser = vera if turn_message(vera) else gleb
     waiting = gleb if to_move is vera else vera
     turn = turn_message(to_move)
@@ -72,7 +73,10 @@ async def test_presses_that_need_no_write_are_answered_while_the_disk_stalls(
         (
             to_move,
             turn,
-            next(b.callback_data for b in turn.flat_buttons if (b.callback_data or "").startswith("p:")),
+            next(
+                (b.callback_data for b in turn.flat_buttons if b.text.endswith("…")),
+                turn.button("📋 Стол").callback_data,
+            ),
         ),
     ]
     for who, where, data in presses:

@@ -272,7 +272,7 @@ def finish_button(message: FakeMessage) -> str | None:
     return next((d for d in move_buttons(message) if d.startswith("p:") and d.endswith(":f")), None)
 
 
-async def test_every_card_takes_two_taps_and_the_finish_says_why_and_asks_once(
+async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and_asks_once(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     running = await bot_runner(default_target=1)
@@ -285,26 +285,34 @@ async def test_every_card_takes_two_taps_and_the_finish_says_why_and_asks_once(
     assert hand is not None
     version = (await game_row(running, game)).version
 
-    # Every card is a first tap: even one that can only be laid asks what to do, and «← Другая карта» undoes it.
+    # A card with two or more moves is marked «…» and asks what to do («← Другая карта» undoes the tap); a card
+    # that can only be laid is laid on its one tap.
     state = await party_state(running, game)
     view = state.view(state.current_player)
-    lay_only = [
-        c
-        for c in view.hand
-        if [a for a in view.legal_actions if getattr(a, "card", None) is c]
-        == [a for a in view.legal_actions if getattr(a, "card", None) is c and a.code.startswith("l:")]
-    ]
+
+    def moves_of(c: object) -> list[str]:
+        return [a.code for a in view.legal_actions if getattr(a, "card", None) is c]
+
+    lay_only = [c for c in view.hand if len(moves_of(c)) == 1 and moves_of(c)[0].startswith("l:")]
+    asking = [c for c in view.hand if len(moves_of(c)) > 1]
     assert lay_only, "a card that can only be laid"
-    card = lay_only[0]
     assert all(d.startswith("p:") for d in move_buttons(hand))
+    for card in asking:
+        answer = await mover.press(hand, card.ru + "…")
+        assert answer.answered and not answer.text
+        await tg.wait_for(lambda c=card: f"{c.ru} — что делаем?" in hand.text, what="the card's moves")
+        assert "← Другая карта" in [b.text for b in hand.flat_buttons]
+        await mover.press(hand, "← Другая карта")
+        await tg.wait_for(lambda: "что делаем" not in hand.text, what="the whole hand again")
+    assert (await game_row(running, game)).version == version
+    card = lay_only[0]
     answer = await mover.press(hand, card.ru)
     assert answer.answered and not answer.text
-    await tg.wait_for(lambda: f"{card.ru} — что делаем?" in hand.text, what="the card's moves")
-    assert [b.text for b in hand.flat_buttons][:2] == ["Положить на стол", "← Другая карта"]
-    assert (await game_row(running, game)).version == version
-    await mover.press(hand, "← Другая карта")
-    await tg.wait_for(lambda: "что делаем" not in hand.text, what="the whole hand again")
-    assert (await game_row(running, game)).version == version
+    await tg.wait_for(
+        lambda: card.ru in plain(group.visible_messages()[-1].text), what="the card on the table"
+    )
+    record = (await party_state(running, game)).record()
+    assert (await game_row(running, game)).version == version + 1 and record.actions[-1] == f"l:{card.code}"
 
     # Played on until «🏁 Прикончить!» is offered (a кончинка reaches the target of 1): it says why and asks.
     loop = asyncio.get_running_loop()

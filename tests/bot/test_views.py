@@ -450,7 +450,7 @@ def test_moves_in_words(event: Event, ru: str | None, en: str | None) -> None:
 # ------------------------------------------------------------------------------------------- private
 
 
-def test_two_tap_move_pick_a_card_then_what_it_does() -> None:
+def test_a_card_with_two_moves_is_marked_and_its_tap_shows_what_it_can_do() -> None:
     state = play_until(new_state(3, 7), has_card_with(lambda n: n >= 2), 7)
     info = table(state, turn_seconds=30)
     view = info.view
@@ -458,7 +458,7 @@ def test_two_tap_move_pick_a_card_then_what_it_does() -> None:
     first = render_private(info, RU)
     assert first.text.startswith(f"👉 <b>Ваш ход, {me}!</b> · ⏱ 30 с на ход\n")
     card = next(c for c in view.hand if len(actions_of_card(view, c)) >= 2)
-    pick = PickCb.unpack(by_text(first, card.ru).callback_data or "")
+    pick = PickCb.unpack(by_text(first, card.ru + "…").callback_data or "")
     assert (pick.game, pick.version, pick.card) == ("g1", view.version, card.code)
 
     second = render_private(info, RU, Card.parse(pick.card))
@@ -495,19 +495,16 @@ def test_capture_button_writes_the_cards_out() -> None:
     assert info.view.legal_actions[data.index] == action
 
 
-def test_a_card_with_one_action_asks_too_every_card_takes_two_taps() -> None:
+def test_only_a_card_with_two_or_more_moves_is_marked_as_asking() -> None:
     state = play_until(new_state(3, 8), has_card_with(lambda n: n == 1), 8)
     info = table(state)
     view = info.view
+    hand = render_private(info, RU)
     for c in view.hand:
-        assert PickCb.unpack(by_text(render_private(info, RU), c.ru).callback_data or "").card == c.code
-    card = next(c for c in view.hand if len(actions_of_card(view, c)) == 1)
-    second = render_private(info, RU, card)
-    assert f"{card.ru} — что делаем?" in second.text
-    data = MoveCb.unpack(buttons(second)[0].callback_data or "")
-    action = view.legal_actions[data.index]
-    assert isinstance(action, Lay | Capture) and action.card is card
-    assert [b.text for b in buttons(second)][1] == "← Другая карта"
+        options = len(actions_of_card(view, c))
+        label = c.ru + "…" if options > 1 else c.ru if options else f"·{c.ru}·"
+        assert PickCb.unpack(by_text(hand, label).callback_data or "").card == c.code
+    assert any(len(actions_of_card(view, c)) == 1 for c in view.hand)
 
 
 def test_not_your_turn_shows_cards_as_text_without_move_buttons() -> None:
@@ -578,8 +575,8 @@ def test_english_uses_english_ranks() -> None:
     )
     info = table(state)
     face = next(c for c in info.view.hand if c.rank >= 11)
-    assert any(b.text == face.text for b in buttons(render_private(info, EN)))
-    assert any(b.text == face.ru for b in buttons(render_private(info, RU)))
+    assert any(b.text.rstrip("…") == face.text for b in buttons(render_private(info, EN)))
+    assert any(b.text.rstrip("…") == face.ru for b in buttons(render_private(info, RU)))
 
 
 def test_solo_shows_more_bot_moves_and_every_score() -> None:

@@ -64,7 +64,11 @@ class Press:
 
     @property
     def is_move(self) -> bool:
-        return self.data.startswith(MOVE_PREFIX)
+        """A move's button, or a card that played on its tap (the game moved on past it; a card that opened a
+        choice leaves the game where it was, and its choice's press is the move)."""
+        return self.data.startswith(MOVE_PREFIX) or (
+            self.data.startswith(PICK_PREFIX) and self.next_turn is not None
+        )
 
     @property
     def is_accepted(self) -> bool:
@@ -151,8 +155,15 @@ class Recorder:
         self.presses.append(press)
         self._by_user[user_id] = press
         self._own_waiting.setdefault(chat_id, []).append(press)
-        if press.is_move and press.game:
-            self._next_waiting.setdefault(press.game, []).append(press)
+        if press.game:
+            waiting = self._next_waiting.setdefault(press.game, [])
+            if press.data.startswith(MOVE_PREFIX):  # the card tapped before it opened a choice: not a move
+                waiting[:] = [
+                    p
+                    for p in waiting
+                    if not (p.user_id == user_id and p.version == press.version and not p.is_move)
+                ]
+            waiting.append(press)
         return press
 
     async def changed(self, chat_id: int, timeout: float) -> None:

@@ -19,17 +19,19 @@ from tests.load.trace import MIDDLE, Options, default_tool, text, trace
 async def test_a_press_window_holds_the_tap_and_the_rules_and_idle_touches_less() -> None:
     result = await trace(Options(idle=0.3, quiet=0.5))
     windows = {w["name"]: w for w in result["windows"]}
-    assert list(windows) == ["idle", "tap 1: card", "tap 2: move", "both taps", "idle, as long"]
-    press = windows["both taps"]
+    names = ["idle", "tap 1: card", "tap 2: move", "a whole move", "idle, as long"]
+    assert list(windows) in (names, [n for n in names if n != "tap 2: move"])
+    press = windows["a whole move"]
     assert "bot/handlers/play.py" in press["file_list"]
     assert any(f.startswith("engine/") for f in press["file_list"]), press["file_list"]
-    assert press["telegram_calls"].get("answerCallbackQuery") == 2, press["telegram_calls"]
+    assert press["telegram_calls"].get("answerCallbackQuery") in (1, 2), press["telegram_calls"]
     assert press["files_in_middle"] == sum(f.startswith(MIDDLE) for f in press["file_list"]) > 0
-    for tap in ("tap 1: card", "tap 2: move"):
+    taps = [name for name in ("tap 1: card", "tap 2: move") if name in windows]
+    for tap in taps:
         assert "bot/handlers/play.py" in windows[tap]["file_list"], tap
         assert windows[tap]["telegram_calls"].get("answerCallbackQuery") == 1, tap
-    assert any(f.startswith("engine/") for f in windows["tap 2: move"]["file_list"])
+    assert any(f.startswith("engine/") for f in windows[taps[-1]]["file_list"])
     idle = windows["idle"]
     assert idle["files"] < press["files"] and "bot/handlers/play.py" not in idle["file_list"]
     assert json.loads(json.dumps(result)) == result
-    assert "both taps" in text(result) and "bot/handlers/play.py" in text(result)
+    assert "a whole move" in text(result) and "bot/handlers/play.py" in text(result)

@@ -12,12 +12,14 @@ temporary database) against the project's fake Bot API. Аня and Борис st
 in their group, Аня starts the party; then, with the bot quiet:
 
 1. **idle** — ``--idle`` seconds with nobody pressing anything;
-2. **tap 1: card** — the mover presses a card of their hand (the first that can be played) until the last call it
+2. **tap 1: card** — the mover presses a card of their hand (the first that plays on its tap — a card that can do one
+   thing — else the first that can be played) until the last call it
    causes (its answer, the hand's edit) and ``--quiet`` seconds without any call (by default a minute of the clocks: the outbox's pacing and
    its lazy clean-up of old hands fit in it);
-3. **tap 2: move** — then what the card does (its first move), until the other person's turn is shown and the
+3. **tap 2: move** — only if the card opened a choice: what it does (its first move), until the other person's
+   turn is shown and the
    calls have stopped;
-4. **both taps** — the other person's move, card and move, in one window;
+4. **a whole move** — the other person's move, its card (and what it does, if it asks), in one window;
 5. **idle, as long** — nobody pressing, as long as window 4.
 
 A window's files are counted as a whole, and those in the game-flow, delivery, guards and operations packages
@@ -201,11 +203,11 @@ def _version(data: str) -> int:
 
 
 def _card_to_pick(message: FakeMessage) -> str | None:
-    """The first card of the hand that can be played now (a dimmed «·К♥·» cannot); None if the hand offers moves
-    at once (a one-tap flow)."""
+    """The first card of the hand that can be played now (a dimmed «·К♥·» cannot), one that plays on its tap
+    first (a card marked «…» opens a choice); None if the hand offers moves at once (Кинг)."""
     picks = [b for b in message.flat_buttons if (b.callback_data or "").startswith("p:")]
     playable = [b for b in picks if not b.text.startswith("·")]
-    chosen = (playable or picks)[:1]
+    chosen = ([b for b in playable if not b.text.endswith("…")] or playable or picks)[:1]
     return chosen[0].callback_data if chosen else None
 
 
@@ -242,8 +244,9 @@ class Party:
     async def settle(self) -> None:
         await self.tg.settle(quiet=self.quiet, timeout=STEP_TIMEOUT)
 
-    async def tap_card(self, user: FakeUser, message: FakeMessage) -> float:
-        """The first tap: a card; done when its moves show and the calls have stopped."""
+    async def tap_card(self, user: FakeUser, message: FakeMessage) -> tuple[float, bool]:
+        """The first tap: a card; done when it has played (the next turn shows) or its moves show, and the calls
+        have stopped. The moment of the tap, and whether a second tap is wanted (the card opened a choice)."""
         data = _card_to_pick(message)
         if data is None:
             raise LookupError("the hand offers no card to pick")
@@ -251,13 +254,19 @@ class Party:
         answer = await user.press(message, data=data, timeout=STEP_TIMEOUT)
         if not answer.answered or answer.text:
             raise RuntimeError(f"the card's tap was refused: {answer.text!r}")
-        await _until(
-            lambda: any(d.startswith("m:") for d in move_buttons(turn_message(user) or message)),
-            "moves of the picked card",
-            self.bot,
-        )
+
+        def done() -> bool | None:
+            if any(d.startswith("m:") for d in move_buttons(turn_message(user) or message)):
+                return True
+            found = self.mover()
+            if found is not None and any(_version(d) > _version(data) for d in move_buttons(found[1])):
+                return False
+            return None
+
+        await _until(lambda: done() is not None, "the card played, or its moves", self.bot)
+        asks = bool(done())
         await self.settle()
-        return tapped
+        return tapped, asks
 
     async def tap_move(self, user: FakeUser) -> float:
         """The second tap: the picked card's first move; done when the next turn shows and the calls stopped."""
@@ -273,12 +282,14 @@ class Party:
         await self.settle()
         return tapped
 
-    async def both_taps(self) -> float:
+    async def one_move(self) -> float:
+        """Whoever is to move makes a whole move: a card, and what it does if it asks; the first tap's moment."""
         user, message = await self.wait_turn()
-        tapped = time.monotonic()
-        if _card_to_pick(message) is not None:
-            await self.tap_card(user, message)
-        await self.tap_move(user)
+        if _card_to_pick(message) is None:
+            return await self.tap_move(user)
+        tapped, asks = await self.tap_card(user, message)
+        if asks:
+            await self.tap_move(user)
         return tapped
 
 
@@ -339,10 +350,17 @@ async def _play(tg: FakeTelegram, bot: TracedBot, calls: CallLog, options: Optio
         await asyncio.sleep(seconds)
 
     windows = [await bot.record("idle", calls, lambda: idle(options.idle))]
+    asks = [True]
+
+    async def card() -> float:
+        tapped, asks[0] = await party.tap_card(user, message)
+        return tapped
+
     if _card_to_pick(message) is not None:
-        windows.append(await bot.record("tap 1: card", calls, lambda: party.tap_card(user, message)))
-    windows.append(await bot.record("tap 2: move", calls, lambda: party.tap_move(user)))
-    both = await bot.record("both taps", calls, party.both_taps)
+        windows.append(await bot.record("tap 1: card", calls, card))
+    if asks[0]:
+        windows.append(await bot.record("tap 2: move", calls, lambda: party.tap_move(user)))
+    both = await bot.record("a whole move", calls, party.one_move)
     windows.append(both)
     windows.append(await bot.record("idle, as long", calls, lambda: idle(both.seconds)))
     return windows

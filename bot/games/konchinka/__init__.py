@@ -83,6 +83,7 @@ class KonchinkaPaper(Paper[KonchinkaAction, KonchinkaView]):
 
 class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
     paper_type = KonchinkaPaper
+    asking = frozenset({FINISH.code})
     kind = "konchinka"
     command = "konchinka"
     menu_order = 10

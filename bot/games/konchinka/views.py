@@ -248,11 +248,14 @@ def _picked_actions(view: KonchinkaView, selected: Picked) -> list[tuple[int, La
     return list(actions_of_card(view, selected))
 
 
+ASKS = "…"  # the mark of a card whose tap opens a choice of its moves
+
+
 def _hand_rows(
     table: KonchinkaTable, tr: Translator, selected: Picked | None
 ) -> list[Sequence[InlineKeyboardButton]]:
-    """Every move takes two taps, the same way: a card (or «🏁 Прикончить!») first, then what it does — so a
-    tap never lays a card by itself, and a mis-tap costs only «← Другая карта»."""
+    """A card that can do one thing plays on its tap; a card with two or more moves (marked «…» beforehand) and
+    «🏁 Прикончить!» open a choice of what it does, with «← Другая карта» to undo the tap."""
     view = table.view
     version = view.version
     game = table.game_id
@@ -269,6 +272,8 @@ def _hand_rows(
     for c in view.hand:
         options = actions_of_card(view, c)
         label = card(c, tr) if options else unplayable(card(c, tr))
+        if len(options) > 1:
+            label += ASKS
         card_row.append(button(label, PickCb(game=game, version=version, card=c.code).pack()))
     rows.append(card_row)
     if finish_index(view) is not None:

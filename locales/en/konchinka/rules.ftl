@@ -96,7 +96,7 @@ rules-short-tally = Deals go on until somebody reaches the target (usually 15); 
 rules-short-early-finish = A player who needs no more than two points may finish the game on their turn once this deal's captures secure them (this bot's reading of the old rule): a konchinka 1 point, 7 clubs 1, 27 cards 2 — also with the very capture that secures them, “🏁 Take … and finish”. The others get nothing for that deal. If the leaders are tied and one more deal is played, the total must end strictly higher than everyone else's.
 rules-short-options = Before the start the host chooses the variant, the target, whether several captures a move are allowed, whether capturing is a must, whether early finishing is allowed, the settlement and the time per move.
 
-help-moves-konchinka = In Konchinka a move takes two taps: a card first, then what it does (capture, lay it on the table, or capture and finish).
+help-moves-konchinka = In Konchinka a card that can do only one thing plays on one tap. When it has two or more moves (the card is marked «…»), the bot asks what it should do: which cards to capture, lay it on the table, or capture and finish. «🏁 Finish!» always asks first.
 
 ## Konchinka: the rules' worked examples
 
