@@ -43,6 +43,7 @@ class Why(enum.StrEnum):
     CASH = "cash"
     DRAW_TRUMPS = "draw-trumps"
     DISCARD = "discard"
+    LEAD_KEEP_TRUMPS = "lead-keep-trumps"
     LEAD = "lead"
 
 
@@ -96,7 +97,9 @@ def king_why(view: KingView, action: object) -> Why:
     if not trick:
         if card.suit is trump:
             return Why.DRAW_TRUMPS
-        return Why.CASH if table.higher_out(card) == 0 else Why.LEAD
+        if table.higher_out(card) == 0:
+            return Why.CASH
+        return Why.LEAD_KEEP_TRUMPS if any(c.suit is trump for c in view.hand) else Why.LEAD
     best = winning_play(trick, trump)[1]
     if beats(card, best, trump):
         return Why.RUFF if card.suit is trump and trick[0][1].suit is not trump else Why.WIN
