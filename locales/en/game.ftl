@@ -67,34 +67,10 @@ answer-unknown = Not allowed.
 time-limit = ⏱ { $seconds } s per move
 move-auto = ⏰ { $move } — played by the bot: time ran out
 hint-line = 💡 The master would play: { $move } — { $why }.
+hint-only = 💡 There is only one move here: { $move }.
+hint-gain = The best other move is worth { $gain } points less on average over the rest of the deal.
+hint-gain-none = The best other move is almost as good.
 joined-private = ✅ You are in the { $game } game in “{ $group }”. When the host starts it, your cards will come here.
-hint-why = { $why ->
-    [finish] the points already allow finishing
-    [konchinka] it takes a konchinka
-    [sweep] the jack takes the whole table
-    [last-capture] the last capture takes what is left on the table too
-    [clubs] it collects clubs
-    [most-cards] it takes the most cards
-    [capture] the most profitable capture
-    [safest-lay] it leaves the opponent the least
-    [hold-back] taking is worse now
-    [lay] this card costs least to give away
-    [trump-suit] your strength is in this suit
-    [trump-last] no suit is strong — let the last card decide
-    [dump-penalty] it drops { $card } while it can
-    [dump-high] no card of the suit — it sheds a high card
-    [duck] it lets the trick go
-    [take-empty] it takes the trick while it costs nothing
-    [take-least] the cheapest way to take this trick
-    [lead-low] another player will take the trick over this card
-    [lead-safe] the cheapest lead
-    [ruff] it trumps
-    [win] it takes the trick
-    [cash] it takes a sure trick
-    [draw-trumps] it draws trumps
-    [discard] the trick cannot be won — it discards
-   *[lead] it prepares tricks for later
-}
 
 ## The game's sheet as a picture and as text (each game's own is in its folder)
 

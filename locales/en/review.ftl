@@ -6,4 +6,6 @@ review-weighed = The master went through every move where you had a choice ({ $c
 review-none = The master went through every move where you had a choice ({ $count }) and would have played them the same: none cost you points.
 review-hand = Your cards: { $hand }
 review-played = You: { $move }
-review-better = Master: { $move } — worth { $gain } points more on average.
+review-played-note = You: { $move } — { $note }
+review-better = Master: { $move } — { $why }; worth { $gain } points more on average over the rest of the deal.
+review-better-bare = Master: { $move } — worth { $gain } points more on average over the rest of the deal.

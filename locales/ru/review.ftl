@@ -6,4 +6,6 @@ review-weighed = Мастер пересчитал все ваши ходы, г�
 review-none = Мастер пересчитал все ваши ходы, где был выбор ({ $count }), и сыграл бы так же: ни один ход не стоил вам очков.
 review-hand = У вас: { $hand }
 review-played = Вы: { $move }
-review-better = Мастер: { $move } — в среднем на { $gain } очка больше.
+review-played-note = Вы: { $move } — { $note }
+review-better = Мастер: { $move } — { $why }; в среднем на { $gain } очка больше за оставшуюся раздачу.
+review-better-bare = Мастер: { $move } — в среднем на { $gain } очка больше за оставшуюся раздачу.

@@ -27,9 +27,9 @@ NOT_NOUNS: dict[tuple[str, str], str] = {
     ("time-limit", "seconds"): "«с», an abbreviation",
     ("rules-answer-konchinka-players", "min"): "«от 2 до 4 игроков»: the noun follows $max",
     ("top-line", "shown"): "«−21 очко»: $shown is $points with its sign; the form follows $points",
-    ("hint-value", "value"): "a decimal («−2,0», «1,5»): after a fraction the noun is always «очка»",
-    ("hint-values", "value"): "a decimal: always «очка»",
+    ("hint-gain", "gain"): "a decimal («0,4», «1,5»): after a fraction the noun is always «очка»",
     ("review-better", "gain"): "a decimal: always «очка»",
+    ("review-better-bare", "gain"): "a decimal: always «очка»",
     ("rules-answer-king-deal-points", "trick"): "«по 3 за взятку»: a preposition follows, not a noun",
 }
 
@@ -45,6 +45,7 @@ FORMS: tuple[tuple[str, str, str], ...] = (
     ("взятка", "взятки", "взяток"),
     ("раздача", "раздачи", "раздач"),
     ("трефа", "трефы", "треф"),
+    ("трефу", "трефы", "треф"),  # accusative: «берёт 2 трефы», «21 трефу»
     ("соперник", "соперника", "соперников"),
     ("бот", "бота", "ботов"),
     ("победа", "победы", "побед"),

@@ -15,7 +15,9 @@ from engine.core import GameRecord, make_game
 from engine.king import KingView
 from engine.king.ai import players as king_ai
 from engine.king.ai.advice import Why as KingWhy
+from engine.king.ai.advice import most_points as king_most
 from engine.konchinka.ai import players as konchinka_ai
+from engine.konchinka.ai.advice import MOST_POINTS as KONCHINKA_MOST
 from engine.konchinka.ai.advice import Why as KonchinkaWhy
 
 SMALL = ReviewBudget(worlds=6, recheck=4, recheck_worlds=12)
@@ -57,7 +59,7 @@ def test_a_review_names_the_players_own_costliest_choices_from_what_they_knew(
 
 
 def test_a_hint_is_the_masters_own_move_with_what_its_search_expects() -> None:
-    checked = searched = 0
+    checked = searched = forced = 0
     for game, options in (("konchinka", {"players": 2}), ("king", {})):
         state = make_game(game, options).new_initial_state(12)
         rng = random.Random(3)
@@ -72,8 +74,16 @@ def test_a_hint_is_the_masters_own_move_with_what_its_search_expects() -> None:
                 if len(module.candidates(view)) > 1:
                     assert advice.value is not None and advice.runner_up is not None
                     assert abs(advice.value) < 200 and abs(advice.runner_up) < 200  # points of one deal
+                    most = king_most(view) if isinstance(view, KingView) else KONCHINKA_MOST
+                    assert advice.gain is not None and 0.0 <= advice.gain <= most == advice.most
                     searched += 1
                 checked += 1
+            elif len(view.legal_actions) == 1:
+                advice = advise(view, random.Random(step))
+                assert advice.why == "only" and advice.gain is None, (
+                    "a forced move is said to be the only one"
+                )
+                forced += 1
             state.apply(choose_action(view, Level.NORMAL, rng))
             step += 1
-    assert checked >= 10 and searched >= 5
+    assert checked >= 10 and searched >= 5 and forced >= 1

@@ -1,17 +1,19 @@
 """«🔍 Разбор партии» of a Кинг party: the player's three costliest moves, each with its deal, trick and hand,
-the move made and the one «мастер» prefers, with what that was worth."""
+the move made and the one «мастер» prefers with its reason and what that was worth."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.games.king.hint import move_text
+from bot.games.king.hint import move_text, reason_text
 from bot.games.king.views import deal_label
 from bot.i18n import Translator
 from bot.views.common import Rendered, SeatInfo, card, cards, name_of
+from bot.views.review import ReviewWords
 from bot.views.review import render_review as review_frame
 from engine.ai.review import Review
 from engine.king import KingView, Phase
+from engine.king.ai.advice import king_why, most_points
 from engine.king.rules import NUM_DEALS
 
 
@@ -42,4 +44,13 @@ def render_review(review: Review, seats: Sequence[SeatInfo], tr: Translator) -> 
         assert isinstance(view, KingView)
         return _position(view, n, seats, tr)
 
-    return review_frame(review, tr, position, move_text)
+    def reason(view: object, action: object) -> str:
+        assert isinstance(view, KingView)
+        return reason_text(view, action, king_why(view, action), tr)
+
+    def most(view: object) -> float:
+        assert isinstance(view, KingView)
+        return most_points(view)
+
+    words = ReviewWords(position, move_text, reason, lambda _view, _action: None, most)
+    return review_frame(review, tr, words)

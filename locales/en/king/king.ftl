@@ -91,6 +91,24 @@ answer-must-trump = You have no card of that suit — you must trump with { $sui
 hint-move-play = { $card }
 hint-move-trump = trump { $suit }
 hint-move-trump-last = trump by the last card
+king-why-only = there is no other move
+king-why-trump-suit = your strength is in this suit
+king-why-trump-last = no suit is strong, let the last card decide
+king-why-dump-penalty = void in the suit, it may drop { $what }
+king-why-dump-high = void in the suit, it sheds its highest card of that suit
+king-why-duck = lower than { $best }, it does not take the trick
+king-why-take-empty = the trick holds no penalty, it may be taken
+king-why-take-forced = every card you hold takes this trick
+king-why-take-least = taking it now costs less than later
+king-why-lead-low = the others hold higher cards of this suit
+king-why-lead-safe = no higher card of this suit is left
+king-why-ruff = void in the suit, it trumps
+king-why-win = higher than every card in the trick
+king-why-cash = no higher card of this suit is left
+king-why-draw-trumps = it draws the others' trumps
+king-why-discard = this card does not take the trick
+king-why-lead-keep-trumps = it leads a side suit and keeps its trumps
+king-why-lead = the others hold higher cards of this suit
 hint-dump-what = { $what ->
     [king] the king of hearts
     [queen] a queen

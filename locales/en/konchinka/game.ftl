@@ -112,8 +112,37 @@ hint-move-finish = finish the game
 hint-move-lay = put down { $card }
 hint-move-capture = take { $taken } with { $card }
 hint-move-capture-finish = take { $taken } with { $card } and finish the game
-hint-value = On average { $value } points this deal.
-hint-values = On average { $value } points this deal; the best other move: { $other }.
+
+konchinka-why-only = there is no other move
+konchinka-why-finish = the points already allow finishing
+konchinka-why-konchinka = { $count ->
+    [one] it takes the konchinka { $card }
+   *[other] it takes both konchinkas: { $card }
+}
+konchinka-why-sweep = the jack takes the whole table: { $count ->
+    [one] { $count } card
+   *[other] { $count } cards
+}
+konchinka-why-last-move = the deal's last move: the rest of the table is yours too
+konchinka-why-last-capture = if nobody takes after you, the rest of the table is yours too
+konchinka-why-clubs = it takes { $count ->
+    [one] { $count } club
+   *[other] { $count } clubs
+}
+konchinka-why-most-cards = it takes { $count ->
+    [one] { $count } card
+   *[other] { $count } cards
+} from the table, more than any other capture
+konchinka-why-capture-safest = after it the next player can take the least from the table
+konchinka-why-capture = { $count ->
+    [one] { $count } more card
+   *[other] { $count } more cards
+} in your pile, towards the points for most cards
+konchinka-why-safest-lay = after it the next player can take the least from the table
+konchinka-why-hold-back = a capture is possible but does not pay now
+konchinka-why-keep-konchinka = nothing to take, and the konchinka { $card } is better kept
+konchinka-why-lay = nothing to take, and the other cards are needed for captures
+review-konchinka-gave = the konchinka stayed on the table
 
 review-konchinka-position = <b>{ $n }.</b> Deal { $deal }. Table: { $table }
 review-empty-table = empty

@@ -92,6 +92,24 @@ answer-must-trump = Масти нет — нужно бить козырем { $
 hint-move-play = { $card }
 hint-move-trump = козырь { $suit }
 hint-move-trump-last = козырь по последней карте
+king-why-only = других ходов нет
+king-why-trump-suit = в этой масти у вас сила
+king-why-trump-last = ни одна масть не сильна, пусть решит последняя карта
+king-why-dump-penalty = в масть нечем, можно сбросить { $what }
+king-why-dump-high = в масть нечем, сбрасывает свою старшую карту этой масти
+king-why-duck = младше { $best }, взятку не берёт
+king-why-take-empty = во взятке нет штрафа, её можно взять
+king-why-take-forced = любая ваша карта забирает эту взятку
+king-why-take-least = взять сейчас выйдет дешевле, чем потом
+king-why-lead-low = у соперников есть карты этой масти старше
+king-why-lead-safe = старше этой карты в масти не осталось
+king-why-ruff = в масть нечем, бьёт козырем
+king-why-win = старше всех карт во взятке
+king-why-cash = старше этой карты в масти не осталось
+king-why-draw-trumps = выбивает козыри у соперников
+king-why-discard = эта карта взятку не возьмёт
+king-why-lead-keep-trumps = заходит не с козыря, козыри бережёт
+king-why-lead = у соперников есть карты этой масти старше
 hint-dump-what = { $what ->
     [king] кинга
     [queen] даму

@@ -141,8 +141,41 @@ hint-move-finish = прикончить партию
 hint-move-lay = положить { $card }
 hint-move-capture = взять { $taken } картой { $card }
 hint-move-capture-finish = взять { $taken } картой { $card } и прикончить партию
-hint-value = В среднем { $value } очка за раздачу.
-hint-values = В среднем { $value } очка за раздачу, лучший другой ход — { $other }.
+
+konchinka-why-only = других ходов нет
+konchinka-why-finish = очков уже хватает для победы
+konchinka-why-konchinka = { $count ->
+    [one] забирает кончинку { $card }
+   *[other] забирает обе кончинки: { $card }
+}
+konchinka-why-sweep = валет забирает весь стол: { $count ->
+    [one] { $count } карту
+    [few] { $count } карты
+   *[many] { $count } карт
+}
+konchinka-why-last-move = последний ход раздачи: остаток стола тоже ваш
+konchinka-why-last-capture = если после вас никто не возьмёт, остаток стола тоже ваш
+konchinka-why-clubs = берёт { $count ->
+    [one] { $count } трефу
+    [few] { $count } трефы
+   *[many] { $count } треф
+}
+konchinka-why-most-cards = берёт со стола { $count ->
+    [one] { $count } карту
+    [few] { $count } карты
+   *[many] { $count } карт
+}, больше любой другой взятки
+konchinka-why-capture-safest = после неё следующему игроку со стола взять меньше всего
+konchinka-why-capture = ещё { $count ->
+    [one] { $count } карта
+    [few] { $count } карты
+   *[many] { $count } карт
+} в вашу стопку, к очкам за большинство карт
+konchinka-why-safest-lay = после неё следующему игроку со стола взять меньше всего
+konchinka-why-hold-back = взять можно, но сейчас это невыгодно
+konchinka-why-keep-konchinka = взять нечего, а кончинку { $card } лучше придержать
+konchinka-why-lay = взять нечего, а остальные карты нужнее для взяток
+review-konchinka-gave = кончинка осталась на столе
 
 review-konchinka-position = <b>{ $n }.</b> Раздача { $deal }. Стол: { $table }
 review-empty-table = пусто

@@ -26,7 +26,7 @@ from bot.views.common import (
     seat_name,
     turn_line,
 )
-from bot.views.review import render_review
+from bot.views.review import ReviewWords, render_review
 from bot.views.rules_book import RulesBook, RulesSection
 from bot.views.settings import done_row, turn_time_row
 from engine.ai.advice import Advice
@@ -161,7 +161,7 @@ class HighCardPlugin(GamePlugin[Play, HighCardView]):
             assert isinstance(action, Play)
             return card(action.card, tr)
 
-        return render_review(review, tr, position, move_text)
+        return render_review(review, tr, ReviewWords(position, move_text))
 
     def played(self, action: Play, tr: Translator) -> str:
         return card(action.card, tr)
