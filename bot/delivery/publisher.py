@@ -60,6 +60,11 @@ def setup_slot(chat_id: int, message_id: int) -> str:
     return f"p{chat_id}:{message_id}"
 
 
+def review_slot(game_id: int, user_id: int) -> str:
+    """«🔍 Разбор партии» of one player: sent once, however often the button is pressed."""
+    return f"w{game_id}:{user_id}"
+
+
 def table_slot(game_id: int, user_id: int) -> str:
     """The one private copy of a game's whole table a player keeps: sent anew below on each look."""
     return f"v{game_id}:{user_id}"
@@ -141,6 +146,9 @@ class Publisher:
         """A one-off reply to a command or press (in a group: low stakes, behind the games in play)."""
         priority = Priority.LOW if chat_id < 0 else None
         await self.outbox.say(chat_id, text, markup, thread_id=thread_id, priority=priority)
+
+    def show_review(self, game_id: int, user_id: int, rendered: Rendered) -> None:
+        self.outbox.show(review_slot(game_id, user_id), user_id, rendered.text, rendered.markup)
 
     def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
         """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""

@@ -9,6 +9,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import BackCb, HintCb, HistoryCb, MoveCb, PickCb, ReviewCb, SeatCb, SheetCb, TableCb
+from bot.delivery.publisher import review_slot
 from bot.flow.service import GameService, Hints, Publisher, ServiceError, cmd
 from bot.handlers.common import answer_quietly, game_id_of, person, thread_of, tr_of
 from bot.views import Answer, answer_text
@@ -88,8 +89,12 @@ async def on_review(
     callback: CallbackQuery, callback_data: ReviewCb, hints: Hints, publisher: Publisher
 ) -> None:
     who = person(callback.from_user)
-    rendered = await hints.review(_game(callback_data.game), who)
-    await publisher.say(who.user_id, rendered.text, rendered.markup)
+    game_id = _game(callback_data.game)
+    if publisher.outbox.message_id(review_slot(game_id, who.user_id)) is not None:
+        await answer_quietly(callback, tr_of(callback.from_user).t("review-shown"))
+        return
+    rendered = await hints.review(game_id, who)
+    publisher.show_review(game_id, who.user_id, rendered)  # the same review again costs no call
     await answer_quietly(callback)
 
 

@@ -126,6 +126,15 @@ async def test_in_a_group_each_player_gets_the_review_of_their_own_moves_private
     assert review_message(anna.private_chat) is None, "Аня asked for nothing"
     seats = ["Аня", "Борис"]
     assert review.text == await expected_review(running, game, 1, seats), "Борис's own moves"
+    # A second tap points to it rather than sending it all again.
+    end = review_button(boris.private_chat, game)
+    assert end is not None
+    again = await boris.press(end, data=ReviewCb(game=game).pack())
+    assert again.text == RU.t("review-shown")
+    await tg.settle()
+    assert [m for m in boris.private_chat.visible_messages() if m.text.startswith(review.text[:12])] == [
+        review
+    ]
 
     # Vera watched: a forged press of the button is refused and sends her nothing.
     await vera.send_private("/help")

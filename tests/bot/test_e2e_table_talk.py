@@ -300,7 +300,8 @@ async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and
     for card in asking:
         answer = await mover.press(hand, card.ru + "…")
         assert answer.answered and not answer.text
-        await tg.wait_for(lambda c=card: f"{c.ru} — что делаем?" in hand.text, what="the card's moves")
+        question = f"{card.ru} — что делаем?"
+        await tg.wait_for(lambda: question in hand.text, what="the card's moves")  # noqa: B023
         assert "← Другая карта" in [b.text for b in hand.flat_buttons]
         await mover.press(hand, "← Другая карта")
         await tg.wait_for(lambda: "что делаем" not in hand.text, what="the whole hand again")
