@@ -150,6 +150,9 @@ class Publisher:
     def show_review(self, game_id: int, user_id: int, rendered: Rendered) -> None:
         self.outbox.show(review_slot(game_id, user_id), user_id, rendered.text, rendered.markup)
 
+    def review_shown(self, game_id: int, user_id: int) -> bool:
+        return self.outbox.message_id(review_slot(game_id, user_id)) is not None
+
     def turn_page(self, slot: str, chat_id: int, message_id: int, rendered: Rendered) -> None:
         """An existing message (a rules page, a setup screen) shows ``rendered`` from now on."""
         self.outbox.adopt(slot, chat_id, message_id)

@@ -9,7 +9,6 @@ from aiogram import Router
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import BackCb, HintCb, HistoryCb, MoveCb, PickCb, ReviewCb, SeatCb, SheetCb, TableCb
-from bot.delivery.publisher import review_slot
 from bot.flow.service import GameService, Hints, Publisher, ServiceError, cmd
 from bot.handlers.common import answer_quietly, game_id_of, person, thread_of, tr_of
 from bot.views import Answer, answer_text
@@ -90,7 +89,7 @@ async def on_review(
 ) -> None:
     who = person(callback.from_user)
     game_id = _game(callback_data.game)
-    if publisher.outbox.message_id(review_slot(game_id, who.user_id)) is not None:
+    if publisher.review_shown(game_id, who.user_id):
         await answer_quietly(callback, tr_of(callback.from_user).t("review-shown"))
         return
     rendered = await hints.review(game_id, who)
