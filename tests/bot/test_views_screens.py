@@ -502,3 +502,23 @@ def test_a_king_hand_in_a_group_shows_the_previous_trick_and_who_took_it(tr: Tra
         assert lines[1] == f"Last trick: {plays} → {name(last.winner)} takes it"
         assert lines[2].startswith("On the table: ")
     assert len(lines) <= 6
+
+
+@LOCALES
+def test_a_seat_a_bot_player_plays_never_shows_its_owner_a_turn(tr: Translator) -> None:
+    """Issue 32, item 2: at the replaced seat's turn, its owner's hand says the bot plays for them, with the
+    button that brings them back — no «Ваш ход», no cards to press (the bot moves a moment later)."""
+    replaced = tuple(dataclasses.replace(s, is_replaced=True) if i == 0 else s for i, s in enumerate(SEATS))
+    hands = [
+        cv.render_private(konchinka_table(seats=replaced[:3]), tr),
+        kv.render_private(king_table(king_position(), seats=replaced), tr),
+    ]
+    for hand in hands:
+        assert_valid(hand)
+        assert tr.t("hand-replaced") in hand.text
+        assert "👉" not in hand.text
+        data = (
+            [b.callback_data or "" for row in hand.markup.inline_keyboard for b in row] if hand.markup else []
+        )
+        assert not [d for d in data if d.startswith(("p:", "m:"))], data
+        assert any(d.startswith("t:") for d in data), "the button that takes the seat back"

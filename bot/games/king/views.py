@@ -369,7 +369,7 @@ def render_private(table: KingTable, tr: Translator) -> Rendered:
     view = table.view
     seats = table.seats
     me = seats[view.player] if 0 <= view.player < len(seats) else SeatInfo(name="")
-    my_turn = _is_my_turn(view)
+    my_turn = _is_my_turn(view) and not me.is_replaced  # a bot player plays this seat: never «your move»
     text = (_solo_text if table.solo else _compact_text)(table, tr, me, my_turn)
     rows: list[Sequence[InlineKeyboardButton]] = []
     if my_turn:

@@ -401,7 +401,7 @@ def render_private(table: KonchinkaTable, tr: Translator, selected: Picked | Non
     first tap of the two-tap flow (its actions become buttons), or «🏁 Прикончить!» (asked once, with why)."""
     view = table.view
     me = table.seats[view.player] if 0 <= view.player < len(table.seats) else SeatInfo(name="")
-    my_turn = _is_my_turn(view)
+    my_turn = _is_my_turn(view) and not me.is_replaced  # a bot player plays this seat: never «your move»
     text = (_solo_text if table.solo else _compact_text)(table, tr, me, my_turn, selected)
     rows: list[Sequence[InlineKeyboardButton]] = _hand_rows(table, tr, selected) if my_turn else []
     if me.is_replaced and not view.is_terminal:
