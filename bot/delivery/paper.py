@@ -27,6 +27,12 @@ def reader(match: Match, chat_id: int) -> Translator:
     return tr_for(user.lang if user is not None else match.game.lang)
 
 
+def standings(match: Match, tr: Translator) -> str:
+    """The standings a party has reached, in words (its score sheet's caption; empty before a deal has ended)."""
+    made = match.party.score_sheet(frame_of(match, ""), tr) if match.party is not None else None
+    return made[1] if made is not None else ""
+
+
 def show_sheet(
     outbox: Outbox, match: Match, chat_id: int, *, thread_id: int = 0, resend: bool = False
 ) -> bool:

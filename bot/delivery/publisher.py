@@ -272,15 +272,19 @@ class Publisher:
         group_notices = [n.id for n in after if n.chat_id == game.chat_id and n.chat_id < 0]
         self._clear_reminders(match)
         tr = tr_for(game.lang)
-        at_table = party is not None and game.status in (GameStatus.PLAYING, GameStatus.FINISHED)
+        at_table = party is not None and game.status in (
+            GameStatus.PLAYING,
+            GameStatus.FINISHED,
+            GameStatus.CANCELLED,
+        )
         if game.mode is GameMode.GROUP and not at_table:
             self._publish_lobby(match, tr, resend_table)
             if game.status is GameStatus.CANCELLED:
-                self._publish_closed_hands(match)
+                self._publish_closed_hands(match, resent)
             return
         if party is None:
             if game.status is GameStatus.CANCELLED:
-                self._publish_closed_hands(match)
+                self._publish_closed_hands(match, resent)
             return
         timed = game.deadline is not None and not party.is_terminal
         frame = frame_of(
@@ -291,7 +295,7 @@ class Publisher:
         )
         if game.mode is GameMode.GROUP:
             if game.status is GameStatus.CANCELLED:
-                rendered = views.render_game_cancelled(tr)
+                rendered = views.render_game_cancelled(tr, paper.standings(match, tr))
             else:
                 rendered = party.render_table(frame, tr)
             self.outbox.show(
@@ -304,7 +308,7 @@ class Publisher:
                 paced=game.status is GameStatus.PLAYING and not party.is_terminal,
             )
         if game.status is GameStatus.CANCELLED:
-            self._publish_closed_hands(match)
+            self._publish_closed_hands(match, resent)
             return
         self._publish_sheets(match)
         mover = None if party.is_terminal else party.current_player
@@ -382,19 +386,12 @@ class Publisher:
             priority=Priority.LOW,  # a lobby: behind the games in play (a started one's table is its own message)
         )
 
-    def _publish_closed_hands(self, match: Match) -> None:
-        for seat in match.seats:
-            if seat.user_id is None:
-                continue
-            user = match.users.get(seat.user_id)
-            rendered = views.render_game_cancelled(tr_for(user.lang if user else match.game.lang))
-            self.outbox.show(
-                hand_slot(match.game.id, seat.user_id),
-                seat.user_id,
-                rendered.text,
-                rendered.markup,
-                only_existing=True,
-            )
+    def _publish_closed_hands(self, match: Match, resent: set[int]) -> None:
+        for user_id in (seat.user_id for seat in match.seats if seat.user_id is not None):
+            tr = paper.reader(match, user_id)
+            rendered = views.render_game_cancelled(tr, paper.standings(match, tr))
+            slot = hand_slot(match.game.id, user_id)
+            self.outbox.show(slot, user_id, rendered.text, resend=user_id in resent, only_existing=True)
 
 
 @dataclass(slots=True)

@@ -259,7 +259,10 @@ class Lobby:
                 raise ServiceError(Answer.NOT_CREATOR_OR_ADMIN)
             log.info("game %s: cancelled by %s", game_id, person.user_id)
             unit.close(GameStatus.CANCELLED)
-        return Change(unit.match, Answer.GAME_CANCELLED)
+        # Said once, below, where it was asked: the group's message (a solo game's: its player's) sent anew.
+        group = unit.match.game.mode is GameMode.GROUP
+        resend = set() if group else {person.user_id}
+        return Change(unit.match, Answer.GAME_CANCELLED, resend=resend, resend_table=group)
 
     async def rematch(self, command: Rematch) -> Change:
         """A new game with the same players and options as a finished one (group: a lobby; solo: a game)."""

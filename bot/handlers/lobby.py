@@ -55,11 +55,8 @@ async def on_cancel(
     assert message.from_user is not None
     who = person(message.from_user)
     check = membership.admin_check(who.user_id)
-    done = await service.run(cmd.Cancel(who, check, chat_id=message.chat.id, thread_id=thread_of(message)))
-    answer = done.answer or Answer.GAME_CANCELLED
-    await publisher.say(
-        message.chat.id, answer_text(answer, tr_of(message.from_user)), thread_id=thread_of(message)
-    )
+    # Answered by the game's message itself, sent anew below: «✖️ Партия отменена.» with the standings so far.
+    await service.run(cmd.Cancel(who, check, chat_id=message.chat.id, thread_id=thread_of(message)))
 
 
 async def on_start_link(

@@ -139,5 +139,6 @@ def render_seat_back(seat: SeatInfo, tr: Translator) -> Rendered:
     return Rendered(tr.t("notice-seat-back", name=seat_name(seat, tr)), None)
 
 
-def render_game_cancelled(tr: Translator) -> Rendered:
-    return Rendered(tr.t("notice-cancelled"), None)
+def render_game_cancelled(tr: Translator, standings: str = "") -> Rendered:
+    """«✖️ Партия отменена.», with the standings the party had reached (the score sheet's caption), if any."""
+    return Rendered(tr.t("notice-cancelled") + (f"\n{standings}" if standings else ""), None)

@@ -20,7 +20,8 @@ from tests.bot.conftest import (
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 RU = translator("ru")
-CANCELLED = RU.t("answer-game-cancelled")
+CANCELLED = RU.t("notice-cancelled")
+"""Said once, by the game's own message sent anew below (a lobby's, a table's with the standings, a solo hand)."""
 NO_GAME = RU.t("answer-no-game")
 OVER = {RU.t("answer-game-over"), NO_GAME, RU.t("answer-stale")}
 """What a press of a cancelled game's button may be answered with."""
@@ -33,15 +34,18 @@ def new_choices(message: FakeMessage) -> list[str]:
 
 
 async def bot_says(tg: FakeTelegram, chat: FakeChat, text: str, after: int = 0) -> FakeMessage:
-    """Wait for the bot's message ``text`` in ``chat`` (newer than message ``after``)."""
+    """Wait for the bot's message saying ``text`` in ``chat`` (newer than message ``after``); it says it alone."""
 
-    def said() -> FakeMessage | None:
-        return next((m for m in chat.bot_messages() if m.message_id > after and m.text == text), None)
+    def said() -> list[FakeMessage]:
+        return [
+            m for m in chat.visible_messages() if m.is_from_bot and m.message_id > after and text in m.text
+        ]
 
     await tg.wait_for(said, what=repr(text))
-    message = said()
-    assert message is not None
-    return message
+    await tg.settle()
+    messages = said()
+    assert len(messages) == 1, [m.text for m in messages]
+    return messages[0]
 
 
 async def send_new(tg: FakeTelegram, user: FakeUser, group: FakeChat) -> FakeMessage:
@@ -101,10 +105,12 @@ async def test_the_creator_cancels_a_group_lobby_with_the_command(
     game = await open_lobby(tg, group, anna, [anna, boris])
     lobby = lobby_of(group)
     await anna.send(group, "/cancel")
-    await bot_says(tg, group, CANCELLED, after=lobby.message_id)
+    closed = await bot_says(tg, group, CANCELLED, after=lobby.message_id)
     assert (await game_row(running, game)).status is GameStatus.CANCELLED
-    await tg.wait_for(lambda: not lobby.url_buttons, what="the lobby closed")
-    answer = await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.START).pack(), force=True)
+    await tg.wait_for(
+        lambda: lobby.is_deleted and not closed.url_buttons, what="the lobby closed, said below"
+    )
+    answer = await anna.press(closed, data=LobbyCb(game=game, op=LobbyOp.START).pack(), force=True)
     assert answer.text in OVER | {RU.t("answer-lobby-closed")}
     assert (await game_row(running, game)).status is GameStatus.CANCELLED
     assert turn_message(anna) is None and turn_message(boris) is None
@@ -173,10 +179,10 @@ async def test_cancel_in_private_ends_the_solo_game_only(tg: FakeTelegram, bot_r
     last = hand.message_id
     await pause_like_a_person()
     await anna.send_private("/cancel")
-    await bot_says(tg, chat, CANCELLED, after=last)
+    cancelled = await bot_says(tg, chat, CANCELLED, after=last)
     assert (await game_row(running, solo.key)).status is GameStatus.CANCELLED
     assert (await game_row(running, lobby_game_id)).status is GameStatus.LOBBY, "the group lobby stays"
-    answer = await anna.press(hand, data=data, force=True)
+    answer = await anna.press(cancelled, data=data, force=True)  # the old hand's button, pressed late
     assert answer.text in OVER
     await tg.settle()
     assert turn_message(anna) is None

@@ -128,3 +128,30 @@ async def test_a_restart_mid_party_sends_no_sheet_again(tg: FakeTelegram, bot_ru
     await party.play(group)
     state = await party_state(party.running, game)
     assert photos(group) == [sheet] and len(sheet.history) == state.deals_completed  # sent again at deal 1
+
+
+async def test_cancel_says_it_once_below_with_the_standings_so_far(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(default_target=11)
+    people = [tg.add_user("Аня"), tg.add_user("Борис")]
+    group = tg.add_group("Друзья", people, admins=people[:1])
+    game = await start_full_party(tg, group, people)
+    party = Party(tg, running, game, people)
+    deadline = asyncio.get_running_loop().time() + 60
+    while not photos(group):
+        assert asyncio.get_running_loop().time() < deadline, "no sheet after the first deal"
+        if not await party.move(deadline=deadline):
+            await asyncio.sleep(0.01)
+    await tg.settle()
+    last = group.visible_messages()[-1].message_id
+    await people[0].send(group, "/cancel")
+    cancelled = "✖️ Партия отменена."
+    await tg.wait_for(lambda: any(cancelled in m.text for m in group.visible_messages()), what="the cancel")
+    await tg.settle()
+    said = [m for m in group.visible_messages() if m.is_from_bot and "отменена" in m.text]
+    assert len(said) == 1 and said[0].message_id > last, [m.text for m in said]
+    state = await party_state(running, game)
+    deals = state.deals_completed
+    assert said[0].text.startswith(f"{cancelled}\n📋 Запись после раздачи {deals}:")
+    assert all(p.full_name in said[0].text for p in people)
