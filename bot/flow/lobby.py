@@ -259,10 +259,12 @@ class Lobby:
                 raise ServiceError(Answer.NOT_CREATOR_OR_ADMIN)
             log.info("game %s: cancelled by %s", game_id, person.user_id)
             unit.close(GameStatus.CANCELLED)
-        # Said once, below, where it was asked: the group's message (a solo game's: its player's) sent anew.
+        # Said once: a button's message changes in place; ``/cancel`` gets the game's message anew below it (the
+        # group's, or a solo game's hand).
+        below = command.game_id is None
         group = unit.match.game.mode is GameMode.GROUP
-        resend = set() if group else {person.user_id}
-        return Change(unit.match, Answer.GAME_CANCELLED, resend=resend, resend_table=group)
+        resend = {person.user_id} if below and not group else set()
+        return Change(unit.match, Answer.GAME_CANCELLED, resend=resend, resend_table=below and group)
 
     async def rematch(self, command: Rematch) -> Change:
         """A new game with the same players and options as a finished one (group: a lobby; solo: a game)."""
