@@ -40,7 +40,7 @@ from bot.games.konchinka.views import (
     render_private,
     render_table,
 )
-from bot.games.konchinka.words import event_text
+from bot.games.konchinka.words import event_text, moves_since
 from bot.i18n import Locale, Translator, translator
 from bot.views import (
     Answer,
@@ -887,3 +887,18 @@ def test_the_deal_end_and_the_party_end_carry_the_per_deal_grid() -> None:
         assert "Кар — кому +2 за карты" in text
     personal = render_party_end(table(state, 0), RU, personal=True).text
     assert "<pre>" not in personal  # the grid is the group's
+
+
+def test_the_leftovers_taker_hears_the_last_moves_and_that_the_table_is_theirs() -> None:
+    """Issue 32, item 3: the leftovers are no move of the one who takes them — their own summary of the deal
+    tells the others' last moves and the leftovers, as everyone else's does."""
+    events = [
+        Event(0, EventKind.CAPTURE, Card.parse("8h"), (Card.parse("3s"), Card.parse("5d")), 1),
+        Event(1, EventKind.LAY, Card.parse("2c"), (), 1),
+        Event(0, EventKind.LEFTOVERS, None, (Card.parse("2c"), Card.parse("9d")), 1),
+    ]
+    mine = moves_since(events, 0, SEATS, RU)
+    others = moves_since(events, 1, SEATS, RU)
+    leftovers = event_text(events[-1], SEATS, RU)
+    assert leftovers is not None and f"· {leftovers}" in mine and f"· {leftovers}" in others
+    assert f"· {event_text(events[1], SEATS, RU)}" in mine

@@ -48,7 +48,8 @@ def moves_since(
     """The moves among ``events`` (one deal's) made since ``player``'s own last one, one line each; ``auto``: the
     last one marked as the timer's."""
     told = [e for e in events if e.kind is not EventKind.DEAL_START]
-    mine = [i for i, e in enumerate(told) if e.player == player]
+    # The leftovers go to the last capturer at the deal's end: no move of theirs, so their own summary tells it.
+    mine = [i for i, e in enumerate(told) if e.player == player and e.kind is not EventKind.LEFTOVERS]
     since = told[mine[-1] + 1 :] if mine else told
     texts = [t for t in (event_text(e, seats, tr) for e in since) if t]
     if texts and auto:
