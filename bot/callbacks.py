@@ -63,7 +63,7 @@ class MoveCb(CallbackData, prefix="m"):
 
 
 class PickCb(CallbackData, prefix="p"):
-    """First tap of the two-tap flow: show what ``card`` (a card code, e.g. ``Td``) can do."""
+    """A tap on ``card`` (a card code, e.g. ``Td``): its one move played, or what it can do shown."""
 
     game: str
     version: int

@@ -131,7 +131,7 @@ class StartSolo(Command):
 
 @dataclass(frozen=True, slots=True)
 class Pick(Command):
-    """The first tap on a card (or another pick, such as «🏁 Прикончить!»): show what it can do."""
+    """A tap on a card (or «🏁 Прикончить!»): its one move played, or what it can do shown."""
 
     game_id: int
     person: Person

@@ -1,5 +1,5 @@
-"""Moves: the two taps of a move (card, then what it does), «another card», taking a seat back, and looking
-without moving: «📋 Стол» (the whole table, privately), the solo «💡 Подсказка» and, once a party is over,
+"""Moves: a card's tap (its one move played, or its moves shown), then what it does, «another card», taking a
+seat back, and looking without moving: «📋 Стол» (the whole table, privately), the solo «💡 Подсказка» and, once a party is over,
 «🔍 Разбор партии» (one's own moves reviewed, privately), the score sheet's picture («📋 Запись») and the party's
 history file («📜 История»)."""
 
