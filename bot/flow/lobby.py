@@ -33,7 +33,7 @@ from bot.flow.games import Match
 from bot.flow.store import Change, Store, Unit
 from bot.games import plugin_of
 from bot.i18n import locale_for
-from bot.storage import GameMode, GameStatus, SeatRow, repo, upkeep
+from bot.storage import GameMode, GameRow, GameStatus, SeatRow, repo, upkeep
 from bot.storage.tx import Batch
 from bot.views import Answer, LobbyScreen
 from engine.ai import Level
@@ -52,10 +52,17 @@ class Lobby:
         self._is_refused = is_refused
 
     async def open(
-        self, command: OpenLobby, *, turn_timeout: int | None = None, seats: Sequence[SeatRow] = ()
+        self,
+        command: OpenLobby,
+        *,
+        turn_timeout: int | None = None,
+        seats: Sequence[SeatRow] = (),
+        host: int | None = None,
     ) -> Change:
-        """A new lobby in a group; the creator sits down at once if the bot may already write to them."""
+        """A new lobby in a group; the creator sits down at once if the bot may already write to them
+        (``seats``: a rematch's, all seated; ``host``: who runs the lobby, if not the one who opened it)."""
         chat_id, thread_id, creator, kind = command.chat_id, command.thread_id, command.creator, command.kind
+        host = creator.user_id if host is None else host
         options = command.options
         plugin = plugin_of(kind)
         if self._is_refused(chat_id):
@@ -65,9 +72,10 @@ class Lobby:
         now = self.store.clock.now()
         try:
             async with self.store.tx() as tx:
-                if await repo.active_game_in_chat(tx, chat_id, thread_id) is not None:
-                    raise ServiceError(Answer.GAME_RUNNING)
-                if await repo.open_lobbies_of(tx, creator.user_id) >= self.config.max_open_lobbies:
+                running = await repo.active_game_in_chat(tx, chat_id, thread_id)
+                if running is not None:
+                    raise ServiceError(lobby_or_game(running))
+                if await repo.open_lobbies_of(tx, host) >= self.config.max_open_lobbies:
                     log.info("no lobby in chat %s: %s has too many open", chat_id, creator.user_id)
                     raise ServiceError(Answer.TOO_MANY_LOBBIES)
                 user = await repo.get_user(tx, creator.user_id)
@@ -78,7 +86,7 @@ class Lobby:
                     status=GameStatus.LOBBY,
                     chat_id=chat_id,
                     thread_id=thread_id,
-                    creator_id=creator.user_id,
+                    creator_id=host,
                     options=options or plugin.default_options(self.config.default_target),
                     turn_timeout=self.config.turn_timeout if turn_timeout is None else turn_timeout,
                     lang=await repo.chat_lang(tx, chat_id) or locale_for(creator.lang).value,
@@ -276,7 +284,7 @@ class Lobby:
         if not any(s.user_id == person.user_id for s in seats):
             raise ServiceError(Answer.NOT_A_PLAYER)
         if game.status.is_active:
-            raise ServiceError(Answer.GAME_RUNNING)
+            raise ServiceError(lobby_or_game(game))
         if game.status is not GameStatus.FINISHED:
             raise ServiceError(
                 Answer.NO_GAME
@@ -287,8 +295,10 @@ class Lobby:
             bots = [s for s in seats if s.is_bot]
             level = bots[0].plays_at if bots else Level.NORMAL
             return await self.start_solo(StartSolo(person, game.kind, len(bots), level, options))
+        # The party's host runs the rematch too, whoever taps «🔁 Реванш» first (if they played in it).
+        host = game.creator_id if any(s.user_id == game.creator_id for s in seats) else person.user_id
         reopened = OpenLobby(game.chat_id, game.thread_id, person, game.kind, options)
-        return await self.open(reopened, turn_timeout=game.turn_timeout, seats=seats)
+        return await self.open(reopened, turn_timeout=game.turn_timeout, seats=seats, host=host)
 
     async def start_solo(self, command: StartSolo) -> Change:
         """A private game against ``opponents`` bot players, in one live message (the message whose button
@@ -375,3 +385,8 @@ async def end_abandoned(store: Store, command: EndAbandoned) -> list[Change]:
         log.info("game %s: no move since long ago; ended as abandoned", game_id)
         changes.append(Change(unit.match, notices=[notice]))
     return changes
+
+
+def lobby_or_game(game: GameRow) -> Answer:
+    """Why nothing new opens in a chat where ``game`` is active: its lobby is open, or its party is on."""
+    return Answer.LOBBY_OPEN if game.status is GameStatus.LOBBY else Answer.GAME_RUNNING

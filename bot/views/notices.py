@@ -31,6 +31,8 @@ class Answer(enum.StrEnum):
     NOT_A_PLAYER = "not_a_player"
     NO_GAME = "no_game"
     GAME_RUNNING = "game_running"
+    LOBBY_OPEN = "lobby_open"
+    """Something new asked for where a lobby is open: join it (it is the chat's game)."""
     NOT_CREATOR = "not_creator"
     NOT_CREATOR_OR_ADMIN = "not_creator_or_admin"
     LOBBY_FULL = "lobby_full"

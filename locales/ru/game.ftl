@@ -42,6 +42,7 @@ answer-not-legal = Так ходить нельзя.
 answer-not-a-player = Вы не играете в этой партии.
 answer-no-game = Партии нет — начните новую.
 answer-game-running = В этом чате уже идёт партия.
+answer-lobby-open = В этом чате уже идёт набор в партию — присоединяйтесь в лобби.
 answer-not-creator = Это может только организатор партии.
 answer-not-creator-or-admin = Это может только организатор партии или админ чата.
 answer-lobby-closed = Набор в эту партию закрыт — начните новую.

@@ -71,7 +71,7 @@ async def test_a_hundred_refused_commands_get_one_answer_and_hold_nothing_up(
     await tg.settle()
     # One refusal a minute of the bot's clock (SPEED of them a real minute) while the commands were handled.
     minutes = (time.monotonic() - started) * SPEED / 60
-    refusals = [m for m in group.bot_messages() if "уже идёт партия" in m.text]
+    refusals = [m for m in group.bot_messages() if "уже идёт набор в партию" in m.text]
     assert 1 <= len(refusals) <= 1 + int(minutes), (len(refusals), minutes)
 
 

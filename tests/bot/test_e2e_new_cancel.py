@@ -74,7 +74,7 @@ async def test_new_opens_a_lobby_of_the_chosen_game(tg: FakeTelegram, bot_runner
 
     # One game per chat: another choice is refused while the lobby is open.
     answer = await anna.press(choice, data=king[0])
-    assert answer.text == RU.t("answer-game-running")
+    assert answer.text == RU.t("answer-lobby-open")
     assert (await game_row(running, lobby_game(group))).id == row.id
 
     await boris.send(group, "/cancel")

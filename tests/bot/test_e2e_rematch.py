@@ -69,21 +69,23 @@ async def test_a_rematch_in_a_group_opens_a_lobby_with_the_same_seats(
     lobby = lobby_of(group)
     assert lobby.thread_id == final.thread_id
     (new,) = await games_of(running, boris, GameStatus.LOBBY)
-    assert new.id != old.id and new.chat_id == group.id and new.creator_id == boris.id
+    assert new.id != old.id and new.chat_id == group.id
+    assert new.creator_id == anna.id, "the party's host runs its rematch, whoever tapped first"
     assert new.kind == old.kind and new.options["variant"] == "points"
     assert (
         await seat_names(running, new.id) == await seat_names(running, game) == ["Аня", "Борис", "bot:hard"]
     )
     assert new.key in str(lobby.buttons)
 
-    # A second press (the rematch is already open) opens nothing more.
+    # A second press (the rematch is already open) opens nothing more, and says the lobby is open.
     answer = await anna.press(final, data=press)
-    assert answer.text == RU.t("answer-game-running")
+    assert answer.text == RU.t("answer-lobby-open")
     assert [g.id for g in await games_of(running, anna, GameStatus.LOBBY)] == [new.id]
 
-    # The new lobby works: its creator starts it and everyone gets a hand.
+    # The new lobby works: its host starts it and everyone gets a hand.
     start = LobbyCb(game=new.key, op=LobbyOp.START).pack()
-    assert (await boris.press(lobby, data=start)).answered
+    assert (await boris.press(lobby, data=start)).text == RU.t("answer-not-creator")
+    assert (await anna.press(lobby, data=start)).answered
     await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn of the rematch")
     assert (await game_row(running, new.key)).status is GameStatus.PLAYING
 
