@@ -89,7 +89,10 @@ class People:
         to a bot player; the group is told, and the person gets the button that brings them back."""
         chat_id, thread_id, person = command.chat_id, command.thread_id, command.person
         if chat_id == person.user_id:
-            games = [m.game.id for m in await self.running(person.user_id) if m.game.mode is GameMode.GROUP]
+            mine = await self.running(person.user_id)
+            games = [m.game.id for m in mine if m.game.mode is GameMode.GROUP]
+            if not games and mine:
+                raise ServiceError(Answer.SOLO_LEAVE)  # a game with bots has no seat to hand over
         else:
             game = await repo.active_game_in_chat(self.store.db, chat_id, thread_id)
             games = [game.id] if game is not None and game.status is GameStatus.PLAYING else []

@@ -49,6 +49,8 @@ class Answer(enum.StrEnum):
     GROUP_ONLY = "group_only"
     PRIVATE_ONLY = "private_only"
     TOO_FAST = "too_fast"
+    SOLO_LEAVE = "solo_leave"
+    """/leave in a game with bots only: there is no seat to hand over; /cancel ends it."""
     ALREADY_LEFT = "already_left"
     """/leave from a seat a bot player already plays."""
     TOO_MANY = "too_many"

@@ -40,6 +40,7 @@ answer-not-legal = That move is not allowed.
 answer-not-a-player = You are not playing in this game.
 answer-no-game = No game here — start a new one.
 answer-game-running = A game is already running in this chat.
+answer-solo-leave = A game with bots has no seat to hand over — /cancel ends it.
 answer-lobby-open = A lobby is already open in this chat — join it there.
 answer-not-creator = Only the host can do that.
 answer-not-creator-or-admin = Only the host or a chat admin can do that.

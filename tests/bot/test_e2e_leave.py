@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import translator
-from tests.bot.conftest import BotRunner, game_row, plain, take_turn, turn_message, two_player_party
+from tests.bot.conftest import (
+    BotRunner,
+    game_row,
+    plain,
+    start_solo_konchinka,
+    take_turn,
+    turn_message,
+    two_player_party,
+)
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 
 
@@ -71,3 +79,20 @@ async def test_leave_without_a_running_game_says_there_is_none(
     last = anna.private_chat.last_bot_message()
     assert last is not None and last.message_id > sent.message_id
     assert last.text == plain(translator("en").t("answer-no-game"))
+
+
+async def test_leave_in_a_game_with_bots_says_how_to_end_it(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    """Issue 32, item 9: /leave in a solo game says there is no seat to hand over and /cancel ends it (not «no
+    game»), and the game goes on."""
+    await bot_runner()
+    anna = tg.add_user("Аня")
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.wait_for(lambda: turn_message(anna) is not None, what="her turn")
+    sent = await anna.send_private("/leave")
+    chat = anna.private_chat
+    await tg.wait_for(
+        lambda: any(m.message_id > sent.message_id for m in chat.bot_messages()), what="the answer"
+    )
+    said = [m.text for m in chat.bot_messages() if m.message_id > sent.message_id]
+    assert said == [plain(translator("ru").t("answer-solo-leave"))]
+    assert turn_message(anna) is not None
