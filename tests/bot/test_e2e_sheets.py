@@ -40,14 +40,34 @@ def pressable(chat: FakeChat, prefix: str) -> FakeMessage:
     raise AssertionError(f"no button {prefix!r} in chat {chat.id}")
 
 
-async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_history_that_replays(
-    tg: FakeTelegram, bot_runner: BotRunner
-) -> None:
+async def group_party(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[Party, FakeChat, str]:
+    """Аня and Борис in a started group Кончинка party to 11 (the bot running); the party, the group, the id."""
     running = await bot_runner(default_target=11)
     people = [tg.add_user("Аня"), tg.add_user("Борис")]
     group = tg.add_group("Друзья", people, admins=people[:1])
     game = await start_full_party(tg, group, people)
-    await Party(tg, running, game, people).play(group)
+    return Party(tg, running, game, people), group, game
+
+
+async def until_the_first_sheet(party: Party, group: FakeChat) -> None:
+    """Moves are made until the first deal has ended and its sheet is in the group."""
+    deadline = asyncio.get_running_loop().time() + 60
+    made = 0
+    while not photos(group):
+        assert asyncio.get_running_loop().time() < deadline, "no sheet after the first deal"
+        if await party.move(pick=made, deadline=deadline):
+            made += 1
+        else:
+            await asyncio.sleep(0.01)
+    await party.tg.settle()
+
+
+async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_history_that_replays(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    party, group, game = await group_party(tg, bot_runner)
+    people, running = party.people, party.running
+    await party.play(group)
     state = await party_state(running, game)
     assert state.is_terminal and state.outcome is not None and state.deals_completed >= 2
 
@@ -96,33 +116,21 @@ async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_
 
 
 async def test_a_restart_mid_party_sends_no_sheet_again(tg: FakeTelegram, bot_runner: BotRunner) -> None:
-    running = await bot_runner(default_target=11)
-    people = [tg.add_user("Аня"), tg.add_user("Борис")]
-    group = tg.add_group("Друзья", people, admins=people[:1])
-    game = await start_full_party(tg, group, people)
-    party = Party(tg, running, game, people)
+    party, group, game = await group_party(tg, bot_runner)
     # Play until the first deal has ended and its sheet is shown, then restart the bot mid-party.
-    deadline = asyncio.get_running_loop().time() + 60
-    made = 0
-    while not photos(group):
-        assert asyncio.get_running_loop().time() < deadline, "no sheet after the first deal"
-        if await party.move(pick=made, deadline=deadline):
-            made += 1
-        else:
-            await asyncio.sleep(0.01)
-    await tg.settle()
+    await until_the_first_sheet(party, group)
     [sheet] = photos(group)
     shown = len(sheet.history)
-    await running.stop()
+    await party.running.stop()
     party.running = await bot_runner(default_target=11)
     await tg.settle()
     assert len(sheet.history) == shown and tg.stats.not_modified == 0  # nothing drawn or sent twice
     # /score text: the table again below, as text; /score: the picture anew below.
     table = group.last_bot_message()
-    await people[1].send(group, "/score text")
+    await party.people[1].send(group, "/score text")
     await tg.wait_for(lambda: group.last_bot_message() is not table, what="the table again")
     assert photos(group) == [sheet] and "На столе" in (group.last_bot_message() or sheet).text
-    await people[1].send(group, "/score")
+    await party.people[1].send(group, "/score")
     await tg.wait_for(lambda: sheet.is_deleted and len(photos(group)) == 1, what="the sheet anew below")
     [sheet] = photos(group)
     await party.play(group)
@@ -133,17 +141,9 @@ async def test_a_restart_mid_party_sends_no_sheet_again(tg: FakeTelegram, bot_ru
 async def test_cancel_says_it_once_below_with_the_standings_so_far(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    running = await bot_runner(default_target=11)
-    people = [tg.add_user("Аня"), tg.add_user("Борис")]
-    group = tg.add_group("Друзья", people, admins=people[:1])
-    game = await start_full_party(tg, group, people)
-    party = Party(tg, running, game, people)
-    deadline = asyncio.get_running_loop().time() + 60
-    while not photos(group):
-        assert asyncio.get_running_loop().time() < deadline, "no sheet after the first deal"
-        if not await party.move(deadline=deadline):
-            await asyncio.sleep(0.01)
-    await tg.settle()
+    party, group, game = await group_party(tg, bot_runner)
+    people, running = party.people, party.running
+    await until_the_first_sheet(party, group)
     last = group.visible_messages()[-1].message_id
     await people[0].send(group, "/cancel")
     cancelled = "✖️ Партия отменена."
