@@ -184,9 +184,7 @@ class Publisher:
         seat = match.seat_of(user_id)
         party = match.party
         assert seat is not None and party is not None
-        user = match.users.get(user_id)
-        tr = tr_for(user.lang if user is not None else match.game.lang)
-        rendered = party.render_table(frame_of(match, ""), tr, seat.seat)
+        rendered = party.render_table(frame_of(match, ""), paper.reader(match, user_id), seat.seat)
         self.outbox.show(
             table_slot(match.game.id, user_id), user_id, rendered.text, rendered.markup, resend=True
         )

@@ -174,9 +174,8 @@ class People:
         if match is None or match.party is None or match.game.status is not GameStatus.FINISHED:
             raise ServiceError(Answer.NO_GAME)
         if command.chat_id not in (match.game.chat_id, command.person.user_id):
-            raise ServiceError(
-                Answer.UNKNOWN
-            )  # the button is drawn in the party's chats only: a forged press
+            # The button is drawn in the party's chats only: a forged press.
+            raise ServiceError(Answer.UNKNOWN)
         return Change(match, history_for=(command.chat_id, command.thread_id), wake_timer=False)
 
     async def _played(self, game_id: int, user_id: int) -> Match:
