@@ -50,9 +50,14 @@ def reminder_slot(game_id: int, user_id: int, version: int) -> str:
     return f"{REMINDERS}{game_id}:{user_id}:{version}"
 
 
-def chat_rules_slot(chat_id: int, thread_id: int = 0) -> str:
-    """The one rules message of a chat (a forum topic): a new rules request replaces it, its pages turn in place."""
-    return f"R{chat_id}:{thread_id}"
+def chat_rules_slot(chat_id: int, thread_id: int = 0, user_id: int = 0) -> str:
+    """A person's rules message in a chat (a forum topic): their next rules request replaces it (never someone
+    else's: in a group each asker has their own), its pages turn in place. ``user_id``: 0 in a private chat."""
+    return (
+        f"R{chat_id}:{thread_id}"
+        if chat_id == user_id or not user_id
+        else f"R{chat_id}:{thread_id}:{user_id}"
+    )
 
 
 def setup_slot(chat_id: int, message_id: int) -> str:
@@ -162,15 +167,17 @@ class Publisher:
         """A setup screen (the solo game's, the language's) turned in place."""
         self.turn_page(setup_slot(chat_id, message_id), chat_id, message_id, rendered)
 
-    def show_rules(self, chat_id: int, thread_id: int, rendered: Rendered) -> None:
-        """A rules message, sent anew below; the chat's previous one (if any) is deleted."""
-        slot = chat_rules_slot(chat_id, thread_id)
+    def show_rules(self, chat_id: int, thread_id: int, user_id: int, rendered: Rendered) -> None:
+        """A rules message for ``user_id``, sent anew below; their previous one in the chat (if any) is deleted."""
+        slot = chat_rules_slot(chat_id, thread_id, user_id)
         self.outbox.show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id, resend=True)
 
-    def turn_rules_page(self, chat_id: int, thread_id: int, message_id: int, rendered: Rendered) -> None:
-        """A page of a rules message turned: the pressed message becomes (or stays) the chat's rules message and
-        shows ``rendered``; content it already shows is not sent again."""
-        slot = chat_rules_slot(chat_id, thread_id)
+    def turn_rules_page(
+        self, chat_id: int, thread_id: int, user_id: int, message_id: int, rendered: Rendered
+    ) -> None:
+        """A page of a rules message turned by ``user_id``: the pressed message becomes (or stays) their rules
+        message and shows ``rendered``; content it already shows is not sent again."""
+        slot = chat_rules_slot(chat_id, thread_id, user_id)
         if self.outbox.message_id(slot) != message_id:
             self.outbox.adopt(slot, chat_id, message_id)
         self.outbox.show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id)

@@ -4,10 +4,13 @@
   until the window has room, in order of arrival, for up to :data:`MAX_WAIT` seconds of the bot's clock — five
   rules questions in ten seconds get five answers, the last ones a little later. Only beyond that (a person
   pasting dozens of commands) is one told, once per window, to ask again a little later.
-* **In a group** a command beyond its sender's window is refused: the group gets «Секунду…» at most once per
-  window, and after that nothing (every answer there is a message of the group's ~20 a minute). The group's own
-  window stops only a flood by many people, and never refuses a person whose own window is empty: one member
-  spamming ``/help`` slows down that member alone.
+* **In a group** the group's own window (every answer there is a message of the group's ~20 a minute) never
+  refuses anyone: a command beyond it waits its turn, up to :data:`GROUP_MAX_WAIT`, and a person whose own window
+  is empty does not wait at all. A question asked again while its twin waits (the same ``/rules`` words, ``/help``,
+  ``/score``, ``/top`` by anyone; any other command by the same person) is answered by that twin's answer. While
+  questions wait, one «Секунду…» stands in the chat, deleted as the last of them is answered. Only a member
+  beyond their own window (spamming ``/help``) is refused, told once per window by a note that goes away after
+  it: one member's spam slows down that member alone.
 * **A press** beyond the window is answered «Секунду…» (answering a press costs no message), with the same
   fairness in groups.
 
@@ -17,9 +20,11 @@ and are forgotten once empty, so memory follows the active users and chats, not 
 
 from __future__ import annotations
 
+import bisect
 import enum
 import logging
-from collections import deque
+import math
+from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Final
@@ -54,8 +59,9 @@ class ThrottleLimits:
     command_per_user: Rate = Rate(3, 10.0)
     """In a group: refused beyond it. In private: the pace answers go out at (a queue, see :data:`MAX_WAIT`)."""
     command_per_group: Rate = Rate(5, 30.0)
-    """Every command answered in a group is a message there; Telegram allows a group ~20 a minute. Applies only
-    to people who have already sent something within their own window."""
+    """Every command answered in a group is a message there; Telegram allows a group ~20 a minute. Beyond it a
+    command waits (see :data:`GROUP_MAX_WAIT`); it applies only to people who have already sent something within
+    their own window."""
 
 
 class Kind(enum.StrEnum):
@@ -68,6 +74,10 @@ class Kind(enum.StrEnum):
 
 
 Key = tuple[Kind, int]
+Spot = tuple[int, int]
+"""A chat and a topic in it (0: none)."""
+Twin = tuple[int, int, int, str]
+"""What a group question asks: its chat, its topic, who asks (0 for :data:`CHAT_WIDE` commands) and its words."""
 
 MAX_WAIT: Final = 20.0
 """Seconds (bot's clock) a private question may wait for its turn; later ones are refused with a word."""
@@ -77,6 +87,13 @@ MAX_WAITING: Final = 1_000
 """Questions waiting at once over all private chats: a safety bound far above one person's. A waiting question
 sets its place among the updates in flight aside (it costs a task, not a place), and a person's first question
 (their window empty) never waits, so it is never refused because of anyone else."""
+GROUP_MAX_WAIT: Final = 60.0
+"""Seconds (bot's clock) a group's command may wait for the group's window: two windows, so a crowd of a dozen
+people asking at once is answered within a minute; only beyond that is the chat told to ask again later."""
+SAY_WAIT_AFTER: Final = 3.0
+"""A command that waits this long or longer puts «Секунду…» up in its chat (a shorter wait passes unnoticed)."""
+CHAT_WIDE: Final = frozenset({"help", "rules", "score", "top"})
+"""Commands whose answer in a group is the same whoever asks: a twin waiting for its turn answers them all."""
 SWEEP_EVERY: Final = 60.0
 """Seconds of the bot's clock between two sweeps of the empty windows."""
 
@@ -101,7 +118,11 @@ class Windows:
         return len(stamps) < rate.count
 
     def take(self, key: Key, rate: Rate, now: float) -> None:
-        self._stamps.setdefault(key, deque()).append(now)
+        stamps = self._stamps.setdefault(key, deque())
+        if stamps and stamps[-1] > now:  # times reserved ahead (waiting events): keep the stamps in order
+            stamps.insert(bisect.bisect_right(stamps, now), now)
+        else:
+            stamps.append(now)
         self._lengths[key] = rate.seconds
 
     def is_empty(self, key: Key, rate: Rate, now: float) -> bool:
@@ -146,9 +167,17 @@ class ThrottleMiddleware(BaseMiddleware):
         self.refused = 0
         self.delayed = 0
         """Private questions answered later rather than refused."""
+        self.merged = 0
+        """Group questions answered by a waiting twin's answer."""
         self.waiting = 0
         self._waiting_of: dict[int, int] = {}
         """Questions waiting, per person (only those who have some)."""
+        self._twins: Counter[Twin] = Counter()
+        """Group questions waiting, by what they ask."""
+        self._waiting_in: Counter[Spot] = Counter()
+        """Group questions waiting (or being answered after a wait), per chat and topic."""
+        self._notes: dict[Spot, float] = {}
+        """Chats showing «Секунду…» or a note to a spammer, with when a note may go (``inf`` while some wait)."""
 
     async def __call__(
         self,
@@ -159,6 +188,8 @@ class ThrottleMiddleware(BaseMiddleware):
         now = self.clock.now()
         self.windows.sweep(now)
         self._told.sweep(now)
+        if self._notes:
+            self._take_notes_down(now)
         limits = self.limits
         if isinstance(event, CallbackQuery):
             chat_id = event.message.chat.id if event.message else 0
@@ -171,14 +202,9 @@ class ThrottleMiddleware(BaseMiddleware):
         if not isinstance(event, Message) or event.from_user is None:
             return await handler(event, data)
         if is_group(event.chat.id):
-            user_key = ((Kind.COMMAND_USER, event.from_user.id), limits.command_per_user)
             if not (event.text or "").startswith("/"):
                 return await handler(event, data)
-            group_key = ((Kind.COMMAND_GROUP, event.chat.id), limits.command_per_group)
-            if self._admit(user_key, group_key, now):
-                return await handler(event, data)
-            await self._refuse_command(event, user_key[1], Answer.TOO_FAST, now)
-            return None
+            return await self._group_command(handler, event, data, now)
         if event.chat.id != event.from_user.id:
             return await handler(event, data)  # a channel or a chat of another kind: not ours to pace
         user_id = event.from_user.id
@@ -194,6 +220,76 @@ class ThrottleMiddleware(BaseMiddleware):
             self.delayed += 1
             await self._wait(user_id, at - now, data.get(PLACE))
         return await handler(event, data)
+
+    async def _group_command(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        message: Message,
+        data: dict[str, Any],
+        now: float,
+    ) -> Any:
+        """A command in a group: refused only beyond its sender's own window; else answered now, or after the
+        group's window has room, or by a waiting twin's answer."""
+        assert message.from_user is not None
+        limits, windows = self.limits, self.windows
+        user_key: Key = (Kind.COMMAND_USER, message.from_user.id)
+        spot: Spot = (message.chat.id, _thread_of(message))
+        if not windows.has_room(user_key, limits.command_per_user, now):
+            self.refused += 1
+            await self._refuse_command(message, limits.command_per_user, Answer.TOO_MANY, now)
+            return None
+        fresh = windows.is_empty(user_key, limits.command_per_user, now)
+        windows.take(user_key, limits.command_per_user, now)
+        group_key: Key = (Kind.COMMAND_GROUP, message.chat.id)
+        if fresh:
+            windows.take(group_key, limits.command_per_group, now)
+            return await handler(message, data)
+        twin = _twin_of(message, spot)
+        if self._twins[twin]:
+            self.merged += 1
+            log.info("a command in chat %d waits already: its answer serves this one too", message.chat.id)
+            return None
+        at = windows.reserve(group_key, limits.command_per_group, now, GROUP_MAX_WAIT)
+        if at is None:
+            self.refused += 1
+            await self._refuse_command(message, limits.command_per_group, Answer.TOO_MANY, now)
+            return None
+        if at == now:
+            return await handler(message, data)
+        self.delayed += 1
+        self._twins[twin] += 1
+        self._waiting_in[spot] += 1
+        try:
+            if at - now >= SAY_WAIT_AFTER and spot not in self._notes:
+                self._put_note(spot, Answer.TOO_FAST, message, math.inf)
+            elif spot in self._notes:
+                self._notes[spot] = math.inf
+            try:
+                await self._wait(message.from_user.id, at - now, data.get(PLACE))
+            finally:
+                self._twins[twin] -= 1
+                if not self._twins[twin]:
+                    del self._twins[twin]
+            return await handler(message, data)
+        finally:
+            self._waiting_in[spot] -= 1
+            if not self._waiting_in[spot]:
+                del self._waiting_in[spot]
+                if self._notes.pop(spot, None) is not None:  # the last one waiting answered: «Секунду…» goes
+                    self.outbox.drop(_note_slot(spot), spot[0])
+
+    def _put_note(self, spot: Spot, answer: Answer, message: Message, until: float) -> None:
+        """The chat's one throttle note (its live message) reads ``answer`` until ``until``, then goes."""
+        chat_id, thread_id = spot
+        tr = translator_for(message.from_user.language_code if message.from_user else None)
+        self.outbox.show(_note_slot(spot), chat_id, answer_text(answer, tr), thread_id=thread_id)
+        self._notes[spot] = until
+
+    def _take_notes_down(self, now: float) -> None:
+        """Delete the throttle notes whose time is over (checked as the chat's next update comes)."""
+        for spot in [s for s, until in self._notes.items() if until <= now]:
+            del self._notes[spot]
+            self.outbox.drop(_note_slot(spot), spot[0])
 
     async def _wait(self, user_id: int, seconds: float, place: Place | None) -> None:
         """A private question waits its turn, its place among the updates in flight set aside meanwhile."""
@@ -237,9 +333,28 @@ class ThrottleMiddleware(BaseMiddleware):
         if not self._told.has_room(told, Rate(1, rate.seconds), now):
             return
         self._told.take(told, rate, now)
-        log.info(
-            "commands in chat %d come too fast: refusing them for up to %g s", message.chat.id, rate.seconds
-        )
+        log.info("commands in chat %d come too fast: one refused", message.chat.id)
+        if is_group(message.chat.id):
+            spot = (message.chat.id, _thread_of(message))
+            if spot not in self._notes:  # else «Секунду…» is up, and stays while others wait
+                self._put_note(spot, answer, message, now + rate.seconds)
+            return
         tr = translator_for(message.from_user.language_code if message.from_user else None)
-        thread_id = message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
-        await self.outbox.say(message.chat.id, answer_text(answer, tr), thread_id=thread_id)
+        await self.outbox.say(message.chat.id, answer_text(answer, tr))
+
+
+def _thread_of(message: Message) -> int:
+    return message.message_thread_id if message.is_topic_message and message.message_thread_id else 0
+
+
+def _twin_of(message: Message, spot: Spot) -> Twin:
+    """What ``message`` asks, so that the same question waiting twice is answered once."""
+    head, _, words = (message.text or "").partition(" ")
+    name = head.removeprefix("/").partition("@")[0].lower()
+    who = 0 if name in CHAT_WIDE or message.from_user is None else message.from_user.id
+    return (*spot, who, " ".join([name, *words.lower().split()]))
+
+
+def _note_slot(spot: Spot) -> str:
+    """The chat's (topic's) one note from the throttle: «Секунду…» while questions wait, or a word to a spammer."""
+    return f"q{spot[0]}:{spot[1]}"

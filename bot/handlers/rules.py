@@ -92,7 +92,8 @@ async def on_rules(
         # A question typed in private keeps its own answer below it (the next question does not take it away).
         await publisher.say(message.chat.id, rendered.text, rendered.markup)
     else:
-        publisher.show_rules(message.chat.id, thread, rendered)
+        asker = message.from_user.id if message.from_user else 0
+        publisher.show_rules(message.chat.id, thread, asker, rendered)
 
 
 async def on_rules_start(
@@ -105,7 +106,7 @@ async def on_rules_start(
     raw = (command.args or "").removeprefix(DeepLink.RULES.value)
     section = raw if library.has(raw) else library.first.id
     rendered = render_rules(library, section, tr_of(message.from_user))
-    publisher.show_rules(message.chat.id, 0, rendered)
+    publisher.show_rules(message.chat.id, 0, message.from_user.id, rendered)
 
 
 def _is_shown(message: Message, data: str) -> bool:
@@ -139,7 +140,9 @@ async def on_rules_section(
             rendered = render_rules_answer(
                 library, [callback_data.section], tr, is_group=True, bot_username=username, game=game
             )
-        publisher.turn_rules_page(message.chat.id, thread_of(message), message.message_id, rendered)
+        publisher.turn_rules_page(
+            message.chat.id, thread_of(message), callback.from_user.id, message.message_id, rendered
+        )
     elif not await people.can_write(callback.from_user.id):
         # Telegram refuses a first message to someone who never opened the bot: say so, with the link that
         # opens the private chat on this very section.
@@ -149,7 +152,7 @@ async def on_rules_section(
     else:
         # A game message: the rules go to the presser's private chat, the game message stays.
         rendered = render_rules(library, callback_data.section, tr, game=game)
-        publisher.show_rules(callback.from_user.id, 0, rendered)
+        publisher.show_rules(callback.from_user.id, 0, callback.from_user.id, rendered)
     await answer_quietly(callback)
 
 

@@ -1,6 +1,8 @@
-"""One rules message per chat (issue 21, point 5), and a rules press from someone the bot cannot write to (point 3).
+"""One rules message per person and chat (issue 21, point 5; issue 32, point 8), and a rules press from someone the
+bot cannot write to (issue 21, point 3).
 
-A new rules request replaces the chat's rules message (sent anew below, the old one deleted); pressing the section
+A new rules request replaces its asker's rules message (sent anew below, the old one deleted), never someone else's
+in a group; pressing the section
 a message already shows answers the press and edits nothing (the fake Bot API refuses identical edits, as
 Telegram does); «📖 Правила» pressed in a group by someone who never opened the bot gets a toast saying what to
 do, with the link that opens the private chat on that section.
@@ -36,17 +38,19 @@ async def _ask(tg: FakeTelegram, user: FakeUser, chat: FakeChat, text: str) -> F
     return answer
 
 
-async def test_a_new_rules_request_replaces_the_groups_rules_message(
+async def test_a_new_rules_request_replaces_the_askers_rules_message_and_nobody_elses(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     await bot_runner()
-    anna = tg.add_user("Аня")
-    group = tg.add_group("Друзья", [anna], admins=[anna])
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     first = await _ask(tg, anna, group, "/rules ералаш")
     second = await _ask(tg, anna, group, "/rules взятки")
+    theirs = await _ask(tg, boris, group, "/rules валет")
     third = await _ask(tg, anna, group, "/rules")
-    await tg.wait_for(lambda: first.is_deleted and second.is_deleted, what="the older rules messages deleted")
-    assert _rules(group) == [third]
+    await tg.wait_for(lambda: first.is_deleted and second.is_deleted, what="Аня's older rules messages deleted")
+    await tg.settle()
+    assert _rules(group) == [theirs, third], "Борис's answer stays when Аня asks again"
     assert third is group.last_bot_message()
 
 

@@ -27,21 +27,58 @@ QUIET = 0.5
 """Real seconds without a call after which the bot has answered the burst (its pace: a call a clock second)."""
 
 
-async def test_a_burst_of_commands_in_a_group_gets_a_few_answers_and_one_too_fast(
+async def test_a_burst_of_commands_in_a_group_waits_its_turn_twins_merge_and_only_the_fourth_is_refused(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     await bot_runner(clock_speed=CLOCK_SPEED)
     users = [tg.add_user(name) for name in ("Аня", "Борис", "Вера")]
     group = tg.add_group("Друзья", users, admins=users[:1])
-    # The first five admitted get answers of their own (a refusal such as /score's «no game» would be merged with
-    # its twins by the refusal throttle, and rules answers replace each other: neither is what this test counts).
     for command in ("/stats", "/help", "/top", "/score"):
         for user in users:
             await user.send(group, command)
+    # The three /stats (their askers' first) and two /help fill the group's window (five in 30 s) and are
+    # answered at once; Вера's /help and Аня's /top wait for the window, Борис's and Вера's /top are answered by
+    # Аня's (the same question, the same answer), and each one's fourth command in 10 s is refused.
+    await tg.wait_for(
+        lambda: any(m.is_from_bot and m.text == TOO_FAST for m in group.messages.values()),
+        timeout=5,
+        what="«Секунду…» while the group's questions wait",
+    )
+    window = LIMITS.command_per_group.seconds / CLOCK_SPEED
+    await tg.wait_for(
+        lambda: sum("/konchinka" in m.text for m in group.bot_messages()) == 3,
+        timeout=window + 10,
+        what="the waiting /help answered",
+    )
     await tg.settle(quiet=QUIET, timeout=30)
-    answers = [m.text for m in group.visible_messages() if m.is_from_bot]
-    assert answers.count(TOO_FAST) == 1
-    assert len(answers) == LIMITS.command_per_group.count + 1
+    answers = [m.text for m in group.bot_messages()]
+    assert len(answers) == 7, answers
+    assert sum(text.startswith("📊 Статистика") for text in answers) == 3
+    assert sum("/konchinka" in text for text in answers) == 3
+    assert sum(text.startswith("В этом чате ещё не доиграли") for text in answers) == 1, "/top answered once"
+    assert TOO_FAST not in answers and TOO_MANY not in answers, "the throttle's notes are gone once answered"
+    said = [m for m in group.messages.values() if m.is_from_bot and m.text in (TOO_FAST, TOO_MANY)]
+    assert len(said) == 1 and said[0].is_deleted
+
+
+async def test_a_command_waiting_for_the_groups_window_is_answered_not_refused(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Issue 32, point 8: a person who did not flood (a /stats 3 s after the group's busy minute) is answered."""
+    await bot_runner(clock_speed=CLOCK_SPEED)
+    people = [tg.add_user(name) for name in ("Аня", "Борис", "Вера", "Глеб", "Дима")]
+    group = tg.add_group("Друзья", people, admins=people[:1])
+    for user in people:  # five first commands: the group's window is full, nobody waited
+        await user.send(group, "/help")
+    await asyncio.sleep(3.0 / CLOCK_SPEED)
+    await people[0].send(group, "/stats")  # Аня's second command in 10 s: within her own window
+    await tg.wait_for(
+        lambda: any(m.text.startswith("📊") and "Аня" in m.text for m in group.bot_messages()),
+        timeout=LIMITS.command_per_group.seconds / CLOCK_SPEED + 10,
+        what="Аня's /stats answered after the wait",
+    )
+    await tg.settle(quiet=QUIET, timeout=30)
+    assert all(m.text not in (TOO_FAST, TOO_MANY) for m in group.bot_messages())
 
 
 async def test_one_person_spamming_a_command_in_private_is_answered_in_turn_then_told_to_wait(
