@@ -1,25 +1,55 @@
 """/lang: a group's language, kept in the database (only the group's admins change it), or a person's choice for
-their private chat; «как в Telegram» goes back to each person's Telegram language."""
+their private chat; «как в Telegram» goes back to each person's Telegram language. ``/lang en`` (``ru``, ``auto``,
+or the language's name) chooses at once; in a group, someone who may not change it is told the language and who
+may, with no buttons to tap in vain."""
 
 from __future__ import annotations
 
 from aiogram import F, Router
-from aiogram.filters import Command
+from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AUTO_LANG, LangCb
 from bot.flow.service import ChatLanguages, GameService, Membership, Publisher
 from bot.handlers.common import answer_quietly, is_private, thread_of, tr_of
 from bot.i18n import Locale, translator, translator_for
-from bot.views.languages import render_lang_choice, render_lang_chosen
+from bot.views.languages import render_lang_choice, render_lang_chosen, render_lang_not_yours
+
+WORDS: dict[str, str] = {
+    **{word: Locale.RU.value for word in ("ru", "rus", "russian", "русский", "по-русски", "рус")},
+    **{word: Locale.EN.value for word in ("en", "eng", "english", "английский", "по-английски", "англ")},
+    **{word: AUTO_LANG for word in (AUTO_LANG, "авто", "telegram", "как в telegram")},
+}
+"""What may follow /lang, lower-cased: a language's code or name."""
 
 
 async def on_lang(
-    message: Message, service: GameService, publisher: Publisher, languages: ChatLanguages
+    message: Message,
+    command: CommandObject,
+    publisher: Publisher,
+    languages: ChatLanguages,
+    membership: Membership,
 ) -> None:
-    current = await languages.of(message.chat.id)
-    rendered = render_lang_choice(tr_of(message.from_user), current, is_group=not is_private(message.chat))
-    await publisher.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
+    tr = tr_of(message.from_user)
+    chat_id, thread_id = message.chat.id, thread_of(message)
+    is_group = not is_private(message.chat)
+    current = await languages.of(chat_id)
+    asker = message.from_user.id if message.from_user else 0
+    if is_group and not await membership.admin_check(asker)(chat_id):
+        rendered = render_lang_not_yours(tr, current)
+    elif (choice := WORDS.get(" ".join((command.args or "").lower().split()))) is not None:
+        chosen = None if choice == AUTO_LANG else Locale(choice)
+        await languages.choose(chat_id, chosen)
+        rendered = render_lang_chosen(
+            translator(chosen) if chosen else translator_for(_code(message)), chosen
+        )
+    else:
+        rendered = render_lang_choice(tr, current, is_group=is_group, unknown=(command.args or "").strip())
+    await publisher.say(chat_id, rendered.text, rendered.markup, thread_id=thread_id)
+
+
+def _code(message: Message) -> str | None:
+    return message.from_user.language_code if message.from_user else None
 
 
 async def on_choose(

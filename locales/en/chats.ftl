@@ -40,6 +40,12 @@ lang-set-ru = ✅ I speak Russian here now.
 lang-set-en = ✅ I speak English here now.
 lang-set-auto = ✅ I now speak to each person in the language of their Telegram.
 lang-admins-only = Only the group's admins change its language.
+lang-unknown = I don't know that language: “{ $words }”. Choose with a button.
+lang-not-yours = 🌐 Here I speak { $current ->
+    [ru] Russian
+    [en] English
+   *[auto] to each person in the language of their Telegram
+}. Only the group's admins change its language.
 btn-lang-ru = 🇷🇺 Русский
 btn-lang-en = 🇬🇧 English
 btn-lang-auto = 🌐 As in Telegram

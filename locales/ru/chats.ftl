@@ -40,6 +40,12 @@ lang-set-ru = ✅ Теперь я говорю здесь по-русски.
 lang-set-en = ✅ Теперь я говорю здесь по-английски.
 lang-set-auto = ✅ Теперь я говорю с каждым на языке его Telegram.
 lang-admins-only = Язык чата меняют админы группы.
+lang-unknown = Такого языка я не знаю: «{ $words }». Выберите кнопкой.
+lang-not-yours = 🌐 Здесь я говорю { $current ->
+    [ru] по-русски
+    [en] по-английски
+   *[auto] с каждым на языке его Telegram
+}. Язык чата меняют админы группы.
 btn-lang-ru = 🇷🇺 Русский
 btn-lang-en = 🇬🇧 English
 btn-lang-auto = 🌐 Как в Telegram

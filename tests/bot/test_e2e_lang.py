@@ -52,7 +52,7 @@ async def test_a_group_chooses_english_and_keeps_it_whoever_opens_a_lobby(
     assert CYRILLIC.search(help_answer.text) is None, help_answer.text
 
     again = await _answer(tg, eve, group, "/lang")
-    assert again.text == "🌐 Which language shall I speak in this chat? Now: English."
+    assert again.text == "🌐 Here I speak English. Only the group's admins change its language."
 
 
 async def test_a_russian_group_stays_russian_when_an_english_speaker_opens_the_lobby(
@@ -89,3 +89,26 @@ async def test_a_private_chat_follows_telegram_until_the_person_chooses(
     )
     menu = await _answer(tg, anna, anna.private_chat, "/play")
     assert menu.has_button("👑 Кинг — с тремя ботами")
+
+
+async def test_lang_with_a_language_chooses_it_at_once_and_a_non_admin_gets_no_buttons(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Issue 32, point 9: «/lang en» is not ignored; in a group someone who may not change it gets no menu."""
+    await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    told = await _answer(tg, boris, group, "/lang en")
+    assert told.text == "🌐 Здесь я говорю с каждым на языке его Telegram. Язык чата меняют админы группы."
+    assert not told.flat_buttons
+    chosen = await _answer(tg, anna, group, "/lang en")
+    assert chosen.text == "✅ I speak English here now." and not chosen.flat_buttons
+    told = await _answer(tg, boris, group, "/lang ru")
+    assert told.text == "🌐 Here I speak English. Only the group's admins change its language."
+    unknown = await _answer(tg, anna, group, "/lang <b>klingon</b>")
+    assert unknown.text.startswith("I don't know that language: “<b>klingon</b>”. Choose with a button.\n🌐 Which")
+    assert [b.text for b in unknown.flat_buttons] == ["🇷🇺 Русский", "🇬🇧 English", "🌐 As in Telegram"]
+    back = await _answer(tg, anna, anna.private_chat, "/lang English")
+    assert back.text == "✅ I speak English here now."
+    back = await _answer(tg, anna, anna.private_chat, "/lang авто")
+    assert back.text == "✅ Теперь я говорю с каждым на языке его Telegram."
