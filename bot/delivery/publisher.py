@@ -6,8 +6,8 @@ A game has one live message in its group (slot ``g<game>``: the lobby, then the 
 private chat (``h<game>:<user>``: the hand, or a solo game's only screen); a player may also keep a copy of the
 whole table (``v<game>:<user>``, «📋 Стол») and see a reminder of their turn. One-off notices (a deal's scoring,
 the party's end, a seat taken over) are stored as events with the change that causes them
-(:mod:`~bot.flow.moves`) and drawn here (:mod:`~bot.delivery.notices`) once it has committed. Other live messages the bot keeps — a rules page it turns, a solo setup
-screen — are named here too.
+(:mod:`~bot.flow.moves`) and drawn here (:mod:`~bot.delivery.notices`) once it has committed. The other live
+messages (a rules page, a solo setup screen) are named here too.
 """
 
 from __future__ import annotations
@@ -175,8 +175,7 @@ class Publisher:
     def turn_rules_page(
         self, chat_id: int, thread_id: int, user_id: int, message_id: int, rendered: Rendered
     ) -> None:
-        """A page of a rules message turned by ``user_id``: the pressed message becomes (or stays) their rules
-        message and shows ``rendered``; content it already shows is not sent again."""
+        """A rules page turned by ``user_id``: the pressed message becomes (stays) theirs and shows ``rendered``."""
         slot = chat_rules_slot(chat_id, thread_id, user_id)
         if self.outbox.message_id(slot) != message_id:
             self.outbox.adopt(slot, chat_id, message_id)
@@ -192,9 +191,8 @@ class Publisher:
         party = match.party
         assert seat is not None and party is not None
         rendered = party.render_table(frame_of(match, ""), paper.reader(match, user_id), seat.seat)
-        self.outbox.show(
-            table_slot(match.game.id, user_id), user_id, rendered.text, rendered.markup, resend=True
-        )
+        slot = table_slot(match.game.id, user_id)
+        self.outbox.show(slot, user_id, rendered.text, rendered.markup, resend=True)
 
     def show_sheet(self, match: Match, chat_id: int, thread_id: int = 0) -> None:
         """``/score``, «📋 Запись»: the score sheet anew below (before the first deal's end: the table)."""
@@ -338,15 +336,13 @@ class Publisher:
             )
             if hurry:
                 self.outbox.hurry_deletions(seat.user_id)
-            if party.is_terminal:
-                # A «📋 Стол» copy asked for during play would go on saying who is to move.
+            copy_slot = table_slot(game.id, seat.user_id)
+            if party.is_terminal or self.outbox.message_id(copy_slot) is not None:
+                # A «📋 Стол» copy follows the table (paced, as the group's), never showing a past move as now.
                 copy = party.render_table(frame_of(match, ""), utr, seat.seat)
+                paced = not party.is_terminal
                 self.outbox.show(
-                    table_slot(game.id, seat.user_id),
-                    seat.user_id,
-                    copy.text,
-                    copy.markup,
-                    only_existing=True,
+                    copy_slot, seat.user_id, copy.text, copy.markup, only_existing=True, paced=paced
                 )
 
     def _publish_lobby(self, match: Match, tr: Translator, resend: bool) -> None:

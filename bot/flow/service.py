@@ -98,7 +98,7 @@ class GameService:
         self.thinker = thinker if thinker is not None else Thinker(0)
         self.lobby = Lobby(self.store, config, outbox.is_refused)
         self.moves = Moves(self.store, config)
-        self.turns = Turns(self.store, self.moves, clock, config, self.thinker)
+        self.turns = Turns(self.store, self.moves, clock, config, self.thinker, publisher.screens.picked)
         self.timers = TurnTimers(clock, self._on_timer)
         self.people = People(self.store)
         self.chats = Chats(self.store, outbox)

@@ -27,6 +27,9 @@ from bot.storage import Actor, Batch, GameStatus, repo
 from bot.views import Answer
 from engine.ai import Level
 
+Picked = Callable[[int, int, int], str | None]
+"""(game, user, the party's version) → the code of the card the player picked with a first tap then, if any."""
+
 log = logging.getLogger(__name__)
 
 SLOW_DECISION_MS: Final = 1000.0
@@ -50,13 +53,22 @@ class Due:
 
 class Turns:
     def __init__(
-        self, store: Store, moves: Moves, clock: Clock, config: ServiceConfig, thinker: Thinker
+        self,
+        store: Store,
+        moves: Moves,
+        clock: Clock,
+        config: ServiceConfig,
+        thinker: Thinker,
+        picked: Picked | None = None,
     ) -> None:
         self.store = store
         self.moves = moves
         self.clock = clock
         self.config = config
         self.thinker = thinker
+        self.picked: Picked = picked or (lambda _game, _user, _version: None)
+        """The card a player picked with a first tap at a version (the hand shows its moves), if any: when their
+        time runs out the timer plays that card."""
         self.changed_at: dict[int, float] = {}
         """When each game last changed: the start of a bot player's pause. A game missing here (after a restart)
         starts its pause when its timer first looks."""
@@ -130,7 +142,16 @@ class Turns:
                 return None, 0.0
             seat = unit.match.seats[player]
             actor = Actor.BOT if seat.bot_plays else Actor.AFK
-            change = self.moves.apply(unit, seat, party.index_of(action), actor)
+            index = party.index_of(action)
+            card = (
+                None
+                if seat.user_id is None or seat.bot_plays
+                else self.picked(game_id, seat.user_id, version)
+            )
+            if card is not None and index not in party.actions_of_card(player, card):
+                best = party.best_of_card(player, card)  # the card the player had picked
+                index = index if best is None else best
+            change = self.moves.apply(unit, seat, index, actor)
         change.timer_move = actor is Actor.AFK
         return change, 0.0
 

@@ -106,7 +106,9 @@ async def test_lang_with_a_language_chooses_it_at_once_and_a_non_admin_gets_no_b
     told = await _answer(tg, boris, group, "/lang ru")
     assert told.text == "🌐 Here I speak English. Only the group's admins change its language."
     unknown = await _answer(tg, anna, group, "/lang <b>klingon</b>")
-    assert unknown.text.startswith("I don't know that language: “<b>klingon</b>”. Choose with a button.\n🌐 Which")
+    assert unknown.text.startswith(
+        "I don't know that language: “<b>klingon</b>”. Choose with a button.\n🌐 Which"
+    )
     assert [b.text for b in unknown.flat_buttons] == ["🇷🇺 Русский", "🇬🇧 English", "🌐 As in Telegram"]
     back = await _answer(tg, anna, anna.private_chat, "/lang English")
     assert back.text == "✅ I speak English here now."

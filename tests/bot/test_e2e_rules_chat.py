@@ -48,7 +48,9 @@ async def test_a_new_rules_request_replaces_the_askers_rules_message_and_nobody_
     second = await _ask(tg, anna, group, "/rules взятки")
     theirs = await _ask(tg, boris, group, "/rules валет")
     third = await _ask(tg, anna, group, "/rules")
-    await tg.wait_for(lambda: first.is_deleted and second.is_deleted, what="Аня's older rules messages deleted")
+    await tg.wait_for(
+        lambda: first.is_deleted and second.is_deleted, what="Аня's older rules messages deleted"
+    )
     await tg.settle()
     assert _rules(group) == [theirs, third], "Борис's answer stays when Аня asks again"
     assert third is group.last_bot_message()

@@ -19,6 +19,7 @@ from tests.bot.conftest import (
     game_row,
     plain,
     start_solo_konchinka,
+    take_turn,
     turn_message,
     two_player_party,
 )
@@ -47,6 +48,26 @@ def table_button(message: FakeMessage, game: str) -> str:
     assert data in [b.callback_data for b in message.flat_buttons], "the hand has «📋 Стол»"
     assert message.button(RU.t("btn-table")).callback_data == data
     return data
+
+
+async def test_a_private_table_copy_follows_the_table_as_moves_are_made(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Issue 32, point 9: «📋 Стол» is not a frozen snapshot that still shows a past move as the present."""
+    _running, anna, boris, group, game = await two_player_party(tg, bot_runner)
+    await tg.settle()
+    hand = anna.private_chat.last_bot_message()
+    assert hand is not None
+    await anna.press(hand, data=table_button(hand, game))
+    await tg.wait_for(lambda: copies(anna, group_table(group).text), what="the copy")
+    copy = copies(anna, group_table(group).text)[0]
+    for _ in range(3):
+        before = group_table(group).text
+        for user in (anna, boris):
+            await take_turn(tg, user)
+        await tg.wait_for(lambda: group_table(group).text != before, what="the move on the group's table")
+        await tg.wait_for(lambda: copy.text == group_table(group).text, timeout=15, what="the copy follows")
+    assert not copy.is_deleted and len(copy.history) > 1
 
 
 async def test_the_table_button_shows_the_whole_table_privately_and_only_to_players(

@@ -33,6 +33,7 @@ from engine.konchinka import (
     Variant,
 )
 from engine.konchinka.actions import FINISH, Finish
+from engine.konchinka.ai.policy import position_from_view, score_actions
 
 
 def _card(code: str | None) -> Card | None:
@@ -168,6 +169,13 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
         if card is None:
             return []
         return [index for index, _action in views.actions_of_card(view, card)]
+
+    def best_of_card(self, view: KonchinkaView, code: str) -> int | None:
+        indexes = self.actions_of_card(view, code)
+        if len(indexes) < 2:
+            return indexes[0] if indexes else None
+        scores = score_actions(position_from_view(view), [view.legal_actions[i] for i in indexes])
+        return indexes[max(range(len(indexes)), key=lambda i: (scores[i], -i))]
 
     def card_action(self, code: str) -> KonchinkaAction | None:
         card = _card(code)
