@@ -310,6 +310,8 @@ class Publisher:
                 resend=resend_table,
                 paced=game.status is GameStatus.PLAYING and not party.is_terminal,
             )
+            if resend_table:  # the copy left above would show a table no longer kept up to date
+                self.outbox.hurry_deletions(game.chat_id)
         if game.status is GameStatus.CANCELLED:
             self._publish_closed_hands(match, resent)
             return

@@ -70,6 +70,28 @@ async def test_a_private_table_copy_follows_the_table_as_moves_are_made(
     assert not copy.is_deleted and len(copy.history) > 1
 
 
+async def test_the_table_sent_anew_by_score_text_deletes_the_old_one_at_once(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Issue 32, point 9: the table left above by ``/score text`` does not stay, stale, for the lazy batch's 20 s
+    (the bot's clock at real speed here)."""
+    _running, anna, _boris, group, _game = await two_player_party(tg, bot_runner, clock_speed=1.0)
+
+    def table() -> FakeMessage | None:
+        found = [m for m in group.bot_messages() if any("start=g_" in (b.url or "") for b in m.flat_buttons)]
+        return found[-1] if found else None
+
+    await tg.wait_for(table, timeout=10, what="the group's table")
+    old = table()
+    assert old is not None
+    await anna.send(group, "/score text")
+    await tg.wait_for(
+        lambda: any(m.message_id > old.message_id and m.text == old.text for m in group.bot_messages()),
+        what="the table anew below",
+    )
+    await tg.wait_for(lambda: old.is_deleted, timeout=5, what="the old table deleted at once")
+
+
 async def test_the_table_button_shows_the_whole_table_privately_and_only_to_players(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
