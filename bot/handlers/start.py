@@ -8,7 +8,7 @@ from aiogram.filters import Command, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import MenuCb, MenuOp
-from bot.flow.service import GameService, Publisher, cmd
+from bot.flow.service import GameService, People, Publisher, cmd
 from bot.games import plugins, rules_library
 from bot.handlers.common import answer_quietly, person, thread_of, tr_of
 from bot.handlers.solo import play_menu
@@ -56,16 +56,23 @@ async def on_group_start(message: Message, service: GameService, bot: Bot, publi
     await publisher.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
 
 
-async def on_play_press(callback: CallbackQuery, service: GameService, publisher: Publisher) -> None:
-    """«🎮 Играть с ботами»: the running solo game's hand below, or the game menu in place of this message."""
+async def on_play_press(
+    callback: CallbackQuery, service: GameService, publisher: Publisher, people: People
+) -> None:
+    """«🎮 Играть с ботами»: the running solo game's hand below; else the game menu — in place of this message,
+    or, while the person plays in a group, anew below with that game's hand under it (as /play does: an old
+    greeting high up in the chat must not open a set-up out of sight, the group game's hand lost above)."""
     who = person(callback.from_user)
     if not (await service.run(cmd.HandsBack(who, solo_only=True))).counted:
         rendered = play_menu(callback.from_user)
         message = callback.message
-        if isinstance(message, Message) and message.chat.id == callback.from_user.id:
+        in_place = isinstance(message, Message) and message.chat.id == callback.from_user.id
+        if in_place and not await people.running(callback.from_user.id):
+            assert isinstance(message, Message)
             publisher.turn_setup_page(message.chat.id, message.message_id, rendered)
         else:
             await publisher.say(callback.from_user.id, rendered.text, rendered.markup)
+            await service.run(cmd.HandsBack(who))
     await answer_quietly(callback)
 
 

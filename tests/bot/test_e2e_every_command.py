@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import translator
-from tests.bot.conftest import BotRunner, plain
+from tests.bot.conftest import BotRunner, plain, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 BOT = "konchinka_test_bot"
@@ -72,6 +72,30 @@ async def test_plain_text_in_private_gets_the_menu_and_its_play_button_opens_the
     await tg.wait_for(lambda: menu.has_button("👑 Кинг — с тремя ботами"), what="the game menu in place")
     unknown = await _answer(tg, anna, anna.private_chat, "/konchinka_rules")
     assert unknown.text == menu.history[0].text
+
+
+async def test_an_old_menus_play_button_during_a_group_game_opens_the_menu_below_with_the_hand_under_it(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Issue 32, point 9: the greeting high up in the chat is not turned into a set-up out of sight."""
+    await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    old = await _answer(tg, anna, anna.private_chat, "привет")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.settle()
+    shown = old.text
+    assert (await anna.press(old, "🎮 Играть с ботами")).answered
+    await tg.wait_for(
+        lambda: any(m.has_button("👑 Кинг — с тремя ботами") for m in anna.private_chat.bot_messages()),
+        what="the game menu",
+    )
+    await tg.settle()
+    mine = anna.private_chat.bot_messages()
+    menu = next(m for m in mine if m.has_button("👑 Кинг — с тремя ботами"))
+    assert old.text == shown and menu is not old, "the old greeting stays as it was"
+    assert mine[-1].text.startswith("🃏 Кончинка · Раздача 1"), "the group game's hand comes below the menu"
+    assert mine.index(menu) < len(mine) - 1
 
 
 @pytest.mark.parametrize("lang", ["ru", "en"])
