@@ -32,6 +32,13 @@ def _reader(match: Match, seat: int | None) -> Translator:
     return tr_for(user.lang if user is not None else match.game.lang)
 
 
+def _solo_seat(match: Match) -> int:
+    """The person's seat in a game against bot players (whose notices read as theirs); 0 in a group's."""
+    if match.game.mode is not GameMode.SOLO:
+        return 0
+    return next((s.seat for s in match.seats if s.user_id is not None and not s.is_bot), 0)
+
+
 def draw(event: GameEvent, match: Match, bot_username: str) -> Rendered:
     """What ``event`` says to whom it is for, in the game ``match`` as committed."""
     game, party = match.game, match.party
@@ -42,7 +49,7 @@ def draw(event: GameEvent, match: Match, bot_username: str) -> Rendered:
         assert party is not None
         frame = frame_of(match, bot_username)
         personal = event.seat is not None
-        player = event.seat if event.seat is not None else 0
+        player = event.seat if event.seat is not None else _solo_seat(match)
         if isinstance(event, DealEnded):
             # In short in a player's own chat, with the deal's last moves: the hand of the next deal starts afresh.
             rendered = party.render_deal_end(frame, tr, event.deal, player=player, personal=personal)

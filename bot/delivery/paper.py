@@ -5,20 +5,10 @@ a deal's end); this module says what each chat gets."""
 from __future__ import annotations
 
 from bot.delivery.outbox import Outbox, Priority, SheetPhoto, TextFile
+from bot.delivery.slots import history_slot, sheet_slot
 from bot.flow.games import Match, frame_of, tr_for
 from bot.games.history import history_filename, write_history
 from bot.i18n import Translator
-
-
-def sheet_slot(game_id: int, chat_id: int) -> str:
-    """The score sheet's photo of a game in one chat: the group's, updated in place as each deal ends; a player's
-    own, sent as the party ends and when asked for (``/score``, «📋 Запись»)."""
-    return f"s{game_id}:{chat_id}"
-
-
-def history_slot(game_id: int, chat_id: int) -> str:
-    """The party's history file in one chat (sent once however often «📜 История» is pressed)."""
-    return f"y{game_id}:{chat_id}"
 
 
 def reader(match: Match, chat_id: int) -> Translator:

@@ -6,8 +6,8 @@ A game has one live message in its group (slot ``g<game>``: the lobby, then the 
 private chat (``h<game>:<user>``: the hand, or a solo game's only screen); a player may also keep a copy of the
 whole table (``v<game>:<user>``, «📋 Стол») and see a reminder of their turn. One-off notices (a deal's scoring,
 the party's end, a seat taken over) are stored as events with the change that causes them
-(:mod:`~bot.flow.moves`) and drawn here (:mod:`~bot.delivery.notices`) once it has committed. The other live
-messages (a rules page, a solo setup screen) are named here too.
+(:mod:`~bot.flow.moves`) and drawn here (:mod:`~bot.delivery.notices`) once it has committed. Every live
+message's name is in :mod:`~bot.delivery.slots`.
 """
 
 from __future__ import annotations
@@ -23,6 +23,16 @@ from bot import views
 from bot.delivery import paper
 from bot.delivery.notices import draw
 from bot.delivery.outbox import Outbox, Priority
+from bot.delivery.slots import (
+    REMINDERS,
+    chat_rules_slot,
+    group_slot,
+    hand_slot,
+    reminder_slot,
+    review_slot,
+    setup_slot,
+    table_slot,
+)
 from bot.flow.events import load_event
 from bot.flow.games import Match, frame_of, seat_info, tr_for
 from bot.flow.store import Change
@@ -32,47 +42,6 @@ from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
 from bot.views.common import number_bots
 
 log = logging.getLogger(__name__)
-
-
-def group_slot(game_id: int) -> str:
-    return f"g{game_id}"
-
-
-def hand_slot(game_id: int, user_id: int) -> str:
-    return f"h{game_id}:{user_id}"
-
-
-REMINDERS = "m"
-
-
-def reminder_slot(game_id: int, user_id: int, version: int) -> str:
-    """The «⏰ your turn is running out» message of one turn (deleted when the turn is over)."""
-    return f"{REMINDERS}{game_id}:{user_id}:{version}"
-
-
-def chat_rules_slot(chat_id: int, thread_id: int = 0, user_id: int = 0) -> str:
-    """A person's rules message in a chat (a forum topic): their next rules request replaces it (never someone
-    else's: in a group each asker has their own), its pages turn in place. ``user_id``: 0 in a private chat."""
-    return (
-        f"R{chat_id}:{thread_id}"
-        if chat_id == user_id or not user_id
-        else f"R{chat_id}:{thread_id}:{user_id}"
-    )
-
-
-def setup_slot(chat_id: int, message_id: int) -> str:
-    """The solo setup screen (opponents, level) turned in place."""
-    return f"p{chat_id}:{message_id}"
-
-
-def review_slot(game_id: int, user_id: int) -> str:
-    """«🔍 Разбор партии» of one player: sent once, however often the button is pressed."""
-    return f"w{game_id}:{user_id}"
-
-
-def table_slot(game_id: int, user_id: int) -> str:
-    """The one private copy of a game's whole table a player keeps: sent anew below on each look."""
-    return f"v{game_id}:{user_id}"
 
 
 class Publisher:
@@ -91,8 +60,17 @@ class Publisher:
         if change.adopt is not None:
             await self._adopt_pressed(match.game.id, *change.adopt)
         self.screens.note(change)
-        self.post(change.notices, match)
-        self.publish(match, resend=change.resend, resend_table=change.resend_table, after=change.notices)
+        ended = match.party is not None and match.party.is_terminal
+        if not ended:
+            self.post(change.notices, match)
+        self.publish(
+            match,
+            resend=change.resend,
+            resend_table=change.resend_table,
+            after=() if ended else change.notices,
+        )
+        if ended:  # the party's result comes last, below its final sheet, with its buttons
+            self.post(change.notices, match)
         if change.table_for is not None:
             self.show_table(match, change.table_for)
         if change.sheet_for is not None:

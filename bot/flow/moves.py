@@ -150,10 +150,9 @@ class Moves:
             user_id = match.seats[mover].user_id
             if user_id is not None and not match.seats[mover].replaced:
                 resend.add(user_id)
-        if after.deals_completed > party.deals_completed and (
-            game.mode is GameMode.SOLO or not after.is_terminal
-        ):
-            # Every live hand goes below the deal's scoring (a group game sends it to each private chat too).
+        if after.deals_completed > party.deals_completed and not after.is_terminal:
+            # Every live hand goes below the deal's scoring (a group game sends it to each private chat too); at
+            # the party's end it stays where it is, the result below it the last word.
             resend.update(s.user_id for s in match.seats if s.user_id is not None and not s.is_bot)
         return Change(match, notices=notices, resend=resend)
 

@@ -148,9 +148,9 @@ class Turns:
                 if seat.user_id is None or seat.bot_plays
                 else self.picked(game_id, seat.user_id, version)
             )
-            if card is not None and index not in party.actions_of_card(player, card):
-                best = party.best_of_card(player, card)  # the card the player had picked
-                index = index if best is None else best
+            moves = party.actions_of_card(player, card) if card is not None else []
+            if moves and index not in moves:
+                index = moves[0]  # the card the player had picked, its best move
             change = self.moves.apply(unit, seat, index, actor)
         change.timer_move = actor is Actor.AFK
         return change, 0.0

@@ -182,14 +182,9 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
 
     @abstractmethod
     def actions_of_card(self, view: ViewT, code: str) -> list[int]:
-        """Indexes in the view's legal actions of the actions that play the card with this code."""
-
-    def best_of_card(self, view: ViewT, code: str) -> int | None:
-        """The index of the move the timer plays for a player who picked the card with this code and then let
-        the time run out: the card's best move as a plain player judges it (here: its first). None if it has
-        none."""
-        indexes = self.actions_of_card(view, code)
-        return indexes[0] if indexes else None
+        """Indexes in the view's legal actions of the actions that play the card with this code, the best first
+        as a plain player judges them (the timer plays that one for a player who picked the card, then let the
+        time run out)."""
 
     asking: ClassVar[frozenset[str]] = frozenset()
     """Codes whose first tap always opens a confirmation, even for their one move (Кончинка's «🏁 Прикончить!»);
@@ -248,7 +243,6 @@ class Party(Protocol):
         ...
 
     def actions_of_card(self, player: Player, code: str) -> list[int]: ...
-    def best_of_card(self, player: Player, code: str) -> int | None: ...
     def asks(self, code: str) -> bool: ...
     def refusal(self, code: str) -> IllegalActionError | None: ...
     def view_of(self, player: Player) -> object:
@@ -353,9 +347,6 @@ class _Party(Generic[ActionT, ViewT]):
 
     def actions_of_card(self, player: Player, code: str) -> list[int]:
         return self.plugin.actions_of_card(self.state.view(player), code)
-
-    def best_of_card(self, player: Player, code: str) -> int | None:
-        return self.plugin.best_of_card(self.state.view(player), code)
 
     def asks(self, code: str) -> bool:
         return code in self.plugin.asking

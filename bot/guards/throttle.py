@@ -35,6 +35,7 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, is_group
 from bot.delivery.outbox.core import answer_press
+from bot.delivery.slots import throttle_note_slot
 from bot.guards.updates import PLACE, Place
 from bot.i18n import translator_for
 from bot.views import Answer, answer_text
@@ -276,20 +277,20 @@ class ThrottleMiddleware(BaseMiddleware):
             if not self._waiting_in[spot]:
                 del self._waiting_in[spot]
                 if self._notes.pop(spot, None) is not None:  # the last one waiting answered: «Секунду…» goes
-                    self.outbox.drop(_note_slot(spot), spot[0])
+                    self.outbox.drop(throttle_note_slot(*spot), spot[0])
 
     def _put_note(self, spot: Spot, answer: Answer, message: Message, until: float) -> None:
         """The chat's one throttle note (its live message) reads ``answer`` until ``until``, then goes."""
         chat_id, thread_id = spot
         tr = translator_for(message.from_user.language_code if message.from_user else None)
-        self.outbox.show(_note_slot(spot), chat_id, answer_text(answer, tr), thread_id=thread_id)
+        self.outbox.show(throttle_note_slot(*spot), chat_id, answer_text(answer, tr), thread_id=thread_id)
         self._notes[spot] = until
 
     def _take_notes_down(self, now: float) -> None:
         """Delete the throttle notes whose time is over (checked as the chat's next update comes)."""
         for spot in [s for s, until in self._notes.items() if until <= now]:
             del self._notes[spot]
-            self.outbox.drop(_note_slot(spot), spot[0])
+            self.outbox.drop(throttle_note_slot(*spot), spot[0])
 
     async def _wait(self, user_id: int, seconds: float, place: Place | None) -> None:
         """A private question waits its turn, its place among the updates in flight set aside meanwhile."""
@@ -353,8 +354,3 @@ def _twin_of(message: Message, spot: Spot) -> Twin:
     name = head.removeprefix("/").partition("@")[0].lower()
     who = 0 if name in CHAT_WIDE or message.from_user is None else message.from_user.id
     return (*spot, who, " ".join([name, *words.lower().split()]))
-
-
-def _note_slot(spot: Spot) -> str:
-    """The chat's (topic's) one note from the throttle: «Секунду…» while questions wait, or a word to a spammer."""
-    return f"q{spot[0]}:{spot[1]}"

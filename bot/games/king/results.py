@@ -131,7 +131,8 @@ def render_party_end(
 
     def build(_keep: int | None) -> str:
         head = [tr.t("party-title")]
-        me = view.player if personal and outcome is not None and 0 <= view.player < len(seats) else None
+        mine = personal or table.solo  # a solo game's chat is its player's own
+        me = view.player if mine and outcome is not None and 0 <= view.player < len(seats) else None
         if me is not None and outcome is not None:
             head.append(place_line(outcome.scores, me, outcome.winners, signed(outcome.scores[me]), tr))
         if outcome is not None:

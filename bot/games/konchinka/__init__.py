@@ -168,14 +168,12 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
         card = _card(code)
         if card is None:
             return []
-        return [index for index, _action in views.actions_of_card(view, card)]
-
-    def best_of_card(self, view: KonchinkaView, code: str) -> int | None:
-        indexes = self.actions_of_card(view, code)
-        if len(indexes) < 2:
-            return indexes[0] if indexes else None
-        scores = score_actions(position_from_view(view), [view.legal_actions[i] for i in indexes])
-        return indexes[max(range(len(indexes)), key=lambda i: (scores[i], -i))]
+        indexes = [index for index, _action in views.actions_of_card(view, card)]
+        if len(indexes) > 1:
+            scores = score_actions(position_from_view(view), [view.legal_actions[i] for i in indexes])
+            order = sorted(range(len(indexes)), key=lambda i: (-scores[i], i))
+            indexes = [indexes[i] for i in order]
+        return indexes
 
     def card_action(self, code: str) -> KonchinkaAction | None:
         card = _card(code)

@@ -136,10 +136,11 @@ def render_party_end(
 
     def build(keep: int | None) -> str:
         head = [tr.t("party-title")]
-        me = view.player if personal and outcome is not None and 0 <= view.player < len(seats) else None
+        mine = personal or table.solo  # a solo game's chat is its player's own
+        me = view.player if mine and outcome is not None and 0 <= view.player < len(seats) else None
         if me is not None and outcome is not None:
             head.append(place_line(outcome.scores, me, outcome.winners, str(outcome.scores[me]), tr))
-        if me is not None and last is not None and last.finished_early_by is not None:
+        if personal and me is not None and last is not None and last.finished_early_by is not None:
             head.append(tr.t("move-finish", name=name_of(seats, last.finished_early_by, tr)))
         if outcome is not None:
             for winner in (w for w in outcome.winners if w != me):
