@@ -295,6 +295,15 @@ def place_line(scores: Sequence[int], seat: int, winners: Sequence[int], points:
     return tr.t("party-your-place", place=place_of(scores, seat), points=points, count=scores[seat])
 
 
+def waiting_line(seats: Sequence[SeatInfo], me: SeatInfo, player: int, tr: Translator) -> str:
+    """A hand while others move: the order they move in, from the one after ``player`` round to them (the same
+    all the while, so the hand needs no edit as they move), or that a bot player plays for them."""
+    if me.is_replaced:
+        return tr.t("hand-replaced")
+    n = len(seats)
+    return tr.t("hand-waiting", order=" → ".join(seat_name(seats[(player + i) % n], tr) for i in range(1, n)))
+
+
 def turn_line(seats: Sequence[SeatInfo], player: int, tr: Translator, note: str = "") -> str:
     """«Ходит: Аня», with a time note (:func:`time_note`) when the turn is limited."""
     line = tr.t("table-turn", name=name_of(seats, player, tr))

@@ -10,7 +10,7 @@ tally-title = Tally:
 hand-your-turn = 👉 <b>Your move, { $name }!</b>
 hand-cards = Your cards: { $cards }
 hand-game-over = The game is over.
-hand-waiting = ⏳ Others are moving — the table and the moves are in the group.
+hand-waiting = ⏳ Moving in turn: { $order } → you. The table and the moves are in the group.
 
 deal-none = The deal is not over yet.
 

@@ -10,7 +10,7 @@ tally-title = Запись:
 hand-your-turn = 👉 <b>Ваш ход, { $name }!</b>
 hand-cards = Ваши карты: { $cards }
 hand-game-over = Партия окончена.
-hand-waiting = ⏳ Сейчас ходят другие — стол и ходы в группе.
+hand-waiting = ⏳ Ходят по очереди: { $order } → вы. Стол и ходы — в группе.
 
 deal-none = Раздача ещё не окончена.
 

@@ -37,4 +37,6 @@ async def test_the_solo_end_says_the_players_place_last_below_the_final_sheet(
     assert [b.text for b in result.flat_buttons][:2] == ["🔍 Разбор партии", "🔁 Реванш"]
     assert sheet.current.media is not None and sheet.current.media.kind == "photo"
     assert sheet.text.startswith("🏆 Итог партии")
-    assert "Партия окончена." in table.text and table.history[0].text != table.text, "the hand, edited in place"
+    assert "Партия окончена." in table.text and table.history[0].text != table.text, (
+        "the hand, edited in place"
+    )

@@ -166,11 +166,14 @@ def test_not_your_turn_shows_the_hand_as_text_by_suit_without_buttons() -> None:
     assert rows_of(rendered) == [["📋 Стол", "📖 Правила"]]
     assert rendered.text == (
         "👑 <b>Кинг</b> · 6/15 · 📜 «не брать кинга»\n"
-        "⏳ Сейчас ходят другие — стол и ходы в группе.\n"
+        "⏳ Ходят по очереди: Борис → Вера → 🤖 Любитель → вы. Стол и ходы — в группе.\n"
         "Ваши карты: Т♠ 8♠ · К♥ · 10♦ · Д♣ 9♣ 7♣"
     )
     english = kv.render_private(table(state, 0, turn_seconds=30), EN)
-    assert "⏳ Others are moving — the table and the moves are in the group." in english.text
+    assert (
+        "⏳ Moving in turn: Борис → Вера → 🤖 Amateur → you. The table and the moves are in the group."
+        in (english.text)
+    )
 
 
 def test_a_waiting_hand_stays_the_same_while_the_others_play_the_trick() -> None:

@@ -129,7 +129,7 @@ def test_konchinka_second_tap_and_waiting_hands_stay_compact(tr: Translator) -> 
         assert waiting.text == (
             "🃏 <b>Кончинка</b> · Раздача 3 · сдаёт Борис\n"
             "Счёт: Аня 6 · Борис 3 · Вера 4\n"
-            "⏳ Сейчас ходят другие — стол и ходы в группе.\n"
+            "⏳ Ходят по очереди: Вера → Аня → вы. Стол и ходы — в группе.\n"
             "Ваши карты: 8♣  6♦  2♥  К♠"
         )
     else:
@@ -137,7 +137,7 @@ def test_konchinka_second_tap_and_waiting_hands_stay_compact(tr: Translator) -> 
         assert waiting.text == (
             "🃏 <b>Konchinka</b> · Deal 3 · dealer Борис\n"
             "Score: Аня 6 · Борис 3 · Вера 4\n"
-            "⏳ Others are moving — the table and the moves are in the group.\n"
+            "⏳ Moving in turn: Вера → Аня → you. The table and the moves are in the group.\n"
             "Your cards: 8♣  6♦  2♥  K♠"
         )
     for rendered in (picked, waiting):

@@ -34,6 +34,7 @@ from bot.views.common import (
     turn_line,
     unplayable,
     url_button,
+    waiting_line,
 )
 from bot.views.common import signed as common_signed
 from engine.cards import Card, Suit
@@ -323,7 +324,7 @@ def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool)
     if not my_turn:
         # While others move: nothing another player's play changes (the deal, that the table is in the group,
         # one's cards, undimmed), so the message is edited only when one's own cards or the deal change.
-        lines.append(tr.t("hand-replaced" if me.is_replaced else "hand-waiting"))
+        lines.append(waiting_line(seats, me, view.player, tr))
         if view.hand:
             lines.append(_hand_line(view.hand, tr))
         return "\n".join(lines)

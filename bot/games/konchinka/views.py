@@ -35,6 +35,7 @@ from bot.views.common import (
     turn_line,
     unplayable,
     url_button,
+    waiting_line,
 )
 from engine.cards import Card, Rank
 from engine.core import JSONValue
@@ -333,14 +334,13 @@ def _deal_line(table: KonchinkaTable, tr: Translator) -> str:
 
 
 def _waiting_text(table: KonchinkaTable, tr: Translator) -> str:
-    """A group game's hand while others move: nothing that another player's move changes (the deal, the score,
-    that the table is in the group, one's cards), so it is edited only when one's own cards change."""
+    """A group game's hand while others move: nothing another's move changes, so no edit until one's own does."""
     view = table.view
     me = table.seats[view.player] if 0 <= view.player < len(table.seats) else None
     lines = [
         _deal_line(table, tr),
         score_line(view, table.seats, tr),
-        tr.t("hand-replaced" if me is not None and me.is_replaced else "hand-waiting"),
+        waiting_line(table.seats, me, view.player, tr) if me is not None else None,
         tr.t("hand-cards", cards=cards(view.hand, tr, "  ")) if view.hand else None,
     ]
     return "\n".join(line for line in lines if line)
