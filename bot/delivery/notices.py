@@ -72,6 +72,9 @@ def draw(event: GameEvent, match: Match, bot_username: str) -> Rendered:
         return views.render_timed_out(info, tr)
     if isinstance(event, SeatReplaced):
         return views.render_seat_replaced(info, game.key, tr)
+    if isinstance(event, SeatBack) and event.seat is not None:
+        assert party is not None
+        return views.render_seat_back_you([party.played(code, tr) for code in event.codes], tr)
     if isinstance(event, SeatBack):
         return views.render_seat_back(info, tr)
     if isinstance(event, SeatLeft):

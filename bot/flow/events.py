@@ -51,11 +51,13 @@ class SeatReplaced:
 
 @dataclass(frozen=True, slots=True)
 class SeatBack:
-    """``player`` took their seat back from the bot player."""
+    """``player`` took their seat back from the bot player (``seat``: told to that player, with ``codes``, the moves
+    the bot player made for them while they were away)."""
 
     kind: ClassVar[str] = "seat_back"
     player: int
     seat: int | None = None
+    codes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

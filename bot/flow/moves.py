@@ -14,7 +14,7 @@ from bot.flow.events import DealEnded, PartyEnded, SeatBack, SeatReplaced, Timed
 from bot.flow.games import Match, plain_name
 from bot.flow.store import Change, Store, Unit
 from bot.games.base import Party
-from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow
+from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow, repo
 from bot.views import Answer
 from engine.core import CommonIllegal, IllegalActionError
 
@@ -107,8 +107,20 @@ class Moves:
             unit.update_seat(seat.seat, misses=0, replaced=False)
             await unit.seen(person)
             self.store.arm_deadline(unit)
-            notice = unit.tell(SeatBack(seat.seat))
-        return Change(unit.match, Answer.SEAT_TAKEN_BACK, [notice], resend={person.user_id})
+            played = await self._played_for(match.game.id, seat.seat)
+            notices = [unit.tell(SeatBack(seat.seat))] if match.game.mode is GameMode.GROUP else []
+            notices.append(unit.tell(SeatBack(seat.seat, seat.seat, played)))
+        return Change(unit.match, Answer.SEAT_TAKEN_BACK, notices, resend={person.user_id})
+
+    async def _played_for(self, game_id: int, seat: int) -> tuple[str, ...]:
+        """The moves a bot player (or the timer) made for ``seat`` since its person's own last one."""
+        codes: list[str] = []
+        for _version, code, by, actor in reversed(await repo.moves_of(self.store.db, game_id)):
+            if by == seat and actor is Actor.PLAYER:
+                break
+            if by == seat:
+                codes.append(code)
+        return tuple(reversed(codes))
 
     def _my_turn(self, unit: Unit, person: Person, version: int) -> SeatRow:
         seat = turn_of(unit.match, person.user_id, version)

@@ -295,11 +295,11 @@ def place_line(scores: Sequence[int], seat: int, winners: Sequence[int], points:
     return tr.t("party-your-place", place=place_of(scores, seat), points=points, count=scores[seat])
 
 
-def waiting_line(seats: Sequence[SeatInfo], me: SeatInfo, player: int, tr: Translator) -> str:
-    """A hand while others move: the order they move in, from the one after ``player`` round to them (the same
-    all the while, so the hand needs no edit as they move), or that a bot player plays for them."""
+def waiting_line(seats: Sequence[SeatInfo], me: SeatInfo, player: int, tr: Translator, last: str = "") -> str:
+    """A hand while others move: the order they move in, round to ``player`` (the same all the while: no edit as
+    they move), or that a bot player plays for them and ``last``, its last move (changing with their cards)."""
     if me.is_replaced:
-        return tr.t("hand-replaced")
+        return tr.t("hand-replaced") + (f"\n{tr.t('hand-bot-last', move=last)}" if last else "")
     n = len(seats)
     return tr.t("hand-waiting", order=" → ".join(seat_name(seats[(player + i) % n], tr) for i in range(1, n)))
 

@@ -4,6 +4,8 @@ localized answers to refused presses (illegal moves, stale buttons, lobby errors
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
+from typing import Final
 
 from bot.callbacks import DeepLink, SeatCb, start_link
 from bot.i18n import Translator
@@ -141,6 +143,19 @@ def render_replaced_you(move: str, game_id: str, tr: Translator) -> Rendered:
 
 def render_seat_back(seat: SeatInfo, tr: Translator) -> Rendered:
     return Rendered(tr.t("notice-seat-back", name=seat_name(seat, tr)), None)
+
+
+SHOWN_MOVES: Final = 15
+"""The most of the bot player's moves a player back at the table is told of (the latest; «…» before them)."""
+
+
+def render_seat_back_you(played: Sequence[str], tr: Translator) -> Rendered:
+    """In the player's own chat, back at the table: what the bot player played for them meanwhile."""
+    text = tr.t("answer-seat-taken-back")
+    if played:
+        shown = ("…", *played[-SHOWN_MOVES:]) if len(played) > SHOWN_MOVES else played
+        text += "\n" + tr.t("notice-bot-played-for-you", moves=", ".join(shown), count=len(played))
+    return Rendered("↩️ " + text, None)
 
 
 def render_game_cancelled(tr: Translator, standings: str = "") -> Rendered:

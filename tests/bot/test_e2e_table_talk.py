@@ -199,6 +199,9 @@ SEAT_TEXTS = {
 }
 
 
+LAST_MOVE = {"ru": "Последний его ход за вас: ", "en": "Its last move for you: "}
+
+
 def seat_cards(state: KonchinkaState, seat: int, tr: Translator) -> list[str]:
     """The cards ``seat`` played in the party, in order, as ``tr`` writes them."""
     again = state.game.new_initial_state(state.seed)
@@ -248,17 +251,25 @@ async def test_your_own_chat_hears_the_timer_and_the_bot_and_the_seat_comes_back
     assert message is not None
     assert message.text == timed_out.format(card=cards[1]) + "\n" + replaced
     assert [b.text for b in message.flat_buttons] == [back_button]
-    # The hand that waits says the seat is replaced, with the same button.
+    # The hand that waits says the seat is replaced, with the same button, and what the bot played for him last.
     hand = next(m for m in reversed(chat.visible_messages()) if m.is_from_bot and waiting in m.text)
     assert back_button in [b.text for b in hand.flat_buttons]
+    last = hand.text.split(waiting + "\n", 1)[1].splitlines()[0]
+    assert last.startswith(LAST_MOVE[lang]) and cards[1] in last, hand.text
 
-    # One tap in his own chat takes the seat back; the hand stops saying a bot plays for him.
+    # One tap in his own chat takes the seat back; the hand stops saying a bot plays for him, and his chat says
+    # what the bot played for him meanwhile.
     answer = await boris.press(message, back_button)
     assert answer.text == back_answer
     await tg.wait_for(
         lambda: any("Борис снова за столом" in m.text for m in group.visible_messages()), what="the return"
     )
     await tg.settle()
+    back = notice("↩️ " + back_answer)
+    assert back is not None
+    listed = back.text.split(": ", 1)[1].rstrip(".").split(", ")
+    played = seat_cards(await party_state(running, game), names.index("Борис"), translator(lang))
+    assert len(listed) >= 2 and listed == played[: len(listed)], (back.text, played)
     assert not any(waiting in m.text for m in chat.visible_messages() if m.is_from_bot)
     assert not any(seat.replaced for seat in await seat_rows(running, game))
 

@@ -385,3 +385,16 @@ def test_order_presets_in_the_settings_and_the_options_they_set() -> None:
     ):
         with pytest.raises(ValueError):
             KING.set_option(options, key, value)
+
+
+def test_a_replaced_players_waiting_hand_says_what_the_bot_played_for_them_last() -> None:
+    """Issue 32, point 2: the owner of a seat a bot player plays sees its last move for them, never a turn."""
+    state = mockup_position()
+    state.apply(Play(Card.parse("7d")))  # seat 0's play; seat 1 moves next
+    seats = (dataclasses.replace(SEATS[0], is_replaced=True), *SEATS[1:])
+    rendered = kv.render_private(table(state, 0, seats), RU)
+    assert rendered.text.splitlines()[1:3] == [
+        "🤖 За вас играет бот — вернуться можно кнопкой ниже.",
+        "Последний его ход за вас: 7♦",
+    ]
+    assert not any("Ваш ход" in line for line in rendered.text.splitlines())

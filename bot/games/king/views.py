@@ -324,7 +324,12 @@ def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool)
     if not my_turn:
         # While others move: nothing another player's play changes (the deal, that the table is in the group,
         # one's cards, undimmed), so the message is edited only when one's own cards or the deal change.
-        lines.append(waiting_line(seats, me, view.player, tr))
+        plays = [
+            c
+            for p, c in (*(p for t in view.tricks_this_deal for p in t.plays), *view.trick)
+            if p == view.player
+        ]
+        lines.append(waiting_line(seats, me, view.player, tr, card(plays[-1], tr) if plays else ""))
         if view.hand:
             lines.append(_hand_line(view.hand, tr))
         return "\n".join(lines)

@@ -13,7 +13,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, start_link
 from bot.games.konchinka.sections import KonchinkaSection
-from bot.games.konchinka.words import event_text, moves_since
+from bot.games.konchinka.words import event_text, last_own_move, moves_since
 from bot.i18n import Translator
 from bot.views.common import (
     Rendered,
@@ -122,8 +122,7 @@ def _event_lines(table: KonchinkaTable, tr: Translator, limit: int, *, title: bo
 
 
 def _since_my_move(table: KonchinkaTable, tr: Translator) -> list[str]:
-    """«С вашего хода»: every move of this deal made since the player's own last one (at most one per other
-    seat, as seats move in turn; the end of the last deal is in its result, sent to each player too)."""
+    """«С вашего хода»: this deal's moves since the player's own last one (the last deal's end is in its result)."""
     view = table.view
     return moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
 
@@ -335,12 +334,14 @@ def _deal_line(table: KonchinkaTable, tr: Translator) -> str:
 
 def _waiting_text(table: KonchinkaTable, tr: Translator) -> str:
     """A group game's hand while others move: nothing another's move changes, so no edit until one's own does."""
-    view = table.view
-    me = table.seats[view.player] if 0 <= view.player < len(table.seats) else None
+    view, seats = table.view, table.seats
+    last = last_own_move(view.recent_events, view.player, seats, tr)
     lines = [
         _deal_line(table, tr),
-        score_line(view, table.seats, tr),
-        waiting_line(table.seats, me, view.player, tr) if me is not None else None,
+        score_line(view, seats, tr),
+        waiting_line(seats, seats[view.player], view.player, tr, last)
+        if 0 <= view.player < len(seats)
+        else None,
         tr.t("hand-cards", cards=cards(view.hand, tr, "  ")) if view.hand else None,
     ]
     return "\n".join(line for line in lines if line)
@@ -350,9 +351,8 @@ def _compact_text(
     table: KonchinkaTable, tr: Translator, me: SeatInfo, my_turn: bool, selected: Picked | None
 ) -> str:
     """A group game's private hand: on one's turn at most six lines — the turn, the table, every move since
-    one's own last («С вашего хода», one line each: three at a full table), the score when there is room, and
-    what to do; while others move, :func:`_waiting_text`. The whole table is the group's message
-    (and «📋 Стол»)."""
+    one's own last («С вашего хода», one line each), the score when there is room, and what to do; while others
+    move, :func:`_waiting_text`. The whole table is the group's message (and «📋 Стол»)."""
     view = table.view
     if not my_turn and not view.is_terminal:
         return _waiting_text(table, tr)
@@ -397,8 +397,8 @@ def _solo_text(
 
 def render_private(table: KonchinkaTable, tr: Translator, selected: Picked | None = None) -> Rendered:
     """A player's private message: in a group game what they need to move and their cards as buttons; a solo
-    game's one live message writes every pile and the last moves out. ``selected`` is the card picked by the
-    first tap of the two-tap flow (its actions become buttons), or «🏁 Прикончить!» (asked once, with why)."""
+    game's one live message writes every pile and the last moves out. ``selected``: a card whose moves the first
+    tap opened (they become buttons), or «🏁 Прикончить!» (asked once, with why)."""
     view = table.view
     me = table.seats[view.player] if 0 <= view.player < len(table.seats) else SeatInfo(name="")
     my_turn = _is_my_turn(view) and not me.is_replaced  # a bot player plays this seat: never «your move»

@@ -42,6 +42,13 @@ def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str |
     return None
 
 
+def last_own_move(events: Sequence[Event], player: int, seats: Sequence[SeatInfo], tr: Translator) -> str:
+    """``player``'s own last move among ``events`` (one deal's), in words; "" before their first."""
+    own = [e for e in events if e.player == player and e.kind is not EventKind.LEFTOVERS]
+    told = [t for t in (event_text(e, seats, tr) for e in own) if t]
+    return told[-1] if told else ""
+
+
 def moves_since(
     events: Sequence[Event], player: int, seats: Sequence[SeatInfo], tr: Translator, *, auto: bool = False
 ) -> list[str]:
