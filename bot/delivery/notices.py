@@ -10,6 +10,7 @@ from bot.flow.events import (
     DealEnded,
     GameEvent,
     PartyEnded,
+    RematchCalled,
     SeatBack,
     SeatLeft,
     SeatReplaced,
@@ -62,6 +63,14 @@ def draw(event: GameEvent, match: Match, bot_username: str) -> Rendered:
         return with_history_button(rendered, tr, game.key)  # the final sheet goes out with it
     seat = match.seats[event.player]
     info = seat_info(seat, match.users)
+    if isinstance(event, RematchCalled):
+        called = [
+            (s.user_id, seat_info(s, match.users))
+            for s in match.seats
+            if s.user_id not in (None, seat.user_id)
+        ]
+        host = next((seat_info(s, match.users) for s in match.seats if s.user_id == game.creator_id), info)
+        return views.render_rematch_called(info, called, host, tr)
     if isinstance(event, TimedOut | SeatReplaced) and event.seat is not None:
         assert party is not None
         played = party.played(event.code, tr)

@@ -79,6 +79,15 @@ class StartBotFirst:
 
 
 @dataclass(frozen=True, slots=True)
+class RematchCalled:
+    """``player`` asked for a rematch: its lobby opened with the last party's players seated, who are called."""
+
+    kind: ClassVar[str] = "rematch_called"
+    player: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Abandoned:
     """Nobody moved for ``days`` days: the game was closed (as cancelled: no result counts)."""
 
@@ -87,10 +96,30 @@ class Abandoned:
     seat: int | None = None
 
 
-GameEvent = DealEnded | PartyEnded | TimedOut | SeatReplaced | SeatBack | SeatLeft | StartBotFirst | Abandoned
+GameEvent = (
+    DealEnded
+    | PartyEnded
+    | TimedOut
+    | SeatReplaced
+    | SeatBack
+    | SeatLeft
+    | StartBotFirst
+    | RematchCalled
+    | Abandoned
+)
 KINDS: dict[str, type[GameEvent]] = {
     cls.kind: cls
-    for cls in (DealEnded, PartyEnded, TimedOut, SeatReplaced, SeatBack, SeatLeft, StartBotFirst, Abandoned)
+    for cls in (
+        DealEnded,
+        PartyEnded,
+        TimedOut,
+        SeatReplaced,
+        SeatBack,
+        SeatLeft,
+        StartBotFirst,
+        RematchCalled,
+        Abandoned,
+    )
 }
 
 

@@ -28,7 +28,7 @@ from bot.flow.commands import (
     Start,
     StartSolo,
 )
-from bot.flow.events import Abandoned
+from bot.flow.events import Abandoned, RematchCalled
 from bot.flow.games import Match
 from bot.flow.store import Change, Store, Unit
 from bot.games import plugin_of
@@ -298,7 +298,14 @@ class Lobby:
         # The party's host runs the rematch too, whoever taps «🔁 Реванш» first (if they played in it).
         host = game.creator_id if any(s.user_id == game.creator_id for s in seats) else person.user_id
         reopened = OpenLobby(game.chat_id, game.thread_id, person, game.kind, options)
-        return await self.open(reopened, turn_timeout=game.turn_timeout, seats=seats, host=host)
+        opened = await self.open(reopened, turn_timeout=game.turn_timeout, seats=seats, host=host)
+        lobby = opened.match
+        if not any(s.user_id not in (None, person.user_id) for s in lobby.seats):
+            return opened  # nobody else to call
+        async with self.store.mutate(lobby.game.id) as unit:  # the others called, by name, in the group
+            caller = unit.match.seat_of(person.user_id)
+            notices = [unit.tell(RematchCalled(caller.seat))] if caller is not None else []
+        return Change(unit.match, notices=notices)
 
     async def start_solo(self, command: StartSolo) -> Change:
         """A private game against ``opponents`` bot players, in one live message (the message whose button

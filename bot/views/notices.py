@@ -141,6 +141,19 @@ def render_replaced_you(move: str, game_id: str, tr: Translator) -> Rendered:
     return Rendered(text, keyboard([[button(tr.t("btn-take-seat"), SeatCb(game=game_id).pack())]]))
 
 
+def render_rematch_called(
+    caller: SeatInfo, called: Sequence[tuple[int | None, SeatInfo]], host: SeatInfo, tr: Translator
+) -> Rendered:
+    """In the group: ``caller`` opened a rematch; the last party's other players, seated in it already, are
+    called by a mention each (Telegram tells them), and told who may start it."""
+    names = ", ".join(
+        f'<a href="tg://user?id={user_id}">{seat_name(info, tr)}</a>' if user_id else seat_name(info, tr)
+        for user_id, info in called
+    )
+    text = tr.t("notice-rematch", name=seat_name(caller, tr), players=names, host=seat_name(host, tr))
+    return Rendered(text, None)
+
+
 def render_seat_back(seat: SeatInfo, tr: Translator) -> Rendered:
     return Rendered(tr.t("notice-seat-back", name=seat_name(seat, tr)), None)
 

@@ -25,6 +25,7 @@ notice-reminder = ⏰ { $name }, your move! { $time } left.
 notice-timed-out = ⏰ { $name }: time ran out, the bot played.
 notice-replaced = 🤖 { $name } keeps missing turns — a bot has taken the seat for now. One tap brings the player back.
 notice-seat-back = ↩️ { $name } is back in the game.
+notice-rematch = 🔁 { $name } calls a rematch: { $players } — your seats are kept; { $host } can start it.
 notice-abandoned = 💤 This game is closed: nobody has moved in { $days } { $days ->
     [one] day
    *[other] days

@@ -26,6 +26,7 @@ notice-reminder = ⏰ { $name }, ваш ход! Осталось { $time }.
 notice-timed-out = ⏰ { $name }: время на ход вышло, сыграл бот.
 notice-replaced = 🤖 { $name } пропускает ходы — место временно занял бот. Вернуться можно одной кнопкой.
 notice-seat-back = ↩️ { $name } снова за столом.
+notice-rematch = 🔁 { $name } зовёт на реванш: { $players } — ваши места за вами, начать партию может { $host }.
 notice-abandoned = 💤 Партия закрыта: в ней не было ходов { $days } { $days ->
     [one] день
     [few] дня

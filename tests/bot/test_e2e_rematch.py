@@ -76,6 +76,13 @@ async def test_a_rematch_in_a_group_opens_a_lobby_with_the_same_seats(
         await seat_names(running, new.id) == await seat_names(running, game) == ["Аня", "Борис", "bot:hard"]
     )
     assert new.key in str(lobby.buttons)
+    # The other player is called by a mention (Telegram tells her), and told who starts the rematch.
+    await tg.wait_for(
+        lambda: any(m.text.startswith("🔁 Борис") for m in group.bot_messages()), what="the call"
+    )
+    call = next(m for m in group.bot_messages() if m.text.startswith("🔁 Борис"))
+    assert call.text == "🔁 Борис зовёт на реванш: Аня — ваши места за вами, начать партию может Аня."
+    assert [e.url for e in call.entities if e.type == "text_link"] == [f"tg://user?id={anna.id}"]
 
     # A second press (the rematch is already open) opens nothing more, and says the lobby is open.
     answer = await anna.press(final, data=press)

@@ -65,7 +65,7 @@ async def test_a_private_table_copy_follows_the_table_as_moves_are_made(
         before = group_table(group).text
         for user in (anna, boris):
             await take_turn(tg, user)
-        await tg.wait_for(lambda: group_table(group).text != before, what="the move on the group's table")
+        await tg.wait_for(lambda b=before: group_table(group).text != b, what="the move on the group's table")
         await tg.wait_for(lambda: copy.text == group_table(group).text, timeout=15, what="the copy follows")
     assert not copy.is_deleted and len(copy.history) > 1
 
