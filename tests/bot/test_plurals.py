@@ -52,6 +52,7 @@ FORMS: tuple[tuple[str, str, str], ...] = (
     ("партия", "партии", "партий"),
     ("секунда", "секунды", "секунд"),
     ("день", "дня", "дней"),
+    ("ход", "хода", "ходов"),
 )
 """The forms a noun (or its adjective) takes after 1 and 21, after 2 and 22, after 0, 5 and 11."""
 
