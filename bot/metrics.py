@@ -133,6 +133,16 @@ class BotCollector(Collector):
             value=self.app.throttle.refused,
         )
         yield CounterMetricFamily(
+            "cardbot_commands_delayed",
+            "Commands answered after waiting for their chat's window rather than refused",
+            value=self.app.throttle.delayed,
+        )
+        yield CounterMetricFamily(
+            "cardbot_commands_merged",
+            "Group commands answered by the same question's answer that was waiting already",
+            value=self.app.throttle.merged,
+        )
+        yield CounterMetricFamily(
             "cardbot_refusals_merged",
             "Repeated refusals in a chat left unsaid",
             value=service.refusals.merged,
