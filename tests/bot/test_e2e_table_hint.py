@@ -63,9 +63,13 @@ async def test_a_private_table_copy_follows_the_table_as_moves_are_made(
     copy = copies(anna, group_table(group).text)[0]
     for _ in range(3):
         before = group_table(group).text
+
+        def moved(before: str = before) -> bool:
+            return group_table(group).text != before
+
         for user in (anna, boris):
             await take_turn(tg, user)
-        await tg.wait_for(lambda b=before: group_table(group).text != b, what="the move on the group's table")
+        await tg.wait_for(moved, what="the move on the group's table")
         await tg.wait_for(lambda: copy.text == group_table(group).text, timeout=15, what="the copy follows")
     assert not copy.is_deleted and len(copy.history) > 1
 
