@@ -15,7 +15,7 @@ from bot.clock import Clock
 from bot.games import AnyPlugin, plugin_of
 from bot.games.base import Frame, Party
 from bot.i18n import Translator, locale_for, translator
-from bot.storage import GameMode, GameRow, SeatRow, UserRow
+from bot.storage import GameMode, GameRow, GameStatus, SeatRow, UserRow
 from bot.views import SeatInfo
 from bot.views.common import bot_name, isolated, number_bots
 from engine.ai import Level
@@ -38,6 +38,17 @@ class Match:
     @property
     def plugin(self) -> AnyPlugin:
         return plugin_of(self.game.kind)
+
+    @property
+    def timed(self) -> bool:
+        """Whether anything in this game may fall due by itself: an open lobby's expiry, a turn's time limit, a
+        bot player's move. A game that is not timed needs no timer until a change makes it so."""
+        game, party = self.game, self.party
+        if game.status is GameStatus.LOBBY:
+            return game.expires_at is not None
+        if game.status is not GameStatus.PLAYING or party is None or party.is_terminal:
+            return False
+        return game.deadline is not None or self.seats[party.current_player].bot_plays
 
     def seat_of(self, user_id: int) -> SeatRow | None:
         for seat in self.seats:

@@ -160,12 +160,14 @@ class GameService:
 
     async def _made(self, change: Change) -> None:
         """A committed change becomes visible: the publisher draws its notices and the game's messages, and the
-        game's timer looks again at what is due."""
+        game's timer looks again at what is due (a game with nothing that falls due by itself — people to move,
+        no limit per turn — wakes no timer: a press there costs no task)."""
         match = change.match
-        if change.wake_timer:
+        wake = change.wake_timer and (match.timed or not match.game.status.is_active)
+        if wake:
             self.turns.changed(match.game.id, match)
         await self.publisher.made(change)
-        if change.wake_timer:
+        if wake:
             self.timers.poke(match.game.id, match)
 
     async def _on_timer(self, game_id: int, fresh: Match | None) -> float | None:

@@ -161,19 +161,17 @@ class Turns:
         A bot player's pause counts from the last change this run saw; a game this run has not seen change yet
         (resumed after a restart) starts its pause now, so the due time never moves on.
         """
-        game = match.game
-        if not game.status.is_active:
+        game, party = match.game, match.party
+        if not match.timed:
             return None
         if game.status is GameStatus.LOBBY:
-            return None if game.expires_at is None else max(0.0, game.expires_at - now)
-        party = match.party
-        if party is None or party.is_terminal:
-            return None
+            assert game.expires_at is not None
+            return max(0.0, game.expires_at - now)
+        assert party is not None
         if match.seats[party.current_player].bot_plays:
             due = self.changed_at.setdefault(game.id, now) + self.config.bot_delay
             return max(0.0, due - now)
-        if game.deadline is None:
-            return None
+        assert game.deadline is not None
         remind_at = game.deadline - self.config.reminder_before
         if now >= game.deadline or (
             not game.reminded and self.config.reminder_before > 0 and remind_at <= now
