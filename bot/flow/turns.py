@@ -59,14 +59,14 @@ class Turns:
         clock: Clock,
         config: ServiceConfig,
         thinker: Thinker,
-        picked: Picked | None = None,
+        picked: Picked,
     ) -> None:
         self.store = store
         self.moves = moves
         self.clock = clock
         self.config = config
         self.thinker = thinker
-        self.picked: Picked = picked or (lambda _game, _user, _version: None)
+        self.picked = picked
         """The card a player picked with a first tap at a version (the hand shows its moves), if any: when their
         time runs out the timer plays that card."""
         self.changed_at: dict[int, float] = {}

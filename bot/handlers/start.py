@@ -66,9 +66,11 @@ async def on_play_press(
     if not (await service.run(cmd.HandsBack(who, solo_only=True))).counted:
         rendered = play_menu(callback.from_user)
         message = callback.message
-        in_place = isinstance(message, Message) and message.chat.id == callback.from_user.id
-        if in_place and not await people.running(callback.from_user.id):
-            assert isinstance(message, Message)
+        if (
+            isinstance(message, Message)
+            and message.chat.id == callback.from_user.id
+            and not await people.running(callback.from_user.id)
+        ):
             publisher.turn_setup_page(message.chat.id, message.message_id, rendered)
         else:
             await publisher.say(callback.from_user.id, rendered.text, rendered.markup)
