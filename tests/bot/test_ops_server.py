@@ -74,7 +74,9 @@ async def test_many_slow_connections_take_no_thread_and_health_is_answered_once_
         started = time.monotonic()
         answer = await _get_once_free(server.port, "/healthz")  # the slow ones time out (1 s here)
         assert answer.startswith(b"HTTP/1.1 200 OK"), answer
-        assert server.timed_out >= 32 and server.refused > 0
+        # Places free as the slow ones time out; on a busy machine their clocks started apart, and the health
+        # check may take the first free place before all 32 have gone: some must have timed out to make room.
+        assert server.timed_out > 0 and server.refused > 0
         print(
             f"{SLOW} slow connections: threads {threads} -> {peak_threads}, open at most {peak_open}, "
             f"refused {server.refused}, timed out {server.timed_out}, RSS {memory:.0f} -> {_rss_mb():.0f} MB; "
