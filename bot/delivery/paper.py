@@ -5,10 +5,10 @@ a deal's end); this module says what each chat gets."""
 from __future__ import annotations
 
 from bot.delivery.outbox import Outbox, Priority, SheetPhoto, TextFile
-from bot.delivery.slots import history_slot, sheet_slot
 from bot.flow.games import Match, frame_of, tr_for
 from bot.games.history import history_filename, write_history
 from bot.i18n import Translator
+from bot.storage.models import history_slot, sheet_slot
 
 
 def reader(match: Match, chat_id: int) -> Translator:

@@ -23,7 +23,12 @@ from bot import views
 from bot.delivery import paper
 from bot.delivery.notices import draw
 from bot.delivery.outbox import Outbox, Priority
-from bot.delivery.slots import (
+from bot.flow.events import load_event
+from bot.flow.games import Match, frame_of, seat_info, tr_for
+from bot.flow.store import Change
+from bot.i18n import Translator
+from bot.storage import GameMode, GameStatus, Notice, SeatRow
+from bot.storage.models import (
     REMINDERS,
     chat_rules_slot,
     group_slot,
@@ -33,11 +38,6 @@ from bot.delivery.slots import (
     setup_slot,
     table_slot,
 )
-from bot.flow.events import load_event
-from bot.flow.games import Match, frame_of, seat_info, tr_for
-from bot.flow.store import Change
-from bot.i18n import Translator
-from bot.storage import GameMode, GameStatus, Notice, SeatRow
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
 from bot.views.common import number_bots
 

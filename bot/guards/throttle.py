@@ -35,9 +35,9 @@ from aiogram.types import CallbackQuery, Message, TelegramObject
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, is_group
 from bot.delivery.outbox.core import answer_press
-from bot.delivery.slots import throttle_note_slot
 from bot.guards.updates import PLACE, Place
 from bot.i18n import translator_for
+from bot.storage.models import throttle_note_slot
 from bot.views import Answer, answer_text
 
 log = logging.getLogger(__name__)

@@ -4,10 +4,10 @@ of games long over, to forget (see :mod:`bot.operations.operator`). Reads take a
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Final
 
+from bot.storage.models import GAME_SLOTS, game_of_slot
 from bot.storage.tx import Batch, Reader
 
 
@@ -19,11 +19,6 @@ async def games_running(db: Reader) -> dict[tuple[str, str], int]:
     return {(str(row["kind"]), str(row["status"])): int(row["n"]) for row in rows}
 
 
-LIVE_GAME_SLOT: Final = re.compile(r"^[a-z](\d+)(?::|$)")
-"""A live message's slot that names a game: ``g12``, ``h12:345``, ``v12:345``, ``m12:345:7`` (not ``r``/``p``
-slots, which name a chat and a message)."""
-
-
 IDS_AT_ONCE: Final = 500
 """Game ids asked about in one query (SQLite's limit on a statement's parameters is far above it)."""
 
@@ -31,12 +26,15 @@ IDS_AT_ONCE: Final = 500
 async def finished_live_slots(db: Reader, before: float) -> list[str]:
     """Slots of live messages whose game ended (finished, cancelled, expired, abandoned) before ``before``
     (bot's clock) — of every such game, asked about :data:`IDS_AT_ONCE` ids at a time."""
-    rows = await db.all("SELECT slot FROM live_messages WHERE slot NOT GLOB '[rp]*'")
+    letters = ",".join("?" * len(GAME_SLOTS))
+    rows = await db.all(
+        f"SELECT slot FROM live_messages WHERE substr(slot, 1, 1) IN ({letters})", (*GAME_SLOTS,)
+    )
     by_game: dict[int, list[str]] = {}
     for row in rows:
-        found = LIVE_GAME_SLOT.match(str(row["slot"]))
-        if found:
-            by_game.setdefault(int(found.group(1)), []).append(str(row["slot"]))
+        game_id = game_of_slot(str(row["slot"]))
+        if game_id is not None:
+            by_game.setdefault(game_id, []).append(str(row["slot"]))
     ids = sorted(by_game)
     slots: list[str] = []
     for start in range(0, len(ids), IDS_AT_ONCE):
