@@ -7,8 +7,8 @@ hand-off), so the bot makes few of them:
 - :meth:`Database.write` runs a :class:`Batch` — the writes a change gathered — as one transaction:
   ``BEGIN IMMEDIATE``, one ``executemany`` per statement (every row of a table at once), ``COMMIT``;
 - rows that may wait a moment (what the outbox delivered, updates that changed nothing) are :class:`Deferred`:
-  they ride along with the next transaction, or go in one of their own once :data:`RIDE_WITHIN` has passed;
-- reads of a running game come from the service's cache, so a move reads nothing.
+  they ride with the next transaction, or one of their own after :data:`RIDE_WITHIN` (the outbox's are in a
+  journal file meanwhile, so a kill loses none); reads of a running game come from the service's cache.
 
 An ``asyncio.Lock`` keeps transactions whole on the single connection (another coroutine's statements never land
 inside one). A write lock held by another process is waited out on the loop (``asyncio.sleep`` between tries,
@@ -78,9 +78,9 @@ class Database:
         self.busy_timeout = busy_timeout
         self.busy_probe = busy_timeout * BUSY_PROBE
         self.transactions = 0
+        """Transactions begun so far (a figure for tests, benchmarks and the operator: what a press costs)."""
         self.tx_seconds = Buckets(TX_BUCKETS)
         """How long each transaction held the connection (its lock taken to its end)."""
-        """Transactions begun so far (a figure for tests, benchmarks and the operator: what a press costs)."""
         self.statements = 0
         """Statements sent to SQLite so far (an ``executemany`` counts once; ``BEGIN`` and ``COMMIT`` count)."""
         self.on_transaction: Callable[[], None] | None = None

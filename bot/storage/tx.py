@@ -1,15 +1,23 @@
 """A transaction of the database: what it writes (a :class:`Batch` of statements with their rows, and
-:class:`Deferred` rows that wait to ride along with the next transaction), and an open :class:`Tx` for the
-changes that must read between their writes."""
+:class:`Deferred` rows that wait to ride along with the next transaction, kept meanwhile in a :class:`Journal`
+where a kill cannot lose them), and an open :class:`Tx` for the changes that must read between their writes."""
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from pathlib import Path
+from typing import Final, Generic, Protocol, TypeVar
 
 import aiosqlite
+
+from engine.core import JSONValue
+
+log = logging.getLogger(__name__)
 
 Params = Sequence[object] | Mapping[str, object]
 K = TypeVar("K")
@@ -67,24 +75,105 @@ class Batch:
             yield sql, statement.rows, statement.changes
 
 
+JOURNAL_REWRITTEN_PAST: Final = 64 * 1024
+"""Bytes past which a journal that never empties (values keep coming while others are stored) is written anew
+with only what still waits."""
+
+
+class Journal(Generic[K, V]):
+    """A file beside the database where a :class:`Deferred`'s values are written the moment they come, one JSON
+    line ``[key, value]`` each: appended, not synced (a SIGKILL loses nothing the kernel has taken; a power cut
+    may lose the last lines, as it may the database's last commits). Started again once all it holds is stored.
+
+    A restart reads it back (a line cut short by the kill is skipped): what the last run had not stored yet waits
+    again, and rides with the first transaction. A file that cannot be written (a full or read-only disk) is
+    given up with one log line: the values then only wait in memory, as they would without it."""
+
+    def __init__(
+        self, path: Path, encode: Callable[[V], JSONValue], decode: Callable[[K, JSONValue], V]
+    ) -> None:
+        self.path = path
+        self._encode = encode
+        self._decode = decode
+        self.size = 0
+        """Bytes in the file (0: nothing to start again)."""
+        self.broken = False
+
+    def read(self) -> list[tuple[K, V]]:
+        """What the file holds, oldest first."""
+        try:
+            data = self.path.read_bytes()
+        except FileNotFoundError:
+            return []
+        except OSError as exc:
+            self._give_up(exc)
+            return []
+        self.size = len(data)
+        entries: list[tuple[K, V]] = []
+        for line in data.splitlines():
+            with contextlib.suppress(ValueError, TypeError):
+                key, value = json.loads(line)
+                entries.append((key, self._decode(key, value)))
+        return entries
+
+    def append(self, key: K, value: V) -> None:
+        self._write("ab", [(key, value)])
+
+    def rewrite(self, entries: Iterable[tuple[K, V]]) -> None:
+        """Hold only ``entries`` (none: an empty file)."""
+        self.size = 0
+        self._write("wb", entries)
+
+    def _write(self, mode: str, entries: Iterable[tuple[K, V]]) -> None:
+        if self.broken:
+            return
+        data = b"".join(
+            json.dumps([k, self._encode(v)], ensure_ascii=False).encode() + b"\n" for k, v in entries
+        )
+        try:
+            with open(self.path, mode) as file:
+                file.write(data)
+            self.size += len(data)
+        except OSError as exc:
+            self._give_up(exc)
+
+    def _give_up(self, exc: OSError) -> None:
+        log.warning(
+            "the journal %s cannot be written (%s): what waits to be stored is in memory only", self.path, exc
+        )
+        self.broken = True
+
+
 class Deferred(Generic[K, V]):
     """Rows that may wait a moment before they are stored: the newest value for each key, written with the next
     transaction of the database (or one of their own after :data:`bot.storage.db.RIDE_WITHIN`).
 
     ``write`` adds one key's value to a batch. Until it has committed, a value stays here (:meth:`get` sees it),
-    and a transaction that fails leaves it for the next one.
+    and a transaction that fails leaves it for the next one. With a ``journal`` the values waiting also survive a
+    kill: a restart finds them there, waiting again.
     """
 
-    def __init__(self, db: Riders, write: Callable[[Batch, K, V], None]) -> None:
+    def __init__(
+        self, db: Riders, write: Callable[[Batch, K, V], None], journal: Journal[K, V] | None = None
+    ) -> None:
         self._db = db
         self._write = write
         self._values: dict[K, tuple[int, V]] = {}
         self._stamp = 0
+        self._journal = journal
         db.add_rider(self)
+        if journal is not None:
+            for key, value in journal.read():
+                self._stamp += 1
+                self._values[key] = (self._stamp, value)
+            if self._values:
+                db.ride_soon()
 
     def put(self, key: K, value: V) -> None:
         self._stamp += 1
         self._values[key] = (self._stamp, value)
+        if self._journal is not None:
+            self._journal.append(key, value)
         self._db.ride_soon()
 
     def get(self, key: K) -> tuple[V] | None:
@@ -108,6 +197,13 @@ class Deferred(Generic[K, V]):
     def stored(self, stamp: int) -> None:
         """The values taken at ``stamp`` are in the database (newer ones for the same keys stay)."""
         self._values = {k: v for k, v in self._values.items() if v[0] > stamp}
+        journal = self._journal
+        if (
+            journal is not None
+            and journal.size
+            and (not self._values or journal.size > JOURNAL_REWRITTEN_PAST)
+        ):
+            journal.rewrite(self.items())
 
 
 Row = sqlite3.Row

@@ -14,7 +14,7 @@ import pytest
 from bot.storage import Actor, Batch, Database, GameMode, GameRow, GameStatus, SeatRow, repo
 from bot.storage.db import RIDE_WITHIN
 from bot.storage.migrations import MIGRATIONS
-from bot.storage.tx import Deferred, GuardError
+from bot.storage.tx import Deferred, GuardError, Journal
 from engine.core import GameRecord
 
 
@@ -144,6 +144,54 @@ async def test_deferred_rows_ride_with_the_next_transaction_or_get_their_own(tmp
         assert marks.get(4) == (0.0,)
         await db.write(Batch())
         assert await repo.is_processed(db, 4) and await repo.get_user(db, 5) is not None
+    finally:
+        await db.close()
+
+
+class _Killed:
+    """A run killed before any transaction: its deferred rows never ride."""
+
+    def add_rider(self, rider: object) -> None:
+        pass
+
+    def ride_soon(self) -> None:
+        pass
+
+
+def _marks_journal(path: Path) -> Journal[int, float]:
+    return Journal(path, lambda at: at, lambda _, at: float(str(at)))
+
+
+async def test_a_journal_keeps_deferred_rows_a_kill_would_lose_until_they_are_stored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The values a kill caught before they rode (a run that ends without storing them) wait again in the next
+    run, read back from the journal (a line cut short skipped), and ride with its first transaction; the journal
+    then starts again. A journal that cannot be written is given up, said once, and the rows still ride."""
+    path, journal = tmp_path / "bot.sqlite3", tmp_path / "bot.sqlite3-marks"
+    marks: Deferred[int, float] = Deferred(_Killed(), repo.mark_processed, _marks_journal(journal))
+    marks.put(1, 10.0)
+    marks.put(2, 20.0)
+    marks.put(1, 11.0)
+    with journal.open("ab") as file:
+        file.write(b"[3, 3")  # the line being written as the kill came
+    db = await Database.open(path)
+    try:
+        again: Deferred[int, float] = Deferred(db, repo.mark_processed, _marks_journal(journal))
+        assert again.items() == [(1, 11.0), (2, 20.0)]
+        await db.write(Batch())
+        assert await repo.is_processed(db, 1) and await repo.is_processed(db, 2)
+        assert len(again) == 0 and journal.read_bytes() == b""
+        again.put(4, 40.0)
+        assert journal.read_bytes() == b"[4, 40.0]\n"
+
+        journal.unlink()
+        journal.mkdir()  # not a file any more: it cannot be written
+        again.put(5, 50.0)
+        again.put(6, 60.0)
+        await db.write(Batch())
+        assert await repo.is_processed(db, 5) and await repo.is_processed(db, 6)
+        assert sum("cannot be written" in r.getMessage() for r in caplog.records) == 1
     finally:
         await db.close()
 

@@ -40,6 +40,7 @@ import logging
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Final
 
 from aiogram import Bot
@@ -52,7 +53,7 @@ from bot.delivery.outbox.scheduler import CallScheduler, OutboxLimits, RateLimit
 from bot.delivery.outbox.serving import ChatServer, TelegramCalls
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import repo as stored
-from bot.storage.tx import Batch, Deferred
+from bot.storage.tx import Batch, Deferred, Journal
 from bot.views.sheets import PictureCache
 
 log = logging.getLogger(__name__)
@@ -89,8 +90,11 @@ class Outbox:
         self.live = LiveMessages(db)
         """A cache of the ``live_messages`` table: each slot's message and the content Telegram accepted."""
         self.sent = SentMessages(self.limiter.limits.paced_interval)
-        self.notice_sent: Deferred[int, None] = Deferred(db, stored.drop_notice)
-        """Notices sent (or refused), whose rows leave the ``outbox`` table with the next transaction."""
+        self.notice_sent: Deferred[int, None] = Deferred(
+            db, stored.drop_notice, Journal(Path(f"{db.path}-sent"), lambda _: None, lambda _, __: None)
+        )
+        """Notices sent (or refused), whose rows leave the ``outbox`` table with the next transaction (kept in a
+        journal meanwhile: a restart right after a send does not send it again)."""
         self.refused: set[int] = set()
         """Chats that answered 403, or the bot left: nothing more is sent there until :meth:`allow`."""
         self.dropped: set[str] = set()

@@ -9,14 +9,16 @@ from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import IntEnum
+from pathlib import Path
 from typing import Final
 
 from aiogram.types import InlineKeyboardMarkup
 
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import repo as stored
-from bot.storage.tx import Deferred
+from bot.storage.tx import Deferred, Journal
 from bot.views.sheets import Sheet
+from engine.core import JSONValue
 
 
 class Priority(IntEnum):
@@ -348,7 +350,10 @@ class LiveMessages:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.cache: OrderedDict[str, LiveMessage] = OrderedDict()
-        self._unstored: Deferred[str, LiveMessage | None] = Deferred(db, stored.put_live)
+        self._unstored: Deferred[str, LiveMessage | None] = Deferred(
+            db, stored.put_live, Journal(Path(f"{db.path}-live"), _live_json, _live_of)
+        )
+        """Kept in a journal too: a restart right after a call still knows what the message shows."""
 
     async def recall(self, slot: str) -> LiveMessage | None:
         """The live message ``slot`` as Telegram last accepted it, from memory or else from the database."""
@@ -390,3 +395,14 @@ class LiveMessages:
             else:
                 found[slot] = message
         return sorted(found.values(), key=lambda m: m.slot)
+
+
+def _live_json(message: LiveMessage | None) -> JSONValue:
+    return None if message is None else [message.chat_id, message.message_id, message.digest]
+
+
+def _live_of(slot: str, data: JSONValue) -> LiveMessage | None:
+    if not isinstance(data, list):
+        return None
+    chat_id, message_id, digest = data
+    return LiveMessage(slot, int(str(chat_id)), int(str(message_id)), str(digest))
