@@ -145,7 +145,8 @@ class People:
     async def show_sheet(self, command: ShowSheet) -> list[Change]:
         """``/score`` and «📋 Запись»: the score sheet's picture anew below in the chat asked in — of the game
         pressed, else of the game open in that group chat (its lobby: the lobby again), or in a private chat of
-        every running game of the person. Where no deal has ended yet, the table is shown instead."""
+        every running game of the person; with none open, of the last party finished there (of theirs). Where no
+        deal has ended yet, the table is shown instead."""
         user_id, where = command.person.user_id, (command.chat_id, command.thread_id)
         if command.game_id is not None and command.chat_id == user_id:
             matches = [await self._played(command.game_id, user_id)]
@@ -164,6 +165,15 @@ class People:
             if match is not None and match.party is None:
                 return [Change(match, resend_table=True, wake_timer=False)]
             matches = [match] if match is not None else []
+        if not matches and command.game_id is None:
+            db, chat = self.store.db, (command.chat_id, command.thread_id)
+            last = (
+                await repo.last_finished(db, user_id=user_id)
+                if chat[0] == user_id
+                else await repo.last_finished(db, chat=chat)
+            )
+            match = await self.store.read(last.id) if last is not None else None
+            matches = [match] if match is not None and match.party is not None else []
         if not matches:
             raise ServiceError(Answer.NO_GAME)
         return [Change(match, sheet_for=where, wake_timer=False) for match in matches]

@@ -149,6 +149,16 @@ async def active_game_in_chat(db: Reader, chat_id: int, thread_id: int) -> GameR
     return GameRow.from_row(row) if row else None
 
 
+async def last_finished(
+    db: Reader, *, chat: tuple[int, int] | None = None, user_id: int = 0
+) -> GameRow | None:
+    """The party that finished last in a chat's topic (``chat``: its id and thread), or of those ``user_id`` played."""
+    where = "chat_id = ? AND thread_id = ?" if chat else "id IN (SELECT game_id FROM seats WHERE user_id = ?)"
+    sql = f"SELECT * FROM games WHERE {where} AND status = 'finished' ORDER BY id DESC LIMIT 1"
+    row = await db.one(sql, chat or (user_id,))
+    return GameRow.from_row(row) if row else None
+
+
 async def active_games_in(db: Reader, chat_id: int) -> list[GameRow]:
     """The lobbies and running games of one chat, in every forum topic."""
     rows = await db.all(f"SELECT * FROM games WHERE chat_id = ? AND {ACTIVE} ORDER BY id", (chat_id,))
@@ -275,17 +285,8 @@ async def user_stats(db: Reader, user_id: int) -> list[UserStats]:
         "WHERE s.user_id = ? AND g.status = 'finished' GROUP BY g.kind, g.mode ORDER BY g.kind, g.mode",
         (user_id,),
     )
-    return [
-        UserStats(
-            str(r["kind"]),
-            GameMode(r["mode"]),
-            int(r["games"]),
-            int(r["wins"]),
-            int(r["points"]),
-            int(r["settlement"]),
-        )
-        for r in rows
-    ]
+    counts = ("games", "wins", "points", "settlement")
+    return [UserStats(str(r["kind"]), GameMode(r["mode"]), *(int(r[c]) for c in counts)) for r in rows]
 
 
 async def chat_top(db: Reader, chat_id: int, kind: str, limit: int = 10) -> list[ChatRank]:
@@ -299,7 +300,7 @@ async def chat_top(db: Reader, chat_id: int, kind: str, limit: int = 10) -> list
         (chat_id, kind, limit),
     )
     return [
-        ChatRank(int(r["user_id"]), str(r["name"]), int(r["games"]), int(r["wins"]), int(r["points"]))
+        ChatRank(int(r["user_id"]), str(r["name"]), *(int(r[c]) for c in ("games", "wins", "points")))
         for r in rows
     ]
 

@@ -7,6 +7,7 @@ pressed; and a restart draws nothing twice."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from bot.callbacks import HistoryCb, SheetCb
 from bot.games.history import replay_history
@@ -30,6 +31,11 @@ def documents(chat: FakeChat) -> list[FakeMessage]:
         for m in chat.visible_messages()
         if m.is_from_bot and m.current.media and m.current.media.kind == "document"
     ]
+
+
+def replaced(chat: FakeChat, sheet: FakeMessage) -> Callable[[], bool]:
+    """Whether ``sheet`` is gone and one photo is in ``chat`` again (the sheet sent anew below)."""
+    return lambda: sheet.is_deleted and len(photos(chat)) == 1
 
 
 def pressable(chat: FakeChat, prefix: str) -> FakeMessage:
@@ -112,6 +118,17 @@ async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_
     [old] = photos(chat)
     await people[0].press(pressable(chat, "sh:"), data=SheetCb(game=game).pack())
     await tg.wait_for(lambda: old.is_deleted and len(photos(chat)) == 1, what="the private sheet anew")
+    assert tg.stats.not_modified == 0
+
+    # /score once the party is over (no game open): the last party's final sheet anew below, in the group and in
+    # a player's own chat — not «no game here».
+    for where, send in ((group, people[1].send), (chat, people[0].send)):
+        [shown] = photos(where)
+        asked = await send(where, "/score")
+        await tg.wait_for(replaced(where, shown), what="the last sheet anew below")
+        [last] = photos(where)
+        assert last.message_id > asked.message_id and last.current.media == shown.current.media
+        assert "Итог партии" in last.text
     assert tg.stats.not_modified == 0
 
 
