@@ -6,6 +6,7 @@ import asyncio
 import functools
 import itertools
 import json
+import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -147,13 +148,15 @@ async def test_a_paced_table_is_edited_once_per_interval_with_the_newest_state(w
     log = world[3]
     outbox, group = await paced_table(world)
     moves = 24
+    started = time.monotonic()
     for n in range(1, moves + 1):  # a move every clock second
         outbox.show("table", group.id, f"state {n}", paced=True)
         await asyncio.sleep(1 / SERVER_SPEED)
+    clock_seconds = (time.monotonic() - started) * SERVER_SPEED  # a busy machine oversleeps
     await outbox.drain(timeout=30)
     edits = log.of("editMessageText")
     assert group.bot_messages()[0].text == f"state {moves}"
-    assert 2 <= len(edits) <= moves / PACE + 2, "one edit per interval, not one per move"
+    assert 2 <= len(edits) <= max(moves, clock_seconds) / PACE + 2, "one edit per interval, not one per move"
     gaps = [b.at - a.at for a, b in itertools.pairwise(edits)]
     assert min(gaps) >= PACE / SERVER_SPEED * 0.9
     await outbox.stop()

@@ -169,7 +169,9 @@ class TracedBot(BotProcess):
     async def record(self, name: str, calls: CallLog, action: Callable[[], Any]) -> Window:
         """SIGUSR1, ``await action()`` (it returns the moment of its tap, or None), SIGUSR2: the window."""
         os.kill(self.pid, signal.SIGUSR1)
-        await asyncio.sleep(0.05)  # the handler runs between two bytecodes of the bot's main thread
+        await asyncio.sleep(
+            0.3
+        )  # the handler runs between two bytecodes of the bot's main thread (later when busy)
         start = time.monotonic()
         tapped: float | None = await action()
         end = time.monotonic()
