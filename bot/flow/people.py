@@ -158,22 +158,13 @@ class People:
                 raise ServiceError(Answer.UNKNOWN)  # drawn in the game's own chats only: a forged press
             matches = [match]
         elif command.chat_id == user_id:
-            matches = await self.running(user_id)
+            matches = await self.running(user_id) or await self._last_finished(user_id=user_id)
         else:
             game = await repo.active_game_in_chat(self.store.db, command.chat_id, command.thread_id)
             match = await self.store.read(game.id) if game is not None else None
             if match is not None and match.party is None:
                 return [Change(match, resend_table=True, wake_timer=False)]
-            matches = [match] if match is not None else []
-        if not matches and command.game_id is None:
-            db, chat = self.store.db, (command.chat_id, command.thread_id)
-            last = (
-                await repo.last_finished(db, user_id=user_id)
-                if chat[0] == user_id
-                else await repo.last_finished(db, chat=chat)
-            )
-            match = await self.store.read(last.id) if last is not None else None
-            matches = [match] if match is not None and match.party is not None else []
+            matches = [match] if match is not None else await self._last_finished(chat=where)
         if not matches:
             raise ServiceError(Answer.NO_GAME)
         return [Change(match, sheet_for=where, wake_timer=False) for match in matches]
@@ -187,6 +178,12 @@ class People:
             # The button is drawn in the party's chats only: a forged press.
             raise ServiceError(Answer.UNKNOWN)
         return Change(match, history_for=(command.chat_id, command.thread_id), wake_timer=False)
+
+    async def _last_finished(self, *, chat: tuple[int, int] | None = None, user_id: int = 0) -> list[Match]:
+        """The party that finished last in a chat's topic, or of those ``user_id`` played (none: empty)."""
+        last = await repo.last_finished(self.store.db, chat=chat, user_id=user_id)
+        match = await self.store.read(last.id) if last is not None else None
+        return [match] if match is not None and match.party is not None else []
 
     async def _played(self, game_id: int, user_id: int) -> Match:
         """A game with a party that ``user_id`` plays (or played) in; else the refusal."""
