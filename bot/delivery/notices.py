@@ -16,21 +16,21 @@ from bot.flow.events import (
     SeatReplaced,
     TimedOut,
 )
-from bot.flow.games import Match, frame_of, seat_info, tr_for
-from bot.i18n import Translator
+from bot.flow.store import Match
+from bot.i18n import Translator, translator_for
 from bot.storage import GameMode
 from bot.views import Rendered
 from bot.views.chats import render_left, render_left_private
-from bot.views.common import with_history_button, with_review_button, with_sheet_button
+from bot.views.common import seat_info, with_history_button, with_review_button, with_sheet_button
 
 
 def _reader(match: Match, seat: int | None) -> Translator:
     """The language of whom the notice is for: the game's chat, or the person of ``seat``."""
     if seat is None:
-        return tr_for(match.game.lang)
+        return translator_for(match.game.lang)
     user_id = match.seats[seat].user_id
     user = match.users.get(user_id) if user_id is not None else None
-    return tr_for(user.lang if user is not None else match.game.lang)
+    return translator_for(user.lang if user is not None else match.game.lang)
 
 
 def _solo_seat(match: Match) -> int:
@@ -48,7 +48,7 @@ def draw(event: GameEvent, match: Match, bot_username: str) -> Rendered:
         return Rendered(tr.t("notice-abandoned", days=event.days), None)
     if isinstance(event, DealEnded | PartyEnded):
         assert party is not None
-        frame = frame_of(match, bot_username)
+        frame = match.frame(bot_username)
         personal = event.seat is not None
         player = event.seat if event.seat is not None else _solo_seat(match)
         if isinstance(event, DealEnded):

@@ -24,9 +24,8 @@ from bot.delivery import paper
 from bot.delivery.notices import draw
 from bot.delivery.outbox import Outbox, Priority
 from bot.flow.events import load_event
-from bot.flow.games import Match, frame_of, seat_info, tr_for
-from bot.flow.store import Change
-from bot.i18n import Translator
+from bot.flow.store import Change, Match
+from bot.i18n import Translator, translator_for
 from bot.storage import GameMode, GameStatus, Notice, SeatRow
 from bot.storage.models import (
     REMINDERS,
@@ -39,7 +38,7 @@ from bot.storage.models import (
     table_slot,
 )
 from bot.views import LobbyInfo, LobbyScreen, LobbyStatus, Rendered
-from bot.views.common import number_bots
+from bot.views.common import number_bots, seat_info
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +167,7 @@ class Publisher:
         seat = match.seat_of(user_id)
         party = match.party
         assert seat is not None and party is not None
-        rendered = party.render_table(frame_of(match, ""), paper.reader(match, user_id), seat.seat)
+        rendered = party.render_table(match.frame(), paper.reader(match, user_id), seat.seat)
         slot = table_slot(match.game.id, user_id)
         self.outbox.show(slot, user_id, rendered.text, rendered.markup, resend=True)
 
@@ -208,7 +207,9 @@ class Publisher:
         version = match.party.version
         slot = reminder_slot(match.game.id, user.user_id, version)
         self.screens.reminders.setdefault(match.game.id, {})[user.user_id] = (slot, version)
-        rendered = views.render_turn_reminder(seat_info(seat, match.users), seconds_left, tr_for(user.lang))
+        rendered = views.render_turn_reminder(
+            seat_info(seat, match.users), seconds_left, translator_for(user.lang)
+        )
         self.outbox.show(slot, user.user_id, rendered.text, rendered.markup, priority=Priority.TURN)
 
     async def recall_reminders(self, running: Iterable[int]) -> None:
@@ -252,7 +253,7 @@ class Publisher:
         game, party = match.game, match.party
         group_notices = [n.id for n in after if n.chat_id == game.chat_id and n.chat_id < 0]
         self._clear_reminders(match)
-        tr = tr_for(game.lang)
+        tr = translator_for(game.lang)
         at_table = party is not None and game.status in (
             GameStatus.PLAYING,
             GameStatus.FINISHED,
@@ -268,8 +269,7 @@ class Publisher:
                 self._publish_closed_hands(match, resent)
             return
         timed = game.deadline is not None and not party.is_terminal
-        frame = frame_of(
-            match,
+        frame = match.frame(
             self.bot_username,
             turn_seconds=game.turn_timeout if timed else 0,
             timer_move=self.screens.timer_moves.get(game.id) == party.version,
@@ -302,7 +302,7 @@ class Publisher:
             user = match.users.get(seat.user_id)
             if user is not None and user.blocked:
                 continue
-            utr = tr_for(user.lang if user else game.lang)
+            utr = translator_for(user.lang if user else game.lang)
             picked = self.screens.picked(game.id, seat.user_id, party.version)
             rendered = party.render_private(frame, seat.seat, utr, picked)
             self.outbox.show(
@@ -319,7 +319,7 @@ class Publisher:
             copy_slot = table_slot(game.id, seat.user_id)
             if party.is_terminal or self.outbox.message_id(copy_slot) is not None:
                 # A «📋 Стол» copy follows the table (paced, as the group's), never showing a past move as now.
-                copy = party.render_table(frame_of(match, ""), utr, seat.seat)
+                copy = party.render_table(match.frame(), utr, seat.seat)
                 paced = not party.is_terminal
                 self.outbox.show(
                     copy_slot, seat.user_id, copy.text, copy.markup, only_existing=True, paced=paced

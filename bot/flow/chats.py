@@ -10,8 +10,7 @@ import sqlite3
 
 from bot.delivery.outbox import Outbox
 from bot.flow.commands import ChatClosed, ChatMoved, ChatOpened, TopicReopened
-from bot.flow.games import Match
-from bot.flow.store import Change, Store
+from bot.flow.store import Change, Match, Store
 from bot.storage import GameStatus, repo
 from bot.storage.tx import Batch
 

@@ -9,10 +9,10 @@ import logging
 
 from bot import views
 from bot.flow.commands import Person, ServiceError
-from bot.flow.games import frame_of, tr_for
 from bot.flow.moves import turn_of
 from bot.flow.store import Store
 from bot.flow.thinker import Thinker, ThinkerUnavailable, decision_seed
+from bot.i18n import translator_for
 from bot.storage import GameMode, GameStatus
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ class Hints:
         except ThinkerUnavailable:
             raise ServiceError(views.Answer.THINKER_DOWN) from None
         log.info("game %s: a hint at move %d", game_id, version)
-        return party.hint(seat.seat, advice, tr_for(person.lang))
+        return party.hint(seat.seat, advice, translator_for(person.lang))
 
     async def review(self, game_id: int, person: Person) -> views.Rendered:
         """«🔍 Разбор партии»: ``person``'s moves in the finished game where «мастер» would have gained most,
@@ -61,4 +61,4 @@ class Hints:
         except ThinkerUnavailable:
             raise ServiceError(views.Answer.THINKER_DOWN) from None
         log.info("game %s: a review of seat %d (%d decisions)", game_id, seat.seat, review.decisions)
-        return party.render_review(review, frame_of(match, ""), tr_for(person.lang))
+        return party.render_review(review, match.frame(), translator_for(person.lang))

@@ -7,6 +7,7 @@ Each step is one unit of work and returns a :class:`Change`; the service has it 
 from __future__ import annotations
 
 import logging
+import secrets
 import sqlite3
 from collections.abc import Callable, Sequence
 
@@ -29,9 +30,10 @@ from bot.flow.commands import (
     StartSolo,
 )
 from bot.flow.events import Abandoned, RematchCalled
-from bot.flow.games import Match
-from bot.flow.store import Change, Store, Unit
-from bot.games import plugin_of
+from bot.flow.moves import arm_deadline
+from bot.flow.store import Change, Match, Store, Unit
+from bot.games import AnyPlugin, plugin_of
+from bot.games.base import Options, Party
 from bot.i18n import locale_for
 from bot.storage import GameMode, GameRow, GameStatus, SeatRow, repo, upkeep
 from bot.storage.tx import Batch
@@ -217,6 +219,11 @@ class Lobby:
             unit.update_game(options=options, turn_timeout=turn_timeout)
         return Change(unit.match, Answer.SETTING_SAVED)
 
+    def _new_party(self, plugin: AnyPlugin, options: Options, players: int) -> Party:
+        """A new party dealt from the configured seed (tests) or a fresh random one."""
+        seed = self.config.game_seed if self.config.game_seed is not None else secrets.randbits(48)
+        return plugin.new_party(options, players, seed)
+
     async def start(self, command: Start) -> Change:
         """The creator starts the party: the seats are fixed, the engine deals."""
         game_id = command.game_id
@@ -227,12 +234,12 @@ class Lobby:
             if players < plugin.min_players:
                 raise ServiceError(Answer.NOT_ENOUGH_PLAYERS, count=plugin.min_players)
             empty = plugin.max_players - players if plugin.fills_with_bots else 0
-            party = self.store.new_party(plugin, match.game.options, players + empty)
+            party = self._new_party(plugin, match.game.options, players + empty)
             for _ in range(empty):
                 unit.add_seat(None, "", Level.NORMAL.value)
             unit.update_game(status=GameStatus.PLAYING, record=party.record(), version=0, expires_at=None)
             unit.match.party = party
-            self.store.arm_deadline(unit)
+            arm_deadline(unit, self.config)
         log.info("game %s: started with %d seats (%d bot players added)", game_id, players + empty, empty)
         everyone = {s.user_id for s in unit.match.seats if s.user_id is not None}
         return Change(unit.match, resend=everyone, screen=LobbyScreen.MAIN)
@@ -316,7 +323,7 @@ class Lobby:
         if opponents not in plugin.solo_opponents:
             raise ServiceError(Answer.UNKNOWN)
         lobby_options = options or plugin.default_options(self.config.default_target)
-        party = self.store.new_party(plugin, lobby_options, opponents + 1)
+        party = self._new_party(plugin, lobby_options, opponents + 1)
         now = self.store.clock.now()
         try:
             async with self.store.tx() as tx:

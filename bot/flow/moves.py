@@ -8,14 +8,17 @@ the game's timer.
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 
 from bot.flow.commands import Back, Person, Pick, Play, Pressed, ServiceConfig, ServiceError, TakeSeat
 from bot.flow.events import DealEnded, PartyEnded, SeatBack, SeatReplaced, TimedOut
-from bot.flow.games import Match, plain_name
-from bot.flow.store import Change, Store, Unit
+from bot.flow.store import Change, Match, Store, Unit
 from bot.games.base import Party
+from bot.i18n import translator_for
 from bot.storage import Actor, GameMode, GameStatus, Notice, SeatRow, repo
 from bot.views import Answer
+from bot.views.common import bot_name, isolated, number_bots, seat_info
+from engine.ai import Level
 from engine.core import CommonIllegal, IllegalActionError
 
 log = logging.getLogger(__name__)
@@ -26,6 +29,16 @@ def _adopted(person: Person, pressed: Pressed | None) -> tuple[int, int] | None:
     if pressed is None or pressed.chat_id != person.user_id:
         return None
     return person.user_id, pressed.message_id
+
+
+def plain_name(seat: SeatRow, lang: str, seats: Iterable[SeatRow] = ()) -> str:
+    """A seat's name as an answer names it (an unnamed bot player: its level's name, numbered as at the table
+    when ``seats`` are given)."""
+    if seat.name:
+        return isolated(seat.name)
+    numbered = number_bots(seat_info(s, {}) for s in seats)
+    number = numbered[seat.seat].number if seat.seat < len(numbered) else 0
+    return bot_name(seat.bot_level or Level.NORMAL, number, translator_for(lang))
 
 
 def turn_of(match: Match, user_id: int, version: int) -> SeatRow:
@@ -106,7 +119,7 @@ class Moves:
                 raise ServiceError(Answer.ALREADY_IN_GAME)
             unit.update_seat(seat.seat, misses=0, replaced=False)
             await unit.seen(person)
-            self.store.arm_deadline(unit)
+            arm_deadline(unit, self.config)
             played = await self._played_for(match.game.id, seat.seat)
             notices = [unit.tell(SeatBack(seat.seat))] if match.game.mode is GameMode.GROUP else []
             notices.append(unit.tell(SeatBack(seat.seat, seat.seat, played)))
@@ -155,7 +168,7 @@ class Moves:
         if after.is_terminal:
             self._finish(unit)
         else:
-            self.store.arm_deadline(unit)
+            arm_deadline(unit, self.config)
         resend: set[int] = set()
         mover = after.current_player
         if game.mode is GameMode.GROUP and not after.is_terminal and mover != seat.seat:
@@ -227,3 +240,23 @@ def tell_missed_turn(unit: Unit, seat: int, code: str, *, replaced: bool) -> lis
     if reachable(unit.match, seat):
         notices.append(unit.tell(event(seat, code, seat)))
     return notices
+
+
+def arm_deadline(unit: Unit, config: ServiceConfig) -> None:
+    """The AFK deadline of the player to move (group games with a time limit, or an unreachable player)."""
+    match = unit.match
+    game, party = match.game, match.party
+    if game.mode is not GameMode.GROUP or party is None:
+        return
+    deadline: float | None = None
+    if not party.is_terminal:
+        seat = match.seats[party.current_player]
+        limit = float(game.turn_timeout)
+        if seat.user_id is not None and not limit:
+            user = match.users.get(seat.user_id)
+            if user is not None and not user.reachable:
+                limit = float(config.turn_timeout or 60)
+        if not seat.bot_plays and limit:
+            deadline = unit.now + limit
+    if deadline != game.deadline or game.reminded:
+        unit.update_game(deadline=deadline, reminded=False)

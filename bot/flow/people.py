@@ -17,8 +17,8 @@ from bot.flow.commands import (
     ShowTable,
 )
 from bot.flow.events import SeatLeft, StartBotFirst
-from bot.flow.games import Match
-from bot.flow.store import Change, Store
+from bot.flow.moves import arm_deadline
+from bot.flow.store import Change, Match, Store
 from bot.storage import GameMode, GameRow, GameStatus, Notice, UserRow, repo
 from bot.storage.models import ChatRank, UserStats
 from bot.storage.tx import Batch
@@ -71,7 +71,7 @@ class People:
                 if game.mode is GameMode.GROUP and seat is not None and unit.match.game.status.is_active:
                     notices.append(unit.tell(StartBotFirst(seat.seat)))
                     if unit.match.game.status is GameStatus.PLAYING and unit.match.game.deadline is None:
-                        self.store.arm_deadline(unit)
+                        arm_deadline(unit, self.store.config)
             changes.append(Change(unit.match, notices=notices))
         return changes
 
@@ -109,7 +109,7 @@ class People:
             if seat.replaced:
                 raise ServiceError(Answer.ALREADY_LEFT)
             seat = unit.update_seat(seat.seat, misses=0, replaced=True)
-            self.store.arm_deadline(unit)
+            arm_deadline(unit, self.store.config)
             notices = [unit.tell(SeatLeft(seat.seat)), unit.tell(SeatLeft(seat.seat, seat.seat))]
         return Change(unit.match, notices=notices)
 

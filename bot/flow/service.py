@@ -30,12 +30,11 @@ from bot.delivery.publisher import Publisher
 from bot.flow import commands as cmd
 from bot.flow.chats import Chats
 from bot.flow.commands import AdminCheck, MemberCheck, Person, ServiceConfig, ServiceError
-from bot.flow.games import Match
 from bot.flow.hints import Hints
 from bot.flow.lobby import Lobby, end_abandoned
 from bot.flow.moves import Moves
 from bot.flow.people import People
-from bot.flow.store import CURRENT_GAME, Change, Store
+from bot.flow.store import CURRENT_GAME, Change, Match, Store
 from bot.flow.thinker import Thinker
 from bot.flow.turns import Turns, TurnTimers
 from bot.games import plugin_of

@@ -1,7 +1,7 @@
-"""Loading games and changing them: one unit of work per change.
+"""The games in play, loaded and changed: one unit of work per change.
 
-A running game lives in memory: its row, its seats, its people and its party are read from the database once,
-when the game is first needed, and kept (:class:`~bot.flow.games.GameCache`). Every change of a game follows one path,
+A game in play is a :class:`Match` (its row, seats, people and party). A running game lives in memory: its row, its seats, its people and its party are read from the database once,
+when the game is first needed, and kept (:class:`GameCache`). Every change of a game follows one path,
 :meth:`Store.mutate`: take the game's ``asyncio.Lock``, hand the caller a :class:`Unit` — a copy of the game to
 change through the unit's methods, which note what they wrote —, then store those writes and the update's mark
 in **one** transaction (one statement per table). Only once it has committed does the cache take the new game. A
@@ -11,32 +11,175 @@ transaction of its own (the update's mark rides along with a later one).
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import dataclasses
 import logging
-import secrets
 import sqlite3
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from types import TracebackType
+from typing import Any, Final
 
 from bot.clock import Clock
 from bot.flow.commands import Person, ServiceConfig, ServiceError
 from bot.flow.events import GameEvent, dump_event
-from bot.flow.games import GameCache, GameLocks, Match
 from bot.games import AnyPlugin, plugin_of
-from bot.games.base import Options, Party
+from bot.games.base import Party
 from bot.guards.updates import CURRENT_UPDATE, ProcessedUpdates
-from bot.storage import Actor, Database, GameMode, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
+from bot.storage import Actor, Database, GameRow, GameStatus, Notice, SeatRow, UserRow, repo
 from bot.storage import repo as stored
 from bot.storage.tx import Batch, GuardError, Tx
 from bot.views import Answer, LobbyScreen
+from bot.views.common import TableFrame, table_frame
 
 log = logging.getLogger(__name__)
 
 CURRENT_GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("current_game", default=None)
 """The game the update being handled last touched (the error handler names it in the log)."""
+
+
+GAMES_CACHED: Final = 1000
+"""At most this many games stay in memory (the most recently used)."""
+GAME_IDLE: Final = 3600.0
+"""A game untouched for this long (seconds of the bot's clock) leaves memory; the next change reads it again."""
+
+
+@dataclass(slots=True)
+class Match:
+    """One game as the flow and its drawing see it: its rows, its plug-in and (once dealt) its party."""
+
+    game: GameRow
+    seats: list[SeatRow]
+    users: dict[int, UserRow]
+    party: Party | None
+
+    @property
+    def plugin(self) -> AnyPlugin:
+        return plugin_of(self.game.kind)
+
+    @property
+    def timed(self) -> bool:
+        """Whether anything in this game may fall due by itself: an open lobby's expiry, a turn's time limit, a
+        bot player's move. A game that is not timed needs no timer until a change makes it so."""
+        game, party = self.game, self.party
+        if game.status is GameStatus.LOBBY:
+            return game.expires_at is not None
+        if game.status is not GameStatus.PLAYING or party is None or party.is_terminal:
+            return False
+        return game.deadline is not None or self.seats[party.current_player].bot_plays
+
+    def seat_of(self, user_id: int) -> SeatRow | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat
+        return None
+
+    def copy(self) -> Match:
+        """A copy to change (rows and party are immutable: the lists that hold them are copied)."""
+        return Match(self.game, list(self.seats), dict(self.users), self.party)
+
+    def frame(self, bot_username: str = "", *, turn_seconds: int = 0, timer_move: bool = False) -> TableFrame:
+        """The frame of the game's messages (see :func:`~bot.views.common.table_frame`)."""
+        return table_frame(
+            self.game, self.seats, self.users, bot_username, turn_seconds=turn_seconds, timer_move=timer_move
+        )
+
+
+@dataclass(slots=True)
+class _Entry:
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+    """Holders and waiters: the entry goes when the last one leaves."""
+
+
+class GameLocks:
+    """``async with locks[game_id]:`` — one lock per game, kept only while in use."""
+
+    def __init__(self) -> None:
+        self._entries: dict[int, _Entry] = {}
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, game_id: int) -> _Held:
+        return _Held(self._entries, game_id)
+
+
+class _Held:
+    def __init__(self, entries: dict[int, _Entry], game_id: int) -> None:
+        self._entries = entries
+        self._game_id = game_id
+
+    async def __aenter__(self) -> None:
+        entry = self._entries.get(self._game_id)
+        if entry is None:
+            entry = self._entries[self._game_id] = _Entry()
+        entry.users += 1
+        try:
+            await entry.lock.acquire()
+        except BaseException:
+            self._leave(entry)
+            raise
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        entry = self._entries[self._game_id]
+        entry.lock.release()
+        self._leave(entry)
+
+    def _leave(self, entry: _Entry) -> None:
+        entry.users -= 1
+        if entry.users == 0 and self._entries.get(self._game_id) is entry:
+            del self._entries[self._game_id]
+
+
+class GameCache:
+    """Active games by id, as last committed: the most recently used, untouched for less than ``idle``."""
+
+    def __init__(self, clock: Clock, limit: int = GAMES_CACHED, idle: float = GAME_IDLE) -> None:
+        self._clock = clock
+        self._limit = limit
+        self._idle = idle
+        self._games: OrderedDict[int, tuple[Match, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+    def __contains__(self, game_id: int) -> bool:
+        return game_id in self._games
+
+    def get(self, game_id: int) -> Match | None:
+        found = self._games.get(game_id)
+        if found is None:
+            return None
+        self._games[game_id] = (found[0], self._clock.now())
+        self._games.move_to_end(game_id)
+        return found[0]
+
+    def put(self, match: Match) -> None:
+        """Keep ``match`` (an active game); a game that is over leaves."""
+        game_id = match.game.id
+        if not match.game.status.is_active:
+            self._games.pop(game_id, None)
+            return
+        self._games[game_id] = (match, self._clock.now())
+        self._games.move_to_end(game_id)
+        oldest = self._clock.now() - self._idle
+        while self._games:
+            first, (_, touched) = next(iter(self._games.items()))
+            if len(self._games) <= self._limit and touched > oldest:
+                break
+            del self._games[first]
+
+    def pop(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+
+    def matches(self) -> list[Match]:
+        return [match for match, _ in self._games.values()]
 
 
 class Unit:
@@ -303,27 +446,3 @@ class Store:
         for game_id in game_ids:
             async with self.locks[game_id]:
                 self.games.pop(game_id)
-
-    def new_party(self, plugin: AnyPlugin, options: Options, players: int) -> Party:
-        """A new party dealt from the configured seed (tests) or a fresh random one."""
-        seed = self.config.game_seed if self.config.game_seed is not None else secrets.randbits(48)
-        return plugin.new_party(options, players, seed)
-
-    def arm_deadline(self, unit: Unit) -> None:
-        """The AFK deadline of the player to move (group games with a time limit, or an unreachable player)."""
-        match = unit.match
-        game, party = match.game, match.party
-        if game.mode is not GameMode.GROUP or party is None:
-            return
-        deadline: float | None = None
-        if not party.is_terminal:
-            seat = match.seats[party.current_player]
-            limit = float(game.turn_timeout)
-            if seat.user_id is not None and not limit:
-                user = match.users.get(seat.user_id)
-                if user is not None and not user.reachable:
-                    limit = float(self.config.turn_timeout or 60)
-            if not seat.bot_plays and limit:
-                deadline = self.clock.now() + limit
-        if deadline != game.deadline or game.reminded:
-            unit.update_game(deadline=deadline, reminded=False)

@@ -19,9 +19,8 @@ from typing import Final
 
 from bot.clock import Clock
 from bot.flow.commands import ServiceConfig, ServiceError
-from bot.flow.games import Match
 from bot.flow.moves import Moves
-from bot.flow.store import Change, Store, Unit
+from bot.flow.store import Change, Match, Store, Unit
 from bot.flow.thinker import Thinker, decision_seed
 from bot.storage import Actor, Batch, GameStatus, repo
 from bot.views import Answer

@@ -16,7 +16,8 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from bot.games.paper import Paper
 from bot.i18n import Translator
-from bot.views.common import LobbyInfo, Rendered, SeatInfo, TableFrame, TableInfo
+from bot.views.common import Rendered, SeatInfo, TableFrame, TableInfo
+from bot.views.lobby import LobbyInfo
 from bot.views.rules_book import RulesBook
 from bot.views.sheets import Sheet
 from engine.ai.advice import Advice

@@ -21,8 +21,8 @@ Translators come from :func:`bot.i18n.translator`.
 
 from __future__ import annotations
 
-from bot.views.common import LobbyInfo, LobbyScreen, LobbyStatus, Rendered, SeatInfo, TableInfo
-from bot.views.lobby import render_lobby
+from bot.views.common import Rendered, SeatInfo, TableInfo
+from bot.views.lobby import LobbyInfo, LobbyScreen, LobbyStatus, render_lobby
 from bot.views.notices import (
     Answer,
     answer_text,

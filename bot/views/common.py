@@ -8,7 +8,6 @@ public fields, so any seat's view will do for them.
 
 from __future__ import annotations
 
-import enum
 import html
 import unicodedata
 from collections import Counter
@@ -21,6 +20,7 @@ from typing_extensions import TypeVar
 
 from bot.callbacks import HintCb, HistoryCb, RematchCb, ReviewCb, RulesCb, SeatCb, SheetCb, TableCb
 from bot.i18n import Locale, Translator
+from bot.storage.models import GameMode, GameRow, SeatRow, UserRow
 from engine.ai import Level
 from engine.cards import Card
 from engine.core import JSONValue
@@ -70,44 +70,18 @@ def number_bots(seats: Iterable[SeatInfo]) -> tuple[SeatInfo, ...]:
     return tuple(numbered)
 
 
-class LobbyScreen(enum.StrEnum):
-    """What the lobby message shows."""
-
-    MAIN = "main"
-    SETTINGS = "settings"
-    BOT_LEVEL = "bot_level"
-
-
-class LobbyStatus(enum.StrEnum):
-    OPEN = "open"
-    STARTED = "started"
-    CANCELLED = "cancelled"
-    EXPIRED = "expired"
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyInfo:
-    """A group lobby: ``options`` are the game's options as stored (without the number of players, which is the
-    number of seats at the start); ``summary`` names the game and its options, ``rules_section`` the rules that
-    fit them, ``fills_with_bots`` whether empty seats go to bot players at the start (all three from the game's
-    plug-in); ``turn_seconds`` is the bot's turn time limit (0: none). ``creator_id``: the creator's user id; when
-    they sit at the table their seat is marked instead of a separate «Собирает:» line."""
-
-    game_id: str
-    kind: str
-    options: Mapping[str, JSONValue]
-    seats: tuple[SeatInfo, ...]
-    bot_username: str
-    creator_name: str = ""
-    turn_seconds: int = 60
-    creator_id: int | None = None
-    min_players: int = 2
-    max_players: int = 4
-    screen: LobbyScreen = LobbyScreen.MAIN
-    status: LobbyStatus = LobbyStatus.OPEN
-    summary: str = ""
-    rules_section: str = ""
-    fills_with_bots: bool = False
+def seat_info(seat: SeatRow, users: Mapping[int, UserRow]) -> SeatInfo:
+    """A stored seat as the views see it (``users``: the game's people, whose rows say whether the bot reaches
+    them)."""
+    user = users.get(seat.user_id) if seat.user_id is not None else None
+    return SeatInfo(
+        name=seat.name,
+        user_id=seat.user_id,
+        is_bot=seat.is_bot,
+        level=seat.bot_level,
+        is_reachable=user.reachable if user is not None else seat.is_bot,
+        is_replaced=seat.replaced,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +102,21 @@ class TableFrame:
     solo: bool = False
     turn_seconds: int = 0
     auto_move: bool = False
+
+
+def table_frame(
+    game: GameRow,
+    seats: Iterable[SeatRow],
+    users: Mapping[int, UserRow],
+    bot_username: str = "",
+    *,
+    turn_seconds: int = 0,
+    timer_move: bool = False,
+) -> TableFrame:
+    """The frame of a stored game's messages: its seats numbered, the limit per turn, whether the timer made the
+    last move (``bot_username`` empty: no «🃏 Мои карты» link, for a look from the private chat itself)."""
+    seated = number_bots(seat_info(s, users) for s in seats)
+    return TableFrame(game.key, seated, bot_username, game.mode is GameMode.SOLO, turn_seconds, timer_move)
 
 
 @dataclass(frozen=True, slots=True)

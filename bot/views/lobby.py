@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import DeepLink, LobbyCb, LobbyOp, start_link
 from bot.i18n import Translator
 from bot.views.common import (
-    LobbyInfo,
-    LobbyScreen,
-    LobbyStatus,
     Rendered,
     SeatInfo,
     button,
@@ -24,6 +23,47 @@ from bot.views.common import (
     url_button,
 )
 from engine.ai import Level
+from engine.core import JSONValue
+
+
+class LobbyScreen(enum.StrEnum):
+    """What the lobby message shows."""
+
+    MAIN = "main"
+    SETTINGS = "settings"
+    BOT_LEVEL = "bot_level"
+
+
+class LobbyStatus(enum.StrEnum):
+    OPEN = "open"
+    STARTED = "started"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyInfo:
+    """A group lobby: ``options`` are the game's options as stored (without the number of players, which is the
+    number of seats at the start); ``summary`` names the game and its options, ``rules_section`` the rules that
+    fit them, ``fills_with_bots`` whether empty seats go to bot players at the start (all three from the game's
+    plug-in); ``turn_seconds`` is the bot's turn time limit (0: none). ``creator_id``: the creator's user id; when
+    they sit at the table their seat is marked instead of a separate «Собирает:» line."""
+
+    game_id: str
+    kind: str
+    options: Mapping[str, JSONValue]
+    seats: tuple[SeatInfo, ...]
+    bot_username: str
+    creator_name: str = ""
+    turn_seconds: int = 60
+    creator_id: int | None = None
+    min_players: int = 2
+    max_players: int = 4
+    screen: LobbyScreen = LobbyScreen.MAIN
+    status: LobbyStatus = LobbyStatus.OPEN
+    summary: str = ""
+    rules_section: str = ""
+    fills_with_bots: bool = False
 
 
 def render_new_menu(games: Sequence[Sequence[tuple[str, str]]], tr: Translator) -> Rendered:

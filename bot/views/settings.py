@@ -10,7 +10,8 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
 from bot.i18n import Translator
-from bot.views.common import LobbyInfo, button
+from bot.views.common import button
+from bot.views.lobby import LobbyInfo
 
 TURN_TIME_CHOICES: Final = (30, 60, 120, 0)
 MARK: Final = "✅ "

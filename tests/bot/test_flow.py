@@ -22,10 +22,9 @@ from bot.flow.commands import (
     Start,
 )
 from bot.flow.events import DealEnded, PartyEnded, load_event
-from bot.flow.games import Match
 from bot.flow.lobby import Lobby
 from bot.flow.moves import Moves
-from bot.flow.store import Change, Store
+from bot.flow.store import Change, Match, Store
 from bot.storage import Database, GameStatus, Notice, UserRow, repo
 from bot.storage import repo as stored
 from bot.storage.tx import Batch

@@ -8,7 +8,7 @@ import dataclasses
 from bot.callbacks import MoveCb
 from bot.clock import Clock
 from bot.delivery.outbox import SWEEP_EVERY
-from bot.flow.games import GameCache, GameLocks, Match
+from bot.flow.store import GameCache, GameLocks, Match
 from bot.storage import GameMode, GameRow, GameStatus
 from tests.bot.conftest import SPEED, BotRunner
 from tests.bot.test_soak import play_one

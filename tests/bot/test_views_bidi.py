@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from bidi import get_display
 
-from bot.flow.games import plain_name
+from bot.flow.moves import plain_name
 from bot.i18n import Translator
 from bot.storage.models import SeatRow
 from bot.views import Rendered, SeatInfo, answer_text

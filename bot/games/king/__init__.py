@@ -15,7 +15,8 @@ from bot.games.king.sheet import deal_trumps, grid_sheet
 from bot.games.king.views import contract_of, deal_label
 from bot.games.paper import Paper
 from bot.i18n import Translator
-from bot.views.common import LobbyInfo, Rendered, SeatInfo, TableInfo, card
+from bot.views.common import Rendered, SeatInfo, TableInfo, card
+from bot.views.lobby import LobbyInfo
 from bot.views.rules_book import RulesBook
 from bot.views.sheets import GridSheet
 from bot.views.sheets.seats import picture_name

@@ -15,7 +15,8 @@ from bot.games.konchinka.settings import KonchinkaSetting, render_konchinka_sett
 from bot.games.konchinka.sheet import tally_sheet
 from bot.games.paper import Paper
 from bot.i18n import Translator
-from bot.views.common import LobbyInfo, Rendered, SeatInfo, TableInfo, card, option
+from bot.views.common import Rendered, SeatInfo, TableInfo, card, option
+from bot.views.lobby import LobbyInfo
 from bot.views.rules_book import RulesBook
 from bot.views.sheets import TallySheet
 from bot.views.sheets.seats import picture_name

@@ -10,7 +10,8 @@ from typing import Final
 from aiogram.types import InlineKeyboardButton
 
 from bot.i18n import Translator
-from bot.views.common import LobbyInfo, Rendered, keyboard, option
+from bot.views.common import Rendered, keyboard, option
+from bot.views.lobby import LobbyInfo
 from bot.views.settings import choice, done_row, set_option, toggle, turn_time_row
 from engine.core import JSONValue
 from engine.konchinka import KonchinkaOptions

@@ -13,7 +13,6 @@ from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.i18n import Translator
 from bot.views.common import (
-    LobbyInfo,
     Rendered,
     SeatInfo,
     TableInfo,
@@ -26,6 +25,7 @@ from bot.views.common import (
     seat_name,
     turn_line,
 )
+from bot.views.lobby import LobbyInfo
 from bot.views.review import ReviewWords, render_review
 from bot.views.rules_book import RulesBook, RulesSection
 from bot.views.settings import done_row, turn_time_row
