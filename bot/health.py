@@ -54,7 +54,8 @@ with messages waiting and no call succeeding, or with the database locked, befor
 CONFLICT_EXIT: Final = 300.0
 """Seconds of 409 Conflict on ``getUpdates`` after which the bot stops (``CONFLICT_EXIT_AFTER``)."""
 CONFLICT_RETRY: Final = 5.0
-"""Seconds between two polls while another process holds the token."""
+"""Seconds between two polls while another process holds the token (at most: a quarter of ``conflict_exit``,
+so that the bot looks four times before it stops)."""
 CHECKS: Final = ("stopping", "loop", "polling", "conflict", "delivery", "database")
 """What ``/healthz`` checks; the metric ``cardbot_unhealthy{check=...}`` says which fail."""
 BUSY_TROUBLE: Final = Trouble.BUSY.value
@@ -269,7 +270,8 @@ class ApiWatch(BaseRequestMiddleware):
         exc: TelegramConflictError,
     ) -> Response[TelegramType]:
         """Another process polls with this token: said once, polled again every :data:`CONFLICT_RETRY` seconds
-        here (aiogram logs nothing), and past ``conflict_exit`` seconds the bot stops."""
+        here (aiogram logs nothing; more often when ``conflict_exit`` is short), and past ``conflict_exit``
+        seconds the bot stops."""
         health = self.health
         name = method.__api_method__
         started = time.monotonic()
@@ -295,7 +297,7 @@ class ApiWatch(BaseRequestMiddleware):
             if health.fatal is not None:
                 await asyncio.Event().wait()  # the bot is stopping: polling is cancelled here
             await asyncio.sleep(
-                min(CONFLICT_RETRY, max(0.1, health.conflict_exit - waited))
+                min(CONFLICT_RETRY, health.conflict_exit / 4, max(0.1, health.conflict_exit - waited))
                 if health.conflict_exit
                 else CONFLICT_RETRY
             )

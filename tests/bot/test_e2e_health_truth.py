@@ -48,7 +48,7 @@ async def test_another_process_polling_with_the_token_is_said_once_and_ends_the_
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     async with running_bot(
-        tg, forkserver, tmp_path, HEALTH_API_LIMIT=LIMIT, CONFLICT_EXIT_AFTER="14", CLOCK_SPEED="10"
+        tg, forkserver, tmp_path, HEALTH_API_LIMIT=LIMIT, CONFLICT_EXIT_AFTER="8", CLOCK_SPEED="10"
     ) as bot:
         before = await bot.get("/healthz")
         assert before == (200, "ok\n")
