@@ -17,6 +17,16 @@ from typing import Final
 from aiogram.filters.callback_data import CallbackData
 
 MAX_CALLBACK_BYTES: Final = 64
+MAX_GAME_ID: Final = 2**63 - 1
+"""SQLite's largest integer: a forged id beyond it is no game (and must not reach a query)."""
+
+
+def game_id_of(text: str) -> int | None:
+    """The game id a button or link carries: plain ASCII digits, 1..2^63-1; None for anything else."""
+    if not text.isascii() or not text.isdigit() or len(text) > 19:
+        return None
+    value = int(text)
+    return value if 0 < value <= MAX_GAME_ID else None
 
 
 class LobbyOp(enum.StrEnum):

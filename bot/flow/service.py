@@ -40,7 +40,7 @@ from bot.flow.turns import Turns, TurnTimers
 from bot.games import plugin_of
 from bot.guards.access import Membership
 from bot.guards.refusals import RefusalThrottle
-from bot.guards.updates import CHAT_LOCALE, USER_LOCALE, ChatLanguages
+from bot.guards.updates import CHAT_LOCALE, USER_LOCALE, ChatLanguages, person
 from bot.i18n import translator_for
 from bot.operations.operator import HOUR, Operator
 from bot.storage import Database, GameMode, GameRow
@@ -69,6 +69,7 @@ __all__ = [
     "answer_press",
     "cmd",
     "current_game",
+    "person",
 ]
 
 Decide = Callable[[Any], Awaitable[Change | list[Change]]]

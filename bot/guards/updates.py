@@ -46,10 +46,11 @@ from pathlib import Path
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, Message, TelegramObject, Update
+from aiogram.types import CallbackQuery, Message, TelegramObject, Update, User
 
 from bot.clock import Buckets, Clock
 from bot.delivery.outbox.core import answer_press
+from bot.flow.commands import Person
 from bot.i18n import Locale, translator_for
 from bot.logs import CHAT, UPDATE
 from bot.storage import Database, repo
@@ -357,6 +358,15 @@ CHAT_LOCALE: contextvars.ContextVar[Locale | None] = contextvars.ContextVar("cha
 """The language the chat of the update being handled chose (None: none chosen)."""
 USER_LOCALE: contextvars.ContextVar[Locale | None] = contextvars.ContextVar("user_locale", default=None)
 """The language the person of the update chose for their private chat (None: their Telegram's)."""
+
+
+def person(user: User) -> Person:
+    """The person as the flow needs them; their language is the one they chose for their private chat, if any
+    (their hands and notices follow it), else Telegram's."""
+    chosen = USER_LOCALE.get()
+    return Person(
+        user.id, user.full_name, user.username, chosen.value if chosen is not None else user.language_code
+    )
 
 
 class ChatLanguages:

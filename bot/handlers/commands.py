@@ -7,9 +7,9 @@ from aiogram.enums import ChatMemberStatus, ChatType
 from aiogram.filters import Command, CommandObject
 from aiogram.types import ChatMemberUpdated, Message
 
-from bot.flow.service import GameService, People, Publisher, cmd
+from bot.flow.service import GameService, People, Publisher, cmd, person
 from bot.games import plugins, rules_library
-from bot.handlers.common import is_private, person, thread_of, tr_of
+from bot.handlers.common import is_private, thread_of, tr_of
 from bot.i18n import Translator
 from bot.views import render_help
 from bot.views.stats import render_stats, render_top

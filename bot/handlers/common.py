@@ -1,13 +1,12 @@
-"""Helpers every router shares: who pressed, in which chat and thread, in which language."""
+"""Helpers every router shares: in which chat and thread, in which language (who pressed, as the flow sees them:
+:func:`bot.guards.updates.person`; a press answered: :func:`bot.delivery.outbox.core.answer_press`)."""
 
 from __future__ import annotations
 
-from typing import Final
-
 from aiogram.enums import ChatType
-from aiogram.types import CallbackQuery, Chat, Message, User
+from aiogram.types import Chat, Message, User
 
-from bot.flow.service import CHAT_LOCALE, USER_LOCALE, Person, answer_press
+from bot.flow.service import CHAT_LOCALE, USER_LOCALE
 from bot.i18n import Translator, translator, translator_for
 
 
@@ -19,14 +18,6 @@ def tr_of(user: User | None) -> Translator:
     return translator_for(user.language_code if user else None)
 
 
-def person(user: User) -> Person:
-    """The person as the service needs them; their language is the one they chose for their private chat, if
-    any (their hands and notices follow it), else Telegram's."""
-    chosen = USER_LOCALE.get()
-    lang = chosen.value if chosen is not None else user.language_code
-    return Person(user.id, user.full_name, user.username, lang)
-
-
 def is_private(chat: Chat) -> bool:
     return chat.type == ChatType.PRIVATE
 
@@ -36,24 +27,3 @@ def thread_of(message: Message) -> int:
     if message.is_topic_message and message.message_thread_id:
         return message.message_thread_id
     return 0
-
-
-MAX_GAME_ID: Final = 2**63 - 1
-"""SQLite's largest integer: a forged id beyond it is no game (and must not reach a query)."""
-
-
-def game_id_of(text: str) -> int | None:
-    """The game id a button or link carries: plain ASCII digits, 1..2^63-1; None for anything else."""
-    if not text.isascii() or not text.isdigit() or len(text) > 19:
-        return None
-    value = int(text)
-    return value if 0 < value <= MAX_GAME_ID else None
-
-
-async def answer_quietly(
-    callback: CallbackQuery, text: str | None = None, *, show_alert: bool = False, url: str | None = None
-) -> None:
-    """Answer a press beside the update, within a few seconds (:mod:`bot.delivery.outbox.core`): the handler does not
-    wait for the network; a query too old to answer (the bot was down) is not worth an error. ``url``: a link
-    Telegram opens (such as the private chat)."""
-    answer_press(callback, text, show_alert=show_alert, url=url)

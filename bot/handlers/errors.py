@@ -9,8 +9,16 @@ from aiogram import Router
 from aiogram.filters import ExceptionTypeFilter
 from aiogram.types import ErrorEvent
 
-from bot.flow.service import GameService, Operator, Publisher, RefusalThrottle, ServiceError, current_game
-from bot.handlers.common import answer_quietly, tr_of
+from bot.flow.service import (
+    GameService,
+    Operator,
+    Publisher,
+    RefusalThrottle,
+    ServiceError,
+    answer_press,
+    current_game,
+)
+from bot.handlers.common import tr_of
 from bot.i18n import Translator
 from bot.views import Answer, answer_text, illegal_answer
 from engine.core import IllegalActionError
@@ -60,7 +68,7 @@ async def on_refusal(
     if update.callback_query is not None:
         query = update.callback_query
         log.info("game %s: a press by %s refused: %s", current_game(), query.from_user.id, exc.reason.value)
-        await answer_quietly(query, _text(exc, tr_of(query.from_user)))
+        answer_press(query, _text(exc, tr_of(query.from_user)))
         game_id = current_game()
         if exc.reason is Answer.STALE and game_id is not None and query.message is not None:
             await publisher.delete_stray(
@@ -105,7 +113,7 @@ async def on_failure(event: ErrorEvent, operator: Operator) -> bool:
     operator.failed(event.exception, user_id, chat_id, current_game())
     query = update.callback_query
     if query is not None:
-        await answer_quietly(query, tr_of(query.from_user).t("answer-failed"))
+        answer_press(query, tr_of(query.from_user).t("answer-failed"))
     return True
 
 

@@ -10,7 +10,8 @@ import logging
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot.handlers.common import answer_quietly, tr_of
+from bot.flow.service import answer_press
+from bot.handlers.common import tr_of
 from bot.views import Answer, answer_text
 
 log = logging.getLogger(__name__)
@@ -18,7 +19,7 @@ log = logging.getLogger(__name__)
 
 async def on_unknown_press(callback: CallbackQuery) -> None:
     log.info("unknown callback data from %s: %r", callback.from_user.id, (callback.data or "")[:64])
-    await answer_quietly(callback, answer_text(Answer.MALFORMED, tr_of(callback.from_user)))
+    answer_press(callback, answer_text(Answer.MALFORMED, tr_of(callback.from_user)))
 
 
 def make_router() -> Router:

@@ -10,8 +10,8 @@ from aiogram.filters import Command, CommandObject
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import AUTO_LANG, LangCb
-from bot.flow.service import ChatLanguages, GameService, Membership, Publisher
-from bot.handlers.common import answer_quietly, is_private, thread_of, tr_of
+from bot.flow.service import ChatLanguages, GameService, Membership, Publisher, answer_press
+from bot.handlers.common import is_private, thread_of, tr_of
 from bot.i18n import Locale, translator, translator_for
 from bot.views.languages import render_lang_choice, render_lang_chosen, render_lang_not_yours
 
@@ -62,17 +62,17 @@ async def on_choose(
 ) -> None:
     message = callback.message
     if not isinstance(message, Message):
-        await answer_quietly(callback)
+        answer_press(callback)
         return
     chat_id = message.chat.id
     if not is_private(message.chat) and not await membership.admin_check(callback.from_user.id)(chat_id):
-        await answer_quietly(callback, tr_of(callback.from_user).t("lang-admins-only"))
+        answer_press(callback, tr_of(callback.from_user).t("lang-admins-only"))
         return
     chosen = None if callback_data.lang == AUTO_LANG else Locale(callback_data.lang)
     await languages.choose(chat_id, chosen)
     tr = translator(chosen) if chosen is not None else translator_for(callback.from_user.language_code)
     publisher.turn_setup_page(chat_id, message.message_id, render_lang_chosen(tr, chosen))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 def _is_choice(value: str) -> bool:

@@ -6,10 +6,10 @@ from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import DeepLink, LobbyCb, LobbyOp, NewCb, RematchCb, parse_start_payload
-from bot.flow.service import GameService, Membership, Publisher, ServiceError, cmd
+from bot.callbacks import DeepLink, LobbyCb, LobbyOp, NewCb, RematchCb, game_id_of, parse_start_payload
+from bot.flow.service import GameService, Membership, Publisher, ServiceError, answer_press, cmd, person
 from bot.games import is_hosted, plugins
-from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.handlers.common import is_private, thread_of, tr_of
 from bot.views import Answer, LobbyScreen, answer_text
 from bot.views.lobby import render_new_menu
 
@@ -36,7 +36,7 @@ async def on_new(message: Message, publisher: Publisher) -> None:
 async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: GameService) -> None:
     message = callback.message
     if not isinstance(message, Message):
-        await answer_quietly(callback)
+        answer_press(callback)
         return
     if is_private(message.chat):
         raise ServiceError(Answer.GROUP_ONLY)  # a forged press: group lobbies open in groups only
@@ -45,7 +45,7 @@ async def on_new_choice(callback: CallbackQuery, callback_data: NewCb, service: 
     options = service.new_options(callback_data.kind, callback_data.choice)
     who = person(callback.from_user)
     await service.run(cmd.OpenLobby(message.chat.id, thread_of(message), who, callback_data.kind, options))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 async def on_cancel(
@@ -97,7 +97,7 @@ def _lobby_game(callback_data: LobbyCb) -> int:
 
 async def _answer(callback: CallbackQuery, done: cmd.Done | None = None) -> None:
     answer = done.answer if done is not None else None
-    await answer_quietly(callback, answer_text(answer, tr_of(callback.from_user)) if answer else None)
+    answer_press(callback, answer_text(answer, tr_of(callback.from_user)) if answer else None)
 
 
 async def on_leave(callback: CallbackQuery, callback_data: LobbyCb, service: GameService) -> None:
@@ -162,7 +162,7 @@ async def on_rematch(callback: CallbackQuery, callback_data: RematchCb, service:
     if game_id is None:
         raise ServiceError(Answer.NO_GAME)
     await service.run(cmd.Rematch(game_id, person(callback.from_user)))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 def make_router() -> Router:

@@ -8,9 +8,20 @@ from __future__ import annotations
 from aiogram import Router
 from aiogram.types import CallbackQuery, Message
 
-from bot.callbacks import BackCb, HintCb, HistoryCb, MoveCb, PickCb, ReviewCb, SeatCb, SheetCb, TableCb
-from bot.flow.service import GameService, Hints, Publisher, ServiceError, cmd
-from bot.handlers.common import answer_quietly, game_id_of, person, thread_of, tr_of
+from bot.callbacks import (
+    BackCb,
+    HintCb,
+    HistoryCb,
+    MoveCb,
+    PickCb,
+    ReviewCb,
+    SeatCb,
+    SheetCb,
+    TableCb,
+    game_id_of,
+)
+from bot.flow.service import GameService, Hints, Publisher, ServiceError, answer_press, cmd, person
+from bot.handlers.common import thread_of, tr_of
 from bot.views import Answer, answer_text
 
 
@@ -30,31 +41,29 @@ def _pressed(callback: CallbackQuery) -> cmd.Pressed | None:
 async def on_move(callback: CallbackQuery, callback_data: MoveCb, service: GameService) -> None:
     data, who = callback_data, person(callback.from_user)
     await service.run(cmd.Play(_game(data.game), who, data.version, data.index, _pressed(callback)))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 async def on_pick(callback: CallbackQuery, callback_data: PickCb, service: GameService) -> None:
     data, who = callback_data, person(callback.from_user)
     await service.run(cmd.Pick(_game(data.game), who, data.version, data.card, _pressed(callback)))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 async def on_back(callback: CallbackQuery, callback_data: BackCb, service: GameService) -> None:
     data, who = callback_data, person(callback.from_user)
     await service.run(cmd.Back(_game(data.game), who, data.version, _pressed(callback)))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 async def on_take_seat(callback: CallbackQuery, callback_data: SeatCb, service: GameService) -> None:
     done = await service.run(cmd.TakeSeat(_game(callback_data.game), person(callback.from_user)))
-    await answer_quietly(
-        callback, answer_text(done.answer or Answer.SEAT_TAKEN_BACK, tr_of(callback.from_user))
-    )
+    answer_press(callback, answer_text(done.answer or Answer.SEAT_TAKEN_BACK, tr_of(callback.from_user)))
 
 
 async def on_table(callback: CallbackQuery, callback_data: TableCb, service: GameService) -> None:
     await service.run(cmd.ShowTable(person(callback.from_user), _game(callback_data.game)))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 def _pressed_in(callback: CallbackQuery) -> tuple[int, int]:
@@ -69,19 +78,19 @@ async def on_sheet(callback: CallbackQuery, callback_data: SheetCb, service: Gam
     chat_id, thread_id = _pressed_in(callback)
     who = person(callback.from_user)
     await service.run(cmd.ShowSheet(who, chat_id, thread_id, game_id=_game(callback_data.game)))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 async def on_history(callback: CallbackQuery, callback_data: HistoryCb, service: GameService) -> None:
     chat_id, thread_id = _pressed_in(callback)
     who = person(callback.from_user)
     await service.run(cmd.SendHistory(who, _game(callback_data.game), chat_id, thread_id))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 async def on_hint(callback: CallbackQuery, callback_data: HintCb, hints: Hints) -> None:
     hint = await hints.hint(_game(callback_data.game), person(callback.from_user), callback_data.version)
-    await answer_quietly(callback, hint, show_alert=True)
+    answer_press(callback, hint, show_alert=True)
 
 
 async def on_review(
@@ -90,11 +99,11 @@ async def on_review(
     who = person(callback.from_user)
     game_id = _game(callback_data.game)
     if publisher.review_shown(game_id, who.user_id):
-        await answer_quietly(callback, tr_of(callback.from_user).t("review-shown"))
+        answer_press(callback, tr_of(callback.from_user).t("review-shown"))
         return
     rendered = await hints.review(game_id, who)
     publisher.show_review(game_id, who.user_id, rendered)  # the same review again costs no call
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 def make_router() -> Router:

@@ -12,10 +12,10 @@ from aiogram import Bot, F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, InlineQuery, Message
 
-from bot.callbacks import DeepLink, RulesCb
-from bot.flow.service import GameRow, GameService, People, Publisher, cmd
+from bot.callbacks import DeepLink, RulesCb, game_id_of
+from bot.flow.service import GameRow, GameService, People, Publisher, answer_press, cmd, person
 from bot.games import rules_library
-from bot.handlers.common import answer_quietly, game_id_of, is_private, person, thread_of, tr_of
+from bot.handlers.common import is_private, thread_of, tr_of
 from bot.views.rules import SHOWN_MARK, GameContext, render_rules, render_rules_contents, rules_deep_link
 from bot.views.rules_lookup import find_sections, lookup, render_inline, render_rules_answer
 
@@ -147,13 +147,13 @@ async def on_rules_section(
         # Telegram refuses a first message to someone who never opened the bot: say so, with the link that
         # opens the private chat on this very section.
         link = rules_deep_link(await _username(bot), callback_data.section)
-        await answer_quietly(callback, tr.t("answer-open-private-first"), url=link)
+        answer_press(callback, tr.t("answer-open-private-first"), url=link)
         return
     else:
         # A game message: the rules go to the presser's private chat, the game message stays.
         rendered = render_rules(library, callback_data.section, tr, game=game)
         publisher.show_rules(callback.from_user.id, 0, callback.from_user.id, rendered)
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 async def on_inline_query(query: InlineQuery, bot: Bot) -> None:

@@ -7,9 +7,9 @@ from aiogram.filters import Command
 from aiogram.types import CallbackQuery, Message, User
 
 from bot.callbacks import SoloCb, SoloStep
-from bot.flow.service import GameService, Publisher, ServiceError, cmd
+from bot.flow.service import GameService, Publisher, ServiceError, answer_press, cmd, person
 from bot.games import is_hosted, plugins
-from bot.handlers.common import answer_quietly, person, tr_of
+from bot.handlers.common import tr_of
 from bot.views import Answer, Rendered, SoloGame, render_play_menu, render_solo_setup
 from engine.ai import Level
 
@@ -56,7 +56,7 @@ async def on_solo(
         game = next(g for g in games if g.kind == callback_data.game)
         rendered = render_solo_setup(tr, games, game, opponents)
         publisher.turn_setup_page(chat_id, message_id, rendered)
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 def make_router() -> Router:

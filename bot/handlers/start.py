@@ -8,9 +8,9 @@ from aiogram.filters import Command, CommandStart
 from aiogram.types import CallbackQuery, Message
 
 from bot.callbacks import MenuCb, MenuOp
-from bot.flow.service import GameService, People, Publisher, cmd
+from bot.flow.service import GameService, People, Publisher, answer_press, cmd, person
 from bot.games import plugins, rules_library
-from bot.handlers.common import answer_quietly, person, thread_of, tr_of
+from bot.handlers.common import thread_of, tr_of
 from bot.handlers.solo import play_menu
 from bot.views.chats import PLAY_PAYLOAD, render_group_start, render_start
 
@@ -75,7 +75,7 @@ async def on_play_press(
         else:
             await publisher.say(callback.from_user.id, rendered.text, rendered.markup)
             await service.run(cmd.HandsBack(who))
-    await answer_quietly(callback)
+    answer_press(callback)
 
 
 def make_router() -> Router:
