@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.games.konchinka.words import event_text
+from bot.games.konchinka.views import event_text
 from bot.i18n import Locale, Translator, translator
 from bot.storage import SeatRow, repo
 from bot.views.common import SeatInfo

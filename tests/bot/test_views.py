@@ -37,10 +37,11 @@ from bot.games.konchinka.settings import KonchinkaSetting
 from bot.games.konchinka.views import (
     KonchinkaTable,
     actions_of_card,
+    event_text,
+    moves_since,
     render_private,
     render_table,
 )
-from bot.games.konchinka.words import event_text, moves_since
 from bot.i18n import Locale, Translator, translator
 from bot.views import (
     Answer,

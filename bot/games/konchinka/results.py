@@ -11,11 +11,11 @@ from bot.games.konchinka.sheet import grid_lines
 from bot.games.konchinka.views import (
     KonchinkaTable,
     join_blocks,
+    moves_since,
     rules_section_of,
     score_line,
     tally_lines,
 )
-from bot.games.konchinka.words import moves_since
 from bot.i18n import Translator
 from bot.views.common import (
     Rendered,

@@ -1,4 +1,5 @@
-"""Кончинка screens: the group table, a player's private hand, the solo game, and the ends of deals and parties.
+"""Кончинка screens: the group table, a player's private hand, the solo game; the moves told on them (and in a
+deal's result) in words, «Борис берёт 3♠ + 5♦ восьмёркой пик · 🎯 кончинка 10♦», one line each.
 
 Group screens read only the public part of the engine view (table, pile sizes and clubs, кончинки, the tally,
 this deal's events), so the view of any seat will do for them; a hand is shown only by the private screens.
@@ -13,7 +14,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, start_link
 from bot.games.konchinka.sections import KonchinkaSection
-from bot.games.konchinka.words import event_text, last_own_move, moves_since
+from bot.games.konchinka.words import action_label, finish_reason
 from bot.i18n import Translator
 from bot.views.common import (
     Rendered,
@@ -37,12 +38,10 @@ from bot.views.common import (
     url_button,
     waiting_line,
 )
-from engine.cards import Card, Rank
+from engine.cards import Card
 from engine.core import JSONValue
-from engine.konchinka import Capture, Finish, KonchinkaView, Lay, Variant
+from engine.konchinka import KONCHINKI, Capture, Event, EventKind, Finish, KonchinkaView, Lay, Variant
 from engine.konchinka.actions import FINISH
-from engine.konchinka.rules import CARDS_POINTS, CLUBS_POINTS, SECURE_CARDS, SECURE_CLUBS
-from engine.konchinka.scoring import secured_points
 
 GROUP_EVENTS: Final = 4
 SOLO_EVENTS: Final = 3
@@ -55,6 +54,63 @@ KonchinkaTable = TableInfo[KonchinkaView]
 
 
 # --------------------------------------------------------------------------------------------- pieces
+
+
+def _card_instr(c: Card, tr: Translator) -> str:
+    return tr.t("card-instr", rank=int(c.rank), suit=c.suit.code, card=card(c, tr))
+
+
+def _konchinka_note(cs: Sequence[Card], tr: Translator) -> str:
+    got = [c for c in KONCHINKI if c in cs]
+    return (" · " + tr.t("move-konchinka", cards=cards(got, tr), count=len(got))) if got else ""
+
+
+def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
+    """One move in words (present tense, so the player's gender never matters); None for events not told."""
+    name = name_of(seats, event.player, tr)
+    kind = event.kind
+    if kind is EventKind.LAY and event.card is not None:
+        return tr.t("move-lay", name=name, card=card(event.card, tr))
+    if kind is EventKind.CAPTURE and event.card is not None:
+        taken = " + ".join(card(c, tr) for c in event.taken)
+        text = tr.t("move-capture", name=name, taken=taken, by=_card_instr(event.card, tr))
+        return text + _konchinka_note((*event.taken, event.card), tr)
+    if kind is EventKind.SWEEP and event.card is not None:
+        text = tr.t("move-sweep", name=name, count=len(event.taken), by=_card_instr(event.card, tr))
+        return text + _konchinka_note((*event.taken, event.card), tr)
+    if kind is EventKind.FINISH:
+        return tr.t("move-finish", name=name)
+    if kind is EventKind.LEFTOVERS:
+        if event.player is None or event.player < 0 or not event.taken:
+            return tr.t("move-leftovers-nobody", count=len(event.taken))
+        return tr.t("move-leftovers", name=name, count=len(event.taken)) + _konchinka_note(event.taken, tr)
+    return None
+
+
+def _in_words(events: Sequence[Event], seats: Sequence[SeatInfo], tr: Translator, auto: bool) -> list[str]:
+    """The moves among ``events`` in words, one each; ``auto``: the last one marked as the timer's."""
+    texts = [t for t in (event_text(e, seats, tr) for e in events) if t]
+    if texts and auto:
+        texts[-1] = tr.t("move-auto", move=texts[-1])
+    return texts
+
+
+def last_own_move(events: Sequence[Event], player: int, seats: Sequence[SeatInfo], tr: Translator) -> str:
+    """``player``'s own last move among ``events`` (one deal's), in words; "" before their first."""
+    own = [e for e in events if e.player == player and e.kind is not EventKind.LEFTOVERS]
+    told = _in_words(own, seats, tr, False)
+    return told[-1] if told else ""
+
+
+def moves_since(
+    events: Sequence[Event], player: int, seats: Sequence[SeatInfo], tr: Translator, *, auto: bool = False
+) -> list[str]:
+    """The moves among ``events`` (one deal's) made since ``player``'s own last one, one line each; ``auto``: the
+    last one marked as the timer's."""
+    told = [e for e in events if e.kind is not EventKind.DEAL_START]
+    # The leftovers go to the last capturer at the deal's end: no move of theirs, so their own summary tells it.
+    mine = [i for i, e in enumerate(told) if e.player == player and e.kind is not EventKind.LEFTOVERS]
+    return [f"· {t}" for t in _in_words(told[mine[-1] + 1 :] if mine else told, seats, tr, auto)]
 
 
 def _header(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
@@ -70,15 +126,11 @@ def _table_line(view: KonchinkaView, tr: Translator) -> str:
     return tr.t("table-cards", cards=cards(view.table, tr, "  "))
 
 
-def _time_note(table: KonchinkaTable, tr: Translator) -> str:
-    return time_note(table.turn_seconds, tr)
-
-
 def _turn_line(table: KonchinkaTable, tr: Translator) -> str | None:
     view = table.view
     if view.is_terminal or view.current_player < 0:
         return None
-    return turn_line(table.seats, view.current_player, tr, _time_note(table, tr))
+    return turn_line(table.seats, view.current_player, tr, time_note(table.turn_seconds, tr))
 
 
 def _player_lines(table: KonchinkaTable, tr: Translator, *, scores: bool = False) -> list[str]:
@@ -105,26 +157,13 @@ def _player_lines(table: KonchinkaTable, tr: Translator, *, scores: bool = False
     return lines
 
 
-def _told_events(table: KonchinkaTable, tr: Translator) -> list[str]:
-    """This deal's moves in words, the last one marked when the timer made it."""
-    texts = [t for t in (event_text(e, table.seats, tr) for e in table.view.recent_events) if t]
-    if texts and table.auto_move:
-        texts[-1] = tr.t("move-auto", move=texts[-1])
-    return texts
-
-
 def _event_lines(table: KonchinkaTable, tr: Translator, limit: int, *, title: bool = True) -> list[str]:
-    texts = _told_events(table, tr)
+    """This deal's last ``limit`` moves in words, the last one marked when the timer made it."""
+    texts = _in_words(table.view.recent_events, table.seats, tr, table.auto_move)
     if not texts or limit <= 0:
         return []
     lines = [f"· {t}" for t in texts[-limit:]]
     return [tr.t("table-moves"), *lines] if title else lines
-
-
-def _since_my_move(table: KonchinkaTable, tr: Translator) -> list[str]:
-    """«С вашего хода»: this deal's moves since the player's own last one (the last deal's end is in its result)."""
-    view = table.view
-    return moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
 
 
 def _total(view: KonchinkaView, seat_index: int) -> int:
@@ -209,27 +248,6 @@ def actions_of_card(view: KonchinkaView, c: Card) -> list[tuple[int, Lay | Captu
     return out
 
 
-def action_label(action: Lay | Capture | Finish, view: KonchinkaView, tr: Translator) -> str:
-    """A button's words for an action: «Взять 7♦ + 3♠», «Положить на стол», «🏁 Прикончить!», «🏁 Взять 10♦ и
-    прикончить»."""
-    if isinstance(action, Finish):
-        return tr.t("btn-finish")
-    if isinstance(action, Lay):
-        return tr.t("btn-lay")
-    if action.finish:
-        return tr.t("btn-and-finish", action=action_label(action.capture, view, tr))
-    taken = action.taken
-    if (
-        len(action.groups) == 1
-        and len(taken) == len(view.table)
-        and view.options.variant is Variant.CLASSIC
-        and action.card.rank is Rank.JACK
-    ):
-        return tr.t("btn-sweep", count=len(taken))
-    groups = " | ".join(" + ".join(card(c, tr) for c in group) for group in action.groups)
-    return tr.t("btn-capture", cards=groups)
-
-
 Picked = Card | Finish
 """What a first tap chose: a card of the hand, or «🏁 Прикончить!»."""
 
@@ -260,9 +278,7 @@ def _hand_rows(
     version = view.version
     game = table.game_id
     rows: list[Sequence[InlineKeyboardButton]] = []
-    if (isinstance(selected, Card) and selected in view.hand) or (
-        selected is not None and _picked_actions(view, selected)
-    ):
+    if selected is not None and (selected in view.hand or _picked_actions(view, selected)):
         for index, action in _picked_actions(view, selected):
             label = tr.t("btn-finish-yes") if isinstance(action, Finish) else action_label(action, view, tr)
             rows.append([button(label, MoveCb(game=game, version=version, index=index).pack())])
@@ -271,30 +287,12 @@ def _hand_rows(
     card_row = []
     for c in view.hand:
         options = actions_of_card(view, c)
-        label = card(c, tr) if options else unplayable(card(c, tr))
-        if len(options) > 1:
-            label += ASKS
+        label = card(c, tr) + (ASKS if len(options) > 1 else "") if options else unplayable(card(c, tr))
         card_row.append(button(label, PickCb(game=game, version=version, card=c.code).pack()))
     rows.append(card_row)
     if finish_index(view) is not None:
         rows.append([button(tr.t("btn-finish"), PickCb(game=game, version=version, card=FINISH.code).pack())])
     return rows
-
-
-def finish_reason(view: KonchinkaView, tr: Translator) -> str:
-    """Why «🏁 Прикончить!» is offered: the points already secured this deal and the total they make
-    («10♦ даёт +1 → 15»)."""
-    me = view.player
-    parts = []
-    held = view.konchinki[me]
-    if held:
-        parts.append(tr.t("finish-konchinki", cards=cards(held, tr), count=len(held), points=len(held)))
-    if view.pile_clubs[me] >= SECURE_CLUBS:
-        parts.append(tr.t("finish-clubs", clubs=view.pile_clubs[me], points=CLUBS_POINTS))
-    if view.pile_sizes[me] >= SECURE_CARDS:
-        parts.append(tr.t("finish-cards", count=view.pile_sizes[me], points=CARDS_POINTS))
-    secured = secured_points(view.pile_sizes[me], view.pile_clubs[me], len(held))
-    return tr.t("finish-reason", parts=", ".join(parts), total=_total(view, me) + secured)
 
 
 def _bottom_line(view: KonchinkaView, tr: Translator, my_turn: bool, selected: Picked | None) -> str | None:
@@ -317,7 +315,7 @@ def _first_line(table: KonchinkaTable, me: SeatInfo, my_turn: bool, tr: Translat
     """«👉 Ваш ход, Аня! · ⏱ 60 с на ход» on the player's turn, else «Ходит: Борис»."""
     if my_turn:
         line = tr.t("hand-your-turn", name=seat_name(me, tr))
-        note = _time_note(table, tr)
+        note = time_note(table.turn_seconds, tr)
         return f"{line} · {note}" if note else line
     view = table.view
     if view.is_terminal or view.current_player < 0:
@@ -356,7 +354,9 @@ def _compact_text(
     view = table.view
     if not my_turn and not view.is_terminal:
         return _waiting_text(table, tr)
-    moves = [] if view.is_terminal else _since_my_move(table, tr)
+    # «С вашего хода»: this deal's moves since the player's own last one (the last deal's end is in its result).
+    since = moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
+    moves = [] if view.is_terminal else since
     lines = [
         line
         for line in (
