@@ -1,7 +1,7 @@
 """The games in play, loaded and changed: one unit of work per change.
 
-A game in play is a :class:`Match` (its row, seats, people and party). A running game lives in memory: its row, its seats, its people and its party are read from the database once,
-when the game is first needed, and kept (:class:`GameCache`). Every change of a game follows one path,
+A game in play is a :class:`Match`: its row, seats, people and party, read from the database once, when the game
+is first needed, and kept in memory while it runs (:class:`GameCache`). Every change of a game follows one path,
 :meth:`Store.mutate`: take the game's ``asyncio.Lock``, hand the caller a :class:`Unit` — a copy of the game to
 change through the unit's methods, which note what they wrote —, then store those writes and the update's mark
 in **one** transaction (one statement per table). Only once it has committed does the cache take the new game. A
