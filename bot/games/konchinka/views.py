@@ -14,7 +14,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, start_link
 from bot.games.konchinka.sections import KonchinkaSection
-from bot.games.konchinka.words import action_label, finish_reason
+from bot.games.konchinka.words import action_label, finish_reason, total
 from bot.i18n import Translator
 from bot.views.common import (
     Rendered,
@@ -148,7 +148,7 @@ def _player_lines(table: KonchinkaTable, tr: Translator, *, scores: bool = False
         if got:
             line += " · " + tr.t("table-konchinki", cards=cards(got, tr), count=len(got))
         if scores and any(view.tally):
-            line += " · " + tr.t("table-score", score=_total(view, seat_index))
+            line += " · " + tr.t("table-score", score=total(view, seat_index))
         if seat.is_replaced:
             line += " · " + tr.t("table-replaced")
         elif not seat.is_reachable and not seat.is_bot:
@@ -164,11 +164,6 @@ def _event_lines(table: KonchinkaTable, tr: Translator, limit: int, *, title: bo
         return []
     lines = [f"· {t}" for t in texts[-limit:]]
     return [tr.t("table-moves"), *lines] if title else lines
-
-
-def _total(view: KonchinkaView, seat_index: int) -> int:
-    totals = view.tally[seat_index]
-    return totals[-1] if totals else 0
 
 
 def tally_lines(
@@ -190,7 +185,7 @@ def tally_lines(
 def score_line(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
     if not any(view.tally):
         return None
-    parts = [f"{seat_name(seat, tr)} {_total(view, i)}" for i, seat in enumerate(seats)]
+    parts = [f"{seat_name(seat, tr)} {total(view, i)}" for i, seat in enumerate(seats)]
     return tr.t("score-line", scores=" · ".join(parts))
 
 
@@ -287,7 +282,9 @@ def _hand_rows(
     card_row = []
     for c in view.hand:
         options = actions_of_card(view, c)
-        label = card(c, tr) + (ASKS if len(options) > 1 else "") if options else unplayable(card(c, tr))
+        label = card(c, tr) if options else unplayable(card(c, tr))
+        if len(options) > 1:
+            label += ASKS
         card_row.append(button(label, PickCb(game=game, version=version, card=c.code).pack()))
     rows.append(card_row)
     if finish_index(view) is not None:

@@ -1,6 +1,7 @@
 """Кончинка moves in words on the buttons of a choice: what a move does («Взять 7♦ + 3♠», «Положить на стол»,
-«🏁 Взять 10♦ и прикончить»), and why «🏁 Прикончить!» is offered («10♦ даёт +1 → 15»). The moves told as they
-happen (the table's, the hand's, a deal's result) are in :mod:`bot.games.konchinka.views`."""
+«🏁 Взять 10♦ и прикончить»), and why «🏁 Прикончить!» is offered («10♦ даёт +1 → 15», from a seat's score so far:
+:func:`total`, which the screens show too). The moves told as they happen (the table's, the hand's, a deal's
+result) are in :mod:`bot.games.konchinka.views`."""
 
 from __future__ import annotations
 
@@ -46,6 +47,10 @@ def finish_reason(view: KonchinkaView, tr: Translator) -> str:
     if view.pile_sizes[me] >= SECURE_CARDS:
         parts.append(tr.t("finish-cards", count=view.pile_sizes[me], points=CARDS_POINTS))
     secured = secured_points(view.pile_sizes[me], view.pile_clubs[me], len(held))
-    return tr.t(
-        "finish-reason", parts=", ".join(parts), total=(view.tally[me][-1] if view.tally[me] else 0) + secured
-    )
+    return tr.t("finish-reason", parts=", ".join(parts), total=total(view, me) + secured)
+
+
+def total(view: KonchinkaView, seat: int) -> int:
+    """A seat's score so far: the last figure of its tally (0 before the first deal has ended)."""
+    totals = view.tally[seat]
+    return totals[-1] if totals else 0
