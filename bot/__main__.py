@@ -45,7 +45,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     )
     commands.add_parser("migrate", help="create the database or bring its schema up to date")
     backup = commands.add_parser("backup", help="copy the database, consistent while the bot runs")
-    backup.add_argument("path", type=Path, help="the file to write the copy to")
+    backup.add_argument("path", help="the file to write the copy to")
     backup.add_argument(
         "--keep", type=int, metavar="N", help="then delete all but the newest N copies in PATH's folder"
     )
@@ -53,6 +53,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.command == "backup":
         if args.keep is not None and args.keep < 1:
             parser.error("--keep must be 1 or more")
+        if args.path.endswith(("/", os.sep)):
+            parser.error(f"{args.path} names a folder: give the copy's file name in it")
+        args.path = Path(args.path)
         caller = os.environ.get("CARDBOT_CALLER_DIR")
         if caller and not args.path.is_absolute():
             args.path = Path(caller) / args.path

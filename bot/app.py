@@ -38,8 +38,9 @@ from bot.logs import set_game_source
 from bot.operations.operator import Operator
 from bot.ops_server import OpsServer
 from bot.settings import ExitCode, Settings, StartupError
-from bot.startup import TELEGRAM_TIMEOUT, ask_telegram, check_texts, make_bot, open_database
+from bot.startup import check_texts, open_database
 from bot.storage import Database
+from bot.telegram import TELEGRAM_TIMEOUT, ask_telegram, make_bot
 from bot.version import version
 from bot.views import bot_commands
 from engine.ai import backends

@@ -26,10 +26,8 @@ from bot.backups import note_backup, stamp_of
 from bot.instance import InstanceLock
 from bot.settings import ExitCode, Settings, StartupError, StorageSettings
 from bot.startup import (
-    ask_telegram,
     cannot_read,
     check_texts,
-    make_bot,
     newer_schema,
     open_database,
     refuse_read_only,
@@ -42,6 +40,11 @@ log = logging.getLogger(__name__)
 
 async def check(settings: Settings) -> ExitCode:
     """Check the database and Telegram, printing one line for each; the exit code of the first failure."""
+
+    from bot.telegram import (  # aiogram: seconds of CPU that migrate and backup go without
+        ask_telegram,
+        make_bot,
+    )
 
     print("settings: ok")
     try:
@@ -127,10 +130,12 @@ def backup(source: Path, target: Path) -> int:
         raise StartupError(ExitCode.DATABASE, f"no database at {source} (check DATABASE_PATH)")
     if target.resolve() == source.resolve():
         raise StartupError(ExitCode.DATABASE, f"the backup {target} would overwrite the database itself")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.is_dir():
+        raise StartupError(ExitCode.DATABASE, f"{target} is a folder: give the copy's file name in it")
     partial = target.with_name(target.name + ".partial")
-    partial.unlink(missing_ok=True)
     try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        partial.unlink(missing_ok=True)
         with (
             contextlib.closing(sqlite3.connect(source, timeout=30)) as src,
             contextlib.closing(sqlite3.connect(partial)) as dst,
@@ -142,7 +147,8 @@ def backup(source: Path, target: Path) -> int:
             games = int(dst.execute("SELECT count(*) FROM games").fetchone()[0])
         os.replace(partial, target)
     except (OSError, sqlite3.Error) as exc:
-        partial.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
         raise StartupError(ExitCode.DATABASE, f"backup of {source} to {target} failed: {exc}") from exc
     return games
 

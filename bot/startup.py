@@ -1,4 +1,6 @@
-"""What the bot needs before it can run, each checked with a short timeout and a clear verdict.
+"""What the bot needs before it can run, each checked with a short timeout and a clear verdict: its texts and its
+database here, Telegram in :mod:`bot.telegram` (this module imports no aiogram: ``migrate`` and ``backup`` start
+in a fraction of a second).
 
 Every failure becomes a :class:`StartupError`: one line saying what went wrong and which setting to fix, and
 the process exit code for that cause (``python -m bot`` and ``python -m bot check`` share them). Whatever was
@@ -7,38 +9,21 @@ opened before the failure is closed again, so the process can exit at once.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import errno
 import os
 import sqlite3
 from pathlib import Path
-from typing import Final
 
-from aiogram import Bot
-from aiogram.client.default import DefaultBotProperties
-from aiogram.client.telegram import TelegramAPIServer
-from aiogram.enums import ParseMode
-from aiogram.exceptions import (
-    AiogramError,
-    TelegramNetworkError,
-    TelegramNotFound,
-    TelegramUnauthorizedError,
-)
-from aiogram.types import User
-
-from bot.delivery.outbox.serving import KeptResponsesSession
 from bot.disk import disk_trouble
 from bot.i18n import LOCALES_DIR, Locale, ftl_files
-from bot.settings import ExitCode, Settings, StartupError
+from bot.settings import ExitCode, StartupError
 from bot.storage import Database
 from bot.storage.db import BUSY_TIMEOUT
 
-TELEGRAM_TIMEOUT: Final = 10.0
-"""Seconds the start-up waits for each answer from the Bot API (a black-holed address never answers)."""
 
-
-def _reason(exc: BaseException) -> str:
+def one_line(exc: BaseException) -> str:
+    """An exception's message on one line (its type's name when it has none)."""
     text = str(exc).strip() or type(exc).__name__
     return " ".join(text.split())
 
@@ -104,7 +89,7 @@ async def open_database(path: Path, busy_timeout: float = BUSY_TIMEOUT) -> Datab
             ExitCode.DATABASE,
             f"cannot open the database {path}: {disk} (free some space, or set DATABASE_PATH to a writable disk)"
             if disk
-            else f"cannot open the database {path}: {_reason(exc)} "
+            else f"cannot open the database {path}: {one_line(exc)} "
             "(set DATABASE_PATH to a file in a folder the bot may write to)",
         ) from None
 
@@ -141,48 +126,3 @@ def _read_only(path: Path) -> str:
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return "the file"
     return ""
-
-
-def api_url(bot: Bot) -> str:
-    return bot.session.api.base.split("/bot{token}", 1)[0]
-
-
-async def ask_telegram(bot: Bot) -> User:
-    """The bot's own user, or a :class:`StartupError`: Telegram unreachable or the token rejected."""
-    url = api_url(bot)
-    try:
-        return await asyncio.wait_for(bot.me(), TELEGRAM_TIMEOUT)
-    except TelegramUnauthorizedError as exc:
-        raise StartupError(
-            ExitCode.TOKEN,
-            f"the Bot API at {url} rejected the token: {_reason(exc)} "
-            "(set BOT_TOKEN to the bot's current token from @BotFather)",
-        ) from exc
-    except TelegramNotFound as exc:
-        raise StartupError(
-            ExitCode.TOKEN,
-            f"the Bot API at {url} knows no bot with this token: {_reason(exc)} "
-            "(check BOT_TOKEN, and TELEGRAM_API_URL if it is set)",
-        ) from exc
-    except (TimeoutError, TelegramNetworkError) as exc:
-        reason = f"no answer in {TELEGRAM_TIMEOUT:g} s" if isinstance(exc, TimeoutError) else _reason(exc)
-        raise StartupError(
-            ExitCode.UNREACHABLE,
-            f"cannot reach the Bot API at {url}: {reason} "
-            "(check the network, or TELEGRAM_API_URL if it is set)",
-        ) from exc
-    except AiogramError as exc:
-        raise StartupError(
-            ExitCode.UNREACHABLE,
-            f"the server at {url} does not answer like the Bot API: {_reason(exc)} "
-            "(check TELEGRAM_API_URL, or unset it to use Telegram's)",
-        ) from exc
-
-
-def make_bot(settings: Settings) -> Bot:
-    session = (
-        KeptResponsesSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
-        if settings.telegram_api_url
-        else KeptResponsesSession()
-    )
-    return Bot(settings.token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))

@@ -16,13 +16,13 @@ import pytest
 
 import bot
 import engine
+from tests.forkserver import THIRD_PARTY
 
 ROOT = Path(__file__).resolve().parents[1]
 
 FORKER = r"""
 import importlib, json, os, sys, traceback
-for third_party in ("aiogram", "aiohttp", "aiosqlite", "prometheus_client", "pydantic", "pydantic_settings",
-                    "fluent.runtime", "rapidfuzz", "pymorphy3", "snowballstemmer"):
+for third_party in json.loads(sys.argv[2]):
     importlib.import_module(third_party)
 assert not [m for m in sys.modules if m.split(".")[0] in ("bot", "engine", "tests")], "ours imported early"
 failed = {}
@@ -63,7 +63,7 @@ def test_every_module_of_bot_and_engine_imports_first_in_a_process_of_its_own() 
     modules = _modules()
     assert {"bot.app", "bot.flow.service", "engine.ai", "engine.konchinka.state"} <= set(modules)
     done = subprocess.run(
-        [sys.executable, "-c", FORKER, json.dumps(modules)],
+        [sys.executable, "-c", FORKER, json.dumps(modules), json.dumps(THIRD_PARTY)],
         cwd=ROOT,
         capture_output=True,
         text=True,

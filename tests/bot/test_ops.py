@@ -5,7 +5,10 @@ newer version is refused, ``backup`` needs no token and rotates its copies."""
 from __future__ import annotations
 
 import contextlib
+import os
 import sqlite3
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -16,6 +19,8 @@ from tests.bot.conftest import bot_process_env
 from tests.bot.test_startup import QUICK, assert_fails_fast, run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def schema_of(path: Path) -> int:
@@ -106,3 +111,42 @@ async def test_backup_needs_no_token_takes_relative_paths_from_the_caller_and_ke
     )
     assert_fails_fast(result, ExitCode.DATABASE, "a folder of their own")
     assert database.is_file() and not database.with_name("x.sqlite3").exists()
+
+
+async def test_a_backup_to_a_folder_or_through_a_file_is_refused_in_one_line(
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+) -> None:
+    database = tmp_path / "data" / "bot.sqlite3"
+    env = bot_process_env(tg, database)
+    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
+    (tmp_path / "backups").mkdir()
+    for path in ("backups", str(database / "copy.sqlite3")):
+        assert_fails_fast(await run_bot(forkserver, env, tmp_path, "backup", path), ExitCode.DATABASE, path)
+    # A trailing slash names a folder even where none exists yet: refused before anything is written.
+    result = await run_bot(forkserver, env, tmp_path, "backup", "new/")
+    assert result.code == 2 and "names a folder" in result.stderr and "Traceback" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["backups", "data"]
+    assert list((tmp_path / "backups").iterdir()) == []
+
+
+def test_migrate_and_backup_start_without_importing_aiogram(tmp_path: Path) -> None:
+    """``-X importtime`` in a fresh interpreter lists every module imported: the operator's database commands
+    need no Telegram client (aiogram alone takes seconds of CPU to import)."""
+    env = {k: v for k, v in os.environ.items() if k not in ("BOT_TOKEN", "TELEGRAM_API_URL", "DATABASE_PATH")}
+    env |= {"DATABASE_PATH": str(tmp_path / "bot.sqlite3"), "PYTHONPATH": str(ROOT)}
+    for command in (["migrate"], ["backup", "copy.sqlite3"]):
+        done = subprocess.run(
+            [sys.executable, "-X", "importtime", "-m", "bot", *command],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == ExitCode.OK, done.stderr
+        imported = [
+            line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if "import time:" in line
+        ]
+        assert "bot.ops" in imported
+        assert [m for m in imported if m.startswith(("aiogram", "aiohttp", "bot.telegram", "bot.app"))] == []
+    assert (tmp_path / "copy.sqlite3").is_file()

@@ -35,6 +35,21 @@ PIPE = asyncio.subprocess.PIPE
 DEVNULL = asyncio.subprocess.DEVNULL
 APPLIED = frozenset({"PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"})
 """``PYTHON*`` variables the server applies to each child; the others must be the server's own."""
+THIRD_PARTY = (
+    "aiogram",
+    "aiogram.types",
+    "aiohttp",
+    "aiosqlite",
+    "prometheus_client",
+    "pydantic",
+    "pydantic_settings",
+    "fluent.runtime",
+    "rapidfuzz",
+    "pymorphy3",
+    "snowballstemmer",
+)
+"""The third-party packages the bot imports at its start (nothing of ours): what a process that looks only at our
+modules imports first — the import test's forker, the press trace's bot before its profiler is on."""
 BOT_MODULES = ("bot.app", "bot.ops", "aiogram.webhook.aiohttp_server")
 """What the server imports: everything ``python -m bot`` and ``python -m tests.load.floor`` import (never a
 ``__main__`` module itself: that must run fresh)."""

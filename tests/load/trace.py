@@ -6,9 +6,9 @@ project's given tool ``trace_press.py`` (``--tool``; by default ``../shared/tool
 project's root): it runs the bot, SIGUSR1 starts a recording and SIGUSR2 appends ``{file: calls}`` as one JSON
 line to ``$TRACE_OUT``.
 
-The bot runs as a separate process (``python trace_press.py``, its cwd the project's root, the environment a test's
-``python -m bot`` gets: clocks at ``--speed``, ``GAME_SEED``, no turn timer, bot players thinking in-process, a
-temporary database) against the project's fake Bot API. Аня and Борис start the bot through the lobby's join link
+The bot runs as a separate process (``python trace_press.py``, the bot's third-party packages imported first; its
+cwd the project's root, the environment a test's ``python -m bot`` gets: clocks at ``--speed``, ``GAME_SEED``, no
+turn timer, bot players thinking in-process, a temporary database) against the project's fake Bot API. Аня and Борис start the bot through the lobby's join link
 in their group, Аня starts the party; then, with the bot quiet:
 
 1. **idle** — ``--idle`` seconds with nobody pressing anything;
@@ -54,6 +54,7 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser, Limits
 from tests.fakebot.server import ApiError, Params
+from tests.forkserver import THIRD_PARTY
 from tests.load.proc import ROOT, BotProcess
 
 TOOL_PLACES = (
@@ -80,6 +81,12 @@ QUIET_CLOCK = 60.0
 every call the press causes, its deferred ``deleteMessages`` included — 1 real second at the tests' speed."""
 STEP_TIMEOUT = 30.0
 """Real seconds for one step of the party (a lobby, a tap's visible effect, the calls to stop)."""
+
+
+PRELOADED = "import importlib, runpy\nfor name in {modules!r}:\n    importlib.import_module(name)\nrunpy.run_path({tool!r}, run_name='__main__')\n"
+"""How the traced bot is started: the third-party packages imported first, then the tool run as its own
+``__main__``. The tool sets its profiler at its start; imported after it, aiogram alone took ~10 s of CPU under
+the profiler, and nothing of it can fall in a window (only files of ``bot/`` and ``engine/`` are counted)."""
 
 
 def default_tool() -> Path:
@@ -163,7 +170,13 @@ class TracedBot(BotProcess):
     async def start(self) -> None:
         with self.log_path.open("wb") as log:
             self.process = await asyncio.create_subprocess_exec(
-                sys.executable, str(self.tool), cwd=ROOT, env=self.env, stdout=log, stderr=log
+                sys.executable,
+                "-c",
+                PRELOADED.format(modules=THIRD_PARTY, tool=str(self.tool)),
+                cwd=ROOT,
+                env=self.env,
+                stdout=log,
+                stderr=log,
             )
 
     async def record(self, name: str, calls: CallLog, action: Callable[[], Any]) -> Window:
