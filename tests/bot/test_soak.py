@@ -13,7 +13,7 @@ the first games. Two measures:
 - its RSS from /proc over the untraced games (anything tracemalloc does not see: SQLite, C extensions), which
   needs the long run to see a slow leak through the allocator's noise.
 
-Every run plays 100 games (the last 40 traced); the slow tier (``FULL_TESTS=1``, see ``tests/tiers.py``) 2,000
+Every run plays 70 games (the last 40 traced); the slow tier (``FULL_TESTS=1``, see ``tests/tiers.py``) 2,000
 (the last 200), and prints both measures. ``SOAK_GAMES=N`` sets any other number.
 """
 
@@ -33,7 +33,7 @@ from tests.fakebot import FakeTelegram, FakeUser, Limits
 from tests.forkserver import ForkServer, Process
 from tests.tiers import size
 
-GAMES = int(os.environ.get("SOAK_GAMES", size(100, 2000)))
+GAMES = int(os.environ.get("SOAK_GAMES", size(70, 2000)))
 PLAYERS = 4
 """Games played at the same time."""
 SPEED = 600.0

@@ -118,7 +118,7 @@ def test_the_bot_players_tests_and_an_arena_run_pass_in_pure_python() -> None:
         "--seed",
         "5",
         "--option",
-        "target=3",
+        "target=1",
         "--versus-baseline",
         "--json",
     )
