@@ -16,9 +16,10 @@ fi
 # environment sets PYTHONDONTWRITEBYTECODE, every time.
 unset PYTHONDONTWRITEBYTECODE
 .venv/bin/python -m compileall -q -j 0 bot engine tests > /dev/null
-# Two workers a core: most tests spend their time waiting on real time (the fake Bot API, the bot's pauses), not
-# on the CPU; the tests that assert on time still share one worker (xdist_group "timing").
-.venv/bin/python -m pytest -q -n "$(( $(nproc) * 2 ))" --dist loadgroup "$@"
+# Three workers a core: most tests spend their time waiting on real time (the fake Bot API, the bot's pauses), not
+# on the CPU, and a worker is forked from one interpreter that imported the bot (tests/conftest.py), so it costs
+# little; the tests that assert on time run in two chains, each on one worker (xdist_group "timing", "timing-2").
+.venv/bin/python -m pytest -q -n "$(( $(nproc) * 3 ))" --dist loadgroup "$@"
 .venv/bin/python -m ruff check .
 .venv/bin/python -m ruff format --check .
 .venv/bin/python -m mypy

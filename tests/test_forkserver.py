@@ -13,7 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.forkserver import PIPE, ForkedProcess, ForkServer, Process, sigint_by_default
+from tests.forkserver import (
+    PIPE,
+    WORKER_PYTHON,
+    ForkedProcess,
+    ForkServer,
+    Process,
+    sigint_by_default,
+)
 
 Ran = tuple[int, dict[str, object], str]
 
@@ -129,3 +136,40 @@ async def test_closing_the_server_kills_the_children_still_running(tmp_path: Pat
     finally:
         server.close()
     assert await asyncio.wait_for(process.wait(), 10) == -signal.SIGKILL
+
+
+WORKER_CODE = "import sys; line = sys.stdin.readline(); sys.stdout.write(line.upper()); sys.exit(3)"
+
+
+async def test_an_xdist_worker_python_runs_its_code_on_its_own_pipes_and_exits_as_the_child(
+    forkserver: ForkServer, tmp_path: Path
+) -> None:
+    """``python.py`` as execnet starts it (``python.py SOCKET -u -c CODE``): the child reads the client's stdin,
+    writes its stdout, and the client exits with the child's code; SIGTERM to the client ends the child by it."""
+    client = [sys.executable, "-I", "-S", str(WORKER_PYTHON), forkserver.path, "-u", "-c"]
+    process = await asyncio.create_subprocess_exec(
+        *client, WORKER_CODE, cwd=tmp_path, stdin=PIPE, stdout=PIPE, stderr=PIPE
+    )
+    out, err = await asyncio.wait_for(process.communicate("привет\n".encode()), 30)
+    assert (process.returncode, out.decode()) == (3, "ПРИВЕТ\n"), err.decode()
+
+    sleeper = await asyncio.create_subprocess_exec(
+        *client, "import sys, time; print('up', flush=True); time.sleep(60)", cwd=tmp_path, stdout=PIPE
+    )
+    assert sleeper.stdout is not None
+    assert await asyncio.wait_for(sleeper.stdout.readline(), 30) == b"up\n"
+    sleeper.terminate()
+    assert await asyncio.wait_for(sleeper.wait(), 30) == -signal.SIGTERM
+
+    refused = await asyncio.create_subprocess_exec(*client[:-1], "-X", "dev", "-c", "pass", stderr=PIPE)
+    _, err = await refused.communicate()
+    assert refused.returncode == 2 and b"only -u, -B and -c CODE" in err
+
+
+def test_this_worker_was_forked_from_the_fork_server(request: pytest.FixtureRequest) -> None:
+    """Under ``scripts/test.sh`` each xdist worker is a child of the fork server (``tests/conftest.py``)."""
+    if not hasattr(request.config, "workerinput") or not Path("/proc").is_dir():
+        pytest.skip("an xdist worker on Linux only (scripts/test.sh)")
+    parent = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().split(b"\0")
+    assert any(part.endswith(b"tests/forkserver/server.py") for part in parent), parent
+    assert sys.argv[0] == "-c"

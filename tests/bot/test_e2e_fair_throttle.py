@@ -14,7 +14,7 @@ import pytest
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
 
 SPEED = 10.0
 

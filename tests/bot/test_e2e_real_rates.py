@@ -11,7 +11,7 @@ import pytest
 from tests.bot.conftest import BotRunner, play_until, start_party, turn_message
 from tests.fakebot import FakeTelegram, Limits
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
 
 
 @pytest.fixture

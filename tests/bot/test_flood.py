@@ -17,7 +17,7 @@ from bot.guards.throttle import MAX_WAIT, Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
 
 TOO_FAST = "Секунду…"
 TOO_MANY = "Слишком много вопросов подряд — на этот я не отвечу. Задайте его снова через полминуты."

@@ -1,8 +1,9 @@
 """``python -m bot`` for tests in a fraction of a second: children forked from one interpreter that did the imports.
 
 A fresh ``python -m bot`` spends seconds of CPU importing aiogram and the bot before it reads a setting; the
-tests start dozens. :class:`ForkServer` starts ``server.py`` once (the ``forkserver`` fixture: once per test
-session, so once per xdist worker), which imports them, and forks a child for each :meth:`ForkServer.spawn`. The
+tests start dozens. :class:`ForkServer` starts ``server.py`` once (xdist's controller, for all its workers; the
+``forkserver`` fixture, in a session without xdist), which imports them, and forks a child for each
+:meth:`ForkServer.spawn` — and each of xdist's workers (``python.py``). The
 child is what ``python -m MODULE ARGS`` would be as far as a test can tell: its own pid (signals go to it), the
 environment, working directory, argv, stdin/stdout/stderr and exit code asked for, the test process's process
 group, signal handlers and stdio buffering as a fresh interpreter sets them. What a fork cannot reproduce (the
@@ -31,6 +32,8 @@ from typing import IO, Protocol
 
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = Path(__file__).with_name("server.py")
+WORKER_PYTHON = Path(__file__).with_name("python.py")
+"""The ``python`` xdist's workers are started with: a child of the server (see ``python.py``)."""
 PIPE = asyncio.subprocess.PIPE
 DEVNULL = asyncio.subprocess.DEVNULL
 APPLIED = frozenset({"PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE"})

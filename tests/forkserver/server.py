@@ -3,7 +3,8 @@
 Run by path (``python tests/forkserver/server.py SOCKET MODULE...``, so that not even the ``tests`` package is
 imported): it imports the modules named (aiogram and the bot's app take seconds of CPU), prints ``ready`` and
 serves requests on the Unix socket ``SOCKET``. A request is the child's stdin, stdout and stderr (three file
-descriptors), then JSON: the module, its arguments, the environment and the working directory. The server forks;
+descriptors), then JSON: the module (or the source to run as ``-c`` runs it: an xdist worker, see ``python.py``),
+its arguments, the environment and the working directory. The server forks;
 the child becomes what ``python -m MODULE ARGS`` started in that directory with that environment would be, and
 runs the module as ``-m`` does. The server answers ``pid N``, and ``exit CODE`` once the child has ended
 (``CODE`` as :attr:`subprocess.Popen.returncode` has it: negative for a signal). When its stdin closes (the test
@@ -17,6 +18,7 @@ snapshots (the soak test's measure of what the bot keeps).
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import gc
 import importlib
@@ -29,6 +31,7 @@ import signal
 import socket
 import sys
 import threading
+import types
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,6 +48,8 @@ class Request:
     fds: list[int]
     snapshots: str | None = None
     """A folder: the child answers SIGUSR1 with tracemalloc snapshots written there (see :func:`_snapshots`)."""
+    code: str | None = None
+    """Source to run as ``python -c`` runs it, instead of the module (an xdist worker: ``python.py``)."""
 
 
 def receive(conn: socket.socket) -> Request:
@@ -55,7 +60,9 @@ def receive(conn: socket.socket) -> Request:
     data: dict[str, Any] = json.loads(b"".join(chunks))
     if len(fds) != STDIO:
         raise ValueError(f"a request carries {STDIO} file descriptors, not {len(fds)}")
-    return Request(data["module"], data["args"], data["env"], data["cwd"], fds, data.get("snapshots"))
+    return Request(
+        data["module"], data["args"], data["env"], data["cwd"], fds, data.get("snapshots"), data.get("code")
+    )
 
 
 def _send(conn: socket.socket, line: str) -> None:
@@ -167,9 +174,10 @@ def become(request: Request, stdio: Stdio) -> None:
         stream = _stream(fd, *stdio[name], unbuffered=unbuffered)
         setattr(sys, name, stream)
         setattr(sys, f"__{name}__", stream)
-    # ``-m`` puts the working directory first on the path, and the module's file first in argv (runpy does).
+    # ``-m`` puts the working directory first on the path, and the module's file first in argv (runpy does);
+    # ``-c`` the working directory too, and ``-c`` first in argv.
     sys.path[0] = os.getcwd()
-    sys.argv = ["-m", *request.args]
+    sys.argv = ["-c" if request.code is not None else "-m", *request.args]
     if "multiprocessing" in sys.modules:  # its secret is made at import: each bot gets its own, as if fresh
         import multiprocessing
 
@@ -270,4 +278,10 @@ if __name__ == "__main__":
         become(_request, _stdio)
         # The last statement of the program, as in ``python -m``: SystemExit sets the exit code, an uncaught
         # exception prints its traceback and exits 1, KeyboardInterrupt ends the process by SIGINT.
-        runpy.run_module(_request.module, run_name="__main__", alter_sys=True)
+        if _request.code is not None:
+            _main = types.ModuleType("__main__")
+            _main.__dict__["__builtins__"] = builtins
+            sys.modules["__main__"] = _main
+            exec(compile(_request.code, "<string>", "exec"), _main.__dict__)
+        else:
+            runpy.run_module(_request.module, run_name="__main__", alter_sys=True)
