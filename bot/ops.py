@@ -12,6 +12,8 @@ instance lock first: it refuses while a bot runs on the database.
 ``backup`` copies the database with SQLite's online backup API: the copy is one consistent snapshot even while
 the bot writes (a plain file copy of a database in WAL mode can miss the newest transactions, or tear one). It
 needs only ``DATABASE_PATH``; ``--keep N`` then deletes all but the newest N copies in the copy's folder.
+
+Only ``check`` talks to Telegram: ``migrate`` and ``backup`` import no aiogram (seconds of CPU) and start at once.
 """
 
 from __future__ import annotations
@@ -41,10 +43,7 @@ log = logging.getLogger(__name__)
 async def check(settings: Settings) -> ExitCode:
     """Check the database and Telegram, printing one line for each; the exit code of the first failure."""
 
-    from bot.telegram import (  # aiogram: seconds of CPU that migrate and backup go without
-        ask_telegram,
-        make_bot,
-    )
+    from bot.telegram import ask_telegram, make_bot  # here, not above: migrate and backup import no aiogram
 
     print("settings: ok")
     try:

@@ -28,6 +28,14 @@ def schema_of(path: Path) -> int:
         return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
+async def migrated(tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A database made by ``python -m bot migrate`` in ``tmp_path/data``, and the bot's environment for it."""
+    database = tmp_path / "data" / "bot.sqlite3"
+    env = bot_process_env(tg, database)
+    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
+    return database, env
+
+
 def set_schema(path: Path, version: int) -> None:
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute(f"PRAGMA user_version = {version}")
@@ -72,9 +80,7 @@ async def test_check_leaves_an_older_database_as_it_is_and_migrate_brings_it_up_
 async def test_a_database_of_a_newer_version_is_refused_by_check_migrate_and_start(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
-    database = tmp_path / "data" / "bot.sqlite3"
-    env = bot_process_env(tg, database)
-    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
+    database, env = await migrated(tg, forkserver, tmp_path)
     newer = Database.SCHEMA_VERSION + 1
     set_schema(database, newer)
     for command in ("check", "migrate", "run"):
@@ -87,9 +93,7 @@ async def test_a_database_of_a_newer_version_is_refused_by_check_migrate_and_sta
 async def test_backup_needs_no_token_takes_relative_paths_from_the_caller_and_keeps_the_newest(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
-    database = tmp_path / "data" / "bot.sqlite3"
-    env = bot_process_env(tg, database)
-    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
+    database, env = await migrated(tg, forkserver, tmp_path)
     caller = tmp_path / "operator"
     caller.mkdir()
     checkout = tmp_path / "checkout"  # where scripts/run.sh runs the bot from
@@ -116,9 +120,7 @@ async def test_backup_needs_no_token_takes_relative_paths_from_the_caller_and_ke
 async def test_a_backup_to_a_folder_or_through_a_file_is_refused_in_one_line(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
-    database = tmp_path / "data" / "bot.sqlite3"
-    env = bot_process_env(tg, database)
-    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
+    database, env = await migrated(tg, forkserver, tmp_path)
     (tmp_path / "backups").mkdir()
     for path in ("backups", str(database / "copy.sqlite3")):
         assert_fails_fast(await run_bot(forkserver, env, tmp_path, "backup", path), ExitCode.DATABASE, path)
