@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from dataclasses import dataclass, field
@@ -290,6 +291,7 @@ async def run(settings: Settings) -> None:
     lock = InstanceLock(settings.database_path)
     try:
         app = await build_app(settings, bot, lock)
+        out_of_the_collectors_sight()
         try:
             if settings.metrics_port:
                 app.ops = serve_ops(app, settings.metrics_host, settings.metrics_port)
@@ -308,6 +310,14 @@ async def run(settings: Settings) -> None:
     finally:
         await bot.session.close()
         lock.release()
+
+
+def out_of_the_collectors_sight() -> None:
+    """The start's objects (aiogram's models, the texts, the rules' index: most of what the bot ever holds) moved
+    where the garbage collector no longer walks them: each full collection would otherwise visit them all, a pause
+    of tens of milliseconds in whatever press is being answered (the p99 of press→answer at G = 200)."""
+    gc.collect()
+    gc.freeze()
 
 
 def serve_ops(app: App, host: str, port: int) -> OpsServer:
