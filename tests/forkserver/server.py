@@ -4,11 +4,11 @@ Run by path (``python tests/forkserver/server.py SOCKET MODULE...``, so that not
 imported): it imports the modules named (aiogram and the bot's app take seconds of CPU), prints ``ready`` and
 serves requests on the Unix socket ``SOCKET``. A request is the child's stdin, stdout and stderr (three file
 descriptors), then JSON: the module (or the source to run as ``-c`` runs it: an xdist worker, see ``python.py``),
-its arguments, the environment and the working directory. The server forks;
-the child becomes what ``python -m MODULE ARGS`` started in that directory with that environment would be, and
-runs the module as ``-m`` does. The server answers ``pid N``, and ``exit CODE`` once the child has ended
-(``CODE`` as :attr:`subprocess.Popen.returncode` has it: negative for a signal). When its stdin closes (the test
-process ended, however it ended), it kills what it started and exits.
+its arguments, the environment and the working directory. The server forks; the child becomes what ``python -m
+MODULE ARGS`` started in that directory with that environment would be, and runs the module as ``-m`` does. The
+server answers ``pid N``, and ``exit CODE`` once the child has ended (``CODE`` as
+:attr:`subprocess.Popen.returncode` has it: negative for a signal). When its stdin closes (the test process ended,
+however it ended), it kills what it started and exits.
 
 What a forked child cannot make as a fresh interpreter does, the client (``tests/forkserver/__init__.py``)
 refuses to ask for: interpreter options, and ``PYTHON*`` variables other than the two applied here. The one
