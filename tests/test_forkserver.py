@@ -9,6 +9,7 @@ import json
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,23 @@ def test_this_worker_was_forked_from_the_fork_server(request: pytest.FixtureRequ
     parent = Path(f"/proc/{os.getppid()}/cmdline").read_bytes().split(b"\0")
     assert any(part.endswith(b"tests/forkserver/server.py") for part in parent), parent
     assert sys.argv[0] == "-c"
+
+
+async def test_a_server_that_cannot_start_says_so_and_a_worker_runs_fresh_instead(tmp_path: Path) -> None:
+    """A server whose imports fail writes why beside its socket: an attaching client fails at once, and
+    ``python.py`` becomes a fresh interpreter (so pytest's own collection shows the error), not a 120 s wait."""
+    broken = ForkServer(tmp_path, modules=["tests.forkserver.no_such_module"])
+    broken.start(wait=False)
+    try:
+        started = time.monotonic()
+        with pytest.raises(RuntimeError, match="no_such_module"):
+            await asyncio.to_thread(ForkServer.attach, broken.path)
+        client = [sys.executable, "-I", "-S", str(WORKER_PYTHON), broken.path, "-u", "-c", WORKER_CODE]
+        process = await asyncio.create_subprocess_exec(
+            *client, cwd=tmp_path, stdin=PIPE, stdout=PIPE, stderr=PIPE
+        )
+        out, err = await asyncio.wait_for(process.communicate("ещё\n".encode()), 30)
+        assert (process.returncode, out.decode()) == (3, "ЕЩЁ\n"), err.decode()
+        assert time.monotonic() - started < 30
+    finally:
+        broken.close()

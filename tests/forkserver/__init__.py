@@ -194,7 +194,7 @@ class ForkServer:
         client._attached = True
         deadline = time.monotonic() + READY_TIMEOUT
         while not os.path.exists(path):
-            if time.monotonic() > deadline:
+            if os.path.exists(path + ".failed") or time.monotonic() > deadline:  # server.failed_path
                 raise RuntimeError(
                     f"the fork server at {path} did not start: {client.log.read_text(errors='replace')}"
                 )

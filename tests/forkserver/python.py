@@ -6,7 +6,9 @@ execnet runs ``python -I -S python.py SOCKET -u -c BOOTSTRAP`` (``tests/conftest
 spec); this script, on the standard library alone, waits for the server's socket, hands it its stdin, stdout and
 stderr, and asks for a child running ``BOOTSTRAP`` as ``python -u -c`` would (the environment and working
 directory its own). It stays as the process execnet knows: SIGTERM, SIGINT and SIGHUP go on to the child, and it
-exits as the child did.
+exits as the child did. Where the server could not start (it says so in ``SOCKET.failed``: the bot does not import,
+say) or is not there in time, it becomes a fresh ``python`` with the same options instead, so the worker collects
+as one always did and pytest reports the error in the test it breaks.
 """
 
 import contextlib
@@ -18,7 +20,7 @@ import sys
 import time
 
 READY_TIMEOUT = 120.0
-"""Seconds to wait for the server's socket (it appears once the server has imported the bot)."""
+"""Seconds to wait for the server's socket (it appears once the server has imported the bot, a few seconds)."""
 
 
 def main() -> int:
@@ -33,9 +35,9 @@ def main() -> int:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     deadline = time.monotonic() + READY_TIMEOUT
     while not os.path.exists(path):
-        if time.monotonic() > deadline:
-            sys.stderr.write(f"python.py: no fork server at {path} after {READY_TIMEOUT:g} s\n")
-            return 1
+        if os.path.exists(path + ".failed") or time.monotonic() > deadline:
+            # No server (the bot does not import, say): a fresh interpreter, whose collection shows the error.
+            os.execv(sys.executable, [sys.executable, *options])
         time.sleep(0.02)
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     conn.connect(path)

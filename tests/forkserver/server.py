@@ -31,6 +31,7 @@ import signal
 import socket
 import sys
 import threading
+import traceback
 import types
 from dataclasses import dataclass
 from typing import Any
@@ -247,6 +248,11 @@ def _streams() -> dict[str, io.TextIOWrapper]:
     return {name: stream for name, stream in streams.items() if isinstance(stream, io.TextIOWrapper)}
 
 
+def failed_path(path: str) -> str:
+    """The file a server that could not start writes its traceback to, beside its socket's ``path``."""
+    return path + ".failed"
+
+
 def warm(modules: list[str]) -> None:
     """What every bot builds at its start and keeps, whatever its settings, built once here: the texts of every
     locale and the rules' search index over the games found (0.5 s of CPU a child would spend in ``make_router``).
@@ -260,11 +266,19 @@ def warm(modules: list[str]) -> None:
 
 def main() -> Request | None:
     path, *modules = sys.argv[1:]
-    for module in modules:
-        importlib.import_module(module)
-    warm(modules)
-    if threading.active_count() != 1:
-        raise RuntimeError(f"the imports started threads ({threading.enumerate()}): forking would be unsafe")
+    try:
+        for module in modules:
+            importlib.import_module(module)
+        warm(modules)
+        if threading.active_count() != 1:
+            raise RuntimeError(
+                f"the imports started threads ({threading.enumerate()}): forking would be unsafe"
+            )
+    except BaseException:
+        # Said where the clients wait for the socket (``failed_path``): they need not wait out their timeout.
+        with open(failed_path(path), "w", encoding="utf-8") as failed:
+            failed.write(traceback.format_exc())
+        raise
     # The imported objects out of the collector's sight: a child's collections (and the one at its exit) would
     # otherwise walk all of them, copying every page they touch (1.7 s for a child that only exits).
     gc.freeze()
