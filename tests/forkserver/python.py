@@ -28,6 +28,19 @@ def main() -> int:
     if options[-2:-1] != ["-c"] or not set(options[:-2]) <= {"-u", "-B"}:
         sys.stderr.write(f"python.py: only -u, -B and -c CODE are understood, not {options[:-1]}\n")
         return 2
+    child: list[int] = []
+    pending: list[int] = []
+
+    def forward(signum: int, frame: object) -> None:
+        """A signal for the worker goes on to the child; one that comes before the child exists, once it does."""
+        if not child:
+            pending.append(signum)
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child[0], signum)
+
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        signal.signal(signum, forward)
     env = dict(os.environ)
     if "-u" in options:
         env["PYTHONUNBUFFERED"] = "1"
@@ -52,14 +65,9 @@ def main() -> int:
     if word != "pid":
         sys.stderr.write(f"python.py: the fork server refused: {value or 'it went away'}\n")
         return 1
-    child = int(value)
-
-    def forward(signum: int, frame: object) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(child, signum)
-
-    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
-        signal.signal(signum, forward)
+    child.append(int(value))
+    for early in pending:
+        forward(early, None)
     word, _, value = answers.readline().strip().partition(" ")
     code = int(value) if word == "exit" else 1
     if code < 0:  # ended by a signal: so does this process, as the shell and execnet would see the child end
