@@ -30,6 +30,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import IO, Protocol
 
+from tests.forkserver.server import failed_path
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVER = Path(__file__).with_name("server.py")
 WORKER_PYTHON = Path(__file__).with_name("python.py")
@@ -194,7 +196,7 @@ class ForkServer:
         client._attached = True
         deadline = time.monotonic() + READY_TIMEOUT
         while not os.path.exists(path):
-            if os.path.exists(path + ".failed") or time.monotonic() > deadline:  # server.failed_path
+            if os.path.exists(failed_path(path)) or time.monotonic() > deadline:
                 raise RuntimeError(
                     f"the fork server at {path} did not start: {client.log.read_text(errors='replace')}"
                 )

@@ -48,6 +48,7 @@ def main() -> int:
         env["PYTHONDONTWRITEBYTECODE"] = "1"
     deadline = time.monotonic() + READY_TIMEOUT
     while not os.path.exists(path):
+        # ``.failed``: server.failed_path (this script imports the standard library only, so it is written out).
         if os.path.exists(path + ".failed") or time.monotonic() > deadline:
             # No server (the bot does not import, say): a fresh interpreter, whose collection shows the error.
             os.execv(sys.executable, [sys.executable, *options])

@@ -352,8 +352,11 @@ def _compact_text(
     if not my_turn and not view.is_terminal:
         return _waiting_text(table, tr)
     # «С вашего хода»: this deal's moves since the player's own last one (the last deal's end is in its result).
-    since = moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
-    moves = [] if view.is_terminal else since
+    moves = (
+        []
+        if view.is_terminal
+        else moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
+    )
     lines = [
         line
         for line in (
