@@ -82,7 +82,11 @@ class Database:
         self.tx_seconds = Buckets(TX_BUCKETS)
         """How long each transaction held the connection (its lock taken to its end)."""
         self.statements = 0
-        """Statements sent to SQLite so far (an ``executemany`` counts once; ``BEGIN`` and ``COMMIT`` count)."""
+        """Statements sent to SQLite so far (an ``executemany`` counts once; ``BEGIN`` and ``COMMIT`` count; one
+        tried again while another connection holds the lock counts once)."""
+        self.ridden = 0
+        """Of :attr:`statements`, those that stored deferred rows riding along with a transaction (or in one of
+        their own): what a transaction costs beyond them is its own work."""
         self.on_transaction: Callable[[], None] | None = None
         """Called as each transaction begins (tests attribute transactions to the update being handled)."""
         self._riders: list[Deferred[object, object]] = []
@@ -236,6 +240,7 @@ class Database:
         ``deadline`` (monotonic)."""
         self._check_open()
         riding = batch if batch is not None else Batch()
+        own = len(riding)
         stamps = [rider.take(riding) for rider in self._riders]
         begun = False
 
@@ -250,6 +255,7 @@ class Database:
             await self._busy_retry("BEGIN IMMEDIATE", max(0.0, deadline - time.monotonic()))
             if riding:
                 await self._run(riding)
+                self.ridden += len(riding) - own
 
         try:
             if riding:
@@ -394,9 +400,10 @@ class Database:
         (``busy_timeout`` when None)."""
         deadline = time.monotonic() + (self.busy_timeout if patience is None else patience)
         pause = BUSY_PAUSES[0]
+        self.statements += 1
         while True:
             try:
-                await self._call(sql)
+                await self._conn.execute(sql)
                 return
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc) or time.monotonic() >= deadline:

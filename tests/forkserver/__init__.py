@@ -195,10 +195,16 @@ class ForkServer:
         client.path = path
         client._attached = True
         deadline = time.monotonic() + READY_TIMEOUT
+        failed = Path(failed_path(path))
         while not os.path.exists(path):
-            if os.path.exists(failed_path(path)) or time.monotonic() > deadline:
+            if failed.exists():
                 raise RuntimeError(
-                    f"the fork server at {path} did not start: {client.log.read_text(errors='replace')}"
+                    f"the fork server at {path} did not start: {failed.read_text(errors='replace')}"
+                )
+            if time.monotonic() > deadline:
+                raise RuntimeError(
+                    f"the fork server at {path} did not start in {READY_TIMEOUT:.0f} s: "
+                    f"{client.log.read_text(errors='replace')}"
                 )
             time.sleep(0.05)
         return client
