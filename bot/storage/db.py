@@ -82,11 +82,9 @@ class Database:
         self.tx_seconds = Buckets(TX_BUCKETS)
         """How long each transaction held the connection (its lock taken to its end)."""
         self.statements = 0
-        """Statements sent to SQLite so far (an ``executemany`` counts once; ``BEGIN`` and ``COMMIT`` count; one
-        tried again while another connection holds the lock counts once)."""
+        """Statements sent to SQLite so far (``executemany``, ``BEGIN``, ``COMMIT``, one tried again: once each)."""
         self.ridden = 0
-        """Of :attr:`statements`, those that stored deferred rows riding along with a transaction (or in one of
-        their own): what a transaction costs beyond them is its own work."""
+        """Of those, the ones storing deferred rows that rode along (a transaction's own work is the rest)."""
         self.on_transaction: Callable[[], None] | None = None
         """Called as each transaction begins (tests attribute transactions to the update being handled)."""
         self._riders: list[Deferred[object, object]] = []
@@ -127,15 +125,9 @@ class Database:
 
     async def _set_up(self) -> None:
         self._conn.row_factory = sqlite3.Row
-        limit = f"journal_size_limit={WAL_SIZE_LIMIT}"
-        for pragma in (
-            "journal_mode=WAL",
-            "synchronous=NORMAL",
-            "foreign_keys=ON",
-            "wal_autocheckpoint=0",
-            limit,
-        ):
+        for pragma in ("journal_mode=WAL", "synchronous=NORMAL", "foreign_keys=ON", "wal_autocheckpoint=0"):
             await self._call(f"PRAGMA {pragma}")
+        await self._call(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
 
     async def close(self) -> None:
         """Store what waits (deferred rows), then close the connections; closing twice is harmless."""
