@@ -18,9 +18,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Protocol, TypeAlias, TypeVar
 
 Action: TypeAlias = Any
+T = TypeVar("T")
 
 
 class SearchModel(Protocol):
@@ -34,6 +35,17 @@ class SearchModel(Protocol):
         """The value of each action in ``world`` for the searching player (higher is better: each action
         followed by a playout, each game's ``ai/rollouts.py``), and the playout steps that took."""
         ...
+
+
+def resample(pool: Sequence[T], weights: Sequence[float], rng: random.Random) -> T:
+    """One of ``pool``, drawn with odds proportional to ``weights`` (sampling-importance-resampling: the
+    candidate worlds a model dealt, kept by how well each explains the play so far)."""
+    pick = rng.random() * sum(weights)
+    for weight, item in zip(weights, pool, strict=True):
+        pick -= weight
+        if pick < 0:
+            return item
+    return pool[-1]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.search import SearchBudget, SearchResult, pimc
+from engine.ai.search import SearchBudget, SearchResult, pimc, resample
 from engine.cards import PIQUET_DECK, Card
 from engine.king.actions import ChooseTrump, KingAction, Play
 from engine.king.ai import kernel
@@ -88,12 +88,7 @@ class KingModel:
             return deal_world(self.view, rng, self.knowledge)
         pool = [deal_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
         weights = [INFERENCE_TOLERANCE ** kernel.king_surprises(self.view, w) for w in pool]
-        pick = rng.random() * sum(weights)
-        for w, world in zip(weights, pool, strict=True):
-            pick -= w
-            if pick < 0:
-                return world
-        return pool[-1]
+        return resample(pool, weights, rng)
 
     def evaluate(self, world: Hands, actions: Sequence[KingAction]) -> tuple[list[float], int]:
         return kernel.king_world_values(self.view, world, actions, self.master.depth)

@@ -6,12 +6,13 @@ The compiled kernel (the extension ``engine.konchinka.ai._kernel``, built from e
 ``"c"``, or ``"python"``. Every function takes ``pure=True`` to run the Python path whatever the backend.
 
 States cross into the kernel as flat tuples (see engine/konchinka/ai/csrc/module.c); the encoders here build
-them from the engine's states. A world the kernel declines (a table of more than 16 cards) is played in Python.
+them from the engine's states (and the round's beginning from a view: the kernel replays the round to count a
+world's surprises, :mod:`engine.konchinka.ai.worlds`). A world the kernel declines (a table of more than 16 cards) is played in Python.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from engine.ai.kernel import backend_of, load
@@ -19,8 +20,10 @@ from engine.cards import Card
 from engine.core import Player
 from engine.konchinka.actions import Capture, Finish, KonchinkaAction
 from engine.konchinka.ai import rollouts
+from engine.konchinka.ai.worlds import RoundStart, start_hands, surprises_in
 from engine.konchinka.rules import Variant
 from engine.konchinka.state import KonchinkaState
+from engine.konchinka.views import EventKind, KonchinkaView
 
 _C: Final = load("engine.konchinka.ai._kernel")
 BACKEND: Final = backend_of(_C)
@@ -98,3 +101,68 @@ def konchinka_values(
             values, steps = found
             return list(values), steps
     return rollouts.konchinka_values(world, me, candidates, plies, depth)
+
+
+def encode_round_start(
+    view: KonchinkaView, start: RoundStart, hands: Mapping[Player, Sequence[Card]], deck: Sequence[Card]
+) -> tuple[object, ...]:
+    """The kernel's tuple for the state as the round began (:func:`engine.konchinka.ai.worlds.start_state`,
+    encoded, built without it)."""
+    options = view.options
+    n = options.players
+    piles = start.piles
+    zeros = (0,) * n
+    return (
+        n,
+        int(options.variant is Variant.POINTS),
+        int(options.multi_capture),
+        int(options.forced_capture),
+        int(options.early_finish),
+        options.target,
+        start.first,
+        view.dealer,
+        start.last_capturer,
+        0,
+        -1,
+        tuple(_mask(h) for h in start_hands(view, start, hands)),
+        tuple(len(p) for p in piles),
+        tuple(sum(1 for c in p if c.index < 13) for p in piles),
+        tuple(sum(1 for c in p if c.index in (0, 21)) for p in piles),
+        tuple(t[-1] if t else 0 for t in view.tally),
+        tuple(c.index for c in start.table),
+        tuple(c.index for c in deck),
+        zeros,
+        zeros,
+        zeros,
+    )
+
+
+def konchinka_surprises(
+    view: KonchinkaView,
+    start: RoundStart,
+    hands: Mapping[Player, Sequence[Card]],
+    deck: Sequence[Card],
+    *,
+    pure: bool = False,
+) -> int:
+    """:func:`engine.konchinka.ai.worlds.surprises_in`, the round replayed by the kernel."""
+    if _C is None or pure:
+        return surprises_in(view, start, hands, deck)
+    state: tuple[object, ...] | None = encode_round_start(view, start, hands, deck)
+    count = 0
+    for event in start.plays:
+        assert event.card is not None
+        taken = 0 if event.kind is EventKind.LAY else _mask(event.taken)
+        action = (0 if event.kind is EventKind.LAY else 1, event.card.index, taken)
+        legal = _C.konchinka_legal(state) if state is not None else None
+        if legal is None:  # declined (a table of more than 16 cards): Python replays the round
+            return surprises_in(view, start, hands, deck)
+        if action not in legal:
+            return len(start.plays)
+        if event.player != view.player and len(legal) > 1:
+            chosen = _C.konchinka_policy(state)
+            if chosen is None:
+                return surprises_in(view, start, hands, deck)
+            count += legal[chosen] != action
+        state = _C.konchinka_step(state, action)
+    return count

@@ -3,7 +3,8 @@
 - The normal («любитель») and easy («новичок») players are the rule-based policy of
   :mod:`engine.konchinka.ai.policy`.
 - The hard player searches (:mod:`engine.ai.search`): it samples the unseen cards into the other hands and the
-  deck, plays each of its best candidates (by the normal player's score) and then a rollout
+  deck (of a few worlds so dealt, one is kept with odds that fall with each play of this round a normal player
+  would not have made there: :mod:`engine.konchinka.ai.worlds`), plays each of its best candidates (by the normal player's score) and then a rollout
   (:mod:`engine.ai.rollouts`) for a few plies or to the end of the deal, and scores the result as its expected
   deal points minus the others' (:func:`engine.konchinka.ai.policy.value`), with a bonus or malus when the party
   itself ended. How many worlds, how far, and whether its own later moves are searched too is its
@@ -17,12 +18,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.ai.search import SearchBudget, SearchResult, pimc
-from engine.cards import FULL_DECK, Card
+from engine.ai.search import SearchBudget, SearchResult, pimc, resample
 from engine.core import State
 from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, ends_party
 from engine.konchinka.ai import kernel
 from engine.konchinka.ai.policy import easy_action, normal_action, position_from_view, score_actions
+from engine.konchinka.ai.worlds import deal_unseen, round_start
 from engine.konchinka.state import KonchinkaState
 from engine.konchinka.views import KonchinkaView
 
@@ -40,11 +41,15 @@ class Master:
     plies: int | None
     depth: int
     candidates: int
+    dealt: int = 1
+    """Worlds dealt for each world searched: the one kept is drawn with odds of ``tolerance`` to the power of
+    its surprises (:mod:`engine.konchinka.ai.worlds`); 1: every world dealt is searched."""
+    tolerance: float = 1.0
 
 
 BASELINE = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
-"""The «мастер» of the first release: short rollouts by the normal policy."""
-KERNEL_MASTER = Master(worlds=96, steps=300_000, plies=8, depth=3, candidates=6)
+"""The «мастер» of the first release: short rollouts by the normal policy, in worlds dealt at random."""
+KERNEL_MASTER = Master(worlds=96, steps=300_000, plies=8, depth=3, candidates=6, dealt=8, tolerance=0.1)
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
@@ -54,19 +59,7 @@ the first release's."""
 
 def sample_world(view: KonchinkaView, rng: random.Random) -> KonchinkaState:
     """A full state consistent with ``view``: the unseen cards dealt at random into the other hands and deck."""
-    seen = set(view.hand) | set(view.table)
-    for pile in view.captured:
-        seen.update(pile)
-    unseen = [c for c in FULL_DECK if c not in seen]
-    rng.shuffle(unseen)
-    hands: dict[int, list[Card]] = {}
-    at = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.player:
-            continue
-        hands[seat] = unseen[at : at + size]
-        at += size
-    deck = unseen[at : at + view.deck_size]  # (a hand-built position may leave some cards out of play)
+    hands, deck = deal_unseen(view, rng)
     return KonchinkaState.from_view(view, hands, deck, seed=rng.getrandbits(32))
 
 
@@ -77,9 +70,19 @@ class KonchinkaModel:
         self.view = view
         self.player = view.player
         self.master = MASTER if master is None else master
+        self.start = round_start(view) if self.master.dealt > 1 else None
 
     def sample_world(self, rng: random.Random) -> State:
-        return sample_world(self.view, rng)
+        """A world consistent with the view; where others have played this round, one of the master's
+        ``dealt`` worlds, drawn by how well it explains their plays."""
+        start = self.start
+        if start is None:
+            return sample_world(self.view, rng)
+        view = self.view
+        pool = [deal_unseen(view, rng) for _ in range(self.master.dealt)]
+        weights = [self.master.tolerance ** kernel.konchinka_surprises(view, start, h, d) for h, d in pool]
+        hands, deck = resample(pool, weights, rng)
+        return KonchinkaState.from_view(view, hands, deck, seed=rng.getrandbits(32))
 
     def evaluate(self, world: State, actions: Sequence[KonchinkaAction]) -> tuple[list[float], int]:
         assert isinstance(world, KonchinkaState)
