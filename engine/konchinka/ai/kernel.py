@@ -21,7 +21,7 @@ from engine.core import Player
 from engine.konchinka.actions import Capture, Finish, KonchinkaAction
 from engine.konchinka.ai import rollouts
 from engine.konchinka.ai.worlds import RoundStart, start_hands, surprises_in
-from engine.konchinka.rules import Variant
+from engine.konchinka.rules import KonchinkaOptions, Variant
 from engine.konchinka.state import KonchinkaState
 from engine.konchinka.views import EventKind, KonchinkaView
 
@@ -39,30 +39,51 @@ def _mask(cards: Sequence[Card]) -> int:
 
 def encode_konchinka(state: KonchinkaState) -> tuple[object, ...]:
     """The kernel's tuple for a Кончинка state in the middle of a deal."""
-    options = state.options
-    n = options.players
-    piles = state.piles
     last = state.last_capturer
-    zeros = (0,) * n
+    return _encode(
+        state.options,
+        state.current_player,
+        state.dealer,
+        -1 if last is None else last,
+        state.hands,
+        state.piles,
+        state.totals,
+        state.table,
+        state.deck,
+    )
+
+
+def _encode(
+    options: KonchinkaOptions,
+    current: Player,
+    dealer: Player,
+    last_capturer: Player,
+    hands: Sequence[Sequence[Card]],
+    piles: Sequence[Sequence[Card]],
+    totals: Sequence[int],
+    table: Sequence[Card],
+    deck: Sequence[Card],
+) -> tuple[object, ...]:
+    zeros = (0,) * options.players
     return (
-        n,
+        options.players,
         int(options.variant is Variant.POINTS),
         int(options.multi_capture),
         int(options.forced_capture),
         int(options.early_finish),
         options.target,
-        state.current_player,
-        state.dealer,
-        -1 if last is None else last,
+        current,
+        dealer,
+        last_capturer,
         0,
         -1,
-        tuple(_mask(h) for h in state.hands),
+        tuple(_mask(h) for h in hands),
         tuple(len(p) for p in piles),
         tuple(sum(1 for c in p if c.index < 13) for p in piles),
         tuple(sum(1 for c in p if c.index in (0, 21)) for p in piles),
-        state.totals,
-        tuple(c.index for c in state.table),
-        tuple(c.index for c in state.deck),
+        tuple(totals),
+        tuple(c.index for c in table),
+        tuple(c.index for c in deck),
         zeros,
         zeros,
         zeros,
@@ -108,32 +129,16 @@ def encode_round_start(
 ) -> tuple[object, ...]:
     """The kernel's tuple for the state as the round began (:func:`engine.konchinka.ai.worlds.start_state`,
     encoded, built without it)."""
-    options = view.options
-    n = options.players
-    piles = start.piles
-    zeros = (0,) * n
-    return (
-        n,
-        int(options.variant is Variant.POINTS),
-        int(options.multi_capture),
-        int(options.forced_capture),
-        int(options.early_finish),
-        options.target,
+    return _encode(
+        view.options,
         start.first,
         view.dealer,
         start.last_capturer,
-        0,
-        -1,
-        tuple(_mask(h) for h in start_hands(view, start, hands)),
-        tuple(len(p) for p in piles),
-        tuple(sum(1 for c in p if c.index < 13) for p in piles),
-        tuple(sum(1 for c in p if c.index in (0, 21)) for p in piles),
-        tuple(t[-1] if t else 0 for t in view.tally),
-        tuple(c.index for c in start.table),
-        tuple(c.index for c in deck),
-        zeros,
-        zeros,
-        zeros,
+        start_hands(view, start, hands),
+        start.piles,
+        [t[-1] if t else 0 for t in view.tally],
+        start.table,
+        deck,
     )
 
 
