@@ -34,6 +34,7 @@ def positions(
     game = make_game("konchinka", options)
     for seed in seeds:
         state = game.new_initial_state(seed)
+        assert isinstance(state, KonchinkaState)
         began = state.clone()
         while not state.is_terminal:
             if all(len(hand) == 4 for hand in state.hands):
@@ -98,12 +99,12 @@ def test_the_kernels_replay_of_the_round_is_pythons(options: dict[str, Any]) -> 
         start = round_start(view)
         assert start is not None
         worlds = [true_world(state, view), deal_unseen(view, rng), deal_unseen(view, rng)]
+        replay = kernel.RoundReplay(view, start)
         for hands, deck in worlds:
-            encoded = kernel.encode_round_start(view, start, hands, deck)
-            assert encoded == kernel.encode_konchinka(start_state(view, start, hands, deck))
-            assert kernel.konchinka_surprises(view, start, hands, deck) == surprises_in(
-                view, start, hands, deck
+            assert replay.encode(hands, deck) == kernel.encode_konchinka(
+                start_state(view, start, hands, deck)
             )
+            assert replay.surprises(hands, deck) == surprises_in(view, start, hands, deck)
             compared += 1
     assert compared > 100
 

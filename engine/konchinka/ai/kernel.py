@@ -124,50 +124,65 @@ def konchinka_values(
     return rollouts.konchinka_values(world, me, candidates, plies, depth)
 
 
-def encode_round_start(
-    view: KonchinkaView, start: RoundStart, hands: Mapping[Player, Sequence[Card]], deck: Sequence[Card]
-) -> tuple[object, ...]:
-    """The kernel's tuple for the state as the round began (:func:`engine.konchinka.ai.worlds.start_state`,
-    encoded, built without it)."""
-    return _encode(
-        view.options,
-        start.first,
-        view.dealer,
-        start.last_capturer,
-        start_hands(view, start, hands),
-        start.piles,
-        [t[-1] if t else 0 for t in view.tally],
-        start.table,
-        deck,
-    )
+class RoundReplay:
+    """The round of ``view`` replayed in the kernel for candidate worlds (:func:`surprises`): what every world
+    shares — the table, the piles, the hands' cards already played, the plays — encoded once."""
 
+    def __init__(self, view: KonchinkaView, start: RoundStart) -> None:
+        self.view = view
+        self.start = start
+        none = {seat: () for seat in range(view.options.players) if seat != view.player}
+        self._template = list(self.encode(none, ()))
+        self._known: tuple[int, ...] = self._template[11]  # type: ignore[assignment]
+        self._plays = [
+            (
+                event.player != view.player,
+                (0, card.index, 0) if event.kind is EventKind.LAY else (1, card.index, _mask(event.taken)),
+            )
+            for event in start.plays
+            if (card := event.card) is not None
+        ]
 
-def konchinka_surprises(
-    view: KonchinkaView,
-    start: RoundStart,
-    hands: Mapping[Player, Sequence[Card]],
-    deck: Sequence[Card],
-    *,
-    pure: bool = False,
-) -> int:
-    """:func:`engine.konchinka.ai.worlds.surprises_in`, the round replayed by the kernel."""
-    if _C is None or pure:
-        return surprises_in(view, start, hands, deck)
-    state: tuple[object, ...] | None = encode_round_start(view, start, hands, deck)
-    count = 0
-    for event in start.plays:
-        assert event.card is not None
-        taken = 0 if event.kind is EventKind.LAY else _mask(event.taken)
-        action = (0 if event.kind is EventKind.LAY else 1, event.card.index, taken)
-        legal = _C.konchinka_legal(state) if state is not None else None
-        if legal is None:  # declined (a table of more than 16 cards): Python replays the round
+    def encode(self, hands: Mapping[Player, Sequence[Card]], deck: Sequence[Card]) -> tuple[object, ...]:
+        """The kernel's tuple for the state as the round began in the world of ``hands`` and ``deck``
+        (:func:`engine.konchinka.ai.worlds.start_state`, encoded, built without it)."""
+        view, start = self.view, self.start
+        return _encode(
+            view.options,
+            start.first,
+            view.dealer,
+            start.last_capturer,
+            start_hands(view, start, hands),
+            start.piles,
+            [t[-1] if t else 0 for t in view.tally],
+            start.table,
+            deck,
+        )
+
+    def surprises(
+        self, hands: Mapping[Player, Sequence[Card]], deck: Sequence[Card], *, pure: bool = False
+    ) -> int:
+        """:func:`engine.konchinka.ai.worlds.surprises_in`, the round replayed by the kernel."""
+        view, start = self.view, self.start
+        if _C is None or pure:
             return surprises_in(view, start, hands, deck)
-        if action not in legal:
-            return len(start.plays)
-        if event.player != view.player and len(legal) > 1:
-            chosen = _C.konchinka_policy(state)
-            if chosen is None:
+        encoded = self._template.copy()
+        encoded[11] = tuple(
+            known | _mask(hands[seat]) if seat in hands else known for seat, known in enumerate(self._known)
+        )
+        encoded[17] = tuple(c.index for c in deck)
+        state: tuple[object, ...] | None = tuple(encoded)
+        count = 0
+        for other, action in self._plays:
+            legal = _C.konchinka_legal(state) if state is not None else None
+            if legal is None:  # declined (a table of more than 16 cards): Python replays the round
                 return surprises_in(view, start, hands, deck)
-            count += legal[chosen] != action
-        state = _C.konchinka_step(state, action)
-    return count
+            if action not in legal:
+                return len(self._plays)
+            if other and len(legal) > 1:
+                chosen = _C.konchinka_policy(state)
+                if chosen is None:
+                    return surprises_in(view, start, hands, deck)
+                count += legal[chosen] != action
+            state = _C.konchinka_step(state, action)
+        return count

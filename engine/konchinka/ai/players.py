@@ -23,7 +23,7 @@ from engine.core import State
 from engine.konchinka.actions import Capture, Finish, KonchinkaAction, Lay, ends_party
 from engine.konchinka.ai import kernel
 from engine.konchinka.ai.policy import easy_action, normal_action, position_from_view, score_actions
-from engine.konchinka.ai.worlds import deal_unseen, round_start
+from engine.konchinka.ai.worlds import deal_hands, deal_unseen, rest_of, round_start, unseen_cards
 from engine.konchinka.state import KonchinkaState
 from engine.konchinka.views import KonchinkaView
 
@@ -70,19 +70,24 @@ class KonchinkaModel:
         self.view = view
         self.player = view.player
         self.master = MASTER if master is None else master
-        self.start = round_start(view) if self.master.dealt > 1 else None
+        start = round_start(view) if self.master.dealt > 1 else None
+        self.replay = kernel.RoundReplay(view, start) if start is not None else None
+        self.unseen = unseen_cards(view)
 
     def sample_world(self, rng: random.Random) -> State:
         """A world consistent with the view; where others have played this round, one of the master's
         ``dealt`` worlds, drawn by how well it explains their plays."""
-        start = self.start
-        if start is None:
+        replay = self.replay
+        if replay is None:
             return sample_world(self.view, rng)
-        view = self.view
-        pool = [deal_unseen(view, rng) for _ in range(self.master.dealt)]
-        weights = [self.master.tolerance ** kernel.konchinka_surprises(view, start, h, d) for h, d in pool]
-        hands, deck = resample(pool, weights, rng)
-        return KonchinkaState.from_view(view, hands, deck, seed=rng.getrandbits(32))
+        view, unseen = self.view, self.unseen
+        pool = [deal_hands(view, unseen, rng) for _ in range(self.master.dealt)]
+        size = view.deck_size
+        weights = [self.master.tolerance ** replay.surprises(h, rest_of(unseen, h)[:size]) for h in pool]
+        hands = resample(pool, weights, rng)
+        deck = rest_of(unseen, hands)
+        rng.shuffle(deck)
+        return KonchinkaState.from_view(view, hands, deck[:size], seed=rng.getrandbits(32))
 
     def evaluate(self, world: State, actions: Sequence[KonchinkaAction]) -> tuple[list[float], int]:
         assert isinstance(world, KonchinkaState)

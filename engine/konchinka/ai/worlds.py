@@ -93,12 +93,18 @@ def round_start(view: KonchinkaView) -> RoundStart | None:
     )
 
 
-def deal_unseen(view: KonchinkaView, rng: random.Random) -> tuple[Hands, list[Card]]:
-    """The cards the viewer has not seen, dealt at random: the other hands, and the deck (top first)."""
+def unseen_cards(view: KonchinkaView) -> list[Card]:
+    """The cards the viewer has not seen (in the other hands and the deck), in the deck's order of suits and
+    ranks."""
     seen = set(view.hand) | set(view.table)
     for pile in view.captured:
         seen.update(pile)
-    unseen = [c for c in FULL_DECK if c not in seen]
+    return [c for c in FULL_DECK if c not in seen]
+
+
+def deal_unseen(view: KonchinkaView, rng: random.Random) -> tuple[Hands, list[Card]]:
+    """The cards the viewer has not seen, dealt at random: the other hands, and the deck (top first)."""
+    unseen = unseen_cards(view)
     rng.shuffle(unseen)
     hands: Hands = {}
     at = 0
@@ -108,6 +114,26 @@ def deal_unseen(view: KonchinkaView, rng: random.Random) -> tuple[Hands, list[Ca
         hands[seat] = unseen[at : at + size]
         at += size
     return hands, unseen[at : at + view.deck_size]  # (a hand-built position may leave some cards out of play)
+
+
+def deal_hands(view: KonchinkaView, unseen: Sequence[Card], rng: random.Random) -> Hands:
+    """The other hands alone, drawn at random from ``unseen`` (a candidate world's deck order matters only once
+    it is kept: :func:`rest_of`)."""
+    drawn = rng.sample(unseen, sum(view.hand_sizes) - len(view.hand))
+    hands: Hands = {}
+    at = 0
+    for seat, size in enumerate(view.hand_sizes):
+        if seat != view.player:
+            hands[seat] = drawn[at : at + size]
+            at += size
+    return hands
+
+
+def rest_of(unseen: Sequence[Card], hands: Mapping[Player, Sequence[Card]]) -> list[Card]:
+    """The unseen cards the others do not hold in the world of ``hands`` (the deck, and in a hand-built position
+    any left out of play), in ``unseen``'s order."""
+    held = {c for hand in hands.values() for c in hand}
+    return [c for c in unseen if c not in held]
 
 
 def start_hands(
