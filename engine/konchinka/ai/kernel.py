@@ -6,8 +6,9 @@ The compiled kernel (the extension ``engine.konchinka.ai._kernel``, built from e
 ``"c"``, or ``"python"``. Every function takes ``pure=True`` to run the Python path whatever the backend.
 
 States cross into the kernel as flat tuples (see engine/konchinka/ai/csrc/module.c); the encoders here build
-them from the engine's states (and the round's beginning from a view: the kernel replays the round to count a
-world's surprises, :mod:`engine.konchinka.ai.worlds`). A world the kernel declines (a table of more than 16 cards) is played in Python.
+them from the engine's states, and a round's beginning from a view (:class:`RoundReplay`: the kernel replays the
+round to count a world's surprises, :mod:`engine.konchinka.ai.worlds`). A world the kernel declines (a table of
+more than 16 cards) is played in Python.
 """
 
 from __future__ import annotations
@@ -125,15 +126,15 @@ def konchinka_values(
 
 
 class RoundReplay:
-    """The round of ``view`` replayed in the kernel for candidate worlds (:func:`surprises`): what every world
-    shares — the table, the piles, the hands' cards already played, the plays — encoded once."""
+    """The round of ``view`` replayed in the kernel for candidate worlds (:meth:`surprises`): what every world
+    shares — the table, the piles, the cards each hand has played in the round, the plays — encoded once."""
 
     def __init__(self, view: KonchinkaView, start: RoundStart) -> None:
         self.view = view
         self.start = start
         none = {seat: () for seat in range(view.options.players) if seat != view.player}
         self._template = list(self.encode(none, ()))
-        self._known: tuple[int, ...] = self._template[11]  # type: ignore[assignment]
+        self._known = [_mask(hand) for hand in start_hands(view, start, none)]
         self._plays = [
             (
                 event.player != view.player,
