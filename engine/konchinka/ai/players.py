@@ -7,9 +7,10 @@
   would not have made there: :mod:`engine.konchinka.ai.worlds`), plays each of its best candidates (by the
   normal player's score) and then a rollout (:mod:`engine.ai.rollouts`) for a few plies or to the end of the
   deal, and scores the result as its expected deal points minus the others'
-  (:func:`engine.konchinka.ai.policy.value`), with a bonus or malus when the party itself ended. How many worlds, how far, and whether its own later moves are searched too is its
-  :class:`Master` setting: :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the
-  arena, and played where the compiled kernel is missing: it costs a twentieth of the work).
+  (:func:`engine.konchinka.ai.policy.value`), with a bonus or malus when the party itself ended. How many
+  worlds, how far, and whether its own later moves are searched too is its :class:`Master` setting:
+  :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the arena, and played where the
+  compiled kernel is missing: it costs a twentieth of the work).
 """
 
 from __future__ import annotations
