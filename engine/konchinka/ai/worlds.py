@@ -106,27 +106,25 @@ def deal_unseen(view: KonchinkaView, rng: random.Random) -> tuple[Hands, list[Ca
     """The cards the viewer has not seen, dealt at random: the other hands, and the deck (top first)."""
     unseen = unseen_cards(view)
     rng.shuffle(unseen)
-    hands: Hands = {}
-    at = 0
-    for seat, size in enumerate(view.hand_sizes):
-        if seat == view.player:
-            continue
-        hands[seat] = unseen[at : at + size]
-        at += size
+    hands, at = _split(view, unseen)
     return hands, unseen[at : at + view.deck_size]  # (a hand-built position may leave some cards out of play)
 
 
 def deal_hands(view: KonchinkaView, unseen: Sequence[Card], rng: random.Random) -> Hands:
     """The other hands alone, drawn at random from ``unseen`` (a candidate world's deck order matters only once
     it is kept: :func:`rest_of`)."""
-    drawn = rng.sample(unseen, sum(view.hand_sizes) - len(view.hand))
+    return _split(view, rng.sample(unseen, sum(view.hand_sizes) - len(view.hand)))[0]
+
+
+def _split(view: KonchinkaView, cards: Sequence[Card]) -> tuple[Hands, int]:
+    """The other hands, dealt from the top of ``cards`` seat by seat; how many cards that took."""
     hands: Hands = {}
     at = 0
     for seat, size in enumerate(view.hand_sizes):
         if seat != view.player:
-            hands[seat] = drawn[at : at + size]
+            hands[seat] = list(cards[at : at + size])
             at += size
-    return hands
+    return hands, at
 
 
 def rest_of(unseen: Sequence[Card], hands: Mapping[Player, Sequence[Card]]) -> list[Card]:
