@@ -50,7 +50,7 @@ class Master:
 
 BASELINE = Master(worlds=64, steps=12_000, plies=8, depth=0, candidates=6)
 """The «мастер» of the first release: short rollouts by the normal policy, in worlds dealt at random."""
-KERNEL_MASTER = Master(worlds=96, steps=300_000, plies=8, depth=3, candidates=6, dealt=8, tolerance=0.1)
+KERNEL_MASTER = Master(worlds=96, steps=300_000, plies=8, depth=3, candidates=6, dealt=16, tolerance=0.03)
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
