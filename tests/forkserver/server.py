@@ -277,9 +277,10 @@ def main() -> Request | None:
     except BaseException:
         # Said where the clients wait for the socket (``failed_path``): they need not wait out their timeout.
         # Whole or not at all: written aside and renamed (a client reads it the moment it exists).
-        with open(failed_path(path) + ".part", "w", encoding="utf-8") as failed:
-            failed.write(traceback.format_exc())
-        os.replace(failed_path(path) + ".part", failed_path(path))
+        failed = failed_path(path)
+        with open(failed + ".part", "w", encoding="utf-8") as part:
+            part.write(traceback.format_exc())
+        os.replace(failed + ".part", failed)
         raise
     # The imported objects out of the collector's sight: a child's collections (and the one at its exit) would
     # otherwise walk all of them, copying every page they touch (1.7 s for a child that only exits).

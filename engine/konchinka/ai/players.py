@@ -73,7 +73,8 @@ class KonchinkaModel:
         self.master = MASTER if master is None else master
         start = round_start(view) if self.master.dealt > 1 else None
         self.replay = kernel.RoundReplay(view, start) if start is not None else None
-        self.unseen = unseen_cards(view)
+        self.unseen = unseen_cards(view) if self.replay is not None else []
+        """The cards candidate worlds are dealt from (only where the round is read)."""
 
     def sample_world(self, rng: random.Random) -> State:
         """A world consistent with the view; where others have played this round, one of the master's
@@ -82,11 +83,11 @@ class KonchinkaModel:
         if replay is None:
             return sample_world(self.view, rng)
         view, unseen = self.view, self.unseen
-        pool = [deal_hands(view, unseen, rng) for _ in range(self.master.dealt)]
+        dealt = (deal_hands(view, unseen, rng) for _ in range(self.master.dealt))
+        pool = [(hands, rest_of(unseen, hands)) for hands in dealt]
         size = view.deck_size
-        weights = [self.master.tolerance ** replay.surprises(h, rest_of(unseen, h)[:size]) for h in pool]
-        hands = resample(pool, weights, rng)
-        deck = rest_of(unseen, hands)
+        weights = [self.master.tolerance ** replay.surprises(hands, rest[:size]) for hands, rest in pool]
+        hands, deck = resample(pool, weights, rng)
         rng.shuffle(deck)
         return KonchinkaState.from_view(view, hands, deck[:size], seed=rng.getrandbits(32))
 
