@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from engine.ai.kernel import backend_of, load
-from engine.cards import Card
+from engine.cards import PIQUET_DECK, Card
 from engine.core import Player
 from engine.king.actions import KingAction, Play
 from engine.king.ai import rollouts
@@ -30,6 +30,7 @@ BACKEND: Final = backend_of(_C)
 
 _CONTRACT_INDEX: Final = {contract: i for i, contract in enumerate(Contract)}
 NO_CANDIDATE: Final = -1
+_DECK: Final = sum(1 << c.index for c in PIQUET_DECK)
 
 
 def _mask(cards: Sequence[Card]) -> int:
@@ -156,16 +157,36 @@ def king_world_values(
 def king_surprises(view: KingView, hands: Mapping[Player, Sequence[Card]], *, pure: bool = False) -> int:
     """How many plays of the others this deal the normal policy would not have made in the world of ``view``
     with the hidden hands ``hands`` (`engine.king.ai.worlds.surprises_in`)."""
-    if _C is None or pure:
-        return surprises_in(view, hands)
-    played = [pc for t in view.tricks_this_deal for pc in t.plays]
-    played.extend(view.trick)
-    if not played:
-        return 0
-    masks = _world_masks(view, hands)
-    for p, c in played:
-        masks[p] |= 1 << c.index
-    first_leader = view.tricks_this_deal[0].leader if view.tricks_this_deal else view.leader
-    start = _encode_hands(view, masks, first_leader, 0, (0, 0, 0, 0), ())
-    count: int = _C.king_surprises(start, view.player, tuple(c.index for _, c in played))
-    return count
+    return Surprises(view, pure=pure)(hands)
+
+
+class Surprises:
+    """:func:`king_surprises` for many worlds of one view: what the worlds share (the plays, the deal's start
+    but for the hidden hands) is worked out once."""
+
+    def __init__(self, view: KingView, *, pure: bool = False) -> None:
+        self.view = view
+        self.pure = pure
+        played = [pc for t in view.tricks_this_deal for pc in t.plays]
+        played.extend(view.trick)
+        self.plays = tuple(c.index for _, c in played)
+        self.start = [0, 0, 0, 0]
+        """Each seat's cards at the deal's start as far as the view knows them (mine all, the others' played)."""
+        for p, c in played:
+            self.start[p] |= 1 << c.index
+        self.start[view.player] |= _mask(view.hand)
+        first_leader = view.tricks_this_deal[0].leader if view.tricks_this_deal else view.leader
+        # At the deal's start every card of the deck is in a hand: the fields after the hands are the same in
+        # every world (the remaining penalty counts them all).
+        self.tail = (
+            _encode_hands(view, (_DECK, 0, 0, 0), first_leader, 0, (0, 0, 0, 0), ())[4:] if played else ()
+        )
+
+    def __call__(self, hands: Mapping[Player, Sequence[Card]]) -> int:
+        if not self.plays:
+            return 0
+        if _C is None or self.pure:
+            return surprises_in(self.view, hands)
+        masks = tuple(self.start[p] | _mask(hands[p]) if p in hands else self.start[p] for p in range(4))
+        count: int = _C.king_surprises(masks + self.tail, self.view.player, self.plays)
+        return count

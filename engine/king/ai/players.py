@@ -2,8 +2,10 @@
 
 - The normal («любитель») and easy («новичок») players are the rule-based policy of :mod:`engine.king.ai.policy`.
 - The hard player runs determinized Monte Carlo search (:mod:`engine.ai.search`) over worlds dealt by
-  :mod:`engine.king.ai.worlds` (every hidden card placed consistently with what it has seen). Of a few worlds
-  so dealt, one is kept with odds that fall with each play a normal player would not have made there. Then it
+  :mod:`engine.king.ai.worlds` (every hidden card placed consistently with what it has seen). Of the worlds so
+  dealt it keeps the ones that explain the others' plays: the first in which the normal policy makes every play
+  they made (its :class:`Master` says how many it deals at most), or, in the earlier setting, one of four kept
+  with odds that fall with each play the normal player would not have made there. Then it
   plays each candidate followed by a rollout to the end of the deal (:mod:`engine.ai.rollouts`), scoring its
   own deal result. The trump choice is searched the same way over the five unseen cards of its hand. How many
   worlds, and whether its own later moves are searched too inside a rollout, is its :class:`Master` setting:
@@ -39,11 +41,6 @@ __all__ = [
 
 _NO_PENALTY: tuple[int, ...] = (0,) * 52
 
-INFERENCE_TOLERANCE = 0.3
-"""The odds of a candidate world per play of the others that the normal player would not have made there."""
-CANDIDATES = 4
-"""Consistent worlds dealt for each world the search keeps (the most plausible ones are kept more often)."""
-
 
 @dataclass(frozen=True, slots=True)
 class Master:
@@ -55,11 +52,18 @@ class Master:
     trump_worlds: int
     trump_steps: int
     depth: int
+    candidates: int = 4
+    """Consistent worlds dealt, at most, for each world the search keeps once the deal's play has begun."""
+    tolerance: float = 0.3
+    """The odds of a candidate world per play of the others the normal player would not have made there; 0: the
+    first candidate that explains every play is kept (else the first of the fewest surprises)."""
 
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
 """The «мастер» of the first release: rollouts by the normal policy alone."""
-KERNEL_MASTER = Master(worlds=384, steps=1_800_000, trump_worlds=384, trump_steps=1_800_000, depth=1)
+KERNEL_MASTER = Master(
+    worlds=96, steps=450_000, trump_worlds=384, trump_steps=1_800_000, depth=1, candidates=32, tolerance=0.0
+)
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
@@ -76,19 +80,35 @@ class KingModel:
         self.master = MASTER if master is None else master
         self.knowledge = infer(view)
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
+        self.surprises = kernel.Surprises(view)
 
     def sample_world(self, rng: random.Random) -> Hands:
-        """A world (its hidden hands) drawn from the view's consistent worlds, resampled by how plausible the others' plays are.
+        """A world (its hidden hands) drawn from the view's consistent worlds, kept by how well it explains the
+        others' plays so far.
 
-        ``CANDIDATES`` consistent worlds are dealt and one is kept with probability proportional to
-        ``INFERENCE_TOLERANCE ** surprises`` (sampling-importance-resampling), so the search spends its
-        playouts on the worlds that explain the play so far.
+        Up to the master's ``candidates`` consistent worlds are dealt. With a ``tolerance``, one of them is kept
+        with probability proportional to ``tolerance ** surprises`` (sampling-importance-resampling); with
+        none, the first in which the normal policy makes every play the others made is kept, else the first of
+        the fewest surprises. Either way the search spends its playouts on the worlds that explain the play.
         """
-        if not self.has_history or CANDIDATES <= 1:
+        count = self.master.candidates
+        if not self.has_history or count <= 1:
             return deal_world(self.view, rng, self.knowledge)
-        pool = [deal_world(self.view, rng, self.knowledge) for _ in range(CANDIDATES)]
-        weights = [INFERENCE_TOLERANCE ** kernel.king_surprises(self.view, w) for w in pool]
-        return resample(pool, weights, rng)
+        tolerance = self.master.tolerance
+        if tolerance > 0:
+            pool = [deal_world(self.view, rng, self.knowledge) for _ in range(count)]
+            return resample(pool, [tolerance ** self.surprises(w) for w in pool], rng)
+        best: Hands | None = None
+        fewest = 0
+        for _ in range(count):
+            world = deal_world(self.view, rng, self.knowledge)
+            found = self.surprises(world)
+            if best is None or found < fewest:
+                best, fewest = world, found
+                if found == 0:
+                    break
+        assert best is not None
+        return best
 
     def evaluate(self, world: Hands, actions: Sequence[KingAction]) -> tuple[list[float], int]:
         return kernel.king_world_values(self.view, world, actions, self.master.depth)
