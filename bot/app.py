@@ -94,9 +94,12 @@ def service_config(settings: Settings) -> ServiceConfig:
     )
 
 
-async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLock | None = None) -> App:
+async def build_app(
+    settings: Settings, bot: Bot | None = None, lock: InstanceLock | None = None, clock: Clock | None = None
+) -> App:
     """Everything the bot needs, connected; nothing running yet (see :func:`on_startup`). With ``lock``, the
-    instance lock is taken once Telegram took the token, before the database is opened (and migrated)."""
+    instance lock is taken once Telegram took the token, before the database is opened (and migrated);
+    ``clock``: the bot's clock (tests move one by hand), else one at ``settings.clock_speed``."""
     for package in settings.extra_game_packages:
         add_place(package)
     texts = check_texts()
@@ -112,7 +115,7 @@ async def build_app(settings: Settings, bot: Bot | None = None, lock: InstanceLo
         conflict_exit=settings.conflict_exit_after,
     )
     bot.session.middleware(ApiWatch(health))
-    clock = Clock(settings.clock_speed)
+    clock = clock or Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
     outbox = Outbox(bot, db, clock, limits)
     publisher = Publisher(outbox, me.username or "")

@@ -50,6 +50,14 @@ class Clock:
     async def sleep(self, seconds: float) -> None:
         await asyncio.sleep(max(0.0, seconds) / self.speed)
 
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool:
+        """Wait until ``event`` is set (True) or ``seconds`` of this clock have passed (False)."""
+        try:
+            await asyncio.wait_for(event.wait(), max(0.0, seconds) / self.speed)
+        except TimeoutError:
+            return False
+        return True
+
     def real(self, seconds: float) -> float:
         """How many real seconds ``seconds`` of this clock take."""
         return max(0.0, seconds) / self.speed

@@ -285,8 +285,7 @@ class TurnTimers:
                     return
                 if delay <= 0:
                     continue
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(wake.wait(), self.clock.real(delay))
+                await self.clock.wait(wake, delay)
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]

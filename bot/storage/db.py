@@ -27,7 +27,7 @@ import contextvars
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Final
@@ -85,6 +85,8 @@ class Database:
         """Statements sent to SQLite so far (``executemany``, ``BEGIN``, ``COMMIT``, one tried again: once each)."""
         self.ridden = 0
         """Of those, the ones storing deferred rows that rode along (a transaction's own work is the rest)."""
+        self.pending = 0
+        """Statements on SQLite's thread now, whose answers the loop awaits (tests wait until none is)."""
         self.on_transaction: Callable[[], None] | None = None
         """Called as each transaction begins (tests attribute transactions to the update being handled)."""
         self._riders: list[Deferred[object, object]] = []
@@ -371,19 +373,31 @@ class Database:
         if self._closed:
             raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
 
+    @contextlib.contextmanager
+    def _away(self) -> Iterator[None]:
+        """A statement on SQLite's thread (counted in :attr:`pending` while the loop awaits it)."""
+        self.pending += 1
+        try:
+            yield
+        finally:
+            self.pending -= 1
+
     async def _call(self, sql: str, params: Params = ()) -> aiosqlite.Cursor:
         self.statements += 1
-        return await self._conn.execute(sql, params)
+        with self._away():
+            return await self._conn.execute(sql, params)
 
     async def _fetch(self, sql: str, params: Params = ()) -> list[Row]:
         self.statements += 1
-        rows = await self._conn.execute_fetchall(sql, params)
+        with self._away():
+            rows = await self._conn.execute_fetchall(sql, params)
         return list(rows)
 
     async def _run(self, batch: Batch) -> None:
         for sql, rows, changes in batch.items():
             self.statements += 1
-            cursor = await self._conn.executemany(sql, rows)
+            with self._away():
+                cursor = await self._conn.executemany(sql, rows)
             if changes is not None and cursor.rowcount != changes:
                 raise GuardError(f"{sql.split(' WHERE ')[0]}: changed {cursor.rowcount} rows, not {changes}")
 
@@ -395,7 +409,8 @@ class Database:
         self.statements += 1
         while True:
             try:
-                await self._conn.execute(sql)
+                with self._away():
+                    await self._conn.execute(sql)
                 return
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc) or time.monotonic() >= deadline:
@@ -407,7 +422,8 @@ class Database:
         if self._conn.in_transaction:
             with contextlib.suppress(sqlite3.Error, ValueError):
                 self.statements += 1
-                await self._conn.execute("ROLLBACK")
+                with self._away():
+                    await self._conn.execute("ROLLBACK")
 
     # --- checkpoints ---------------------------------------------------------------------------------------
 
@@ -420,14 +436,15 @@ class Database:
         """Copy the WAL back into the database file, on a connection (and thread) of its own: writers go on
         (``TRUNCATE`` waits for them, then empties the WAL file)."""
         try:
-            if self._checkpointer is None:
-                self._checkpointer = await aiosqlite.connect(
-                    self.path, isolation_level=None, timeout=self.busy_timeout
-                )
-            await self._checkpointer.execute(f"PRAGMA wal_checkpoint({mode})")
-            wal = Path(f"{self.path}-wal")
-            if mode == "PASSIVE" and wal.exists() and wal.stat().st_size > WAL_TRUNCATE_PAST:
-                await self._checkpointer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            with self._away():
+                if self._checkpointer is None:
+                    self._checkpointer = await aiosqlite.connect(
+                        self.path, isolation_level=None, timeout=self.busy_timeout
+                    )
+                await self._checkpointer.execute(f"PRAGMA wal_checkpoint({mode})")
+                wal = Path(f"{self.path}-wal")
+                if mode == "PASSIVE" and wal.exists() and wal.stat().st_size > WAL_TRUNCATE_PAST:
+                    await self._checkpointer.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         except (sqlite3.Error, ValueError) as exc:
             log.warning("WAL checkpoint failed (tried again later): %s", exc)
 

@@ -152,8 +152,7 @@ class CallScheduler:
         if queue is None:
             if not self.is_pending() and not any(q.busy for q in self.queues.values()):
                 self.idle_event.set()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self.clock.real(soonest + 0.001))
+            await self.clock.wait(self._wake, soonest + 0.001)
             return
         stamp = self.limiter.take(queue.chat_id, now)
         queue.busy = True
