@@ -1,4 +1,4 @@
-"""The one wiring point: settings -> bot, database, outbox, game service, dispatcher; polling or webhook."""
+"""The one wiring point: settings -> bot, database, outbox, pipeline, dispatcher; polling or webhook."""
 
 from __future__ import annotations
 
@@ -16,28 +16,28 @@ from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandSc
 from bot import metrics
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits
-from bot.delivery.outbox.core import ANSWER_TIMEOUT, PRESS_ANSWERS
-from bot.delivery.publisher import Publisher
-from bot.flow.service import GameService, ServiceConfig, current_game
-from bot.flow.thinker import Thinker
+from bot.delivery.outbox.core import ANSWER_TIMEOUT
+from bot.flow.commands import FlowConfig
 from bot.games import add_place, rules_library
-from bot.guards.access import Membership
 from bot.guards.throttle import ThrottleMiddleware
 from bot.guards.updates import (
     DatabaseTrouble,
     InFlightLimit,
-    LanguageMiddleware,
     LogContext,
     OnceMiddleware,
+    OriginMiddleware,
+    Traffic,
     TrafficMiddleware,
 )
 from bot.handlers import handled_commands, routers
 from bot.health import ApiWatch, Health, keep_beating
 from bot.i18n import Locale, translator
 from bot.instance import InstanceLock
-from bot.logs import set_game_source
 from bot.operations.operator import Operator
 from bot.ops_server import OpsServer
+from bot.pipeline.access import Membership
+from bot.pipeline.service import Pipeline
+from bot.pipeline.thinker import Thinker
 from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import check_texts, open_database
 from bot.storage import Database
@@ -60,7 +60,7 @@ class App:
     db: Database
     clock: Clock
     outbox: Outbox
-    service: GameService
+    pipeline: Pipeline
     dispatcher: Dispatcher
     throttle: ThrottleMiddleware
     guards: Guards
@@ -82,8 +82,8 @@ class Guards:
     once: OnceMiddleware
 
 
-def service_config(settings: Settings) -> ServiceConfig:
-    return ServiceConfig(
+def flow_config(settings: Settings) -> FlowConfig:
+    return FlowConfig(
         lobby_ttl=settings.lobby_ttl,
         turn_timeout=settings.turn_timeout,
         reminder_before=settings.reminder_before,
@@ -118,54 +118,43 @@ async def build_app(
     clock = clock or Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
     outbox = Outbox(bot, db, clock, limits)
-    publisher = Publisher(outbox, me.username or "")
     membership = Membership(bot, clock)
     thinker = Thinker(settings.bot_thinkers)
-    service = GameService(db, publisher, service_config(settings), membership, thinker)
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
     # (chat, user) it ever saw.
+    traffic = Traffic()
     operator = Operator(
         clock,
         health,
         db,
         settings.admins,
         settings.admin_chat_id,
-        lambda chat_id, text: publisher.say(chat_id, text),
+        lambda chat_id, text: outbox.say(chat_id, text),
+        traffic,
     )
     operator.backlog = outbox.backlog
-    operator.end_abandoned = lambda: service.end_abandoned(settings.abandoned_after)
-    # Handlers take the component that does their job: the service for every change, the publisher for replies,
-    # people's figures, hints, rights in a chat, refusals merged, languages; the operator's view; aiogram's bot.
-    dispatcher = Dispatcher(
-        service=service,
-        publisher=publisher,
-        people=service.people,
-        hints=service.hints,
-        membership=membership,
-        refusals=service.refusals,
-        languages=service.languages,
-        operator=operator,
-        disable_fsm=True,
+    pipeline = Pipeline(
+        db, outbox, clock, flow_config(settings), membership, thinker, operator, me.username or ""
     )
+    operator.end_abandoned = lambda: pipeline.end_abandoned(settings.abandoned_after)
+    # Handlers take the pipeline (it does every command, and answers) and where their update came from.
+    dispatcher = Dispatcher(pipeline=pipeline, disable_fsm=True)
     guards = Guards(
         InFlightLimit(),
-        DatabaseTrouble(settings.database_busy_timeout, settings.database_path),
-        OnceMiddleware(service.store.processed),
+        DatabaseTrouble(pipeline, settings.database_busy_timeout, settings.database_path),
+        OnceMiddleware(pipeline.store.processed),
     )
-    set_game_source(current_game)
     dispatcher.update.outer_middleware(LogContext())
-    dispatcher.update.outer_middleware(TrafficMiddleware(operator.traffic))
+    dispatcher.update.outer_middleware(TrafficMiddleware(traffic))
     dispatcher.update.outer_middleware(guards.in_flight)
     dispatcher.update.outer_middleware(guards.trouble)
     dispatcher.update.outer_middleware(guards.once)
-    throttle = ThrottleMiddleware(outbox, clock)
+    dispatcher.update.outer_middleware(OriginMiddleware(pipeline.store.languages))
+    throttle = ThrottleMiddleware(pipeline, clock)
     dispatcher.message.outer_middleware(throttle)
     dispatcher.callback_query.outer_middleware(throttle)
-    languages = LanguageMiddleware(service.languages)
-    dispatcher.message.outer_middleware(languages)
-    dispatcher.callback_query.outer_middleware(languages)
     dispatcher.include_routers(*routers())
-    app = App(settings, bot, db, clock, outbox, service, dispatcher, throttle, guards, health, operator)
+    app = App(settings, bot, db, clock, outbox, pipeline, dispatcher, throttle, guards, health, operator)
     app.texts = texts
 
     async def startup() -> None:
@@ -199,11 +188,12 @@ async def on_startup(app: App) -> None:
         await set_commands(app.bot)
     except Exception:
         log.exception("setMyCommands failed; the bot works without its command menu")
-    await app.service.store.processed.load()
-    app.tasks.append(asyncio.create_task(app.service.follow(app.outbox.reports), name="outbox-reports"))
+    await app.pipeline.store.processed.load()
+    await app.pipeline.store.languages.load()
+    app.tasks.append(asyncio.create_task(app.pipeline.follow(app.outbox.reports), name="outbox-reports"))
     await app.outbox.start()
-    await app.service.thinker.start()
-    app.resumed = await app.service.resume()
+    await app.pipeline.thinker.start()
+    app.resumed = await app.pipeline.resume()
     app.tasks.append(asyncio.create_task(keep_beating(app.health, app.outbox, app.db), name="beat"))
     app.tasks.append(asyncio.create_task(app.operator.keep_pruning(), name="prune"))
     if app.settings.heartbeat_every > 0:
@@ -225,7 +215,7 @@ def log_started(app: App) -> None:
     texts = ", ".join(f"{locale.value} {count} files" for locale, count in app.texts.items())
     log.info(
         "bot @%s %s started; mode %s; database %s; texts %s; bot players' «мастер»: %s; %d active games resumed",
-        app.service.bot_username,
+        app.pipeline.bot_username,
         version(),
         mode,
         settings.database_path.resolve(),
@@ -272,9 +262,9 @@ async def on_shutdown(app: App) -> None:
     for task in app.tasks:
         task.cancel()
     await asyncio.gather(*app.tasks, return_exceptions=True)
-    await app.service.close()
-    await app.service.thinker.close()
-    await PRESS_ANSWERS.settle(ANSWER_TIMEOUT)
+    await app.pipeline.close()
+    await app.pipeline.thinker.close()
+    await app.outbox.answers.settle(ANSWER_TIMEOUT)
     if app.health.fatal is None:  # with the token revoked nothing more can be sent
         try:
             await asyncio.wait_for(app.outbox.drain(), 3.0)

@@ -29,6 +29,11 @@ def game_id_of(text: str) -> int | None:
     return value if 0 < value <= MAX_GAME_ID else None
 
 
+def game_of(text: str) -> int:
+    """The game id a button carries (0, which no game has, when it carries none: the game is not found)."""
+    return game_id_of(text) or 0
+
+
 class LobbyOp(enum.StrEnum):
     """What a lobby button does."""
 

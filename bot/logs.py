@@ -8,8 +8,9 @@ and the configured secrets with ``<redacted>`` — the traceback included.
 - ``json``: ``{"time", "level", "logger", "message", "game", "chat", "update", "exception"}``, ``time`` in ISO 8601
   with its offset, the traceback as one string field: one line per event, for a log collector.
 
-The game, the chat and the update are what the update being handled concerns (:data:`CHAT`, :data:`UPDATE`,
-set by :class:`bot.guards.updates.LogContext`; the game by whatever :func:`set_game_source` was given).
+The game, the chat and the update are what the line concerns: a logging context, read by this module's formatter
+alone — :data:`CHAT` and :data:`UPDATE` set for each update by :class:`bot.guards.updates.LogContext`, :data:`GAME`
+while the pipeline changes a game.
 
 This module imports nothing but the standard library: ``python -m bot`` sets the log up before it imports aiogram.
 """
@@ -23,7 +24,7 @@ import json
 import logging
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Final
 
 TOKEN_SHAPE: Final = re.compile(r"\d{3,}:[A-Za-z0-9_-]{30,}")
@@ -32,18 +33,12 @@ REDACTED: Final = "<redacted>"
 
 CHAT: contextvars.ContextVar[int | None] = contextvars.ContextVar("log_chat", default=None)
 UPDATE: contextvars.ContextVar[int | None] = contextvars.ContextVar("log_update", default=None)
-_game_source: Callable[[], int | None] = lambda: None  # noqa: E731
+GAME: contextvars.ContextVar[int | None] = contextvars.ContextVar("log_game", default=None)
 
 
 class LogFormat(enum.StrEnum):
     PLAIN = "plain"
     JSON = "json"
-
-
-def set_game_source(source: Callable[[], int | None]) -> None:
-    """Where the JSON lines read the game the update being handled touched."""
-    global _game_source
-    _game_source = source
 
 
 def _time(created: float) -> dt.datetime:
@@ -85,19 +80,12 @@ class JsonLines(Redacting):
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
-            "game": _safe(_game_source),
+            "game": GAME.get(),
             "chat": CHAT.get(),
             "update": UPDATE.get(),
             "exception": exception,
         }
         return self.redact(json.dumps(line, ensure_ascii=False))
-
-
-def _safe(source: Callable[[], int | None]) -> int | None:
-    try:
-        return source()
-    except Exception:
-        return None
 
 
 def _stop_signal_is_news(record: logging.LogRecord) -> bool:

@@ -38,16 +38,16 @@ from bot import version
 from bot.backups import last_backup
 from bot.games import plugins
 from bot.health import CHECKS
-from bot.views import Answer
+from bot.model.answers import Answer
 from engine.ai import backends
 
 if TYPE_CHECKING:
     from bot.delivery.outbox import Outbox
-    from bot.flow.service import GameService
     from bot.guards.throttle import ThrottleMiddleware
     from bot.guards.updates import DatabaseTrouble, InFlightLimit, OnceMiddleware
     from bot.health import Health
     from bot.operations.operator import Operator
+    from bot.pipeline.service import Pipeline
     from bot.storage import Database
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ class BotParts(Protocol):
     @property
     def outbox(self) -> Outbox: ...
     @property
-    def service(self) -> GameService: ...
+    def pipeline(self) -> Pipeline: ...
     @property
     def guards(self) -> GuardParts: ...
     @property
@@ -101,9 +101,9 @@ class BotCollector(Collector):
             value=db.statements,
         )
         yield GaugeMetricFamily(
-            "cardbot_games_in_memory", "Active games held in memory", value=len(self.app.service.store.games)
+            "cardbot_games_in_memory", "Active games held in memory", value=len(self.app.pipeline.store.games)
         )
-        guards, service = self.app.guards, self.app.service
+        guards, pipeline = self.app.guards, self.app.pipeline
         yield GaugeMetricFamily(
             "cardbot_updates_in_flight", "Updates being handled", value=guards.in_flight.in_flight
         )
@@ -145,14 +145,13 @@ class BotCollector(Collector):
         yield CounterMetricFamily(
             "cardbot_refusals_merged",
             "Repeated refusals in a chat left unsaid",
-            value=service.refusals.merged,
+            value=pipeline.refusals.merged,
         )
-        if service.membership is not None:
-            yield CounterMetricFamily(
-                "cardbot_membership_calls",
-                "getChatMember calls (rights, membership)",
-                value=service.membership.calls,
-            )
+        yield CounterMetricFamily(
+            "cardbot_membership_calls",
+            "getChatMember calls (rights, membership)",
+            value=pipeline.membership.calls,
+        )
         health = self.app.health
         calls = CounterMetricFamily(
             "cardbot_api_calls",
@@ -218,7 +217,7 @@ class BotCollector(Collector):
             (
                 "cardbot_decision_seconds",
                 "Seconds a searching bot player took to decide",
-                service.thinker.decisions,
+                pipeline.thinker.decisions,
             ),
             (
                 "cardbot_db_transaction_seconds",
@@ -232,7 +231,7 @@ class BotCollector(Collector):
         yield CounterMetricFamily(
             "cardbot_thinker_rebuilds",
             "Bot players' worker pools rebuilt after a crash",
-            value=service.thinker.rebuilds,
+            value=pipeline.thinker.rebuilds,
         )
         backend = GaugeMetricFamily(
             "cardbot_bot_players_backend",
@@ -245,12 +244,12 @@ class BotCollector(Collector):
         yield CounterMetricFamily(
             "cardbot_thinker_worker_deaths",
             "Bot players' decisions, hints and reviews that met a dead worker (each retried in a fresh one)",
-            value=service.thinker.worker_deaths,
+            value=pipeline.thinker.worker_deaths,
         )
         yield CounterMetricFamily(
             "cardbot_thinker_fallbacks",
             "Work that killed a fresh worker too: the move played by the fallback policy, a hint or review refused",
-            value=service.thinker.fallbacks,
+            value=pipeline.thinker.fallbacks,
         )
 
 

@@ -1,60 +1,61 @@
-"""The game on paper, delivered: the score sheet's photo (drawn by the outbox as it goes out, once per content)
-and the party's history file. The publisher decides when (:meth:`~bot.delivery.publisher.Publisher.show_sheet`,
-a deal's end); this module says what each chat gets."""
+"""The game on paper, drawn for a chat: the score sheet's photo (its picture drawn by the outbox as it goes out,
+once per content) and the party's history file."""
 
 from __future__ import annotations
 
-from bot.delivery.outbox import Outbox, Priority, SheetPhoto, TextFile
-from bot.flow.store import Match
+from bot.delivery.outbox import Priority, SheetPhoto, TextFile
+from bot.delivery.outbox.orders import Show
+from bot.delivery.outbox.queue import history_slot, sheet_slot
+from bot.games import plugin_of
+from bot.games.base import drawn
 from bot.games.history import history_filename, write_history
 from bot.i18n import Translator, translator_for
-from bot.storage.models import history_slot, sheet_slot
+from bot.model.game import Game
+from bot.views.common import table_frame
 
 
-def reader(match: Match, chat_id: int) -> Translator:
+def reader(game: Game, chat_id: int) -> Translator:
     """The language of a game's message in ``chat_id``: its player's in a private chat, else the game's."""
-    user = match.users.get(chat_id)
-    return translator_for(user.lang if user is not None else match.game.lang)
+    user = game.users.get(chat_id)
+    return translator_for(user.lang if user is not None else game.lang)
 
 
-def standings(match: Match, tr: Translator) -> str:
+def standings(game: Game, tr: Translator) -> str:
     """The standings a party has reached, in words (its score sheet's caption; empty before a deal has ended)."""
-    made = match.party.score_sheet(match.frame(), tr) if match.party is not None else None
+    made = drawn(game.party).score_sheet(table_frame(game), tr) if game.party is not None else None
     return made[1] if made is not None else ""
 
 
-def show_sheet(
-    outbox: Outbox, match: Match, chat_id: int, *, thread_id: int = 0, resend: bool = False
-) -> bool:
-    """The score sheet's photo of ``match`` in ``chat_id`` shows the party so far (``resend``: anew, below);
-    False if there is no sheet yet (no deal has ended) or the game draws none."""
-    party = match.party
-    made = party.score_sheet(match.frame(), reader(match, chat_id)) if party is not None else None
+def sheet(game: Game, chat_id: int, *, thread_id: int = 0, resend: bool = False) -> Show | None:
+    """The score sheet's photo of ``game`` in ``chat_id`` as the party stands (``resend``: anew, below); None if
+    there is no sheet yet (no deal has ended) or the game draws none."""
+    party = game.party
+    made = drawn(party).score_sheet(table_frame(game), reader(game, chat_id)) if party is not None else None
     if made is None:
-        return False
-    sheet, caption = made
-    outbox.show(
-        sheet_slot(match.game.id, chat_id),
+        return None
+    picture, caption = made
+    return Show(
+        sheet_slot(game.id, chat_id),
         chat_id,
         caption,
         thread_id=thread_id,
         resend=resend,
-        media=SheetPhoto(sheet),
+        media=SheetPhoto(picture),
     )
-    return True
 
 
-def send_history(outbox: Outbox, match: Match, chat_id: int, thread_id: int = 0) -> None:
+def history(game: Game, chat_id: int, thread_id: int = 0) -> Show:
     """«📜 История»: the finished party as a text file — every deal, move and score — in the reader's language."""
-    party = match.party
+    party = game.party
     assert party is not None
-    tr = reader(match, chat_id)
-    text = write_history(match.plugin, party.record(), match.frame().seats, tr, match.game.key)
-    outbox.show(
-        history_slot(match.game.id, chat_id),
+    tr = reader(game, chat_id)
+    plugin = plugin_of(game.kind)
+    text = write_history(plugin, party.record(), table_frame(game).seats, tr, game.key)
+    return Show(
+        history_slot(game.id, chat_id),
         chat_id,
         tr.t("history-caption"),
         thread_id=thread_id,
-        media=TextFile(history_filename(match.plugin.kind, match.game.key), text),
+        media=TextFile(history_filename(plugin.kind, game.key), text),
         priority=Priority.LOW if chat_id < 0 else None,
     )

@@ -1,5 +1,6 @@
-"""The game flow: a command (a press, a timer, a bot player's move, a lobby action) checked against the game in
-play, decided, and stored with all it caused in one transaction — then handed to delivery to be drawn and sent.
+"""The game flow, pure: commands (a press, a timer, a bot player's move, a lobby action), each decided against the
+game in play — its events, or a refusal that changes nothing — and the events, each of which says how it changes
+the game. No await, no database, no Telegram, no clock but the time a decision is given.
 
-``store`` (the games in play, the unit of work), ``lobby``, ``moves``, ``turns`` (what each game's timer finds
-due), ``people``, ``chats``, ``hints``; ``service`` is the one entry the handlers use."""
+``commands`` and ``events``; the decisions of ``lobby``, ``moves``, ``people``, ``turns`` (what falls due) and
+``hints``. The pipeline (``bot.pipeline``) loads, calls them, stores and has the result drawn."""

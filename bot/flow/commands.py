@@ -1,34 +1,69 @@
-"""Commands: every change a handler, a timer or the outbox asks of the game flow, as one typed value.
+"""Commands: every change of a game (or look at one) that a handler, a game's timer or the outbox asks for, as
+one typed value; and what a decision comes to — its events (:class:`Decided`) or a refusal that changes nothing
+(:class:`Refusal`).
 
-A handler turns its update into a command and hands it to :meth:`bot.flow.service.GameService.run`; the command's
-component decides (a :class:`~bot.flow.store.Change`, stored in one transaction, or a refusal); the service then
-has the change drawn and delivered. ``answer`` is what a press is answered when the change says nothing else.
-"""
+A handler turns its update into a command; the pipeline loads what the command's decision needs, calls the
+decision (a pure function of this package), stores the events, and has them drawn. ``answer`` is what a press is
+answered when the decision says nothing else."""
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import ClassVar
 
-from bot.views import Answer, LobbyScreen
+from bot.model.answers import Answer
+from bot.model.game import Event, LobbyScreen, Person, Seat
 from engine.ai import Level
-from engine.core import JSONValue
-
-
-@dataclass(frozen=True, slots=True)
-class Pressed:
-    """The message a button was pressed in (a private hand whose send the bot never recorded is adopted)."""
-
-    chat_id: int
-    message_id: int
+from engine.core import IllegalActionError, JSONValue
 
 
 class Command:
-    """What every command has: the answer to its press when the change gives none."""
+    """What every command has: the answer to its press when the decision gives none."""
 
     answer: ClassVar[Answer | None] = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decided:
+    """What a command did: its events (none: it changed nothing, as a look at a game) and the press's answer."""
+
+    events: tuple[Event, ...] = ()
+    answer: Answer | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """A command refused: nothing changed. ``reason`` is an :class:`Answer` or an engine's reason (``cause``: the
+    engine's refusal, whose cards the answer names)."""
+
+    reason: enum.Enum
+    params: Mapping[str, object] = field(default_factory=dict)
+    cause: IllegalActionError | None = None
+
+    @classmethod
+    def of(cls, error: IllegalActionError) -> Refusal:
+        """The engine's refusal of a move, in its own words."""
+        return cls(error.reason, error.params, error)
+
+
+Decision = Decided | Refusal
+
+
+@dataclass(frozen=True, slots=True)
+class FlowConfig:
+    """The settings the flow's decisions follow."""
+
+    lobby_ttl: float = 1800.0
+    turn_timeout: int = 60
+    reminder_before: float = 15.0
+    afk_strikes: int = 2
+    bot_delay: float = 1.0
+    game_seed: int | None = None
+    default_target: int | None = None
+    max_open_lobbies: int = 3
+    """Lobbies one person may have open at once (across all groups)."""
 
 
 # --- the lobby -----------------------------------------------------------------------------------------------
@@ -36,19 +71,26 @@ class Command:
 
 @dataclass(frozen=True, slots=True)
 class OpenLobby(Command):
+    """A game's command (or /new's choice) in a group: its lobby (``options`` None: the game's defaults). A
+    rematch's lobby has the last party's ``seats``, its ``host`` and its ``turn_timeout``."""
+
     chat_id: int
     thread_id: int
     creator: Person
     kind: str
     options: dict[str, JSONValue] | None = None
+    seats: tuple[Seat, ...] = ()
+    host: int | None = None
+    turn_timeout: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Join(Command):
+    """``/start j_<game>`` in private: a seat in the lobby (only for a member of the lobby's group)."""
+
     answer = Answer.JOINED
     game_id: int
     person: Person
-    is_member: MemberCheck
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +144,6 @@ class Cancel(Command):
 
     answer = Answer.GAME_CANCELLED
     person: Person
-    is_admin: AdminCheck
     game_id: int | None = None
     chat_id: int = 0
     thread_id: int = 0
@@ -116,14 +157,13 @@ class Rematch(Command):
 
 @dataclass(frozen=True, slots=True)
 class StartSolo(Command):
-    """A private game against ``opponents`` bot players, in one live message (``adopt_message``, if any)."""
+    """A private game against ``opponents`` bot players at ``level`` (``options`` None: the game's defaults)."""
 
     person: Person
     kind: str
     opponents: int
     level: Level
     options: dict[str, JSONValue] | None = None
-    adopt_message: int | None = None
 
 
 # --- play ----------------------------------------------------------------------------------------------------
@@ -137,17 +177,15 @@ class Pick(Command):
     person: Person
     version: int
     card: str
-    pressed: Pressed | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Back(Command):
-    """«Another card»: the first tap forgotten."""
+    """«Другая карта»: the first tap forgotten."""
 
     game_id: int
     person: Person
     version: int
-    pressed: Pressed | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +196,6 @@ class Play(Command):
     person: Person
     version: int
     index: int
-    pressed: Pressed | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,12 +216,37 @@ class LeaveGame(Command):
     person: Person
 
 
-# --- looking again (nothing stored: the messages drawn anew) ---------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class BotMove(Command):
+    """A game's timer: the bot moves for ``seat`` of the party at ``version`` — a bot player's choice, or the move
+    «любитель» would make for a person whose time ran out (``action``: the engine's action chosen)."""
+
+    game_id: int
+    version: int
+    seat: int
+    action: object
+
+
+@dataclass(frozen=True, slots=True)
+class Remind(Command):
+    """A game's timer: the person to move is reminded that their time runs out."""
+
+    game_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Expire(Command):
+    """A game's timer: the lobby nobody started is closed."""
+
+    game_id: int
+
+
+# --- looking again (nothing stored: the messages drawn anew) -----------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
 class ShowHand(Command):
-    """«🃏 Мои карты»: the player's live message sent anew at the bottom of their chat."""
+    """«🃏 Мои карты» (``/start g_<game>``): the player's live message sent anew at the bottom of their chat."""
 
     game_id: int
     person: Person
@@ -192,7 +254,7 @@ class ShowHand(Command):
 
 @dataclass(frozen=True, slots=True)
 class HandsBack(Command):
-    """/start, /play, /score in private: the hand of each running game (``solo_only``: the solo one) anew."""
+    """/start, /score in private: the hand of each running game (``solo_only``: the solo one) anew."""
 
     person: Person
     solo_only: bool = False
@@ -229,7 +291,7 @@ class SendHistory(Command):
 
 @dataclass(frozen=True, slots=True)
 class Repost(Command):
-    """``/score`` in a group: the table message again at the bottom of the chat."""
+    """``/score text`` in a group: the table message again at the bottom of the chat."""
 
     chat_id: int
     thread_id: int
@@ -286,51 +348,3 @@ class EndAbandoned(Command):
     """The games nobody has moved in for ``idle_for`` seconds (the bot's clock) are closed, each chat told why."""
 
     idle_for: float
-
-
-@dataclass(frozen=True, slots=True)
-class Done:
-    """What a command came to: the answer to its press, and the game it concerned (0: none)."""
-
-    answer: Answer | None
-    game_id: int = 0
-    counted: int = 0
-    """How many games it showed (a look at every running game)."""
-
-
-AdminCheck = Callable[[int], Awaitable[bool]]
-"""Whether the person administers the chat with this id (asked of Telegram, outside any game's lock)."""
-MemberCheck = Callable[[int], Awaitable[bool]]
-"""Whether the person is a member of the chat with this id (likewise)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ServiceConfig:
-    lobby_ttl: float = 1800.0
-    turn_timeout: int = 60
-    reminder_before: float = 15.0
-    afk_strikes: int = 2
-    bot_delay: float = 1.0
-    game_seed: int | None = None
-    default_target: int | None = None
-    max_open_lobbies: int = 3
-    """Lobbies one person may have open at once (across all groups)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Person:
-    """A Telegram user as the service needs them."""
-
-    user_id: int
-    name: str
-    username: str | None = None
-    lang: str | None = None
-
-
-class ServiceError(Exception):
-    """A press or command the service refuses; ``reason`` is a views ``Answer`` or an engine reason enum."""
-
-    def __init__(self, reason: enum.Enum, **params: object) -> None:
-        super().__init__(f"{reason.value}")
-        self.reason = reason
-        self.params = params

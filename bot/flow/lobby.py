@@ -1,406 +1,337 @@
-"""The lobby: opening a game (in a group, or solo against bot players), taking and leaving seats, bot players,
-options and screens, the start, cancelling, and the rematch of a finished game.
-
-Each step is one unit of work and returns a :class:`Change`; the service has it drawn.
-"""
+"""The lobby's decisions: opening a game (in a group, or solo against bot players), taking and leaving seats, bot
+players, options and screens, the start, cancelling, the rematch of a finished game and the end of a lobby nobody
+started. Each is a pure function of the command, the game and what was loaded for it: its events, or a refusal."""
 
 from __future__ import annotations
 
-import logging
-import secrets
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from bot.callbacks import TURN_TIME_KEY
 from bot.flow.commands import (
     AddBot,
     Cancel,
-    EndAbandoned,
+    Decided,
+    Decision,
+    FlowConfig,
     Join,
     LeaveLobby,
     OpenLobby,
-    Person,
+    Refusal,
     Rematch,
     RemoveBot,
-    ServiceConfig,
-    ServiceError,
     SetOption,
     ShowScreen,
     Start,
     StartSolo,
 )
-from bot.flow.events import Abandoned, RematchCalled
-from bot.flow.moves import arm_deadline
-from bot.flow.store import Change, Match, Store, Unit
-from bot.games import AnyPlugin, plugin_of
-from bot.games.base import Options, Party
+from bot.flow.moves import deadline_of
+from bot.games import plugin_of
 from bot.i18n import locale_for
-from bot.storage import GameMode, GameRow, GameStatus, SeatRow, repo, upkeep
-from bot.storage.tx import Batch
-from bot.views import Answer, LobbyScreen
+from bot.model.answers import Answer
+from bot.model.game import (
+    Abandoned,
+    Cancelled,
+    Dealt,
+    Expired,
+    Game,
+    GameMode,
+    GameStatus,
+    LobbyScreen,
+    LobbyShows,
+    Opened,
+    OptionsSet,
+    RematchCalled,
+    Seat,
+    Seated,
+    Seen,
+    Unseated,
+    User,
+)
 from engine.ai import Level
 
-log = logging.getLogger(__name__)
+
+@dataclass(frozen=True, slots=True)
+class Opening:
+    """What opening a game reads of its chat and its people: the new game's id, when, whether the bot may post
+    there, the chat's active game (its status), the host's open lobbies, the people who sit down as the bot knows
+    them (the creator, a rematch's players), and the language the chat chose."""
+
+    game_id: int
+    now: float
+    refused: bool = False
+    running: GameStatus | None = None
+    open_lobbies: int = 0
+    users: Mapping[int, User] = field(default_factory=dict)
+    lang: str | None = None
 
 
-ChatCheck = Callable[[int], bool]
-"""Whether the bot may not post in the chat with this id (the outbox knows)."""
+def lobby_or_game(status: GameStatus) -> Answer:
+    """Why nothing new opens in a chat whose game has ``status``: its lobby is open, or its party is on."""
+    return Answer.LOBBY_OPEN if status is GameStatus.LOBBY else Answer.GAME_RUNNING
 
 
-class Lobby:
-    def __init__(self, store: Store, config: ServiceConfig, is_refused: ChatCheck) -> None:
-        self.store = store
-        self.config = config
-        self._is_refused = is_refused
-
-    async def open(
-        self,
-        command: OpenLobby,
-        *,
-        turn_timeout: int | None = None,
-        seats: Sequence[SeatRow] = (),
-        host: int | None = None,
-    ) -> Change:
-        """A new lobby in a group; the creator sits down at once if the bot may already write to them
-        (``seats``: a rematch's, all seated; ``host``: who runs the lobby, if not the one who opened it)."""
-        chat_id, thread_id, creator, kind = command.chat_id, command.thread_id, command.creator, command.kind
-        host = creator.user_id if host is None else host
-        options = command.options
-        plugin = plugin_of(kind)
-        if self._is_refused(chat_id):
-            # The bot cannot post there (removed, or not allowed to write): a lobby nobody sees would block the chat.
-            log.info("no lobby in chat %s: the bot cannot post there", chat_id)
-            raise ServiceError(Answer.UNKNOWN)
-        now = self.store.clock.now()
-        try:
-            async with self.store.tx() as tx:
-                running = await repo.active_game_in_chat(tx, chat_id, thread_id)
-                if running is not None:
-                    raise ServiceError(lobby_or_game(running))
-                if await repo.open_lobbies_of(tx, host) >= self.config.max_open_lobbies:
-                    log.info("no lobby in chat %s: %s has too many open", chat_id, creator.user_id)
-                    raise ServiceError(Answer.TOO_MANY_LOBBIES)
-                user = await repo.get_user(tx, creator.user_id)
-                game_id = await repo.insert_game(
-                    tx,
-                    kind=plugin.kind,
-                    mode=GameMode.GROUP,
-                    status=GameStatus.LOBBY,
-                    chat_id=chat_id,
-                    thread_id=thread_id,
-                    creator_id=host,
-                    options=options or plugin.default_options(self.config.default_target),
-                    turn_timeout=self.config.turn_timeout if turn_timeout is None else turn_timeout,
-                    lang=await repo.chat_lang(tx, chat_id) or locale_for(creator.lang).value,
-                    now=now,
-                    expires_at=now + self.config.lobby_ttl,
-                )
-                if seats:
-                    taken = [
-                        (s.user_id, s.name, s.level if s.is_bot else None)
-                        for s in seats[: plugin.max_players]
-                    ]
-                elif user is not None and user.reachable:
-                    taken = [(creator.user_id, creator.name, None)]
-                else:
-                    taken = []
-                batch = Batch()
-                repo.upsert_user(batch, creator.user_id, creator.name, creator.username, creator.lang)
-                repo.insert_seats(
-                    batch,
-                    [
-                        SeatRow(game_id, i, uid, name, level, 0, False)
-                        for i, (uid, name, level) in enumerate(taken)
-                    ],
-                )
-                await tx.run(batch)
-                match = await self.store.adopt(tx, game_id)
-        except sqlite3.IntegrityError:
-            raise ServiceError(Answer.GAME_RUNNING) from None
-        self.store.keep(match)
-        log.info("game %s: a %s lobby opened in chat %s by %s", game_id, kind, chat_id, creator.user_id)
-        return Change(match)
-
-    async def join(self, command: Join) -> Change:
-        """``/start j_<game>`` in private: take a seat in the lobby — only a member of the lobby's group may.
-
-        Game ids are sequential, so a link is easy to guess: membership is asked of Telegram (outside the lock).
-        """
-        game_id, person, is_member = command.game_id, command.person, command.is_member
-        game = await self.store.game(game_id)
-        if game is None:
-            raise ServiceError(Answer.NO_GAME)
-        if (
-            game.mode is GameMode.GROUP
-            and game.status is GameStatus.LOBBY
-            and not await is_member(game.chat_id)
-        ):
-            log.info("game %s: %s is not in chat %s and may not join", game_id, person.user_id, game.chat_id)
-            raise ServiceError(Answer.NOT_IN_GROUP)
-        async with self.store.mutate(game_id) as unit:
-            match = unit.match
-            if match.game.status is GameStatus.PLAYING:
-                if match.seat_of(person.user_id) is not None:
-                    return Change(match, Answer.ALREADY_JOINED, wake_timer=False)
-                raise ServiceError(Answer.GAME_RUNNING)
-            if match.game.status is not GameStatus.LOBBY:
-                raise ServiceError(Answer.LOBBY_CLOSED)  # expired, cancelled or long over
-            if match.seat_of(person.user_id) is not None:
-                return Change(match, Answer.ALREADY_JOINED, wake_timer=False)
-            if len(match.seats) >= match.plugin.max_players:
-                raise ServiceError(Answer.LOBBY_FULL)
-            await unit.seen(person, started=True)
-            unit.add_seat(person.user_id, person.name, None)
-        return Change(unit.match, Answer.JOINED)
-
-    async def leave(self, command: LeaveLobby) -> Change:
-        game_id, person = command.game_id, command.person
-        async with self.store.mutate(game_id) as unit:
-            match = _lobby(unit)
-            seat = match.seat_of(person.user_id)
-            if seat is None:
-                raise ServiceError(Answer.NOT_A_PLAYER)
-            unit.remove_seat(seat.seat)
-        return Change(unit.match, Answer.LEFT)
-
-    async def add_bot(self, command: AddBot) -> Change:
-        game_id, person = command.game_id, command.person
-        try:
-            bot_level = Level(command.level)
-        except ValueError:
-            raise ServiceError(Answer.UNKNOWN) from None
-        async with self.store.mutate(game_id) as unit:
-            match = _creators(unit, person)
-            if len(match.seats) >= match.plugin.max_players:
-                raise ServiceError(Answer.LOBBY_FULL)
-            unit.add_seat(None, "", bot_level.value)
-        log.info("game %s: a bot player (%s) added", game_id, bot_level.value)
-        return Change(unit.match, Answer.BOT_ADDED, screen=LobbyScreen.MAIN)
-
-    async def remove_bot(self, command: RemoveBot) -> Change:
-        """The creator takes the bot player in lobby seat ``seat`` away."""
-        game_id, person = command.game_id, command.person
-        try:
-            index = int(command.seat)
-        except ValueError:
-            raise ServiceError(Answer.UNKNOWN) from None
-        async with self.store.mutate(game_id) as unit:
-            match = _creators(unit, person)
-            if not 0 <= index < len(match.seats) or not match.seats[index].is_bot:
-                raise ServiceError(Answer.STALE)
-            unit.remove_seat(index)
-        log.info("game %s: the bot player in seat %s removed", game_id, index)
-        screen = None if any(s.is_bot for s in unit.match.seats) else LobbyScreen.MAIN
-        return Change(unit.match, Answer.BOT_REMOVED, screen=screen)
-
-    async def show_screen(self, command: ShowScreen) -> Change:
-        """Switch the lobby message between its main, settings and bot-level screens."""
-        async with self.store.mutate(command.game_id) as unit:
-            _lobby(unit)
-            if command.screen in (LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL):
-                _creators(unit, command.person)
-        return Change(unit.match, wake_timer=False, screen=command.screen)
-
-    async def set_option(self, command: SetOption) -> Change:
-        key, value = command.key, command.value
-        async with self.store.mutate(command.game_id) as unit:
-            match = _creators(unit, command.person)
-            options = dict(match.game.options)
-            turn_timeout = match.game.turn_timeout
-            try:
-                if key == TURN_TIME_KEY:
-                    turn_timeout = int(value)
-                    if not 0 <= turn_timeout <= 3600:
-                        raise ValueError("turn time out of range")
-                else:
-                    options = match.plugin.set_option(options, key, value)
-            except ValueError:
-                raise ServiceError(Answer.UNKNOWN) from None
-            unit.update_game(options=options, turn_timeout=turn_timeout)
-        return Change(unit.match, Answer.SETTING_SAVED)
-
-    def _new_party(self, plugin: AnyPlugin, options: Options, players: int) -> Party:
-        """A new party dealt from the configured seed (tests) or a fresh random one."""
-        seed = self.config.game_seed if self.config.game_seed is not None else secrets.randbits(48)
-        return plugin.new_party(options, players, seed)
-
-    async def start(self, command: Start) -> Change:
-        """The creator starts the party: the seats are fixed, the engine deals."""
-        game_id = command.game_id
-        async with self.store.mutate(game_id) as unit:
-            match = _creators(unit, command.person)
-            plugin = match.plugin
-            players = len(match.seats)
-            if players < plugin.min_players:
-                raise ServiceError(Answer.NOT_ENOUGH_PLAYERS, count=plugin.min_players)
-            empty = plugin.max_players - players if plugin.fills_with_bots else 0
-            party = self._new_party(plugin, match.game.options, players + empty)
-            for _ in range(empty):
-                unit.add_seat(None, "", Level.NORMAL.value)
-            unit.update_game(status=GameStatus.PLAYING, record=party.record(), version=0, expires_at=None)
-            unit.match.party = party
-            arm_deadline(unit, self.config)
-        log.info("game %s: started with %d seats (%d bot players added)", game_id, players + empty, empty)
-        everyone = {s.user_id for s in unit.match.seats if s.user_id is not None}
-        return Change(unit.match, resend=everyone, screen=LobbyScreen.MAIN)
-
-    async def cancel(self, command: Cancel) -> Change:
-        """The creator, or an admin of the game's own chat, cancels it: the lobby's button names the game,
-        ``/cancel`` the chat (in a group: its game; in private: the solo game).
-
-        Admin rights are asked of Telegram before the game's lock is taken: a flood of presses by people who
-        may not cancel must never hold up the players' moves.
-        """
-        person, is_admin, game_id = command.person, command.is_admin, command.game_id
-        if game_id is None:
-            found = await repo.active_game_in_chat(self.store.db, command.chat_id, command.thread_id)
-            if found is None:
-                raise ServiceError(Answer.NO_GAME)
-            game_id = found.id
-        game = await self.store.game(game_id)
-        if game is None or not game.status.is_active:
-            raise ServiceError(Answer.NO_GAME)
-        allowed = person.user_id == game.creator_id
-        if not allowed and game.mode is GameMode.GROUP:
-            allowed = await is_admin(game.chat_id)
-        if not allowed:
-            raise ServiceError(Answer.NOT_CREATOR_OR_ADMIN)
-        async with self.store.mutate(game_id) as unit:
-            match = unit.match
-            if not match.game.status.is_active:
-                raise ServiceError(Answer.NO_GAME)
-            if match.game.chat_id != game.chat_id and person.user_id != match.game.creator_id:
-                # The group moved meanwhile (a migration): the rights were checked in the old chat.
-                raise ServiceError(Answer.NOT_CREATOR_OR_ADMIN)
-            log.info("game %s: cancelled by %s", game_id, person.user_id)
-            unit.close(GameStatus.CANCELLED)
-        # Said once: a button's message changes in place; ``/cancel`` gets the game's message anew below it (the
-        # group's, or a solo game's hand).
-        below = command.game_id is None
-        group = unit.match.game.mode is GameMode.GROUP
-        resend = {person.user_id} if below and not group else set()
-        return Change(unit.match, Answer.GAME_CANCELLED, resend=resend, resend_table=below and group)
-
-    async def rematch(self, command: Rematch) -> Change:
-        """A new game with the same players and options as a finished one (group: a lobby; solo: a game)."""
-        game_id, person = command.game_id, command.person
-        game = await repo.get_game(self.store.db, game_id)
-        seats = await repo.seats_of(self.store.db, game_id) if game else []
-        if game is None:
-            raise ServiceError(Answer.NO_GAME)
-        if not any(s.user_id == person.user_id for s in seats):
-            raise ServiceError(Answer.NOT_A_PLAYER)
-        if game.status.is_active:
-            raise ServiceError(lobby_or_game(game))
-        if game.status is not GameStatus.FINISHED:
-            raise ServiceError(
-                Answer.NO_GAME
-            )  # a cancelled or expired game has no «Реванш»: only a forged press
-        options = dict(game.options)
-        options.pop("players", None)
-        if game.mode is GameMode.SOLO:
-            bots = [s for s in seats if s.is_bot]
-            level = bots[0].plays_at if bots else Level.NORMAL
-            return await self.start_solo(StartSolo(person, game.kind, len(bots), level, options))
-        # The party's host runs the rematch too, whoever taps «🔁 Реванш» first (if they played in it).
-        host = game.creator_id if any(s.user_id == game.creator_id for s in seats) else person.user_id
-        reopened = OpenLobby(game.chat_id, game.thread_id, person, game.kind, options)
-        opened = await self.open(reopened, turn_timeout=game.turn_timeout, seats=seats, host=host)
-        lobby = opened.match
-        if not any(s.user_id not in (None, person.user_id) for s in lobby.seats):
-            return opened  # nobody else to call
-        async with self.store.mutate(lobby.game.id) as unit:  # the others called, by name, in the group
-            caller = unit.match.seat_of(person.user_id)
-            notices = [unit.tell(RematchCalled(caller.seat))] if caller is not None else []
-        return Change(unit.match, notices=notices)
-
-    async def start_solo(self, command: StartSolo) -> Change:
-        """A private game against ``opponents`` bot players, in one live message (the message whose button
-        started it, if any)."""
-        person, kind, opponents, level = command.person, command.kind, command.opponents, command.level
-        options = command.options
-        plugin = plugin_of(kind)
-        if opponents not in plugin.solo_opponents:
-            raise ServiceError(Answer.UNKNOWN)
-        lobby_options = options or plugin.default_options(self.config.default_target)
-        party = self._new_party(plugin, lobby_options, opponents + 1)
-        now = self.store.clock.now()
-        try:
-            async with self.store.tx() as tx:
-                if await repo.active_game_in_chat(tx, person.user_id, 0) is not None:
-                    raise ServiceError(Answer.GAME_RUNNING)
-                game_id = await repo.insert_game(
-                    tx,
-                    kind=plugin.kind,
-                    mode=GameMode.SOLO,
-                    status=GameStatus.PLAYING,
-                    chat_id=person.user_id,
-                    thread_id=0,
-                    creator_id=person.user_id,
-                    options=lobby_options,
-                    turn_timeout=0,
-                    lang=locale_for(person.lang).value,
-                    now=now,
-                    expires_at=None,
-                    record=party.record(),
-                )
-                batch = Batch()
-                repo.upsert_user(
-                    batch, person.user_id, person.name, person.username, person.lang, started=True
-                )
-                seats = [SeatRow(game_id, 0, person.user_id, person.name, None, 0, False)]
-                seats += [SeatRow(game_id, i + 1, None, "", level.value, 0, False) for i in range(opponents)]
-                repo.insert_seats(batch, seats)
-                await tx.run(batch)
-                match = await self.store.adopt(tx, game_id)
-        except sqlite3.IntegrityError:
-            raise ServiceError(Answer.GAME_RUNNING) from None
-        self.store.keep(match)
-        log.info(
-            "game %s: a solo %s game started by %s against %d bot players (%s)",
-            game_id,
-            kind,
-            person.user_id,
-            opponents,
-            level.value,
-        )
-        return Change(match, started_in=command.adopt_message)
+def open_lobby(command: OpenLobby, opening: Opening, config: FlowConfig) -> Decision:
+    """A new lobby in a group; the creator sits down at once if the bot may already write to them (a rematch's
+    lobby: the last party's seats)."""
+    plugin = plugin_of(command.kind)
+    creator = command.creator
+    host = creator.user_id if command.host is None else command.host
+    if opening.refused:
+        return Refusal(Answer.UNKNOWN)  # the bot cannot post there: a lobby nobody sees would block the chat
+    if opening.running is not None:
+        return Refusal(lobby_or_game(opening.running))
+    if opening.open_lobbies >= config.max_open_lobbies:
+        return Refusal(Answer.TOO_MANY_LOBBIES)
+    stored = opening.users.get(creator.user_id)
+    known = stored.seen_as(creator) if stored is not None else User.first_seen(creator)
+    if command.seats:
+        taken = [
+            Seat(i, s.user_id, s.name, s.level) for i, s in enumerate(command.seats[: plugin.max_players])
+        ]
+    elif known.reachable:
+        taken = [Seat(0, creator.user_id, creator.name)]
+    else:
+        taken = []
+    game = Game(
+        id=opening.game_id,
+        kind=plugin.kind,
+        mode=GameMode.GROUP,
+        status=GameStatus.LOBBY,
+        chat_id=command.chat_id,
+        thread_id=command.thread_id,
+        creator_id=host,
+        options=command.options or plugin.default_options(config.default_target),
+        turn_timeout=config.turn_timeout if command.turn_timeout is None else command.turn_timeout,
+        lang=opening.lang or locale_for(creator.lang).value,
+        created_at=opening.now,
+        expires_at=opening.now + config.lobby_ttl,
+        seats=tuple(taken),
+        users={**{u: opening.users[u] for u in _people(taken) if u in opening.users}, creator.user_id: known},
+    )
+    events: list[Opened | Seen | RematchCalled] = [Opened(game), Seen(creator)]
+    caller = next((s for s in taken if s.user_id == creator.user_id), None)
+    if command.seats and caller is not None and any(s.user_id not in (None, creator.user_id) for s in taken):
+        events.append(RematchCalled(caller.seat))  # the others called, by name, in the group
+    return Decided(tuple(events))
 
 
-def _lobby(unit: Unit) -> Match:
-    if unit.match.game.status is not GameStatus.LOBBY:
-        raise ServiceError(Answer.STALE)
-    return unit.match
+def _people(seats: Sequence[Seat]) -> list[int]:
+    return [s.user_id for s in seats if s.user_id is not None]
 
 
-def _creators(unit: Unit, person: Person) -> Match:
-    """The lobby, which only its creator may change."""
-    match = _lobby(unit)
-    if person.user_id != match.game.creator_id:
-        raise ServiceError(Answer.NOT_CREATOR)
-    return match
+def start_solo(command: StartSolo, opening: Opening, seed: int, config: FlowConfig) -> Decision:
+    """A private game against ``opponents`` bot players, dealt at once."""
+    plugin = plugin_of(command.kind)
+    person = command.person
+    if command.opponents not in plugin.solo_opponents:
+        return Refusal(Answer.UNKNOWN)
+    if opening.running is not None:
+        return Refusal(Answer.GAME_RUNNING)
+    options = command.options or plugin.default_options(config.default_target)
+    seats = [Seat(0, person.user_id, person.name)]
+    seats += [Seat(i + 1, None, "", command.level.value) for i in range(command.opponents)]
+    game = Game(
+        id=opening.game_id,
+        kind=plugin.kind,
+        mode=GameMode.SOLO,
+        status=GameStatus.PLAYING,
+        chat_id=person.user_id,
+        thread_id=0,
+        creator_id=person.user_id,
+        options=options,
+        turn_timeout=0,
+        lang=locale_for(person.lang).value,
+        created_at=opening.now,
+        seats=tuple(seats),
+        users={person.user_id: User.first_seen(person)},
+        party=plugin.new_party(options, command.opponents + 1, seed),
+    )
+    return Decided((Opened(game), Seen(person, started=True)))
 
 
-async def end_abandoned(store: Store, command: EndAbandoned) -> list[Change]:
-    """Games nobody plays any more: a party without a move for ``idle_for`` — a solo game its player never came
-    back to, a group game everyone left — is closed as cancelled (no result counts), so its timers, screens and
-    stored live messages do not stay forever; its chat is told why."""
-    days = max(1, round(command.idle_for / 86400))
-    changes: list[Change] = []
-    for game_id in await upkeep.abandoned_games(store.db, store.clock.now() - command.idle_for):
-        try:
-            async with store.mutate(game_id) as unit:
-                if unit.match.game.status is not GameStatus.PLAYING:
-                    continue
-                unit.close(GameStatus.CANCELLED)
-                notice = unit.tell(Abandoned(days))
-        except ServiceError:
-            continue  # gone meanwhile
-        log.info("game %s: no move since long ago; ended as abandoned", game_id)
-        changes.append(Change(unit.match, notices=[notice]))
-    return changes
+def rematch(command: Rematch, finished: Game | None) -> OpenLobby | StartSolo | Refusal:
+    """What a rematch of a finished game opens: its players and options again — a group's lobby (its host runs
+    it, whoever taps «🔁 Реванш» first, if the host played), or a solo game against the same bot players."""
+    person = command.person
+    if finished is None:
+        return Refusal(Answer.NO_GAME)
+    if finished.seat_of(person.user_id) is None:
+        return Refusal(Answer.NOT_A_PLAYER)
+    if finished.status.is_active:
+        return Refusal(lobby_or_game(finished.status))
+    if finished.status is not GameStatus.FINISHED:
+        return Refusal(Answer.NO_GAME)  # a cancelled or expired game has no «Реванш»: only a forged press
+    options = {k: v for k, v in finished.options.items() if k != "players"}
+    if finished.mode is GameMode.SOLO:
+        bots = [s for s in finished.seats if s.is_bot]
+        level = bots[0].plays_at if bots else Level.NORMAL
+        return StartSolo(person, finished.kind, len(bots), level, options)
+    host = finished.creator_id if finished.seat_of(finished.creator_id) is not None else person.user_id
+    return OpenLobby(
+        finished.chat_id,
+        finished.thread_id,
+        person,
+        finished.kind,
+        options,
+        seats=finished.seats,
+        host=host,
+        turn_timeout=finished.turn_timeout,
+    )
 
 
-def lobby_or_game(game: GameRow) -> Answer:
-    """Why nothing new opens in a chat where ``game`` is active: its lobby is open, or its party is on."""
-    return Answer.LOBBY_OPEN if game.status is GameStatus.LOBBY else Answer.GAME_RUNNING
+def join(command: Join, game: Game, member: bool | None) -> Decision:
+    """A seat in the lobby, for a member of its group (``member``: what Telegram said; None: it could not be
+    asked)."""
+    person = command.person
+    if game.mode is GameMode.GROUP and game.status is GameStatus.LOBBY and member is not True:
+        return Refusal(Answer.CANNOT_CHECK if member is None else Answer.NOT_IN_GROUP)
+    seated = game.seat_of(person.user_id) is not None
+    if game.status is GameStatus.PLAYING:
+        return Decided(answer=Answer.ALREADY_JOINED) if seated else Refusal(Answer.GAME_RUNNING)
+    if game.status is not GameStatus.LOBBY:
+        return Refusal(Answer.LOBBY_CLOSED)  # expired, cancelled or long over
+    if seated:
+        return Decided(answer=Answer.ALREADY_JOINED)
+    if len(game.seats) >= plugin_of(game.kind).max_players:
+        return Refusal(Answer.LOBBY_FULL)
+    return Decided((Seen(person, started=True), Seated(person.user_id, person.name)), Answer.JOINED)
+
+
+def _lobby(game: Game) -> Refusal | None:
+    return None if game.status is GameStatus.LOBBY else Refusal(Answer.STALE)
+
+
+def _creators(game: Game, user_id: int) -> Refusal | None:
+    """Why ``user_id`` may not change the lobby (only its creator may), if they may not."""
+    refusal = _lobby(game)
+    if refusal is None and user_id != game.creator_id:
+        refusal = Refusal(Answer.NOT_CREATOR)
+    return refusal
+
+
+def leave_lobby(command: LeaveLobby, game: Game) -> Decision:
+    refusal = _lobby(game)
+    if refusal is not None:
+        return refusal
+    seat = game.seat_of(command.person.user_id)
+    if seat is None:
+        return Refusal(Answer.NOT_A_PLAYER)
+    return Decided((Unseated(seat.seat),), Answer.LEFT)
+
+
+def add_bot(command: AddBot, game: Game) -> Decision:
+    try:
+        level = Level(command.level)
+    except ValueError:
+        return Refusal(Answer.UNKNOWN)
+    refusal = _creators(game, command.person.user_id)
+    if refusal is not None:
+        return refusal
+    if len(game.seats) >= plugin_of(game.kind).max_players:
+        return Refusal(Answer.LOBBY_FULL)
+    return Decided((Seated(None, "", level.value), LobbyShows(LobbyScreen.MAIN)), Answer.BOT_ADDED)
+
+
+def remove_bot(command: RemoveBot, game: Game) -> Decision:
+    """The creator takes the bot player in lobby seat ``seat`` away (the bot players' screen stays while any
+    is left)."""
+    try:
+        index = int(command.seat)
+    except ValueError:
+        return Refusal(Answer.UNKNOWN)
+    refusal = _creators(game, command.person.user_id)
+    if refusal is not None:
+        return refusal
+    if not 0 <= index < len(game.seats) or not game.seats[index].is_bot:
+        return Refusal(Answer.STALE)
+    left = [s for s in game.seats if s.seat != index]
+    shows = () if any(s.is_bot for s in left) else (LobbyShows(LobbyScreen.MAIN),)
+    return Decided((Unseated(index), *shows), Answer.BOT_REMOVED)
+
+
+def show_screen(command: ShowScreen, game: Game) -> Decision:
+    """The lobby's message turns to its main, settings or bot-level screen (the last two: its creator's)."""
+    refusal = _lobby(game)
+    if refusal is None and command.screen in (LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL):
+        refusal = _creators(game, command.person.user_id)
+    return refusal or Decided((LobbyShows(command.screen),))
+
+
+def set_option(command: SetOption, game: Game) -> Decision:
+    refusal = _creators(game, command.person.user_id)
+    if refusal is not None:
+        return refusal
+    options, turn_timeout = dict(game.options), game.turn_timeout
+    try:
+        if command.key == TURN_TIME_KEY:
+            turn_timeout = int(command.value)
+            if not 0 <= turn_timeout <= 3600:
+                raise ValueError("turn time out of range")
+        else:
+            options = plugin_of(game.kind).set_option(options, command.key, command.value)
+    except ValueError:
+        return Refusal(Answer.UNKNOWN)
+    return Decided((OptionsSet(options, turn_timeout),), Answer.SETTING_SAVED)
+
+
+def start(command: Start, game: Game, seed: int, now: float, config: FlowConfig) -> Decision:
+    """The creator starts the party: the seats are fixed (a game that fills with bot players fills them), the
+    engine deals from ``seed``."""
+    refusal = _creators(game, command.person.user_id)
+    if refusal is not None:
+        return refusal
+    plugin = plugin_of(game.kind)
+    players = len(game.seats)
+    if players < plugin.min_players:
+        return Refusal(Answer.NOT_ENOUGH_PLAYERS, {"count": plugin.min_players})
+    empty = plugin.max_players - players if plugin.fills_with_bots else 0
+    dealt = Dealt(plugin.new_party(game.options, players + empty, seed), empty, Level.NORMAL.value)
+    deadline = deadline_of(dealt.apply(game), now, config)
+    return Decided((dealt, *deadline))
+
+
+@dataclass(frozen=True, slots=True)
+class Rights:
+    """Whether the person is an admin of ``chat_id``, as Telegram said (None: it could not be asked)."""
+
+    chat_id: int
+    is_admin: bool | None
+
+
+def cancel(command: Cancel, game: Game, rights: Rights | None, now: float) -> Decision:
+    """The creator, or an admin of the game's own chat (``rights``, asked of Telegram beforehand), cancels it."""
+    person = command.person
+    if not game.status.is_active:
+        return Refusal(Answer.NO_GAME)
+    if person.user_id != game.creator_id:
+        if game.mode is not GameMode.GROUP or rights is None or rights.chat_id != game.chat_id:
+            # a solo game is its player's; a group that moved meanwhile had the rights checked in the old chat
+            return Refusal(Answer.NOT_CREATOR_OR_ADMIN)
+        if rights.is_admin is None:
+            return Refusal(Answer.CANNOT_CHECK_RIGHTS)
+        if not rights.is_admin:
+            return Refusal(Answer.NOT_CREATOR_OR_ADMIN)
+    return Decided((Cancelled(person.user_id, now, in_chat=command.game_id is None),), Answer.GAME_CANCELLED)
+
+
+def expire(game: Game, now: float) -> Decision:
+    """A game's timer: the lobby nobody started in time closes (nothing, if it is no open lobby then)."""
+    if game.status is not GameStatus.LOBBY or game.expires_at is None or game.expires_at > now:
+        return Decided()
+    return Decided((Expired(now),))
+
+
+def close_hidden_lobby(game: Game, now: float) -> Decision:
+    """The bot was removed from the lobby's group: nobody could see or join it, so it is cancelled."""
+    if game.status is not GameStatus.LOBBY:
+        return Decided()
+    return Decided((Cancelled(0, now),))
+
+
+def abandon(game: Game, idle_for: float, now: float) -> Decision:
+    """A party without a move for ``idle_for`` (a solo game its player never came back to, a group game everyone
+    left) is closed as cancelled (no result counts); its chat is told why."""
+    if game.status is not GameStatus.PLAYING:
+        return Decided()
+    return Decided((Abandoned(max(1, round(idle_for / 86400)), now),))

@@ -16,6 +16,7 @@ from typing import Any, ClassVar, Generic, Protocol, TypeVar, cast
 
 from bot.games.paper import Paper
 from bot.i18n import Translator
+from bot.model.party import Party as RulesParty
 from bot.views.common import Rendered, SeatInfo, TableFrame, TableInfo
 from bot.views.lobby import LobbyInfo
 from bot.views.rules_book import RulesBook
@@ -213,46 +214,13 @@ Frame = TableFrame
 """What a message of a party shows besides the engine's view (see :class:`TableInfo`)."""
 
 
-class Party(Protocol):
-    """A party in play, whatever its game: the plug-in and the engine state, paired with their types.
+class Party(RulesParty, Protocol):
+    """A party in play, whatever its game: the plug-in and the engine state, paired with their types — what the
+    flow asks of it (:class:`bot.model.party.Party`) and how it is drawn.
 
-    The service holds parties only through this protocol, so nothing in it goes untyped: every step that
-    needs the game's own action and view types happens inside the plug-in's :class:`_Party`.
+    The bot holds parties only through this protocol, so nothing in it goes untyped: every step that needs the
+    game's own action and view types happens inside the plug-in's :class:`_Party`.
     """
-
-    @property
-    def version(self) -> int: ...
-    @property
-    def seed(self) -> int: ...
-    @property
-    def current_player(self) -> Player: ...
-    @property
-    def is_terminal(self) -> bool: ...
-    @property
-    def outcome(self) -> Outcome | None: ...
-    @property
-    def deals_completed(self) -> int: ...
-    @property
-    def reviewable(self) -> bool:
-        """Whether «🔍 Разбор партии» is offered: the game's engine registered bot players."""
-        ...
-
-    def record(self) -> GameRecord: ...
-    def after(self, index: int) -> tuple[Party, str]:
-        """The party after the current player's legal action number ``index``, and that action's code
-        (IndexError for no such action, IllegalActionError if the rules refuse it); this party is unchanged."""
-        ...
-
-    def actions_of_card(self, player: Player, code: str) -> list[int]: ...
-    def asks(self, code: str) -> bool: ...
-    def refusal(self, code: str) -> IllegalActionError | None: ...
-    def view_of(self, player: Player) -> object:
-        """What ``player`` may know (the engine's view), for a bot player to decide on."""
-        ...
-
-    def index_of(self, action: object) -> int:
-        """The index among the legal actions of ``action`` (a bot player's choice); ValueError if none."""
-        ...
 
     def render_table(self, frame: Frame, tr: Translator, player: Player = 0) -> Rendered:
         """The whole table as ``player`` sees it (the group's message reads only what everyone sees)."""
@@ -412,3 +380,9 @@ class _Party(Generic[ActionT, ViewT]):
         return self.plugin.render_party_end(
             self._table(frame, player), tr, rematch=rematch, personal=personal
         )
+
+
+def drawn(party: RulesParty) -> Party:
+    """A party in play as the drawing sees it: every party the bot holds was made by a plug-in
+    (:meth:`GamePlugin.new_party`, :meth:`GamePlugin.restore`), so it is drawn as well as played."""
+    return cast("Party", party)

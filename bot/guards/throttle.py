@@ -33,12 +33,10 @@ from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Message, TelegramObject
 
 from bot.clock import Clock
-from bot.delivery.outbox import Outbox, is_group
-from bot.delivery.outbox.core import answer_press
 from bot.guards.updates import PLACE, Place
 from bot.i18n import translator_for
-from bot.storage.models import throttle_note_slot
-from bot.views import Answer, answer_text
+from bot.model.answers import Answer
+from bot.pipeline.service import Pipeline
 
 log = logging.getLogger(__name__)
 
@@ -158,8 +156,8 @@ class Windows:
 class ThrottleMiddleware(BaseMiddleware):
     """An outer middleware for ``message`` and ``callback_query``: refuses what comes too fast."""
 
-    def __init__(self, outbox: Outbox, clock: Clock, limits: ThrottleLimits | None = None) -> None:
-        self.outbox = outbox
+    def __init__(self, pipeline: Pipeline, clock: Clock, limits: ThrottleLimits | None = None) -> None:
+        self.pipeline = pipeline
         self.clock = clock
         self.limits = limits or ThrottleLimits()
         self.windows = Windows()
@@ -190,19 +188,19 @@ class ThrottleMiddleware(BaseMiddleware):
         self.windows.sweep(now)
         self._told.sweep(now)
         if self._notes:
-            self._take_notes_down(now)
+            await self._take_notes_down(now)
         limits = self.limits
         if isinstance(event, CallbackQuery):
             chat_id = event.message.chat.id if event.message else 0
             user_key = ((Kind.PRESS_USER, event.from_user.id), limits.press_per_user)
-            group_key = ((Kind.PRESS_GROUP, chat_id), limits.press_per_group) if is_group(chat_id) else None
+            group_key = ((Kind.PRESS_GROUP, chat_id), limits.press_per_group) if _is_group(chat_id) else None
             if self._admit(user_key, group_key, now):
                 return await handler(event, data)
             await self._refuse_press(event)
             return None
         if not isinstance(event, Message) or event.from_user is None:
             return await handler(event, data)
-        if is_group(event.chat.id):
+        if _is_group(event.chat.id):
             if not (event.text or "").startswith("/"):
                 return await handler(event, data)
             return await self._group_command(handler, event, data, now)
@@ -262,7 +260,7 @@ class ThrottleMiddleware(BaseMiddleware):
         self._waiting_in[spot] += 1
         try:
             if at - now >= SAY_WAIT_AFTER and spot not in self._notes:
-                self._put_note(spot, Answer.TOO_FAST, message, math.inf)
+                await self._put_note(spot, Answer.TOO_FAST, message, math.inf)
             elif spot in self._notes:
                 self._notes[spot] = math.inf
             try:
@@ -277,20 +275,19 @@ class ThrottleMiddleware(BaseMiddleware):
             if not self._waiting_in[spot]:
                 del self._waiting_in[spot]
                 if self._notes.pop(spot, None) is not None:  # the last one waiting answered: «Секунду…» goes
-                    self.outbox.drop(throttle_note_slot(*spot), spot[0])
+                    await self.pipeline.note_gone(*spot)
 
-    def _put_note(self, spot: Spot, answer: Answer, message: Message, until: float) -> None:
+    async def _put_note(self, spot: Spot, answer: Answer, message: Message, until: float) -> None:
         """The chat's one throttle note (its live message) reads ``answer`` until ``until``, then goes."""
-        chat_id, thread_id = spot
         tr = translator_for(message.from_user.language_code if message.from_user else None)
-        self.outbox.show(throttle_note_slot(*spot), chat_id, answer_text(answer, tr), thread_id=thread_id)
+        await self.pipeline.note(*spot, answer, tr)
         self._notes[spot] = until
 
-    def _take_notes_down(self, now: float) -> None:
+    async def _take_notes_down(self, now: float) -> None:
         """Delete the throttle notes whose time is over (checked as the chat's next update comes)."""
         for spot in [s for s, until in self._notes.items() if until <= now]:
             del self._notes[spot]
-            self.outbox.drop(throttle_note_slot(*spot), spot[0])
+            await self.pipeline.note_gone(*spot)
 
     async def _wait(self, user_id: int, seconds: float, place: Place | None) -> None:
         """A private question waits its turn, its place among the updates in flight set aside meanwhile."""
@@ -324,24 +321,24 @@ class ThrottleMiddleware(BaseMiddleware):
 
     async def _refuse_press(self, callback: CallbackQuery) -> None:
         log.debug("press from user %d refused: too fast", callback.from_user.id)
-        text = answer_text(Answer.TOO_FAST, translator_for(callback.from_user.language_code))
-        answer_press(
-            callback, text
-        )  # in the background: a refused press holds no place while the network waits
+        # answered in the background: a refused press holds no place while the network waits
+        await self.pipeline.answer(
+            callback.id, Answer.TOO_FAST, translator_for(callback.from_user.language_code)
+        )
 
     async def _refuse_command(self, message: Message, rate: Rate, answer: Answer, now: float) -> None:
-        told = (Kind.COMMAND_GROUP if is_group(message.chat.id) else Kind.COMMAND_USER, message.chat.id)
+        told = (Kind.COMMAND_GROUP if _is_group(message.chat.id) else Kind.COMMAND_USER, message.chat.id)
         if not self._told.has_room(told, Rate(1, rate.seconds), now):
             return
         self._told.take(told, rate, now)
         log.info("commands in chat %d come too fast: one refused", message.chat.id)
-        if is_group(message.chat.id):
+        if _is_group(message.chat.id):
             spot = (message.chat.id, _thread_of(message))
             if spot not in self._notes:  # else «Секунду…» is up, and stays while others wait
-                self._put_note(spot, answer, message, now + rate.seconds)
+                await self._put_note(spot, answer, message, now + rate.seconds)
             return
         tr = translator_for(message.from_user.language_code if message.from_user else None)
-        await self.outbox.say(message.chat.id, answer_text(answer, tr))
+        await self.pipeline.tell(message.chat.id, 0, answer, tr)
 
 
 def _thread_of(message: Message) -> int:
@@ -354,3 +351,7 @@ def _twin_of(message: Message, spot: Spot) -> Twin:
     name = head.removeprefix("/").partition("@")[0].lower()
     who = 0 if name in CHAT_WIDE or message.from_user is None else message.from_user.id
     return (*spot, who, " ".join([name, *words.lower().split()]))
+
+
+def _is_group(chat_id: int) -> bool:
+    return chat_id < 0

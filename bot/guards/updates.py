@@ -1,15 +1,11 @@
 """What every update meets before its handler: its log context and its person counted, a bounded place among the
 updates in flight, one short apology when the database cannot serve it, the check that it is applied once, and
-the language its chat and its person chose.
+where it came from (:class:`~bot.pipeline.origin.Origin`: the chat, the person, the languages they chose).
 
 **Once.** Telegram (or a restarted bot) may deliver an update twice. An outer middleware skips updates already
-processed (and copies being handled right now). It exposes the update through :data:`CURRENT_UPDATE`, so the game
-service stores the mark in the same transaction as the change the update causes (see :meth:`bot.flow.store.Store
-.mutate`); an update that changed nothing is marked afterwards, its mark riding along with a later transaction.
-Which updates were processed is known from memory (:class:`ProcessedUpdates`): those of the last
-:data:`REMEMBERED_FOR` seconds, and that every id above the highest one stored when the bot started, or pruned
-from memory since, is new unless remembered. Only an older id (a copy Telegram sends again after a restart) is
-looked up in the database. Ids older than :data:`UPDATES_KEPT_FOR` leave the database as the bot runs.
+applied (and copies being handled right now); which were applied is the pipeline's store's to say
+(:class:`~bot.pipeline.store.ProcessedUpdates`): a change stores its update's mark in its own transaction, and an
+update that changed nothing is marked once handled, its mark riding along with a later transaction.
 
 **The database's trouble** (a write lock held elsewhere, a read-only file, a full disk). Every change is one
 transaction, so a failed update changed nothing and may simply run again. A transaction waits at most
@@ -17,128 +13,45 @@ transaction, so a failed update changed nothing and may simply run again. A tran
 so a busy database gets another try while there is time (a press must be answered within Telegram's 15 s: every
 wait here is a share of ``busy_timeout``, so the answer comes within three times it). After that — or at once
 when the file is read-only or the disk full — a press is answered with one short apology that names what
-happened, so no button keeps spinning, and the person knows the move was not made. The database logs the trouble
-once, when it begins (:mod:`bot.storage.db`); an update it fails is logged here only at the debug level.
+happened (drawn by the pipeline), so no button keeps spinning, and the person knows the move was not made. The
+database logs the trouble once, when it begins (:mod:`bot.storage.db`); an update it fails is logged here only at
+the debug level.
 
 **In flight.** aiogram runs every update as its own task, and a burst of thousands would otherwise all queue on
 the database at the same time: :class:`InFlightLimit` keeps the number handled at once bounded.
 
-**Languages.** A group chooses its own with /lang (kept in the database), and a person may choose one for their
-private chat; without a choice each person's Telegram language is followed. :class:`LanguageMiddleware` looks
-both up for every message and press and puts them in context variables, so the handlers' one helper for texts
-(``tr_of``) and for the person (``person``) follow the choice without each handler asking. The choices are few
-(a row per chat that chose), so all of them stay in memory once read (:class:`ChatLanguages`).
+**Where from.** A group chooses its language with /lang, and a person may choose one for their private chat;
+without a choice each person's Telegram language is followed. :class:`OriginMiddleware` looks both up for every
+update and hands the handler where it came from and who asks (``origin``, ``who``), so a handler's command names
+the person in their language and the pipeline answers in the chat's.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import datetime as dt
 import logging
 import sqlite3
 import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from aiogram import BaseMiddleware
-from aiogram.types import CallbackQuery, Message, TelegramObject, Update, User
+from aiogram.types import CallbackQuery, Message, TelegramObject, Update
 
-from bot.clock import Buckets, Clock
-from bot.delivery.outbox.core import answer_press
-from bot.flow.commands import Person
-from bot.i18n import Locale, translator_for
+from bot.clock import Buckets
+from bot.delivery.answers import Apology
+from bot.i18n import translator_for
 from bot.logs import CHAT, UPDATE
-from bot.storage import Database, repo
+from bot.model.game import Person
+from bot.pipeline.origin import Origin
+from bot.pipeline.service import Pipeline
+from bot.pipeline.store import ChatLanguages, ProcessedUpdates
 from bot.storage.files import Trouble, trouble_of
-from bot.storage.tx import Batch, Deferred
 
 log = logging.getLogger(__name__)
-
-UPDATES_KEPT_FOR: Final = 3 * 24 * 3600.0
-"""Real seconds a processed update id is remembered in the database (Telegram re-sends only recent ones)."""
-REMEMBERED_FOR: Final = 600.0
-"""Real seconds a processed update id is remembered in memory (the database knows it too, so forgetting it here
-only costs a lookup if it ever comes again)..."""
-REMEMBERED_MAX: Final = 256
-"""…and at most this many ids: a busy bot's memory stays bounded by a number, not by its traffic."""
-PRUNE_EVERY: Final = 60.0
-"""Clock seconds between two prunings of the older ids from the database."""
-
-
-@dataclass(slots=True)
-class Claim:
-    """The update being handled; ``marked`` once a committed transaction stored it as processed (see
-    :meth:`ProcessedUpdates.marked`)."""
-
-    update_id: int
-    marked: bool = False
-
-
-CURRENT_UPDATE: contextvars.ContextVar[Claim | None] = contextvars.ContextVar("current_update", default=None)
-
-
-class ProcessedUpdates:
-    """Which updates were processed: the recent ones in memory, the older ones in ``processed_updates``."""
-
-    def __init__(self, db: Database, clock: Clock) -> None:
-        self.db = db
-        self.clock = clock
-        self._recent: OrderedDict[int, float] = OrderedDict()
-        """Update id → monotonic time it was processed, oldest first."""
-        self._known_from: int | None = None
-        """Ids from here up are processed exactly when remembered (None: not loaded yet)."""
-        self._marks: Deferred[int, float] = Deferred(db, repo.mark_processed)
-        self._prunes: Deferred[str, float] = Deferred(
-            db, lambda batch, _key, when: repo.forget_updates_before(batch, when)
-        )
-        self._pruned_at = float("-inf")
-
-    async def load(self) -> None:
-        """At start: ids up to the highest stored may be copies of processed ones (looked up when they come)."""
-        row = await self.db.one("SELECT COALESCE(MAX(update_id), -1) AS last FROM processed_updates")
-        self._known_from = int(row["last"]) + 1 if row else 0
-
-    async def is_processed(self, update_id: int) -> bool:
-        if update_id in self._recent:
-            return True
-        if self._known_from is None:
-            await self.load()
-        assert self._known_from is not None
-        if update_id >= self._known_from:
-            return False
-        found = self._marks.get(update_id) is not None or await repo.is_processed(self.db, update_id)
-        return found
-
-    def done(self, update_id: int) -> None:
-        """``update_id`` was stored as processed (by a committed change)."""
-        now = time.monotonic()
-        self._recent[update_id] = now
-        self._recent.move_to_end(update_id)
-        while self._recent:
-            oldest, at = next(iter(self._recent.items()))
-            if at > now - REMEMBERED_FOR and len(self._recent) <= REMEMBERED_MAX:
-                break
-            del self._recent[oldest]
-            if self._known_from is not None and oldest >= self._known_from:
-                self._known_from = oldest + 1
-        if now - self._pruned_at >= self.clock.real(PRUNE_EVERY):
-            self._pruned_at = now
-            self._prunes.put("prune", self.clock.now() - UPDATES_KEPT_FOR * self.clock.speed)
-
-    def marked(self, claim: Claim) -> None:
-        """A committed transaction stored the claimed update as processed."""
-        claim.marked = True
-        self.done(claim.update_id)
-
-    def later(self, update_id: int) -> None:
-        """``update_id`` changed nothing: its mark is stored with the next transaction."""
-        self._marks.put(update_id, self.clock.now())
-        self.done(update_id)
 
 
 class OnceMiddleware(BaseMiddleware):
@@ -163,8 +76,6 @@ class OnceMiddleware(BaseMiddleware):
         # Claimed before the first await: copies in the same batch run as concurrent tasks, and the next one
         # may start while this one waits for the database.
         self._in_flight.add(update_id)
-        claim = Claim(update_id)
-        token = CURRENT_UPDATE.set(claim)
         try:
             if await self.processed.is_processed(update_id):
                 self.skipped += 1
@@ -172,11 +83,9 @@ class OnceMiddleware(BaseMiddleware):
                 return None
             result = await handler(event, data)
             # Only a handled update is marked: one that failed (the database busy) may be tried again.
-            if not claim.marked:
-                self.processed.later(update_id)
+            self.processed.settle(update_id)
             return result
         finally:
-            CURRENT_UPDATE.reset(token)
             # Only once the mark is known: a copy arriving meanwhile finds one or the other.
             self._in_flight.discard(update_id)
 
@@ -192,7 +101,8 @@ MAX_UPDATES_IN_FLIGHT: Final = 32
 
 
 class DatabaseTrouble(BaseMiddleware):
-    def __init__(self, busy_timeout: float, path: Path | None = None) -> None:
+    def __init__(self, pipeline: Pipeline, busy_timeout: float, path: Path | None = None) -> None:
+        self.pipeline = pipeline
         self.path = path  # the database's: a «disk I/O error» there may mean read-only
         self.retry_within = busy_timeout * RETRY_WITHIN
         self.retry_pause = busy_timeout * RETRY_PAUSE
@@ -231,8 +141,8 @@ class DatabaseTrouble(BaseMiddleware):
         if query is None:
             return  # a command: a reply would need the database too; the person sees no answer and tries again
         self.apologies += 1
-        key = "answer-read-only" if trouble is Trouble.READ_ONLY else "answer-busy"
-        answer_press(query, translator_for(query.from_user.language_code).t(key))
+        why = Apology.READ_ONLY if trouble is Trouble.READ_ONLY else Apology.BUSY
+        await self.pipeline.apologize(query.id, translator_for(query.from_user.language_code), why)
 
 
 class Place:
@@ -309,6 +219,62 @@ class LogContext(BaseMiddleware):
         return await handler(event, data)
 
 
+class OriginMiddleware(BaseMiddleware):
+    """The innermost outer middleware of every update: where it came from (:class:`Origin`, handed to handlers as
+    ``origin``) and who asks (``who``: the person, in the language they chose for their private chat)."""
+
+    def __init__(self, languages: ChatLanguages) -> None:
+        self.languages = languages
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if isinstance(event, Update):
+            data["origin"], data["who"] = await self.origin(event, data)
+        return await handler(event, data)
+
+    async def origin(self, update: Update, data: dict[str, Any]) -> tuple[Origin, Person]:
+        user = data.get("event_from_user")
+        chat = data.get("event_chat")
+        chat_id = chat.id if chat is not None else 0
+        user_locale = await self.languages.of(user.id) if user is not None else None
+        chat_locale = await self.languages.of(chat_id) if chat_id else None
+        who = Person(0, "")
+        if user is not None:
+            lang = user_locale.value if user_locale is not None else user.language_code
+            who = Person(user.id, user.full_name, user.username, lang)
+        message: object = update.message
+        query_id = message_id = None
+        if update.callback_query is not None:
+            query: CallbackQuery = update.callback_query
+            query_id = query.id
+            message = query.message
+            message_id = query.message.message_id if query.message is not None else None
+        command = ""
+        thread = 0
+        if isinstance(message, Message):
+            if message.is_topic_message and message.message_thread_id:
+                thread = message.message_thread_id
+            if update.message is not None and (message.text or "").startswith("/"):
+                command = (message.text or "").split(maxsplit=1)[0].split("@", 1)[0].lower()
+        origin = Origin(
+            update.update_id,
+            who if user is not None else None,
+            chat_id,
+            thread,
+            user.language_code if user is not None else None,
+            chat_locale,
+            user_locale,
+            command,
+            query_id,
+            message_id,
+        )
+        return origin, who
+
+
 LATENCY_BUCKETS: Final = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 """Upper bounds (seconds) of the update latency histogram."""
 
@@ -352,83 +318,3 @@ class TrafficMiddleware(BaseMiddleware):
 
 def _today() -> dt.date:
     return dt.datetime.now(dt.UTC).date()
-
-
-CHAT_LOCALE: contextvars.ContextVar[Locale | None] = contextvars.ContextVar("chat_locale", default=None)
-"""The language the chat of the update being handled chose (None: none chosen)."""
-USER_LOCALE: contextvars.ContextVar[Locale | None] = contextvars.ContextVar("user_locale", default=None)
-"""The language the person of the update chose for their private chat (None: their Telegram's)."""
-
-
-def person(user: User) -> Person:
-    """The person as the flow needs them; their language is the one they chose for their private chat, if any
-    (their hands and notices follow it), else Telegram's."""
-    chosen = USER_LOCALE.get()
-    return Person(
-        user.id, user.full_name, user.username, chosen.value if chosen is not None else user.language_code
-    )
-
-
-class ChatLanguages:
-    def __init__(self, db: Database) -> None:
-        self.db = db
-        self._chosen: dict[int, Locale] | None = None
-
-    async def _all(self) -> dict[int, Locale]:
-        if self._chosen is None:
-            chosen: dict[int, Locale] = {}
-            for chat_id, lang in await repo.chat_langs(self.db):
-                if lang in Locale.__members__.values():
-                    chosen[chat_id] = Locale(lang)
-            self._chosen = chosen
-        return self._chosen
-
-    async def of(self, chat_id: int) -> Locale | None:
-        return (await self._all()).get(chat_id)
-
-    async def choose(self, chat_id: int, locale: Locale | None) -> None:
-        """``chat_id`` speaks ``locale`` from now on (None: each person's Telegram language again)."""
-        batch = Batch()
-        repo.set_chat_lang(batch, chat_id, locale.value if locale is not None else None)
-        await self.db.write(batch)
-        chosen = await self._all()
-        if locale is None:
-            chosen.pop(chat_id, None)
-        else:
-            chosen[chat_id] = locale
-
-    def migrate(self, old: int, new: int) -> None:
-        """A group became a supergroup: its choice goes with it (the database row moves with its games)."""
-        if self._chosen is not None and old in self._chosen:
-            self._chosen[new] = self._chosen.pop(old)
-
-
-class LanguageMiddleware(BaseMiddleware):
-    """An outer middleware for ``message`` and ``callback_query``: the chat's and the person's chosen language."""
-
-    def __init__(self, languages: ChatLanguages) -> None:
-        self.languages = languages
-
-    async def __call__(
-        self,
-        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
-        event: TelegramObject,
-        data: dict[str, Any],
-    ) -> Any:
-        chat_id: int | None = None
-        user_id: int | None = None
-        if isinstance(event, Message):
-            chat_id = event.chat.id
-            user_id = event.from_user.id if event.from_user else None
-        elif isinstance(event, CallbackQuery):
-            chat_id = event.message.chat.id if event.message else None
-            user_id = event.from_user.id
-        chat = await self.languages.of(chat_id) if chat_id is not None else None
-        user = await self.languages.of(user_id) if user_id is not None else None
-        chat_token = CHAT_LOCALE.set(chat)
-        user_token = USER_LOCALE.set(user)
-        try:
-            return await handler(event, data)
-        finally:
-            CHAT_LOCALE.reset(chat_token)
-            USER_LOCALE.reset(user_token)

@@ -7,15 +7,13 @@ mode), and a command that is no one's is left alone there (it may be another bot
 
 from __future__ import annotations
 
-from aiogram import Bot, F, Router
+from aiogram import F, Router
 from aiogram.filters import Command, CommandObject
 from aiogram.types import Message
 
-from bot.flow.service import GameService, Publisher
-from bot.games import plugins, rules_library
-from bot.handlers.common import thread_of, tr_of
-from bot.handlers.start import username_of
-from bot.views.chats import render_group_only, render_menu, render_private_only
+from bot.games import plugins
+from bot.pipeline.origin import Origin
+from bot.pipeline.service import Pipeline
 
 GROUP_ONLY_COMMANDS = frozenset({"new", "top"})
 """The bot's own group commands, besides each game's (its plug-in's ``command``)."""
@@ -27,26 +25,20 @@ def _group_only() -> frozenset[str]:
 
 
 async def on_group_command_in_private(
-    message: Message, command: CommandObject, service: GameService, bot: Bot, publisher: Publisher
+    message: Message, command: CommandObject, pipeline: Pipeline, origin: Origin
 ) -> None:
-    rendered = render_group_only(tr_of(message.from_user), command.command.lower(), await username_of(bot))
-    await publisher.say(message.chat.id, rendered.text, rendered.markup)
+    await pipeline.replies.elsewhere(origin, command.command.lower(), group_only=True)
 
 
 async def on_private_command_in_group(
-    message: Message, command: CommandObject, service: GameService, bot: Bot, publisher: Publisher
+    message: Message, command: CommandObject, pipeline: Pipeline, origin: Origin
 ) -> None:
-    tr = tr_of(message.from_user)
-    rendered = render_private_only(tr, command.command.lower(), await username_of(bot))
-    await publisher.say(message.chat.id, rendered.text, rendered.markup, thread_id=thread_of(message))
+    await pipeline.replies.elsewhere(origin, command.command.lower(), group_only=False)
 
 
-async def on_anything_in_private(
-    message: Message, service: GameService, bot: Bot, publisher: Publisher
-) -> None:
+async def on_anything_in_private(message: Message, pipeline: Pipeline, origin: Origin) -> None:
     """Plain text, an unknown command, a sticker…: the short menu."""
-    rendered = render_menu(tr_of(message.from_user), await username_of(bot), rules_library().first.id)
-    await publisher.say(message.chat.id, rendered.text, rendered.markup)
+    await pipeline.replies.menu(origin)
 
 
 def make_router() -> Router:

@@ -10,16 +10,15 @@ import logging
 from aiogram import Router
 from aiogram.types import CallbackQuery
 
-from bot.flow.service import answer_press
-from bot.handlers.common import tr_of
-from bot.views import Answer, answer_text
+from bot.pipeline.origin import Origin
+from bot.pipeline.service import Pipeline
 
 log = logging.getLogger(__name__)
 
 
-async def on_unknown_press(callback: CallbackQuery) -> None:
+async def on_unknown_press(callback: CallbackQuery, pipeline: Pipeline, origin: Origin) -> None:
     log.info("unknown callback data from %s: %r", callback.from_user.id, (callback.data or "")[:64])
-    answer_press(callback, answer_text(Answer.MALFORMED, tr_of(callback.from_user)))
+    await pipeline.replies.unknown_press(origin)
 
 
 def make_router() -> Router:

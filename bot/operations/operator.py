@@ -2,7 +2,7 @@
 
 - :class:`Operator` remembers, in memory and bounded, each person's recent failures and refusals (``/admin
   12345``: why did this person's press fail?) and when unexpected failures happened; the people seen today and
-  how long updates took are counted on the way in (:class:`bot.guards.updates.Traffic`);
+  how long updates took are counted on the way in (``bot.guards.updates.Traffic``);
 - an unexpected failure is reported to ``ADMIN_CHAT_ID`` once per :data:`REPORT_EVERY` for each place it
   happens (the exception's type and the handler's line), with its game, chat and user ids; repeats in between
   are counted and said with the next report;
@@ -22,10 +22,10 @@ import time
 import traceback
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, Protocol
 
-from bot.clock import Clock
-from bot.guards.updates import Traffic
+from bot.clock import Buckets, Clock
+from bot.delivery.outbox.queue import GAME_SLOTS, game_of_slot
 from bot.health import Health
 from bot.storage import Batch, Database, upkeep
 from bot.version import version
@@ -40,6 +40,15 @@ HOUR: Final = 3600.0
 LIVE_KEPT_FOR: Final = 7 * 24 * 3600.0
 """Seconds after its end that a game's live messages stay known (a late press on them is still understood)."""
 PRUNE_EVERY: Final = 3600.0
+
+
+class TrafficFigures(Protocol):
+    """What the operator reads of the traffic the guards count (``bot.guards.updates.Traffic``)."""
+
+    @property
+    def seen_today(self) -> set[int]: ...
+    @property
+    def latency(self) -> Buckets: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +76,7 @@ class Operator:
         admins: frozenset[int],
         admin_chat_id: int | None,
         say: Say,
+        traffic: TrafficFigures,
     ) -> None:
         self.clock = clock
         self.health = health
@@ -75,8 +85,8 @@ class Operator:
         self.admin_chat_id = admin_chat_id
         self.say = say
         self.version = version()
-        self.traffic = Traffic()
-        """Who sent the bot anything today, how long updates took (kept by the outermost middleware)."""
+        self.traffic = traffic
+        """Who sent the bot anything today, how long updates took (counted by the outermost middlewares)."""
         self.troubles: collections.deque[Trouble] = collections.deque(maxlen=TROUBLES_KEPT)
         self.failures: collections.deque[float] = collections.deque(maxlen=10_000)
         """When the latest unexpected failures happened (for ``/admin``'s last hour) ..."""
@@ -167,7 +177,9 @@ class Operator:
 
     async def prune_live_messages(self) -> int:
         """Forget the live messages of games that ended :data:`LIVE_KEPT_FOR` ago; how many rows went."""
-        slots = await upkeep.finished_live_slots(self.db, self.clock.now() - LIVE_KEPT_FOR)
+        slots = await upkeep.finished_live_slots(
+            self.db, self.clock.now() - LIVE_KEPT_FOR, GAME_SLOTS, game_of_slot
+        )
         if slots:
             batch = Batch()
             upkeep.drop_live(batch, slots)

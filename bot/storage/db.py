@@ -97,6 +97,8 @@ class Database:
         self._checkpointer: aiosqlite.Connection | None = None
         self.notice_ids = 0
         """The last id given to a notice of the ``outbox`` table (ids are given here, so a batch can hold them)."""
+        self.game_ids = 0
+        """The last id given to a game (likewise: a new game's decision names it before it is stored)."""
         self.trouble: Trouble | None = None
         """The trouble the database is in now (None: it works)."""
         self.troubles = TroubleLog(path)
@@ -120,6 +122,11 @@ class Database:
                 "COALESCE((SELECT MAX(id) FROM outbox), 0)) AS last"
             )
             db.notice_ids = int(rows[0]["last"])
+            rows = await db._fetch(
+                "SELECT MAX(COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'games'), 0), "
+                "COALESCE((SELECT MAX(id) FROM games), 0)) AS last"
+            )
+            db.game_ids = int(rows[0]["last"])
         except BaseException:
             await db.close()
             raise
@@ -185,6 +192,11 @@ class Database:
     def next_notice_id(self) -> int:
         self.notice_ids += 1
         return self.notice_ids
+
+    def next_game_id(self) -> int:
+        """A new game's id (one bot per database, so ids given here are never given twice)."""
+        self.game_ids += 1
+        return self.game_ids
 
     async def write(self, batch: Batch, *, patience: float | None = None) -> None:
         """Store ``batch`` in one transaction, with the deferred rows waiting to ride along (rows of the same
@@ -264,8 +276,9 @@ class Database:
         for rider, stamp in zip(self._riders, stamps, strict=True):
             rider.stored(stamp)
         if begun:
-            self.troubles.recovered(self.trouble)
-            self.trouble = None
+            if self.trouble is not None:
+                self.troubles.recovered(self.trouble)
+                self.trouble = None
             self._commits += 1
             if self._commits % CHECKPOINT_EVERY == 0:
                 self._start_checkpoint()

@@ -105,4 +105,15 @@ ALTER TABLE outbox ADD COLUMN event TEXT
 """A game's notices are stored as what happened (``event``, typed; ``text`` empty) and drawn once committed —
 again after a restart, from the game as stored. Rows written before keep their text."""
 
-MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4)
+V5: Final = """
+ALTER TABLE games ADD COLUMN screens TEXT;
+UPDATE games SET record = json_set(record, '$.actions', json('[]'))
+    WHERE record IS NOT NULL
+    AND json_array_length(record, '$.actions') = (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id)
+"""
+"""What a game's messages show that the rules do not know (a card picked, the lobby's screen, the reminders on
+show, who keeps a copy of the table: JSON, see ``bot.model.game.Screens``), stored with the game; and a game's
+moves are its ``moves`` rows only: the record keeps the party's start (game, options, seed), not its actions
+written again at every move."""
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5)

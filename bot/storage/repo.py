@@ -11,25 +11,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from bot.storage.models import (
-    Actor,
-    ChatRank,
-    GameMode,
-    GameRow,
-    GameStatus,
-    LiveMessage,
-    Notice,
-    SeatRow,
-    UserRow,
-    UserStats,
-)
-from bot.storage.tx import Batch, Reader, Tx
-from engine.core import GameRecord, JSONValue
-
-
-class StaleVersionError(Exception):
-    """The game moved on: the version a move was drawn for is no longer the current one."""
-
+from bot.model.game import Actor, Game, GameMode, GameStatus, Move, Person, Seat, User
+from bot.storage.models import ChatRank, GameRow, LiveMessage, Notice, UserStats
+from bot.storage.tx import Batch, Reader, Row, Tx
+from engine.core import GameRecord
 
 ACTIVE = "status IN ('lobby', 'playing')"
 
@@ -37,18 +22,16 @@ ACTIVE = "status IN ('lobby', 'playing')"
 # --- users -------------------------------------------------------------------------------------------------
 
 
-def upsert_user(
-    batch: Batch, user_id: int, name: str, username: str | None, lang: str | None, *, started: bool = False
-) -> None:
-    """Remember a user's current name; ``started`` marks that they opened the private chat (and unblocks).
-    :meth:`UserRow.seen_as` is the same rule in memory."""
+def upsert_user(batch: Batch, person: Person, *, started: bool = False) -> None:
+    """Remember a person's current name; ``started`` marks that they opened the private chat (and unblocks).
+    :meth:`User.seen_as` is the same rule in memory."""
     batch.add(
         "INSERT INTO users (user_id, name, username, lang, started) VALUES (?, ?, ?, ?, ?) "
         "ON CONFLICT (user_id) DO UPDATE SET name = excluded.name, username = excluded.username, "
         "lang = COALESCE(excluded.lang, users.lang), "
         "started = MAX(users.started, excluded.started), "
         "blocked = CASE WHEN excluded.started THEN 0 ELSE users.blocked END",
-        (user_id, name, username, lang, int(started)),
+        (person.user_id, person.name, person.username, person.lang, int(started)),
     )
 
 
@@ -61,80 +44,95 @@ def set_blocked(batch: Batch, user_id: int) -> None:
     )
 
 
-async def get_user(db: Reader, user_id: int) -> UserRow | None:
+def _user(row: Row) -> User:
+    return User(
+        row["user_id"], row["name"], row["username"], row["lang"], bool(row["started"]), bool(row["blocked"])
+    )
+
+
+async def get_user(db: Reader, user_id: int) -> User | None:
     row = await db.one("SELECT * FROM users WHERE user_id = ?", (user_id,))
-    return UserRow.from_row(row) if row else None
+    return _user(row) if row else None
 
 
-async def users_by_id(db: Reader, user_ids: Sequence[int]) -> dict[int, UserRow]:
+async def users_by_id(db: Reader, user_ids: Sequence[int]) -> dict[int, User]:
     if not user_ids:
         return {}
     marks = ", ".join("?" for _ in user_ids)
     rows = await db.all(f"SELECT * FROM users WHERE user_id IN ({marks})", tuple(user_ids))
-    return {row["user_id"]: UserRow.from_row(row) for row in rows}
+    return {row["user_id"]: _user(row) for row in rows}
 
 
 # --- games -------------------------------------------------------------------------------------------------
 
 
-async def insert_game(
-    tx: Tx,
-    *,
-    kind: str,
-    mode: GameMode,
-    status: GameStatus,
-    chat_id: int,
-    thread_id: int,
-    creator_id: int,
-    options: dict[str, JSONValue],
-    turn_timeout: int,
-    lang: str,
-    now: float,
-    expires_at: float | None,
-    record: GameRecord | None = None,
-) -> int:
-    """A new game (a lobby, or with ``record`` a party dealt already); its id."""
-    return await tx.insert(
-        "INSERT INTO games (kind, mode, status, chat_id, thread_id, creator_id, options, turn_timeout, lang, "
-        "created_at, expires_at, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            kind,
-            mode.value,
-            status.value,
-            chat_id,
-            thread_id,
-            creator_id,
-            json.dumps(options, sort_keys=True),
-            turn_timeout,
-            lang,
-            now,
-            expires_at,
-            record.to_json() if record is not None else None,
-        ),
-    )
+def _record(game: Game) -> str | None:
+    """A game's stored record: the party's start (game, options, seed); its moves are the ``moves`` rows."""
+    if game.party is None:
+        return None
+    record = game.party.record()
+    return GameRecord(record.game, record.options, record.seed).to_json()
 
 
-def save_game(batch: Batch, game: GameRow, was: int) -> None:
-    """Write the game's changeable fields; the row must still be at version ``was`` (a move drawn for an older
-    version, or a second writer, fails the whole transaction)."""
+def insert_game(batch: Batch, game: Game) -> None:
+    """A new game (a lobby, or a party dealt already), with its seats; its id was given beforehand
+    (:meth:`bot.storage.db.Database.next_game_id`)."""
     batch.add(
-        "UPDATE games SET status = ?, options = ?, turn_timeout = ?, record = ?, version = ?, expires_at = ?, "
-        "deadline = ?, reminded = ?, finished_at = ? WHERE id = ? AND version = ?",
+        "INSERT INTO games (id, kind, mode, status, chat_id, thread_id, creator_id, options, turn_timeout, lang, "
+        "created_at, expires_at, deadline, record, version, screens) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
+            game.id,
+            game.kind,
+            game.mode.value,
             game.status.value,
+            game.chat_id,
+            game.thread_id,
+            game.creator_id,
             json.dumps(game.options, sort_keys=True),
             game.turn_timeout,
-            game.record.to_json() if game.record is not None else None,
-            game.version,
+            game.lang,
+            game.created_at,
             game.expires_at,
             game.deadline,
-            int(game.reminded),
-            game.finished_at,
-            game.id,
-            was,
+            _record(game),
+            game.version,
+            game.screens.to_json(),
         ),
-        changes=1,
     )
+    insert_seats(batch, game.id, game.seats)
+
+
+def save_game(batch: Batch, game: Game, was: int, *, dealt: bool = False) -> None:
+    """Write the game's changeable fields (``dealt``: its record too, the party just dealt); the row must still be
+    at version ``was`` (a move decided for an older version, or a second writer, fails the whole transaction)."""
+    fields = (
+        "status = ?, options = ?, turn_timeout = ?, version = ?, expires_at = ?, deadline = ?, reminded = ?, "
+    )
+    fields += "finished_at = ?, screens = ?, chat_id = ?"
+    values: tuple[object, ...] = (
+        game.status.value,
+        json.dumps(game.options, sort_keys=True),
+        game.turn_timeout,
+        game.version,
+        game.expires_at,
+        game.deadline,
+        int(game.reminded),
+        game.finished_at,
+        game.screens.to_json(),
+        game.chat_id,
+    )
+    if dealt:
+        fields += ", record = ?"
+        values += (_record(game),)
+    batch.add(f"UPDATE games SET {fields} WHERE id = ? AND version = ?", (*values, game.id, was), changes=1)
+
+
+def save_screens(batch: Batch, game_id: int, shown: tuple[int, str | None]) -> None:
+    """What a game's messages show (``shown``: the party's version then, and the screens' JSON), stored only while the
+    game is still at that version (a later change stored its own)."""
+    version, screens = shown
+    batch.add("UPDATE games SET screens = ? WHERE id = ? AND version = ?", (screens, game_id, version))
 
 
 async def get_game(db: Reader, game_id: int) -> GameRow | None:
@@ -201,47 +199,80 @@ def set_expiries(batch: Batch, expiries: Sequence[tuple[int, float]]) -> None:
         batch.add("UPDATE games SET expires_at = ? WHERE id = ?", (expires_at, game_id))
 
 
-def add_move(
-    batch: Batch, game_id: int, version: int, action: str, seat: int, actor: Actor, now: float
-) -> None:
+def add_move(batch: Batch, game_id: int, version: int, move: Move) -> None:
     """The move that took the game from ``version`` to ``version + 1`` (the table's key refuses a second one)."""
     batch.add(
         "INSERT INTO moves (game_id, version, action, seat, actor, at) VALUES (?, ?, ?, ?, ?, ?)",
-        (game_id, version, action, seat, actor.value, now),
+        (game_id, version, move.code, move.seat, move.actor.value, move.at),
     )
 
 
-async def moves_of(db: Reader, game_id: int) -> list[tuple[int, str, int, Actor]]:
+async def moves_of(db: Reader, game_id: int) -> list[Move]:
+    """The game's moves, in order (the party is its record's start and these)."""
     rows = await db.all(
-        "SELECT version, action, seat, actor FROM moves WHERE game_id = ? ORDER BY version", (game_id,)
+        "SELECT action, seat, actor, at FROM moves WHERE game_id = ? ORDER BY version", (game_id,)
     )
-    return [(row["version"], row["action"], row["seat"], Actor(row["actor"])) for row in rows]
+    return [Move(row["action"], row["seat"], Actor(row["actor"]), row["at"]) for row in rows]
+
+
+async def record_of(db: Reader, game_id: int) -> GameRecord | None:
+    """A game's whole record — its party's start and every move — as the engine replays it (None: no party)."""
+    row = await get_game(db, game_id)
+    if row is None or row.record is None:
+        return None
+    moves = await moves_of(db, game_id)
+    return GameRecord(row.record.game, row.record.options, row.record.seed, tuple(m.code for m in moves))
 
 
 # --- seats -------------------------------------------------------------------------------------------------
 
 
-async def seats_of(db: Reader, game_id: int) -> list[SeatRow]:
+def _seat(row: Row) -> Seat:
+    return Seat(
+        seat=row["seat"],
+        user_id=row["user_id"],
+        name=row["name"],
+        level=row["level"],
+        misses=row["misses"],
+        replaced=bool(row["replaced"]),
+        score=row["score"],
+        won=None if row["won"] is None else bool(row["won"]),
+        settlement=row["settlement"],
+    )
+
+
+async def seats_of(db: Reader, game_id: int) -> list[Seat]:
     rows = await db.all("SELECT * FROM seats WHERE game_id = ? ORDER BY seat", (game_id,))
-    return [SeatRow.from_row(row) for row in rows]
+    return [_seat(row) for row in rows]
 
 
-def replace_seats(batch: Batch, game_id: int, seats: Sequence[SeatRow]) -> None:
+def replace_seats(batch: Batch, game_id: int, seats: Sequence[Seat]) -> None:
     """The game's seats are exactly ``seats`` (numbered 0..n-1): a lobby's seats taken, left or filled."""
     batch.add("DELETE FROM seats WHERE game_id = ?", (game_id,))
-    insert_seats(batch, seats)
+    insert_seats(batch, game_id, seats)
 
 
-def insert_seats(batch: Batch, seats: Sequence[SeatRow]) -> None:
+def insert_seats(batch: Batch, game_id: int, seats: Sequence[Seat]) -> None:
     for seat in seats:
         batch.add(
             "INSERT INTO seats (game_id, seat, user_id, name, level, misses, replaced, score, won, settlement) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            _seat_values(seat),
+            (
+                game_id,
+                seat.seat,
+                seat.user_id,
+                seat.name,
+                seat.level,
+                seat.misses,
+                int(seat.replaced),
+                seat.score,
+                None if seat.won is None else int(seat.won),
+                seat.settlement,
+            ),
         )
 
 
-def save_seats(batch: Batch, seats: Sequence[SeatRow]) -> None:
+def save_seats(batch: Batch, game_id: int, seats: Sequence[Seat]) -> None:
     """Write the changeable fields of these seats (missed turns, a bot standing in, the results)."""
     for seat in seats:
         batch.add(
@@ -253,27 +284,11 @@ def save_seats(batch: Batch, seats: Sequence[SeatRow]) -> None:
                 seat.score,
                 None if seat.won is None else int(seat.won),
                 seat.settlement,
-                seat.game_id,
+                game_id,
                 seat.seat,
             ),
             changes=1,
         )
-
-
-def _seat_values(seat: SeatRow) -> tuple[object, ...]:
-    won = None if seat.won is None else int(seat.won)
-    return (
-        seat.game_id,
-        seat.seat,
-        seat.user_id,
-        seat.name,
-        seat.level,
-        seat.misses,
-        int(seat.replaced),
-        seat.score,
-        won,
-        seat.settlement,
-    )
 
 
 async def user_stats(db: Reader, user_id: int) -> list[UserStats]:

@@ -176,6 +176,11 @@ class Deferred(Generic[K, V]):
             self._journal.append(key, value)
         self._db.ride_soon()
 
+    def discard(self, key: K) -> None:
+        """``key``'s waiting value is no longer to be stored (a newer write of the same row took its place)."""
+        if self._values.pop(key, None) is not None and self._journal is not None and self._journal.size:
+            self._journal.rewrite(self.items())
+
     def get(self, key: K) -> tuple[V] | None:
         """``(value,)`` if a value for ``key`` waits to be stored, else None."""
         found = self._values.get(key)

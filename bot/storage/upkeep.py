@@ -4,10 +4,9 @@ of games long over, to forget (see :mod:`bot.operations.operator`). Reads take a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final
 
-from bot.storage.models import GAME_SLOTS, game_of_slot
 from bot.storage.tx import Batch, Reader
 
 
@@ -23,13 +22,14 @@ IDS_AT_ONCE: Final = 500
 """Game ids asked about in one query (SQLite's limit on a statement's parameters is far above it)."""
 
 
-async def finished_live_slots(db: Reader, before: float) -> list[str]:
+async def finished_live_slots(
+    db: Reader, before: float, firsts: str, game_of_slot: Callable[[str], int | None]
+) -> list[str]:
     """Slots of live messages whose game ended (finished, cancelled, expired, abandoned) before ``before``
-    (bot's clock) — of every such game, asked about :data:`IDS_AT_ONCE` ids at a time."""
-    letters = ",".join("?" * len(GAME_SLOTS))
-    rows = await db.all(
-        f"SELECT slot FROM live_messages WHERE substr(slot, 1, 1) IN ({letters})", (*GAME_SLOTS,)
-    )
+    (bot's clock) — of every such game, asked about :data:`IDS_AT_ONCE` ids at a time. A game's slots start with
+    one of ``firsts``; ``game_of_slot`` reads the game of one (the outbox names them)."""
+    letters = ",".join("?" * len(firsts))
+    rows = await db.all(f"SELECT slot FROM live_messages WHERE substr(slot, 1, 1) IN ({letters})", (*firsts,))
     by_game: dict[int, list[str]] = {}
     for row in rows:
         game_id = game_of_slot(str(row["slot"]))

@@ -21,10 +21,11 @@ Translators come from :func:`bot.i18n.translator`.
 
 from __future__ import annotations
 
+from bot.model.answers import Answer
+from bot.model.game import LobbyScreen
 from bot.views.common import Rendered, SeatInfo, TableInfo
-from bot.views.lobby import LobbyInfo, LobbyScreen, LobbyStatus, render_lobby
+from bot.views.lobby import LobbyInfo, LobbyStatus, render_lobby
 from bot.views.notices import (
-    Answer,
     answer_text,
     illegal_answer,
     render_game_cancelled,

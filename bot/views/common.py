@@ -20,7 +20,7 @@ from typing_extensions import TypeVar
 
 from bot.callbacks import HintCb, HistoryCb, RematchCb, ReviewCb, RulesCb, SeatCb, SheetCb, TableCb
 from bot.i18n import Locale, Translator
-from bot.storage.models import GameMode, GameRow, SeatRow, UserRow
+from bot.model.game import Game, GameMode, Seat, User
 from engine.ai import Level
 from engine.cards import Card
 from engine.core import JSONValue
@@ -70,9 +70,9 @@ def number_bots(seats: Iterable[SeatInfo]) -> tuple[SeatInfo, ...]:
     return tuple(numbered)
 
 
-def seat_info(seat: SeatRow, users: Mapping[int, UserRow]) -> SeatInfo:
-    """A stored seat as the views see it (``users``: the game's people, whose rows say whether the bot reaches
-    them)."""
+def seat_info(seat: Seat, users: Mapping[int, User] | None = None) -> SeatInfo:
+    """A seat as the views see it (``users``: the game's people, who say whether the bot reaches them)."""
+    users = users or {}
     user = users.get(seat.user_id) if seat.user_id is not None else None
     return SeatInfo(
         name=seat.name,
@@ -105,17 +105,11 @@ class TableFrame:
 
 
 def table_frame(
-    game: GameRow,
-    seats: Iterable[SeatRow],
-    users: Mapping[int, UserRow],
-    bot_username: str = "",
-    *,
-    turn_seconds: int = 0,
-    timer_move: bool = False,
+    game: Game, bot_username: str = "", *, turn_seconds: int = 0, timer_move: bool = False
 ) -> TableFrame:
-    """The frame of a stored game's messages: its seats numbered, the limit per turn, whether the timer made the
-    last move (``bot_username`` empty: no «🃏 Мои карты» link, for a look from the private chat itself)."""
-    seated = number_bots(seat_info(s, users) for s in seats)
+    """The frame of a game's messages: its seats numbered, the limit per turn, whether the timer made the last
+    move (``bot_username`` empty: no «🃏 Мои карты» link, for a look from the private chat itself)."""
+    seated = number_bots(seat_info(s, game.users) for s in game.seats)
     return TableFrame(game.key, seated, bot_username, game.mode is GameMode.SOLO, turn_seconds, timer_move)
 
 

@@ -10,6 +10,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import DeepLink, LobbyCb, LobbyOp, start_link
 from bot.i18n import Translator
+from bot.model.game import LobbyScreen
 from bot.views.common import (
     Rendered,
     SeatInfo,
@@ -24,14 +25,6 @@ from bot.views.common import (
 )
 from engine.ai import Level
 from engine.core import JSONValue
-
-
-class LobbyScreen(enum.StrEnum):
-    """What the lobby message shows."""
-
-    MAIN = "main"
-    SETTINGS = "settings"
-    BOT_LEVEL = "bot_level"
 
 
 class LobbyStatus(enum.StrEnum):

@@ -1,7 +1,7 @@
 ## «🔍 Game review»: the moves where the master would have done better
 
 btn-review = 🔍 Game review
-review-shown = 🔍 The review is above in this chat.
+answer-review-shown = 🔍 The review is above in this chat.
 review-title = 🔍 <b>Game review</b>
 review-weighed = The master went through every move where you had a choice ({ $count }). Here are the moves where it would have done better:
 review-none = The master went through every move where you had a choice ({ $count }) and would have played them the same: none cost you points.

@@ -25,8 +25,9 @@ from aiogram.enums import ParseMode
 from bot.app import App, build_app
 from bot.games import plugin_of
 from bot.i18n import Translator
+from bot.model.game import GameStatus
 from bot.settings import Settings
-from bot.storage import Database, GameRow, GameStatus, repo
+from bot.storage import Database, GameRow, repo
 from bot.views import LobbyInfo, SeatInfo
 from bot.views.common import without_bidi_controls
 from engine.core import JSONValue

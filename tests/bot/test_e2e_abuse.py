@@ -6,7 +6,8 @@ import asyncio
 import time
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, RematchCb
-from bot.storage import GameStatus, repo
+from bot.model.game import GameStatus
+from bot.storage import repo
 from tests.bot.conftest import SPEED, BotRunner, Running, find_lobby, game_row, lobby_of, open_lobby
 from tests.fakebot import FakeTelegram
 

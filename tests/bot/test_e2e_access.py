@@ -8,7 +8,8 @@ import time
 import pytest
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
-from bot.storage import GameStatus, repo
+from bot.model.game import GameStatus
+from bot.storage import repo
 from tests.bot.conftest import BotRunner, Running, game_row, lobby_of, open_lobby, start_party, turn_message
 from tests.fakebot import FakeTelegram
 
@@ -141,7 +142,7 @@ async def test_a_cancel_press_is_answered_even_when_telegram_does_not_say_who_is
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     running = await bot_runner()
-    membership = running.app.service.membership
+    membership = running.app.pipeline.membership
     assert membership is not None
     membership.timeout = 1  # real seconds; 5 in production
     anna, vera = tg.add_user("Аня"), tg.add_user("Вера")

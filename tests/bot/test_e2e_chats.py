@@ -6,7 +6,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import GameStatus, repo
+from bot.model.game import GameStatus
+from bot.storage import repo
 from tests.bot.conftest import (
     BotRunner,
     Running,

@@ -10,7 +10,7 @@ import asyncio
 import time
 
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.storage import GameMode, GameStatus
+from bot.model.game import GameMode, GameStatus
 from tests.bot.conftest import (
     BotRunner,
     games_of,

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import os
 import random
 import sqlite3
@@ -20,7 +19,8 @@ from pathlib import Path
 import pytest
 
 from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
-from bot.storage import Actor, Batch, Database, GameStatus, repo
+from bot.model.game import Actor, GameStatus, Move
+from bot.storage import Batch, Database, repo
 from engine.core import GameRecord, State, replay
 from engine.king import KingState
 from tests.bot.conftest import (
@@ -113,8 +113,13 @@ def _read(db_path: Path) -> dict[int, Stored]:
     """Every party, read with a plain connection (no write lock: the bot keeps writing meanwhile)."""
     conn = sqlite3.connect(db_path, timeout=5)
     try:
+        conn.execute("BEGIN")  # one snapshot: a game's row and its moves as one commit left them
         games = conn.execute("SELECT id, status, version, record FROM games").fetchall()
         seats = conn.execute("SELECT game_id, user_id, replaced FROM seats ORDER BY game_id, seat").fetchall()
+        moves: dict[int, list[str]] = {}
+        for game_id, action in conn.execute("SELECT game_id, action FROM moves ORDER BY game_id, version"):
+            moves.setdefault(game_id, []).append(action)
+        conn.execute("COMMIT")
     finally:
         conn.close()
     plays: dict[int, list[bool]] = {}
@@ -124,7 +129,9 @@ def _read(db_path: Path) -> dict[int, Stored]:
     for game_id, status, version, record in games:
         state = _replayed.get((game_id, version))
         if state is None and record:
-            state = _replayed[(game_id, version)] = replay(GameRecord.from_json(record))
+            start = GameRecord.from_json(record)
+            played = GameRecord(start.game, start.options, start.seed, tuple(moves.get(game_id, ())))
+            state = _replayed[(game_id, version)] = replay(played)
         stored[game_id] = Stored(GameStatus(status), state, tuple(plays.get(game_id, [])))
     return stored
 
@@ -220,9 +227,10 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
     db = await Database.open(db_path)
     try:
         for game in await repo.active_games(db):
-            if game.kind != "king" or game.record is None:
+            record = await repo.record_of(db, game.id)
+            if game.kind != "king" or record is None:
                 continue
-            state = replay(game.record)
+            state = replay(record)
             rng = random.Random(game.id)
             batch = Batch()
             now = time.time() * SPEED  # the bot's clock: moves this old would make the party abandoned
@@ -230,9 +238,8 @@ async def _fast_forward_king(db_path: Path, deals_left: int) -> None:
                 action = rng.choice(list(state.legal_actions()))
                 seat, version = state.current_player, state.version
                 state.apply(action)
-                repo.add_move(batch, game.id, version, action.code, seat, Actor.BOT, now)
-            played = dataclasses.replace(game, record=state.record(), version=state.version)
-            repo.save_game(batch, played, game.version)
+                repo.add_move(batch, game.id, version, Move(action.code, seat, Actor.BOT, now))
+            batch.add("UPDATE games SET version = ? WHERE id = ?", (state.version, game.id))
             await db.write(batch)
     finally:
         await db.close()

@@ -44,10 +44,9 @@ def _unplayable(message: FakeMessage) -> list[str]:
 
 
 async def _state(running: Running, game: str) -> KingState:
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
-    assert row is not None and row.record is not None
-    state = replay(row.record)
+    record = await repo.record_of(running.app.db, int(game))
+    assert record is not None
+    state = replay(record)
     assert isinstance(state, KingState)
     return state
 

@@ -60,15 +60,15 @@ async def _wrong_buttons(running: Running, tg: FakeTelegram, game_ids: list[int]
     wrong: list[str] = []
     async with running.app.db.tx() as tx:
         for game_id in game_ids:
-            row = await repo.get_game(tx, game_id)
+            record = await repo.record_of(tx, game_id)
             seats = await repo.seats_of(tx, game_id)
-            assert row is not None and row.record is not None
-            state = replay(row.record)
+            assert record is not None
+            state = replay(record)
             for seat in seats:
                 if seat.user_id is None:
                     continue
                 user = tg.users[seat.user_id]
-                expected = row.version if seat.seat == state.current_player else None
+                expected = state.version if seat.seat == state.current_player else None
                 if _offered_version(user) != expected:
                     wrong.append(f"{user.full_name}: shown {_offered_version(user)}, expected {expected}")
     return wrong

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp, RematchCb
 from bot.i18n import translator
-from bot.storage import GameStatus
+from bot.model.game import GameStatus
 from tests.bot.conftest import (
     BotRunner,
     find_lobby,

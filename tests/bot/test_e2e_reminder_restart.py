@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.storage import Database, GameStatus
+from bot.model.game import GameStatus
+from bot.storage import Database
 from bot.storage import repo as stored
 from tests.bot.conftest import BotRunner, start_party, take_turn, turn_message
 from tests.fakebot import FakeMessage, FakeTelegram

@@ -6,7 +6,8 @@ import os
 import signal
 from pathlib import Path
 
-from bot.storage import Database, GameStatus, repo
+from bot.model.game import GameStatus
+from bot.storage import Database, repo
 from engine.core import replay
 from tests.bot.conftest import SEED, SPEED, BotRunner, has_rematch, play_until, start_party
 from tests.fakebot import FakeTelegram
@@ -22,13 +23,14 @@ async def _check_record(db_path: Path, game: str) -> None:
         async with db.tx() as tx:
             row = await repo.get_game(tx, int(game))
             moves = await repo.moves_of(tx, int(game))
+            record = await repo.record_of(tx, int(game))
     finally:
         await db.close()
-    assert row is not None and row.record is not None
+    assert row is not None and record is not None
     assert row.status is GameStatus.FINISHED
-    assert [m[0] for m in moves] == list(range(row.version))
-    assert [m[1] for m in moves] == list(row.record.actions)
-    assert replay(row.record).is_terminal
+    assert len(moves) == row.version
+    assert [m.code for m in moves] == list(record.actions)
+    assert replay(record).is_terminal
 
 
 async def test_a_restarted_bot_finishes_the_party(

@@ -34,10 +34,11 @@ async def _next_is_played_by_the_bot(db_path: Path, game: str) -> int:
         async with db.tx() as tx:
             row = await repo.get_game(tx, int(game))
             seats = await repo.seats_of(tx, int(game))
+            record = await repo.record_of(tx, int(game))
     finally:
         await db.close()
-    assert row is not None and row.record is not None
-    state = replay(row.record)
+    assert row is not None and record is not None
+    state = replay(record)
     assert not state.is_terminal
     assert seats[state.current_player].bot_plays, "the restart must come while the bot is to move"
     return row.version

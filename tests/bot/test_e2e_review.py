@@ -7,7 +7,8 @@ import re
 from bot.callbacks import ReviewCb
 from bot.games import plugin_of
 from bot.i18n import translator
-from bot.storage import GameStatus
+from bot.model.game import GameStatus
+from bot.storage import repo
 from bot.views.common import SeatInfo
 from engine.ai.review import review_party
 from tests.bot.conftest import (
@@ -45,12 +46,13 @@ def review_message(chat: FakeChat) -> FakeMessage | None:
 async def expected_review(running: object, game: str, player: int, seats: list[str]) -> str:
     """The review the engine makes of ``player``'s moves in the stored party, as the bot renders it."""
     row = await game_row(running, game)  # type: ignore[arg-type]
-    assert row.record is not None
-    party = plugin_of(row.kind).restore(row.record)
+    record = await repo.record_of(running.app.db, int(game))  # type: ignore[attr-defined]
+    assert record is not None
+    party = plugin_of(row.kind).restore(record)
     infos = tuple(SeatInfo(name=name) for name in seats)
     from bot.games.base import Frame
 
-    return plain(party.render_review(review_party(row.record, player), Frame(game, infos), RU).text)
+    return plain(party.render_review(review_party(record, player), Frame(game, infos), RU).text)
 
 
 async def press_review(tg: FakeTelegram, user: FakeUser, game: str) -> FakeMessage:
@@ -130,7 +132,7 @@ async def test_in_a_group_each_player_gets_the_review_of_their_own_moves_private
     end = review_button(boris.private_chat, game)
     assert end is not None
     again = await boris.press(end, data=ReviewCb(game=game).pack())
-    assert again.text == RU.t("review-shown")
+    assert again.text == RU.t("answer-review-shown")
     await tg.settle()
     assert [m for m in boris.private_chat.visible_messages() if m.text.startswith(review.text[:12])] == [
         review

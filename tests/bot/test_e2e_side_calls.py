@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.storage import GameStatus
+from bot.model.game import GameStatus
 from tests.bot.conftest import BotRunner, Running, game_row, lobby_of, open_lobby
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 

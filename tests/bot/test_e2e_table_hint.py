@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 
 from bot.callbacks import HintCb, TableCb
-from bot.flow.thinker import decision_seed
 from bot.games import plugin_of
 from bot.i18n import translator
+from bot.pipeline.thinker import decision_seed
 from bot.storage import repo
 from bot.views.stats import render_stats
 from engine.ai import Level, choose_action
@@ -155,8 +155,9 @@ async def solo_turn(tg: FakeTelegram, user: FakeUser) -> FakeMessage:
 async def expected_hint(running: Running, game: str) -> str:
     """What «мастер» would play now, said as the hint says it: decided here by the engine itself."""
     row = await game_row(running, game)
-    assert row.record is not None
-    party = plugin_of(row.kind).restore(row.record)
+    record = await repo.record_of(running.app.db, int(game))
+    assert record is not None
+    party = plugin_of(row.kind).restore(record)
     view = party.view_of(0)
     assert isinstance(view, KonchinkaView)
     advice = advise(view, random.Random(decision_seed(party.seed, party.version)))
@@ -199,8 +200,9 @@ async def test_a_solo_hint_says_what_the_master_would_play_and_plays_nothing(
     )
     table = anna.private_chat.visible_messages()[-1]
     row = await game_row(running, game)
-    assert row.record is not None
-    view = plugin_of(row.kind).restore(row.record).view_of(0)
+    record = await repo.record_of(running.app.db, int(game))
+    assert record is not None
+    view = plugin_of(row.kind).restore(record).view_of(0)
     assert isinstance(view, KonchinkaView)
     assert RU.t("table-deck", count=view.deck_size) in table.text
     assert table.text != hand.text

@@ -17,7 +17,8 @@ import pytest
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.games.konchinka.views import event_text
 from bot.i18n import Locale, Translator, translator
-from bot.storage import SeatRow, repo
+from bot.model.game import Seat
+from bot.storage import repo
 from bot.views.common import SeatInfo
 from engine.core import replay
 from engine.konchinka import EventKind, KonchinkaState
@@ -42,10 +43,9 @@ EN = translator("en")
 
 
 async def party_state(running: Running, game: str) -> KonchinkaState:
-    async with running.app.db.tx() as tx:
-        row = await repo.get_game(tx, int(game))
-    assert row is not None and row.record is not None
-    state = replay(row.record)
+    record = await repo.record_of(running.app.db, int(game))
+    assert record is not None
+    state = replay(record)
     assert isinstance(state, KonchinkaState)
     return state
 
@@ -274,7 +274,7 @@ async def test_your_own_chat_hears_the_timer_and_the_bot_and_the_seat_comes_back
     assert not any(seat.replaced for seat in await seat_rows(running, game))
 
 
-async def seat_rows(running: Running, game: str) -> list[SeatRow]:
+async def seat_rows(running: Running, game: str) -> list[Seat]:
     async with running.app.db.tx() as tx:
         return await repo.seats_of(tx, int(game))
 

@@ -12,7 +12,8 @@ import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from bot.storage import Actor, Database, GameStatus, repo
+from bot.model.game import Actor, GameStatus
+from bot.storage import Database, repo
 from engine.core import GameRecord, add_place, replay
 from tests.bot.conftest import SEED, SPEED, play_until, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
@@ -60,11 +61,12 @@ async def finished_record(db_path: Path, game: int) -> GameRecord:
     try:
         async with db.tx() as tx:
             row = await repo.get_game(tx, game)
+            record = await repo.record_of(tx, game)
     finally:
         await db.close()
     assert row is not None and row.kind == "highcard" and row.status is GameStatus.FINISHED
-    assert row.record is not None
-    return row.record
+    assert record is not None
+    return record
 
 
 def won_by(record: GameRecord) -> int:
@@ -133,8 +135,8 @@ async def test_a_toy_game_is_played_solo_against_its_bot_player_and_its_rules_ar
     finally:
         await db.close()
     record = await finished_record(db_path, row.id)
-    assert {actor for *_, actor in moves} == {Actor.PLAYER, Actor.BOT}, "the bot player played its half"
-    (by_winner,) = {actor for _, _, seat, actor in moves if seat == won_by(record)}
+    assert {move.actor for move in moves} == {Actor.PLAYER, Actor.BOT}, "the bot player played its half"
+    (by_winner,) = {move.actor for move in moves if move.seat == won_by(record)}
     winner = "🤖" if by_winner is Actor.BOT else anna.full_name
     assert f"🏆 Победа: {winner}" in next(m.text for m in chat.bot_messages() if "🏆 Победа" in m.text)
 

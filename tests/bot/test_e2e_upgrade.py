@@ -1,9 +1,11 @@
-"""A database of the schema before typed notices (version 3: a waiting notice is its text, nothing else) is brought
-up to date when the bot starts, and what was running goes on: the party resumes where it stood, and a notice
-written by the older bot and not yet sent goes out as it was written."""
+"""A database of the schema before typed notices (version 3: a waiting notice is its text, nothing else; a game's
+record holds every move, written again at each one, beside the moves' rows; nothing of what the messages show is
+stored) is brought up to date when the bot starts, and what was running goes on: the party resumes where it stood,
+and a notice written by the older bot and not yet sent goes out as it was written."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 import time
 from pathlib import Path
@@ -32,6 +34,15 @@ async def test_a_running_party_and_a_waiting_notice_survive_the_upgrade_from_ver
     # The file as the bot of schema version 3 left it: the outbox without the game and the typed event of a row,
     # and a notice of that bot's still waiting (its text is all it has).
     with sqlite3.connect(db_path) as conn:
+        actions = [
+            a for (a,) in conn.execute("SELECT action FROM moves WHERE game_id = ? ORDER BY version", (game,))
+        ]
+        (start,) = conn.execute("SELECT record FROM games WHERE id = ?", (game,)).fetchone()
+        conn.execute(
+            "UPDATE games SET record = ? WHERE id = ?",
+            (json.dumps({**json.loads(start), "actions": actions}), game),
+        )
+        conn.execute("ALTER TABLE games DROP COLUMN screens")
         conn.execute("ALTER TABLE outbox DROP COLUMN event")
         conn.execute("ALTER TABLE outbox DROP COLUMN game_id")
         conn.execute(
@@ -43,7 +54,9 @@ async def test_a_running_party_and_a_waiting_notice_survive_the_upgrade_from_ver
 
     running = await bot_runner()
     row = await running.app.db.one("PRAGMA user_version")
-    assert row is not None and row[0] == len(MIGRATIONS) == 4
+    assert row is not None and row[0] == len(MIGRATIONS) == 5
+    stored = await running.app.db.one("SELECT record FROM games WHERE id = ?", (int(game),))
+    assert stored is not None and json.loads(stored[0])["actions"] == [], "the moves are their rows only"
     await tg.wait_for(
         lambda: any(m.text == OLD_NOTICE for m in group.bot_messages()),
         what="the older bot's notice, sent as written",

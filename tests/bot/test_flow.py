@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from bot.flow.store import Change, Match, Store
 
 from bot.clock import Clock
 from bot.delivery.notices import draw
@@ -21,11 +22,11 @@ from bot.flow.commands import (
     ServiceError,
     Start,
 )
-from bot.flow.events import DealEnded, PartyEnded, load_event
+from bot.model.game import DealEnded, PartyEnded, load_event
 from bot.flow.lobby import Lobby
 from bot.flow.moves import Moves
-from bot.flow.store import Change, Match, Store
-from bot.storage import Database, GameStatus, Notice, UserRow, repo
+from bot.model.game import GameStatus
+from bot.storage import Database, Notice, UserRow, repo
 from bot.storage import repo as stored
 from bot.storage.tx import Batch
 from engine.core import CommonIllegal

@@ -11,7 +11,7 @@ from fluent.syntax.visitor import Visitor
 
 from bot.games import plugins, rules_library
 from bot.i18n import LOCALES_DIR, Locale, ftl_files, locale_for, translator
-from bot.views.notices import Answer
+from bot.model.answers import Answer
 from bot.views.rules import GROUP_COMMANDS, PRIVATE_COMMANDS
 from engine.core import CommonIllegal
 from engine.king import KingIllegal

@@ -1,5 +1,6 @@
-"""The shape of the code: every module small, handlers see only the flow's entry, components never reach back,
-no import circles."""
+"""The shape of the code: no import circles, between modules or between the bot's packages; each package of the
+bot depends only on those below it (docs/ARCHITECTURE.md draws the same order); the flow's decisions are pure; only
+the pipeline and delivery name the outbox."""
 
 from __future__ import annotations
 
@@ -12,15 +13,20 @@ import engine
 
 BOT = Path(bot.__file__).parent
 ENGINE = Path(engine.__file__).parent
-MAX_LINES = 450
-"""A module past this usually hides two (STYLE.md)."""
-LONGER = {
-    "engine/konchinka/state.py": "a game's state machine, one class",
-    "engine/king/state.py": "a game's state machine, one class",
-    # TEMPORARY, each to be split by the change that made it long; remove the entry with that split.
-}
-"""Modules allowed past ``MAX_LINES``, and why (issue 23: «no module over 450 lines but the two state
-machines»)."""
+
+LAYERS = (
+    "model",
+    "storage",
+    "views",
+    "games",
+    "flow",
+    "delivery",
+    "operations",
+    "pipeline",
+    "guards",
+    "handlers",
+)
+"""The bot's packages, bottom first: each may import only those before it (and the top-level modules)."""
 
 
 def imported(path: Path) -> set[str]:
@@ -34,43 +40,9 @@ def imported(path: Path) -> set[str]:
     return names
 
 
-def test_handlers_import_only_the_entry_of_the_game_flow() -> None:
-    for path in sorted((BOT / "handlers").glob("*.py")):
-        flow = {m for m in imported(path) if m.startswith(("bot.flow", "bot.delivery", "bot.storage"))}
-        assert flow <= {"bot.flow.service"}, f"{path.name} reaches past the flow's entry: {flow}"
-
-
 def modules() -> list[Path]:
     """Every module of every package of ``bot`` and ``engine``."""
     return sorted([*BOT.rglob("*.py"), *ENGINE.rglob("*.py")])
-
-
-def test_every_module_of_bot_and_engine_is_at_most_450_lines() -> None:
-    root = BOT.parent
-    found = {
-        str(path.relative_to(root)): len(path.read_text(encoding="utf-8").splitlines()) for path in modules()
-    }
-    assert {"bot/delivery/outbox/queue.py", "engine/ai/search.py"} <= found.keys()  # subpackages are walked
-    too_long = {name: lines for name, lines in found.items() if lines > MAX_LINES and name not in LONGER}
-    assert too_long == {}
-    assert all(found.get(name, 0) > MAX_LINES for name in LONGER), "an allowance no longer needed: remove it"
-
-
-def test_components_never_import_the_service_and_only_the_service_publishes_or_wakes_a_timer() -> None:
-    """A component returns what changed; the service alone has it drawn and pokes the game's timer."""
-    modules = [
-        path
-        for package in ("flow", "delivery", "guards", "operations")
-        for path in sorted((BOT / package).rglob("*.py"))
-        if path.name != "service.py"
-    ]
-    assert {"moves.py", "lobby.py", "people.py", "publisher.py"} <= {path.name for path in modules}
-    for path in modules:
-        names = imported(path)
-        assert "bot.flow.service" not in names, f"{path.name} imports the service"
-        assert "bot.delivery.publisher" not in names, f"{path.name} publishes: only the service does"
-        if path.name != "turns.py":
-            assert "bot.flow.turns" not in names, f"{path.name} pokes a timer: only the service does"
 
 
 def module_name(path: Path) -> str:
@@ -145,8 +117,104 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_no_import_circle_in_bot_or_engine_type_hints_included() -> None:
     graph = import_graph()
-    assert "bot.flow.service" in graph and "engine.core" in graph
+    assert "bot.pipeline.service" in graph and "engine.core" in graph
     assert circles(graph) == []
+
+
+def packages_imported() -> dict[str, set[str]]:
+    """Each package of ``bot`` → the other packages of ``bot`` its modules import (type hints included)."""
+    found: dict[str, set[str]] = {}
+    for name, targets in import_graph().items():
+        parts = name.split(".")
+        if parts[0] != "bot" or len(parts) < 3:
+            continue  # the top-level modules: the wiring and its helpers
+        found.setdefault(parts[1], set()).update(
+            t.split(".")[1]
+            for t in targets
+            if t.startswith("bot.") and t.count(".") >= 2 and t.split(".")[1] != parts[1]
+        )
+    return found
+
+
+def test_no_circle_among_the_bots_packages_type_hints_included() -> None:
+    graph = packages_imported()
+    assert {"flow", "pipeline", "delivery", "guards", "handlers", "storage", "views"} <= graph.keys()
+    assert circles(graph) == []
+
+
+def test_each_package_of_the_bot_depends_only_on_those_below_it() -> None:
+    graph = packages_imported()
+    assert set(graph) == set(LAYERS), "a package the layers do not place"
+    for package, targets in graph.items():
+        below = set(LAYERS[: LAYERS.index(package)])
+        assert targets <= below, f"bot.{package} reaches up to {sorted(targets - below)}"
+
+
+def test_the_architecture_document_draws_the_layers_in_this_order() -> None:
+    text = (BOT.parent / "docs" / "ARCHITECTURE.md").read_text(encoding="utf-8")
+    drawn = re.findall(r"^\s*\d+\.\s+`bot/(\w+)/`", text, re.MULTILINE)
+    assert tuple(reversed(drawn)) == LAYERS, drawn
+
+
+DECISIONS = BOT / "flow"
+"""The decisions of the game flow: pure functions of a command, a game and what was loaded for it."""
+NOT_IN_DECISIONS = (
+    "bot.storage",
+    "bot.delivery",
+    "bot.pipeline",
+    "aiogram",
+    "aiosqlite",
+    "asyncio",
+    "sqlite3",
+)
+
+
+def test_the_decisions_await_nothing_and_reach_no_database_telegram_or_delivery() -> None:
+    paths = sorted(DECISIONS.glob("*.py"))
+    assert {"lobby.py", "moves.py", "people.py", "turns.py", "events.py", "commands.py"} <= {
+        p.name for p in paths
+    }
+    for path in paths:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        awaiting = [
+            node.lineno
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Await | ast.AsyncFunctionDef | ast.AsyncFor | ast.AsyncWith)
+        ]
+        assert awaiting == [], f"{path.name} awaits (lines {awaiting})"
+        reached = {m for m in imported(path) if m.startswith(NOT_IN_DECISIONS)}
+        assert reached == set(), f"{path.name} imports {reached}"
+
+
+def test_the_checks_of_the_decisions_find_an_await_and_a_forbidden_import(tmp_path: Path) -> None:
+    """The two checks above fail on code that breaks them (an AST walk that found nothing would pass anything)."""
+    sample = tmp_path / "sample.py"
+    sample.write_text("from bot.storage import repo\n\nasync def f():\n    await g()\n", encoding="utf-8")
+    tree = ast.parse(sample.read_text(encoding="utf-8"))
+    assert any(isinstance(node, ast.Await) for node in ast.walk(tree))
+    assert "bot.storage" in imported(sample)
+
+
+DRAWING_NAMES = frozenset({"publisher", "outbox", "_publisher", "_outbox"})
+
+
+def test_handlers_guards_and_the_flow_name_no_publisher_or_outbox() -> None:
+    """Drawing and delivery belong to the one step that draws: handlers, guards and the flow hand it commands,
+    refusals and events."""
+    named: list[str] = []
+    for layer in ("handlers", "guards", "flow"):
+        for path in sorted((BOT / layer).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                name = (
+                    node.id
+                    if isinstance(node, ast.Name)
+                    else node.attr
+                    if isinstance(node, ast.Attribute)
+                    else None
+                )
+                if name is not None and name.lower() in DRAWING_NAMES:
+                    named.append(f"{path.relative_to(BOT)}:{node.lineno} {name}")
+    assert named == []
 
 
 def test_the_circle_finder_finds_a_circle_through_three_modules() -> None:
@@ -164,33 +232,6 @@ def test_the_rules_core_knows_nothing_of_bot_players() -> None:
         if name.count(".") == 1 and name.removeprefix("engine.") in {"konchinka", "king"}:
             continue  # a game's package registers its bot players beside its rules
         assert not any(".ai" in target for target in graph[name]), f"{name} imports bot players"
-
-
-MAX_PUBLIC_METHODS = 25
-"""A class with more is a switchboard (issue 31). Properties are read as attributes and do not count."""
-
-
-def _is_property(decorator: ast.expr) -> bool:
-    if isinstance(decorator, ast.Name):
-        return decorator.id in {"property", "cached_property"}
-    return isinstance(decorator, ast.Attribute) and decorator.attr in {"setter", "cached_property"}
-
-
-def test_no_class_has_more_than_25_public_methods() -> None:
-    crowded = {}
-    for path in modules():
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.ClassDef):
-                public = [
-                    item.name
-                    for item in node.body
-                    if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)
-                    and not item.name.startswith("_")
-                    and not any(_is_property(d) for d in item.decorator_list)
-                ]
-                if len(public) > MAX_PUBLIC_METHODS:
-                    crowded[f"{path.name}:{node.name}"] = len(public)
-    assert crowded == {}
 
 
 def test_the_architecture_document_names_every_package_and_only_real_paths() -> None:

@@ -8,8 +8,8 @@ import dataclasses
 from bot.callbacks import MoveCb
 from bot.clock import Clock
 from bot.delivery.outbox import SWEEP_EVERY
-from bot.flow.store import GameCache, GameLocks, Match
-from bot.storage import GameMode, GameRow, GameStatus
+from bot.model.game import Game, GameMode, GameStatus
+from bot.pipeline.store import GameCache, GameLocks
 from tests.bot.conftest import SPEED, BotRunner
 from tests.bot.test_soak import play_one
 from tests.fakebot import FakeTelegram
@@ -54,26 +54,8 @@ def test_the_game_cache_keeps_the_most_recent_and_drops_idle_and_finished_games(
 
     clock = Stopped()
     cache = GameCache(clock, limit=3, idle=100.0)
-    game = GameRow(
-        0,
-        "konchinka",
-        GameMode.SOLO,
-        GameStatus.PLAYING,
-        1,
-        0,
-        1,
-        {},
-        0,
-        "ru",
-        None,
-        0,
-        0.0,
-        None,
-        None,
-        False,
-        None,
-    )
-    matches = [Match(dataclasses.replace(game, id=game_id), [], {}, None) for game_id in range(7)]
+    game = Game(0, "konchinka", GameMode.SOLO, GameStatus.PLAYING, 1, 0, 1, {}, 0, "ru", 0.0)
+    matches = [dataclasses.replace(game, id=game_id) for game_id in range(7)]
     for match in matches[:5]:
         cache.put(match)
     assert len(cache) == 3 and 0 not in cache and 4 in cache
@@ -83,7 +65,7 @@ def test_the_game_cache_keeps_the_most_recent_and_drops_idle_and_finished_games(
     clock.at = 150.0
     cache.put(matches[6])
     assert len(cache) == 1 and 6 in cache  # the others were idle for more than 100 s
-    cache.put(Match(dataclasses.replace(matches[6].game, status=GameStatus.FINISHED), [], {}, None))
+    cache.put(dataclasses.replace(matches[6], status=GameStatus.FINISHED))
     assert len(cache) == 0
 
 
@@ -99,7 +81,7 @@ async def test_presses_for_games_that_do_not_exist_leave_nothing_in_memory(
     for game in range(900_001, 900_004):
         answer = await anna.press(message, data=MoveCb(game=str(game), version=0, index=0).pack(), force=True)
         assert answer.answered and answer.text
-    store = running.app.service.store
+    store = running.app.pipeline.store
     assert len(store.locks) == 0
     assert all(game not in store.games for game in range(900_001, 900_004))
 
@@ -113,8 +95,8 @@ async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
         await play_one(tg, tg.add_user(f"Игрок {n}"))
     await tg.settle()
     app = running.app
-    assert len(app.service.store.games) == 0
-    assert len(app.service.store.locks) == 0
+    assert len(app.pipeline.store.games) == 0
+    assert len(app.pipeline.store.locks) == 0
     assert len(app.outbox) == 0
     # A bot-clock minute later the next event sweeps the emptied rate windows: only the newcomer's are left.
     await asyncio.sleep(SWEEP_EVERY / SPEED + 0.5)

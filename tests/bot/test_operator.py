@@ -10,13 +10,18 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.games import is_hosted
-from bot.storage import Batch, Database, GameStatus
+from bot.games import is_hosted, rules_library
+from bot.i18n import translator
+from bot.model.game import GameStatus
+from bot.storage import Batch, Database
 from bot.storage import repo as stored
+from bot.views.chats import render_menu
 from engine.ai import backends
-from tests.bot.conftest import BotRunner, game_row, open_lobby, two_player_party
+from tests.bot.conftest import BotRunner, game_row, open_lobby, plain, two_player_party
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
+
+RU = translator("ru")
 
 
 async def _newer(tg: FakeTelegram, chat: FakeChat, after: int) -> FakeMessage:
@@ -27,7 +32,7 @@ async def _newer(tg: FakeTelegram, chat: FakeChat, after: int) -> FakeMessage:
     return newer()[0]
 
 
-async def test_admin_from_a_non_admin_is_ignored_and_from_an_admin_shows_the_figures(
+async def test_admin_from_a_non_admin_is_an_unknown_command_and_from_an_admin_shows_the_figures(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     olga = tg.add_user("Ольга")
@@ -36,9 +41,10 @@ async def test_admin_from_a_non_admin_is_ignored_and_from_an_admin_shows_the_fig
     group = tg.add_group("Клуб", [olga, pavel])
     await open_lobby(tg, group, pavel, [])
 
+    # For anyone else /admin does not exist: answered as any unknown command (the menu), nothing of the figures.
     asked = await pavel.send_private("/admin")
-    await tg.settle()
-    assert [m for m in pavel.private_chat.bot_messages() if m.message_id > asked.message_id] == []
+    answer = await _newer(tg, pavel.private_chat, asked.message_id)
+    assert answer.text == plain(render_menu(RU, tg.bot_username, rules_library().first.id).text)
 
     asked = await olga.send_private("/admin")
     answer = await _newer(tg, olga.private_chat, asked.message_id)

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Actor, Batch, Database, GameMode, GameRow, GameStatus, SeatRow, repo
+from bot.games import plugin_of
+from bot.model.game import Actor, Game, GameMode, GameStatus, Move, Person, Seat
+from bot.storage import Batch, Database, repo
 from bot.storage.db import RIDE_WITHIN
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.tx import Deferred, GuardError, Journal
@@ -25,22 +27,34 @@ def _cancelled(game_id: int) -> Batch:
     return batch
 
 
+def _game(db: Database, chat_id: int = -100) -> Game:
+    """A new lobby, its id given by the database."""
+    return Game(
+        db.next_game_id(),
+        "konchinka",
+        GameMode.GROUP,
+        GameStatus.LOBBY,
+        chat_id,
+        0,
+        1,
+        {"target": 5},
+        60,
+        "ru",
+        0.0,
+        expires_at=100.0,
+    )
+
+
 async def _lobby(db: Database, chat_id: int = -100) -> int:
-    async with db.tx() as tx:
-        return await repo.insert_game(
-            tx,
-            kind="konchinka",
-            mode=GameMode.GROUP,
-            status=GameStatus.LOBBY,
-            chat_id=chat_id,
-            thread_id=0,
-            creator_id=1,
-            options={"target": 5},
-            turn_timeout=60,
-            lang="ru",
-            now=0.0,
-            expires_at=100.0,
-        )
+    batch = Batch()
+    game = _game(db, chat_id)
+    repo.insert_game(batch, game)
+    await db.write(batch)
+    return game.id
+
+
+def _user(user_id: int, name: str = "Аня") -> Person:
+    return Person(user_id, name, None, "ru")
 
 
 async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_path: Path) -> None:
@@ -59,36 +73,32 @@ async def test_a_new_database_is_migrated_to_the_latest_schema_in_wal_mode(tmp_p
         await again.close()
 
 
-async def _playing(db: Database, record: GameRecord) -> GameRow:
-    game_id = await _lobby(db)
-    game = await repo.get_game(db, game_id)
-    assert game is not None
-    batch = Batch()
-    repo.save_game(batch, dataclasses.replace(game, status=GameStatus.PLAYING, record=record), game.version)
-    await db.write(batch)
-    return dataclasses.replace(game, status=GameStatus.PLAYING, record=record)
-
-
-async def test_a_move_is_stored_once_per_version_with_the_record(tmp_path: Path) -> None:
+async def test_a_move_is_stored_once_per_version_and_the_record_keeps_the_start(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
-        game = await _playing(db, GameRecord("konchinka", {"players": 2}, seed=7))
-        first = GameRecord("konchinka", {"players": 2}, seed=7, actions=("l:2c",))
+        lobby = _game(db)
+        party = plugin_of("konchinka").new_party({"target": 5}, 2, seed=7)
+        dealt = dataclasses.replace(lobby, status=GameStatus.PLAYING, party=party)
         batch = Batch()
-        repo.save_game(batch, dataclasses.replace(game, record=first, version=1), was=0)
-        repo.add_move(batch, game.id, 0, "l:2c", 0, Actor.PLAYER, 1.0)
+        repo.insert_game(batch, dealt)
         await db.write(batch)
-        # A second move drawn for version 0 fails its guard, and takes its move row down with it.
-        other = GameRecord("konchinka", {"players": 2}, seed=7, actions=("l:3c",))
+        first, code = party.after(0)
         batch = Batch()
-        repo.save_game(batch, dataclasses.replace(game, record=other, version=1), was=0)
-        repo.add_move(batch, game.id, 0, "l:3c", 0, Actor.PLAYER, 2.0)
+        repo.save_game(batch, dataclasses.replace(dealt, party=first), was=0)
+        repo.add_move(batch, dealt.id, 0, Move(code, 0, Actor.PLAYER, 1.0))
+        await db.write(batch)
+        # A second move decided for version 0 fails its guard, and takes its move row down with it.
+        other, other_code = party.after(1)
+        batch = Batch()
+        repo.save_game(batch, dataclasses.replace(dealt, party=other), was=0)
+        repo.add_move(batch, dealt.id, 0, Move(other_code, 0, Actor.PLAYER, 2.0))
         with pytest.raises(GuardError):
             await db.write(batch)
-        stored = await repo.get_game(db, game.id)
-        moves = await repo.moves_of(db, game.id)
-        assert stored is not None and stored.version == 1 and stored.record == first
-        assert moves == [(0, "l:2c", 0, Actor.PLAYER)]
+        stored = await repo.get_game(db, dealt.id)
+        assert stored is not None and stored.version == 1
+        assert stored.record == GameRecord("konchinka", party.record().options, 7), "the start, not the moves"
+        assert await repo.moves_of(db, dealt.id) == [Move(code, 0, Actor.PLAYER, 1.0)]
+        assert await repo.record_of(db, dealt.id) == first.record()
     finally:
         await db.close()
 
@@ -100,8 +110,8 @@ async def test_a_batch_runs_one_statement_per_table_in_one_transaction(tmp_path:
         transactions, statements = db.transactions, db.statements
         batch = Batch()
         for user_id, name in ((1, "Аня"), (2, "Борис"), (3, "Вера")):
-            repo.upsert_user(batch, user_id, name, None, "ru", started=True)
-        repo.insert_seats(batch, [SeatRow(game_id, i, i + 1, "x", None, 0, False) for i in range(3)])
+            repo.upsert_user(batch, _user(user_id, name), started=True)
+        repo.insert_seats(batch, game_id, [Seat(i, i + 1, "x") for i in range(3)])
         for update_id in range(10):
             repo.mark_processed(batch, update_id, 0.0)
         assert len(batch) == 3
@@ -126,7 +136,7 @@ async def test_deferred_rows_ride_with_the_next_transaction_or_get_their_own(tmp
         assert marks.get(1) == (0.0,) and marks.get(3) is None
         before = db.transactions
         batch = Batch()
-        repo.upsert_user(batch, 5, "Аня", None, "ru")
+        repo.upsert_user(batch, _user(5))
         await db.write(batch)
         assert db.transactions == before + 1, "the deferred rows rode along"
         assert len(marks) == 0 and await repo.is_processed(db, 1) and await repo.is_processed(db, 2)
@@ -207,7 +217,7 @@ async def test_no_statement_runs_on_the_event_loops_thread(tmp_path: Path) -> No
         await db.trace(lambda _sql: threads.add(threading.get_ident()))
         game_id = await _lobby(db)
         batch = Batch()
-        repo.upsert_user(batch, 5, "Аня", None, "ru")
+        repo.upsert_user(batch, _user(5))
         await db.write(batch)
         await repo.get_game(db, game_id)
         assert threads and threading.get_ident() not in threads
@@ -237,7 +247,7 @@ async def test_a_failed_transaction_leaves_nothing_behind(tmp_path: Path) -> Non
         with pytest.raises(RuntimeError):
             async with db.tx() as tx:
                 batch = Batch()
-                repo.upsert_user(batch, 5, "Аня", None, "ru")
+                repo.upsert_user(batch, _user(5))
                 await tx.run(batch)
                 raise RuntimeError("crash mid-transaction")
         assert await repo.get_user(db, 5) is None
@@ -277,12 +287,9 @@ async def test_lobby_seats_close_their_gaps(tmp_path: Path) -> None:
     db = await Database.open(tmp_path / "bot.sqlite3")
     try:
         game_id = await _lobby(db)
-        seats = [
-            SeatRow(game_id, i, i + 1, name, None, 0, False)
-            for i, name in enumerate(("Аня", "Борис", "Вера"))
-        ]
+        seats = [Seat(i, i + 1, name) for i, name in enumerate(("Аня", "Борис", "Вера"))]
         batch = Batch()
-        repo.insert_seats(batch, seats)
+        repo.insert_seats(batch, game_id, seats)
         await db.write(batch)
         batch = Batch()
         repo.replace_seats(batch, game_id, [seats[0], dataclasses.replace(seats[2], seat=1)])

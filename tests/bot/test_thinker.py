@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.flow.thinker import Thinker, decision_seed, think
+from bot.pipeline.thinker import Thinker, decision_seed, think
 from bot.settings import Settings
 from engine.ai import Level, choose_action
 from engine.core import make_game
@@ -82,7 +82,7 @@ def test_decision_seed_is_a_fixed_mix_of_game_seed_and_move() -> None:
     seeds = {decision_seed(s, m) for s in range(5) for m in range(50)}
     assert len(seeds) == 250
     # Not Python's salted hash: another interpreter with another hash seed computes the same number.
-    code = "from bot.flow.thinker import decision_seed; print(decision_seed(123, 45))"
+    code = "from bot.pipeline.thinker import decision_seed; print(decision_seed(123, 45))"
     env = {**os.environ, "PYTHONHASHSEED": "977"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
     assert int(out.stdout) == decision_seed(123, 45)
@@ -139,7 +139,7 @@ async def test_a_killed_worker_is_survived_and_the_pool_rebuilt(caplog: pytest.L
         assert len(workers) == 1
         os.kill(workers[0].pid or 0, signal.SIGKILL)
         workers[0].join(5)
-        with caplog.at_level(logging.WARNING, logger="bot.flow.thinker"):
+        with caplog.at_level(logging.WARNING, logger="bot.pipeline.thinker"):
             assert await thinker.choose(view, Level.HARD, seed) == expected
         assert thinker.rebuilds == 1
         assert any("pool broken" in r.getMessage() for r in caplog.records)
@@ -179,7 +179,7 @@ def test_bot_thinkers_setting(monkeypatch: pytest.MonkeyPatch) -> None:
 
 ORPHAN_PROBE = """
 import asyncio, multiprocessing, sys
-from bot.flow.thinker import Thinker
+from bot.pipeline.thinker import Thinker
 
 async def main() -> None:
     thinker = Thinker(2)

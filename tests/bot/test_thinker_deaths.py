@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.flow.thinker import TEST_HOOK_ENV, Thinker, ThinkerUnavailable, fallback_action, think
+from bot.pipeline.thinker import TEST_HOOK_ENV, Thinker, ThinkerUnavailable, fallback_action, think
 from engine.ai import Level, choose_action
 from engine.core import make_game
 from tests.bot.test_thinker import searched_views
@@ -37,14 +37,14 @@ async def test_a_worker_killed_in_the_middle_of_a_decision_is_replaced_and_the_d
     thinker = Thinker(1)
     await thinker.start()
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.flow.thinker"):
+        with caplog.at_level(logging.WARNING, logger="bot.pipeline.thinker"):
             decision = asyncio.create_task(thinker.choose(view, Level.HARD, 77))
             pid = await _wait_for(held)
             assert pid != os.getpid()
             os.kill(pid, signal.SIGKILL)
             assert await decision == expected  # made again, in a fresh worker: the same action
         assert (thinker.worker_deaths, thinker.rebuilds, thinker.fallbacks) == (1, 1, 0)
-        lines = [r for r in caplog.records if r.name == "bot.flow.thinker"]
+        lines = [r for r in caplog.records if r.name == "bot.pipeline.thinker"]
         assert len(lines) == 1 and "fresh worker" in lines[0].getMessage()
     finally:
         await thinker.close()
@@ -62,7 +62,7 @@ async def test_a_decision_that_kills_every_worker_is_played_by_the_fallback_poli
     rng = random.Random(3)
     searched = 0
     try:
-        with caplog.at_level(logging.WARNING, logger="bot.flow.thinker"):
+        with caplog.at_level(logging.WARNING, logger="bot.pipeline.thinker"):
             for move in range(12):  # seat 0 is «мастер», seat 1 a normal player
                 view = state.view(state.current_player)
                 if state.current_player == 0 and len(view.legal_actions) > 1 and searched < 2:
@@ -83,7 +83,7 @@ async def test_a_decision_that_kills_every_worker_is_played_by_the_fallback_poli
             6,
             3,
         )  # two decisions and a hint, two deaths each
-        lines = [r for r in caplog.records if r.name == "bot.flow.thinker"]
+        lines = [r for r in caplog.records if r.name == "bot.pipeline.thinker"]
         assert len(lines) == 3  # one line each
         assert all(r.levelno == logging.ERROR and "twice" in r.getMessage() for r in lines)
     finally:

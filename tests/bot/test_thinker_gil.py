@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.flow.thinker import Thinker
+from bot.pipeline.thinker import Thinker
 from engine.ai import Level
 from engine.king.ai.players import KERNEL_MASTER
 from engine.konchinka.ai import kernel as konchinka_kernel

@@ -9,7 +9,7 @@ import threading
 from collections import Counter
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
-from bot.guards.updates import CURRENT_UPDATE
+from bot.logs import UPDATE
 from bot.storage import repo
 from tests.bot.conftest import (
     BotRunner,
@@ -40,15 +40,15 @@ def count_per_update(running: Running) -> Counter[int]:
     handlers: dict[int, asyncio.Task[object] | None] = {}
 
     def seen() -> None:
-        claim = CURRENT_UPDATE.get()
+        update_id = UPDATE.get()  # the update whose task this is (the log's context)
         task = asyncio.current_task()
         if task is not None and task.get_name().startswith("game:"):
             counts[TIMERS] += 1  # a game's timer, woken by the press
             return
-        if claim is None:
+        if update_id is None:
             return
-        if handlers.setdefault(claim.update_id, task) is task:
-            counts[claim.update_id] += 1
+        if handlers.setdefault(update_id, task) is task:
+            counts[update_id] += 1
 
     running.app.db.on_transaction = seen
     return counts

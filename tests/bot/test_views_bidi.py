@@ -18,7 +18,7 @@ from bidi import get_display
 
 from bot.flow.moves import plain_name
 from bot.i18n import Translator
-from bot.storage.models import SeatRow
+from bot.model.game import Seat
 from bot.views import Rendered, SeatInfo, answer_text
 from bot.views.chats import render_left
 from bot.views.common import isolated, named
@@ -84,7 +84,7 @@ def _notices(seats: tuple[SeatInfo, ...], tr: Translator) -> Iterator[tuple[str,
         yield "timed-out", render_timed_out(seat, tr)
         yield "left", render_left(seat, "g1", tr)
         yield "joined", render_joined(seat.name, "Кончинка", tr)
-        row = SeatRow(1, 0, seat.user_id, seat.name, None, 0, False)
+        row = Seat(0, seat.user_id, seat.name)
         answer = answer_text(CommonIllegal.NOT_YOUR_TURN, tr, name=plain_name(row, tr.locale.value))
         yield "answer-not-your-turn", Rendered(answer + " Маша +14", None)
 

@@ -44,9 +44,21 @@ from pathlib import Path
 from typing import Final
 
 from aiogram import Bot
-from aiogram.types import CallbackQuery, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup
 
 from bot.clock import Clock
+from bot.delivery.outbox.orders import (
+    Adopt,
+    AnswerInline,
+    AnswerPress,
+    DeleteStray,
+    Drop,
+    Hurry,
+    Orders,
+    Post,
+    Reply,
+    Show,
+)
 from bot.delivery.outbox.queue import Live, LiveMessages, Media, Priority, SentMessages, default_priority
 from bot.delivery.outbox.reports import DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler, OutboxLimits, RateLimiter
@@ -102,6 +114,8 @@ class Outbox:
         self._forgetting: set[asyncio.Task[None]] = set()
         self.server = ChatServer(self)
         self.scheduler = CallScheduler(self.limiter, clock, self.server.serve)
+        self.answers = PressAnswers()
+        """Answers to presses on their way (beside the queue: see :class:`PressAnswers`)."""
 
     @property
     def calls(self) -> Counter[str]:
@@ -310,6 +324,55 @@ class Outbox:
         self.scheduler.kick()
         return True
 
+    async def deliver(self, orders: Orders) -> None:
+        """Apply what the drawing asks, in order (only an adoption, a stray's deletion or a reply waits for the
+        database; nothing waits for Telegram)."""
+        for order in orders:
+            if isinstance(order, Show):
+                self.show(
+                    order.slot,
+                    order.chat_id,
+                    order.text,
+                    order.markup,
+                    thread_id=order.thread_id,
+                    resend=order.resend,
+                    only_existing=order.only_existing,
+                    priority=order.priority,
+                    after=order.after,
+                    paced=order.paced,
+                    media=order.media,
+                )
+            elif isinstance(order, Post):
+                self.post(order.notices, priority=order.priority)
+            elif isinstance(order, Drop):
+                self.drop(order.slot, order.chat_id)
+            elif isinstance(order, Hurry):
+                self.hurry_deletions(order.chat_id)
+            elif isinstance(order, Adopt):
+                if not order.newer_only:
+                    self.adopt(order.slot, order.chat_id, order.message_id)
+                elif await self.adopt_newer(order.slot, order.chat_id, order.message_id):
+                    log.info(
+                        "%s: message %s adopted (its send was not recorded)", order.slot, order.message_id
+                    )
+            elif isinstance(order, DeleteStray):
+                if await self.delete_stray(order.slot, order.chat_id, order.message_id):
+                    log.info("%s: a stray message %s deleted", order.slot, order.message_id)
+            elif isinstance(order, Reply):
+                await self.say(
+                    order.chat_id,
+                    order.text,
+                    order.markup,
+                    thread_id=order.thread_id,
+                    priority=order.priority,
+                )
+            elif isinstance(order, AnswerPress):
+                self.answers.answer(
+                    self.bot, order.query_id, order.text, show_alert=order.alert, url=order.url
+                )
+            else:
+                self.answers.answer_inline(self.bot, order)
+
     def __len__(self) -> int:
         """The chats with a queue (a chat's queue goes once it is empty)."""
         return len(self.scheduler.queues)
@@ -344,19 +407,39 @@ class PressAnswers:
 
     def answer(
         self,
-        query: CallbackQuery,
+        bot: Bot,
+        query_id: str,
         text: str | None = None,
         *,
         show_alert: bool = False,
         url: str | None = None,
     ) -> None:
-        """Answer ``query`` in the background (``url``: a link Telegram opens, such as the private chat)."""
-        bot = query.bot
-        if bot is None:
-            return
-        task = asyncio.create_task(self._send(bot, query.id, text, show_alert, url))
+        """Answer the press ``query_id`` in the background (``url``: a link Telegram opens, such as the private
+        chat); never raises, never waits."""
+        task = asyncio.create_task(self._send(bot, query_id, text, show_alert, url))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
+
+    def answer_inline(self, bot: Bot, order: AnswerInline) -> None:
+        """Answer an inline query in the background, within the same deadline as a press's answer."""
+        task = asyncio.create_task(self._send_inline(bot, order))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _send_inline(self, bot: Bot, order: AnswerInline) -> None:
+        try:
+            await bot.answer_inline_query(
+                order.query_id,
+                list(order.results),
+                cache_time=order.cache_time,
+                is_personal=order.personal,
+                request_timeout=self.timeout,
+            )
+        except Exception as exc:  # a query too old, a network that hangs: the asker types again
+            self.failed += 1
+            log.info("an inline query was not answered: %s", exc)
+        else:
+            self.sent += 1
 
     async def settle(self, timeout: float) -> None:
         """Wait until the answers on their way are through, at most ``timeout`` real seconds."""
@@ -379,14 +462,3 @@ class PressAnswers:
             log.debug("a press was not answered: %s", exc)
         else:
             self.sent += 1
-
-
-PRESS_ANSWERS: Final = PressAnswers()
-"""The process's answers on their way (tasks of the running event loop; the app waits for them at shut-down)."""
-
-
-def answer_press(
-    query: CallbackQuery, text: str | None = None, *, show_alert: bool = False, url: str | None = None
-) -> None:
-    """Answer a press in the background, within ``ANSWER_TIMEOUT`` seconds; never raises, never waits."""
-    PRESS_ANSWERS.answer(query, text, show_alert=show_alert, url=url)

@@ -406,3 +406,78 @@ def _live_of(slot: str, data: JSONValue) -> LiveMessage | None:
         return None
     chat_id, message_id, digest = data
     return LiveMessage(slot, int(str(chat_id)), int(str(message_id)), str(digest))
+
+
+# The names of live messages («slots»). Each message the bot keeps up to date has a name that says what it is for
+# (a game's table, a player's hand, a rules page); showing new content under a name edits that message (or sends it
+# anew below). A name is stored with its message, so a restart finds every message again, and its first letter
+# says what it names: a game (``GAME_SLOTS``, the game's id next: ``g12``, ``h12:345``) or a chat.
+
+GAME_SLOTS: Final = "ghmwvsy"
+"""First letters of the names that belong to one game (:func:`game_of_slot`): forgotten once it is long over."""
+REMINDERS: Final = "m"
+
+
+def group_slot(game_id: int) -> str:
+    """A game's table in its group (and a solo game's in its private chat)."""
+    return f"g{game_id}"
+
+
+def hand_slot(game_id: int, user_id: int) -> str:
+    """A player's hand, in their private chat."""
+    return f"h{game_id}:{user_id}"
+
+
+def reminder_slot(game_id: int, user_id: int, version: int) -> str:
+    """The «⏰ your turn is running out» message of one turn (deleted when the turn is over)."""
+    return f"{REMINDERS}{game_id}:{user_id}:{version}"
+
+
+def review_slot(game_id: int, user_id: int) -> str:
+    """«🔍 Разбор партии» of one player: sent once, however often the button is pressed."""
+    return f"w{game_id}:{user_id}"
+
+
+def table_slot(game_id: int, user_id: int) -> str:
+    """The one private copy of a game's whole table a player keeps: sent anew below on each look."""
+    return f"v{game_id}:{user_id}"
+
+
+def sheet_slot(game_id: int, chat_id: int) -> str:
+    """The score sheet's photo of a game in one chat: the group's, updated in place as each deal ends; a player's
+    own, sent as the party ends and when asked for (``/score``, «📋 Запись»)."""
+    return f"s{game_id}:{chat_id}"
+
+
+def history_slot(game_id: int, chat_id: int) -> str:
+    """The party's history file in one chat (sent once however often «📜 История» is pressed)."""
+    return f"y{game_id}:{chat_id}"
+
+
+def game_of_slot(slot: str) -> int | None:
+    """The game a live message's name belongs to (None: it names a chat's message)."""
+    if slot[:1] not in GAME_SLOTS:
+        return None
+    number = slot[1:].split(":", 1)[0]
+    return int(number) if number.isdigit() else None
+
+
+def chat_rules_slot(chat_id: int, thread_id: int = 0, user_id: int = 0) -> str:
+    """A person's rules message in a chat (a forum topic): their next rules request replaces it (never someone
+    else's: in a group each asker has their own), its pages turn in place. ``user_id``: 0 in a private chat."""
+    return (
+        f"R{chat_id}:{thread_id}"
+        if chat_id == user_id or not user_id
+        else f"R{chat_id}:{thread_id}:{user_id}"
+    )
+
+
+def setup_slot(chat_id: int, message_id: int) -> str:
+    """The solo setup screen (opponents, level) turned in place."""
+    return f"p{chat_id}:{message_id}"
+
+
+def throttle_note_slot(chat_id: int, thread_id: int) -> str:
+    """A group's (topic's) one note from the incoming throttle: «Секунду…» while questions wait, or a word to a
+    member beyond their window; deleted once answered (or once that window is over)."""
+    return f"q{chat_id}:{thread_id}"

@@ -25,8 +25,6 @@ from aiogram.exceptions import (
 from aiogram.types import ChatMemberRestricted
 
 from bot.clock import Clock
-from bot.flow.commands import AdminCheck, MemberCheck, ServiceError
-from bot.views import Answer
 
 log = logging.getLogger(__name__)
 
@@ -99,31 +97,6 @@ class Membership:
         """The chat changed (migrated, the bot left): its answers are no longer good."""
         self._cache = {k: v for k, v in self._cache.items() if k[0] != chat_id}
         self._titles.pop(chat_id, None)
-
-    def admin_check(self, user_id: int) -> AdminCheck:
-        """Whether ``user_id`` administers a chat (asked when needed, and cached); :class:`ServiceError`
-        (``CANNOT_CHECK_RIGHTS``) when Telegram does not say — an admin is not told «only the creator or an
-        admin» because an answer was lost."""
-
-        async def check(chat_id: int) -> bool:
-            standing = await self.standing(chat_id, user_id)
-            if not standing.is_known:
-                raise ServiceError(Answer.CANNOT_CHECK_RIGHTS)
-            return standing.is_admin
-
-        return check
-
-    def member_check(self, user_id: int) -> MemberCheck:
-        """Whether ``user_id`` is a member of a chat; :class:`ServiceError` (``CANNOT_CHECK``) when Telegram does
-        not say — not «you are not in the group»: we do not know."""
-
-        async def check(chat_id: int) -> bool:
-            standing = await self.standing(chat_id, user_id)
-            if not standing.is_known:
-                raise ServiceError(Answer.CANNOT_CHECK)
-            return standing.is_member
-
-        return check
 
     async def title(self, chat_id: int) -> str:
         """The group's title (getChat, remembered for ``ttl``); "" when Telegram does not say."""

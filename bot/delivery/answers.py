@@ -1,0 +1,77 @@
+"""Answers drawn for a press or a command that changed nothing a message shows: what a press is answered (its
+refusal, «Вы в игре», an apology when the bot could not do it), and a refused command's one-line reply."""
+
+from __future__ import annotations
+
+import enum
+
+from bot.delivery.outbox.orders import AnswerPress, DeleteStray, Drop, Order, Reply, Show
+from bot.delivery.outbox.queue import Priority, hand_slot, throttle_note_slot
+from bot.flow.commands import Refusal
+from bot.i18n import Translator
+from bot.model.answers import Answer
+from bot.views import answer_text, illegal_answer
+
+
+class Apology(enum.StrEnum):
+    """Why the bot could not do what a press asked (nothing was done)."""
+
+    FAILED = "failed"
+    """Something went wrong on the bot's side."""
+    BUSY = "busy"
+    """The database is held by another process."""
+    READ_ONLY = "read-only"
+    """The database cannot be written (read-only, a full disk)."""
+
+
+def refusal_text(refusal: Refusal, tr: Translator) -> str:
+    """A refusal in words; one of the rules engine shows its cards and suits the way the locale writes them."""
+    cause = refusal.cause
+    if cause is not None and cause.reason is refusal.reason:
+        return illegal_answer(cause, tr, **refusal.params)
+    return answer_text(refusal.reason, tr, **refusal.params)
+
+
+def answered(query_id: str, answer: Answer | None, tr: Translator) -> AnswerPress:
+    """A press answered with ``answer`` in words (None: the spinner just stops)."""
+    return AnswerPress(query_id, answer_text(answer, tr) if answer is not None else None)
+
+
+def refused_press(
+    refusal: Refusal, query_id: str, tr: Translator, stray: tuple[int, int, int, int] | None = None
+) -> list[Order]:
+    """A refused press: its answer says why; a press that came too late (``stray``: the game, the person, the
+    chat and the message pressed) may have come from a dead hand the bot lost track of, which then goes."""
+    orders: list[Order] = [AnswerPress(query_id, refusal_text(refusal, tr))]
+    if refusal.reason is Answer.STALE and stray is not None:
+        game_id, user_id, chat_id, message_id = stray
+        if chat_id == user_id:
+            orders.append(DeleteStray(hand_slot(game_id, user_id), chat_id, message_id))
+    return orders
+
+
+def refused_command(refusal: Refusal, chat_id: int, thread_id: int, tr: Translator) -> Reply:
+    """A refused command's reply in its chat (in a group: low stakes, behind the games in play)."""
+    return Reply(chat_id, refusal_text(refusal, tr), thread_id=thread_id, priority=_low(chat_id))
+
+
+def told(chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> Reply:
+    return Reply(chat_id, answer_text(answer, tr), thread_id=thread_id, priority=_low(chat_id))
+
+
+def throttle_note(chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> Show:
+    """A group's (topic's) one note from the incoming throttle: «Секунду…» while questions wait, or a word to a
+    member beyond their window."""
+    return Show(throttle_note_slot(chat_id, thread_id), chat_id, answer_text(answer, tr), thread_id=thread_id)
+
+
+def throttle_note_gone(chat_id: int, thread_id: int) -> Drop:
+    return Drop(throttle_note_slot(chat_id, thread_id), chat_id)
+
+
+def apology(query_id: str, tr: Translator, why: Apology) -> AnswerPress:
+    return AnswerPress(query_id, tr.t(f"answer-{why.value}"))
+
+
+def _low(chat_id: int) -> Priority | None:
+    return Priority.LOW if chat_id < 0 else None

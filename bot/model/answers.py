@@ -1,0 +1,58 @@
+"""Why a press or a command is answered the way it is: a refusal's reason, or what was done («Вы в игре»).
+
+The flow decides a reason; the drawing writes it in the reader's language (``answer-<value>`` in the texts)."""
+
+from __future__ import annotations
+
+import enum
+
+
+class Answer(enum.StrEnum):
+    """Answers to a press or command that the bot itself (not the rules engine) gives."""
+
+    STALE = "stale"
+    """The button belongs to an older state: «Этот ход уже сделан»."""
+    NOT_A_PLAYER = "not_a_player"
+    NO_GAME = "no_game"
+    GAME_RUNNING = "game_running"
+    LOBBY_OPEN = "lobby_open"
+    """Something new asked for where a lobby is open: join it (it is the chat's game)."""
+    NOT_CREATOR = "not_creator"
+    NOT_CREATOR_OR_ADMIN = "not_creator_or_admin"
+    LOBBY_FULL = "lobby_full"
+    ALREADY_JOINED = "already_joined"
+    NOT_ENOUGH_PLAYERS = "not_enough_players"
+    JOINED = "joined"
+    LEFT = "left"
+    BOT_ADDED = "bot_added"
+    BOT_REMOVED = "bot_removed"
+    SETTING_SAVED = "setting_saved"
+    GAME_CANCELLED = "game_cancelled"
+    SEAT_TAKEN_BACK = "seat_taken_back"
+    ALREADY_IN_GAME = "already_in_game"
+    GROUP_ONLY = "group_only"
+    PRIVATE_ONLY = "private_only"
+    TOO_FAST = "too_fast"
+    SOLO_LEAVE = "solo_leave"
+    """/leave in a game with bots only: there is no seat to hand over; /cancel ends it."""
+    ALREADY_LEFT = "already_left"
+    """/leave from a seat a bot player already plays."""
+    TOO_MANY = "too_many"
+    """Private questions beyond what waits its turn: ask again a little later."""
+    UNKNOWN = "unknown"
+    MALFORMED = "malformed"
+    """A button no handler knows (forged, or drawn by an older version of the bot)."""
+    LOBBY_CLOSED = "lobby_closed"
+    """A join link of a lobby that expired or was cancelled."""
+    TOO_MANY_LOBBIES = "too_many_lobbies"
+    """The person already has as many open lobbies as one may have."""
+    NOT_IN_GROUP = "not_in_group"
+    """A join link followed by someone who is not in the lobby's group."""
+    THINKER_DOWN = "thinker_down"
+    """A hint or review whose search killed two of the bot players' workers: not tried again now."""
+    CANNOT_CHECK = "cannot_check"
+    """A join link followed while Telegram cannot be asked whether the person is in the lobby's group."""
+    CANNOT_CHECK_RIGHTS = "cannot_check_rights"
+    """An admin's action (/cancel, the language) while Telegram cannot be asked for the person's rights."""
+    REVIEW_SHOWN = "review_shown"
+    """«🔍 Разбор партии» pressed again: it is in the private chat already."""

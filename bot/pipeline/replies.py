@@ -1,0 +1,474 @@
+"""The pipeline for what people ask that changes no game itself: the greeting and the ways on (a running game's
+hand brought back instead), menus and the solo set-up, help, /score, /stats and /top, deep links, the languages,
+/admin, the rules and the inline answer, the hint and the review. Each loads what its answer needs and has it
+drawn (``bot.delivery.replies``); a game's part goes through :meth:`Pipeline.run` as a command."""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+from bot.callbacks import AUTO_LANG, DeepLink, NewCb, SoloStep, game_id_of, parse_start_payload
+from bot.delivery import replies
+from bot.delivery.answers import answered
+from bot.delivery.outbox.orders import AnswerPress, Order, Show
+from bot.delivery.outbox.queue import chat_rules_slot, review_slot
+from bot.flow import commands as cmd
+from bot.flow import hints
+from bot.flow.commands import Refusal
+from bot.games import is_hosted, plugin_of, plugins, rules_library
+from bot.games.base import drawn
+from bot.i18n import Locale
+from bot.model.answers import Answer
+from bot.model.game import GameMode, Person
+from bot.pipeline.origin import Origin, Parts
+from bot.storage import GameRow, repo
+from bot.views import Rendered, SoloGame, answer_text
+from bot.views.common import table_frame
+from bot.views.rules import GameContext
+from bot.views.rules_lookup import lookup
+from engine.ai import Level, backends
+
+log = logging.getLogger(__name__)
+
+
+def solo_games() -> list[SoloGame]:
+    return [SoloGame(p.kind, p.solo_opponents) for p in plugins() if p.solo_opponents]
+
+
+def _context(game: GameRow | None) -> GameContext | None:
+    if game is None or rules_library().book(game.kind) is None:
+        return None
+    return GameContext(game.kind, game.options, str(game.id), turn_seconds=game.turn_timeout)
+
+
+class Replies:
+    def __init__(self, pipeline: Parts) -> None:
+        self.pipeline = pipeline
+
+    @property
+    def username(self) -> str:
+        return self.pipeline.bot_username
+
+    async def _deliver(self, *orders: Order) -> None:
+        await self.pipeline.outbox.deliver(orders)
+
+    async def _answer(self, origin: Origin, text: str | None = None) -> None:
+        if origin.query_id is not None:
+            await self._deliver(AnswerPress(origin.query_id, text))
+
+    def _person(self, origin: Origin) -> Person:
+        assert origin.person is not None, "a question without a person"
+        return origin.person
+
+    # --- greetings and menus -------------------------------------------------------------------------------
+
+    async def greet(self, origin: Origin) -> None:
+        """/start in private: a running game's hand comes back below; otherwise the greeting with the ways on."""
+        pipeline, who = self.pipeline, self._person(origin)
+        await pipeline.run(cmd.Seen(who, started=True), origin)
+        if (await pipeline.run(cmd.HandsBack(who), origin)).counted:
+            return
+        tr = origin.tr
+        names = [p.name(tr) for p in plugins()]
+        commands = [f"/{p.command}" for p in plugins()]
+        await self._deliver(
+            replies.start(tr, names, commands, self.username, rules_library().first.id, origin.chat_id)
+        )
+
+    async def start_play(self, origin: Origin) -> None:
+        """``/start play``: the private chat opened from a group's «/play» answer: straight to the game menu."""
+        pipeline, who = self.pipeline, self._person(origin)
+        await pipeline.run(cmd.Seen(who, started=True), origin)
+        if (await pipeline.run(cmd.HandsBack(who, solo_only=True), origin)).counted:
+            return
+        await self._deliver(replies.say(origin.chat_id, replies.play_menu(origin.tr, solo_games())))
+
+    async def play(self, origin: Origin) -> None:
+        """/play: with a solo game running, its hand at once, below (one game per private chat); else the menu, and
+        below it the hand of any group game the person plays in (their game finds them again)."""
+        pipeline, who = self.pipeline, self._person(origin)
+        if (await pipeline.run(cmd.HandsBack(who, solo_only=True), origin)).counted:
+            return
+        await self._deliver(replies.say(origin.chat_id, replies.play_menu(origin.tr, solo_games())))
+        await pipeline.run(cmd.HandsBack(who), origin)
+
+    async def play_pressed(self, origin: Origin) -> None:
+        """«🎮 Играть с ботами»: the running solo game's hand below; else the game menu — in place of this message,
+        or, while the person plays in a group, anew below with that game's hand under it (as /play does: an old
+        greeting high up in the chat must not open a set-up out of sight, the group game's hand lost above)."""
+        pipeline, who = self.pipeline, self._person(origin)
+        answer = AnswerPress(origin.query_id) if origin.query_id is not None else None
+        if (await pipeline.run(cmd.HandsBack(who, solo_only=True), _no_answer(origin))).counted:
+            await self._deliver(*(answer,) if answer else ())
+            return
+        rendered = replies.play_menu(origin.tr, solo_games())
+        in_private = origin.message_id is not None and origin.chat_id == who.user_id
+        if in_private and not await pipeline.running(who.user_id):
+            assert origin.message_id is not None
+            await self._deliver(*replies.setup_page(origin.chat_id, origin.message_id, rendered))
+        else:
+            await self._deliver(replies.say(who.user_id, rendered))
+            await pipeline.run(cmd.HandsBack(who), _no_answer(origin))
+        await self._deliver(*(answer,) if answer else ())
+
+    async def solo_step(self, origin: Origin, kind: str, step: SoloStep, opponents: int, level: str) -> None:
+        """The solo set-up's buttons: the number of opponents, then their level (which starts the game in this
+        very message)."""
+        if origin.message_id is None or not is_hosted(kind):
+            await self.pipeline.refused(Refusal(Answer.UNKNOWN), origin)
+            return
+        if step is SoloStep.LEVEL:
+            try:
+                chosen = Level(level)
+            except ValueError:
+                await self.pipeline.refused(Refusal(Answer.UNKNOWN), origin)
+                return
+            await self.pipeline.run(cmd.StartSolo(self._person(origin), kind, opponents, chosen), origin)
+            return
+        games = solo_games()
+        game = next(g for g in games if g.kind == kind)
+        count = opponents if step is SoloStep.OPPONENTS else 0
+        rendered = replies.solo_setup(origin.tr, games, game, count)
+        await self._deliver(*replies.setup_page(origin.chat_id, origin.message_id, rendered))
+        await self._answer(origin)
+
+    async def group_start(self, origin: Origin) -> None:
+        """/start in a group (also the bot just added through «👥 Добавить в группу»): how to play here."""
+        commands = [f"/{p.command}" for p in plugins()]
+        await self._deliver(
+            replies.group_start(origin.tr, commands, self.username, origin.chat_id, origin.thread_id)
+        )
+
+    async def menu(self, origin: Origin) -> None:
+        """Anything else written in private: the short menu."""
+        await self._deliver(replies.menu(origin.tr, self.username, rules_library().first.id, origin.chat_id))
+
+    async def elsewhere(self, origin: Origin, command: str, *, group_only: bool) -> None:
+        """A command meant for the other kind of chat: where it works, with the button that gets there."""
+        if group_only:
+            await self._deliver(replies.group_only(origin.tr, command, self.username, origin.chat_id))
+        else:
+            reply = replies.private_only(origin.tr, command, self.username, origin.chat_id, origin.thread_id)
+            await self._deliver(reply)
+
+    async def new_menu(self, origin: Origin) -> None:
+        """/new in a group: each game's choices."""
+        tr = origin.tr
+        games = [
+            [(label, NewCb(kind=p.kind, choice=choice).pack()) for label, choice in p.new_choices(tr)]
+            for p in plugins()
+        ]
+        await self._deliver(replies.new_menu(tr, games, origin.chat_id, origin.thread_id))
+
+    async def new_choice(self, origin: Origin, kind: str, choice: str) -> None:
+        """/new's button: the chosen game's lobby, with the options of that choice (groups only)."""
+        if origin.message_id is None:
+            await self._answer(origin)
+            return
+        if origin.chat_id > 0:
+            await self.pipeline.refused(Refusal(Answer.GROUP_ONLY), origin)  # a forged press
+            return
+        if not is_hosted(kind):
+            await self.pipeline.refused(Refusal(Answer.UNKNOWN), origin)
+            return
+        try:
+            options = plugin_of(kind).new_options(choice, self.pipeline.config.default_target)
+        except ValueError:
+            await self.pipeline.refused(Refusal(Answer.UNKNOWN), origin)
+            return
+        command = cmd.OpenLobby(origin.chat_id, origin.thread_id, self._person(origin), kind, options)
+        await self.pipeline.run(command, origin)
+
+    # --- links, the score -----------------------------------------------------------------------------------
+
+    async def start_link(self, origin: Origin, payload: str) -> None:
+        """``/start j_<game>`` (join the lobby) or ``g_<game>`` (my cards) in private."""
+        pipeline, who = self.pipeline, self._person(origin)
+        await pipeline.run(cmd.Seen(who, started=True), origin)
+        parsed = parse_start_payload(payload)
+        game_id = game_id_of(parsed[1]) if parsed is not None else None
+        if parsed is None or game_id is None:
+            await self._deliver(replies.say(origin.chat_id, _rendered(Answer.NO_GAME, origin)))
+            return
+        if parsed[0] is not DeepLink.JOIN:
+            await pipeline.run(cmd.ShowHand(game_id, who), origin)
+            return
+        done = await pipeline.run(cmd.Join(game_id, who), _no_answer(origin))
+        if isinstance(done.answer, Refusal):
+            return  # refused: said as a reply already
+        game = await pipeline.store.load(game_id)
+        title = (
+            await pipeline.membership.title(game.chat_id)
+            if game is not None and done.answer is Answer.JOINED
+            else ""
+        )
+        if game is not None and game.mode is GameMode.GROUP and title:
+            tr = origin.tr
+            await self._deliver(replies.joined(title, tr.t(f"game-{game.kind}"), tr, origin.chat_id))
+        else:
+            await self._deliver(replies.say(origin.chat_id, _rendered(done.answer or Answer.JOINED, origin)))
+
+    async def score(self, origin: Origin, *, as_text: bool) -> None:
+        """/score: the score sheet's picture anew below — in a group of its game, in private of each game one
+        plays in (before the first deal's end: the table). ``/score text``: the table as text (in a group again
+        below; in private the whole table of each game). In private the hands come back below them."""
+        pipeline, who = self.pipeline, self._person(origin)
+        private = origin.chat_id == who.user_id
+        if not as_text:
+            await pipeline.run(cmd.ShowSheet(who, origin.chat_id, origin.thread_id), origin)
+        elif private:
+            await pipeline.run(cmd.ShowTable(who), origin)
+        else:
+            await pipeline.run(cmd.Repost(origin.chat_id, origin.thread_id), origin)
+        if private:  # below them: a hand the person deleted comes back with its buttons
+            await pipeline.run(cmd.HandsBack(who), origin)
+
+    # --- figures ---------------------------------------------------------------------------------------------
+
+    async def help(self, origin: Origin) -> None:
+        await self._deliver(
+            replies.help_(rules_library(), origin.tr, self.username, origin.chat_id, origin.thread_id)
+        )
+
+    async def stats(self, origin: Origin) -> None:
+        """/stats: each game apart, groups apart from games with bots (named, when asked in a group)."""
+        who = self._person(origin)
+        tr = origin.tr
+        figures = await repo.user_stats(self.pipeline.db, who.user_id)
+        name = None if origin.chat_id == who.user_id else who.name
+        games = [(p.kind, p.button(tr)) for p in plugins()]
+        await self._deliver(replies.stats(figures, games, tr, name, origin.chat_id, origin.thread_id))
+
+    async def top(self, origin: Origin) -> None:
+        """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
+        tr = origin.tr
+        tops = [
+            (p.button(tr), await repo.chat_top(self.pipeline.db, origin.chat_id, p.kind)) for p in plugins()
+        ]
+        await self._deliver(replies.top(tops, tr, origin.chat_id, origin.thread_id))
+
+    async def admin(self, origin: Origin, argument: str) -> bool:
+        """``/admin`` (the figures) or ``/admin <user id>`` (that person's latest troubles), for an operator;
+        False for anyone else (as if the command did not exist)."""
+        operator = self.pipeline.operator
+        who = self._person(origin)
+        if not operator.is_admin(who.user_id):
+            return False
+        tr = origin.tr
+        if argument.lstrip("-").isdigit():
+            user_id = int(argument)
+            kept = [(t.at, t.what, t.chat_id, t.game_id) for t in operator.troubles_of(user_id)]
+            await self._deliver(replies.admin_troubles(tr, user_id, kept, origin.chat_id, origin.thread_id))
+            return True
+        waiting, age = operator.backlog()
+        figures = replies.Figures(
+            bot=self.username,
+            version=operator.version,
+            uptime=int(operator.uptime()),
+            games=await operator.games_running(),
+            people=len(operator.traffic.seen_today),
+            calls=operator.calls_per_second(),
+            queued=waiting,
+            waited=age,
+            failures=operator.failures_within(3600.0),
+            masters={kind: backend for kind, backend in backends().items() if is_hosted(kind)},
+        )
+        await self._deliver(replies.admin_figures(tr, figures, origin.chat_id, origin.thread_id))
+        return True
+
+    # --- the languages ----------------------------------------------------------------------------------------
+
+    async def lang(self, origin: Origin, choice: str | None, words: str) -> None:
+        """/lang: a group's language (only its admins change it), or a person's choice for their private chat;
+        ``/lang en`` (``choice``: a language, or ``auto``) chooses at once; else the choice is offered (``words``:
+        what followed the command, when it named no language). In a group, someone who may not change it is told
+        the language and who may."""
+        pipeline = self.pipeline
+        chat_id, thread_id = origin.chat_id, origin.thread_id
+        current = await pipeline.store.languages.of(chat_id)
+        if chat_id < 0 and not await self._admin(origin):
+            await self._deliver(replies.lang_not_yours(origin.tr, current, chat_id, thread_id))
+            return
+        if choice is None:
+            reply = replies.lang_choice(
+                origin.tr, current, unknown=words.strip(), chat_id=chat_id, thread_id=thread_id
+            )
+            await self._deliver(reply)
+            return
+        chosen = None if choice == AUTO_LANG else Locale(choice)
+        await pipeline.store.languages.choose(chat_id, chosen)
+        await self._deliver(replies.lang_chosen(chosen, origin.language_code, chat_id, thread_id))
+
+    async def lang_pressed(self, origin: Origin, lang: str) -> None:
+        if origin.message_id is None:
+            await self._answer(origin)
+            return
+        if origin.chat_id < 0 and not await self._admin(origin):
+            await self._answer(origin, origin.tr.t("lang-admins-only"))
+            return
+        chosen = None if lang == AUTO_LANG else Locale(lang)
+        await self.pipeline.store.languages.choose(origin.chat_id, chosen)
+        await self._deliver(
+            *replies.lang_page(chosen, origin.language_code, origin.chat_id, origin.message_id)
+        )
+        await self._answer(origin)
+
+    async def _admin(self, origin: Origin) -> bool:
+        """Whether the person administers the chat (a lost answer: not, for now)."""
+        standing = await self.pipeline.membership.standing(origin.chat_id, origin.user_id)
+        return standing.is_known and standing.is_admin
+
+    # --- the rules --------------------------------------------------------------------------------------------
+
+    async def rules(self, origin: Origin, words: str) -> None:
+        """«/rules»: the first section (a group gets the contents); «/rules ералаш»: the section meant — where a game
+        is open in the chat, its game and variant decide what the words mean."""
+        library = rules_library()
+        game = _context(await repo.active_game_in_chat(self.pipeline.db, origin.chat_id, origin.thread_id))
+        found = lookup(library, words, game) if words else None
+        if found is not None:
+            log.info(
+                "rules lookup in chat %s: %r -> %s%s",
+                origin.chat_id,
+                words[:80],
+                list(found.sections[:3]),
+                f" ({found.answer.key})" if found.answer else "",
+            )
+        order = replies.rules_asked(
+            library,
+            found,
+            origin.tr,
+            username=self.username,
+            game=game,
+            chat_id=origin.chat_id,
+            thread_id=origin.thread_id,
+            user_id=origin.user_id,
+        )
+        await self._deliver(order)
+
+    async def rules_start(self, origin: Origin, section: str) -> None:
+        """``t.me/<bot>?start=r_<section>``: the whole section, with every button, in the private chat."""
+        await self.pipeline.run(cmd.Seen(self._person(origin), started=True), origin)
+        library = rules_library()
+        shown = section if library.has(section) else library.first.id
+        await self._deliver(replies.rules_section(library, shown, origin.tr, origin.user_id))
+
+    async def rules_pressed(
+        self, origin: Origin, section: str, game_key: str, *, page: bool, shown: bool
+    ) -> None:
+        """A rules button: on a rules message its page turns in place (``shown``: the section it shows already —
+        nothing to change); on a game message the section goes to the presser's private chat."""
+        library = rules_library()
+        game_id = game_id_of(game_key) if game_key else None
+        row = await repo.get_game(self.pipeline.db, game_id) if game_id is not None else None
+        game = _context(row)
+        tr = origin.tr
+        if page and origin.message_id is not None and shown:
+            pass  # an identical edit would be refused, and there is nothing to change
+        elif page and origin.message_id is not None:
+            known = self.pipeline.outbox.message_id(
+                chat_rules_slot(origin.chat_id, origin.thread_id, origin.user_id)
+            )
+            orders = replies.rules_page(
+                library,
+                section,
+                tr,
+                username=self.username,
+                game=game,
+                chat_id=origin.chat_id,
+                thread_id=origin.thread_id,
+                user_id=origin.user_id,
+                message_id=origin.message_id,
+                known=known,
+            )
+            await self._deliver(*orders)
+        elif not await self._can_write(origin.user_id):
+            if origin.query_id is not None:
+                await self._deliver(replies.open_private_first(origin.query_id, tr, self.username, section))
+            return
+        else:
+            await self._deliver(replies.rules_section(library, section, tr, origin.user_id))
+        await self._answer(origin)
+
+    async def _can_write(self, user_id: int) -> bool:
+        user = await repo.get_user(self.pipeline.db, user_id)
+        return user is not None and user.reachable
+
+    async def inline(self, query_id: str, words: str, origin: Origin) -> None:
+        """«@bot ералаш» in any chat: the matching sections to post there."""
+        answer = replies.inline(rules_library(), query_id, words, origin.tr, self.username)
+        log.info(
+            "rules inline query from %s: %r -> %d results", origin.user_id, words[:80], len(answer.results)
+        )
+        await self._deliver(answer)
+
+    # --- looking ahead and back with «мастер» ------------------------------------------------------------------
+
+    async def hint(self, origin: Origin, game_id: int, version: int) -> None:
+        """«💡 Подсказка»: what «мастер» would play in the solo game at ``version`` and why, in one line (asked
+        only by its player, on their turn), answered as an alert. The choice is seeded by the game and the version,
+        so asking again says the same."""
+        from bot.pipeline.thinker import ThinkerUnavailable, decision_seed
+
+        pipeline = self.pipeline
+        game = await pipeline.store.load(game_id)
+        asked = hints.hint(game, origin.user_id, version) if game is not None else Refusal(Answer.NO_GAME)
+        if isinstance(asked, Refusal):
+            await pipeline.refused(asked, origin, game_id)
+            return
+        assert game is not None and game.party is not None
+        try:
+            advice = await pipeline.thinker.advise(asked.view, decision_seed(asked.seed, version))
+        except ThinkerUnavailable:
+            await pipeline.refused(Refusal(Answer.THINKER_DOWN), origin, game_id)
+            return
+        log.info("game %s: a hint at move %d", game_id, version)
+        if origin.query_id is not None:
+            text = drawn(game.party).hint(asked.seat, advice, origin.tr)
+            await self._deliver(AnswerPress(origin.query_id, text, alert=True))
+
+    async def review(self, origin: Origin, game_id: int) -> None:
+        """«🔍 Разбор партии»: the person's moves in the finished game where «мастер» would have gained most,
+        computed by a bot players' worker (a second or two), in their private chat; pressed again, it says it is
+        there already."""
+        from bot.pipeline.thinker import ThinkerUnavailable
+
+        pipeline = self.pipeline
+        user_id = origin.user_id
+        slot = review_slot(game_id, user_id)
+        if pipeline.outbox.message_id(slot) is not None:
+            await self._deliver(*_answered(origin, Answer.REVIEW_SHOWN))
+            return
+        game = await pipeline.store.load(game_id)
+        seat = hints.review(game, user_id) if game is not None else Refusal(Answer.NO_GAME)
+        if isinstance(seat, Refusal):
+            await pipeline.refused(seat, origin, game_id)
+            return
+        assert game is not None and game.party is not None
+        try:
+            review = await pipeline.thinker.review(game.party.record(), seat)
+        except ThinkerUnavailable:
+            await pipeline.refused(Refusal(Answer.THINKER_DOWN), origin, game_id)
+            return
+        log.info("game %s: a review of seat %d (%d decisions)", game_id, seat, review.decisions)
+        rendered = drawn(game.party).render_review(review, table_frame(game), origin.tr)
+        await self._deliver(Show(slot, user_id, rendered.text, rendered.markup))
+        await self._answer(origin)
+
+    async def unknown_press(self, origin: Origin) -> None:
+        """A press no other handler accepts (forged, or a button of an older bot): a short hint, not a spinner."""
+        await self._deliver(*_answered(origin, Answer.MALFORMED))
+
+
+def _answered(origin: Origin, answer: Answer) -> list[Order]:
+    return [answered(origin.query_id, answer, origin.tr)] if origin.query_id is not None else []
+
+
+def _rendered(answer: Answer, origin: Origin) -> Rendered:
+    return Rendered(answer_text(answer, origin.tr), None)
+
+
+def _no_answer(origin: Origin) -> Origin:
+    """``origin`` whose press (or reply) the caller draws itself (a refusal is still drawn, as a reply)."""
+    return dataclasses.replace(origin, query_id=None, message_id=None)
