@@ -10,7 +10,8 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.games import is_hosted
+from bot.games import is_hosted, plugin_of
+from bot.i18n import translator
 from bot.storage import Batch, Database, GameStatus
 from bot.storage import repo as stored
 from engine.ai import backends
@@ -50,12 +51,12 @@ async def test_admin_from_a_non_admin_is_ignored_and_from_an_admin_shows_the_fig
     assert float(lines[3].rsplit(" ", 1)[1]) > 0
     assert lines[4].startswith("Вызовов в очереди: ")
     assert lines[5] == "Сбоев за час: 0"
-    kinds = {"king": "Кинг", "konchinka": "Кончинка"}
+    ru = translator("ru")
     paths = {"c": "компилированное ядро", "python": "чистый Python (слабее)"}
-    masters = ", ".join(
-        f"{kinds[game]} — {paths[backend]}" for game, backend in backends().items() if is_hosted(game)
-    )
-    assert lines[6] == f"«Мастер»: {masters}"
+    hosted = [(plugin_of(game).name(ru), backend) for game, backend in backends().items() if is_hosted(game)]
+    assert {"Кончинка", "Кинг"} <= {name for name, _ in hosted}
+    masters = ", ".join(f"{name} — {paths[backend]}" for name, backend in hosted)
+    assert lines[6] == f"«Мастер»: {masters}", "every hosted game's «мастер», and how it thinks"
 
 
 async def test_a_failing_handler_reaches_the_operators_chat_once_not_once_per_press(
