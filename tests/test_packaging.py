@@ -285,10 +285,24 @@ KERNEL_CHECK = (
     "from engine.core import make_game; "
     "state = make_game('king', {}).new_initial_state(3); view = state.view(state.current_player); "
     "choose_action(view, Level.HARD, random.Random(1)); "
-    "print(*(p.backend for p in bot_players().values()))"
+    "print(*(f'{game}={p.backend}' for game, p in bot_players().items()))"
 )
-KERNELS = len(list(ROOT.glob("engine/*/ai/csrc")))
+"""Each game's bot players, and which path their rollouts take (``game=backend``)."""
+KERNELS = {path.parent.parent.name for path in ROOT.glob("engine/*/ai/csrc")}
 """Games with a compiled kernel (pyproject.toml builds one per folder)."""
+WITH_PLAYERS = {path.parent.parent.name for path in ROOT.glob("engine/*/ai/__init__.py")} | {
+    path.parent.name for path in ROOT.glob("engine/*/ai.py")
+}
+"""The project's games with bot players (``engine/<game>/ai``: each says which path its rollouts take)."""
+
+
+def backends_of(check: subprocess.CompletedProcess[str]) -> dict[str, str]:
+    """``KERNEL_CHECK``'s answer: game → backend, for every game of the installed engine."""
+    found = dict(pair.split("=") for pair in check.stdout.split())
+    assert found.keys() == WITH_PLAYERS and KERNELS <= WITH_PLAYERS, (found, check.stderr)
+    return found
+
+
 SHEET_FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "LICENSE.txt")
 SHEET_CHECK = (
     "import sys; from bot.views.sheets import TallyDeal, TallySheet, draw; from bot.views.sheets import text; "
@@ -296,21 +310,20 @@ SHEET_CHECK = (
     "print(png.startswith(bytes([137, 80, 78, 71])), str(text.FONT_DIR).startswith(sys.prefix))"
 )
 """A score sheet drawn by the installed package, in the font the wheel carries."""
-WITH_PLAYERS = len(list(ROOT.glob("engine/*/ai/__init__.py")))
-"""The project's games with bot players (each says which path its rollouts take)."""
 
 
 @pytest.mark.slow
 async def test_the_installed_wheel_finds_its_texts_and_passes_check(tmp_path: Path) -> None:
     """Built and installed as the Dockerfile does it; run outside the source tree, it must not need it."""
     python, site, wheel = build_and_install(tmp_path)
-    assert [name.endswith(".so") for name in kernel_files(wheel)] == [True] * KERNELS, (
+    assert [name.endswith(".so") for name in kernel_files(wheel)] == [True] * len(KERNELS), (
         "the wheel ships the kernels"
     )
     backend = subprocess.run(
         [str(python), "-c", KERNEL_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=120
     )
-    assert backend.stdout.split() == ["c"] * KERNELS, backend.stderr
+    backends = backends_of(backend)
+    assert backends == {game: "c" if game in KERNELS else "python" for game in backends}
     with zipfile.ZipFile(wheel) as archive:
         shipped = set(archive.namelist())
     assert {f"bot/views/sheets/fonts/{n}" for n in SHEET_FONT_FILES} <= shipped, (
@@ -393,4 +406,4 @@ def test_without_a_c_compiler_the_wheel_still_builds_and_the_bot_players_think_i
     backend = subprocess.run(
         [str(python), "-c", KERNEL_CHECK], cwd=tmp_path, capture_output=True, text=True, timeout=300
     )
-    assert backend.stdout.split() == ["python"] * WITH_PLAYERS, backend.stderr
+    assert set(backends_of(backend).values()) == {"python"}

@@ -4,7 +4,9 @@ The machine has no Docker engine, so this does what the engine would, with the c
 that ship: the runtime stage's ``RUN`` that makes the folders (as root, as ``docker build`` does), a fresh named
 volume on ``/backups`` (it takes the image folder's owner — here it is that folder), the compose ``backup``
 service's entrypoint as uid 10001 (``setpriv``, the image's ``USER cardbot``), and the README's restore command
-as that user. ``/data`` and ``/backups`` live in a folder owned by root, as a volume's mount point is. Skipped
+as that user. ``/data`` and ``/backups`` live in a folder owned by root, as a volume's mount point is. The user
+runs the checkout's code and this environment's packages, as the image's venv holds them; where they are out of
+its reach (a checkout in a folder only root may enter, as a fresh clone's CI may make), a copy stands in. Skipped
 where this process cannot switch users (not root, or no ``setpriv``).
 """
 
@@ -55,10 +57,52 @@ def _folders_command() -> str:
     return " && ".join(s for s in steps if s.startswith(("mkdir", "chown", "chmod")))
 
 
+def _reachable(path: Path) -> bool:
+    """The image's user may read ``path`` (and enter it, or run it): every folder above it lets that user in."""
+    as_user = ["setpriv", f"--reuid={UID}", f"--regid={UID}", "--clear-groups"]
+    probe = ["test", "-r", str(path), "-a", "-x", str(path)]
+    return subprocess.run([*as_user, *probe], capture_output=True).returncode == 0
+
+
+def _copy_for_user(source: Path, target: Path) -> None:
+    """``source``'s tree (links followed, no compiled files) at ``target``, where the image's user may read it:
+    each file a hard link where the file system allows and the file is readable by all, else a copy."""
+
+    def link(src: str, dst: str) -> None:
+        if os.stat(src).st_mode & 0o004:
+            with contextlib.suppress(OSError):
+                os.link(src, dst)
+                return
+        shutil.copy2(src, dst)
+        os.chmod(dst, os.stat(dst).st_mode | 0o444)
+
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"), copy_function=link)
+    for folder, _, _ in os.walk(target):
+        os.chmod(folder, 0o755)
+
+
+def _image_packages(root: Path) -> list[str]:
+    """The image's venv for its user: the project's packages (``bot``, its texts inside, and ``engine``) and this
+    environment's site-packages — each where it is, or a copy under ``root`` where the user cannot reach it."""
+    project = ROOT
+    if not all(_reachable(ROOT / package) for package in ("bot", "locales", "engine")):
+        project = root / "opt" / "project"
+        if not project.exists():
+            for package in ("bot", "engine"):
+                _copy_for_user(ROOT / package, project / package)
+    packages = [str(project)]
+    for n, folder in enumerate(site.getsitepackages()):
+        copy = root / "opt" / f"site-packages-{n}"
+        if not copy.exists() and not _reachable(Path(folder)):
+            _copy_for_user(Path(folder), copy)
+        packages.append(str(copy) if copy.exists() else folder)
+    return packages
+
+
 def _interpreter() -> str:
     """This Python's executable, or the system's of the same minor version when the image's user cannot run it."""
     real = Path(sys.executable).resolve()
-    if all(os.stat(p).st_mode & 0o005 == 0o005 for p in [*real.parents][:-1]):
+    if _reachable(real):
         return str(real)
     system = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
     if not system.exists():
@@ -68,7 +112,7 @@ def _interpreter() -> str:
 
 def _as_user(command: str, root: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     # The image's `python` is its venv's; here: a Python the user may run (this one's interpreter may live
-    # behind a folder only root may enter) with this environment's packages.
+    # behind a folder only root may enter) with the project and this environment's packages, where it reads them.
     tools = root / "bin"
     if not tools.exists():
         tools.mkdir()
@@ -78,7 +122,7 @@ def _as_user(command: str, root: Path, env: dict[str, str]) -> subprocess.Comple
         os.chown(tools / "pycache", UID, UID)
     environment = {
         "PATH": f"{tools}:/usr/bin:/bin",
-        "PYTHONPATH": os.pathsep.join([str(ROOT), *site.getsitepackages()]),
+        "PYTHONPATH": os.pathsep.join(_image_packages(root)),
         "PYTHONPYCACHEPREFIX": str(root / "bin" / "pycache"),  # compiled once, not at every start
         "HOME": str(root / "data"),
         **env,

@@ -7,15 +7,34 @@ Texts are read as the person sees them, in Russian and in English.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import pytest
 
-from bot.i18n import translator
+from bot.games import AnyPlugin, plugins
+from bot.i18n import Translator, translator
+from bot.views import SoloGame, render_play_menu
 from tests.bot.conftest import BotRunner, plain, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 BOT = "konchinka_test_bot"
 ADD_TO_GROUP = f"https://t.me/{BOT}?startgroup=new"
 OPEN_PLAY = f"https://t.me/{BOT}?start=play"
+GAME_COMMANDS = [f"/{plugin.command}" for plugin in plugins()]
+"""Every hosted game's command, in menu order (/konchinka, /king, and any other game's)."""
+NAMES = {"ru": {"konchinka": "Кончинка", "king": "Кинг"}, "en": {"konchinka": "Konchinka", "king": "King"}}
+"""The two games' names as a person reads them."""
+
+
+def _listed(items: Sequence[str], lang: str) -> str:
+    """A list as a person writes it: «/konchinka или /king», «/konchinka, /king или /other»."""
+    last = {"ru": " или ", "en": " or "}[lang]
+    return last.join([", ".join(items[:-1]), items[-1]]) if len(items) > 1 else items[0]
+
+
+def _games_named(tr: Translator, lang: str) -> str:
+    """Every hosted game's name, in menu order: the two games' as above, any other game's in its own words."""
+    return ", ".join(NAMES[lang].get(plugin.kind) or plugin.name(tr) for plugin in plugins())
 
 
 async def _answer(tg: FakeTelegram, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:
@@ -110,14 +129,12 @@ async def test_private_commands_in_a_group_say_where_they_work(
     assert play.text == plain(tr.t("chats-private-only", command="/play"))
     assert play.button(tr.t("btn-open-private")).url == OPEN_PLAY
     start = await _answer(tg, anna, group, "/start")
-    assert start.text == plain(
-        tr.t("chats-group-start", commands="/konchinka" + tr.t("rules-list-or") + "/king")
-    )
+    assert start.text == plain(tr.t("chats-group-start", commands=_listed(GAME_COMMANDS, lang)))
     assert start.button(tr.t("btn-open-private")).url == OPEN_PLAY
     if lang == "ru":
         assert play.text == "/play — команда для личного чата со мной: откройте его кнопкой ниже."
         assert start.text == (
-            "Чтобы сыграть здесь, наберите /konchinka или /king, а /new предложит выбрать игру. "
+            f"Чтобы сыграть здесь, наберите {_listed(GAME_COMMANDS, lang)}, а /new предложит выбрать игру. "
             "Сыграть с ботами можно в личке со мной."
         )
 
@@ -142,10 +159,10 @@ async def test_start_offers_play_with_bots_and_add_to_a_group(
     assert _labels(hello) == [tr.t("btn-play-bots"), tr.t("btn-add-group"), tr.t("btn-rules")]
     assert hello.button(tr.t("btn-add-group")).url == ADD_TO_GROUP
     if lang == "ru":
-        assert hello.text.startswith("👋 Привет! Со мной можно сыграть в карты: Кончинка, Кинг.")
-        assert "добавьте меня в группу и наберите там /konchinka или /king." in hello.text
+        assert hello.text.startswith(f"👋 Привет! Со мной можно сыграть в карты: {_games_named(tr, lang)}.")
+        assert f"добавьте меня в группу и наберите там {_listed(GAME_COMMANDS, lang)}." in hello.text
     else:
-        assert hello.text.startswith("👋 Hi! I host card games: Konchinka, King.")
+        assert hello.text.startswith(f"👋 Hi! I host card games: {_games_named(tr, lang)}.")
     await anna.press(hello, tr.t("btn-play-bots"))
     await tg.wait_for(lambda: hello.has_button(tr.t("btn-solo-king")), what="the game menu")
 
@@ -164,10 +181,17 @@ async def test_the_done_when_of_issue_21_each_message_gets_an_answer(
         (anna.private_chat, "/new", plain(ru.t("chats-group-only", command="/new"))),
         (anna.private_chat, "привет", plain(ru.t("chats-menu"))),
         (group, "/play", plain(ru.t("chats-private-only", command="/play"))),
-        (group, "/start", plain(ru.t("chats-group-start", commands="/konchinka или /king"))),
+        (group, "/start", plain(ru.t("chats-group-start", commands=_listed(GAME_COMMANDS, "ru")))),
     ]
     for chat, text, answer in expected:
         assert (await _answer(tg, anna, chat, text)).text == answer
+
+
+def _own_buttons(plugin: AnyPlugin, tr: Translator) -> list[str]:
+    """Another game's /play buttons, in its own words."""
+    rendered = render_play_menu(tr, [SoloGame(plugin.kind, plugin.solo_opponents)])
+    assert rendered.markup is not None
+    return [b.text for row in rendered.markup.inline_keyboard for b in row]
 
 
 @pytest.mark.parametrize(
@@ -175,28 +199,38 @@ async def test_the_done_when_of_issue_21_each_message_gets_an_answer(
     [
         (
             "ru",
-            [
-                "🃏 Кончинка — с одним ботом",
-                "🃏 Кончинка — с двумя ботами",
-                "🃏 Кончинка — с тремя ботами",
-                "👑 Кинг — с тремя ботами",
-            ],
+            {
+                "konchinka": [
+                    "🃏 Кончинка — с одним ботом",
+                    "🃏 Кончинка — с двумя ботами",
+                    "🃏 Кончинка — с тремя ботами",
+                ],
+                "king": ["👑 Кинг — с тремя ботами"],
+            },
         ),
         (
             "en",
-            [
-                "🃏 Konchinka — with one bot",
-                "🃏 Konchinka — with two bots",
-                "🃏 Konchinka — with three bots",
-                "👑 King — with three bots",
-            ],
+            {
+                "konchinka": [
+                    "🃏 Konchinka — with one bot",
+                    "🃏 Konchinka — with two bots",
+                    "🃏 Konchinka — with three bots",
+                ],
+                "king": ["👑 King — with three bots"],
+            },
         ),
     ],
 )
 async def test_play_buttons_name_the_game(
-    tg: FakeTelegram, bot_runner: BotRunner, lang: str, labels: list[str]
+    tg: FakeTelegram, bot_runner: BotRunner, lang: str, labels: Mapping[str, list[str]]
 ) -> None:
+    """Every game that can be played with bots, in menu order: the two games' buttons as a person reads them."""
     await bot_runner()
+    tr = translator(lang)
     anna = tg.add_user("Аня", language_code=lang)
     menu = await _answer(tg, anna, anna.private_chat, "/play")
-    assert _labels(menu) == labels
+    solo = [plugin for plugin in plugins() if plugin.solo_opponents]
+    assert {"konchinka", "king"} <= {plugin.kind for plugin in solo}
+    assert _labels(menu) == [
+        label for plugin in solo for label in labels.get(plugin.kind) or _own_buttons(plugin, tr)
+    ]

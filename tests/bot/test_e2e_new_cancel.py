@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.callbacks import LobbyCb, LobbyOp
+from bot.callbacks import LobbyCb, LobbyOp, NewCb
+from bot.games import plugins
 from bot.i18n import translator
 from bot.model.game import GameStatus
 from tests.bot.conftest import (
@@ -60,9 +61,12 @@ async def test_new_opens_a_lobby_of_the_chosen_game(tg: FakeTelegram, bot_runner
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     choice = await send_new(tg, anna, group)
     choices = new_choices(choice)
+    offered = [NewCb(kind=p.kind, choice=c).pack() for p in plugins() for _, c in p.new_choices(RU)]
+    assert choices == offered, "each game's choices, in menu order"
+    konchinka = [d for d in choices if d.startswith("n:konchinka:")]
     king = [d for d in choices if "king" in d]
     points = [d for d in choices if "points" in d]
-    assert len(choices) == 3 and len(king) == 1 and len(points) == 1, choices
+    assert len(konchinka) == 2 and len(king) == 1 and len(points) == 1, choices
     assert find_lobby(group) is None, "/new alone opens nothing"
 
     answer = await boris.press(choice, data=points[0])

@@ -1,7 +1,9 @@
 """A third game the bot has never heard of — the toy «Старшая карта» of ``tests/games`` (its engine and bot players,
 its plug-in, its texts, each in a folder laid out as the project's own games' are) — hosted by ``python -m bot``
 because the setting ``EXTRA_GAMES`` names that package, and by nothing else: played in a group and solo against
-its bot player through the fake Bot API, its rules section shown by /rules, its records replayed."""
+its bot player through the fake Bot API, its rules section shown by /rules, its records replayed. Where
+``scripts/with_toy_game.sh`` has placed the toy in the project's own game folders, the bot hosts it from there
+without the setting, and these games are played there (``tests/toy_game.py``)."""
 
 from __future__ import annotations
 
@@ -12,12 +14,14 @@ import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+from bot.games import plugins
 from bot.model.game import Actor, GameStatus
 from bot.storage import Database, repo
 from engine.core import GameRecord, add_place, replay
 from tests.bot.conftest import SEED, SPEED, play_until, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.forkserver import ForkServer
+from tests.toy_game import ENGINE_PLACE, EXTRA_GAMES, IN_THE_PROJECT
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY_FOLDERS = ("tests/games/engine/highcard/", "tests/games/bot/games/highcard/", "tests/games/locales/")
@@ -71,7 +75,7 @@ async def finished_record(db_path: Path, game: int) -> GameRecord:
 
 def won_by(record: GameRecord) -> int:
     """The winner of a stored toy party, replayed here (this process finds the toy's engine in its place)."""
-    add_place("tests.games.engine")
+    add_place(ENGINE_PLACE)
     state = replay(record)
     assert state.is_terminal and state.version in (4, 6)  # two tricks to nil, or two to one
     assert state.outcome is not None
@@ -86,12 +90,12 @@ async def answer_after(tg: FakeTelegram, chat: FakeChat, after: int) -> FakeMess
     return newer()[0]
 
 
-async def test_a_toy_game_is_played_in_a_group_by_a_bot_that_found_it_through_the_setting(
+async def test_a_toy_game_is_played_in_a_group_by_a_bot_that_found_it_in_its_place(
     tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
     anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
-    async with running_bot(forkserver, tg, db_path, "tests.games"):
+    async with running_bot(forkserver, tg, db_path, EXTRA_GAMES):
         assert "highcard" in commands(tg)
         await anna.send(group, "/help")
         await tg.wait_for(lambda: any("/highcard" in m.text for m in group.bot_messages()), what="/help")
@@ -114,7 +118,7 @@ async def test_a_toy_game_is_played_solo_against_its_bot_player_and_its_rules_ar
 ) -> None:
     anna = tg.add_user("Аня")
     chat = anna.private_chat
-    async with running_bot(forkserver, tg, db_path, "tests.games"):
+    async with running_bot(forkserver, tg, db_path, EXTRA_GAMES):
         asked = await anna.send_private("/rules старшая карта")
         rules = await answer_after(tg, chat, asked.message_id)
         assert "старшая берёт взятку и ходит снова. Две взятки — победа." in rules.text, rules.text
@@ -144,8 +148,11 @@ async def test_a_toy_game_is_played_solo_against_its_bot_player_and_its_rules_ar
 async def test_without_the_setting_the_bot_hosts_only_its_own_games(
     tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
+    """Its own games are those of its folders: the toy only where it has been placed there."""
     async with running_bot(forkserver, tg, db_path, ""):
-        assert "highcard" not in commands(tg) and {"konchinka", "king"} <= commands(tg)
+        offered = commands(tg)
+    assert {plugin.command for plugin in plugins()} <= offered
+    assert ("highcard" in offered) is IN_THE_PROJECT
 
 
 def test_adding_the_toy_game_touched_nothing_outside_its_folders_and_its_tests() -> None:

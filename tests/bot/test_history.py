@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.games import plugin_of
+from bot.games import plugin_of, plugins
 from bot.games.history import HistoryError, read_history, replay_history, write_history
 from bot.i18n import Locale, Translator, translator
 from bot.views.common import SeatInfo
@@ -16,7 +16,13 @@ from engine.core import JSONValue, State
 RU = translator(Locale.RU)
 EN = translator(Locale.EN)
 SEATS = (SeatInfo("Аня", 1), SeatInfo("Борис", 2), SeatInfo("אברהם", 3), SeatInfo("", None, True))
-GAMES: list[tuple[str, dict[str, JSONValue]]] = [("konchinka", {"players": 3, "target": 11}), ("king", {})]
+SHORT: dict[str, dict[str, JSONValue]] = {"konchinka": {"players": 3, "target": 11}, "king": {}}
+"""The two games' options for parties short enough to play here."""
+GAMES: list[tuple[str, dict[str, JSONValue]]] = [
+    (p.kind, SHORT[p.kind] if p.kind in SHORT else p.game_options(p.default_options(None), p.min_players))
+    for p in plugins()
+]
+"""Every hosted game: the two as above, another with its lobby's options."""
 
 
 def played(kind: str, options: dict[str, JSONValue], seed: int, moves: int | None = None) -> State:

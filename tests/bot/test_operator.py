@@ -10,7 +10,7 @@ from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
 
-from bot.games import is_hosted, rules_library
+from bot.games import is_hosted, plugin_of, rules_library
 from bot.i18n import translator
 from bot.model.game import GameStatus
 from bot.storage import Batch, Database
@@ -56,12 +56,12 @@ async def test_admin_from_a_non_admin_is_an_unknown_command_and_from_an_admin_sh
     assert float(lines[3].rsplit(" ", 1)[1]) > 0
     assert lines[4].startswith("Вызовов в очереди: ")
     assert lines[5] == "Сбоев за час: 0"
-    kinds = {"king": "Кинг", "konchinka": "Кончинка"}
+    ru = translator("ru")
     paths = {"c": "компилированное ядро", "python": "чистый Python (слабее)"}
-    masters = ", ".join(
-        f"{kinds[game]} — {paths[backend]}" for game, backend in backends().items() if is_hosted(game)
-    )
-    assert lines[6] == f"«Мастер»: {masters}"
+    hosted = [(plugin_of(game).name(ru), backend) for game, backend in backends().items() if is_hosted(game)]
+    assert {"Кончинка", "Кинг"} <= {name for name, _ in hosted}
+    masters = ", ".join(f"{name} — {paths[backend]}" for name, backend in hosted)
+    assert lines[6] == f"«Мастер»: {masters}", "every hosted game's «мастер», and how it thinks"
 
 
 async def test_a_failing_handler_reaches_the_operators_chat_once_not_once_per_press(

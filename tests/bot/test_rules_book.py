@@ -10,7 +10,7 @@ import re
 import pytest
 
 from bot.callbacks import RulesCb
-from bot.games import rules_library
+from bot.games import plugins, rules_library
 from bot.games.king.sections import KingSection as G
 from bot.games.konchinka.sections import KonchinkaSection as K
 from bot.i18n import Locale, Translator, translator
@@ -54,21 +54,38 @@ LIB = RulesLibrary([*REAL.books, TOY])
 
 
 def test_the_bots_library_holds_every_game_in_menu_order() -> None:
-    assert [book.kind for book in REAL.books] == ["konchinka", "king"]
-    assert REAL.first.id == K.BASICS
-    assert [s.id for s in REAL.sections] == [*K, *G]
+    hosted = plugins()
+    assert [book.kind for book in REAL.books] == [plugin.kind for plugin in hosted]
+    assert [plugin.menu_order for plugin in hosted] == sorted(plugin.menu_order for plugin in hosted)
+    kinds = [book.kind for book in REAL.books]
+    assert kinds.index("konchinka") < kinds.index("king")
+    assert REAL.first == REAL.books[0].sections[0]
+    assert [s.id for s in REAL.sections] == [s.id for book in REAL.books for s in book.sections]
+    assert section_ids_of("konchinka") == [*K] and section_ids_of("king") == [*G]
+
+
+def section_ids_of(kind: str) -> list[str]:
+    book = REAL.book(kind)
+    assert book is not None, kind
+    return [s.id for s in book.sections]
 
 
 def test_a_third_game_gets_its_navigation_row_and_its_contents_line() -> None:
     rendered = render_rules(LIB, "t", RU, game_id="g9")
     assert rendered.markup is not None
     rows = [[RulesCb.unpack(b.callback_data or "") for b in row] for row in rendered.markup.inline_keyboard]
-    assert [[cb.section for cb in row] for row in rows] == [
+    ids = [[cb.section for cb in row] for row in rows]
+    assert [s for row in ids for s in row] == [s.id for s in LIB.sections], "every section, game by game"
+    by_game: dict[str, list[list[str]]] = {}
+    for row in ids:
+        (kind,) = {LIB.book_of(s).kind for s in row}  # a row holds one game's sections
+        by_game.setdefault(kind, []).append(row)
+    assert by_game["konchinka"] == [
         [K.BASICS, K.CAPTURES, K.POINTS, K.SCORING],
         [K.TALLY, K.EARLY_FINISH, K.OPTIONS],
-        [*G],
-        ["t", "t2"],
     ]
+    assert by_game["king"] == [[*G]]
+    assert by_game["toy"] == [["t", "t2"]] and ids[-1] == ["t", "t2"]
     assert all(cb.game == "g9" and cb.page for row in rows for cb in row)
     contents = render_rules_contents(LIB, RU, bot_username="kbot", is_group=False, found_nothing=False).text
     assert (
@@ -81,11 +98,14 @@ def test_a_third_game_gets_its_navigation_row_and_its_contents_line() -> None:
 
 def test_its_command_is_in_help_and_in_the_group_menu() -> None:
     text = render_help(LIB, RU, "kbot").text
-    assert "<b>Кончинка, Кинг и game-toy</b> — карточные игры" in text
-    assert "/konchinka, /king или /toy — собрать партию" in text
+    names = [plugin.name(RU) for plugin in plugins()]
+    assert {"Кончинка", "Кинг"} <= set(names)
+    assert f"<b>{', '.join(names)} и game-toy</b> — карточные игры" in text
+    commands = [book.command for book in REAL.books]
+    assert ", ".join(f"/{c}" for c in commands) + " или /toy — собрать партию" in text
     assert text.rstrip().endswith("help-moves-toy")
     _, group = bot_commands(LIB, RU)
-    assert [c.command for c in group][:3] == ["konchinka", "king", "toy"]
+    assert [c.command for c in group][: len(commands) + 1] == [*commands, "toy"]
 
 
 def test_its_words_find_its_sections_and_the_chats_game_decides() -> None:

@@ -23,8 +23,7 @@ from engine.ai.advice import Advice
 from engine.ai.players import advise, bot_players, players_for
 from engine.ai.review import review_party
 from engine.core import GameRecord, games, make_game
-from tests.games.engine.highcard import TOY, HighCardView, Play
-from tests.games.engine.highcard.ai import WHY_HIGHEST, HighCardPlayers
+from tests.toy_game import TOY, WHY_HIGHEST, HighCardPlayers, HighCardView, Play
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = (

@@ -1,5 +1,6 @@
 """A game defined outside engine/ (the toy in tests/games/engine/highcard) is found in its place like the
-project's own games, registers itself and is played by the conformance test, with nothing added anywhere else."""
+project's own games, registers itself and is played by the conformance test, with nothing added anywhere else.
+(Placed in engine/ by scripts/with_toy_game.sh, it is found there: tests/toy_game.py says where it is.)"""
 
 from __future__ import annotations
 
@@ -7,12 +8,12 @@ import random
 
 from engine.core import PLACES, add_place, games, make_game, replay
 from tests.engine.test_conformance import test_a_random_playout_keeps_every_promise
-from tests.games.engine.highcard import TOY, HighCardState, Play
+from tests.toy_game import ENGINE_PLACE, TOY, HighCardState, Play
 
 
 def test_the_toy_is_found_in_its_place_and_keeps_every_promise_of_a_game() -> None:
-    add_place("tests.games.engine")
-    assert PLACES[0] == "engine" and "tests.games.engine" in PLACES
+    add_place(ENGINE_PLACE)
+    assert PLACES[0] == "engine" and ENGINE_PLACE in PLACES
     assert TOY in games()
     for seed in range(20):
         test_a_random_playout_keeps_every_promise(TOY, {}, seed)
