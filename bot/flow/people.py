@@ -42,6 +42,14 @@ def hand_back(game: Game, user_id: int) -> Decision:
     return Decided((HandAsked(user_id),))
 
 
+def back_after_blocking(game: Game, user_id: int, *, was_blocked: bool, started: bool) -> Decision:
+    """A person seen again (``/start``): if they had blocked the bot and opened it again, each of their games shows
+    them their message anew (what the bot could not send them meanwhile)."""
+    if not (started and was_blocked) or game.seat_of(user_id) is None:
+        return Decided()
+    return Decided((HandAsked(user_id),))
+
+
 def played(game: Game, user_id: int) -> Refusal | None:
     """Why ``user_id`` may not look at ``game``'s party (one they play or played in), if they may not."""
     if game.seat_of(user_id) is None:

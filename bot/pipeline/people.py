@@ -56,10 +56,17 @@ class People:
         await pipeline.db.write(batch)
         games = [row.id for row in await repo.games_of_user(pipeline.db, person.user_id, ACTIVE)]
         pipeline.store.refresh_user(after, games)
-        if not (started and before is not None and before.blocked):
+        was_blocked = before is not None and before.blocked
+        if not (started and was_blocked):
             return Done()
         for game_id in games:
-            await pipeline.change(game_id, lambda g: people.hand_back(g, person.user_id), origin)
+            await pipeline.change(
+                game_id,
+                lambda g: people.back_after_blocking(
+                    g, person.user_id, was_blocked=was_blocked, started=started
+                ),
+                origin,
+            )
         return Done(None, 0, len(games))
 
     async def forbidden(self, command: cmd.Forbidden, origin: Origin) -> Done:
