@@ -67,7 +67,7 @@ def first_imports(modules: list[str]) -> list[str]:
 @pytest.mark.long
 def test_every_module_of_bot_and_engine_imports_first_in_a_process_of_its_own() -> None:
     modules = _modules()
-    assert {"bot.app", "bot.flow.service", "engine.ai", "engine.konchinka.state"} <= set(modules)
+    assert {"bot.app", "bot.pipeline.service", "engine.ai", "engine.konchinka.state"} <= set(modules)
     tried = first_imports(modules)
     assert "bot.app" in tried and "engine.ai.players" in tried and "engine.ai" not in tried
     done = subprocess.run(

@@ -33,7 +33,7 @@ SHARED = (
     ROOT / "engine" / "arena.py",
     ROOT / "engine" / "arena_report.py",
     ROOT / "engine" / "stats.py",
-    ROOT / "bot" / "flow" / "thinker.py",
+    ROOT / "bot" / "pipeline" / "thinker.py",
     ROOT / "bot" / "flow" / "hints.py",
 )
 """The modules every game's bot players go through."""
