@@ -1,0 +1,134 @@
+"""A card picked with a first tap is part of the game in play, stored with it: the bot killed right after the tap
+(SIGKILL: nothing flushed, no transaction since) comes back knowing the pick, and when the person's time runs out
+the timer plays that card — not a card of its own choosing."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import sqlite3
+from pathlib import Path
+
+from bot.callbacks import PickCb
+from engine.core import GameRecord, State, replay
+from engine.konchinka.ai.policy import normal_action
+from tests.bot.conftest import ROOT, SEED, SPEED, move_buttons, start_party, take_turn, turn_message
+from tests.fakebot import FakeMessage, FakeTelegram
+from tests.forkserver import ForkServer, Process
+
+
+async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Process:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "BOT_TOKEN": tg.token,
+        "TELEGRAM_API_URL": tg.base_url,
+        "DATABASE_PATH": str(db_path),
+        "CLOCK_SPEED": str(SPEED),
+        "GAME_SEED": str(SEED),
+        "DEFAULT_TARGET": "3",
+        "TURN_TIMEOUT": "600",  # ten real seconds a turn: the pick and the kill come well within it
+        "REMINDER_BEFORE": "0",
+        "LOG_LEVEL": "WARNING",
+        "BOT_THINKERS": "0",
+    }
+    return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
+
+
+def _card_of(code: str) -> str:
+    """The card an action's code plays («l:Td», «c:Td:…»: ``Td``)."""
+    return code.split(":")[1]
+
+
+async def test_the_timer_plays_the_card_picked_before_the_bot_was_killed(
+    tg: FakeTelegram, forkserver: ForkServer, db_path: Path
+) -> None:
+    db_path.parent.mkdir(parents=True, exist_ok=True)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    process = await _spawn(forkserver, tg, db_path)
+    try:
+        await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
+        game = await start_party(tg, group, anna, [anna, boris])
+        # Play until Аня, to move, holds a card with two moves that «любитель» would not play itself.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        picked: tuple[FakeMessage, str] | None = None
+        while picked is None:
+            assert loop.time() < deadline, (
+                "Аня never had a card with two moves that «любитель» would not play"
+            )
+            hand = turn_message(anna)
+            if hand is not None:
+                state, seats = await party_state_at(db_path, game)
+                plain_choice = _card_of(normal_action(state.view(seats.index(anna.id))).code)
+                asking = [
+                    PickCb.unpack(b.callback_data).card
+                    for b in hand.flat_buttons
+                    if b.callback_data and b.callback_data.startswith("p:") and b.text.endswith("…")
+                ]
+                others = [code for code in asking if code != plain_choice]
+                if others:
+                    picked = (hand, others[0])
+                    break
+                await take_turn(tg, anna)
+            if turn_message(boris) is not None:
+                await take_turn(tg, boris)
+            await asyncio.sleep(0.02)
+        hand, card = picked
+        moves_before = len((await party_state_at(db_path, game))[0].record().actions)
+        data = next(
+            b.callback_data for b in hand.flat_buttons if b.callback_data and b.callback_data.endswith(card)
+        )
+        assert not (await anna.press(hand, data=data)).text
+        await tg.wait_for(
+            lambda: any(d.startswith("m:") for d in move_buttons(hand)), what="the card's moves"
+        )
+
+        process.send_signal(signal.SIGKILL)  # right after the tap: nothing of it in the database yet
+        await process.wait()
+        tg.commands.clear()
+        process = await _spawn(forkserver, tg, db_path)
+        await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start again")
+
+        # Аня does not choose: her time runs out, and the timer moves for her.
+        await tg.wait_for(
+            lambda: len_actions(db_path, game) > moves_before,
+            timeout=30,
+            what="the timer's move after the restart",
+        )
+        actions = (await party_state_at(db_path, game))[0].record().actions
+        assert _card_of(actions[moves_before]) == card, (actions[moves_before], card)
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGKILL)
+            await process.wait()
+
+
+def len_actions(db_path: Path, game: str) -> int:
+    """The moves stored of the game (read beside the running bot, with a plain connection)."""
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        (count,) = conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (int(game),)).fetchone()
+    return int(count)
+
+
+async def party_state_at(db_path: Path, game: str) -> tuple[State, list[int | None]]:
+    """The party as stored (its start replayed with its moves) and the people of its seats, in order."""
+    with contextlib.closing(sqlite3.connect(db_path)) as conn:
+        (record,) = conn.execute("SELECT record FROM games WHERE id = ?", (int(game),)).fetchone()
+        actions = [
+            a
+            for (a,) in conn.execute(
+                "SELECT action FROM moves WHERE game_id = ? ORDER BY version", (int(game),)
+            )
+        ]
+        seats = [
+            u
+            for (u,) in conn.execute(
+                "SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (int(game),)
+            )
+        ]
+    start = GameRecord.from_json(record)
+    return replay(GameRecord(start.game, start.options, start.seed, tuple(actions))), seats
