@@ -59,18 +59,19 @@ from tests.load.proc import ROOT, BotProcess
 
 TOOL_PLACES = (
     ROOT.parent / "shared/tools/trace_press.py",
-    ROOT.parent.parent / "shared/tools/trace_press.py",
+    ROOT.parent.parent.parent / "shared/tools/trace_press.py",
 )
-"""Where the given tool lives: beside the main checkout, or two floors up from a worktree in ``wt/``."""
+"""Where the given tool lives: beside the main checkout, or beside it from a worktree in its ``wt/``."""
 
 PACKAGES = {
+    "model": ("bot/model/",),
     "flow": ("bot/flow/",),
+    "pipeline": ("bot/pipeline/",),
     "delivery": ("bot/delivery/",),
     "guards": ("bot/guards/",),
     "operations": ("bot/operations/",),
-    "services (before the move)": ("bot/services/",),
 }
-"""The middle of the bot that issue 31 counts: the packages ``bot/services/`` was split into, and itself."""
+"""The middle of the bot: between the handlers and the engine, storage and views (issue 46's decider)."""
 MIDDLE = tuple(prefix for prefixes in PACKAGES.values() for prefix in prefixes)
 
 START_TIMEOUT = 90.0
