@@ -84,8 +84,13 @@ def pick(command: Pick, game: Game, now: float, config: FlowConfig) -> Decision:
         return Refusal.of(refusal) if refusal is not None else Refusal(CommonIllegal.NOT_LEGAL)
     if len(actions) == 1 and not party.asks(command.card):
         return apply(game, seat, actions[0], Actor.PLAYER, now, config)
-    picked = Picked(command.person.user_id, command.card, party.version)
-    return Decided((*_back_at_the_table(seat), picked))
+    events: list[Event] = [
+        *_back_at_the_table(seat),
+        Picked(command.person.user_id, command.card, party.version),
+    ]
+    if seat.replaced:  # the bot player no longer moves for them: their turn runs on the game's time again
+        events += deadline_of(evolve(game, events), now, config)
+    return Decided(tuple(events))
 
 
 def back(command: Back, game: Game) -> Decision:
