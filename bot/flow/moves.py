@@ -176,7 +176,9 @@ def take_seat(command: TakeSeat, game: Game, now: float, config: FlowConfig) -> 
     if not seat.replaced:
         return Refusal(Answer.ALREADY_IN_GAME)
     events: list[Event] = [Seen(person), SeatBack(seat.seat, played_for(game.moves, seat.seat))]
-    events += deadline_of(evolve(game, events), now, config)
+    # their own turn gets its time; another person's turn keeps the time it has (and its reminder)
+    if game.mover is not None and game.mover.seat == seat.seat:
+        events += deadline_of(evolve(game, events), now, config)
     return Decided(tuple(events), Answer.SEAT_TAKEN_BACK)
 
 

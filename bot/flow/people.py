@@ -114,7 +114,9 @@ def leave(game: Game, user_id: int, now: float, config: FlowConfig) -> Decision:
     if seat.replaced:
         return Refusal(Answer.ALREADY_LEFT)
     events: list[Event] = [SeatLeft(seat.seat)]
-    events += deadline_of(evolve(game, events), now, config)
+    # the bot player moves for them now; another person's turn keeps the time it has (and its reminder)
+    if game.mover is not None and game.mover.seat == seat.seat:
+        events += deadline_of(evolve(game, events), now, config)
     return Decided(tuple(events))
 
 
