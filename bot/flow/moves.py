@@ -94,11 +94,13 @@ def pick(command: Pick, game: Game, now: float, config: FlowConfig) -> Decision:
 
 
 def back(command: Back, game: Game) -> Decision:
-    """«Другая карта»: the first tap forgotten."""
+    """«Другая карта»: the first tap forgotten. A seat a bot player stands in for (the person left with /leave
+    after a first tap) stays its: this press has no time to give the turn back, a card's tap takes the seat."""
     seat = turn_of(game, command.person.user_id, command.version)
     if isinstance(seat, Refusal):
         return seat
-    return Decided((*_back_at_the_table(seat), Unpicked(command.person.user_id)))
+    returned = () if seat.replaced else _back_at_the_table(seat)
+    return Decided((*returned, Unpicked(command.person.user_id)))
 
 
 def play(command: Play, game: Game, now: float, config: FlowConfig) -> Decision:
