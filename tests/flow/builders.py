@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from bot.flow.commands import Decided, Decision, FlowConfig, Refusal
 from bot.games import plugin_of
-from bot.games.base import _Party  # a hand-built engine position paired with its plug-in, as new_party pairs a dealt one
+
+# a hand-built engine position is paired with its plug-in as new_party pairs a dealt one
+from bot.games.base import _Party
 from bot.games.king import KING
 from bot.games.konchinka import KONCHINKA
 from bot.model.game import Event, Game, GameMode, GameStatus, Person, Seat, User, evolve
@@ -21,8 +23,8 @@ from bot.model.party import Party
 from engine.ai import Level
 from engine.cards import PIQUET_DECK, parse_cards
 from engine.core import JSONValue
-from engine.king import Contract, KingState
-from engine.konchinka import KonchinkaGame, KonchinkaOptions
+from engine.king import Contract, KingState, KingView
+from engine.konchinka import KonchinkaGame, KonchinkaOptions, KonchinkaView
 from engine.konchinka.state import KonchinkaState
 
 GAME_ID = 41
@@ -70,7 +72,7 @@ def seats_of(people: Sequence[Person], bots: Sequence[Level] = ()) -> tuple[Seat
 # --- games ---------------------------------------------------------------------------------------------------
 
 
-def lobby(
+def in_lobby(
     *people: Person,
     creator: Person | None = None,
     kind: str = "konchinka",
@@ -113,7 +115,7 @@ def group_party(
     """A group party being played by ``people`` (and ``bots``; a Кинг party filled up to four with «любитель»),
     dealt from ``seed`` unless a hand-built ``party`` is given; the person to move has had the turn since
     :data:`TURN_START`."""
-    game = lobby(*people, kind=kind, bots=bots, unreachable=unreachable, turn_timeout=turn_timeout)
+    game = in_lobby(*people, kind=kind, bots=bots, unreachable=unreachable, turn_timeout=turn_timeout)
     plugin = plugin_of(kind)
     seats = game.seats
     if plugin.fills_with_bots:
@@ -151,7 +153,9 @@ def solo_party(
         created_at=NOW - 600,
         seats=seats,
         users=users_of([person]),
-        party=party if party is not None else plugin.new_party(plugin.default_options(None), len(seats), seed),
+        party=party
+        if party is not None
+        else plugin.new_party(plugin.default_options(None), len(seats), seed),
     )
 
 
@@ -160,7 +164,9 @@ def with_deadline(game: Game) -> Game:
     (none for a bot player, or in a game without a limit)."""
     mover = game.mover
     limited = mover is not None and not mover.bot_plays and game.turn_timeout > 0
-    return dataclasses.replace(game, deadline=TURN_START + game.turn_timeout if limited else None, reminded=False)
+    return dataclasses.replace(
+        game, deadline=TURN_START + game.turn_timeout if limited else None, reminded=False
+    )
 
 
 def finished(game: Game, party: Party | None = None) -> Game:
@@ -207,6 +213,20 @@ def waiting(game: Game) -> Person:
     """A person of the game whose turn it is not."""
     mover = game.mover
     return next(PEOPLE[s.user_id] for s in game.people() if s.user_id is not None and s != mover)
+
+
+def table_of(game: Game) -> list[str]:
+    """The cards on a Кончинка table."""
+    assert game.party is not None
+    view = cast("KonchinkaView", game.party.view_of(0))
+    return [card.code for card in view.table]
+
+
+def hand_of(game: Game, seat: int) -> list[str]:
+    """The cards of a seat's hand."""
+    assert game.party is not None
+    view = cast("KonchinkaView | KingView", game.party.view_of(seat))
+    return [card.code for card in view.hand]
 
 
 def version(game: Game) -> int:

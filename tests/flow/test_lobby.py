@@ -66,12 +66,10 @@ from tests.flow.builders import (
     events,
     finished,
     group_party,
-    lobby as lobby_of,
+    in_lobby,
     nothing,
-    refused,
     solo_party,
     user,
-    with_seat,
 )
 
 NEW_ID = 77
@@ -92,10 +90,17 @@ def open_command(creator: Person = ANNA, kind: str = "konchinka") -> OpenLobby:
 
 
 def test_a_lobby_opens_with_its_creator_seated_when_the_bot_may_write_to_them() -> None:
-    decision = lobby.open_lobby(open_command(), Opening(NEW_ID, NOW, users={ANNA.user_id: user(ANNA)}), CONFIG)
+    decision = lobby.open_lobby(
+        open_command(), Opening(NEW_ID, NOW, users={ANNA.user_id: user(ANNA)}), CONFIG
+    )
     game = opened(decision)
     assert events(decision)[1:] == (Seen(ANNA),)
-    assert (game.id, game.kind, game.mode, game.status) == (NEW_ID, "konchinka", GameMode.GROUP, GameStatus.LOBBY)
+    assert (game.id, game.kind, game.mode, game.status) == (
+        NEW_ID,
+        "konchinka",
+        GameMode.GROUP,
+        GameStatus.LOBBY,
+    )
     assert (game.chat_id, game.thread_id, game.creator_id) == (GROUP, 5, ANNA.user_id)
     assert game.seats == (Seat(0, ANNA.user_id, "Аня"),)
     assert game.expires_at == NOW + CONFIG.lobby_ttl
@@ -117,7 +122,9 @@ def test_a_creator_who_blocked_the_bot_is_not_seated() -> None:
 
 
 def test_no_lobby_opens_where_the_bot_may_not_post() -> None:
-    assert lobby.open_lobby(open_command(), Opening(NEW_ID, NOW, refused=True), CONFIG) == Refusal(Answer.UNKNOWN)
+    assert lobby.open_lobby(open_command(), Opening(NEW_ID, NOW, refused=True), CONFIG) == Refusal(
+        Answer.UNKNOWN
+    )
 
 
 @pytest.mark.parametrize(
@@ -152,19 +159,27 @@ def test_a_lobby_takes_the_configured_target_and_time() -> None:
 
 def test_a_creator_seen_again_is_seated_under_their_name_now() -> None:
     renamed = dataclasses.replace(ANNA, name="Анна")
-    game = opened(lobby.open_lobby(open_command(renamed), Opening(NEW_ID, NOW, users={101: user(ANNA)}), CONFIG))
+    game = opened(
+        lobby.open_lobby(open_command(renamed), Opening(NEW_ID, NOW, users={101: user(ANNA)}), CONFIG)
+    )
     assert game.seats == (Seat(0, ANNA.user_id, "Анна"),)
     assert game.users[ANNA.user_id].name == "Анна"
 
 
 def test_a_rematch_lobby_seats_the_last_partys_players_and_calls_them() -> None:
     last = (Seat(0, BORIS.user_id, "Борис"), Seat(1, ANNA.user_id, "Аня"), Seat(2, None, "", "hard"))
-    command = OpenLobby(GROUP, 0, ANNA, "konchinka", {"target": 21}, seats=last, host=BORIS.user_id, turn_timeout=30)
+    command = OpenLobby(
+        GROUP, 0, ANNA, "konchinka", {"target": 21}, seats=last, host=BORIS.user_id, turn_timeout=30
+    )
     opening = Opening(NEW_ID, NOW, users={ANNA.user_id: user(ANNA), BORIS.user_id: user(BORIS)})
     decision = lobby.open_lobby(command, opening, CONFIG)
     game = opened(decision)
     assert events(decision)[1:] == (Seen(ANNA), RematchCalled(1))
-    assert game.seats == (Seat(0, BORIS.user_id, "Борис"), Seat(1, ANNA.user_id, "Аня"), Seat(2, None, "", "hard"))
+    assert game.seats == (
+        Seat(0, BORIS.user_id, "Борис"),
+        Seat(1, ANNA.user_id, "Аня"),
+        Seat(2, None, "", "hard"),
+    )
     assert game.creator_id == BORIS.user_id
     assert game.turn_timeout == 30
     assert game.options == {"target": 21}
@@ -182,7 +197,9 @@ def test_a_rematch_lobby_with_bot_players_only_besides_its_caller_calls_nobody()
 def test_a_rematch_lobby_forgets_the_last_partys_results() -> None:
     last = (Seat(0, ANNA.user_id, "Аня", score=15, won=True, settlement=10, misses=1, replaced=True),)
     command = OpenLobby(GROUP, 0, ANNA, "konchinka", seats=last, host=ANNA.user_id)
-    assert opened(lobby.open_lobby(command, Opening(NEW_ID, NOW), CONFIG)).seats == (Seat(0, ANNA.user_id, "Аня"),)
+    assert opened(lobby.open_lobby(command, Opening(NEW_ID, NOW), CONFIG)).seats == (
+        Seat(0, ANNA.user_id, "Аня"),
+    )
 
 
 # --- a solo game ---------------------------------------------------------------------------------------------
@@ -288,14 +305,14 @@ def test_a_rematch_of_a_game_that_never_ended_is_refused(status: GameStatus) -> 
 
 def test_a_rematch_of_a_game_still_on_is_refused() -> None:
     assert lobby.rematch(Rematch(GAME_ID, ANNA), group_party(ANNA, BORIS)) == Refusal(Answer.GAME_RUNNING)
-    assert lobby.rematch(Rematch(GAME_ID, ANNA), lobby_of(ANNA, BORIS)) == Refusal(Answer.LOBBY_OPEN)
+    assert lobby.rematch(Rematch(GAME_ID, ANNA), in_lobby(ANNA, BORIS)) == Refusal(Answer.LOBBY_OPEN)
 
 
 # --- joining and leaving ---------------------------------------------------------------------------------------
 
 
 def test_a_member_of_the_group_takes_the_next_seat() -> None:
-    game = lobby_of(ANNA)
+    game = in_lobby(ANNA)
     decision = lobby.join(Join(GAME_ID, BORIS), game, member=True)
     assert decision == Decided((Seen(BORIS, started=True), Seated(BORIS.user_id, "Борис")), Answer.JOINED)
     joined = after(game, decision)
@@ -304,21 +321,21 @@ def test_a_member_of_the_group_takes_the_next_seat() -> None:
 
 
 def test_joining_makes_a_person_who_had_blocked_the_bot_reachable_again() -> None:
-    game = dataclasses.replace(lobby_of(ANNA), users={**lobby_of(ANNA).users, 102: user(BORIS, blocked=True)})
+    game = dataclasses.replace(in_lobby(ANNA), users={**in_lobby(ANNA).users, 102: user(BORIS, blocked=True)})
     joined = after(game, lobby.join(Join(GAME_ID, BORIS), game, member=True))
     assert joined.users[BORIS.user_id].blocked is False
 
 
 def test_someone_not_in_the_group_may_not_join() -> None:
-    assert lobby.join(Join(GAME_ID, STRANGER), lobby_of(ANNA), member=False) == Refusal(Answer.NOT_IN_GROUP)
+    assert lobby.join(Join(GAME_ID, STRANGER), in_lobby(ANNA), member=False) == Refusal(Answer.NOT_IN_GROUP)
 
 
 def test_a_join_is_refused_while_telegram_cannot_say_who_is_in_the_group() -> None:
-    assert lobby.join(Join(GAME_ID, BORIS), lobby_of(ANNA), member=None) == Refusal(Answer.CANNOT_CHECK)
+    assert lobby.join(Join(GAME_ID, BORIS), in_lobby(ANNA), member=None) == Refusal(Answer.CANNOT_CHECK)
 
 
 def test_a_second_join_is_answered_you_are_in_not_refused() -> None:
-    assert lobby.join(Join(GAME_ID, BORIS), lobby_of(ANNA, BORIS), member=True) == Decided(
+    assert lobby.join(Join(GAME_ID, BORIS), in_lobby(ANNA, BORIS), member=True) == Decided(
         answer=Answer.ALREADY_JOINED
     )
 
@@ -339,29 +356,29 @@ def test_a_solo_games_link_is_refused_to_a_stranger() -> None:
 
 @pytest.mark.parametrize("status", [GameStatus.EXPIRED, GameStatus.CANCELLED, GameStatus.FINISHED])
 def test_a_join_link_of_a_closed_lobby_is_refused(status: GameStatus) -> None:
-    game = closed(lobby_of(ANNA), status)
+    game = closed(in_lobby(ANNA), status)
     assert lobby.join(Join(GAME_ID, BORIS), game, member=True) == Refusal(Answer.LOBBY_CLOSED)
 
 
 def test_a_full_lobby_takes_nobody_more() -> None:
-    game = lobby_of(ANNA, BORIS, VERA, GLEB)
+    game = in_lobby(ANNA, BORIS, VERA, GLEB)
     assert lobby.join(Join(GAME_ID, STRANGER), game, member=True) == Refusal(Answer.LOBBY_FULL)
 
 
 def test_a_full_king_lobby_counts_its_bot_players() -> None:
-    game = lobby_of(ANNA, kind="king", bots=[Level.EASY, Level.EASY, Level.HARD])
+    game = in_lobby(ANNA, kind="king", bots=[Level.EASY, Level.EASY, Level.HARD])
     assert lobby.join(Join(GAME_ID, BORIS), game, member=True) == Refusal(Answer.LOBBY_FULL)
 
 
 def test_leaving_a_lobby_frees_the_seat_and_moves_the_later_ones_up() -> None:
-    game = lobby_of(ANNA, BORIS, VERA)
+    game = in_lobby(ANNA, BORIS, VERA)
     decision = lobby.leave_lobby(LeaveLobby(GAME_ID, BORIS), game)
     assert decision == Decided((Unseated(1),), Answer.LEFT)
     assert after(game, decision).seats == (Seat(0, ANNA.user_id, "Аня"), Seat(1, VERA.user_id, "Вера"))
 
 
 def test_leaving_a_lobby_one_is_not_in_is_refused() -> None:
-    assert lobby.leave_lobby(LeaveLobby(GAME_ID, VERA), lobby_of(ANNA)) == Refusal(Answer.NOT_A_PLAYER)
+    assert lobby.leave_lobby(LeaveLobby(GAME_ID, VERA), in_lobby(ANNA)) == Refusal(Answer.NOT_A_PLAYER)
 
 
 def test_leaving_a_lobby_that_started_meanwhile_is_a_stale_press() -> None:
@@ -372,22 +389,22 @@ def test_leaving_a_lobby_that_started_meanwhile_is_a_stale_press() -> None:
 
 
 def test_the_creator_adds_a_bot_player_and_the_lobby_shows_its_main_screen() -> None:
-    game = lobby_of(ANNA)
+    game = in_lobby(ANNA)
     decision = lobby.add_bot(AddBot(GAME_ID, ANNA, "hard"), game)
     assert decision == Decided((Seated(None, "", "hard"), LobbyShows(LobbyScreen.MAIN)), Answer.BOT_ADDED)
     assert after(game, decision).seats[1] == Seat(1, None, "", "hard")
 
 
 def test_a_bot_player_of_an_unknown_level_is_refused() -> None:
-    assert lobby.add_bot(AddBot(GAME_ID, ANNA, "genius"), lobby_of(ANNA)) == Refusal(Answer.UNKNOWN)
+    assert lobby.add_bot(AddBot(GAME_ID, ANNA, "genius"), in_lobby(ANNA)) == Refusal(Answer.UNKNOWN)
 
 
 def test_only_the_creator_adds_bot_players() -> None:
-    assert lobby.add_bot(AddBot(GAME_ID, BORIS, "easy"), lobby_of(ANNA, BORIS)) == Refusal(Answer.NOT_CREATOR)
+    assert lobby.add_bot(AddBot(GAME_ID, BORIS, "easy"), in_lobby(ANNA, BORIS)) == Refusal(Answer.NOT_CREATOR)
 
 
 def test_no_bot_player_is_added_to_a_full_lobby() -> None:
-    game = lobby_of(ANNA, BORIS, bots=[Level.EASY, Level.EASY])
+    game = in_lobby(ANNA, BORIS, bots=[Level.EASY, Level.EASY])
     assert lobby.add_bot(AddBot(GAME_ID, ANNA, "easy"), game) == Refusal(Answer.LOBBY_FULL)
 
 
@@ -396,31 +413,31 @@ def test_no_bot_player_is_added_once_the_party_started() -> None:
 
 
 def test_the_creator_removes_a_bot_player_and_the_bot_screen_stays_while_one_is_left() -> None:
-    game = lobby_of(ANNA, bots=[Level.EASY, Level.HARD])
+    game = in_lobby(ANNA, bots=[Level.EASY, Level.HARD])
     decision = lobby.remove_bot(RemoveBot(GAME_ID, ANNA, "1"), game)
     assert decision == Decided((Unseated(1),), Answer.BOT_REMOVED)
     assert after(game, decision).seats == (Seat(0, ANNA.user_id, "Аня"), Seat(1, None, "", "hard"))
 
 
 def test_removing_the_last_bot_player_turns_the_lobby_to_its_main_screen() -> None:
-    game = lobby_of(ANNA, BORIS, bots=[Level.EASY])
+    game = in_lobby(ANNA, BORIS, bots=[Level.EASY])
     decision = lobby.remove_bot(RemoveBot(GAME_ID, ANNA, "2"), game)
     assert decision == Decided((Unseated(2), LobbyShows(LobbyScreen.MAIN)), Answer.BOT_REMOVED)
 
 
 @pytest.mark.parametrize("seat", ["0", "2", "-1"])
 def test_a_seat_that_holds_no_bot_player_is_a_stale_press(seat: str) -> None:
-    game = lobby_of(ANNA, bots=[Level.EASY])
+    game = in_lobby(ANNA, bots=[Level.EASY])
     assert lobby.remove_bot(RemoveBot(GAME_ID, ANNA, seat), game) == Refusal(Answer.STALE)
 
 
 def test_a_seat_that_is_no_number_is_refused() -> None:
-    game = lobby_of(ANNA, bots=[Level.EASY])
+    game = in_lobby(ANNA, bots=[Level.EASY])
     assert lobby.remove_bot(RemoveBot(GAME_ID, ANNA, "x"), game) == Refusal(Answer.UNKNOWN)
 
 
 def test_only_the_creator_removes_bot_players() -> None:
-    game = lobby_of(ANNA, BORIS, bots=[Level.EASY])
+    game = in_lobby(ANNA, BORIS, bots=[Level.EASY])
     assert lobby.remove_bot(RemoveBot(GAME_ID, BORIS, "2"), game) == Refusal(Answer.NOT_CREATOR)
 
 
@@ -429,7 +446,7 @@ def test_only_the_creator_removes_bot_players() -> None:
 
 @pytest.mark.parametrize("screen", [LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL])
 def test_the_creator_opens_the_settings_and_the_bot_levels(screen: LobbyScreen) -> None:
-    game = lobby_of(ANNA)
+    game = in_lobby(ANNA)
     decision = lobby.show_screen(ShowScreen(GAME_ID, ANNA, screen), game)
     assert decision == Decided((LobbyShows(screen),))
     assert after(game, decision).screens.lobby is screen
@@ -437,13 +454,13 @@ def test_the_creator_opens_the_settings_and_the_bot_levels(screen: LobbyScreen) 
 
 @pytest.mark.parametrize("screen", [LobbyScreen.SETTINGS, LobbyScreen.BOT_LEVEL])
 def test_no_one_but_the_creator_opens_the_settings_or_the_bot_levels(screen: LobbyScreen) -> None:
-    assert lobby.show_screen(ShowScreen(GAME_ID, BORIS, screen), lobby_of(ANNA, BORIS)) == Refusal(
+    assert lobby.show_screen(ShowScreen(GAME_ID, BORIS, screen), in_lobby(ANNA, BORIS)) == Refusal(
         Answer.NOT_CREATOR
     )
 
 
 def test_anyone_turns_the_lobby_back_to_its_main_screen() -> None:
-    game = lobby_of(ANNA, BORIS)
+    game = in_lobby(ANNA, BORIS)
     assert lobby.show_screen(ShowScreen(GAME_ID, BORIS, LobbyScreen.MAIN), game) == Decided(
         (LobbyShows(LobbyScreen.MAIN),)
     )
@@ -456,7 +473,7 @@ def test_a_screen_of_a_lobby_that_started_meanwhile_is_a_stale_press() -> None:
 
 @pytest.mark.parametrize("seconds", [0, 30, 3600])
 def test_the_creator_sets_the_time_per_turn(seconds: int) -> None:
-    game = lobby_of(ANNA)
+    game = in_lobby(ANNA)
     decision = lobby.set_option(SetOption(GAME_ID, ANNA, TURN_TIME_KEY, str(seconds)), game)
     assert decision == Decided((OptionsSet(game.options, seconds),), Answer.SETTING_SAVED)
     assert after(game, decision).turn_timeout == seconds
@@ -464,12 +481,12 @@ def test_the_creator_sets_the_time_per_turn(seconds: int) -> None:
 
 @pytest.mark.parametrize("value", ["-1", "3601", "soon", ""])
 def test_a_time_per_turn_out_of_range_or_no_number_is_refused(value: str) -> None:
-    game = lobby_of(ANNA)
+    game = in_lobby(ANNA)
     assert lobby.set_option(SetOption(GAME_ID, ANNA, TURN_TIME_KEY, value), game) == Refusal(Answer.UNKNOWN)
 
 
 def test_the_creator_sets_a_games_own_option_and_keeps_the_time() -> None:
-    game = lobby_of(ANNA, turn_timeout=45)
+    game = in_lobby(ANNA, turn_timeout=45)
     decision = lobby.set_option(SetOption(GAME_ID, ANNA, "target", "21"), game)
     saved = after(game, decision)
     assert saved.options == {**game.options, "target": 21}
@@ -477,19 +494,21 @@ def test_the_creator_sets_a_games_own_option_and_keeps_the_time() -> None:
 
 
 def test_a_king_lobby_takes_the_order_of_its_negative_deals() -> None:
-    game = lobby_of(ANNA, kind="king")
+    game = in_lobby(ANNA, kind="king")
     saved = after(game, lobby.set_option(SetOption(GAME_ID, ANNA, "kstop", "0"), game))
     assert saved.options["stop_when_decided"] is False
 
 
-@pytest.mark.parametrize(("key", "value"), [("target", "0"), ("target", "many"), ("variant", "poker"), ("nope", "1")])
+@pytest.mark.parametrize(
+    ("key", "value"), [("target", "0"), ("target", "many"), ("variant", "poker"), ("nope", "1")]
+)
 def test_an_option_the_game_does_not_allow_is_refused(key: str, value: str) -> None:
-    assert lobby.set_option(SetOption(GAME_ID, ANNA, key, value), lobby_of(ANNA)) == Refusal(Answer.UNKNOWN)
+    assert lobby.set_option(SetOption(GAME_ID, ANNA, key, value), in_lobby(ANNA)) == Refusal(Answer.UNKNOWN)
 
 
 def test_only_the_creator_changes_the_options() -> None:
     command = SetOption(GAME_ID, BORIS, "target", "21")
-    assert lobby.set_option(command, lobby_of(ANNA, BORIS)) == Refusal(Answer.NOT_CREATOR)
+    assert lobby.set_option(command, in_lobby(ANNA, BORIS)) == Refusal(Answer.NOT_CREATOR)
 
 
 def test_options_of_a_started_party_stay_as_they_were() -> None:
@@ -501,7 +520,7 @@ def test_options_of_a_started_party_stay_as_they_were() -> None:
 
 
 def test_the_creator_starts_the_party_and_the_first_person_to_move_gets_the_turns_time() -> None:
-    game = lobby_of(ANNA, BORIS)
+    game = in_lobby(ANNA, BORIS)
     decision = lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG)
     dealt, deadline = events(decision)
     assert isinstance(dealt, Dealt) and (dealt.bots, dealt.party.version) == (0, 0)
@@ -512,7 +531,7 @@ def test_the_creator_starts_the_party_and_the_first_person_to_move_gets_the_turn
 
 
 def test_a_party_is_dealt_from_the_seed_given() -> None:
-    game = lobby_of(ANNA, BORIS)
+    game = in_lobby(ANNA, BORIS)
     one = after(game, lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG)).party
     two = after(game, lobby.start(Start(GAME_ID, ANNA), game, SEED + 2, NOW, CONFIG)).party
     assert one is not None and two is not None
@@ -521,18 +540,18 @@ def test_a_party_is_dealt_from_the_seed_given() -> None:
 
 
 def test_a_konchinka_lobby_of_one_is_not_enough() -> None:
-    decision = lobby.start(Start(GAME_ID, ANNA), lobby_of(ANNA), SEED, NOW, CONFIG)
+    decision = lobby.start(Start(GAME_ID, ANNA), in_lobby(ANNA), SEED, NOW, CONFIG)
     assert decision == Refusal(Answer.NOT_ENOUGH_PLAYERS, {"count": 2})
 
 
 def test_a_konchinka_lobby_of_one_person_and_a_bot_player_starts() -> None:
-    game = lobby_of(ANNA, bots=[Level.EASY])
+    game = in_lobby(ANNA, bots=[Level.EASY])
     started = after(game, lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG))
     assert started.status is GameStatus.PLAYING and len(started.seats) == 2
 
 
 def test_a_king_lobby_fills_its_empty_seats_with_bot_players() -> None:
-    game = lobby_of(ANNA, BORIS, kind="king")
+    game = in_lobby(ANNA, BORIS, kind="king")
     decision = lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG)
     dealt = events(decision)[0]
     assert isinstance(dealt, Dealt) and (dealt.bots, dealt.level) == (2, "normal")
@@ -546,26 +565,26 @@ def test_a_king_lobby_fills_its_empty_seats_with_bot_players() -> None:
 
 
 def test_a_party_whose_first_move_is_a_bot_players_gets_no_deadline() -> None:
-    game = lobby_of(ANNA, kind="king")  # the seed's first mover is seat 3: a bot player
+    game = in_lobby(ANNA, kind="king")  # the seed's first mover is seat 3: a bot player
     decision = lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG)
     assert [type(e) for e in events(decision)] == [Dealt]
     assert after(game, decision).deadline is None
 
 
 def test_a_party_without_a_time_limit_sets_no_deadline() -> None:
-    game = lobby_of(ANNA, BORIS, turn_timeout=0)
+    game = in_lobby(ANNA, BORIS, turn_timeout=0)
     decision = lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG)
     assert [type(e) for e in events(decision)] == [Dealt]
 
 
 def test_a_first_mover_the_bot_cannot_write_to_gets_a_limit_in_a_game_without_one() -> None:
-    game = lobby_of(ANNA, BORIS, turn_timeout=0, unreachable=[ANNA])
+    game = in_lobby(ANNA, BORIS, turn_timeout=0, unreachable=[ANNA])
     decision = lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG)
     assert events(decision)[1:] == (DeadlineSet(NOW + CONFIG.turn_timeout),)
 
 
 def test_only_the_creator_starts() -> None:
-    decision = lobby.start(Start(GAME_ID, BORIS), lobby_of(ANNA, BORIS), SEED, NOW, CONFIG)
+    decision = lobby.start(Start(GAME_ID, BORIS), in_lobby(ANNA, BORIS), SEED, NOW, CONFIG)
     assert decision == Refusal(Answer.NOT_CREATOR)
 
 
@@ -578,7 +597,7 @@ def test_a_second_start_is_a_stale_press() -> None:
 
 
 def test_the_creator_cancels_the_lobby_with_its_button() -> None:
-    game = lobby_of(ANNA, BORIS)
+    game = in_lobby(ANNA, BORIS)
     decision = lobby.cancel(Cancel(ANNA, GAME_ID), game, None, NOW)
     assert decision == Decided((Cancelled(ANNA.user_id, NOW, in_chat=False),), Answer.GAME_CANCELLED)
     assert after(game, decision).status is GameStatus.CANCELLED
@@ -605,12 +624,12 @@ def test_an_admin_of_the_group_cancels_someone_elses_game() -> None:
 
 
 def test_someone_neither_creator_nor_admin_may_not_cancel() -> None:
-    decision = lobby.cancel(Cancel(BORIS, GAME_ID), lobby_of(ANNA, BORIS), Rights(GROUP, False), NOW)
+    decision = lobby.cancel(Cancel(BORIS, GAME_ID), in_lobby(ANNA, BORIS), Rights(GROUP, False), NOW)
     assert decision == Refusal(Answer.NOT_CREATOR_OR_ADMIN)
 
 
 def test_an_admins_cancel_waits_while_telegram_cannot_tell_the_rights() -> None:
-    decision = lobby.cancel(Cancel(VERA, GAME_ID), lobby_of(ANNA), Rights(GROUP, None), NOW)
+    decision = lobby.cancel(Cancel(VERA, GAME_ID), in_lobby(ANNA), Rights(GROUP, None), NOW)
     assert decision == Refusal(Answer.CANNOT_CHECK_RIGHTS)
 
 
@@ -621,7 +640,9 @@ def test_rights_asked_in_a_chat_the_group_moved_from_do_not_count() -> None:
 
 
 def test_someone_whose_rights_were_not_asked_may_not_cancel() -> None:
-    assert lobby.cancel(Cancel(BORIS, GAME_ID), lobby_of(ANNA), None, NOW) == Refusal(Answer.NOT_CREATOR_OR_ADMIN)
+    assert lobby.cancel(Cancel(BORIS, GAME_ID), in_lobby(ANNA), None, NOW) == Refusal(
+        Answer.NOT_CREATOR_OR_ADMIN
+    )
 
 
 def test_a_solo_game_is_cancelled_by_its_player_alone() -> None:
@@ -644,7 +665,7 @@ def test_a_game_that_is_over_cannot_be_cancelled(status: GameStatus) -> None:
 
 
 def test_a_lobby_nobody_started_expires_at_its_time() -> None:
-    game = lobby_of(ANNA, BORIS)
+    game = in_lobby(ANNA, BORIS)
     assert game.expires_at is not None
     decision = lobby.expire(game, game.expires_at)
     assert decision == Decided((Expired(game.expires_at),))
@@ -653,7 +674,7 @@ def test_a_lobby_nobody_started_expires_at_its_time() -> None:
 
 
 def test_a_lobby_does_not_expire_before_its_time() -> None:
-    game = lobby_of(ANNA)
+    game = in_lobby(ANNA)
     assert game.expires_at is not None
     assert nothing(lobby.expire(game, game.expires_at - 1))
 
@@ -663,7 +684,7 @@ def test_a_lobby_started_meanwhile_does_not_expire() -> None:
 
 
 def test_a_lobby_the_bot_can_no_longer_show_is_cancelled_by_nobody() -> None:
-    game = lobby_of(ANNA, BORIS)
+    game = in_lobby(ANNA, BORIS)
     decision = lobby.close_hidden_lobby(game, NOW)
     assert decision == Decided((Cancelled(0, NOW),))
     assert after(game, decision).status is GameStatus.CANCELLED
@@ -683,6 +704,5 @@ def test_a_party_nobody_moved_in_is_closed_saying_for_how_many_days(idle: float,
 
 
 def test_only_a_party_being_played_is_closed_as_abandoned() -> None:
-    assert nothing(lobby.abandon(lobby_of(ANNA), 86400 * 7, NOW))
+    assert nothing(lobby.abandon(in_lobby(ANNA), 86400 * 7, NOW))
     assert nothing(lobby.abandon(finished(group_party(ANNA, BORIS)), 86400 * 7, NOW))
-
