@@ -83,7 +83,9 @@ def send_history(command: SendHistory, game: Game) -> Decision:
     """«📜 История»: the finished party as a text file, in the chat whose button was pressed."""
     if game.party is None or game.status is not GameStatus.FINISHED:
         return Refusal(Answer.NO_GAME)
-    if command.chat_id not in (game.chat_id, command.person.user_id):
+    person = command.person.user_id
+    in_own_chat = command.chat_id == person and game.seat_of(person) is not None
+    if command.chat_id != game.chat_id and not in_own_chat:
         return Refusal(Answer.UNKNOWN)  # the button is drawn in the party's chats only: a forged press
     return Decided((HistoryAsked(command.chat_id, command.thread_id),))
 
