@@ -141,7 +141,3 @@ def test_a_move_is_answered_by_the_hand_it_changes_not_by_words() -> None:
 def test_the_engines_refusal_keeps_its_reason_its_details_and_itself() -> None:
     error = IllegalActionError(CommonIllegal.NOT_IN_HAND, "8♥ is not in the hand", card="8h")
     assert Refusal.of(error) == Refusal(CommonIllegal.NOT_IN_HAND, {"card": "8h"}, error)
-
-
-def test_a_decision_that_changed_nothing_has_no_events_and_no_answer() -> None:
-    assert Decided() == Decided((), None)

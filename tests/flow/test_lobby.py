@@ -544,6 +544,11 @@ def test_a_konchinka_lobby_of_one_is_not_enough() -> None:
     assert decision == Refusal(Answer.NOT_ENOUGH_PLAYERS, {"count": 2})
 
 
+def test_a_king_lobby_with_nobody_seated_is_not_enough() -> None:
+    decision = lobby.start(Start(GAME_ID, ANNA), in_lobby(kind="king"), SEED, NOW, CONFIG)
+    assert decision == Refusal(Answer.NOT_ENOUGH_PLAYERS, {"count": 1})
+
+
 def test_a_konchinka_lobby_of_one_person_and_a_bot_player_starts() -> None:
     game = in_lobby(ANNA, bots=[Level.EASY])
     started = after(game, lobby.start(Start(GAME_ID, ANNA), game, SEED, NOW, CONFIG))

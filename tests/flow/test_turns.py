@@ -191,3 +191,22 @@ def test_a_person_the_bot_cannot_write_to_has_no_reminder_on_show() -> None:
     reminded = after(game, turns.remind(game, REMIND_AT, CONFIG))
     assert reminded.reminded
     assert reminded.screens.reminders == {}
+
+
+# --- what wakes the timer -----------------------------------------------------------------------------------------
+
+
+def test_a_pick_leaves_what_falls_due_alone_and_a_move_or_a_reminder_changes_it() -> None:
+    game = group_party(ANNA, BORIS)
+    picked = after(game, moves.pick(Pick(GAME_ID, ANNA, 0, "2s"), game, NOW, CONFIG))
+    played = after(game, moves.pick(Pick(GAME_ID, ANNA, 0, "Kd"), game, NOW, CONFIG))
+    reminded = after(game, turns.remind(game, REMIND_AT, CONFIG))
+    assert picked.timing == game.timing
+    assert played.timing != game.timing
+    assert reminded.timing != game.timing
+
+
+def test_a_lobby_without_an_expiry_needs_no_timer() -> None:
+    game = dataclasses.replace(in_lobby(ANNA), expires_at=None)
+    assert not game.timed
+    assert turns.due(game, NOW, CONFIG, NOW) == Due()
