@@ -5,6 +5,7 @@ a decision test fails here. Also what a decision's result carries: the press's a
 from __future__ import annotations
 
 import ast
+import functools
 import inspect
 from collections.abc import Callable
 from pathlib import Path
@@ -76,7 +77,8 @@ def command_types() -> set[type[Command]]:
     }
 
 
-def called_in_tests() -> set[tuple[str, str]]:
+@functools.cache
+def called_in_tests() -> frozenset[tuple[str, str]]:
     """Every ``module.function(...)`` call written in this folder's tests."""
     calls: set[tuple[str, str]] = set()
     for path in Path(__file__).parent.glob("test_*.py"):
@@ -87,7 +89,7 @@ def called_in_tests() -> set[tuple[str, str]]:
                 and isinstance(node.func.value, ast.Name)
             ):
                 calls.add((node.func.value.id, node.func.attr))
-    return calls
+    return frozenset(calls)
 
 
 def test_every_command_type_has_its_decision_in_the_table() -> None:
