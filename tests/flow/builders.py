@@ -209,12 +209,6 @@ def to_move(game: Game) -> Person:
     return PEOPLE[mover.user_id]
 
 
-def waiting(game: Game) -> Person:
-    """A person of the game whose turn it is not."""
-    mover = game.mover
-    return next(PEOPLE[s.user_id] for s in game.people() if s.user_id is not None and s != mover)
-
-
 def table_of(game: Game) -> list[str]:
     """The cards on a Кончинка table."""
     assert game.party is not None
