@@ -84,16 +84,23 @@ def pick(command: Pick, game: Game, now: float, config: FlowConfig) -> Decision:
         return Refusal.of(refusal) if refusal is not None else Refusal(CommonIllegal.NOT_LEGAL)
     if len(actions) == 1 and not party.asks(command.card):
         return apply(game, seat, actions[0], Actor.PLAYER, now, config)
-    picked = Picked(command.person.user_id, command.card, party.version)
-    return Decided((*_back_at_the_table(seat), picked))
+    events: list[Event] = [
+        *_back_at_the_table(seat),
+        Picked(command.person.user_id, command.card, party.version),
+    ]
+    if seat.replaced:  # the bot player no longer moves for them: their turn runs on the game's time again
+        events += deadline_of(evolve(game, events), now, config)
+    return Decided(tuple(events))
 
 
 def back(command: Back, game: Game) -> Decision:
-    """«Другая карта»: the first tap forgotten."""
+    """«Другая карта»: the first tap forgotten. A seat a bot player stands in for (the person left with /leave
+    after a first tap) stays its: this press has no time to give the turn back, a card's tap takes the seat."""
     seat = turn_of(game, command.person.user_id, command.version)
     if isinstance(seat, Refusal):
         return seat
-    return Decided((*_back_at_the_table(seat), Unpicked(command.person.user_id)))
+    returned = () if seat.replaced else _back_at_the_table(seat)
+    return Decided((*returned, Unpicked(command.person.user_id)))
 
 
 def play(command: Play, game: Game, now: float, config: FlowConfig) -> Decision:
@@ -171,7 +178,9 @@ def take_seat(command: TakeSeat, game: Game, now: float, config: FlowConfig) -> 
     if not seat.replaced:
         return Refusal(Answer.ALREADY_IN_GAME)
     events: list[Event] = [Seen(person), SeatBack(seat.seat, played_for(game.moves, seat.seat))]
-    events += deadline_of(evolve(game, events), now, config)
+    # their own turn gets its time; another person's turn keeps the time it has (and its reminder)
+    if game.mover is not None and game.mover.seat == seat.seat:
+        events += deadline_of(evolve(game, events), now, config)
     return Decided(tuple(events), Answer.SEAT_TAKEN_BACK)
 
 

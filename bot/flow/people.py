@@ -83,7 +83,9 @@ def send_history(command: SendHistory, game: Game) -> Decision:
     """«📜 История»: the finished party as a text file, in the chat whose button was pressed."""
     if game.party is None or game.status is not GameStatus.FINISHED:
         return Refusal(Answer.NO_GAME)
-    if command.chat_id not in (game.chat_id, command.person.user_id):
+    person = command.person.user_id
+    in_own_chat = command.chat_id == person and game.seat_of(person) is not None
+    if command.chat_id != game.chat_id and not in_own_chat:
         return Refusal(Answer.UNKNOWN)  # the button is drawn in the party's chats only: a forged press
     return Decided((HistoryAsked(command.chat_id, command.thread_id),))
 
@@ -114,7 +116,9 @@ def leave(game: Game, user_id: int, now: float, config: FlowConfig) -> Decision:
     if seat.replaced:
         return Refusal(Answer.ALREADY_LEFT)
     events: list[Event] = [SeatLeft(seat.seat)]
-    events += deadline_of(evolve(game, events), now, config)
+    # the bot player moves for them now; another person's turn keeps the time it has (and its reminder)
+    if game.mover is not None and game.mover.seat == seat.seat:
+        events += deadline_of(evolve(game, events), now, config)
     return Decided(tuple(events))
 
 

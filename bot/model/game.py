@@ -706,8 +706,8 @@ def dump_told(event: Event, seat: int | None) -> str:
 
 def load_told(text: str) -> tuple[Told, int | None]:
     """A stored notice's event and the seat it is for (ValueError on a row this code cannot read)."""
-    data: dict[str, Any] = json.loads(text)
-    cls = TOLD.get(data.pop("kind", None))
+    data = json.loads(text)
+    cls = TOLD.get(data.pop("kind", None)) if isinstance(data, dict) else None
     if cls is None:
         raise ValueError(f"an unknown event: {text!r}")
     seat = data.pop("seat", None)
@@ -715,7 +715,10 @@ def load_told(text: str) -> tuple[Told, int | None]:
     fields: dict[str, Any] = {
         k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in names
     }
-    return cls(**fields), seat
+    try:
+        return cls(**fields), seat
+    except TypeError:  # a field it needs is missing
+        raise ValueError(f"an incomplete event: {text!r}") from None
 
 
 # --- looks: what a person asked to see again (nothing changes, nothing is stored) ----------------------------------
