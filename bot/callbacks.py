@@ -54,7 +54,6 @@ class LobbyOp(enum.StrEnum):
     CANCEL = "x"
 
 
-TURN_TIME_KEY: Final = "time"
 """The lobby setting every game has: seconds per turn (``0``: no limit), the bot's own, not a game option.
 Each game's plug-in names its other setting keys (short ASCII, carried by ``LobbyCb.key``)."""
 

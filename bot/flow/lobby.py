@@ -7,7 +7,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from bot.callbacks import TURN_TIME_KEY
 from bot.flow.commands import (
     AddBot,
     Cancel,
@@ -30,6 +29,7 @@ from bot.games import plugin_of
 from bot.i18n import locale_for
 from bot.model.answers import Answer
 from bot.model.game import (
+    TURN_TIME_KEY,
     Abandoned,
     Cancelled,
     Dealt,

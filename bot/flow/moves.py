@@ -93,14 +93,16 @@ def pick(command: Pick, game: Game, now: float, config: FlowConfig) -> Decision:
     return Decided(tuple(events))
 
 
-def back(command: Back, game: Game) -> Decision:
-    """«Другая карта»: the first tap forgotten. A seat a bot player stands in for (the person left with /leave
-    after a first tap) stays its: this press has no time to give the turn back, a card's tap takes the seat."""
+def back(command: Back, game: Game, now: float, config: FlowConfig) -> Decision:
+    """«Другая карта»: the first tap forgotten. A person's own tap on their turn takes the seat back from a bot
+    player that stood in for them (they left with /leave after a first tap): their turn runs on the game's time."""
     seat = turn_of(game, command.person.user_id, command.version)
     if isinstance(seat, Refusal):
         return seat
-    returned = () if seat.replaced else _back_at_the_table(seat)
-    return Decided((*returned, Unpicked(command.person.user_id)))
+    events: list[Event] = [*_back_at_the_table(seat), Unpicked(command.person.user_id)]
+    if seat.replaced:
+        events += deadline_of(evolve(game, events), now, config)
+    return Decided(tuple(events))
 
 
 def play(command: Play, game: Game, now: float, config: FlowConfig) -> Decision:

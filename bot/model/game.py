@@ -15,7 +15,7 @@ import enum
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from bot.model.party import Party
 from engine.ai.levels import Level
@@ -47,6 +47,10 @@ class Actor(enum.StrEnum):
     """A bot player's seat, or a human's seat taken over by a bot."""
     AFK = "afk"
     """The bot played for a human who ran out of time."""
+
+
+TURN_TIME_KEY: Final = "time"
+"""The lobby's setting for the time per turn (the others are each game's own)."""
 
 
 class LobbyScreen(enum.StrEnum):

@@ -125,7 +125,7 @@ class Pipeline:
             cmd.Rematch: self._rematch,
             cmd.StartSolo: self._solo,
             cmd.Pick: self._timed(moves.pick),
-            cmd.Back: self._by_id(moves.back),
+            cmd.Back: self._timed(moves.back),
             cmd.Play: self._timed(moves.play),
             cmd.TakeSeat: self._timed(moves.take_seat),
             cmd.BotMove: self._timed(moves.bot_move),

@@ -8,8 +8,9 @@ from typing import Final
 
 from aiogram.types import InlineKeyboardButton
 
-from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
+from bot.callbacks import LobbyCb, LobbyOp
 from bot.i18n import Translator
+from bot.model.game import TURN_TIME_KEY
 from bot.views.common import button
 from bot.views.lobby import LobbyInfo
 

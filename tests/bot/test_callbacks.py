@@ -7,7 +7,6 @@ from aiogram.filters.callback_data import CallbackData
 
 from bot.callbacks import (
     MAX_CALLBACK_BYTES,
-    TURN_TIME_KEY,
     BackCb,
     DeepLink,
     HistoryCb,
@@ -26,6 +25,7 @@ from bot.callbacks import (
     start_link,
 )
 from bot.games import plugins, rules_library
+from bot.model.game import TURN_TIME_KEY
 from engine.ai import Level
 
 GAME = "Zz9_Zz9_Zz9-"  # 12 characters: the longest game id

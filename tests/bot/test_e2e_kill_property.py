@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import TURN_TIME_KEY, LobbyCb, LobbyOp
-from bot.model.game import Actor, GameStatus, Move
+from bot.callbacks import LobbyCb, LobbyOp
+from bot.model.game import TURN_TIME_KEY, Actor, GameStatus, Move
 from bot.storage import Batch, Database, repo
 from engine.core import GameRecord, State, replay
 from engine.king import KingState

@@ -23,8 +23,9 @@ from aiogram.types import Update
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from bot.callbacks import TURN_TIME_KEY, LobbyOp
+from bot.callbacks import LobbyOp
 from bot.games import plugins, rules_library
+from bot.model.game import TURN_TIME_KEY
 from bot.storage import repo
 from engine.ai import Level
 from tests.bot.conftest import BotRunner, Running, open_lobby, start_party, turn_message

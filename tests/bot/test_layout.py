@@ -215,7 +215,7 @@ def test_handlers_guards_and_the_flow_name_no_publisher_or_outbox() -> None:
                     else None
                 )
                 if name is not None and name.lower() in DRAWING_NAMES:
-                    named.append(f"{path.relative_to(BOT)}:{node.lineno} {name}")
+                    named.append(f"{path.relative_to(BOT)}:{getattr(node, 'lineno', 0)} {name}")
     assert named == []
 
 

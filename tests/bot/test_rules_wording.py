@@ -9,7 +9,8 @@ import pytest
 
 from bot.games import rules_library
 from bot.i18n import Locale, ftl_files, translator
-from bot.storage.models import ChatRank, GameMode, UserStats
+from bot.model.game import GameMode
+from bot.storage.models import ChatRank, UserStats
 from bot.views.rules_lookup import render_rules_answer
 from bot.views.stats import render_stats, render_top
 

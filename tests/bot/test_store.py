@@ -29,6 +29,7 @@ from bot.model.game import (
 from bot.pipeline.store import Store
 from bot.storage import Batch, Database, Notice, repo
 from engine.core import CommonIllegal
+from engine.konchinka import KonchinkaView
 
 GROUP = -100500
 ANNA = Person(101, "Аня", lang="ru")
@@ -194,6 +195,7 @@ async def test_a_card_picked_is_written_at_once_beside_the_database_and_read_bac
     assert game.party is not None
     person = mover(game)
     view = game.party.view_of(game.party.current_player)
+    assert isinstance(view, KonchinkaView)
     card = next(
         c.code for c in view.hand if len(game.party.actions_of_card(game.party.current_player, c.code)) > 1
     )

@@ -18,7 +18,8 @@ from bot.games.konchinka import results as cr
 from bot.games.konchinka import views as cv
 from bot.games.konchinka.views import KonchinkaTable
 from bot.i18n import Locale, Translator, ftl_files
-from bot.storage.models import GameMode, UserStats
+from bot.model.game import GameMode
+from bot.storage.models import UserStats
 from bot.views import Rendered, SeatInfo, TableInfo, render_joined, render_lobby, render_timed_out
 from bot.views.common import bot_name, number_bots, seat_name
 from bot.views.stats import render_stats

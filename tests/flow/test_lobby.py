@@ -8,7 +8,6 @@ import dataclasses
 
 import pytest
 
-from bot.callbacks import TURN_TIME_KEY
 from bot.flow import lobby
 from bot.flow.commands import (
     AddBot,
@@ -29,6 +28,7 @@ from bot.flow.commands import (
 from bot.flow.lobby import Opening, Rights
 from bot.model.answers import Answer
 from bot.model.game import (
+    TURN_TIME_KEY,
     Abandoned,
     Cancelled,
     DeadlineSet,

@@ -251,28 +251,34 @@ def test_a_choice_opened_in_a_game_without_a_time_limit_sets_none() -> None:
 
 def test_another_card_forgets_the_first_tap() -> None:
     game = after(group_party(ANNA, BORIS), pick(group_party(ANNA, BORIS), ANNA, "2s"))
-    decision = moves.back(Back(GAME_ID, ANNA, 0), game)
+    decision = moves.back(Back(GAME_ID, ANNA, 0), game, NOW, CONFIG)
     assert decision == Decided((Unpicked(ANNA.user_id),))
     assert after(game, decision).screens.picks == {}
 
 
 def test_another_card_forgets_the_missed_turns_of_the_person_who_presses_it() -> None:
     game = with_seat(group_party(ANNA, BORIS), 0, misses=1)
-    assert moves.back(Back(GAME_ID, ANNA, 0), game) == Decided((Returned(0), Unpicked(ANNA.user_id)))
+    assert moves.back(Back(GAME_ID, ANNA, 0), game, NOW, CONFIG) == Decided(
+        (Returned(0), Unpicked(ANNA.user_id))
+    )
 
 
-def test_another_card_pressed_after_leaving_the_seat_keeps_the_bot_player_moving() -> None:
+def test_another_card_pressed_after_leaving_the_seat_takes_it_back_with_the_turns_time() -> None:
     game = group_party(ANNA, BORIS)
     game = replaced(after(game, pick(game, ANNA, "2s")), ANNA)  # a first tap, then /leave
-    decision = moves.back(Back(GAME_ID, ANNA, 0), game)
-    assert decision == Decided((Unpicked(ANNA.user_id),))
-    assert after(game, decision).timed  # someone moves for Аня: the party never waits for nobody
+    decision = moves.back(Back(GAME_ID, ANNA, 0), game, NOW, CONFIG)
+    assert isinstance(decision, Decided) and decision.events[:2] == (Returned(0), Unpicked(ANNA.user_id))
+    back = after(game, decision)
+    assert not back.seats[0].replaced
+    assert back.deadline == NOW + game.turn_timeout and back.timed  # the party never waits for nobody
 
 
 def test_another_card_out_of_turn_or_late_is_refused() -> None:
     game = group_party(ANNA, BORIS)
-    assert moves.back(Back(GAME_ID, BORIS, 0), game) == Refusal(CommonIllegal.NOT_YOUR_TURN, {"name": "Аня"})
-    assert moves.back(Back(GAME_ID, ANNA, 1), game) == Refusal(Answer.STALE)
+    assert moves.back(Back(GAME_ID, BORIS, 0), game, NOW, CONFIG) == Refusal(
+        CommonIllegal.NOT_YOUR_TURN, {"name": "Аня"}
+    )
+    assert moves.back(Back(GAME_ID, ANNA, 1), game, NOW, CONFIG) == Refusal(Answer.STALE)
 
 
 # --- the second tap ----------------------------------------------------------------------------------------------
