@@ -21,6 +21,7 @@ sleep (to be killed in the middle of it).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import multiprocessing
@@ -50,6 +51,10 @@ START_METHOD = "spawn"
 socket, and can see when the bot is gone (a forkserver and its workers would outlive a bot killed with SIGKILL)."""
 ORPHAN_CHECK_EVERY = 0.5
 """Seconds between a worker's checks that the bot that started it is still alive."""
+WORKER_NICENESS: Final = 10
+"""How much lower the workers' scheduling priority is than the bot's: a search keeps every core busy for tens of
+milliseconds, and while it does, the process that answers presses must not wait for a core (on two cores shared
+by the bot and two workers, a press's answer waited up to a second at G = 200)."""
 DECISION_BUCKETS: Final = (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 """Upper bounds (seconds) of the histogram of bot players' decision times (a metric)."""
 
@@ -118,9 +123,12 @@ def review_of(record: GameRecord, player: Player) -> Review:
 
 
 def _worker_init(bot_pid: int) -> None:
-    """A worker leaves Ctrl-C to the bot, which stops the pool itself (no tracebacks from every worker), and
-    ends itself once the bot is gone (killed without a chance to stop its pool, it would leave orphans)."""
+    """A worker leaves Ctrl-C to the bot, which stops the pool itself (no tracebacks from every worker), gives
+    way to the bot's own process when the cores are short (:data:`WORKER_NICENESS`), and ends itself once the bot
+    is gone (killed without a chance to stop its pool, it would leave orphans)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    with contextlib.suppress(OSError):
+        os.nice(WORKER_NICENESS)
     threading.Thread(target=_exit_with, args=(bot_pid,), name="orphan-check", daemon=True).start()
 
 
