@@ -204,6 +204,16 @@ def test_a_party_cancelled_by_its_button_closes_the_table_and_the_hands_in_place
         assert closed.only_existing and not closed.resend and closed.markup is None
 
 
+def test_a_table_copy_of_a_cancelled_party_says_it_is_cancelled_not_whose_turn_it_was() -> None:
+    game = deal_scored()
+    drawn = change(game, lobby.cancel(Cancel(ANNA, GAME_ID), game, None, NOW), copies=[BORIS.user_id])
+    kept = shown(drawn.orders, copy(BORIS))
+    assert kept.text.startswith("✖️ Партия отменена.") and "Аня 7 · Борис 1" in kept.text
+    assert "Ходит" not in kept.text and kept.markup is None
+    assert kept.only_existing and not kept.resend
+    assert copy(ANNA) not in slots(drawn.orders)
+
+
 def test_a_party_cancelled_by_command_says_so_anew_below_in_the_group() -> None:
     game = group_party(ANNA, BORIS)
     drawn = change(game, lobby.cancel(Cancel(ANNA, None, GROUP), game, None, NOW))
