@@ -275,7 +275,7 @@ def _game(
         if resend_table:  # the copy left above would show a table no longer kept up to date
             orders.append(Hurry(game.chat_id))
     if game.status is GameStatus.CANCELLED:
-        return orders + _closed_hands(game, resend)
+        return orders + _closed_hands(game, resend, copies)
     if sheets:
         orders += _sheets(game)
     mover = None if party.is_terminal else party.current_player
@@ -374,7 +374,9 @@ def _lobby(game: Game, tr: Translator, bot_username: str, resend: bool) -> Show:
     )
 
 
-def _closed_hands(game: Game, resend: set[int]) -> list[Order]:
+def _closed_hands(game: Game, resend: set[int], copies: Collection[int] = ()) -> list[Order]:
+    """Each person's message of a cancelled game says so (``copies``: a «📋 Стол» copy too, as the group's table
+    does — it would otherwise go on showing whose turn it was)."""
     orders: list[Order] = []
     for seat in game.people():
         user_id = seat.user_id
@@ -383,4 +385,6 @@ def _closed_hands(game: Game, resend: set[int]) -> list[Order]:
         rendered = views.render_game_cancelled(tr, paper.standings(game, tr))
         slot = hand_slot(game.id, user_id)
         orders.append(Show(slot, user_id, rendered.text, resend=user_id in resend, only_existing=True))
+        if user_id in copies:
+            orders.append(Show(table_slot(game.id, user_id), user_id, rendered.text, only_existing=True))
     return orders
