@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from aiogram import F, Router
 from aiogram.filters import Command, CommandObject, CommandStart
 from aiogram.types import CallbackQuery, Message
@@ -42,60 +45,25 @@ async def on_start_link(message: Message, command: CommandObject, pipeline: Pipe
     await pipeline.replies.start_link(origin, command.args or "")
 
 
-async def on_leave(
+LOBBY_COMMANDS: Final[dict[LobbyOp, Callable[[LobbyCb, Person], cmd.Command]]] = {
+    LobbyOp.LEAVE: lambda data, who: cmd.LeaveLobby(game_of(data.game), who),
+    LobbyOp.BOT_MENU: lambda data, who: cmd.ShowScreen(game_of(data.game), who, LobbyScreen.BOT_LEVEL),
+    LobbyOp.ADD_BOT: lambda data, who: cmd.AddBot(game_of(data.game), who, data.value),
+    LobbyOp.REMOVE_BOT: lambda data, who: cmd.RemoveBot(game_of(data.game), who, data.value),
+    LobbyOp.SETTINGS: lambda data, who: cmd.ShowScreen(game_of(data.game), who, LobbyScreen.SETTINGS),
+    LobbyOp.SET: lambda data, who: cmd.SetOption(game_of(data.game), who, data.key, data.value),
+    LobbyOp.BACK: lambda data, who: cmd.ShowScreen(game_of(data.game), who, LobbyScreen.MAIN),
+    LobbyOp.START: lambda data, who: cmd.Start(game_of(data.game), who),
+    # rights are checked in the game's own chat, not in the chat the button was pressed in
+    LobbyOp.CANCEL: lambda data, who: cmd.Cancel(who, game_of(data.game)),
+}
+"""The command each lobby button stands for."""
+
+
+async def on_lobby_press(
     callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
 ) -> None:
-    await pipeline.run(cmd.LeaveLobby(game_of(callback_data.game), who), origin)
-
-
-async def on_bot_menu(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.ShowScreen(game_of(callback_data.game), who, LobbyScreen.BOT_LEVEL), origin)
-
-
-async def on_add_bot(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.AddBot(game_of(callback_data.game), who, callback_data.value), origin)
-
-
-async def on_remove_bot(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.RemoveBot(game_of(callback_data.game), who, callback_data.value), origin)
-
-
-async def on_settings(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.ShowScreen(game_of(callback_data.game), who, LobbyScreen.SETTINGS), origin)
-
-
-async def on_set(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    data = callback_data
-    await pipeline.run(cmd.SetOption(game_of(data.game), who, data.key, data.value), origin)
-
-
-async def on_back(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.ShowScreen(game_of(callback_data.game), who, LobbyScreen.MAIN), origin)
-
-
-async def on_start(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.Start(game_of(callback_data.game), who), origin)
-
-
-async def on_cancel_press(
-    callback: CallbackQuery, callback_data: LobbyCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    # Rights are checked in the game's own chat, not in the chat the button was pressed in.
-    await pipeline.run(cmd.Cancel(who, game_of(callback_data.game)), origin)
+    await pipeline.run(LOBBY_COMMANDS[callback_data.op](callback_data, who), origin)
 
 
 async def on_rematch(
@@ -112,17 +80,6 @@ def make_router() -> Router:
     router.callback_query.register(on_new_choice, NewCb.filter())
     router.message.register(on_cancel, Command("cancel"))
     router.message.register(on_start_link, CommandStart(deep_link=True), F.chat.type == "private")
-    for op, handler in (
-        (LobbyOp.LEAVE, on_leave),
-        (LobbyOp.BOT_MENU, on_bot_menu),
-        (LobbyOp.ADD_BOT, on_add_bot),
-        (LobbyOp.REMOVE_BOT, on_remove_bot),
-        (LobbyOp.SETTINGS, on_settings),
-        (LobbyOp.SET, on_set),
-        (LobbyOp.BACK, on_back),
-        (LobbyOp.START, on_start),
-        (LobbyOp.CANCEL, on_cancel_press),
-    ):
-        router.callback_query.register(handler, LobbyCb.filter(F.op == op))
+    router.callback_query.register(on_lobby_press, LobbyCb.filter(F.op.in_(LOBBY_COMMANDS)))
     router.callback_query.register(on_rematch, RematchCb.filter())
     return router
