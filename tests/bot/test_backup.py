@@ -7,6 +7,8 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.ops import backup
 from bot.settings import ExitCode
 from engine.core import GameRecord, replay
@@ -14,6 +16,8 @@ from tests.bot.conftest import BotRunner, bot_process_env, has_rematch, play_unt
 from tests.bot.test_startup import run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 def assert_consistent(copy: Path) -> int:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import asyncio
 import time
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, RematchCb
 from bot.storage import GameStatus, repo
 from tests.bot.conftest import SPEED, BotRunner, Running, find_lobby, game_row, lobby_of, open_lobby
 from tests.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def _status(running: Running, game: str) -> GameStatus:

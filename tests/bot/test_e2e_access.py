@@ -12,6 +12,8 @@ from bot.storage import GameStatus, repo
 from tests.bot.conftest import BotRunner, Running, game_row, lobby_of, open_lobby, start_party, turn_message
 from tests.fakebot import FakeTelegram
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 
 async def _status(running: Running, game: str) -> GameStatus:
     return (await game_row(running, game)).status

@@ -22,6 +22,8 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 
 async def _status(running: Running, game: str) -> GameStatus:
     return (await game_row(running, game)).status

@@ -37,7 +37,10 @@ from tests.fakebot import FakeTelegram, FakeUser
 from tests.forkserver import ForkServer
 from tests.tiers import size
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing"),
+    pytest.mark.over_http("not converted to the in-process harness yet"),
+]  # asserts on time: see tests/conftest.py
 
 SCALE = size(0.25, 1.0)
 """The bot's waits for the database (``DATABASE_BUSY_TIMEOUT``, 5 s in production, and every other wait on the

@@ -14,7 +14,10 @@ from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, Running, game_row, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing-2"),
+    pytest.mark.over_http("not converted to the in-process harness yet"),
+]  # asserts on time (the second chain): see tests/conftest.py
 
 APOLOGY = "Не получилось"
 READ_ONLY = "Ход не сделан: бот сейчас не может ничего сохранить"

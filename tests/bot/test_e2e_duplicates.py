@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.guards.updates import PRUNE_EVERY, UPDATES_KEPT_FOR
 from bot.storage import Batch, repo
 from tests.bot.conftest import BotRunner, lobby_of, open_lobby, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 COPIES = 3
 

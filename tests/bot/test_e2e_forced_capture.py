@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.games.konchinka.settings import KonchinkaSetting
 from bot.storage import repo
 from tests.bot.conftest import BotRunner, lobby_of, open_lobby, take_turn, turn_message
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 MUST_CAPTURE = "Брать обязательно: этой картой нужно что-то взять."
 

@@ -15,6 +15,8 @@ from tests.bot.conftest import BotRunner, Running, move_buttons, start_solo_konc
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.tiers import size
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 PEOPLE = 40
 HANG = size(6.0, 15.0)
 """Real seconds every call but getUpdates hangs (the issue's probe, in the slow tier: 15)."""

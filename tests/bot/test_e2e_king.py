@@ -18,6 +18,8 @@ from engine.king import KingState
 from tests.bot.conftest import BotRunner, Running, has_rematch, lobby_of, open_king_lobby, turn_message
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 FAST = {"bot_delay": 0.05}
 """Bot players move after 0.05 s of the bot's clock (under a millisecond of real time), so the group's table is
 edited as often as its budget allows all party long: the outbox must still never be answered 429."""

@@ -17,7 +17,10 @@ from tests.bot.conftest import BotRunner, move_buttons, start_party, take_turn, 
 from tests.fakebot import FakeTelegram, FakeUser, Limits
 from tests.tiers import size
 
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing-2"),
+    pytest.mark.over_http("not converted to the in-process harness yet"),
+]  # asserts on time (the second chain): see tests/conftest.py
 
 LOBBIES = 1000
 WITHIN = 10.0

@@ -22,6 +22,8 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 OUTBOX_METHODS = ("sendMessage", "editMessageText", "editMessageReplyMarkup", "deleteMessage")
 """The calls of the outbox; updates and answers to presses keep flowing (people see their taps answered)."""
 OUTAGE = 300.0

@@ -35,6 +35,8 @@ from tests.bot.test_e2e_king import Table
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.fakebot.server import ApiError, Params
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 CALLS_PER_MOVE = 5.5
 """What a move may cost in message calls here, where people answer at once: a send for the next player's «ваш
 ход», the mover's hand stripped of its moves, the first tap (every card takes two taps: 3.25 a move before,

@@ -11,7 +11,10 @@ import pytest
 from tests.bot.conftest import BotRunner, play_until, start_party, turn_message
 from tests.fakebot import FakeTelegram, Limits
 
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing-2"),
+    pytest.mark.over_http("not converted to the in-process harness yet"),
+]  # asserts on time (the second chain): see tests/conftest.py
 
 
 @pytest.fixture

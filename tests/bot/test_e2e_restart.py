@@ -6,11 +6,15 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from bot.storage import Database, GameStatus, repo
 from engine.core import replay
 from tests.bot.conftest import SEED, SPEED, BotRunner, has_rematch, play_until, start_party
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer, Process
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 ROOT = Path(__file__).resolve().parents[2]
 

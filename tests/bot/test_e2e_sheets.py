@@ -9,11 +9,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+import pytest
+
 from bot.callbacks import HistoryCb, SheetCb
 from bot.games.history import replay_history
 from tests.bot.conftest import BotRunner, has_rematch
 from tests.bot.test_e2e_table_talk import Party, party_state, start_full_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 def photos(chat: FakeChat) -> list[FakeMessage]:

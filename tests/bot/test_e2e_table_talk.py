@@ -37,6 +37,8 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 RU = translator("ru")
 EN = translator("en")
 

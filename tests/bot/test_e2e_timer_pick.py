@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.callbacks import PickCb
 from engine.konchinka.ai.policy import normal_action
 from tests.bot.conftest import BotRunner, move_buttons, seat_names, start_party, take_turn, turn_message
 from tests.bot.test_e2e_table_talk import party_state
 from tests.fakebot import FakeMessage, FakeTelegram
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 def _card_of(code: str) -> str:

@@ -12,11 +12,15 @@ import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from bot.storage import Actor, Database, GameStatus, repo
 from engine.core import GameRecord, add_place, replay
 from tests.bot.conftest import SEED, SPEED, play_until, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.forkserver import ForkServer
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY_FOLDERS = ("tests/games/engine/highcard/", "tests/games/bot/games/highcard/", "tests/games/locales/")

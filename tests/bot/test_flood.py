@@ -17,7 +17,10 @@ from bot.guards.throttle import MAX_WAIT, Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing-2"),
+    pytest.mark.over_http("not converted to the in-process harness yet"),
+]  # asserts on time (the second chain): see tests/conftest.py
 
 TOO_FAST = "Секунду…"
 TOO_MANY = "Слишком много вопросов подряд — на этот я не отвечу. Задайте его снова через полминуты."

@@ -31,6 +31,8 @@ from tests.bot.conftest import BotRunner, Running, open_lobby, start_party, turn
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.tiers import size
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 EXAMPLES = size(25, 250)
 """Examples on every run (1,000 presses) and in the slow tier (``FULL_TESTS=1``: 10,000)."""
 DRAWN = 4

@@ -12,10 +12,14 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.logs import REDACTED, JsonLines, LogFormat, Redacting, error_line
 from tests.bot.test_running import running_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 TOKEN = "123456789:AAE" + "x" * 32
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
+import pytest
+
 from bot.callbacks import MoveCb
 from bot.clock import Clock
 from bot.delivery.outbox import SWEEP_EVERY
@@ -13,6 +15,8 @@ from bot.storage import GameMode, GameRow, GameStatus
 from tests.bot.conftest import SPEED, BotRunner
 from tests.bot.test_soak import play_one
 from tests.fakebot import FakeTelegram
+
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def test_a_game_lock_excludes_and_is_gone_once_nobody_holds_or_waits_for_it() -> None:

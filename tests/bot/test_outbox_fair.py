@@ -26,6 +26,8 @@ from tests.fakebot import FakeTelegram, Limits
 from tests.fakebot.models import FakeUser
 from tests.fakebot.server import ApiError, Params
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 SPEED = 20.0
 """Slower than the other outbox tests: the order of calls is checked, so they must not overlap on a busy machine."""
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "deleteMessages", "deleteMessage"}

@@ -22,6 +22,8 @@ from tests.bot.test_startup import run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
 
+pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+
 
 @contextlib.contextmanager
 def small_disk(where: Path, size: str = "512k") -> Iterator[Path]:

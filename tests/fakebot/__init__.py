@@ -70,8 +70,8 @@ The machine's wall clock (``time.time``) can be stepped for the whole process wi
 
 Knobs: `FakeTelegram(token=..., bot_username=..., speed=..., limits=Limits(...) or Limits.off(),
 callback_ttl=..., privacy_mode=..., strict_html=...)`; `add_group(..., forum=True, bot_is_admin=False)` and
-`group.add_topic(name)` → message_thread_id; `tg.clock.freeze()` / `advance(s)` / `resume()` move Telegram time by
-hand for exact limit tests. With `speed=60` a bot that honours retry_after waits at least one real second per 429,
+`group.add_topic(name)` → message_thread_id; `tg.scaled_clock.freeze()` / `advance(s)` / `resume()` move Telegram
+time by hand for exact limit tests. With `speed=60` a bot that honours retry_after waits at least one real second per 429,
 so a fast e2e test wants a bot that paces itself and an assertion that `tg.stats.too_many_requests == 0`.
 
 Reading the world: `chat.last_bot_message()`, `chat.bot_messages()`, `chat.visible_messages()`,
