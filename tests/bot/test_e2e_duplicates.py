@@ -13,8 +13,6 @@ from bot.storage import Batch, repo
 from tests.bot.conftest import BotRunner, lobby_of, open_lobby, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 COPIES = 3
 
 
@@ -68,6 +66,7 @@ async def test_a_move_delivered_in_several_copies_and_again_later_is_played_once
     assert _help_replies(mover) == 1
 
 
+@pytest.mark.over_http("the bot prunes the update ids it remembers on monotonic time: real seconds must pass")
 async def test_old_update_ids_are_forgotten_while_the_bot_runs(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.games.konchinka.settings import KonchinkaSetting
 from tests.bot.conftest import (
@@ -16,8 +14,6 @@ from tests.bot.conftest import (
     turn_message,
 )
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def test_lobby_settings_bots_and_cancel_rights(tg: FakeTelegram, bot_runner: BotRunner) -> None:

@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from bot.callbacks import MoveCb
 from bot.storage import repo
 from tests.bot.conftest import BotRunner, Running, game_row, take_turn, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def _version(running: Running, game: str) -> int:

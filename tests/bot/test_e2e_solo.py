@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.bot.conftest import BotRunner, has_rematch, play_until, start_solo_konchinka
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def test_a_solo_party_against_two_bots_is_played_to_the_end(

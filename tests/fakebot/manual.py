@@ -1,19 +1,24 @@
 """Time moved by hand, for in-process tests: one clock for the bot and the fake Telegram, and a loop run until idle.
 
-:class:`ManualClock` is a :class:`bot.clock.Clock` whose time moves only when :meth:`ManualClock.advance_to` moves
-it: every ``sleep`` and ``wait`` of the bot (bot moves, turn limits, the outbox's pace, 429s, throttles) and of the
-fake Telegram (slow and hung calls, a request's timeout) is a *sleeper* with a deadline, woken in deadline order as
-time passes it, the loop run until idle after each (so a sleeper woken at 10 s that sleeps 1 s more wakes at 11 s,
-before one due at 12 s). It keeps a nominal ``speed`` (60 in the e2e tests): what the bot and the fake count in
-"real seconds" (aiogram's request timeouts, ``retry_after``, a test's ``timeout=5``) is ``speed`` clock seconds,
-as it is at that speed in real time.
+:class:`ManualClock` is a :class:`bot.clock.Clock` whose time moves only when the test waits: every ``sleep`` and
+``wait`` of the bot (bot moves, turn limits, the outbox's pace, 429s, throttles) and of the fake Telegram (slow and
+hung calls, a request's timeout) is a *sleeper* with a deadline, woken in deadline order as time passes it. It
+keeps a nominal ``speed`` (60 in the e2e tests): what the bot and the fake count in "real seconds" (aiogram's
+request timeouts, ``retry_after``, a test's ``timeout=5``) is ``speed`` clock seconds, as at that speed in real
+time.
 
-:class:`Driver` runs the loop until nothing is runnable (:meth:`Driver.settle`): no callback ready, no statement
-on SQLite's thread (``Database.pending``, counted through :meth:`Driver.watch`), no work in a thread of the loop's
-default executor (``asyncio.to_thread``: :class:`CountingExecutor`). Timers of real time (the health beat, hourly
-upkeep, the database's 0.5 s deferred flush) are not runnable: they do not hold a settle up, and nothing here waits
-for them. :meth:`Driver.wait_for` is the tests' one way to wait: settle; if the predicate holds, return; else
-advance the clock to the next sleeper's deadline (never past the timeout) and repeat.
+:class:`Driver` moves it. :meth:`Driver.settle` runs the loop until nothing is runnable: no callback ready, no
+statement on SQLite's thread (``Database.pending``, counted through :meth:`Driver.watch`), no work in a thread of
+the loop's default executor (``asyncio.to_thread``: :class:`CountingExecutor`), no task in a short pause of real
+time (the database busy). Timers of real time that recur for as long as the bot runs (the health beat, the hourly
+upkeep) and plain timers (the database's 0.5 s deferred flush) are not runnable: a settle does not wait for them.
+
+:meth:`Driver.wait_for` is the tests' one way to wait (``tg.wait_for``, ``tg.settle``, ``tg.sleep``, a press waiting
+for its answer): settle; if the predicate holds, return; else move the clock one step — to the next sleeper's
+deadline, or to the earliest deadline of the waits under way if that comes first — and repeat. One step at a
+time, by one waiter at a time, and never while another wait can return: several waits at once (presses
+``gather``-ed, a press in a task while the test sleeps) see time pass as they would in real time, each returning
+at its own moment. A wait fails at its deadline, at once when nothing sleeps that could change anything.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import itertools
 import math
 import threading
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import FrameType
 from typing import Any, Final
@@ -47,7 +52,7 @@ class _Sleeper:
 
 
 class ManualClock(Clock):
-    """The bot's clock (and Telegram's), whose time moves only by :meth:`advance` / :meth:`advance_to`.
+    """The bot's clock (and Telegram's), whose time moves only by :meth:`move_to` (a :class:`Driver` moves it).
 
     ``now()`` starts at the wall time × ``speed``, as :class:`~bot.clock.Clock`'s does, so that stored times look
     like a real run's; a restarted bot given the same clock goes on from where the first one stopped."""
@@ -58,8 +63,6 @@ class ManualClock(Clock):
         self._sleepers: list[_Sleeper] = []
         self._seq = itertools.count()
         self._parked: set[asyncio.Task[Any]] = set()
-        self.settle: Callable[[], Awaitable[None]] = _yield
-        """Run between two wake-ups while time advances (the :class:`Driver` sets its own)."""
         self.woken = 0
         """Sleepers woken so far (by time; a sleeper cancelled or whose event came first is not counted)."""
 
@@ -144,21 +147,10 @@ class ManualClock(Clock):
                 sleeper.future.set_result(None)
                 self.woken += 1
 
-    async def advance_to(self, target: float) -> None:
-        """Move time to ``target``, waking the sleepers on the way in deadline order, the loop settled after each
-        (a sleeper woken on the way may sleep again, and wake before ``target`` too)."""
-        while True:
-            await self.settle()
-            deadline = self.next_deadline()
-            if deadline is None or deadline > target:
-                break
-            self._now = max(self._now, deadline)
-            self._wake_due()
+    def move_to(self, target: float) -> None:
+        """Time jumps to ``target`` (never back); the sleepers due by then are woken, in deadline order."""
         self._now = max(self._now, target)
-
-    async def advance(self, seconds: float) -> None:
-        """Move time ``seconds`` (clock seconds) forward; see :meth:`advance_to`."""
-        await self.advance_to(self._now + max(0.0, seconds))
+        self._wake_due()
 
 
 def _awaits(task: asyncio.Task[Any]) -> list[FrameType]:
@@ -191,11 +183,6 @@ def _where(task: asyncio.Task[Any]) -> str:
         f"{f.f_code.co_filename.rsplit('/', 2)[-1]}:{f.f_lineno} in {f.f_code.co_name}" for f in _awaits(task)
     ]
     return " < ".join(reversed(frames[-4:])) if frames else f"{task.get_name()} (not started)"
-
-
-async def _yield() -> None:
-    for _ in range(3):
-        await asyncio.sleep(0)
 
 
 class CountingExecutor(concurrent.futures.ThreadPoolExecutor):
@@ -248,11 +235,13 @@ class Driver:
 
     def __init__(self, clock: ManualClock) -> None:
         self.clock = clock
-        clock.settle = self.settle
         self._probes: list[Callable[[], int]] = []
         self.tasks: set[asyncio.Task[Any]] = set()
         """Tasks the harness started and wants settled (updates being handled)."""
         self.executor: CountingExecutor | None = None
+        self._settling: asyncio.Future[None] | None = None
+        self._waiters: list[Waiter] = []
+        self._turn = asyncio.Lock()
 
     def install(self) -> None:
         """Count the running loop's default executor's work (once per loop)."""
@@ -285,7 +274,20 @@ class Driver:
         return executor + sum(probe() for probe in self._probes)
 
     async def settle(self) -> None:
-        """Run the loop until nothing is runnable: no ready callback, no work in a thread."""
+        """Run the loop until nothing is runnable: no ready callback, no work in a thread, no task in a short pause
+        of real time (see :func:`_pauses_in_real_time`). Settles asked for meanwhile (two presses waited for at
+        once) wait for this one: two settling side by side would each keep the other runnable."""
+        if self._settling is not None and not self._settling.done():
+            await asyncio.shield(self._settling)
+            return
+        self._settling = asyncio.get_running_loop().create_future()
+        try:
+            await self._settle()
+        finally:
+            self._settling.set_result(None)
+            self._settling = None
+
+    async def _settle(self) -> None:
         loop = asyncio.get_running_loop()
         ready = loop._ready  # type: ignore[attr-defined]  # asyncio's queue of callbacks to run next
         started = time.monotonic()
@@ -305,54 +307,85 @@ class Driver:
                 )
 
     def describe(self) -> str:
-        """What is in flight, for a failure's message."""
+        """What is in flight, for a failure's message: the updates in hand, the other tasks not sleeping on the
+        clock (where they wait), the work in threads, the sleepers."""
         busy = [t for t in self.tasks if not t.done()]
         parked = sum(1 for t in busy if self.clock.parks(t))
         deadline = self.clock.next_deadline()
         ahead = "none" if deadline is None else f"in {deadline - self.clock.now():.3f} clock s"
         stuck = [_where(t) for t in busy if not self.clock.parks(t)]
+        current = asyncio.current_task()
+        others = [
+            f"{t.get_name()} at {_where(t)}"
+            for t in asyncio.all_tasks()
+            if t not in self.tasks and t is not current and not self.clock.parks(t)
+        ]
         return (
             f"{len(busy)} updates in hand ({parked} sleeping on the clock"
-            + (f"; the others waiting at {', '.join(stuck)}" if stuck else "")
+            + (f"; the others waiting at {'; '.join(stuck)}" if stuck else "")
             + f"), {self._in_threads()} pieces of work in threads, {self.clock.sleepers} sleepers (the next {ahead})"
+            + (f"; other tasks not on the clock: {'; '.join(others[:12])}" if others else "")
         )
 
-    async def step(self, until: float) -> bool:
-        """Settle, then advance to the next sleeper's deadline, or to ``until`` if that comes first (clock
-        seconds); False when time stands at ``until`` already and nothing is left to wake before."""
-        await self.settle()
-        deadline = self.clock.next_deadline()
-        now = self.clock.now()
-        if now >= until:
-            return False
-        await self.clock.advance_to(until if deadline is None else min(deadline, until))
-        return True
-
     async def wait_for(self, predicate: Callable[[], object], timeout: float, what: str = "") -> None:
-        """Until ``predicate()``: settle, look, move the clock to the next wake-up; ``timeout`` in the tests' real
-        seconds (``timeout × speed`` clock seconds). TimeoutError when the deadline passed, or at once (the clock
-        moved to the deadline) when nothing sleeps that could change anything."""
-        deadline = self.clock.now() + timeout * self.clock.speed
-        while True:
-            await self.settle()
-            if predicate():
-                return
-            if self.clock.now() >= deadline:
-                raise TimeoutError(
-                    f"condition not met within {timeout} s ({timeout * self.clock.speed:g} clock s): "
-                    f"{what or predicate}; {self.describe()}"
-                )
-            if self.clock.next_deadline() is None:
-                await self.clock.advance_to(deadline)
-                if predicate():
-                    return
-                raise TimeoutError(
-                    f"condition not met, and nothing sleeps that could change it: {what or predicate}; "
-                    f"{self.describe()}"
-                )
-            await self.step(deadline)
+        """Until ``predicate()``; TimeoutError after ``timeout`` of the tests' real seconds (``timeout × speed``
+        clock seconds), at once when nothing sleeps that could change anything."""
+        waiter = Waiter(predicate, self.clock.now() + timeout * self.clock.speed)
+        if not await self.wait(waiter):
+            raise TimeoutError(
+                f"condition not met within {timeout} s ({timeout * self.clock.speed:g} clock s"
+                + ("; nothing slept that could change it" if waiter.alone else "")
+                + f"): {what or predicate}; {self.describe()}"
+            )
 
     async def sleep(self, seconds: float) -> None:
-        """A test's pause of ``seconds`` (real seconds at the nominal speed): the clock moves that far."""
-        await self.clock.advance(seconds * self.clock.speed)
-        await self.settle()
+        """A test's pause of ``seconds`` (real seconds at the nominal speed): the clock moves that far, waking what
+        sleeps on the way, each in its turn."""
+        deadline = self.clock.now() + max(0.0, seconds) * self.clock.speed
+        await self.wait(Waiter(lambda: self.clock.now() >= deadline, deadline))
+
+    async def wait(self, waiter: Waiter) -> bool:
+        """Until ``waiter.done()`` (True) or its deadline (False), moving the clock (see the module's docstring)."""
+        self._waiters.append(waiter)
+        try:
+            while True:
+                await self.settle()
+                if waiter.done():
+                    return True
+                if self.clock.now() >= waiter.deadline:
+                    return False
+                async with self._turn:  # one waiter moves time at a time
+                    await self.settle()
+                    if waiter.done():
+                        return True
+                    if self.clock.now() >= waiter.deadline:
+                        return False
+                    if not any(w.can_go_on(self.clock.now()) for w in self._waiters if w is not waiter):
+                        self._step(waiter)
+        finally:
+            self._waiters.remove(waiter)
+
+    def _step(self, waiter: Waiter) -> None:
+        """Time moves to the next moment something happens: a sleeper's deadline, a wait's deadline, the moment a
+        wait's condition comes true by time alone."""
+        moments = [w.deadline for w in self._waiters]
+        moments += [m for w in self._waiters if w.wake_at is not None and (m := w.wake_at()) is not None]
+        sleeper = self.clock.next_deadline()
+        if sleeper is None and min(moments) >= waiter.deadline:
+            waiter.alone = True
+        self.clock.move_to(min(moments) if sleeper is None else min(sleeper, *moments))
+
+
+@dataclass(eq=False)
+class Waiter:
+    """A wait under way: done when ``done()``, given up at ``deadline`` (clock seconds); ``wake_at()``: a moment at
+    which ``done()`` becomes true by time alone (None: no such moment now)."""
+
+    done: Callable[[], object]
+    deadline: float
+    wake_at: Callable[[], float | None] | None = None
+    alone: bool = False
+    """The clock jumped to the deadline with nothing sleeping on the way."""
+
+    def can_go_on(self, now: float) -> bool:
+        return bool(self.done()) or now >= self.deadline

@@ -28,7 +28,7 @@ from tests.fakebot.faults import GATEWAY_PAGE, REASONS, Fault, FaultKind, Faults
 from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html, strip_text, utf16_len
 from tests.fakebot.inline import InlineAnswer, InlineRefusal, PendingInlineQuery, check_answer
 from tests.fakebot.limits import Limits, RateLimiter, ScaledClock, TelegramClock
-from tests.fakebot.manual import Driver, ManualClock
+from tests.fakebot.manual import Driver, ManualClock, Waiter
 from tests.fakebot.media import (
     MAX_CAPTION_LENGTH,
     MAX_DOCUMENT_BYTES,
@@ -402,7 +402,9 @@ class FakeTelegram:
         """Telegram's clock over HTTP, to freeze and advance by hand for exact limit tests (in-process, the test's
         :class:`ManualClock` is the only time there is)."""
         if not isinstance(self.clock, ScaledClock):
-            raise TypeError("an in-process FakeTelegram runs on the test's ManualClock: advance that")
+            raise TypeError(
+                "an in-process FakeTelegram runs on the test's ManualClock: wait (tg.sleep) to move it"
+            )
         return self.clock
 
     def session(self) -> AiohttpSession:
@@ -743,22 +745,23 @@ class FakeTelegram:
 
     async def _settle_in_process(self, driver: Driver, quiet: float, timeout: float) -> None:
         clock = driver.clock
-        deadline = clock.now() + timeout * clock.speed
-        while True:
-            await driver.settle()
-            activity = self._activity
-            if not self._updates and activity.in_flight == 0:
-                quiet_until = activity.last_at + quiet * clock.speed
-                if clock.now() >= quiet_until:
-                    return
-                await driver.step(min(quiet_until, deadline))  # to the next wake-up, or the quiet's end
-                continue
-            if clock.now() >= deadline:
-                raise TimeoutError(
-                    f"the bot did not go quiet within {timeout} s ({len(self._updates)} updates queued, "
-                    f"{activity.in_flight} calls in flight); {driver.describe()}"
-                )
-            await driver.step(deadline)
+        activity = self._activity
+
+        def is_busy() -> bool:
+            return bool(self._updates) or activity.in_flight > 0
+
+        def quiet_from() -> float | None:
+            return None if is_busy() else activity.last_at + quiet * clock.speed
+
+        def is_quiet() -> bool:
+            since = quiet_from()
+            return since is not None and clock.now() >= since
+
+        if not await driver.wait(Waiter(is_quiet, clock.now() + timeout * clock.speed, quiet_from)):
+            raise TimeoutError(
+                f"the bot did not go quiet within {timeout} s ({len(self._updates)} updates queued, "
+                f"{activity.in_flight} calls in flight); {driver.describe()}"
+            )
 
     async def sleep(self, seconds: float) -> None:
         """A test's pause of `seconds` real seconds (in-process: the clock moves `seconds × speed`, waking what
