@@ -4,14 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from bot.callbacks import MoveCb
 from bot.guards.updates import MAX_UPDATES_IN_FLIGHT, InFlightLimit
 from tests.bot.conftest import BotRunner, start_solo_konchinka, turn_message
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 PRESSES = 150
 

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.i18n import translator
 from tests.bot.conftest import (
@@ -20,8 +18,6 @@ from tests.bot.conftest import (
     turn_message,
 )
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 EN, RU = translator("en"), translator("ru")
 CYRILLIC = re.compile("[\u0400-\u04ff]")

@@ -13,8 +13,6 @@ from bot.i18n import translator
 from tests.bot.conftest import BotRunner, plain, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 BOT = "konchinka_test_bot"
 ADD_TO_GROUP = f"https://t.me/{BOT}?startgroup=new"
 OPEN_PLAY = f"https://t.me/{BOT}?start=play"

@@ -14,8 +14,6 @@ from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, game_row, move_buttons, turn_message, two_player_party
 from tests.fakebot import FakeTelegram
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 
 async def test_a_press_on_a_game_whose_record_is_broken_is_answered_and_logged(
     tg: FakeTelegram, bot_runner: BotRunner, db_path: Path, caplog: pytest.LogCaptureFixture

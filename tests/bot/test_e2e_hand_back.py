@@ -16,8 +16,6 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 
 def _clear(user: FakeUser) -> None:
     """Delete every message of the private chat, the person's own and the bot's, as «Clear history» does."""

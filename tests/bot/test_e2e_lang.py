@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.bot.conftest import BotRunner, find_lobby, lobby_of
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 CYRILLIC = re.compile("[\u0400-\u04ff]")
 

@@ -17,8 +17,6 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 
 def _said(chat: FakeChat, text: str) -> FakeMessage | None:
     return next((m for m in reversed(chat.bot_messages()) if m.text == text), None)

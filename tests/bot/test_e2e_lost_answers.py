@@ -16,8 +16,6 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 
 def _offering_moves(user: FakeUser) -> list[FakeMessage]:
     """The bot's messages in the user's private chat that still show move buttons."""

@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-import pytest
-
 from tests.bot.conftest import BotRunner, turn_message, two_player_party
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def test_my_cards_sends_a_deleted_hand_again(tg: FakeTelegram, bot_runner: BotRunner) -> None:

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from tests.bot.conftest import BotRunner, play_until, start_party, turn_message
 from tests.fakebot import FakeMessage, FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 FSI, PDI = "\u2068", "\u2069"
 TRICKY = "\u2069\u202eБорис דוד"

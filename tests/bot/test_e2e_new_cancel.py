@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.i18n import translator
 from bot.storage import GameStatus
@@ -20,8 +18,6 @@ from tests.bot.conftest import (
     turn_message,
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 RU = translator("ru")
 CANCELLED = RU.t("notice-cancelled")

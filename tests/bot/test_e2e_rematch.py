@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp, RematchCb
 from bot.i18n import translator
 from bot.storage import GameStatus
@@ -22,8 +20,6 @@ from tests.bot.conftest import (
     turn_message,
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 RU = translator("ru")
 

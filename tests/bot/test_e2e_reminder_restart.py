@@ -5,14 +5,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
-
 from bot.storage import Database, GameStatus
 from bot.storage import repo as stored
 from tests.bot.conftest import BotRunner, start_party, take_turn, turn_message
 from tests.fakebot import FakeMessage, FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 REMINDER = "ваш ход! Осталось"
 

@@ -22,8 +22,6 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 SLOW_BOTS = {"bot_delay": 60.0}
 """A bot player waits a minute of the bot's clock (a real second) before it moves: time enough to stop the bot
 after a person's move and before the bot player's."""

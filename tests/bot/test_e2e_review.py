@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from bot.callbacks import ReviewCb
 from bot.games import plugin_of
 from bot.i18n import translator
@@ -23,8 +21,6 @@ from tests.bot.conftest import (
     start_solo_konchinka,
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 RU = translator("ru")
 BETTER = re.compile(r"^Мастер: (.+?) — (.+); в среднем на (\d+,\d) очка больше за оставшуюся раздачу\.$")

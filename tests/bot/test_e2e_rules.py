@@ -17,8 +17,6 @@ from tests.bot.conftest import BotRunner, lobby_of, open_king_lobby, open_lobby,
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 SECTIONS = [s.id for s in rules_library().sections]
 
 

@@ -18,8 +18,6 @@ from bot.i18n import translator
 from tests.bot.conftest import BotRunner, find_lobby, lobby_of
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 BOT = "konchinka_test_bot"
 
 

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.i18n import translator
 from bot.storage import GameStatus
 from tests.bot.conftest import BotRunner, game_row, joined_text, lobby_of, open_lobby, seat_names
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 RU = translator("ru")
 

@@ -11,8 +11,6 @@ from bot.storage import GameStatus
 from tests.bot.conftest import BotRunner, Running, game_row, lobby_of, open_lobby
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 FAULTS = ["html502", "garbled"]
 
 

@@ -5,12 +5,8 @@ deleted. A stale press on the live hand itself deletes nothing."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.bot.conftest import BotRunner, move_buttons, start_party, take_turn, turn_message
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 LATE = "Этот ход уже сделан."
 

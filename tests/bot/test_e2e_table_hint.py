@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 from bot.callbacks import HintCb, TableCb
 from bot.flow.thinker import decision_seed
 from bot.games import plugin_of
@@ -26,8 +24,6 @@ from tests.bot.conftest import (
     two_player_party,
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 GAMES = [("konchinka", "🃏 Кончинка"), ("king", "👑 Кинг")]
 

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.callbacks import SeatCb
 from tests.bot.conftest import BotRunner, has_rematch, play_until, turn_message
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def test_a_player_who_blocked_the_bot_gets_a_start_link_and_bots_play_for_them(

@@ -8,13 +8,9 @@ import sqlite3
 import time
 from pathlib import Path
 
-import pytest
-
 from bot.storage.migrations import MIGRATIONS
 from tests.bot.conftest import BotRunner, game_row, start_party, take_turn, turn_message
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 OLD_NOTICE = "Записка, оставленная ботом прошлой версии"
 

@@ -27,6 +27,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import heapq
+import inspect
 import itertools
 import math
 import threading
@@ -154,15 +155,37 @@ class ManualClock(Clock):
 
 
 def _awaits(task: asyncio.Task[Any]) -> list[FrameType]:
-    """The frames of a task's chain of awaits, outermost first."""
+    """The frames of a task's chain of awaits, outermost first (through ``async with`` an asynccontextmanager: the
+    generator it steps is found in the frame that awaits it)."""
     coro: Any = task.get_coro()
     frames: list[FrameType] = []
     while coro is not None:
-        frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+        frame = (
+            getattr(coro, "cr_frame", None)
+            or getattr(coro, "gi_frame", None)
+            or getattr(coro, "ag_frame", None)
+        )
         if frame is not None:
             frames.append(frame)
-        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+        inner = (
+            getattr(coro, "cr_await", None)
+            or getattr(coro, "gi_yieldfrom", None)
+            or getattr(coro, "ag_await", None)
+        )
+        if inner is not None and frame is not None and type(inner).__name__.startswith("async_generator_a"):
+            inner = _stepped_generator(frame)
+        coro = inner
     return frames
+
+
+def _stepped_generator(frame: FrameType) -> Any:
+    """The async generator a frame awaits a step of (``asend``/``athrow`` do not say which): one of its locals, or a
+    local's ``gen`` (contextlib's ``_AsyncGeneratorContextManager``), that is running."""
+    for value in frame.f_locals.values():
+        for candidate in (value, getattr(value, "gen", None)):
+            if inspect.isasyncgen(candidate) and candidate.ag_running:
+                return candidate
+    return None
 
 
 def _pauses_in_real_time(task: asyncio.Task[Any]) -> bool:
