@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import time
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp
 from bot.storage import GameMode, GameStatus
 from tests.bot.conftest import (
@@ -25,8 +23,6 @@ from tests.bot.conftest import (
     start_solo_konchinka,
 )
 from tests.fakebot import FakeTelegram, FakeUser
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 SOLO = [
     ("Аня", 1, "easy"),

@@ -123,14 +123,22 @@ class InProcessSession(KeptResponsesSession):
         return raw
 
 
-class DispatcherFeed:
-    """Hands ``tg``'s updates to an aiogram dispatcher in-process, as they happen, each as a task of its own — what
-    aiogram's polling does with ``handle_as_tasks`` (the default), less the trip to getUpdates: the start-up
-    emitted first, the same data given to every update, a failure logged and the next update handled anyway.
-    Copies of an update (``tg.copies``, ``tg.inject_duplicate``) reach the dispatcher as often as they were queued."""
+UPDATE_TRIP = 0.005
+"""Real seconds an update takes to reach an in-process bot (a long poll's answer on localhost): at 60× a third of a
+clock second, so a test that presses again and again without waiting sees the bot's clock move as it would."""
 
-    def __init__(self, tg: FakeTelegram, dispatcher: Dispatcher, bot: Bot) -> None:
+
+class DispatcherFeed:
+    """Hands ``tg``'s updates to an aiogram dispatcher in-process, each as a task of its own — what aiogram's polling
+    does with ``handle_as_tasks`` (the default): the start-up emitted first, then the updates queued handed over in
+    one batch ``trip`` real seconds (on Telegram's clock) after the first of them was queued, as a long poll returns
+    them; the same data given to every update, a failure logged and the next update handled anyway. Copies of an
+    update (``tg.copies``, ``tg.inject_duplicate``) reach the dispatcher as often as they were queued."""
+
+    def __init__(self, tg: FakeTelegram, dispatcher: Dispatcher, bot: Bot, trip: float = UPDATE_TRIP) -> None:
         self.tg = tg
+        self.trip = trip
+        self._on_the_way: asyncio.Task[None] | None = None
         self.dispatcher = dispatcher
         self.bot = bot
         self.workflow: dict[str, Any] = {"dispatcher": dispatcher, "bots": [bot], **dispatcher.workflow_data}
@@ -150,9 +158,17 @@ class DispatcherFeed:
         in hand go on, as after aiogram's polling stops."""
         if self.tg.consumer == self.deliver:
             self.tg.consumer = None
+        if self._on_the_way is not None:
+            self._on_the_way.cancel()  # those updates stay queued: the next bot gets them
         await self.dispatcher.emit_shutdown(bot=self.bot, **self.workflow)
 
     def deliver(self) -> None:
+        """Updates are queued: a batch sets off, unless one is on its way (it takes them too)."""
+        if self._on_the_way is None or self._on_the_way.done():
+            self._on_the_way = asyncio.get_running_loop().create_task(self._travel(), name="updates")
+
+    async def _travel(self) -> None:
+        await self.tg.clock.sleep(self.trip * self.tg.clock.speed)
         for update in self.tg.hand_over():
             task = asyncio.get_running_loop().create_task(
                 self._handle(update), name=f"update:{update['update_id']}"

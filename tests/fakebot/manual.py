@@ -262,16 +262,34 @@ class Driver:
         self.tasks: set[asyncio.Task[Any]] = set()
         """Tasks the harness started and wants settled (updates being handled)."""
         self.executor: CountingExecutor | None = None
+        self._elsewhere = 0
+        """Work handed to other executors (a process pool) whose result is not back yet."""
         self._settling: asyncio.Future[None] | None = None
         self._waiters: list[Waiter] = []
         self._turn = asyncio.Lock()
 
     def install(self) -> None:
-        """Count the running loop's default executor's work (once per loop)."""
+        """Count the work the running loop hands to threads and processes (once per loop): its default executor's
+        (:class:`CountingExecutor`: ``asyncio.to_thread``), and any other executor's through ``run_in_executor``
+        (the bot players' process pool), each until its result is back on the loop."""
         loop = asyncio.get_running_loop()
-        if self.executor is None or self.executor.loop is not loop:
-            self.executor = CountingExecutor(loop)
-            loop.set_default_executor(self.executor)
+        if self.executor is not None and self.executor.loop is loop:
+            return
+        self.executor = CountingExecutor(loop)
+        loop.set_default_executor(self.executor)
+        handing = loop.run_in_executor
+
+        def run_in_executor(executor: Any, func: Callable[..., Any], *args: Any) -> asyncio.Future[Any]:
+            future = handing(executor, func, *args)
+            if executor is not None and executor is not self.executor:
+                self._elsewhere += 1
+                future.add_done_callback(self._back)
+            return future
+
+        loop.run_in_executor = run_in_executor  # type: ignore[method-assign,assignment]
+
+    def _back(self, _: asyncio.Future[Any]) -> None:
+        self._elsewhere -= 1
 
     def watch(self, probe: Callable[[], int]) -> Callable[[], None]:
         """Count ``probe()`` (e.g. a database's statements on SQLite's thread) as work a settle waits for; the
@@ -294,7 +312,7 @@ class Driver:
 
     def _in_threads(self) -> int:
         executor = self.executor.active if self.executor is not None else 0
-        return executor + sum(probe() for probe in self._probes)
+        return executor + self._elsewhere + sum(probe() for probe in self._probes)
 
     async def settle(self) -> None:
         """Run the loop until nothing is runnable: no ready callback, no work in a thread, no task in a short pause

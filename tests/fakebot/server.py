@@ -771,6 +771,20 @@ class FakeTelegram:
         else:
             await asyncio.sleep(seconds)
 
+    async def finish(self, awaitable: Awaitable[T], *, timeout: float = 30.0, what: str = "") -> T:
+        """``awaitable``'s result, once done — a bot's coroutine that needs time to pass (``outbox.drain()``): over
+        HTTP it is awaited (``timeout`` real seconds at most); in-process it runs as a task while the clock moves
+        (a test's own ``await`` would wait forever: nothing moves the clock meanwhile)."""
+        task = asyncio.ensure_future(awaitable)
+        if self.driver is None:
+            return await asyncio.wait_for(task, timeout)
+        try:
+            await self.driver.wait_for(task.done, timeout, what or f"{awaitable!r} to finish")
+        except TimeoutError:
+            task.cancel()
+            raise
+        return task.result()
+
     def monotonic(self) -> float:
         """What a test's deadlines count: real seconds (``time.monotonic()``), in-process the clock's seconds over
         its speed (real seconds at that speed)."""
