@@ -198,6 +198,8 @@ def _pauses_in_real_time(task: asyncio.Task[Any]) -> bool:
 
 
 _SLEEP: Final = asyncio.sleep.__code__
+_SLEEP_ENDS: Final = asyncio.futures._set_result_unless_cancelled  # type: ignore[attr-defined]
+"""The callback of the timer ``asyncio.sleep`` sets."""
 
 
 def _where(task: asyncio.Task[Any]) -> str:
@@ -263,6 +265,8 @@ class Driver:
         """Tasks the harness started and wants settled (updates being handled)."""
         self.executor: CountingExecutor | None = None
         self._elsewhere = 0
+        self._verdicts: dict[asyncio.Future[Any], bool] = {}
+        """The sleeps of real time seen at the last settle, and whether each is a task's short pause."""
         """Work handed to other executors (a process pool) whose result is not back yet."""
         self._settling: asyncio.Future[None] | None = None
         self._waiters: list[Waiter] = []
@@ -310,6 +314,25 @@ class Driver:
         if self.executor is not None:
             self.executor.shutdown(wait=False, cancel_futures=True)
 
+    def _pausing(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """Whether a task waits out a short pause of real time (see :func:`_pauses_in_real_time`): looked for among
+        the loop's timers of ``asyncio.sleep`` (few: the bot's own waits are on the clock), each sleep's task
+        judged once."""
+        judged: dict[asyncio.Future[Any], bool] = {}
+        for timer in loop._scheduled:  # type: ignore[attr-defined]  # asyncio's heap of timers
+            if timer.cancelled() or timer._callback is not _SLEEP_ENDS:
+                continue
+            sleep = timer._args[0]
+            verdict = self._verdicts.get(sleep)
+            if verdict is None:
+                task = next((t for t in asyncio.all_tasks(loop) if t._fut_waiter is sleep), None)  # type: ignore[attr-defined]
+                verdict = task is not None and _pauses_in_real_time(task)
+            judged[sleep] = verdict
+            if verdict:
+                break
+        self._verdicts = judged
+        return any(judged.values())
+
     def _in_threads(self) -> int:
         executor = self.executor.active if self.executor is not None else 0
         return executor + self._elsewhere + sum(probe() for probe in self._probes)
@@ -337,7 +360,7 @@ class Driver:
             await asyncio.sleep(0)
             if ready:
                 quiet = 0
-            elif self._in_threads() or any(_pauses_in_real_time(t) for t in asyncio.all_tasks(loop)):
+            elif self._in_threads() or self._pausing(loop):
                 quiet = 0
                 await asyncio.sleep(THREAD_POLL)
             else:
