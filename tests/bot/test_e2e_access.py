@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.storage import GameStatus, repo
 from tests.bot.conftest import BotRunner, Running, game_row, lobby_of, open_lobby, start_party, turn_message
@@ -35,7 +33,6 @@ async def test_the_creator_of_another_group_cannot_cancel_a_lobby_with_a_forged_
     assert "start=j_" in str(lobby_of(group).buttons)
 
 
-@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 async def test_a_flood_of_cancel_attempts_does_not_hold_up_a_move(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
@@ -135,7 +132,6 @@ async def test_only_members_of_the_group_join_its_lobby(tg: FakeTelegram, bot_ru
     assert [s.name for s in seats] == ["Аня", "Борис"]
 
 
-@pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 async def test_a_cancel_press_is_answered_even_when_telegram_does_not_say_who_is_admin(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

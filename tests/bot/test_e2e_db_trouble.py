@@ -15,9 +15,9 @@ from tests.bot.conftest import BotRunner, Running, game_row, turn_message, two_p
 from tests.fakebot import FakeTelegram, FakeUser
 
 pytestmark = [
-    pytest.mark.xdist_group("timing-2"),
-    pytest.mark.over_http("not converted to the in-process harness yet"),
-]  # asserts on time (the second chain): see tests/conftest.py
+    pytest.mark.xdist_group("timing-2"),  # asserts on time (the second chain): see tests/conftest.py
+    pytest.mark.over_http("another process holds SQLite's lock, for real seconds (SQLite's busy timeout)"),
+]
 
 APOLOGY = "Не получилось"
 READ_ONLY = "Ход не сделан: бот сейчас не может ничего сохранить"

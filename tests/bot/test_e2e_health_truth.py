@@ -28,9 +28,11 @@ from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
 
 pytestmark = [
-    pytest.mark.xdist_group("timing"),
-    pytest.mark.over_http("not converted to the in-process harness yet"),
-]  # asserts on time: see tests/conftest.py
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
+    pytest.mark.over_http(
+        "python -m bot in a process of its own: /healthz over HTTP, polling failing in real time"
+    ),
+]
 
 LIMIT = "3"
 """HEALTH_API_LIMIT: real seconds of failing polls before /healthz says so (on a clock ten times as fast, the

@@ -50,7 +50,6 @@ async def _press_turn(user: FakeUser, game: int, timeout: float) -> bool:
 
 
 @pytest.mark.slow
-@pytest.mark.xdist_group("timing")
 async def test_forty_presses_during_hung_calls_are_all_handled_within_seconds_of_the_recovery(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

@@ -18,9 +18,11 @@ from tests.fakebot import FakeTelegram, FakeUser, Limits
 from tests.tiers import size
 
 pytestmark = [
-    pytest.mark.xdist_group("timing-2"),
-    pytest.mark.over_http("not converted to the in-process harness yet"),
-]  # asserts on time (the second chain): see tests/conftest.py
+    pytest.mark.xdist_group("timing-2"),  # asserts on time (the second chain): see tests/conftest.py
+    pytest.mark.over_http(
+        "measures how soon a hand comes in real time behind a thousand lobbies (its own fake Telegram)"
+    ),
+]
 
 LOBBIES = 1000
 WITHIN = 10.0

@@ -14,8 +14,6 @@ from tests.bot.conftest import SEED, SPEED, BotRunner, has_rematch, play_until, 
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer, Process
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -66,6 +64,7 @@ async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Pro
     return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
 
 
+@pytest.mark.over_http("python -m bot in a process of its own, SIGKILLed")
 async def test_python_m_bot_killed_mid_deal_and_restarted_finishes_the_party(
     tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:

@@ -20,7 +20,9 @@ from tests.fakebot import FakeTelegram
 from tests.fakebot.server import ApiError, Params
 from tests.forkserver import ForkServer
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, SIGKILLed right after Telegram took its calls"
+)
 
 KILL_AFTER = 0.2
 """Real seconds from the last answered call to the kill: time for the bot to take Telegram's answers in, well

@@ -20,7 +20,9 @@ from tests.bot.conftest import SEED, SPEED, play_until, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.forkserver import ForkServer
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, finding a game through EXTRA_GAMES (the registry of games is the process's)"
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY_FOLDERS = ("tests/games/engine/highcard/", "tests/games/bot/games/highcard/", "tests/games/locales/")

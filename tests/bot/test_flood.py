@@ -18,9 +18,9 @@ from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
 
 pytestmark = [
-    pytest.mark.xdist_group("timing-2"),
+    pytest.mark.xdist_group("timing-2"),  # asserts on time (the second chain): see tests/conftest.py
     pytest.mark.over_http("not converted to the in-process harness yet"),
-]  # asserts on time (the second chain): see tests/conftest.py
+]
 
 TOO_FAST = "Секунду…"
 TOO_MANY = "Слишком много вопросов подряд — на этот я не отвечу. Задайте его снова через полминуты."

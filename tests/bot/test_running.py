@@ -32,9 +32,9 @@ from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer, Process
 
 pytestmark = [
-    pytest.mark.xdist_group("timing"),
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
     pytest.mark.over_http("not converted to the in-process harness yet"),
-]  # asserts on time: see tests/conftest.py
+]
 
 
 @dataclass

@@ -22,9 +22,9 @@ from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
 
 pytestmark = [
-    pytest.mark.xdist_group("timing"),
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
     pytest.mark.over_http("not converted to the in-process harness yet"),
-]  # asserts on time: see tests/conftest.py
+]
 
 OTHER_TOKEN = "987654321:AAE" + "y" * 32
 QUICK = 10.0

@@ -24,9 +24,9 @@ from tests.fakebot.wallclock import SteppedWallClock
 from tests.tiers import size
 
 pytestmark = [
-    pytest.mark.xdist_group("timing"),
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
     pytest.mark.over_http("not converted to the in-process harness yet"),
-]  # asserts on time: see tests/conftest.py
+]
 
 SOLO = size(12, 120)
 """Solo games left at the person's turn, never played again."""
