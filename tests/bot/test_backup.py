@@ -7,8 +7,6 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
-import pytest
-
 from bot.ops import backup
 from bot.settings import ExitCode
 from engine.core import GameRecord, replay
@@ -16,8 +14,6 @@ from tests.bot.conftest import BotRunner, bot_process_env, has_rematch, play_unt
 from tests.bot.test_startup import run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 def assert_consistent(copy: Path) -> int:
@@ -58,7 +54,7 @@ async def test_backups_taken_during_a_party_are_consistent_and_replay(
             copy = tmp_path / "backups" / f"copy-{len(copies)}.sqlite3"
             await asyncio.to_thread(backup, db_path, copy)
             copies.append(copy)
-            await asyncio.sleep(0.05)
+            await tg.sleep(0.05)
     finally:
         await party
     # ... and the last one through the command line, as an operator takes it, with the bot still running.

@@ -13,7 +13,6 @@ import sys
 import time
 from pathlib import Path
 
-import pytest
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -21,8 +20,6 @@ from bot import metrics
 from bot.ops import run_backup
 from bot.settings import ExitCode, StorageSettings
 from tests.bot.conftest import BotRunner
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

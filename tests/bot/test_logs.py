@@ -19,7 +19,9 @@ from tests.bot.test_running import running_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, against the fake Telegram over HTTP"
+)
 
 TOKEN = "123456789:AAE" + "x" * 32
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 
-import pytest
-
 from bot.callbacks import MoveCb
 from bot.clock import Clock
 from bot.delivery.outbox import SWEEP_EVERY
@@ -15,8 +13,6 @@ from bot.storage import GameMode, GameRow, GameStatus
 from tests.bot.conftest import SPEED, BotRunner
 from tests.bot.test_soak import play_one
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 
 async def test_a_game_lock_excludes_and_is_gone_once_nobody_holds_or_waits_for_it() -> None:
@@ -121,7 +117,7 @@ async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
     assert len(app.service.store.locks) == 0
     assert len(app.outbox) == 0
     # A bot-clock minute later the next event sweeps the emptied rate windows: only the newcomer's are left.
-    await asyncio.sleep(SWEEP_EVERY / SPEED + 0.5)
+    await tg.sleep(SWEEP_EVERY / SPEED + 0.5)
     late = tg.add_user("Поздний")
     await late.send_private("/help")
     await tg.wait_for(lambda: late.private_chat.last_bot_message() is not None, what="the help")

@@ -23,8 +23,6 @@ from tests.bot.conftest import outbox_world
 from tests.fakebot import FakeChat, FakeTelegram
 from tests.fakebot.server import ApiError, Params
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 SERVER_SPEED = 20.0
 PACE = OutboxLimits().paced_interval
 

@@ -21,8 +21,6 @@ from bot.views.common import SeatInfo
 from bot.views.sheets import PictureCache, Theme
 from tests.fakebot import FakeTelegram, FakeUser, Limits
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 RU = translator(Locale.RU)
 
 

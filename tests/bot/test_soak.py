@@ -33,8 +33,6 @@ from tests.fakebot import FakeTelegram, FakeUser, Limits
 from tests.forkserver import ForkServer, Process
 from tests.tiers import size
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
-
 GAMES = int(os.environ.get("SOAK_GAMES", size(70, 2000)))
 PLAYERS = 4
 """Games played at the same time."""

@@ -23,7 +23,7 @@ from tests.forkserver import PIPE, ForkServer
 
 pytestmark = [
     pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
-    pytest.mark.over_http("not converted to the in-process harness yet"),
+    pytest.mark.over_http("python -m bot in a process of its own, against the fake Telegram over HTTP"),
 ]
 
 OTHER_TOKEN = "987654321:AAE" + "y" * 32

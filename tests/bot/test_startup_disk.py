@@ -22,7 +22,9 @@ from tests.bot.test_startup import run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
 
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, against the fake Telegram over HTTP"
+)
 
 
 @contextlib.contextmanager

@@ -25,7 +25,7 @@ from tests.tiers import size
 
 pytestmark = [
     pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
-    pytest.mark.over_http("not converted to the in-process harness yet"),
+    pytest.mark.over_http("the bot's real Clock across restarts, the wall clock stepped by days"),
 ]
 
 SOLO = size(12, 120)

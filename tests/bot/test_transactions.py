@@ -8,8 +8,6 @@ import asyncio
 import threading
 from collections import Counter
 
-import pytest
-
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.guards.updates import CURRENT_UPDATE
 from bot.storage import repo
@@ -26,8 +24,6 @@ from tests.bot.conftest import (
     two_player_party,
 )
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.over_http("not converted to the in-process harness yet")
 
 TIMERS = -1
 """The key under which the game timers' transactions are counted."""
