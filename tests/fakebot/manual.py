@@ -64,8 +64,6 @@ class ManualClock(Clock):
         self._sleepers: list[_Sleeper] = []
         self._seq = itertools.count()
         self._parked: set[asyncio.Task[Any]] = set()
-        self.woken = 0
-        """Sleepers woken so far (by time; a sleeper cancelled or whose event came first is not counted)."""
 
     # --- the clock the bot reads --------------------------------------------------------------------------
     def now(self) -> float:
@@ -121,10 +119,6 @@ class ManualClock(Clock):
         """The fake Telegram's name for :meth:`real`: "real" seconds at the nominal speed."""
         return seconds / self.speed
 
-    def wall(self) -> float:
-        """Wall-clock seconds as this clock tells them (for dates)."""
-        return self._now / self.speed
-
     # --- moving time ----------------------------------------------------------------------------------------
     def next_deadline(self) -> float | None:
         """When the next sleeper wakes (None: nobody sleeps on this clock)."""
@@ -146,7 +140,6 @@ class ManualClock(Clock):
             sleeper = heapq.heappop(self._sleepers)
             if not sleeper.future.done():
                 sleeper.future.set_result(None)
-                self.woken += 1
 
     def move_to(self, target: float) -> None:
         """Time jumps to ``target`` (never back); the sleepers due by then are woken, in deadline order."""
@@ -265,9 +258,9 @@ class Driver:
         """Tasks the harness started and wants settled (updates being handled)."""
         self.executor: CountingExecutor | None = None
         self._elsewhere = 0
+        """Work handed to other executors (a process pool) whose result is not back yet."""
         self._verdicts: dict[asyncio.Future[Any], bool] = {}
         """The sleeps of real time seen at the last settle, and whether each is a task's short pause."""
-        """Work handed to other executors (a process pool) whose result is not back yet."""
         self._settling: asyncio.Future[None] | None = None
         self._waiters: list[Waiter] = []
         self._turn = asyncio.Lock()
