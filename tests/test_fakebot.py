@@ -538,15 +538,15 @@ async def test_group_gets_twenty_messages_a_minute_on_a_fast_clock() -> None:
         bot = make_bot(tg)
         anya = tg.add_user("Аня")
         group = tg.add_group("Друзья", members=[anya])
-        tg.clock.freeze()
+        tg.scaled_clock.freeze()
         for n in range(20):
             await bot.send_message(group.id, f"ход {n}")
-            tg.clock.advance(2)  # keeps the per-chat window clear; 40 Telegram seconds in all
+            tg.scaled_clock.advance(2)  # keeps the per-chat window clear; 40 Telegram seconds in all
         with pytest.raises(TelegramRetryAfter) as refused:
             await bot.send_message(group.id, "ход 20")
         assert refused.value.retry_after == 1  # 20 Telegram seconds = 1/3 real second, rounded up
         assert group.bot_message_count() == 20
-        tg.clock.advance(20)
+        tg.scaled_clock.advance(20)
         await bot.send_message(group.id, "ход 20")
         assert tg.stats.successes["sendMessage"] == 21
         assert tg.stats.error_count(429, "sendMessage") == 1
@@ -560,14 +560,14 @@ async def test_whole_bot_gets_thirty_messages_a_second() -> None:
         players = [tg.add_user(f"Игрок {i}") for i in range(31)]
         for player in players:
             await player.send_private("/start")
-        tg.clock.freeze()
+        tg.scaled_clock.freeze()
         for player in players[:30]:
             await bot.send_message(player.id, "твой ход")
         with pytest.raises(TelegramRetryAfter) as refused:
             await bot.send_message(players[30].id, "твой ход")
         assert refused.value.retry_after == 1
         assert players[30].private_chat.bot_message_count() == 0
-        tg.clock.advance(1)
+        tg.scaled_clock.advance(1)
         await bot.send_message(players[30].id, "твой ход")
         await bot.session.close()
 

@@ -1,10 +1,22 @@
-"""The bot under test: the real aiogram dispatcher polling a fake Bot API server, and simulated players.
+"""The bot under test: the real aiogram dispatcher fed by a fake Telegram, and simulated players.
 
-``bot_runner`` starts the whole application in-process (``bot.app.build_app`` + polling) against a
-``FakeTelegram`` whose clock and limits run ``SPEED`` times faster than real time; the bot's own clock runs at
-the same speed, so a Telegram minute passes in a second on both sides. Helpers below play turns the way a
-person does: read the newest private message, press a button, and when a card has several moves, press one of
-those.
+Two ways to run it, with the same fixtures' shape (``tg``: a :class:`FakeTelegram`; ``bot_runner(**settings)``: a
+:class:`Running` bot, ``running.app``, ``await running.stop()``; ``bot_runner`` again: a restart on the same
+database and the same Telegram):
+
+- **in-process** (the default): nothing listens, nothing waits in real time. The bot's clock and Telegram's are one
+  :class:`~tests.fakebot.manual.ManualClock` at a nominal ``SPEED``, moved only by the test: the bot's calls go to
+  the fake's logic directly (``InProcessSession``), updates go to the dispatcher as users act (``DispatcherFeed``),
+  and ``tg.wait_for(predicate, timeout=5)`` runs the loop until idle, looks, and moves the clock to the next
+  wake-up, 5 × ``SPEED`` clock seconds at most (``tg.settle()``, ``tg.sleep(seconds)`` and ``tg.monotonic()``
+  likewise);
+- **over HTTP** (``@pytest.mark.over_http("why")`` on a test or module, or the fixtures ``tg_http`` and
+  ``http_bot_runner``): the whole application polling a fake Bot API server on localhost, both clocks running
+  ``SPEED`` times faster than real time, so a Telegram minute passes in a second on both sides — for what needs
+  a real connection, real time or a process (webhooks, outages, SIGKILL, a database locked by another process).
+
+Helpers below play turns the way a person does: read the newest private message, press a button, and when a card
+has several moves, press one of those.
 """
 
 from __future__ import annotations
@@ -32,6 +44,8 @@ from bot.views import LobbyInfo, SeatInfo
 from bot.views.common import without_bidi_controls
 from engine.core import JSONValue
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser, Limits
+from tests.fakebot.client import IN_PROCESS_URL, DispatcherFeed
+from tests.fakebot.manual import Driver, ManualClock
 
 ROOT = Path(__file__).resolve().parents[2]
 """The checkout: ``python -m bot`` subprocesses run its code."""
@@ -45,7 +59,7 @@ def make_settings(tg: FakeTelegram, db_path: Path, **overrides: Any) -> Settings
     values: dict[str, Any] = {
         "bot_token": tg.token,
         "database_path": db_path,
-        "telegram_api_url": tg.base_url,
+        "telegram_api_url": tg.base_url or IN_PROCESS_URL,
         "clock_speed": SPEED,
         "bot_delay": 1.0,
         "turn_timeout": 0,
@@ -82,10 +96,21 @@ def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
 class Running:
     app: App
     task: asyncio.Task[None]
+    """The bot's run: aiogram's polling over HTTP; in-process, until :meth:`stop` (then the shut-down)."""
+    stopping: asyncio.Event | None = None
+    """In-process: set to stop the run."""
+    driver: Driver | None = None
+    """In-process: moves the clock while the bot shuts down (its outbox drains on the clock)."""
 
     async def stop(self) -> None:
-        with contextlib.suppress(RuntimeError):
-            await self.app.dispatcher.stop_polling()
+        if self.stopping is None:
+            with contextlib.suppress(RuntimeError):
+                await self.app.dispatcher.stop_polling()
+        else:
+            self.stopping.set()
+        if self.driver is not None:
+            with contextlib.suppress(TimeoutError):  # a drain held by real time: waited for below
+                await self.driver.wait_for(self.task.done, 10, "the bot to shut down")
         with contextlib.suppress(asyncio.CancelledError):
             await asyncio.wait_for(self.task, 10)
         await self.app.bot.session.close()
@@ -94,14 +119,48 @@ class Running:
 BotRunner = Callable[..., Awaitable[Running]]
 
 
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    server = FakeTelegram(speed=SPEED, limits=Limits())
-    await server.start()
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "over_http(why): the fixtures tg and bot_runner run the bot against the fake Telegram over HTTP, in real "
+        "time, not in-process on a manual clock (tests/bot/conftest.py)",
+    )
+
+
+@contextlib.asynccontextmanager
+async def fake_telegram(*, over_http: bool) -> AsyncIterator[FakeTelegram]:
+    """A fake Telegram at ``SPEED`` with Telegram's limits: listening on localhost (``over_http``), or in-process
+    on a manual clock (the loop's default executor counted, so that a settle waits for work in threads)."""
+    if over_http:
+        server = FakeTelegram(speed=SPEED, limits=Limits())
+        await server.start()
+        try:
+            yield server
+        finally:
+            await server.stop()
+        return
+    tg = FakeTelegram(speed=SPEED, clock=ManualClock(SPEED), limits=Limits())
+    assert tg.driver is not None
+    tg.driver.install()
     try:
-        yield server
+        yield tg
     finally:
-        await server.stop()
+        await tg.stop()
+        await tg.driver.close()
+
+
+@pytest.fixture
+async def tg(request: pytest.FixtureRequest) -> AsyncIterator[FakeTelegram]:
+    """The fake Telegram: in-process on a manual clock, or over HTTP for a test marked ``over_http``."""
+    async with fake_telegram(over_http=request.node.get_closest_marker("over_http") is not None) as server:
+        yield server
+
+
+@pytest.fixture
+async def tg_http() -> AsyncIterator[FakeTelegram]:
+    """The fake Telegram listening on localhost, in real time at ``SPEED``."""
+    async with fake_telegram(over_http=True) as server:
+        yield server
 
 
 @pytest.fixture
@@ -109,34 +168,87 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "data" / "bot.sqlite3"
 
 
-@pytest.fixture
-async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner]:
+@contextlib.asynccontextmanager
+async def runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner]:
+    """Starts bots (``start(**settings)``) against ``tg``, the way ``tg`` runs (over HTTP, or in-process); the ones
+    still running are stopped at the end."""
     started: list[Running] = []
 
     async def start(**overrides: Any) -> Running:
         settings = make_settings(tg, db_path, **overrides)
         bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-        app = await build_app(settings, bot)
-        polls = tg.polls
-        task = asyncio.create_task(
-            app.dispatcher.start_polling(
-                bot,
-                handle_signals=False,
-                close_bot_session=False,
-                polling_timeout=1,
-                allowed_updates=app.dispatcher.resolve_used_update_types(),
-            )
+        running = await (
+            _start_polling(tg, settings, bot) if tg.driver is None else _start_in_process(tg, settings, bot)
         )
-        running = Running(app, task)
         started.append(running)
-        # aiogram polls once the start-up handlers are done: the menus set, the games resumed.
-        await tg.wait_for(lambda: tg.polls > polls, timeout=10, what="start-up")
         return running
 
-    yield start
-    for running in started:
-        if not running.task.done():
-            await running.stop()
+    try:
+        yield start
+    finally:
+        for running in started:
+            if not running.task.done():
+                await running.stop()
+
+
+async def _start_polling(tg: FakeTelegram, settings: Settings, bot: Bot) -> Running:
+    app = await build_app(settings, bot)
+    polls = tg.polls
+    task = asyncio.create_task(
+        app.dispatcher.start_polling(
+            bot,
+            handle_signals=False,
+            close_bot_session=False,
+            polling_timeout=1,
+            allowed_updates=app.dispatcher.resolve_used_update_types(),
+        )
+    )
+    running = Running(app, task)
+    # aiogram polls once the start-up handlers are done: the menus set, the games resumed.
+    await tg.wait_for(lambda: tg.polls > polls, timeout=10, what="start-up")
+    return running
+
+
+async def _start_in_process(tg: FakeTelegram, settings: Settings, bot: Bot) -> Running:
+    """The bot on the fake's manual clock: built, its start-up handlers run (the menus set, the games resumed)
+    as polling runs them, then fed every update as users act."""
+    driver = tg.driver
+    assert driver is not None
+    app = await build_app(settings, bot, clock=driver.clock)
+    unwatch = driver.watch(lambda: app.db.pending)  # statements on SQLite's thread: a settle waits for them
+    feed = DispatcherFeed(tg, app.dispatcher, bot)
+    stopping = asyncio.Event()
+
+    async def run() -> None:
+        try:
+            await stopping.wait()
+        finally:
+            try:
+                await feed.stop()
+            finally:
+                unwatch()
+
+    try:
+        await feed.start()
+    except BaseException:
+        unwatch()
+        await bot.session.close()
+        raise
+    return Running(app, asyncio.create_task(run(), name="bot"), stopping, driver)
+
+
+@pytest.fixture
+async def bot_runner(tg: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner]:
+    """Starts the bot against ``tg`` (in-process, or over HTTP); again: a restart on the same database."""
+    async with runner(tg, db_path) as start:
+        yield start
+
+
+@pytest.fixture
+async def http_bot_runner(tg_http: FakeTelegram, db_path: Path) -> AsyncIterator[BotRunner]:
+    """Starts the bot polling ``tg_http`` over HTTP, in real time at ``SPEED``."""
+    async with runner(tg_http, db_path) as start:
+        yield start
 
 
 # --- playing like a person ---------------------------------------------------------------------------------
@@ -184,14 +296,34 @@ async def take_turn(
 ) -> bool:
     """Play one move if it is this user's turn: the ``pick``-th button (a card: it plays on its tap, or then its
     first move), pressed on the newest message offering moves (or on ``through``)."""
+    return await _take_turn(tg, user, pick, through) is not None
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """The message a move was last pressed on, and how many versions it had then."""
+
+    message: FakeMessage
+    versions: int
+
+    @property
+    def is_taken_in(self) -> bool:
+        """The bot changed the message since (the move shown, or the press refused and the message redrawn)."""
+        return self.message.is_deleted or len(self.message.history) > self.versions
+
+
+async def _take_turn(
+    tg: FakeTelegram, user: FakeUser, pick: int = 0, through: FakeMessage | None = None
+) -> Pressed | None:
     message = through or turn_message(user)
     if message is None:
-        return False
+        return None
     buttons = move_buttons(message)
     data = buttons[pick % len(buttons)]
+    pressed = Pressed(message, len(message.history))
     answer = await user.press(message, data=data)
     if not data.startswith("p:") or answer.text:
-        return True
+        return pressed
     with contextlib.suppress(TimeoutError):
         await tg.wait_for(
             lambda: message.is_deleted or data not in move_buttons(message),
@@ -200,8 +332,9 @@ async def take_turn(
         )
     moves = [d for d in move_buttons(message) if d.startswith("m:")] if not message.is_deleted else []
     if moves:
+        pressed = Pressed(message, len(message.history))
         await user.press(message, data=moves[0])
-    return True
+    return pressed
 
 
 async def start_solo_konchinka(
@@ -262,6 +395,14 @@ def has_rematch(chat_messages: list[FakeMessage]) -> bool:
     )
 
 
+def _taken_in(pressed: list[Pressed], done: Callable[[], bool]) -> Callable[[], bool]:
+    return lambda: done() or all(p.is_taken_in for p in pressed)
+
+
+TAKEN_IN = 2.0
+"""Seconds :func:`play_until` waits for the bot to take a move in (redraw the message pressed) before going on."""
+
+
 async def play_until(
     tg: FakeTelegram,
     users: list[FakeUser],
@@ -270,22 +411,37 @@ async def play_until(
     timeout: float = 60.0,
     moves: int = 0,
 ) -> int:
-    """Let the users play whenever it is their turn until ``done()``; the number of moves they made."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
+    """Let the users play whenever it is their turn until ``done()``; the number of moves they made.
+
+    A person waits for the bot to take a move in (the message pressed changes) before looking for the next turn,
+    ``TAKEN_IN`` seconds at most: in-process no time passes unless waited for, and a hand not yet redrawn still
+    shows the move just made."""
+    deadline = tg.monotonic() + timeout
     made = 0
     while not done():
-        if loop.time() > deadline:
+        if tg.monotonic() > deadline:
             raise TimeoutError(f"the party did not finish in {timeout} s ({made} moves by people)")
-        played = False
+        pressed: list[Pressed] = []
         for user in users:
-            if await take_turn(tg, user, pick=made):
+            turn = await _take_turn(tg, user, pick=made)
+            if turn is not None:
                 made += 1
-                played = True
+                pressed.append(turn)
                 if moves and made >= moves:
                     return made
-        if not played:
-            await asyncio.sleep(0.01)
+        with contextlib.suppress(TimeoutError):  # the deadline is looked at above
+            if pressed:
+                await tg.wait_for(
+                    _taken_in(pressed, done),
+                    timeout=min(TAKEN_IN, max(0.0, deadline - tg.monotonic())),
+                    what="the moves taken in",
+                )
+            else:
+                await tg.wait_for(
+                    lambda: done() or any(turn_message(u) is not None for u in users),
+                    timeout=max(0.0, deadline - tg.monotonic()),
+                    what="someone's turn",
+                )
     return made
 
 
@@ -401,9 +557,9 @@ async def seat_names(running: Running, game: str | int) -> list[str]:
     return [f"bot:{s.level}" if s.is_bot else s.name for s in seats]
 
 
-async def pause_like_a_person() -> None:
+async def pause_like_a_person(tg: FakeTelegram) -> None:
     """Wait as long as a person would between commands: the bot refuses a fourth command within 10 s."""
-    await asyncio.sleep(10.0 / SPEED + 0.02)
+    await tg.sleep(10.0 / SPEED + 0.02)
 
 
 # --- views ----------------------------------------------------------------------------------------------------

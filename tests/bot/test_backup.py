@@ -57,7 +57,7 @@ async def test_backups_taken_during_a_party_are_consistent_and_replay(
             copy = tmp_path / "backups" / f"copy-{len(copies)}.sqlite3"
             await asyncio.to_thread(backup, db_path, copy)
             copies.append(copy)
-            await asyncio.sleep(0.05)
+            await tg.sleep(0.05)
     finally:
         await party
     # ... and the last one through the command line, as an operator takes it, with the bot still running.

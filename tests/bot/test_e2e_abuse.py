@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
-
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, RematchCb
 from bot.model.game import GameStatus
 from bot.storage import repo
@@ -61,7 +58,7 @@ async def test_a_hundred_refused_commands_get_one_answer_and_hold_nothing_up(
     anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
     group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
     await open_lobby(tg, group, anna, [anna])
-    started = time.monotonic()
+    started = tg.monotonic()
     for _ in range(100):
         await boris.send(group, "/konchinka")
     await tg.wait_for(lambda: tg.pending_updates == 0, what="the commands read")
@@ -71,7 +68,7 @@ async def test_a_hundred_refused_commands_get_one_answer_and_hold_nothing_up(
     await tg.wait_for(lambda: "Вера" in lobby_of(group).text, timeout=5, what="Vera in the lobby")
     await tg.settle()
     # One refusal a minute of the bot's clock (SPEED of them a real minute) while the commands were handled.
-    minutes = (time.monotonic() - started) * SPEED / 60
+    minutes = (tg.monotonic() - started) * SPEED / 60
     refusals = [m for m in group.bot_messages() if "уже идёт набор в партию" in m.text]
     assert 1 <= len(refusals) <= 1 + int(minutes), (len(refusals), minutes)
 
@@ -82,7 +79,7 @@ async def test_one_person_may_keep_only_a_few_lobbies_open(tg: FakeTelegram, bot
     groups = [tg.add_group(f"Группа {n}", [anna]) for n in range(4)]
     for group in groups[:3]:
         await open_lobby(tg, group, anna, [anna])
-        await asyncio.sleep(0.2)  # a person's pace: the incoming throttle allows a few commands per 10 s
+        await tg.sleep(0.2)  # a person's pace: the incoming throttle allows a few commands per 10 s
     await anna.send(groups[3], "/konchinka")
     await tg.wait_for(lambda: groups[3].last_bot_message() is not None, what="the answer")
     reply = groups[3].last_bot_message()

@@ -37,7 +37,7 @@ async def _play_to_the_end(tg: FakeTelegram, running: Running, users: list[FakeU
         while not done:
             async with running.app.db.tx() as tx:
                 done = await repo.active_games(tx) == []
-            await asyncio.sleep(0.05)
+            await tg.sleep(0.05)
 
     watcher = asyncio.create_task(watch())
     await play_until(tg, users, lambda: done, timeout=120)

@@ -19,6 +19,10 @@ from tests.bot.conftest import BotRunner, game_row, move_buttons, start_party, t
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.wallclock import SteppedWallClock
 
+pytestmark = pytest.mark.over_http(
+    "the bot's real Clock against the machine's wall clock stepping (a manual clock reads no wall clock)"
+)
+
 WITHIN = 2.0
 """Real seconds the next move's messages may take."""
 

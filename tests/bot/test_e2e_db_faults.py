@@ -37,7 +37,10 @@ from tests.fakebot import FakeTelegram, FakeUser
 from tests.forkserver import ForkServer
 from tests.tiers import size
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
+    pytest.mark.over_http("another process holds SQLite's lock, for real seconds (SQLite's busy timeout)"),
+]
 
 SCALE = size(0.25, 1.0)
 """The bot's waits for the database (``DATABASE_BUSY_TIMEOUT``, 5 s in production, and every other wait on the

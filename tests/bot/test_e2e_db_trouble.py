@@ -14,7 +14,10 @@ from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, Running, game_row, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing-2"),  # asserts on time (the second chain): see tests/conftest.py
+    pytest.mark.over_http("another process holds SQLite's lock, for real seconds (SQLite's busy timeout)"),
+]
 
 APOLOGY = "Не получилось"
 READ_ONLY = "Ход не сделан: бот сейчас не может ничего сохранить"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
 from bot.pipeline.store import PRUNE_EVERY, UPDATES_KEPT_FOR
 from bot.storage import Batch, repo
@@ -64,6 +66,7 @@ async def test_a_move_delivered_in_several_copies_and_again_later_is_played_once
     assert _help_replies(mover) == 1
 
 
+@pytest.mark.over_http("the bot prunes the update ids it remembers on monotonic time: real seconds must pass")
 async def test_old_update_ids_are_forgotten_while_the_bot_runs(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:

@@ -2,29 +2,27 @@
 everyone else's commands are answered. The group's own window only stops a flood by many people, and never
 silences someone who has sent nothing. In private, questions asked one after another all get answers.
 
-The bot's clock runs 10 times faster than real time, so its windows (counted on that clock) pass in a tenth of
-the time; the fake Bot API's limits run faster still. (Drafted on branch «faults».)"""
+The waits below are seconds of the bot's clock. In-process the bot and the fake Bot API share the test's manual
+clock; over HTTP the bot's clock runs 10 times faster than real time, so its windows (counted on that clock) pass
+in a tenth of the time, and the fake Bot API's limits run faster still. (Drafted on branch «faults».)"""
 
 from __future__ import annotations
 
 import asyncio
 
-import pytest
-
-from tests.bot.conftest import BotRunner
+from tests.bot.conftest import BotRunner, Running
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
 
 SPEED = 10.0
 
 
-async def _clock_sleep(seconds: float) -> None:
-    await asyncio.sleep(seconds / SPEED)
+async def _clock_sleep(tg: FakeTelegram, running: Running, seconds: float) -> None:
+    """``seconds`` of the bot's clock: real seconds at ``SPEED`` over HTTP; in-process, the manual clock's."""
+    await tg.sleep(running.app.clock.real(seconds))
 
 
 async def test_one_member_spamming_help_silences_nobody_else(tg: FakeTelegram, bot_runner: BotRunner) -> None:
-    await bot_runner(clock_speed=SPEED)
+    running = await bot_runner(clock_speed=SPEED)
     spammer = tg.add_user("Глеб")
     others = [tg.add_user(name) for name in ("Аня", "Борис", "Вера", "Дима", "Егор", "Жанна")]
     group = tg.add_group("Друзья", [spammer, *others], admins=others[:1])
@@ -32,11 +30,11 @@ async def test_one_member_spamming_help_silences_nobody_else(tg: FakeTelegram, b
     async def spam() -> None:
         for _ in range(40):  # /help once a second for 40 s
             await spammer.send(group, "/help")
-            await _clock_sleep(1.0)
+            await _clock_sleep(tg, running, 1.0)
 
     async def ask() -> None:
         for user in others:  # each of the others asks for their stats once, 5 s apart, while the spam goes on
-            await _clock_sleep(5.0)
+            await _clock_sleep(tg, running, 5.0)
             await user.send(group, "/stats")
 
     await asyncio.gather(spam(), ask())
@@ -91,12 +89,12 @@ async def test_a_flood_by_many_members_is_held_back_but_each_gets_an_answer(
 async def test_five_rules_questions_in_ten_seconds_in_private_get_five_answers(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    await bot_runner(clock_speed=SPEED)
+    running = await bot_runner(clock_speed=SPEED)
     anna = tg.add_user("Аня")
     questions = ["ералаш", "сколько карт сдают", "валет", "кончинка", "взятка"]
     for words in questions:
         await anna.send_private(f"/rules {words}")
-        await _clock_sleep(2.0)
+        await _clock_sleep(tg, running, 2.0)
     await tg.wait_for(lambda: len(anna.private_chat.bot_messages()) >= 5, timeout=30, what="five answers")
     await tg.settle(quiet=1.0, timeout=30)
     answers = [m.text for m in anna.private_chat.bot_messages()]

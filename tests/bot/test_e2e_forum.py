@@ -89,7 +89,7 @@ async def test_two_topics_hold_two_games_that_never_mix(tg: FakeTelegram, bot_ru
     assert (await game_row(running, king_game)).status is GameStatus.PLAYING
 
     # The same command again in the first topic: that topic already has its game.
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     await vera.send(group, "/konchinka", thread_id=cards)
     await tg.wait_for(
         lambda: RU.t("answer-game-running") in [m.text for m in in_topic(group, cards)], what="the refusal"

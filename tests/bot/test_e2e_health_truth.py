@@ -27,7 +27,12 @@ from tests.bot.test_startup_disk import fill, small_disk
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
+    pytest.mark.over_http(
+        "python -m bot in a process of its own: /healthz over HTTP, polling failing in real time"
+    ),
+]
 
 LIMIT = "3"
 """HEALTH_API_LIMIT: real seconds of failing polls before /healthz says so (on a clock ten times as fast, the

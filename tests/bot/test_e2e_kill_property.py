@@ -38,6 +38,8 @@ from tests.fakebot import FakeTelegram, FakeUser
 from tests.forkserver import ForkServer, Process
 from tests.tiers import size
 
+pytestmark = pytest.mark.over_http("python -m bot in a process of its own, SIGKILLed again and again")
+
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = size(8, 20)
 """Kills on every run, and in the slow tier (``FULL_TESTS=1``)."""

@@ -4,7 +4,6 @@ player who walks away (his turns played for him, then a bot in his seat, which h
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
 
@@ -72,10 +71,10 @@ class Table:
         self, done: FakeChat, *, timeout: float = 50.0, until: Callable[[], bool] | None = None
     ) -> int:
         """Play until the Реванш button shows up in ``done`` (or ``until`` holds); the moves the people made."""
-        deadline = asyncio.get_running_loop().time() + timeout
+        deadline = self.tg.monotonic() + timeout
         made = 0
         while not has_rematch(done.visible_messages()) and not (until is not None and until()):
-            assert asyncio.get_running_loop().time() < deadline, f"not finished in {timeout} s ({made} moves)"
+            assert self.tg.monotonic() < deadline, f"not finished in {timeout} s ({made} moves)"
             played = False
             for user in self.people:
                 message = turn_message(user)
@@ -85,7 +84,7 @@ class Table:
                     made += 1
                     played = True
             if not played:
-                await asyncio.sleep(0.005)
+                await self.tg.sleep(0.005)
         return made
 
     async def _turn(self, user: FakeUser, message: FakeMessage) -> bool:

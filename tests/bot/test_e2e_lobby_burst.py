@@ -17,7 +17,12 @@ from tests.bot.conftest import BotRunner, move_buttons, start_party, take_turn, 
 from tests.fakebot import FakeTelegram, FakeUser, Limits
 from tests.tiers import size
 
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing-2"),  # asserts on time (the second chain): see tests/conftest.py
+    pytest.mark.over_http(
+        "measures how soon a hand comes in real time behind a thousand lobbies (its own fake Telegram)"
+    ),
+]
 
 LOBBIES = 1000
 WITHIN = 10.0

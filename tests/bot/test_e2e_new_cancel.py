@@ -119,7 +119,7 @@ async def test_the_creator_cancels_a_group_lobby_with_the_command(
     assert (await game_row(running, game)).status is GameStatus.CANCELLED
     assert turn_message(anna) is None and turn_message(boris) is None
     # Nothing is left to cancel; the chat is free for a new lobby.
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     await anna.send(group, "/cancel")
     await bot_says(tg, group, NO_GAME, after=lobby.message_id)
     await boris.send(group, "/konchinka")
@@ -171,7 +171,7 @@ async def test_cancel_in_private_ends_the_solo_game_only(tg: FakeTelegram, bot_r
     await bot_says(tg, chat, NO_GAME)
     assert (await game_row(running, lobby_game_id)).status is GameStatus.LOBBY
 
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     await start_solo_konchinka(tg, anna, opponents=2)
     await tg.wait_for(lambda: turn_message(anna), what="her turn")
     (solo,) = await games_of(running, anna, GameStatus.PLAYING)
@@ -181,7 +181,7 @@ async def test_cancel_in_private_ends_the_solo_game_only(tg: FakeTelegram, bot_r
         b.callback_data for b in hand.flat_buttons if b.callback_data and b.callback_data[:2] in ("m:", "p:")
     )
     last = hand.message_id
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     await anna.send_private("/cancel")
     cancelled = await bot_says(tg, chat, CANCELLED, after=last)
     assert (await game_row(running, solo.key)).status is GameStatus.CANCELLED
@@ -192,7 +192,7 @@ async def test_cancel_in_private_ends_the_solo_game_only(tg: FakeTelegram, bot_r
     assert turn_message(anna) is None
 
     # A new solo game can start at once.
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     await start_solo_konchinka(tg, anna, opponents=1)
     await tg.wait_for(lambda: turn_message(anna), what="a new solo game")
     (again,) = await games_of(running, anna, GameStatus.PLAYING)
@@ -214,13 +214,13 @@ async def test_an_admin_whose_rights_the_library_cannot_parse_still_cancels_and_
     refused = RU.t("answer-not-creator-or-admin")
     await gleb.send(group, "/cancel")  # a member who did not open the lobby
     first = await bot_says(tg, group, refused, after=lobby.message_id)
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     tg.fail(60.0, "getChatMember")  # Telegram does not answer about Anna for a while
     await anna.send(group, "/cancel")
     await bot_says(tg, group, RU.t("answer-cannot-check-rights"), after=first.message_id)
     assert (await game_row(running, game)).status is GameStatus.LOBBY
     tg.faults.clear()
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     await boris.send(group, "/cancel")  # an admin, not the creator of the lobby
     await bot_says(tg, group, CANCELLED, after=first.message_id)
     assert (await game_row(running, game)).status is GameStatus.CANCELLED

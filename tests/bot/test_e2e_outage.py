@@ -3,7 +3,6 @@ every player has the buttons of the current position, the group table is current
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
@@ -35,11 +34,10 @@ def _offered_version(user: FakeUser) -> int | None:
 
 async def _press_whatever_is_offered(tg: FakeTelegram, people: list[FakeUser], seconds: float) -> int:
     """People tap the first button of the turn they were shown, while Telegram misbehaves; the taps made."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + tg.clock.to_real(seconds)
+    end = tg.monotonic() + tg.clock.to_real(seconds)
     pressed: set[tuple[int, int, str]] = set()
     taps = 0
-    while loop.time() < end:
+    while tg.monotonic() < end:
         for user in people:
             message = turn_message(user)
             if message is None:
@@ -51,7 +49,7 @@ async def _press_whatever_is_offered(tg: FakeTelegram, people: list[FakeUser], s
             pressed.add(key)
             await user.press(message, data=data, timeout=2)
             taps += 1
-        await asyncio.sleep(0.02)
+        await tg.sleep(0.02)
     return taps
 
 
@@ -75,10 +73,10 @@ async def _wrong_buttons(running: Running, tg: FakeTelegram, game_ids: list[int]
 
 
 async def _until_right_buttons(running: Running, tg: FakeTelegram, game_ids: list[int], when: str) -> None:
-    deadline = asyncio.get_running_loop().time() + 30
+    deadline = tg.monotonic() + 30
     while wrong := await _wrong_buttons(running, tg, game_ids):
-        assert asyncio.get_running_loop().time() < deadline, f"{when}: {wrong}"
-        await asyncio.sleep(0.05)
+        assert tg.monotonic() < deadline, f"{when}: {wrong}"
+        await tg.sleep(0.05)
 
 
 async def _table_is_current(
@@ -135,7 +133,7 @@ async def test_games_go_on_after_minutes_of_5xx_and_of_hung_requests(
     assert running.app.outbox.calls["failed"] > 0
 
     await _until_right_buttons(running, tg, games, "after the outage")
-    await running.app.outbox.drain()
+    await tg.finish(running.app.outbox.drain())
     await _table_is_current(tg, running, group, game, anna)
     assert any("/konchinka" in m.text for m in vera.private_chat.bot_messages()), "the /help reply was lost"
     async with running.app.db.tx() as tx:

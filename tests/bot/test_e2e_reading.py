@@ -8,7 +8,6 @@ the message calls a move costs.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from collections import Counter
@@ -138,13 +137,12 @@ async def test_a_group_konchinka_party_read_as_its_players_read_it(
 
     made = 0
     waited_reminder = waited_timer = False
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 90
+    deadline = tg.monotonic() + 90
     while not finished():
-        assert loop.time() < deadline, f"the party did not finish ({made} moves)"
+        assert tg.monotonic() < deadline, f"the party did not finish ({made} moves)"
         mover = next((u for u in people if turn_message(u) is not None), None)
         if mover is None:
-            await asyncio.sleep(0.01)
+            await tg.sleep(0.01)
             continue
         chat = mover.private_chat
         if made == 4 and not waited_reminder:
@@ -155,17 +153,17 @@ async def test_a_group_konchinka_party_read_as_its_players_read_it(
             version = (await game_row(running, game)).version
             message = turn_message(mover)
             if message is None or not any(d.split(":")[2] == str(version) for d in move_buttons(message)):
-                await asyncio.sleep(0.01)
+                await tg.sleep(0.01)
                 continue
             waited_timer = True
             while (await game_row(running, game)).version == version:
-                assert loop.time() < deadline, "the timer did not play for the player"
-                await asyncio.sleep(0.05)
+                assert tg.monotonic() < deadline, "the timer did not play for the player"
+                await tg.sleep(0.05)
             continue
         if await take_turn(tg, mover, pick=made):
             made += 1
     await tg.settle()
-    await running.app.outbox.drain()
+    await tg.finish(running.app.outbox.drain())
     await tg.settle()
 
     row = await game_row(running, game)

@@ -11,7 +11,12 @@ import pytest
 from tests.bot.conftest import BotRunner, play_until, start_party, turn_message
 from tests.fakebot import FakeTelegram, Limits
 
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing-2"),  # asserts on time (the second chain): see tests/conftest.py
+    pytest.mark.over_http(
+        "Telegram's real rates in real time, both clocks at speed 1 (its own fake Telegram)"
+    ),
+]
 
 
 @pytest.fixture

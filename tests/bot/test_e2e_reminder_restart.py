@@ -38,7 +38,7 @@ async def test_a_reminder_shown_before_a_restart_is_deleted_after_the_move(
     assert not shown.is_deleted, "the turn is not over yet: its reminder stays"
     assert await take_turn(tg, mover)
     await tg.wait_for(lambda: shown.is_deleted, timeout=20, what="the reminder deleted")
-    await running.app.outbox.drain()
+    await tg.finish(running.app.outbox.drain())
     async with running.app.db.tx() as tx:
         assert await stored.live_with_prefix(tx, "m") == [], "no reminder left in the database"
 

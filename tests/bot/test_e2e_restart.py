@@ -6,6 +6,8 @@ import os
 import signal
 from pathlib import Path
 
+import pytest
+
 from bot.model.game import GameStatus
 from bot.storage import Database, repo
 from engine.core import replay
@@ -64,6 +66,7 @@ async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Pro
     return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
 
 
+@pytest.mark.over_http("python -m bot in a process of its own, SIGKILLed")
 async def test_python_m_bot_killed_mid_deal_and_restarted_finishes_the_party(
     tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:

@@ -12,11 +12,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.bot.conftest import play_until, start_party, take_turn, turn_message
 from tests.bot.test_e2e_restart import _spawn
 from tests.fakebot import FakeTelegram
 from tests.fakebot.server import ApiError, Params
 from tests.forkserver import ForkServer
+
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, SIGKILLed right after Telegram took its calls"
+)
 
 KILL_AFTER = 0.2
 """Real seconds from the last answered call to the kill: time for the bot to take Telegram's answers in, well

@@ -125,7 +125,7 @@ async def test_in_a_points_game_the_jack_is_answered_from_the_points_rules(
     assert "забирает весь стол" not in answer.text.replace("весь стол не забирает", "")
     assert "• Вариант: очковая Кончинка" in answer.text and "• Время на ход: 45 с" in answer.text
     # asked about Кинг at this table, the answer is Кинг's
-    await pause_like_a_person()
+    await pause_like_a_person(tg)
     asked = await boris.send(group, "/rules сколько стоит кинг червей")
     answer = await _answer(tg, group, asked.message_id)
     assert answer.text.startswith("💬 Кинг (К♥) — 16 штрафных очков в раздаче «не брать кинга»")
@@ -144,7 +144,7 @@ async def test_in_a_king_game_the_words_of_both_games_mean_kings(
         ("/rules сколько стоит валет", "💬 Каждый валет (мальчик) — 4 штрафных очка"),
         ("/rules сколько карт сдают", "💬 Каждому сдают по 8 карт"),
     ):
-        await pause_like_a_person()
+        await pause_like_a_person(tg)
         asked = await anna.send(group, question)
         answer = await _answer(tg, group, asked.message_id)
         assert answer.text.startswith(start), (question, answer.text[:80])

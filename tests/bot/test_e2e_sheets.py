@@ -6,7 +6,6 @@ pressed; and a restart draws nothing twice."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 
 from bot.callbacks import HistoryCb, SheetCb
@@ -57,14 +56,14 @@ async def group_party(tg: FakeTelegram, bot_runner: BotRunner) -> tuple[Party, F
 
 async def until_the_first_sheet(party: Party, group: FakeChat) -> None:
     """Moves are made until the first deal has ended and its sheet is in the group."""
-    deadline = asyncio.get_running_loop().time() + 60
+    deadline = party.tg.monotonic() + 60
     made = 0
     while not photos(group):
-        assert asyncio.get_running_loop().time() < deadline, "no sheet after the first deal"
+        assert party.tg.monotonic() < deadline, "no sheet after the first deal"
         if await party.move(pick=made, deadline=deadline):
             made += 1
         else:
-            await asyncio.sleep(0.01)
+            await party.tg.sleep(0.01)
     await party.tg.settle()
 
 

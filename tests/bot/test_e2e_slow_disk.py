@@ -13,7 +13,10 @@ from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, game_row, start_party, turn_message
 from tests.fakebot import FakeTelegram, FakeUser
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
+    pytest.mark.over_http("a disk that stalls for real seconds under SQLite's thread"),
+]
 
 STALL = 3.0
 """Real seconds every statement takes while the disk stalls."""

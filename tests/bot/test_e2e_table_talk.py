@@ -8,7 +8,6 @@ takes two taps and «🏁 Прикончить!» says why and asks once; the pa
 
 from __future__ import annotations
 
-import asyncio
 import re
 from dataclasses import dataclass, field
 
@@ -67,14 +66,13 @@ class Party:
 
     async def play(self, group: FakeChat, *, timeout: float = 120) -> int:
         made = 0
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        deadline = self.tg.monotonic() + timeout
         while not has_rematch(group.visible_messages()):
-            assert loop.time() < deadline, f"the party did not finish ({made} moves)"
+            assert self.tg.monotonic() < deadline, f"the party did not finish ({made} moves)"
             if await self.move(pick=made, deadline=deadline):
                 made += 1
             else:
-                await asyncio.sleep(0.01)
+                await self.tg.sleep(0.01)
         await self.tg.settle()
         return made
 
@@ -91,8 +89,8 @@ class Party:
             return False
         await take_turn(self.tg, mover, pick=pick, through=message)
         while (await game_row(self.running, self.game)).version == version:
-            assert asyncio.get_running_loop().time() < deadline, "the move was not made"
-            await asyncio.sleep(0.01)
+            assert self.tg.monotonic() < deadline, "the move was not made"
+            await self.tg.sleep(0.01)
         self.seen_at_turn.setdefault(mover.id, []).append(seen)
         return True
 
@@ -234,13 +232,12 @@ async def test_your_own_chat_hears_the_timer_and_the_bot_and_the_seat_comes_back
         return next((m for m in chat.visible_messages() if replaced in m.text), None)
 
     # Boris never presses: the timer plays for him twice, then a bot player takes his seat.
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
+    deadline = tg.monotonic() + 60
     while seat_notice() is None:
-        assert loop.time() < deadline, "no seat notice in Boris's chat"
+        assert tg.monotonic() < deadline, "no seat notice in Boris's chat"
         if turn_message(anna) is not None:
             await take_turn(tg, anna)
-        await asyncio.sleep(0.05)
+        await tg.sleep(0.05)
     await tg.settle()
     state = await party_state(running, game)
     names = await seat_names(running, game)
@@ -327,11 +324,12 @@ async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and
     assert (await game_row(running, game)).version == version + 1 and record.actions[-1] == f"l:{card.code}"
 
     # Played on until «🏁 Прикончить!» is offered (a кончинка reaches the target of 1): it says why and asks.
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
+    deadline = tg.monotonic() + 60
     made = 0
     while True:
-        assert loop.time() < deadline and not has_rematch(group.visible_messages()), "no finish was offered"
+        assert tg.monotonic() < deadline and not has_rematch(group.visible_messages()), (
+            "no finish was offered"
+        )
         who = next((u for u in (anna, boris) if turn_message(u) is not None), None)
         found = turn_message(who) if who is not None else None
         current = (await game_row(running, game)).version
@@ -339,15 +337,15 @@ async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and
         # Only a message that offers moves at the current version: a message whose edit is still on its way
         # offers the move just made (pressed, it is refused as made already, and nobody would move on).
         if who is None or found is None or not buttons or int(buttons[0].split(":")[2]) != current:
-            await asyncio.sleep(0.01)
+            await tg.sleep(0.01)
             continue
         mover, message = who, found
         if finish_button(message) is not None:
             break
         await take_turn(tg, mover, pick=made, through=message)
         while (await game_row(running, game)).version == current:
-            assert loop.time() < deadline, "the move was not made"
-            await asyncio.sleep(0.01)
+            assert tg.monotonic() < deadline, "the move was not made"
+            await tg.sleep(0.01)
         made += 1
     state = await party_state(running, game)
     seat = state.current_player

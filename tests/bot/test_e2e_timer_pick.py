@@ -3,8 +3,6 @@ card (its best move as a plain player judges it), not another card of its own ch
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.callbacks import PickCb
 from engine.konchinka.ai.policy import normal_action
 from tests.bot.conftest import BotRunner, move_buttons, seat_names, start_party, take_turn, turn_message
@@ -27,11 +25,10 @@ async def test_the_timer_plays_the_card_picked_before_the_time_ran_out(
     group = tg.add_group("Друзья", [anna, boris], admins=[anna])
     game = await start_party(tg, group, anna, [anna, boris])
     seat = (await seat_names(running, game)).index("Аня")
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 60
+    deadline = tg.monotonic() + 60
     picked: tuple[FakeMessage, str] | None = None
     while picked is None:
-        assert loop.time() < deadline, "Аня never had a card with two moves that «любитель» would not play"
+        assert tg.monotonic() < deadline, "Аня never had a card with two moves that «любитель» would not play"
         hand = turn_message(anna)
         if hand is not None:
             state = await party_state(running, game)
@@ -48,7 +45,7 @@ async def test_the_timer_plays_the_card_picked_before_the_time_ran_out(
             await take_turn(tg, anna)
         if turn_message(boris) is not None:
             await take_turn(tg, boris)
-        await asyncio.sleep(0.02)
+        await tg.sleep(0.02)
     hand, card = picked
     moves_before = len((await party_state(running, game)).record().actions)
     data = next(

@@ -14,6 +14,8 @@ import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from bot.games import plugins
 from bot.model.game import Actor, GameStatus
 from bot.storage import Database, repo
@@ -22,6 +24,10 @@ from tests.bot.conftest import SEED, SPEED, play_until, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.forkserver import ForkServer
 from tests.toy_game import ENGINE_PLACE, EXTRA_GAMES, IN_THE_PROJECT
+
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, finding a game through EXTRA_GAMES (the registry of games is the process's)"
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY_FOLDERS = ("tests/games/engine/highcard/", "tests/games/bot/games/highcard/", "tests/games/locales/")

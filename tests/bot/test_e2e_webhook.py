@@ -24,6 +24,8 @@ from bot.app import build_app, run_webhook
 from tests.bot.conftest import make_settings, move_buttons, play_until, start_solo_konchinka, turn_message
 from tests.fakebot import FakeChat, FakeTelegram
 
+pytestmark = pytest.mark.over_http("webhook mode: Telegram POSTs the updates to the bot's HTTP endpoint")
+
 SECRET = "s3cret_Token-1"
 
 

@@ -10,14 +10,10 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
-
 from bot.callbacks import RulesCb
 from bot.guards.throttle import MAX_WAIT, Kind, Rate, ThrottleLimits, Windows
 from tests.bot.conftest import BotRunner
 from tests.fakebot import FakeTelegram
-
-pytestmark = pytest.mark.xdist_group("timing-2")  # asserts on time (the second chain): see tests/conftest.py
 
 TOO_FAST = "Секунду…"
 TOO_MANY = "Слишком много вопросов подряд — на этот я не отвечу. Задайте его снова через полминуты."
@@ -65,12 +61,12 @@ async def test_a_command_waiting_for_the_groups_window_is_answered_not_refused(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     """Issue 32, point 8: a person who did not flood (a /stats 3 s after the group's busy minute) is answered."""
-    await bot_runner(clock_speed=CLOCK_SPEED)
+    running = await bot_runner(clock_speed=CLOCK_SPEED)
     people = [tg.add_user(name) for name in ("Аня", "Борис", "Вера", "Глеб", "Дима")]
     group = tg.add_group("Друзья", people, admins=people[:1])
     for user in people:  # five first commands: the group's window is full, nobody waited
         await user.send(group, "/help")
-    await asyncio.sleep(3.0 / CLOCK_SPEED)
+    await tg.sleep(running.app.clock.real(3.0))  # three seconds of the bot's clock
     await people[0].send(group, "/stats")  # Аня's second command in 10 s: within her own window
     await tg.wait_for(
         lambda: any(m.text.startswith("📊") and "Аня" in m.text for m in group.bot_messages()),

@@ -12,10 +12,16 @@ import re
 import sys
 from pathlib import Path
 
+import pytest
+
 from bot.logs import REDACTED, JsonLines, LogFormat, Redacting, error_line
 from tests.bot.test_running import running_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
+
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, against the fake Telegram over HTTP"
+)
 
 TOKEN = "123456789:AAE" + "x" * 32
 

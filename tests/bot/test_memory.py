@@ -99,7 +99,7 @@ async def test_finished_games_and_idle_chats_leave_nothing_in_memory(
     assert len(app.pipeline.store.locks) == 0
     assert len(app.outbox) == 0
     # A bot-clock minute later the next event sweeps the emptied rate windows: only the newcomer's are left.
-    await asyncio.sleep(SWEEP_EVERY / SPEED + 0.5)
+    await tg.sleep(SWEEP_EVERY / SPEED + 0.5)
     late = tg.add_user("Поздний")
     await late.send_private("/help")
     await tg.wait_for(lambda: late.private_chat.last_bot_message() is not None, what="the help")

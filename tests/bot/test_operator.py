@@ -4,8 +4,6 @@ live messages of long-finished games forgotten."""
 
 from __future__ import annotations
 
-import asyncio
-
 from aiogram import Router
 from aiogram.filters import Command
 from aiogram.types import Message
@@ -92,7 +90,7 @@ async def test_a_failing_handler_reaches_the_operators_chat_once_not_once_per_pr
         return [m for m in olga.private_chat.bot_messages()[before:] if m.text.startswith("⚠️")]
 
     await tg.wait_for(lambda: reports(), what="the report")
-    await asyncio.sleep(1.0)  # a Telegram minute: room for more reports, were there any
+    await tg.sleep(1.0)  # a Telegram minute: room for more reports, were there any
     await tg.settle()
     assert len(reports()) == 1, [m.text for m in reports()]
     report = reports()[0].text
@@ -187,7 +185,7 @@ async def test_the_outbox_backlog_counts_what_waits_and_how_long_the_oldest_has(
     for _ in range(3):
         await anna.send_private("/help")
     await tg.wait_for(lambda: outbox.backlog()[0] >= 2, what="answers waiting")
-    await asyncio.sleep(0.5)
+    await tg.sleep(0.5)
     waiting, age = outbox.backlog()
     assert waiting >= 2 and 0.5 <= age < 5.0
     tg.heal()

@@ -12,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from bot.settings import ExitCode
 from bot.storage import Database
 from bot.storage.migrations import MIGRATIONS
@@ -19,6 +21,10 @@ from tests.bot.conftest import bot_process_env
 from tests.bot.test_startup import QUICK, assert_fails_fast, run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
+
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, against the fake Telegram over HTTP"
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -169,7 +169,7 @@ async def test_a_group_party_makes_no_edit_telegram_refuses_as_not_modified(
     running, anna, boris, _group, _ = await two_player_party(tg, bot_runner)
     await play_until(tg, [anna, boris], lambda: False, moves=12)
     await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
-    await running.app.outbox.drain()
+    await tg.finish(running.app.outbox.drain())
     assert tg.stats.calls["editMessageText"] > 0
     assert tg.stats.error_count(400, "editMessageText") == 0
     assert running.app.outbox.calls["not_modified"] == 0
@@ -181,6 +181,7 @@ def response_class_ref() -> weakref.ref[type[Response[User]]]:
     return weakref.ref(Response[User])
 
 
+@pytest.mark.over_http("the bot's own aiohttp session, talking to the server")
 async def test_the_session_builds_each_response_class_once(tg: FakeTelegram) -> None:
     session = KeptResponsesSession(api=TelegramAPIServer.from_base(tg.base_url))
     bot = Bot(tg.token, session=session)

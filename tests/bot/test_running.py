@@ -31,7 +31,10 @@ from tests.bot.test_startup import OTHER_TOKEN, QUICK, run_bot, unused_port
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer, Process
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
+    pytest.mark.over_http("python -m bot in a process of its own, against the fake Telegram over HTTP"),
+]
 
 
 @dataclass

@@ -21,7 +21,10 @@ from tests.bot.conftest import bot_process_env, hosted_backends
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
+    pytest.mark.over_http("python -m bot in a process of its own, against the fake Telegram over HTTP"),
+]
 
 OTHER_TOKEN = "987654321:AAE" + "y" * 32
 QUICK = 10.0

@@ -22,6 +22,10 @@ from tests.bot.test_startup import run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
 
+pytestmark = pytest.mark.over_http(
+    "python -m bot in a process of its own, against the fake Telegram over HTTP"
+)
+
 
 @contextlib.contextmanager
 def small_disk(where: Path, size: str = "512k") -> Iterator[Path]:

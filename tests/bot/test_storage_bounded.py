@@ -23,7 +23,10 @@ from tests.fakebot import FakeTelegram
 from tests.fakebot.wallclock import SteppedWallClock
 from tests.tiers import size
 
-pytestmark = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
+pytestmark = [
+    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
+    pytest.mark.over_http("the bot's real Clock across restarts, the wall clock stepped by days"),
+]
 
 SOLO = size(12, 120)
 """Solo games left at the person's turn, never played again."""

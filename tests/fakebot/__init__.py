@@ -70,15 +70,25 @@ The machine's wall clock (``time.time``) can be stepped for the whole process wi
 
 Knobs: `FakeTelegram(token=..., bot_username=..., speed=..., limits=Limits(...) or Limits.off(),
 callback_ttl=..., privacy_mode=..., strict_html=...)`; `add_group(..., forum=True, bot_is_admin=False)` and
-`group.add_topic(name)` → message_thread_id; `tg.clock.freeze()` / `advance(s)` / `resume()` move Telegram time by
-hand for exact limit tests. With `speed=60` a bot that honours retry_after waits at least one real second per 429,
+`group.add_topic(name)` → message_thread_id; `tg.scaled_clock.freeze()` / `advance(s)` / `resume()` move Telegram
+time by hand for exact limit tests. With `speed=60` a bot that honours retry_after waits at least one real second per 429,
 so a fast e2e test wants a bot that paces itself and an assertion that `tg.stats.too_many_requests == 0`.
+
+In-process (no HTTP, no real time): `FakeTelegram(speed=60, clock=ManualClock(60))`, never started; the bot is
+`Bot(tg.token, session=tg.session())` (an `InProcessSession`: the same method handlers, stats, observer and
+faults, aiogram's own `check_response`) built with `clock=tg.clock`, and `DispatcherFeed(tg, dispatcher, bot)`
+hands it the updates as users act (a batch 5 ms of Telegram time after they are queued, each update a task, as
+polling does). Time moves only when the test waits: `tg.wait_for`, `tg.settle`, `tg.sleep(s)` (a pause of `s`
+real seconds at the nominal speed), `tg.finish(coroutine)` (a bot coroutine that needs time), a press waiting for
+its answer — each runs the loop until idle (`manual.py`'s `Driver`) and moves the clock to the next wake-up;
+`tg.monotonic()` is the time those count. `tests/bot/conftest.py` wires it all (`tg`, `bot_runner`).
 
 Reading the world: `chat.last_bot_message()`, `chat.bot_messages()`, `chat.visible_messages()`,
 `message.text`, `message.buttons` / `flat_buttons` / `url_buttons` / `button(text)`, `message.history` (every
 version), `message.is_deleted`; `tg.commands` (setMyCommands by (scope JSON, language)); `tg.stats` (calls,
 successes and errors per method and per chat). Waiting: `await tg.wait_for(predicate, timeout=...)` polls state;
-`await tg.settle()` waits until all updates are confirmed and the bot made no call for a moment;
+`await tg.settle()` waits until all updates are confirmed and the bot made no call for a moment (0.2 s:
+in-process, of the clock at its nominal speed);
 `tg.waiting_polls` counts getUpdates calls now waiting, `tg.polls` all received (a polling bot has started once it
 polls); `tg.pending_updates` the unconfirmed updates.
 """
@@ -88,6 +98,7 @@ from __future__ import annotations
 from tests.fakebot.client import LocalSession
 from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html
 from tests.fakebot.limits import Limits, ScaledClock
+from tests.fakebot.manual import ManualClock
 from tests.fakebot.models import (
     ApiStats,
     Button,
@@ -118,6 +129,7 @@ __all__ = [
     "FakeUser",
     "Limits",
     "LocalSession",
+    "ManualClock",
     "MessageVersion",
     "ScaledClock",
     "UpdateType",

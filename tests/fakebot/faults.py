@@ -7,7 +7,8 @@ is decided when they arrive:
 - ``ERROR``: the call is not executed and is answered ``code`` — as JSON ``{"ok": false, "error_code": 502,
   "description": "Bad Gateway"}`` the way the Bot API answers, or as the HTML page of a proxy in front of it;
 - ``HANG``: the call is not executed and never answered: the connection stays open until the server stops (the
-  bot has to give up on it by its own request timeout);
+  bot has to give up on it by its own request timeout; in-process, the request's timeout runs out on the test's
+  clock);
 - ``SLOW``: the call is executed after ``delay`` Telegram seconds;
 - ``GARBLE``: the call is not executed and is answered 200 with a body that is not JSON (a proxy or a broken
   connection cut it short);
@@ -23,14 +24,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from tests.fakebot.limits import ScaledClock
+from tests.fakebot.limits import TelegramClock
 
 GATEWAY_PAGE = (
     "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>"
 )
 """What a proxy in front of the Bot API answers when the API behind it is down: not JSON."""
 HANG_POLL = 0.05
-"""Real seconds between two looks whether the client of a hung request has given up on it."""
+"""Real seconds between two looks whether the client of a hung HTTP request has given up on it."""
 REASONS = {
     500: "Internal Server Error",
     502: "Bad Gateway",
@@ -69,7 +70,7 @@ class Fault:
 class Faults:
     """The faults switched on now, and what they did (for assertions)."""
 
-    def __init__(self, clock: ScaledClock) -> None:
+    def __init__(self, clock: TelegramClock) -> None:
         self.clock = clock
         self._active: list[Fault] = []
         self._stopped = asyncio.Event()
@@ -111,12 +112,22 @@ class Faults:
         self._active = [f for f in self._active if f.until > now]
         return next((f for f in self._active if f.covers(method, now)), None)
 
-    async def hang(self, gone: Callable[[], bool] = lambda: False) -> None:
-        """Leave a request unanswered until the server stops, or until ``gone()`` says its client gave up."""
+    async def hang(self, gone: Callable[[], bool] | asyncio.Event = lambda: False) -> None:
+        """Leave a request unanswered until the server stops, or until its client gave up: ``gone()`` says so (an
+        HTTP connection, looked at every :data:`HANG_POLL` real seconds), or the event ``gone`` is set (a request
+        made in-process, given up on the test's clock)."""
+        if isinstance(gone, asyncio.Event):
+            waits = {asyncio.ensure_future(self._stopped.wait()), asyncio.ensure_future(gone.wait())}
+            try:
+                await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                for waiting in waits:
+                    waiting.cancel()
+            return
         while not self._stopped.is_set() and not gone():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stopped.wait(), HANG_POLL)
 
     async def delay(self, fault: Fault) -> None:
         self.delays += 1
-        await asyncio.sleep(self.clock.to_real(fault.delay))
+        await self.clock.sleep(fault.delay)

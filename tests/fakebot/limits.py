@@ -8,19 +8,36 @@ The rule (sliding windows, every window must have room; a refused request takes 
 Counted: sends and edits (see `RATE_LIMITED_METHODS` in server.py). deleteMessage, answerCallbackQuery,
 sendChatAction and reads are not counted.
 
-Time: the windows are measured in "Telegram seconds" on a `ScaledClock`. With `speed=60` a Telegram minute
-passes in one real second. A refused request gets `retry_after = max(1, ceil(wait / speed))`: the wait in *real*
+Time: the windows are measured in "Telegram seconds" on a `ScaledClock` (or, in-process, on the test's
+`ManualClock`, shared with the bot: see `manual.py`). With `speed=60` a Telegram minute passes in one real second. A refused request gets `retry_after = max(1, ceil(wait / speed))`: the wait in *real*
 seconds, rounded up, so a bot that simply sleeps `retry_after` seconds is always right (aiogram's retry_after is
 an int, so one real second is the shortest wait a fast test will see).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 import time
 from collections import deque
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import Protocol
+
+
+class TelegramClock(Protocol):
+    """Telegram's time as the fake reads it: :class:`ScaledClock` (real time × speed), or a test's
+    ``tests.fakebot.manual.ManualClock`` (moved by hand, shared with the bot)."""
+
+    speed: float
+
+    def now(self) -> float: ...
+
+    def to_real(self, seconds: float) -> float: ...
+
+    async def sleep(self, seconds: float) -> None: ...
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool: ...
 
 
 class ScaledClock:
@@ -56,6 +73,18 @@ class ScaledClock:
 
     def to_real(self, seconds: float) -> float:
         return seconds / self.speed
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` of Telegram time (real time / speed; a frozen clock is not waited for)."""
+        await asyncio.sleep(max(0.0, self.to_real(seconds)))
+
+    async def wait(self, event: asyncio.Event, seconds: float) -> bool:
+        """Wait until ``event`` is set (True), at most ``seconds`` of Telegram time (False)."""
+        try:
+            await asyncio.wait_for(event.wait(), max(0.0, self.to_real(seconds)))
+        except TimeoutError:
+            return False
+        return True
 
 
 @dataclass(frozen=True)
@@ -94,7 +123,7 @@ class _Window:
 class RateLimiter:
     """Decides whether a counted request to a chat may go now; remembers the ones that did."""
 
-    def __init__(self, limits: Limits, clock: ScaledClock) -> None:
+    def __init__(self, limits: Limits, clock: TelegramClock) -> None:
         self.limits = limits
         self.clock = clock
         self._windows: dict[Hashable, _Window] = {}

@@ -1,4 +1,11 @@
-"""The fake Bot API server: an aiohttp app on localhost that answers like api.telegram.org."""
+"""The fake Bot API server: answers like api.telegram.org, over HTTP (an aiohttp app on localhost) or in-process.
+
+Both ways share one path (:meth:`FakeTelegram.call`: the stats, the observer, the faults): over HTTP a request's
+parameters come from its query, form or JSON body; in-process (``FakeTelegram(clock=ManualClock(...))``, never
+started) the bot's session (:class:`~tests.fakebot.client.InProcessSession`) hands them over directly, and
+updates go to the bot's dispatcher as they happen (:meth:`FakeTelegram.hand_over`, see ``tests/bot/inprocess.py``)
+instead of waiting for getUpdates.
+"""
 
 from __future__ import annotations
 
@@ -10,16 +17,18 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import aiohttp
+from aiogram.client.session.aiohttp import AiohttpSession
 from aiohttp import web
 
-from tests.fakebot.client import LocalSession
+from tests.fakebot.client import InProcessSession, LocalSession, Reply
 from tests.fakebot.faults import GATEWAY_PAGE, REASONS, Fault, FaultKind, Faults
 from tests.fakebot.html import Entity, EntityParseError, EntityType, parse_html, strip_text, utf16_len
 from tests.fakebot.inline import InlineAnswer, InlineRefusal, PendingInlineQuery, check_answer
-from tests.fakebot.limits import Limits, RateLimiter, ScaledClock
+from tests.fakebot.limits import Limits, RateLimiter, ScaledClock, TelegramClock
+from tests.fakebot.manual import Driver, ManualClock, Waiter
 from tests.fakebot.media import (
     MAX_CAPTION_LENGTH,
     MAX_DOCUMENT_BYTES,
@@ -41,6 +50,8 @@ from tests.fakebot.models import (
     MessageVersion,
     UpdateType,
 )
+
+T = TypeVar("T")
 
 DEFAULT_TOKEN = "7000000001:AAFakeTokenForTestsOnly_konchinka_0000"
 MAX_TEXT_LENGTH = 4096
@@ -256,6 +267,9 @@ class _CallbackQuery:
 
 
 Handler = Callable[[Params], Awaitable[Any]]
+Gone = Callable[[], bool] | asyncio.Event
+"""Whether the client of a request gave up on it: an HTTP connection closed (asked), or an in-process request's
+timeout run out (an event)."""
 
 
 class Observer(Protocol):
@@ -276,6 +290,8 @@ class Observer(Protocol):
 class _Activity:
     in_flight: int = 0
     last: float = field(default_factory=time.monotonic)
+    last_at: float = 0.0
+    """Telegram time of the last call (in-process settling counts quiet time on the test's clock)."""
 
 
 class FakeTelegram:
@@ -288,6 +304,7 @@ class FakeTelegram:
         bot_username: str = "konchinka_test_bot",
         bot_name: str = "Кончинка",
         speed: float = 1.0,
+        clock: ManualClock | None = None,
         limits: Limits | None = None,
         callback_ttl: float = 15.0,
         privacy_mode: bool = True,
@@ -300,7 +317,11 @@ class FakeTelegram:
         self.bot_id = int(token.split(":", 1)[0])
         self.bot_username = bot_username
         self.bot_name = bot_name
-        self.clock = ScaledClock(speed)
+        self.clock: TelegramClock = clock if clock is not None else ScaledClock(speed)
+        self.driver = Driver(clock) if clock is not None else None
+        """In-process (a manual clock): runs the loop until idle and waits by moving the clock; None over HTTP."""
+        self.consumer: Callable[[], None] | None = None
+        """In-process: told of every new update (it takes them with :meth:`hand_over`); None while no bot runs."""
         self.limiter = RateLimiter(limits or Limits(), self.clock)
         self.callback_ttl = callback_ttl
         self.privacy_mode = privacy_mode
@@ -336,11 +357,11 @@ class FakeTelegram:
         self._closing = False
         self._queries: dict[str, _CallbackQuery] = {}
         self._inline_queries: dict[str, PendingInlineQuery] = {}
-        self._activity = _Activity()
+        self._activity = _Activity(last_at=self.clock.now())
         self._runner: web.AppRunner | None = None
         self.base_url = ""
         self.member_delay = 0.0
-        """Real seconds getChatMember takes to answer (Telegram is sometimes slow)."""
+        """Real seconds getChatMember takes to answer (Telegram is sometimes slow; ``× speed`` of Telegram time)."""
         self.member_calls = 0
         """getChatMember calls answered."""
         self.member_fields_left_out: set[str] = set()
@@ -376,9 +397,22 @@ class FakeTelegram:
             await self._runner.cleanup()
             self._runner = None
 
-    def session(self) -> LocalSession:
-        """A fresh aiogram session for this server: `Bot(tg.token, session=tg.session())`."""
+    @property
+    def scaled_clock(self) -> ScaledClock:
+        """Telegram's clock over HTTP, to freeze and advance by hand for exact limit tests (in-process, the test's
+        :class:`ManualClock` is the only time there is)."""
+        if not isinstance(self.clock, ScaledClock):
+            raise TypeError(
+                "an in-process FakeTelegram runs on the test's ManualClock: wait (tg.sleep) to move it"
+            )
+        return self.clock
+
+    def session(self) -> AiohttpSession:
+        """A fresh aiogram session for this server: `Bot(tg.token, session=tg.session())` — over HTTP once
+        started, else (a manual clock) in-process."""
         if not self.base_url:
+            if self.driver is not None:
+                return InProcessSession(self, self.driver.clock)
             raise RuntimeError("start() the server first")
         return LocalSession(self.base_url)
 
@@ -534,17 +568,28 @@ class FakeTelegram:
             raise LookupError(f"no button with data {data!r} on {message!r}")
         query, payload = self._callback_query(user, message, data)
         self.push_update(UpdateType.CALLBACK_QUERY, payload)
+        return await self._answer_within(query.answer, timeout, CallbackAnswer(answered=False))
+
+    async def _answer_within(self, answer: asyncio.Future[T], timeout: float, otherwise: T) -> T:
+        """The bot's answer to a press or an inline query, or ``otherwise`` when none came within ``timeout``
+        (real seconds; in-process, ``timeout × speed`` on the test's clock)."""
+        if self.driver is None:
+            try:
+                return await asyncio.wait_for(asyncio.shield(answer), timeout)
+            except TimeoutError:
+                return otherwise
         try:
-            return await asyncio.wait_for(asyncio.shield(query.answer), timeout)
+            await self.driver.wait_for(answer.done, timeout, what="the bot's answer")
         except TimeoutError:
-            return CallbackAnswer(answered=False)
+            return otherwise
+        return answer.result()
 
     def _callback_query(self, user: FakeUser, message: FakeMessage, data: str) -> tuple[_CallbackQuery, JSON]:
         """A press registered as awaiting its answerCallbackQuery, and its update's ``callback_query`` object."""
         query = _CallbackQuery(
             query_id=str(next(self._query_ids)),
             user=user,
-            created=time.monotonic(),
+            created=self.clock.now(),
             answer=asyncio.get_running_loop().create_future(),
         )
         self._queries[query.query_id] = query
@@ -567,7 +612,7 @@ class FakeTelegram:
             raise RuntimeError("inline mode is off for this bot (@BotFather: /setinline)")
         pending = PendingInlineQuery(
             query_id=str(next(self._query_ids)),
-            created=time.monotonic(),
+            created=self.clock.now(),
             answer=asyncio.get_running_loop().create_future(),
         )
         self._inline_queries[pending.query_id] = pending
@@ -579,10 +624,11 @@ class FakeTelegram:
             "chat_type": chat_type,
         }
         self.push_update(UpdateType.INLINE_QUERY, payload)
-        try:
-            return await asyncio.wait_for(asyncio.shield(pending.answer), timeout)
-        except TimeoutError:
-            return InlineAnswer(answered=False)
+        return await self._answer_within(pending.answer, timeout, InlineAnswer(answered=False))
+
+    def _is_too_old(self, created: float) -> bool:
+        """A query made at Telegram time ``created`` can no longer be answered (``callback_ttl`` real seconds)."""
+        return self.clock.to_real(self.clock.now() - created) > self.callback_ttl
 
     def expire_callback_queries(self) -> None:
         """Make every open callback query too old to answer (as if Telegram's timeout passed)."""
@@ -623,6 +669,19 @@ class FakeTelegram:
     def _notify(self) -> None:
         self._wakeup.set()
         self._wakeup = asyncio.Event()
+        if self.consumer is not None:
+            self.consumer()
+
+    def hand_over(self) -> list[JSON]:
+        """Every queued update (of the types the bot asked for), taken and confirmed at once: an in-process bot's
+        getUpdates. Copies (``copies``, ``inject_duplicate``) come as often as they were queued."""
+        batch = self._take(len(self._updates))
+        self._updates = []
+        return batch
+
+    def ask_for(self, update_types: Iterable[str]) -> None:
+        """The update types an in-process bot asked for (what getUpdates' ``allowed_updates`` says over HTTP)."""
+        self._allowed = frozenset(update_types) or frozenset(DEFAULT_UPDATE_TYPES)
 
     def _confirm(self, offset: int) -> None:
         if offset < 0:
@@ -657,7 +716,14 @@ class FakeTelegram:
     async def wait_for(
         self, predicate: Callable[[], object], *, timeout: float = 5.0, interval: float = 0.01, what: str = ""
     ) -> None:
-        """Poll `predicate` until it is true; TimeoutError (saying `what`) after `timeout` real seconds."""
+        """Until `predicate` is true; TimeoutError (saying `what`) after `timeout` real seconds.
+
+        Over HTTP it polls every `interval` real seconds. In-process it runs the loop until idle, looks, and moves
+        the clock to the next sleeper's wake-up, `timeout × speed` clock seconds at most; it fails at once when
+        nothing sleeps that could change anything (see :meth:`Driver.wait_for`)."""
+        if self.driver is not None:
+            await self.driver.wait_for(predicate, timeout, what)
+            return
         deadline = time.monotonic() + timeout
         while not predicate():
             if time.monotonic() > deadline:
@@ -665,7 +731,11 @@ class FakeTelegram:
             await asyncio.sleep(interval)
 
     async def settle(self, *, quiet: float = 0.2, timeout: float = 10.0) -> None:
-        """Wait until every update is confirmed and no API call (except polling) happened for `quiet` s."""
+        """Wait until every update is confirmed and no API call (except polling) happened for `quiet` s (in-process:
+        `quiet × speed` seconds of the clock, moved on only as far as that when nothing wakes before)."""
+        if self.driver is not None:
+            await self._settle_in_process(self.driver, quiet, timeout)
+            return
 
         def is_quiet() -> bool:
             activity = self._activity
@@ -673,28 +743,89 @@ class FakeTelegram:
 
         await self.wait_for(is_quiet, timeout=timeout, what="the bot to go quiet")
 
-    # --- HTTP ----------------------------------------------------------------------------------------------
-    async def _handle(self, request: web.Request) -> web.Response:
-        method_raw = request.match_info["method"]
-        known = self._methods.get(method_raw.lower())
-        method = known[0] if known else method_raw
+    async def _settle_in_process(self, driver: Driver, quiet: float, timeout: float) -> None:
+        clock = driver.clock
+        activity = self._activity
+
+        def is_busy() -> bool:
+            return bool(self._updates) or activity.in_flight > 0
+
+        def quiet_from() -> float | None:
+            return None if is_busy() else activity.last_at + quiet * clock.speed
+
+        def is_quiet() -> bool:
+            since = quiet_from()
+            return since is not None and clock.now() >= since
+
+        if not await driver.wait(Waiter(is_quiet, clock.now() + timeout * clock.speed, quiet_from)):
+            raise TimeoutError(
+                f"the bot did not go quiet within {timeout} s ({len(self._updates)} updates queued, "
+                f"{activity.in_flight} calls in flight); {driver.describe()}"
+            )
+
+    async def sleep(self, seconds: float) -> None:
+        """A test's pause of `seconds` real seconds (in-process: the clock moves `seconds × speed`, waking what
+        sleeps on the way)."""
+        if self.driver is not None:
+            await self.driver.sleep(seconds)
+        else:
+            await asyncio.sleep(seconds)
+
+    async def finish(self, awaitable: Awaitable[T], *, timeout: float = 30.0, what: str = "") -> T:
+        """``awaitable``'s result, once done — a bot's coroutine that needs time to pass (``outbox.drain()``): over
+        HTTP it is awaited (``timeout`` real seconds at most); in-process it runs as a task while the clock moves
+        (a test's own ``await`` would wait forever: nothing moves the clock meanwhile)."""
+        task = asyncio.ensure_future(awaitable)
+        if self.driver is None:
+            return await asyncio.wait_for(task, timeout)
         try:
-            params = Params(await self._read_params(request))
+            await self.driver.wait_for(task.done, timeout, what or f"{awaitable!r} to finish")
+        except TimeoutError:
+            task.cancel()
+            raise
+        return task.result()
+
+    def monotonic(self) -> float:
+        """What a test's deadlines count: real seconds (``time.monotonic()``), in-process the clock's seconds over
+        its speed (real seconds at that speed)."""
+        if self.driver is not None:
+            return self.driver.clock.now() / self.driver.clock.speed
+        return time.monotonic()
+
+    # --- a request: over HTTP or in-process, one path -------------------------------------------------------
+    async def _handle(self, request: web.Request) -> web.Response:
+        """An HTTP request: its parameters read, then :meth:`call`."""
+        try:
+            raw = await self._read_params(request)
         except web.HTTPRequestEntityTooLarge:
             body = {"ok": False, "error_code": 413, "description": MediaError.TOO_LARGE}
             return web.json_response(body, status=413)
+        reply = await self.call(
+            request.match_info["token"], request.match_info["method"], raw, _gone(request)
+        )
+        if reply is None:
+            return web.Response(status=504)  # nobody reads it: the client gave up, or the server stops
+        return web.Response(text=reply.text, status=reply.status, content_type=reply.content_type)
+
+    async def call(self, token: str, method_raw: str, raw: dict[str, Any], gone: Gone) -> Reply | None:
+        """A Bot API request (``raw``: its parameters as strings, JSON or :class:`Upload`), answered as Telegram
+        answers it, or as a fault switched on makes it; None when it is never answered (a hung or lost call,
+        once its client gave up or the server stopped)."""
+        known = self._methods.get(method_raw.lower())
+        method = known[0] if known else method_raw
+        params = Params(raw)
         is_polling = method == "getUpdates"
         if not is_polling:
             self._activity.in_flight += 1
         try:
-            if request.match_info["token"] != self.token:
+            if token != self.token:
                 raise ApiError(401, Description.UNAUTHORIZED)
             if known is None:
                 raise ApiError(404, Description.NOT_FOUND)
             fault = self.faults.find(method)
             if fault is not None:
-                faulty = await self._meet_fault(method, fault, request)
-                if faulty is not None:
+                faulty = await self._meet_fault(method, fault, gone)
+                if faulty is not None or fault.kind is FaultKind.HANG:
                     return faulty
             result = await known[1](params)
             if fault is not None and fault.kind is FaultKind.LOSE:
@@ -702,23 +833,26 @@ class FakeTelegram:
                 if self.observer is not None:
                     self.observer.on_call(method, params, result, None, time.monotonic())
                 self.faults.lost += 1
-                await self.faults.hang(_gone(request))  # executed; the answer never comes back
+                await self.faults.hang(gone)  # executed; the answer never comes back
+                return None
         except ApiError as error:
             self.stats.record(method, params.chat_id, error.code)
             if self.observer is not None:
                 self.observer.on_call(method, params, None, error, time.monotonic())
-            return web.json_response(error.to_json(), status=error.code)
+            return Reply.json(error.to_json(), error.code)
         finally:
             if not is_polling:
                 self._activity.in_flight -= 1
                 self._activity.last = time.monotonic()
+                self._activity.last_at = self.clock.now()
         self.stats.record(method, params.chat_id, None)
         if self.observer is not None:
             self.observer.on_call(method, params, result, None, time.monotonic())
-        return web.json_response({"ok": True, "result": result})
+        return Reply.json({"ok": True, "result": result})
 
-    async def _meet_fault(self, method: str, fault: Fault, request: web.Request) -> web.Response | None:
-        """What a faulty network does to this call: an answer instead of the call's, or None to go on."""
+    async def _meet_fault(self, method: str, fault: Fault, gone: Gone) -> Reply | None:
+        """What a faulty network does to this call: an answer instead of the call's, or None to go on (a hung
+        call: None once its client gave up)."""
         if fault.kind is FaultKind.SLOW:
             await self.faults.delay(fault)
             return None
@@ -727,18 +861,17 @@ class FakeTelegram:
         if fault.kind is FaultKind.GARBLE:
             self.faults.garbled += 1
             self.stats.record(method, None, 200)
-            return web.Response(text='{"ok": true, "resu', status=200, content_type="application/json")
+            return Reply(200, '{"ok": true, "resu')
         if fault.kind is FaultKind.HANG:
             self.faults.hangs += 1
-            await self.faults.hang(_gone(request))
-            return web.Response(status=504)  # nobody reads it: the client gave up, or the server stops
+            await self.faults.hang(gone)
+            return None
         self.faults.errors += 1
         self.stats.record(method, None, fault.code)
         reason = REASONS.get(fault.code, "Server Error")
         if fault.is_html:
-            return web.Response(text=GATEWAY_PAGE, status=fault.code, content_type="text/html")
-        body = {"ok": False, "error_code": fault.code, "description": reason}
-        return web.json_response(body, status=fault.code)
+            return Reply(fault.code, GATEWAY_PAGE, "text/html")
+        return Reply.json({"ok": False, "error_code": fault.code, "description": reason}, fault.code)
 
     # --- network faults, for tests -------------------------------------------------------------------------
     def fail(self, seconds: float, *methods: str, code: int = 502, html: bool = False) -> None:
@@ -1057,7 +1190,7 @@ class FakeTelegram:
     async def _get_chat_member(self, params: Params) -> JSON:
         chat = self._target_chat(params)
         if self.member_delay:
-            await asyncio.sleep(self.member_delay)
+            await self.clock.sleep(self.member_delay * self.clock.speed)
         self.member_calls += 1
         answer = self._member_json(chat, params.require_int("user_id"))
         return {k: v for k, v in answer.items() if k not in self.member_fields_left_out}
@@ -1296,7 +1429,7 @@ class FakeTelegram:
     async def _answer_inline_query(self, params: Params) -> bool:
         """answerInlineQuery: the checks are in ``inline.py``."""
         query = self._inline_queries.get(params.str_("inline_query_id") or "")
-        if query is None or query.is_answered or time.monotonic() - query.created > self.callback_ttl:
+        if query is None or query.is_answered or self._is_too_old(query.created):
             raise bad_request(Description.QUERY_INVALID)
 
         def compose_text(raw: dict[str, Any]) -> tuple[str, tuple[Entity, ...]]:
@@ -1328,7 +1461,7 @@ class FakeTelegram:
 
     async def _answer_callback_query(self, params: Params) -> bool:
         query = self._queries.get(params.str_("callback_query_id") or "")
-        if query is None or query.is_answered or time.monotonic() - query.created > self.callback_ttl:
+        if query is None or query.is_answered or self._is_too_old(query.created):
             raise bad_request(Description.QUERY_INVALID)
         text = params.str_("text")
         if text is not None and len(text) > MAX_CALLBACK_ANSWER_LENGTH:
