@@ -106,30 +106,41 @@ class CallScheduler:
         for queue in self.queues.values():
             if queue.busy or not queue:
                 continue
-            if queue.has_items:
-                key = queue.next_key(now)
-                if key is None:  # only a paced table, whose time has not come
-                    soonest = min(soonest, queue.next_time() - now)
+            if not queue.ready:
+                ready_at = self._ready_at(queue, now)
+                if ready_at > now:
+                    soonest = min(soonest, ready_at - now)
                     continue
-                if queue.is_held(key, self.unsent):
+            key = queue.ready_key
+            if key is None:  # old messages to delete
+                if not cleanup_allowed:
+                    soonest = min(soonest, CLEANUP_POLL)
                     continue
-            elif queue.deletions_due() > now:
-                soonest = min(soonest, queue.deletions_due() - now)
-                continue
-            if queue.retry_at > now:
-                soonest = min(soonest, queue.retry_at - now)
-                continue
-            wait = self.limiter.chat_wait(queue.chat_id, now)
-            if wait > 0:
-                soonest = min(soonest, wait)
-                continue
-            if not queue.has_items and not cleanup_allowed:
-                soonest = min(soonest, CLEANUP_POLL)
+            elif queue.is_held(key, self.unsent):
                 continue
             rank = queue.rank(queue.served)
             if best is None or rank < best_rank:
                 best, best_rank = queue, rank
         return best, soonest
+
+    def _ready_at(self, queue: ChatQueue, now: float) -> float:
+        """The clock time the chat's next call may go (a paced table's time, old messages' batch, a back-off, the
+        chat's rate windows): the queue remembers it until it changes — passed over until then, or ready."""
+        if queue.idle_until > now:
+            return queue.idle_until
+        key = queue.next_key(now) if queue.has_items else None
+        if key is not None:
+            until = now
+        elif queue.has_items:  # only a paced table, whose time has not come
+            until = queue.next_time()
+        else:
+            until = queue.deletions_due()
+        until = max(until, queue.retry_at, now + self.limiter.chat_wait(queue.chat_id, now))
+        if until > now:
+            queue.idle_until = until
+        else:
+            queue.ready, queue.ready_key = True, key
+        return until
 
     async def _run(self) -> None:
         while not self._closed:
@@ -170,6 +181,7 @@ class CallScheduler:
             log.exception("outbox call to chat %s failed", queue.chat_id)
         finally:
             queue.busy = False
+            queue.changed()
             self.settle(queue)
             if not self._closed:
                 self._wake.set()
