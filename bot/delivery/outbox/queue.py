@@ -84,9 +84,15 @@ class TextFile:
 Media = SheetPhoto | TextFile
 
 
-def digest(text: str, markup: InlineKeyboardMarkup | None, media: Media | None = None) -> str:
-    """A fingerprint of a message's content: equal fingerprints need no edit."""
-    payload = text + "\x00" + (markup.model_dump_json(exclude_none=True) if markup else "")
+def buttons_json(markup: InlineKeyboardMarkup | None) -> str | None:
+    """An inline keyboard as the Bot API takes it (JSON; None: no buttons)."""
+    return markup.model_dump_json(exclude_none=True) if markup else None
+
+
+def digest(text: str, buttons: str | None, media: Media | None = None) -> str:
+    """A fingerprint of a message's content (``buttons``: its keyboard's JSON): equal fingerprints need no
+    edit."""
+    payload = text + "\x00" + (buttons or "")
     if media is not None:
         payload += "\x00" + repr(media)
     return hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
@@ -116,6 +122,7 @@ class Live:
     paced: bool = False
     """At most one call per ``OutboxLimits.paced_interval`` (a group's table)."""
     _digest: str | None = None
+    _buttons: str | None = None
     after: frozenset[int] = frozenset()
     """Notices (to other chats) that must have gone out first: a deal's result in the group before the hands
     of the next deal."""
@@ -126,12 +133,21 @@ class Live:
     def digest(self) -> str:
         """The content's fingerprint, computed once per content (it is compared and stored several times)."""
         if self._digest is None:
-            self._digest = digest(self.text, self.markup, self.media)
+            self._digest = digest(self.text, self.buttons, self.media)
         return self._digest
+
+    @property
+    def buttons(self) -> str | None:
+        """The keyboard as the Bot API takes it (JSON), made once per content: its fingerprint and its call
+        both use it."""
+        if self._buttons is None:
+            self._buttons = buttons_json(self.markup)
+        return self._buttons
 
     def change(self, text: str, markup: InlineKeyboardMarkup | None, media: Media | None = None) -> None:
         """Newer content for the same message."""
-        self.text, self.markup, self.media, self._digest = text, markup, media, None
+        self.text, self.markup, self.media = text, markup, media
+        self._digest = self._buttons = None
 
     def needs_call(self, known: LiveMessage | None) -> bool:
         """Telegram shows something else (``known``: what it last accepted for this slot), or nothing yet."""
