@@ -99,35 +99,38 @@ class CallScheduler:
         """The chat to call now, if any; else the clock seconds until one may be ready."""
         best: ChatQueue | None = None
         best_rank = 0.0
-        soonest = IDLE_WAKE
+        wake_at = now + IDLE_WAKE
         cleanup_allowed = (
             self.limiter.global_room(now) >= self.limiter.limits.global_per_second * SPARE_FOR_CLEANUP
         )
         for queue in self.queues.values():
+            until = queue.idle_until
+            if until > now:  # found waiting, and unchanged since (most chats, most of the time)
+                if until < wake_at:
+                    wake_at = until
+                continue
             if queue.busy or not queue:
                 continue
             if not queue.ready:
-                ready_at = self._ready_at(queue, now)
-                if ready_at > now:
-                    soonest = min(soonest, ready_at - now)
+                until = self._ready_at(queue, now)
+                if until > now:
+                    wake_at = min(wake_at, until)
                     continue
             key = queue.ready_key
             if key is None:  # old messages to delete
                 if not cleanup_allowed:
-                    soonest = min(soonest, CLEANUP_POLL)
+                    wake_at = min(wake_at, now + CLEANUP_POLL)
                     continue
             elif queue.is_held(key, self.unsent):
                 continue
             rank = queue.rank(queue.served)
             if best is None or rank < best_rank:
                 best, best_rank = queue, rank
-        return best, soonest
+        return best, wake_at - now
 
     def _ready_at(self, queue: ChatQueue, now: float) -> float:
         """The clock time the chat's next call may go (a paced table's time, old messages' batch, a back-off, the
         chat's rate windows): the queue remembers it until it changes — passed over until then, or ready."""
-        if queue.idle_until > now:
-            return queue.idle_until
         key = queue.next_key(now) if queue.has_items else None
         if key is not None:
             until = now
