@@ -111,12 +111,13 @@ class CallScheduler:
                 continue
             if queue.busy or not queue:
                 continue
-            if not queue.ready:
-                until = self._ready_at(queue, now)
+            if queue.ready:
+                key = queue.ready_key
+            else:
+                until, key = self._look(queue, now)
                 if until > now:
                     wake_at = min(wake_at, until)
                     continue
-            key = queue.ready_key
             if key is None:  # old messages to delete
                 if not cleanup_allowed:
                     wake_at = min(wake_at, now + CLEANUP_POLL)
@@ -128,9 +129,11 @@ class CallScheduler:
                 best, best_rank = queue, rank
         return best, wake_at - now
 
-    def _ready_at(self, queue: ChatQueue, now: float) -> float:
+    def _look(self, queue: ChatQueue, now: float) -> tuple[float, str | int | None]:
         """The clock time the chat's next call may go (a paced table's time, old messages' batch, a back-off, the
-        chat's rate windows): the queue remembers it until it changes — passed over until then, or ready."""
+        chat's rate windows) and its item (None: old messages to delete). The queue remembers what time cannot
+        undo until it changes: passed over until then, or ready (unless an item ahead of the one found comes due
+        later and would go first)."""
         key = queue.next_key(now) if queue.has_items else None
         if key is not None:
             until = now
@@ -141,9 +144,9 @@ class CallScheduler:
         until = max(until, queue.retry_at, now + self.limiter.chat_wait(queue.chat_id, now))
         if until > now:
             queue.idle_until = until
-        else:
+        elif key is None or key == queue.order[0]:
             queue.ready, queue.ready_key = True, key
-        return until
+        return until, key
 
     async def _run(self) -> None:
         while not self._closed:
