@@ -92,7 +92,8 @@ class Translator:
     def t(self, key: str, **args: object) -> str:
         """The message ``key`` with ``args`` filled in (remembered: Fluent formats slowly, texts repeat)."""
         try:
-            memo_key: Hashable = (key, *((name, type(v), v) for name, v in args.items()))
+            # Most texts take no arguments: their key is the message's own (no tuple to build and hash).
+            memo_key: Hashable = (key, *args.items(), *map(type, args.values())) if args else key
             text = self._memo.get(memo_key)
         except TypeError:  # an argument that cannot be a key: formatted every time
             return self._format(key, args)

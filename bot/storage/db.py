@@ -4,8 +4,8 @@ Every statement runs on aiosqlite's own thread, never on the event loop's: a slo
 volume stalls that thread, not the loop that answers every press. A trip there and back costs CPU (the thread
 hand-off), so the bot makes few of them:
 
-- :meth:`Database.write` runs a :class:`Batch` — the writes a change gathered — as one transaction:
-  ``BEGIN IMMEDIATE``, one ``executemany`` per statement (every row of a table at once), ``COMMIT``;
+- :meth:`Database.write` runs a :class:`Batch` — the writes a change gathered — as one transaction in one
+  trip: ``BEGIN IMMEDIATE``, one ``executemany`` per statement (every row of a table at once), ``COMMIT``;
 - rows that may wait a moment (what the outbox delivered, updates that changed nothing) are :class:`Deferred`:
   they ride with the next transaction, or one of their own after :data:`RIDE_WITHIN` (the outbox's are in a
   journal file meanwhile, so a kill loses none); reads of a running game come from the service's cache.
@@ -29,6 +29,7 @@ import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any, Final
 
@@ -201,9 +202,19 @@ class Database:
     async def write(self, batch: Batch, *, patience: float | None = None) -> None:
         """Store ``batch`` in one transaction, with the deferred rows waiting to ride along (rows of the same
         statement in one ``executemany``); nothing at all when both are empty. A guard that fails
-        (:class:`GuardError`) or any error rolls everything back. ``patience``: as for :meth:`tx`."""
-        async with self.tx(batch, patience=patience):
-            pass
+        (:class:`GuardError`) or any error rolls everything back. ``patience``: as for :meth:`tx`.
+
+        The whole transaction — ``BEGIN IMMEDIATE``, every statement, ``COMMIT`` — is one trip to SQLite's thread
+        (:func:`_write_through`), not one a statement: each trip costs the loop a thread hand-off."""
+        async with self._turn(patience) as deadline:
+            self._check_open()
+            own = len(batch)
+            stamps = [rider.take(batch) for rider in self._riders]
+            if batch:
+                self._begin()
+                await self._write_in_one_trip(batch, deadline)
+                self.ridden += len(batch) - own
+            await self._committed(stamps, begun=bool(batch))
 
     @asynccontextmanager
     async def tx(self, batch: Batch | None = None, *, patience: float | None = None) -> AsyncIterator[Tx]:
@@ -211,6 +222,13 @@ class Database:
         deferred rows; it begins with its first statement (at once when rows wait), and rolls back on an
         exception. ``patience``: real seconds it waits for a write lock another process holds (``busy_timeout``
         when None)."""
+        async with self._turn(patience) as deadline, self._transaction(batch, deadline) as tx:
+            yield tx
+
+    @asynccontextmanager
+    async def _turn(self, patience: float | None) -> AsyncIterator[float]:
+        """The connection's lock, held for one transaction; the monotonic deadline until which a lock another
+        process holds is waited for. The database's trouble is told as it begins and as it ends."""
         # The default patience counts the place in the queue too (behind a lock held elsewhere, waits add up);
         # a chosen one (deferred rows: none) waits its turn as usual, then that long for the lock.
         held = self.trouble is Trouble.BUSY
@@ -231,8 +249,7 @@ class Database:
             deadline = time.monotonic() + (min(patience, self.busy_probe) if held else patience)
         holding = time.perf_counter()
         try:
-            async with self._transaction(batch, deadline) as tx:
-                yield tx
+            yield deadline
         except sqlite3.Error as exc:
             self.trouble = self.troubles.failed(exc, self.trouble, full_wait=patience is None)
             raise
@@ -255,9 +272,7 @@ class Database:
             if begun:
                 return
             begun = True
-            self.transactions += 1
-            if self.on_transaction is not None:
-                self.on_transaction()
+            self._begin()
             await self._busy_retry("BEGIN IMMEDIATE", max(0.0, deadline - time.monotonic()))
             if riding:
                 await self._run(riding)
@@ -273,6 +288,16 @@ class Database:
             if begun:
                 await self._rollback()
             raise
+        await self._committed(stamps, begun=begun)
+
+    def _begin(self) -> None:
+        self.transactions += 1
+        if self.on_transaction is not None:
+            self.on_transaction()
+
+    async def _committed(self, stamps: list[int], *, begun: bool) -> None:
+        """A transaction ended well: the deferred rows it took (at ``stamps``) are stored; if it wrote anything,
+        the trouble is over, a checkpoint may be due and the file is looked at."""
         for rider, stamp in zip(self._riders, stamps, strict=True):
             rider.stored(stamp)
         if begun:
@@ -411,8 +436,29 @@ class Database:
             self.statements += 1
             with self._away():
                 cursor = await self._conn.executemany(sql, rows)
-            if changes is not None and cursor.rowcount != changes:
-                raise GuardError(f"{sql.split(' WHERE ')[0]}: changed {cursor.rowcount} rows, not {changes}")
+            _guard(sql, cursor.rowcount, changes)
+
+    async def _write_in_one_trip(self, batch: Batch, deadline: float) -> None:
+        """The whole transaction of ``batch`` on SQLite's thread at once; while another process holds the write
+        lock, tried again whole (nothing of it was stored) until ``deadline`` (monotonic)."""
+        self.statements += len(batch) + 2  # BEGIN, an executemany per statement, COMMIT
+        pause = BUSY_PAUSES[0]
+        while True:
+            try:
+                with self._away():
+                    await self._on_thread(partial(_write_through, batch=batch))
+                return
+            except sqlite3.OperationalError as exc:
+                if not is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
+            pause = min(pause * 2, BUSY_PAUSES[1])
+
+    async def _on_thread(self, work: Callable[[sqlite3.Connection], None]) -> None:
+        """``work`` with the connection, on SQLite's thread, in one trip however many statements it runs (aiosqlite
+        runs its own helpers so; it offers no public call for one of ours)."""
+        conn = self._conn
+        await conn._execute(work, conn._conn)  # type: ignore[no-untyped-call]
 
     async def _busy_retry(self, sql: str, patience: float | None = None) -> None:
         """Run ``sql``; while another process holds the lock it needs, try again for up to ``patience`` seconds
@@ -472,6 +518,27 @@ class Database:
         self._checkpoint = task = asyncio.get_running_loop().create_task(self._run_checkpoint("TRUNCATE"))
         await asyncio.wait({task})
         return size
+
+
+def _write_through(conn: sqlite3.Connection, batch: Batch) -> None:
+    """On SQLite's thread: ``BEGIN IMMEDIATE``, the batch's statements (one ``executemany`` each, its guard
+    checked), ``COMMIT``; rolled back on any failure, so it can be tried again whole."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for sql, rows, changes in batch.items():
+            _guard(sql, conn.executemany(sql, rows).rowcount, changes)
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        raise
+
+
+def _guard(sql: str, changed: int, changes: int | None) -> None:
+    """A guarded statement must have changed ``changes`` rows (None: any number)."""
+    if changes is not None and changed != changes:
+        raise GuardError(f"{sql.split(' WHERE ')[0]}: changed {changed} rows, not {changes}")
 
 
 def _statements(script: str) -> list[str]:

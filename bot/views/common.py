@@ -8,6 +8,7 @@ public fields, so any seat's view will do for them.
 
 from __future__ import annotations
 
+import functools
 import html
 import unicodedata
 from collections import Counter
@@ -139,6 +140,8 @@ MAX_TEXT: Final = 4096
 MAX_ANSWER: Final = 200
 MAX_ROW: Final = 8
 MAX_BUTTONS: Final = 100
+NAMES_KEPT: Final = 4096
+"""Names :func:`isolated` keeps made safe (the most recently used)."""
 
 TALLY_KEEP_STEPS: Final[tuple[int | None, ...]] = (None, 12, 8, 5, 3, 1, 0)
 """How many crossed-out totals a tally line keeps, tried in turn until the text fits."""
@@ -197,11 +200,13 @@ def without_bidi_controls(text: str) -> str:
     return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
 
 
+@functools.lru_cache(maxsize=NAMES_KEPT)
 def isolated(text: str) -> str:
     """Text someone chose, made safe to stand in a line of other people's text (plain, not escaped): its bidi
     controls taken out, and — when it holds a right-to-left letter or digit — set in a Unicode isolate, so its
     direction cannot reorder the rest of the line. A left-to-right name stays as it was typed: some Telegram
-    clients draw the isolate's marks, and it would change nothing there."""
+    clients draw the isolate's marks, and it would change nothing there. (Kept for the names seen last: every
+    message of a game writes its players' names, each looked at letter by letter.)"""
     clean = without_bidi_controls(text)
     if any(unicodedata.bidirectional(ch) in BIDI_MOVERS for ch in clean):
         return FSI + clean + PDI

@@ -19,6 +19,8 @@ from aiogram.types import User
 
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits, Priority, RateLimiter
+from bot.delivery.outbox.queue import ChatQueue, Live
+from bot.delivery.outbox.scheduler import CallScheduler
 from bot.delivery.outbox.serving import KeptResponsesSession
 from bot.storage import Database
 from tests.bot.conftest import BotRunner, outbox_world, play_until, turn_message, two_player_party
@@ -27,6 +29,7 @@ from tests.fakebot.models import FakeUser
 from tests.fakebot.server import ApiError, Params
 
 SPEED = 20.0
+PACED = OutboxLimits().paced_interval
 """Slower than the other outbox tests: the order of calls is checked, so they must not overlap on a busy machine."""
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "deleteMessages", "deleteMessage"}
 
@@ -209,3 +212,26 @@ def test_a_call_on_its_way_keeps_its_place_in_the_bots_window() -> None:
     limiter.restamp(1, first)
     assert limiter.global_wait(clock.now()) > 0  # counted from its answer on
     assert limiter.global_wait(clock.now() + 5) == 0  # and out of the window a second later
+
+
+async def _no_call(_queue: ChatQueue, _stamp: float) -> None:
+    raise AssertionError("pick alone makes no call")
+
+
+def test_a_paced_message_ahead_of_one_held_back_goes_when_its_time_comes() -> None:
+    """A hand waiting for a notice to another chat holds its chat's line only while it is next: a paced copy of
+    the table asked for before it goes once its own time comes (the scheduler remembers what it found of a
+    chat, never past what time changes)."""
+    clock = Clock(1.0)
+    scheduler = CallScheduler(RateLimiter(OutboxLimits(), clock), clock, _no_call)
+    now = clock.now()
+    queue = scheduler.queue(7)
+    queue.lives["v1:7"] = Live("v1:7", 7, 0, "the table", None, False, paced=True)
+    queue.add("v1:7", now, Priority.HAND, ready=now + PACED)
+    queue.lives["h1:7"] = Live("h1:7", 7, 0, "the hand", None, False, after=frozenset({99}))
+    queue.add("h1:7", now, Priority.HAND)
+    scheduler.unsent.add(99)  # the deal's result in the group, not sent yet
+    assert scheduler.pick(now)[0] is None
+    assert scheduler.pick(now + PACED / 2)[0] is None
+    assert scheduler.pick(now + PACED)[0] is queue
+    assert queue.next_key(now + PACED) == "v1:7"  # the call it makes: the table's copy

@@ -49,6 +49,7 @@ def table(result: dict[str, Any]) -> str:
     row("moves per s", lambda f: f"{f['moves_per_s']}")
     row("message calls per move", lambda f: f"{f['message_calls_per_move']}")
     row("bot CPU ms per move", lambda f: f"{f['bot_cpu_ms_per_move']}")
+    row("bot CPU ms per press", lambda f: f"{f['bot_cpu_ms_per_press']}")
     row(
         "db transactions / statements per move",
         lambda f: f"{f['db_transactions_per_move']} / {f['db_statements_per_move']}",

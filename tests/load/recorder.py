@@ -279,6 +279,11 @@ class Recorder:
     def measured(self) -> list[Press]:
         return [p for p in self.presses if self.window.holds(p.at)]
 
+    def answered_in_window(self) -> int:
+        """Presses whose answer came inside the window (made in it or just before): the presses whose work the
+        bot's CPU over the window paid for."""
+        return sum(1 for p in self.presses if p.answered is not None and self.window.holds(p.answered))
+
     def latencies(self) -> dict[str, Any]:
         """Percentiles of every latency over the presses made inside the window."""
         presses = self.measured()
@@ -287,6 +292,7 @@ class Recorder:
         refusals = Counter(p.answer_text for p in presses if p.answered is not None and p.answer_text)
         return {
             "presses": len(presses),
+            "presses_answered_in_window": self.answered_in_window(),
             "accepted_presses": len(accepted),
             "accepted_moves_by_people": len(moves),
             "refused_presses": sum(refusals.values()),

@@ -238,6 +238,7 @@ def _figures(
     moves = sum(moves_by_actor.values())
     per_move = 1 / moves if moves else 0.0
     cpu_s = cpu[1].cpu_s - cpu[0].cpu_s
+    answered = rec.answered_in_window()
     message_calls = sum(n for method, n in rec.calls.items() if method in VISIBLE_METHODS)
     return {
         "bot": str(target),
@@ -260,6 +261,7 @@ def _figures(
             kind: round(n * per_move, 3) for kind, n in rec.message_calls.most_common()
         },
         "bot_cpu_ms_per_move": round(cpu_s * 1000 * per_move, 2),
+        "bot_cpu_ms_per_press": round(cpu_s * 1000 / answered, 2) if answered else 0.0,
         "db_transactions_per_move": round(db.get(DB_FIGURES[0], 0.0) * per_move, 2) if db else None,
         "db_statements_per_move": round(db.get(DB_FIGURES[1], 0.0) * per_move, 2) if db else None,
         "bot_cpu_percent_of_a_core": round(cpu_s / window * 100, 1) if window else 0.0,
@@ -291,7 +293,7 @@ def ratios(ours: dict[str, Any], floor: dict[str, Any]) -> dict[str, float | Non
         return round(a / b, 2)
 
     result = {f"{key}.{q}": ratio(ours[key][q], floor[key][q]) for key, q in RATIO_KEYS}
-    for key in ("bot_cpu_ms_per_move", "message_calls_per_move", "peak_rss_mb"):
+    for key in ("bot_cpu_ms_per_move", "bot_cpu_ms_per_press", "message_calls_per_move", "peak_rss_mb"):
         result[key] = ratio(ours[key], floor[key])
     return result
 

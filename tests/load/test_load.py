@@ -30,6 +30,7 @@ FIGURES = (
     "calls_per_move",
     "message_calls_per_move",
     "bot_cpu_ms_per_move",
+    "bot_cpu_ms_per_press",
     "too_many_requests",
     "not_modified",
     "peak_rss_mb",
@@ -65,6 +66,7 @@ async def test_the_benchmark_plays_both_kinds_of_games_and_reports_every_figure(
         for key in ("press_to_answer_ms", "press_to_own_edit_ms"):
             assert all(figures[key][q] is not None for q in QUANTILES), (name, key)
         assert figures["bot_cpu_ms_per_move"] > 0 and figures["peak_rss_mb"] > 0, name
+        assert figures["bot_cpu_ms_per_press"] > 0 and figures["presses_answered_in_window"] > 0, name
         assert figures["calls_per_move"]["answerCallbackQuery"] > 0, name
     ours = result["ours"]
     assert ours["moves"]["player"] > 0 and ours["moves"]["bot"] > 0, "people and bot players both moved"
@@ -74,5 +76,6 @@ async def test_the_benchmark_plays_both_kinds_of_games_and_reports_every_figure(
     assert ours["calls_per_move"]["sendMessage"] > 0, "turn notices are new messages"
     ratios = result["ratios_ours_to_floor"]
     assert ratios["press_to_answer_ms.p50"] is not None and ratios["bot_cpu_ms_per_move"] is not None
+    assert ratios["bot_cpu_ms_per_press"] is not None
     assert json.loads(json.dumps(result)) == result
     assert "press→answer" in table(result)

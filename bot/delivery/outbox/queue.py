@@ -84,9 +84,15 @@ class TextFile:
 Media = SheetPhoto | TextFile
 
 
-def digest(text: str, markup: InlineKeyboardMarkup | None, media: Media | None = None) -> str:
-    """A fingerprint of a message's content: equal fingerprints need no edit."""
-    payload = text + "\x00" + (markup.model_dump_json(exclude_none=True) if markup else "")
+def buttons_json(markup: InlineKeyboardMarkup | None) -> str | None:
+    """An inline keyboard as the Bot API takes it (JSON; None: no buttons)."""
+    return markup.model_dump_json(exclude_none=True) if markup else None
+
+
+def digest(text: str, buttons: str | None, media: Media | None = None) -> str:
+    """A fingerprint of a message's content (``buttons``: its keyboard's JSON): equal fingerprints need no
+    edit."""
+    payload = text + "\x00" + (buttons or "")
     if media is not None:
         payload += "\x00" + repr(media)
     return hashlib.blake2b(payload.encode(), digest_size=12).hexdigest()
@@ -116,6 +122,7 @@ class Live:
     paced: bool = False
     """At most one call per ``OutboxLimits.paced_interval`` (a group's table)."""
     _digest: str | None = None
+    _buttons: str | None = None
     after: frozenset[int] = frozenset()
     """Notices (to other chats) that must have gone out first: a deal's result in the group before the hands
     of the next deal."""
@@ -126,12 +133,21 @@ class Live:
     def digest(self) -> str:
         """The content's fingerprint, computed once per content (it is compared and stored several times)."""
         if self._digest is None:
-            self._digest = digest(self.text, self.markup, self.media)
+            self._digest = digest(self.text, self.buttons, self.media)
         return self._digest
+
+    @property
+    def buttons(self) -> str | None:
+        """The keyboard as the Bot API takes it (JSON), made once per content: its fingerprint and its call
+        both use it."""
+        if self._buttons is None:
+            self._buttons = buttons_json(self.markup)
+        return self._buttons
 
     def change(self, text: str, markup: InlineKeyboardMarkup | None, media: Media | None = None) -> None:
         """Newer content for the same message."""
-        self.text, self.markup, self.media, self._digest = text, markup, media, None
+        self.text, self.markup, self.media = text, markup, media
+        self._digest = self._buttons = None
 
     def needs_call(self, known: LiveMessage | None) -> bool:
         """Telegram shows something else (``known``: what it last accepted for this slot), or nothing yet."""
@@ -170,6 +186,16 @@ class ChatQueue:
     """No call before this clock time (a failure's back-off, a 429)."""
     failures: int = 0
     """Failed calls in a row (network, timeout, 5xx): how long the chat waits before the next try."""
+    idle_until: float = 0.0
+    """Clock time before which nothing of the chat may go, as the scheduler last found it (a paced table's time,
+    old messages waiting for their batch, a back-off, the chat's rate windows): it need not look again before
+    then ..."""
+    ready: bool = False
+    """... or the scheduler found its next call's time come and its windows free, which time cannot undo: its
+    item is ``ready_key`` (None: old messages to delete). Every change of the queue forgets both."""
+    ready_key: str | int | None = None
+    _ranked: tuple[float, float] | None = None
+    """The last :meth:`rank`: its ``served`` and the rank (forgotten on every change)."""
 
     def __bool__(self) -> bool:
         return bool(self.order or self.to_delete)
@@ -181,12 +207,19 @@ class ChatQueue:
     def add(self, key: str | int, now: float, priority: Priority, ready: float = 0.0) -> None:
         """Queue ``key`` (its content is already in ``lives`` or ``notices``), or make it more urgent;
         ``ready``: not before this clock time (a paced message)."""
+        self.changed()
         asked = self.asked.get(key)
         if asked is not None:
             self.asked[key] = (min(asked[0], max(now, ready)), min(asked[1], priority))
             return
         self.order.append(key)
         self.asked[key] = (max(now, ready), priority)
+
+    def changed(self) -> None:
+        """Something of the chat changed (what waits, a call ended): the scheduler looks at it afresh."""
+        self.idle_until = 0.0
+        self.ready, self.ready_key = False, None
+        self._ranked = None
 
     def next_key(self, now: float) -> str | int | None:
         """The first pending item whose time has come (a paced table's may be later, see ``add``)."""
@@ -208,12 +241,14 @@ class ChatQueue:
         result before the next deal's table): ``key`` moves to the back of the line, keeping its asked time."""
         if key not in self.asked:
             return
+        self.changed()
         position = self.order.index(key)
         if any(isinstance(k, int) for k in list(self.order)[position + 1 :]):
             del self.order[position]
             self.order.append(key)
 
     def pop(self, key: str | int) -> tuple[Item, tuple[float, Priority]]:
+        self.changed()
         self.order.remove(key)
         asked = self.asked.pop(key)
         item: Item = self.lives.pop(key) if isinstance(key, str) else self.notices.pop(key)
@@ -221,12 +256,14 @@ class ChatQueue:
 
     def discard(self, key: str) -> None:
         """Forget a pending live message (it needs no call any more)."""
+        self.changed()
         self.lives.pop(key, None)
         if self.asked.pop(key, None) is not None:
             self.order.remove(key)
 
     def put_back(self, item: Item, asked: tuple[float, Priority]) -> None:
         """A call that must be tried again goes first in the chat's line, unless newer content replaced it."""
+        self.changed()
         if isinstance(item, Notice):
             self.notices[item.id] = item
             self.order.appendleft(item.id)
@@ -245,6 +282,7 @@ class ChatQueue:
     def delete_later(self, message_id: int, now: float, *, urgent: bool = True) -> None:
         """Delete this old message: soon if ``urgent`` (it offers moves, or its turn is over), else with the
         chat's next batch."""
+        self.changed()
         if not self.to_delete:
             self.deletions_since = now
         self.to_delete.append(message_id)
@@ -255,6 +293,7 @@ class ChatQueue:
     def hurry_deletions(self, now: float) -> None:
         """Delete the old messages waiting for a batch soon (a deal or the party is over), and those the calls
         already queued replace."""
+        self.changed()
         if self.urgent_since is None:
             self.urgent_since = now
 
@@ -268,6 +307,7 @@ class ChatQueue:
         return self.deletions_since + LAZY_AGE
 
     def take_deletions(self, now: float) -> list[int]:
+        self.changed()
         batch, self.to_delete = self.to_delete[:DELETE_BATCH], self.to_delete[DELETE_BATCH:]
         if self.to_delete:
             self.deletions_since = now
@@ -276,6 +316,7 @@ class ChatQueue:
         return batch
 
     def clear(self) -> None:
+        self.changed()
         self.order.clear()
         self.lives.clear()
         self.notices.clear()
@@ -286,10 +327,16 @@ class ChatQueue:
     def rank(self, served: float) -> float:
         """The chat's place in the bot's line: its most urgent call, none earlier than the chat's last service.
 
-        Every call a chat makes sends it to the back of the line among equals: round-robin between chats."""
+        Every call a chat makes sends it to the back of the line among equals: round-robin between chats. Kept
+        until the queue changes (the scheduler asks on every call the bot makes, of every chat that may go)."""
+        if self._ranked is not None and self._ranked[0] == served:
+            return self._ranked[1]
         if self.asked:
-            return min(max(asked, served) + HEADSTART[priority] for asked, priority in self.asked.values())
-        return max(self.deletions_due(), served) + HEADSTART[Priority.CLEANUP]
+            rank = min(max(asked, served) + HEADSTART[priority] for asked, priority in self.asked.values())
+        else:
+            rank = max(self.deletions_due(), served) + HEADSTART[Priority.CLEANUP]
+        self._ranked = (served, rank)
+        return rank
 
 
 KNOWN_CACHED: Final = 5000

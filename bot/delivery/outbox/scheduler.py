@@ -99,37 +99,54 @@ class CallScheduler:
         """The chat to call now, if any; else the clock seconds until one may be ready."""
         best: ChatQueue | None = None
         best_rank = 0.0
-        soonest = IDLE_WAKE
+        wake_at = now + IDLE_WAKE
         cleanup_allowed = (
             self.limiter.global_room(now) >= self.limiter.limits.global_per_second * SPARE_FOR_CLEANUP
         )
         for queue in self.queues.values():
+            until = queue.idle_until
+            if until > now:  # found waiting, and unchanged since (most chats, most of the time)
+                if until < wake_at:
+                    wake_at = until
+                continue
             if queue.busy or not queue:
                 continue
-            if queue.has_items:
-                key = queue.next_key(now)
-                if key is None:  # only a paced table, whose time has not come
-                    soonest = min(soonest, queue.next_time() - now)
+            if queue.ready:
+                key = queue.ready_key
+            else:
+                until, key = self._look(queue, now)
+                if until > now:
+                    wake_at = min(wake_at, until)
                     continue
-                if queue.is_held(key, self.unsent):
+            if key is None:  # old messages to delete
+                if not cleanup_allowed:
+                    wake_at = min(wake_at, now + CLEANUP_POLL)
                     continue
-            elif queue.deletions_due() > now:
-                soonest = min(soonest, queue.deletions_due() - now)
-                continue
-            if queue.retry_at > now:
-                soonest = min(soonest, queue.retry_at - now)
-                continue
-            wait = self.limiter.chat_wait(queue.chat_id, now)
-            if wait > 0:
-                soonest = min(soonest, wait)
-                continue
-            if not queue.has_items and not cleanup_allowed:
-                soonest = min(soonest, CLEANUP_POLL)
+            elif queue.is_held(key, self.unsent):
                 continue
             rank = queue.rank(queue.served)
             if best is None or rank < best_rank:
                 best, best_rank = queue, rank
-        return best, soonest
+        return best, wake_at - now
+
+    def _look(self, queue: ChatQueue, now: float) -> tuple[float, str | int | None]:
+        """The clock time the chat's next call may go (a paced table's time, old messages' batch, a back-off, the
+        chat's rate windows) and its item (None: old messages to delete). The queue remembers what time cannot
+        undo until it changes: passed over until then, or ready (unless an item ahead of the one found comes due
+        later and would go first)."""
+        key = queue.next_key(now) if queue.has_items else None
+        if key is not None:
+            until = now
+        elif queue.has_items:  # only a paced table, whose time has not come
+            until = queue.next_time()
+        else:
+            until = queue.deletions_due()
+        until = max(until, queue.retry_at, now + self.limiter.chat_wait(queue.chat_id, now))
+        if until > now:
+            queue.idle_until = until
+        elif key is None or key == queue.order[0]:
+            queue.ready, queue.ready_key = True, key
+        return until, key
 
     async def _run(self) -> None:
         while not self._closed:
@@ -170,6 +187,7 @@ class CallScheduler:
             log.exception("outbox call to chat %s failed", queue.chat_id)
         finally:
             queue.busy = False
+            queue.changed()
             self.settle(queue)
             if not self._closed:
                 self._wake.set()

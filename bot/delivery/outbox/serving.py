@@ -5,8 +5,10 @@ again with back-off, a refusal that drops the message, a group that became a sup
 
 Below :class:`ChatServer`: the calls themselves (:class:`TelegramCalls`: send, edit, delete, each counted; a send
 whose answer never came may have been made all the same, so the next send that goes through in that chat clears
-the lost copy) and :class:`KeptResponsesSession`, an aiogram session that builds each ``Response[...]`` class
-once (pydantic keeps them by weak reference only, and building one again costs about 3 ms of the loop).
+the lost copy; a text message's send and edit are :class:`SendText` and :class:`EditText`, which take the
+keyboard as the JSON the content's fingerprint was made of and read of the answer the message's id alone) and
+:class:`KeptResponsesSession`, an aiogram session that builds each ``Response[...]`` class once (pydantic keeps
+them by weak reference only, and building one again costs about 3 ms of the loop).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from enum import Enum
 from typing import Any, Final, Protocol
 
 from aiogram import Bot
+from aiogram.client.default import Default
 from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.exceptions import (
     AiogramError,
@@ -41,6 +44,7 @@ from aiogram.types import (
     InputMediaPhoto,
     LinkPreviewOptions,
     Message,
+    MessageId,
 )
 
 from bot.clock import Clock
@@ -194,7 +198,7 @@ class ChatServer:
         message_id: int | None = None
         if known is not None and known.chat_id == live.chat_id and not live.resend:
             edited = await self.outbox.telegram.edit(
-                known.chat_id, known.message_id, live.text, live.markup, live.media
+                known.chat_id, known.message_id, live.text, live.buttons, live.media
             )
             if edited is not Edited.GONE:
                 message_id = known.message_id
@@ -204,7 +208,7 @@ class ChatServer:
                     live.slot, None
                 )  # replaced: if the send below fails, the next try only sends
             message_id = await self.outbox.telegram.send(
-                live.chat_id, live.thread_id, live.text, live.markup, live.media
+                live.chat_id, live.thread_id, live.text, live.buttons, live.media
             )
             if known is not None:
                 no_moves = self.outbox.sent.offers_no_moves(known.chat_id, known.message_id)
@@ -230,8 +234,7 @@ class ChatServer:
             self.outbox.scheduler.kick()
 
     async def _deliver_notice(self, notice: Notice) -> None:
-        markup = InlineKeyboardMarkup.model_validate_json(notice.markup) if notice.markup else None
-        await self.outbox.telegram.send(notice.chat_id, notice.thread_id, notice.text, markup)
+        await self.outbox.telegram.send(notice.chat_id, notice.thread_id, notice.text, notice.markup)
         self.outbox.notice_sent.put(notice.id, None)  # stored with the database's next transaction
 
 
@@ -239,6 +242,11 @@ NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 LOST_COPIES_LOOKED_AT: Final = 5
 """Message ids before a send that went through, after one whose answer was lost, looked at for a lost copy."""
 KNOWN_PER_CHAT: Final = 16
+
+
+def _keyboard(buttons: str | None) -> InlineKeyboardMarkup | None:
+    """A keyboard's JSON as aiogram's own methods take it (a photo's, a document's)."""
+    return InlineKeyboardMarkup.model_validate_json(buttons) if buttons else None
 
 
 class Edited(Enum):
@@ -284,19 +292,23 @@ class TelegramCalls:
         chat_id: int,
         thread_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None,
+        buttons: str | None,
         media: Media | None = None,
     ) -> int:
+        """Send a message (``buttons``: its keyboard's JSON); the new message's id."""
         self.calls["send"] += 1
         thread = thread_id or None
         try:
+            message: Message | MessageId
             if media is None:
-                message = await self.bot.send_message(
-                    chat_id,
-                    text,
-                    message_thread_id=thread,
-                    reply_markup=markup,
-                    link_preview_options=NO_PREVIEW,
+                message = await self.bot(
+                    SendText(
+                        chat_id=chat_id,
+                        text=text,
+                        message_thread_id=thread,
+                        reply_markup=buttons,
+                        link_preview_options=NO_PREVIEW,
+                    ),
                     request_timeout=self.request_timeout,
                 )
             else:
@@ -307,7 +319,7 @@ class TelegramCalls:
                         upload,
                         caption=text or None,
                         message_thread_id=thread,
-                        reply_markup=markup,
+                        reply_markup=_keyboard(buttons),
                         request_timeout=self.request_timeout,
                     )
                 else:
@@ -316,7 +328,7 @@ class TelegramCalls:
                         upload,
                         caption=text or None,
                         message_thread_id=thread,
-                        reply_markup=markup,
+                        reply_markup=_keyboard(buttons),
                         request_timeout=self.request_timeout,
                     )
                 self._uploaded(picture, message)
@@ -364,18 +376,21 @@ class TelegramCalls:
         chat_id: int,
         message_id: int,
         text: str,
-        markup: InlineKeyboardMarkup | None,
+        buttons: str | None,
         media: Media | None = None,
     ) -> Edited:
+        """Edit a message (``buttons``: its keyboard's JSON)."""
         self.calls["edit"] += 1
         try:
             if media is None:
-                await self.bot.edit_message_text(
-                    text=text,
-                    chat_id=chat_id,
-                    message_id=message_id,
-                    reply_markup=markup,
-                    link_preview_options=NO_PREVIEW,
+                await self.bot(
+                    EditText(
+                        chat_id=chat_id,
+                        message_id=message_id,
+                        text=text,
+                        reply_markup=buttons,
+                        link_preview_options=NO_PREVIEW,
+                    ),
                     request_timeout=self.request_timeout,
                 )
             else:
@@ -385,7 +400,7 @@ class TelegramCalls:
                     kind(media=upload, caption=text or None),
                     chat_id=chat_id,
                     message_id=message_id,
-                    reply_markup=markup,
+                    reply_markup=_keyboard(buttons),
                     request_timeout=self.request_timeout,
                 )
                 self._uploaded(picture, edited)
@@ -421,6 +436,39 @@ class TelegramCalls:
                     reply_markup=None,
                     request_timeout=self.request_timeout,
                 )
+
+
+class SendText(TelegramMethod[MessageId]):
+    """``sendMessage`` as the outbox makes it: of Telegram's answer it reads the new message's id alone, so the
+    whole :class:`~aiogram.types.Message` the answer holds (its chat, sender, text and buttons) is never built —
+    on a busy bot that costs the loop more than the rest of the call."""
+
+    __returning__ = MessageId
+    __api_method__ = "sendMessage"
+
+    chat_id: int
+    text: str
+    message_thread_id: int | None = None
+    parse_mode: str | Default | None = Default("parse_mode")
+    link_preview_options: LinkPreviewOptions | None = None
+    reply_markup: str | None = None
+    """The inline keyboard's JSON, made once per content (the content's fingerprint is made of it too)."""
+
+
+class EditText(TelegramMethod[MessageId | bool]):
+    """``editMessageText`` as the outbox makes it: the edited message Telegram answers with is never read (see
+    :class:`SendText`)."""
+
+    __returning__ = MessageId | bool
+    __api_method__ = "editMessageText"
+
+    chat_id: int
+    message_id: int
+    text: str
+    parse_mode: str | Default | None = Default("parse_mode")
+    link_preview_options: LinkPreviewOptions | None = None
+    reply_markup: str | None = None
+    """The inline keyboard's JSON (see :class:`SendText`)."""
 
 
 class KeptResponsesSession(AiohttpSession):

@@ -87,9 +87,20 @@ def event_text(event: Event, seats: Sequence[SeatInfo], tr: Translator) -> str |
     return None
 
 
-def _in_words(events: Sequence[Event], seats: Sequence[SeatInfo], tr: Translator, auto: bool) -> list[str]:
-    """The moves among ``events`` in words, one each; ``auto``: the last one marked as the timer's."""
-    texts = [t for t in (event_text(e, seats, tr) for e in events) if t]
+def _in_words(
+    events: Sequence[Event], seats: Sequence[SeatInfo], tr: Translator, auto: bool, last: int | None = None
+) -> list[str]:
+    """The moves among ``events`` in words, one each (``last``: only the last so many — the earlier ones are not
+    written out at all: a deal's moves are many, and a message shows its last few); ``auto``: the last one
+    marked as the timer's."""
+    texts: list[str] = []
+    for event in reversed(events):
+        if last is not None and len(texts) >= last:
+            break
+        text = event_text(event, seats, tr)
+        if text:
+            texts.append(text)
+    texts.reverse()
     if texts and auto:
         texts[-1] = tr.t("move-auto", move=texts[-1])
     return texts
@@ -98,7 +109,7 @@ def _in_words(events: Sequence[Event], seats: Sequence[SeatInfo], tr: Translator
 def last_own_move(events: Sequence[Event], player: int, seats: Sequence[SeatInfo], tr: Translator) -> str:
     """``player``'s own last move among ``events`` (one deal's), in words; "" before their first."""
     own = [e for e in events if e.player == player and e.kind is not EventKind.LEFTOVERS]
-    told = _in_words(own, seats, tr, False)
+    told = _in_words(own, seats, tr, False, last=1)
     return told[-1] if told else ""
 
 
@@ -159,10 +170,12 @@ def _player_lines(table: KonchinkaTable, tr: Translator, *, scores: bool = False
 
 def _event_lines(table: KonchinkaTable, tr: Translator, limit: int, *, title: bool = True) -> list[str]:
     """This deal's last ``limit`` moves in words, the last one marked when the timer made it."""
-    texts = _in_words(table.view.recent_events, table.seats, tr, table.auto_move)
-    if not texts or limit <= 0:
+    if limit <= 0:
         return []
-    lines = [f"· {t}" for t in texts[-limit:]]
+    texts = _in_words(table.view.recent_events, table.seats, tr, table.auto_move, last=limit)
+    if not texts:
+        return []
+    lines = [f"· {t}" for t in texts]
     return [tr.t("table-moves"), *lines] if title else lines
 
 
