@@ -72,8 +72,9 @@ def make_settings(tg: FakeTelegram, db_path: Path, **overrides: Any) -> Settings
     return Settings(_env_file=None, **values)  # type: ignore[call-arg]
 
 
-def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
-    """The environment of a ``python -m bot`` subprocess against ``tg``: this one's, less the bot's own settings.
+def bot_process_env(tg: FakeTelegram, database: Path, **settings: str) -> dict[str, str]:
+    """The environment of a ``python -m bot`` subprocess against ``tg``: this one's, less the bot's own settings,
+    plus ``settings`` (``TURN_TIMEOUT="0"``).
 
     Its bot players think in-process (``BOT_THINKERS=0``): a pool is two fresh interpreters to start, and the
     pool's own behaviour, a killed bot's included, is tested in ``test_thinker.py``."""
@@ -89,6 +90,7 @@ def bot_process_env(tg: FakeTelegram, database: Path) -> dict[str, str]:
         DATABASE_PATH=str(database),
         BOT_THINKERS="0",
     )
+    env.update(settings)
     return env
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import random
 import sqlite3
 import time
@@ -25,6 +24,7 @@ from engine.core import GameRecord, State, replay
 from engine.king import KingState
 from tests.bot.conftest import (
     SPEED,
+    bot_process_env,
     lobby_of,
     move_buttons,
     open_king_lobby,
@@ -40,7 +40,6 @@ from tests.tiers import size
 
 pytestmark = pytest.mark.over_http("python -m bot in a process of its own, SIGKILLed again and again")
 
-ROOT = Path(__file__).resolve().parents[2]
 KILLS = size(8, 20)
 """Kills on every run, and in the slow tier (``FULL_TESTS=1``)."""
 MOMENTS = ("after a person's move, a bot next", "a trick gathered", "a deal ended", "anywhere")
@@ -52,21 +51,15 @@ BOT_DELAY = 6.0
 
 
 def _env(tg: FakeTelegram, db_path: Path) -> dict[str, str]:
-    return {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "BOT_TOKEN": tg.token,
-        "TELEGRAM_API_URL": tg.base_url,
-        "DATABASE_PATH": str(db_path),
-        "CLOCK_SPEED": str(SPEED),
-        "DEFAULT_TARGET": "2",
-        "TURN_TIMEOUT": "0",
-        "BOT_DELAY": str(BOT_DELAY),
-        "LOG_LEVEL": "WARNING",
-        # Twenty restarts in a minute: bot players think in-process, so a start does not wait for worker
-        # processes (the pool's own survival of a killed bot is tested in test_thinker.py).
-        "BOT_THINKERS": "0",
-    }
+    return bot_process_env(
+        tg,
+        db_path,
+        CLOCK_SPEED=str(SPEED),
+        DEFAULT_TARGET="2",
+        TURN_TIMEOUT="0",
+        BOT_DELAY=str(BOT_DELAY),
+        LOG_LEVEL="WARNING",
+    )
 
 
 @dataclass

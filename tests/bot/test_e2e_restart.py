@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import signal
 from pathlib import Path
 
@@ -11,11 +10,9 @@ import pytest
 from bot.model.game import GameStatus
 from bot.storage import Database, repo
 from engine.core import replay
-from tests.bot.conftest import SEED, SPEED, BotRunner, has_rematch, play_until, start_party
+from tests.bot.conftest import SEED, SPEED, BotRunner, bot_process_env, has_rematch, play_until, start_party
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer, Process
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 async def _check_record(db_path: Path, game: str) -> None:
@@ -50,19 +47,15 @@ async def test_a_restarted_bot_finishes_the_party(
 
 
 async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Process:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "BOT_TOKEN": tg.token,
-        "TELEGRAM_API_URL": tg.base_url,
-        "DATABASE_PATH": str(db_path),
-        "CLOCK_SPEED": str(SPEED),
-        "GAME_SEED": str(SEED),
-        "DEFAULT_TARGET": "3",
-        "TURN_TIMEOUT": "0",
-        "LOG_LEVEL": "WARNING",
-        "BOT_THINKERS": "0",  # no pool to start twice (a killed bot's pool: test_thinker.py)
-    }
+    env = bot_process_env(
+        tg,
+        db_path,
+        CLOCK_SPEED=str(SPEED),
+        GAME_SEED=str(SEED),
+        DEFAULT_TARGET="3",
+        TURN_TIMEOUT="0",
+        LOG_LEVEL="WARNING",
+    )
     return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
 
 

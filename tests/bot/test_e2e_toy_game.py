@@ -8,7 +8,6 @@ without the setting, and these games are played there (``tests/toy_game.py``).""
 from __future__ import annotations
 
 import contextlib
-import os
 import signal
 import subprocess
 from collections.abc import AsyncIterator
@@ -20,7 +19,7 @@ from bot.games import plugins
 from bot.model.game import Actor, GameStatus
 from bot.storage import Database, repo
 from engine.core import GameRecord, add_place, replay
-from tests.bot.conftest import SEED, SPEED, play_until, start_party
+from tests.bot.conftest import ROOT, SEED, SPEED, bot_process_env, play_until, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 from tests.forkserver import ForkServer
 from tests.toy_game import ENGINE_PLACE, EXTRA_GAMES, IN_THE_PROJECT
@@ -29,7 +28,6 @@ pytestmark = pytest.mark.over_http(
     "python -m bot in a process of its own, finding a game through EXTRA_GAMES (the registry of games is the process's)"
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 TOY_FOLDERS = ("tests/games/engine/highcard/", "tests/games/bot/games/highcard/", "tests/games/locales/")
 
 
@@ -39,19 +37,15 @@ async def running_bot(
 ) -> AsyncIterator[None]:
     """``python -m bot`` against ``tg`` with ``EXTRA_GAMES=extra_games``, until the block ends."""
     db_path.parent.mkdir(parents=True, exist_ok=True)
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "BOT_TOKEN": tg.token,
-        "TELEGRAM_API_URL": tg.base_url,
-        "DATABASE_PATH": str(db_path),
-        "CLOCK_SPEED": str(SPEED),
-        "GAME_SEED": str(SEED),
-        "TURN_TIMEOUT": "0",
-        "LOG_LEVEL": "WARNING",
-        "BOT_THINKERS": "0",
-        "EXTRA_GAMES": extra_games,
-    }
+    env = bot_process_env(
+        tg,
+        db_path,
+        CLOCK_SPEED=str(SPEED),
+        GAME_SEED=str(SEED),
+        TURN_TIMEOUT="0",
+        LOG_LEVEL="WARNING",
+        EXTRA_GAMES=extra_games,
+    )
     process = await forkserver.spawn("bot", env=env, cwd=db_path.parent)
     try:
         await tg.wait_for(lambda: "konchinka" in commands(tg), timeout=30, what="the bot's group commands")

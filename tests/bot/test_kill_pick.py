@@ -6,34 +6,41 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import signal
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.callbacks import PickCb
 from engine.core import GameRecord, State, replay
 from engine.konchinka.ai.policy import normal_action
-from tests.bot.conftest import ROOT, SEED, SPEED, move_buttons, start_party, take_turn, turn_message
+from tests.bot.conftest import (
+    SEED,
+    SPEED,
+    bot_process_env,
+    move_buttons,
+    start_party,
+    take_turn,
+    turn_message,
+)
 from tests.fakebot import FakeMessage, FakeTelegram
 from tests.forkserver import ForkServer, Process
 
+pytestmark = pytest.mark.over_http("python -m bot in a process of its own, SIGKILLed after a pick")
+
 
 async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Process:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "BOT_TOKEN": tg.token,
-        "TELEGRAM_API_URL": tg.base_url,
-        "DATABASE_PATH": str(db_path),
-        "CLOCK_SPEED": str(SPEED),
-        "GAME_SEED": str(SEED),
-        "DEFAULT_TARGET": "3",
-        "TURN_TIMEOUT": "600",  # ten real seconds a turn: the pick and the kill come well within it
-        "REMINDER_BEFORE": "0",
-        "LOG_LEVEL": "WARNING",
-        "BOT_THINKERS": "0",
-    }
+    env = bot_process_env(
+        tg,
+        db_path,
+        CLOCK_SPEED=str(SPEED),
+        GAME_SEED=str(SEED),
+        DEFAULT_TARGET="3",
+        TURN_TIMEOUT="600",  # ten real seconds a turn: the pick and the kill come well within it
+        REMINDER_BEFORE="0",
+        LOG_LEVEL="WARNING",
+    )
     return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
 
 
