@@ -4,7 +4,6 @@ the timer plays that card — not a card of its own choosing."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import signal
 import sqlite3
@@ -12,19 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from bot.callbacks import PickCb
 from engine.core import GameRecord, State, replay
-from engine.konchinka.ai.policy import normal_action
 from tests.bot.conftest import (
     SEED,
     SPEED,
     bot_process_env,
-    move_buttons,
     start_party,
-    take_turn,
-    turn_message,
 )
-from tests.fakebot import FakeMessage, FakeTelegram
+from tests.bot.test_e2e_timer_pick import card_of, play_to_a_choice
+from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer, Process
 
 pytestmark = pytest.mark.over_http("python -m bot in a process of its own, SIGKILLed after a pick")
@@ -44,11 +39,6 @@ async def _spawn(forkserver: ForkServer, tg: FakeTelegram, db_path: Path) -> Pro
     return await forkserver.spawn("bot", env=env, cwd=db_path.parent)
 
 
-def _card_of(code: str) -> str:
-    """The card an action's code plays («l:Td», «c:Td:…»: ``Td``)."""
-    return code.split(":")[1]
-
-
 async def test_the_timer_plays_the_card_picked_before_the_bot_was_killed(
     tg: FakeTelegram, forkserver: ForkServer, db_path: Path
 ) -> None:
@@ -59,41 +49,12 @@ async def test_the_timer_plays_the_card_picked_before_the_bot_was_killed(
     try:
         await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
         game = await start_party(tg, group, anna, [anna, boris])
-        # Play until Аня, to move, holds a card with two moves that «любитель» would not play itself.
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + 60
-        picked: tuple[FakeMessage, str] | None = None
-        while picked is None:
-            assert loop.time() < deadline, (
-                "Аня never had a card with two moves that «любитель» would not play"
-            )
-            hand = turn_message(anna)
-            if hand is not None:
-                state, seats = await party_state_at(db_path, game)
-                plain_choice = _card_of(normal_action(state.view(seats.index(anna.id))).code)
-                asking = [
-                    PickCb.unpack(b.callback_data).card
-                    for b in hand.flat_buttons
-                    if b.callback_data and b.callback_data.startswith("p:") and b.text.endswith("…")
-                ]
-                others = [code for code in asking if code != plain_choice]
-                if others:
-                    picked = (hand, others[0])
-                    break
-                await take_turn(tg, anna)
-            if turn_message(boris) is not None:
-                await take_turn(tg, boris)
-            await asyncio.sleep(0.02)
-        hand, card = picked
-        moves_before = len((await party_state_at(db_path, game))[0].record().actions)
-        data = next(
-            b.callback_data for b in hand.flat_buttons if b.callback_data and b.callback_data.endswith(card)
-        )
-        assert not (await anna.press(hand, data=data)).text
-        await tg.wait_for(
-            lambda: any(d.startswith("m:") for d in move_buttons(hand)), what="the card's moves"
-        )
 
+        async def seen() -> tuple[State, int]:
+            state, seats = await party_state_at(db_path, game)
+            return state, seats.index(anna.id)
+
+        _hand, card, moves_before = await play_to_a_choice(tg, anna, boris, seen)
         process.send_signal(signal.SIGKILL)  # right after the tap: nothing of it in the database yet
         await process.wait()
         tg.commands.clear()
@@ -107,7 +68,7 @@ async def test_the_timer_plays_the_card_picked_before_the_bot_was_killed(
             what="the timer's move after the restart",
         )
         actions = (await party_state_at(db_path, game))[0].record().actions
-        assert _card_of(actions[moves_before]) == card, (actions[moves_before], card)
+        assert card_of(actions[moves_before]) == card, (actions[moves_before], card)
     finally:
         if process.returncode is None:
             process.send_signal(signal.SIGKILL)
