@@ -75,7 +75,7 @@ async def test_chats_take_turns_so_a_busy_chat_does_not_go_twice_before_the_othe
     await outbox.start()
     for n in range(3):
         for user in users:
-            outbox.show(f"note{n}", user.id, f"note {n}")
+            outbox.show(f"note{n}:{user.id}", user.id, f"note {n}")  # a slot names one message
     await outbox.drain()
     chats = [chat for method, chat in log.calls if method == "sendMessage"]
     assert len(chats) == 30
