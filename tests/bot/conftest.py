@@ -35,6 +35,7 @@ from aiogram.client.default import DefaultBotProperties
 from aiogram.enums import ParseMode
 
 from bot.app import App, build_app
+from bot.clock import Clock
 from bot.games import plugin_of
 from bot.i18n import Translator
 from bot.model.game import GameStatus
@@ -130,18 +131,18 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @contextlib.asynccontextmanager
-async def fake_telegram(*, over_http: bool) -> AsyncIterator[FakeTelegram]:
-    """A fake Telegram at ``SPEED`` with Telegram's limits: listening on localhost (``over_http``), or in-process
+async def fake_telegram(*, over_http: bool, speed: float = SPEED) -> AsyncIterator[FakeTelegram]:
+    """A fake Telegram at ``speed`` with Telegram's limits: listening on localhost (``over_http``), or in-process
     on a manual clock (the loop's default executor counted, so that a settle waits for work in threads)."""
     if over_http:
-        server = FakeTelegram(speed=SPEED, limits=Limits())
+        server = FakeTelegram(speed=speed, limits=Limits())
         await server.start()
         try:
             yield server
         finally:
             await server.stop()
         return
-    tg = FakeTelegram(speed=SPEED, clock=ManualClock(SPEED), limits=Limits())
+    tg = FakeTelegram(speed=speed, clock=ManualClock(speed), limits=Limits())
     assert tg.driver is not None
     tg.driver.install()
     try:
@@ -260,21 +261,29 @@ MOVE_PREFIXES = ("m:", "p:")
 
 @contextlib.asynccontextmanager
 async def outbox_world(
-    tmp_path: Path, speed: float, observer: Any
+    tmp_path: Path, speed: float, observer: Any, *, over_http: bool = False
 ) -> AsyncIterator[tuple[FakeTelegram, Bot, Database]]:
     """For outbox tests: a strict fake Telegram at ``speed`` whose calls ``observer`` sees, a bot on it, and a
-    database file."""
-    tg = FakeTelegram(speed=speed, limits=Limits())
-    tg.observer = observer
-    await tg.start()
-    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-    db = await Database.open(tmp_path / "bot.sqlite3")
-    try:
-        yield tg, bot, db
-    finally:
-        await db.close()
-        await bot.session.close()
-        await tg.stop()
+    database file. In-process on a manual clock (a settle waits for the database's statements), or listening on
+    localhost in real time (``over_http``). The outbox a test builds runs on :func:`clock_of` ``tg``; it waits
+    for the outbox with ``tg.finish(outbox.drain())``."""
+    async with fake_telegram(over_http=over_http, speed=speed) as tg:
+        tg.observer = observer
+        bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+        db = await Database.open(tmp_path / "bot.sqlite3")
+        unwatch = tg.driver.watch(lambda: db.pending) if tg.driver is not None else lambda: None
+        try:
+            yield tg, bot, db
+        finally:
+            unwatch()
+            await db.close()
+            await bot.session.close()
+
+
+def clock_of(tg: FakeTelegram) -> Clock:
+    """The clock a test's outbox runs on against ``tg``: in-process, the manual clock ``tg`` runs on (the one
+    time there is); over HTTP, a clock of real time at Telegram's speed."""
+    return tg.driver.clock if tg.driver is not None else Clock(tg.clock.speed)
 
 
 def move_buttons(message: FakeMessage) -> list[str]:

@@ -1,4 +1,7 @@
-"""The outbox against the fake Telegram: coalesced edits, nothing sent twice, 429 waited out, 403 reported."""
+"""The outbox against the fake Telegram: coalesced edits, nothing sent twice, 429 waited out, 403 reported.
+
+In-process, the outbox and Telegram on one manual clock (``outbox_world``): Telegram's windows and the outbox's
+pace are counted in the same seconds, moved only while the outbox has nothing to do."""
 
 from __future__ import annotations
 
@@ -8,10 +11,9 @@ from pathlib import Path
 import pytest
 from aiogram import Bot
 
-from bot.clock import Clock
 from bot.delivery.outbox import ChatForbidden, Outbox, OutboxLimits
 from bot.storage import Database
-from tests.bot.conftest import outbox_world
+from tests.bot.conftest import clock_of, outbox_world
 from tests.fakebot import FakeTelegram
 
 SPEED = 60.0
@@ -29,13 +31,13 @@ async def test_fast_changes_to_a_live_message_go_out_as_few_edits_ending_with_th
     tg, bot, db = world
     anna = tg.add_user("Аня")
     group = tg.add_group("Друзья", [anna])
-    outbox = Outbox(bot, db, Clock(SPEED))
+    outbox = Outbox(bot, db, clock_of(tg))
     await outbox.start()
     for n in range(40):
         outbox.show("table", group.id, f"state {n}")
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     outbox.show("table", group.id, "state 39")  # unchanged: no call at all
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     messages = group.bot_messages()
     assert len(messages) == 1
     assert messages[0].text == "state 39"
@@ -48,11 +50,11 @@ async def test_a_flood_is_paced_below_the_group_limit(world: tuple[FakeTelegram,
     tg, bot, db = world
     anna = tg.add_user("Аня")
     group = tg.add_group("Друзья", [anna])
-    outbox = Outbox(bot, db, Clock(SPEED))
+    outbox = Outbox(bot, db, clock_of(tg))
     await outbox.start()
     for n in range(30):
         await outbox.say(group.id, f"notice {n}")
-    await outbox.drain(timeout=20)
+    await tg.finish(outbox.drain(), timeout=20)
     assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(30)]
     assert tg.stats.too_many_requests == 0
     await outbox.stop()
@@ -64,37 +66,37 @@ async def test_a_restarted_outbox_counts_the_group_calls_the_run_before_made(
     tg, bot, db = world
     anna = tg.add_user("Аня")
     group = tg.add_group("Друзья", [anna])
-    first = Outbox(bot, db, Clock(SPEED))
+    first = Outbox(bot, db, clock_of(tg))
     await first.start()
     for n in range(20):  # the group's whole budget for a minute
         await first.say(group.id, f"notice {n}")
-    await first.drain(timeout=20)
+    await tg.finish(first.drain(), timeout=20)
     await first.stop()
-    second = Outbox(bot, db, Clock(SPEED))  # a restart within that minute
+    second = Outbox(bot, db, clock_of(tg))  # a restart within that minute
     await second.start()
     for n in range(20, 25):
         await second.say(group.id, f"notice {n}")
-    await second.drain(timeout=20)
+    await tg.finish(second.drain(), timeout=20)
     await second.stop()
     assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(25)]
     assert tg.stats.too_many_requests == 0
 
 
-async def test_a_429_is_waited_out_and_the_message_still_goes_out(tmp_path: Path) -> None:
-    # Telegram's clock at 10x: its window (2 messages in 2 s per chat) lasts 0.2 real s, which three sends fill
-    # on a busy machine too (at the suite's 60x, 33 ms: a stall could let them through unrefused).
-    async with outbox_world(tmp_path, 10.0, None) as (tg, bot, db):
-        anna = tg.add_user("Аня")
-        group = tg.add_group("Друзья", [anna])
-        # An outbox that believes in much looser limits than Telegram's: it will be refused, and must recover.
-        outbox = Outbox(bot, db, Clock(10.0), OutboxLimits(chat_interval=0, group_per_minute=1000))
-        await outbox.start()
-        for n in range(5):
-            await outbox.say(group.id, f"notice {n}")
-        await outbox.drain(timeout=20)
-        assert tg.stats.too_many_requests >= 1
-        assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(5)]
-        await outbox.stop()
+async def test_a_429_is_waited_out_and_the_message_still_goes_out(
+    world: tuple[FakeTelegram, Bot, Database],
+) -> None:
+    tg, bot, db = world
+    anna = tg.add_user("Аня")
+    group = tg.add_group("Друзья", [anna])
+    # An outbox that believes in much looser limits than Telegram's: it will be refused, and must recover.
+    outbox = Outbox(bot, db, clock_of(tg), OutboxLimits(chat_interval=0, group_per_minute=1000))
+    await outbox.start()
+    for n in range(5):
+        await outbox.say(group.id, f"notice {n}")
+    await tg.finish(outbox.drain(), timeout=20)
+    assert tg.stats.too_many_requests >= 1
+    assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(5)]
+    await outbox.stop()
 
 
 async def test_a_user_who_never_opened_the_bot_is_reported_not_retried(
@@ -102,17 +104,17 @@ async def test_a_user_who_never_opened_the_bot_is_reported_not_retried(
 ) -> None:
     tg, bot, db = world
     stranger = tg.add_user("Глеб")
-    outbox = Outbox(bot, db, Clock(SPEED))
+    outbox = Outbox(bot, db, clock_of(tg))
     await outbox.start()
     outbox.show("hand", stranger.id, "your cards")
     await outbox.say(stranger.id, "a notice")
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     assert outbox.reports.get_nowait() == ChatForbidden(stranger.id)
     assert outbox.reports.empty()
     assert tg.stats.error_count(403) == 1
     await outbox.stop()
-    again = Outbox(bot, db, Clock(SPEED))  # nothing left to re-send after a restart
+    again = Outbox(bot, db, clock_of(tg))  # nothing left to re-send after a restart
     await again.start()
-    await again.drain()
+    await tg.finish(again.drain())
     assert tg.stats.error_count(403) == 1
     await again.stop()

@@ -1,5 +1,8 @@
 """The outbox shares the bot's calls: chats take turns, urgent messages first, old turn messages deleted in
-batches, and no edit Telegram would refuse as unchanged."""
+batches, and no edit Telegram would refuse as unchanged.
+
+In-process, the outbox and Telegram on one manual clock (``outbox_world``): the calls come in the order the
+outbox makes them, whatever the machine's load."""
 
 from __future__ import annotations
 
@@ -11,9 +14,7 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
-from aiogram.client.default import DefaultBotProperties
 from aiogram.client.telegram import TelegramAPIServer
-from aiogram.enums import ParseMode
 from aiogram.methods import Response
 from aiogram.types import User
 
@@ -23,14 +24,15 @@ from bot.delivery.outbox.queue import ChatQueue, Live
 from bot.delivery.outbox.scheduler import CallScheduler
 from bot.delivery.outbox.serving import KeptResponsesSession
 from bot.storage import Database
-from tests.bot.conftest import BotRunner, outbox_world, play_until, turn_message, two_player_party
-from tests.fakebot import FakeTelegram, Limits
+from tests.bot.conftest import BotRunner, clock_of, outbox_world, play_until, turn_message, two_player_party
+from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeUser
 from tests.fakebot.server import ApiError, Params
 
 SPEED = 20.0
+"""Slower than the other outbox tests: over HTTP (the chats' turns) the order of calls is checked, so they must not
+overlap on a busy machine."""
 PACED = OutboxLimits().paced_interval
-"""Slower than the other outbox tests: the order of calls is checked, so they must not overlap on a busy machine."""
 MESSAGE_CALLS = {"sendMessage", "editMessageText", "deleteMessages", "deleteMessage"}
 
 
@@ -49,9 +51,13 @@ class CallLog:
 
 
 @pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, Bot, Database, CallLog]]:
+async def world(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> AsyncIterator[tuple[FakeTelegram, Bot, Database, CallLog]]:
+    """In-process on a manual clock, or over HTTP in real time for a test marked ``over_http``."""
     log = CallLog()
-    async with outbox_world(tmp_path, SPEED, log) as (tg, bot, db):
+    over_http = request.node.get_closest_marker("over_http") is not None
+    async with outbox_world(tmp_path, SPEED, log, over_http=over_http) as (tg, bot, db):
         yield tg, bot, db, log
 
 
@@ -65,18 +71,23 @@ def people(tg: FakeTelegram, count: int) -> list[FakeUser]:
 World = tuple[FakeTelegram, Bot, Database, CallLog]
 
 
+@pytest.mark.over_http(
+    "round-robin between chats counts on time passing between a chat's messages asked for and its service: on a "
+    "manual clock both happen at one instant, the chats served tie with those not served yet, and five chats go "
+    "twice before the other five go once"
+)
 async def test_chats_take_turns_so_a_busy_chat_does_not_go_twice_before_the_others_went_once(
     world: World,
 ) -> None:
     tg, bot, db, log = world
     users = people(tg, 10)
     # Five calls a second for the bot, one a second per chat: a round of ten chats takes two seconds.
-    outbox = Outbox(bot, db, Clock(SPEED), OutboxLimits(global_per_second=5))
+    outbox = Outbox(bot, db, clock_of(tg), OutboxLimits(global_per_second=5))
     await outbox.start()
     for n in range(3):
         for user in users:
-            outbox.show(f"note{n}", user.id, f"note {n}")
-    await outbox.drain()
+            outbox.show(f"note{n}:{user.id}", user.id, f"note {n}")  # a slot names one message
+    await tg.finish(outbox.drain())
     chats = [chat for method, chat in log.calls if method == "sendMessage"]
     assert len(chats) == 30
     for round_ in range(3):
@@ -86,45 +97,38 @@ async def test_chats_take_turns_so_a_busy_chat_does_not_go_twice_before_the_othe
     await outbox.stop()
 
 
-@pytest.mark.long
-async def test_a_group_out_of_budget_does_not_hold_the_private_chats(tmp_path: Path) -> None:
-    slow = 10.0  # a slower clock: the private chats' calls must beat the group's, whatever the machine's load
-    tg = FakeTelegram(speed=slow, limits=Limits())
-    await tg.start()
-    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-    db = await Database.open(tmp_path / "bot.sqlite3")
-    try:
-        users = people(tg, 20)
-        group = tg.add_group("Друзья", users[:2])
-        outbox = Outbox(bot, db, Clock(slow))
-        await outbox.start()
-        for n in range(30):  # more than the group's 20 a minute
-            await outbox.say(group.id, f"notice {n}")
-        for user in users:
-            outbox.show("hand", user.id, "your cards")
-        await tg.wait_for(lambda: all(u.private_chat.bot_messages() for u in users), what="every hand")
-        assert len(group.bot_messages()) < 20  # the hands did not wait for the group's minute
-        await outbox.drain(timeout=60)
-        assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(30)]
-        assert tg.stats.too_many_requests == 0
-        await outbox.stop()
-    finally:
-        await db.close()
-        await bot.session.close()
-        await tg.stop()
+async def test_a_group_out_of_budget_does_not_hold_the_private_chats(world: World) -> None:
+    tg, bot, db, _log = world
+    clock = clock_of(tg)
+    users = people(tg, 20)
+    group = tg.add_group("Друзья", users[:2])
+    outbox = Outbox(bot, db, clock)
+    await outbox.start()
+    for n in range(30):  # more than the group's 20 a minute
+        await outbox.say(group.id, f"notice {n}")
+    started = clock.now()
+    for user in users:
+        outbox.show("hand", user.id, "your cards")
+    await tg.wait_for(lambda: all(u.private_chat.bot_messages() for u in users), what="every hand")
+    assert clock.now() - started < 1.0  # all in the bot's first second (it has 30 calls a second)
+    assert len(group.bot_messages()) < 20  # the hands did not wait for the group's minute
+    await tg.finish(outbox.drain(), timeout=60)
+    assert [m.text for m in group.bot_messages()] == [f"notice {n}" for n in range(30)]
+    assert tg.stats.too_many_requests == 0
+    await outbox.stop()
 
 
 async def test_the_player_to_move_goes_first_then_hands_then_group_tables(world: World) -> None:
     tg, bot, db, log = world
     mover, presser, other = people(tg, 3)
     group = tg.add_group("Друзья", [mover, presser, other])
-    outbox = Outbox(bot, db, Clock(SPEED), OutboxLimits(global_per_second=1))
+    outbox = Outbox(bot, db, clock_of(tg), OutboxLimits(global_per_second=1))
     await outbox.start()
     outbox.show("table", group.id, "the table")  # a group: a table's priority unless told
     outbox.show("hand-other", other.id, "other's hand")  # a private chat: a hand's
     outbox.show("hand-presser", presser.id, "presser's hand", priority=Priority.HAND)
     outbox.show("hand-mover", mover.id, "your turn", priority=Priority.TURN, resend=True)
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     assert [chat for _, chat in log.calls] == [mover.id, other.id, presser.id, group.id]
     await outbox.stop()
 
@@ -132,15 +136,15 @@ async def test_the_player_to_move_goes_first_then_hands_then_group_tables(world:
 async def test_replaced_turn_messages_are_deleted_together_in_one_call(world: World) -> None:
     tg, bot, db, log = world
     (anna,) = people(tg, 1)
-    outbox = Outbox(bot, db, Clock(SPEED))
+    outbox = Outbox(bot, db, clock_of(tg))
     await outbox.start()
     for slot in ("a", "b", "c"):
         outbox.show(slot, anna.id, f"{slot} 1")
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     old = [m.message_id for m in anna.private_chat.bot_messages()]
     for slot in ("a", "b", "c"):
         outbox.show(slot, anna.id, f"{slot} 2", resend=True)
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     assert [m.text for m in anna.private_chat.bot_messages()] == ["a 2", "b 2", "c 2"]
     assert all(anna.private_chat.messages[i].is_deleted for i in old)
     assert [method for method, _ in log.calls] == ["sendMessage"] * 6 + ["deleteMessages"]
@@ -150,16 +154,16 @@ async def test_replaced_turn_messages_are_deleted_together_in_one_call(world: Wo
 async def test_content_that_returns_to_what_telegram_shows_costs_no_call(world: World) -> None:
     tg, bot, db, log = world
     (anna,) = people(tg, 1)
-    outbox = Outbox(bot, db, Clock(SPEED))
+    outbox = Outbox(bot, db, clock_of(tg))
     await outbox.start()
     outbox.show("hand", anna.id, "A")
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     for _ in range(5):
         outbox.show("hand", anna.id, "B")
         outbox.show("hand", anna.id, "A")  # merged back before the edit went out
     outbox.show("hand", anna.id, "B")
     outbox.show("hand", anna.id, "C")
-    await outbox.drain()
+    await tg.finish(outbox.drain())
     assert [method for method, _ in log.calls] == ["sendMessage", "editMessageText"]
     assert anna.private_chat.bot_messages()[0].text == "C"
     assert tg.stats.error_count(400) == 0

@@ -1,7 +1,10 @@
 """The sheet picture and the history file through the fake Bot API with a real aiogram Bot, called the way the
 bot's delivery will call them: one group photo edited in place at each deal's end, the final sheet in each
 private chat by its file_id (uploaded once), and a history file that the engine replays to the same result.
-(The bot's own message flow is wired to these functions elsewhere; this checks the calls Telegram takes.)"""
+(The bot's own message flow is wired to these functions elsewhere; this checks the calls Telegram takes.)
+
+In-process: the calls go to the fake's logic directly (the bot's own session lays out the uploads as aiogram's
+form would); nothing here waits for time."""
 
 from __future__ import annotations
 
@@ -20,14 +23,21 @@ from bot.i18n import Locale, translator
 from bot.views.common import SeatInfo
 from bot.views.sheets import PictureCache, Theme
 from tests.fakebot import FakeTelegram, FakeUser, Limits
+from tests.fakebot.manual import ManualClock
 
 RU = translator(Locale.RU)
 
 
 @pytest.fixture
 async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram(limits=Limits.off()) as server:
+    server = FakeTelegram(clock=ManualClock(), limits=Limits.off())
+    assert server.driver is not None
+    server.driver.install()
+    try:
         yield server
+    finally:
+        await server.stop()
+        await server.driver.close()
 
 
 @pytest.fixture
