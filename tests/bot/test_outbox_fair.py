@@ -71,11 +71,6 @@ def people(tg: FakeTelegram, count: int) -> list[FakeUser]:
 World = tuple[FakeTelegram, Bot, Database, CallLog]
 
 
-@pytest.mark.over_http(
-    "round-robin between chats counts on time passing between a chat's messages asked for and its service: on a "
-    "manual clock both happen at one instant, the chats served tie with those not served yet, and five chats go "
-    "twice before the other five go once"
-)
 async def test_chats_take_turns_so_a_busy_chat_does_not_go_twice_before_the_others_went_once(
     world: World,
 ) -> None:

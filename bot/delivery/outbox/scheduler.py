@@ -125,7 +125,9 @@ class CallScheduler:
             elif queue.is_held(key, self.unsent):
                 continue
             rank = queue.rank(queue.served)
-            if best is None or rank < best_rank:
+            # A tie goes to the chat served longer ago: a chat served at the moment its call was asked for would
+            # otherwise go again before chats never served.
+            if best is None or rank < best_rank or (rank == best_rank and queue.served < best.served):
                 best, best_rank = queue, rank
         return best, wake_at - now
 
