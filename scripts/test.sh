@@ -24,7 +24,9 @@ trap 'rm -f "$checks_log"' EXIT
 (.venv/bin/python -m ruff check . && .venv/bin/python -m ruff format --check . && .venv/bin/python -m mypy) \
     >"$checks_log" 2>&1 &
 checks=$!
-.venv/bin/python -m pytest -q --collect-only -p no:cacheprovider > /dev/null 2>&1 || true  # the run below says why
+if ! compgen -G "tests/__pycache__/conftest.*-pytest-*.pyc" > /dev/null; then  # not filled by an earlier run
+    .venv/bin/python -m pytest -q --collect-only -p no:cacheprovider > /dev/null 2>&1 || true  # the run says why
+fi
 # Three workers a core: a worker is forked from one interpreter that imported the bot (tests/conftest.py), so it
 # costs little, and the tests that wait on real time (the fake Bot API over HTTP, processes) leave the CPU to the
 # others; the tests that assert on time run in two chains, each on one worker (xdist_group "timing", "timing-2").
