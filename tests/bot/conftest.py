@@ -231,8 +231,8 @@ async def _start_in_process(tg: FakeTelegram, settings: Settings, bot: Bot) -> R
             finally:
                 unwatch()
 
-    try:
-        await feed.start()
+    try:  # the start-up's calls may need the clock to move (a request timing out under a fault switched on)
+        await tg.finish(feed.start(), timeout=10, what="start-up")
     except BaseException:
         unwatch()
         await bot.session.close()
