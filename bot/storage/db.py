@@ -27,7 +27,7 @@ import contextvars
 import logging
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
 from functools import partial
 from pathlib import Path
@@ -442,17 +442,7 @@ class Database:
         """The whole transaction of ``batch`` on SQLite's thread at once; while another process holds the write
         lock, tried again whole (nothing of it was stored) until ``deadline`` (monotonic)."""
         self.statements += len(batch) + 2  # BEGIN, an executemany per statement, COMMIT
-        pause = BUSY_PAUSES[0]
-        while True:
-            try:
-                with self._away():
-                    await self._on_thread(partial(_write_through, batch=batch))
-                return
-            except sqlite3.OperationalError as exc:
-                if not is_busy(exc) or time.monotonic() >= deadline:
-                    raise
-            await asyncio.sleep(min(pause, max(0.0, deadline - time.monotonic())))
-            pause = min(pause * 2, BUSY_PAUSES[1])
+        await self._while_busy(lambda: self._on_thread(partial(_write_through, batch=batch)), deadline)
 
     async def _on_thread(self, work: Callable[[sqlite3.Connection], None]) -> None:
         """``work`` with the connection, on SQLite's thread, in one trip however many statements it runs (aiosqlite
@@ -464,12 +454,17 @@ class Database:
         """Run ``sql``; while another process holds the lock it needs, try again for up to ``patience`` seconds
         (``busy_timeout`` when None)."""
         deadline = time.monotonic() + (self.busy_timeout if patience is None else patience)
-        pause = BUSY_PAUSES[0]
         self.statements += 1
+        await self._while_busy(lambda: self._conn.execute(sql), deadline)
+
+    async def _while_busy(self, work: Callable[[], Awaitable[object]], deadline: float) -> None:
+        """``work`` (a trip to SQLite's thread); while another process holds the lock it needs, tried again whole,
+        after pauses growing from ``BUSY_PAUSES[0]`` to ``BUSY_PAUSES[1]``, until ``deadline`` (monotonic)."""
+        pause = BUSY_PAUSES[0]
         while True:
             try:
                 with self._away():
-                    await self._conn.execute(sql)
+                    await work()
                 return
             except sqlite3.OperationalError as exc:
                 if not is_busy(exc) or time.monotonic() >= deadline:
