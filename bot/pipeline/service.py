@@ -31,7 +31,6 @@ from bot.clock import Clock
 from bot.delivery import answers
 from bot.delivery.answers import Apology
 from bot.delivery.draw import Pressed, draw
-from bot.delivery.notices import addressed
 from bot.delivery.outbox import ChatForbidden, DeliveryReport, Outbox
 from bot.delivery.outbox.orders import AnswerPress
 from bot.delivery.outbox.queue import table_slot
@@ -66,7 +65,6 @@ from bot.model.game import (
     StartBotFirst,
     TimedOut,
     Unseated,
-    dump_told,
     evolve,
 )
 from bot.operations.operator import Operator
@@ -77,7 +75,7 @@ from bot.pipeline.replies import Replies
 from bot.pipeline.store import Store
 from bot.pipeline.thinker import Thinker
 from bot.pipeline.timers import Timers
-from bot.storage import Database, Notice, repo
+from bot.storage import Database, repo
 
 log = logging.getLogger(__name__)
 
@@ -303,7 +301,7 @@ class Pipeline:
         """The events of a decision: the game after them, whom they are told, stored in one transaction with the
         update's mark; drawn and handed to the outbox; the game's timer told."""
         after = evolve(before, events) if before is not None else evolve(_unborn(events), events)
-        notices = self._notices(after, events)
+        notices = self.store.notices(after, events)
         await self.store.commit(before, after, events, notices, origin.update_id)
         for event in events:
             line = describe(event, after)
@@ -320,23 +318,6 @@ class Pipeline:
         if may_fall_due(before, after):
             self.timers.changed(after)
         return after
-
-    def _notices(self, game: Game, events: Sequence[Event]) -> list[Notice]:
-        """The notices of the events people are told of, each to whom it is for (stored with the change)."""
-        if not any(event.kind for event in events):
-            return []
-        return [
-            Notice(
-                self.db.next_notice_id(),
-                a.chat_id,
-                a.thread_id,
-                "",
-                None,
-                game.id,
-                dump_told(a.event, a.seat),
-            )
-            for a in addressed(game, events)
-        ]
 
     async def show(self, game: Game) -> None:
         """Every message of ``game`` drawn from scratch (after a restart), its kept notices aside."""

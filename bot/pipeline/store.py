@@ -21,9 +21,10 @@ from types import TracebackType
 from typing import Final
 
 from bot.clock import Clock
+from bot.delivery.notices import addressed
 from bot.games import plugin_of
 from bot.i18n import Locale
-from bot.model.game import Blocked, Event, Game, Screens, Seat, Seen, User
+from bot.model.game import Blocked, Event, Game, Screens, Seat, Seen, User, dump_told
 from bot.storage import Database, GameRow, Notice, repo
 from bot.storage.tx import Batch, Deferred, GuardError, Journal
 from engine.core import GameRecord, JSONValue
@@ -245,6 +246,23 @@ class Store:
             self.screens.discard(after.id)  # stored with the game's row, if it waited
         self.games.put(after)
         return bool(batch)
+
+    def notices(self, game: Game, events: Sequence[Event]) -> list[Notice]:
+        """The notices of the events people are told of, each to whom it is for (stored with the change)."""
+        if not any(event.kind for event in events):
+            return []
+        return [
+            Notice(
+                self.db.next_notice_id(),
+                a.chat_id,
+                a.thread_id,
+                "",
+                None,
+                game.id,
+                dump_told(a.event, a.seat),
+            )
+            for a in addressed(game, events)
+        ]
 
     def new_id(self) -> int:
         return self.db.next_game_id()

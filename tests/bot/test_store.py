@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.clock import Clock
-from bot.delivery.notices import addressed, draw_notice
+from bot.delivery.notices import draw_notice
 from bot.flow import lobby, moves
 from bot.flow.commands import Decided, FlowConfig, Join, OpenLobby, Pick, Play, Refusal, Start
 from bot.model.game import (
@@ -22,12 +22,11 @@ from bot.model.game import (
     GameStatus,
     PartyEnded,
     Person,
-    dump_told,
     evolve,
     load_told,
 )
 from bot.pipeline.store import Store
-from bot.storage import Batch, Database, Notice, repo
+from bot.storage import Batch, Database, repo
 from engine.core import CommonIllegal
 from engine.konchinka import KonchinkaView
 
@@ -46,18 +45,7 @@ class Flow:
     async def change(self, before: Game | None, events: tuple[Event, ...], mark: int | None = None) -> Game:
         """What the pipeline does with a decision's events: evolve, address the told ones, commit."""
         after = evolve(before if before is not None else events[0].game, events)  # type: ignore[attr-defined]
-        notices = [
-            Notice(
-                self.db.next_notice_id(),
-                a.chat_id,
-                a.thread_id,
-                "",
-                None,
-                after.id,
-                dump_told(a.event, a.seat),
-            )
-            for a in addressed(after, events)
-        ]
+        notices = self.store.notices(after, events)
         await self.store.commit(before, after, events, notices, mark)
         return after
 
