@@ -22,9 +22,12 @@ from bot.handlers import (
 
 
 def routers() -> list[Router]:
+    """``play`` first: a card's press is most of the updates, and the dispatcher tries the routers in order (each
+    callback handler's filter unpacks the data); every button's data has its own prefix, so no other router's
+    handler could have taken the press before it. ``errors`` handles errors only, so its place changes nothing."""
     return [
         m.make_router()
-        for m in (errors, admin, chats, rules, start, lang, lobby, play, solo, commands, elsewhere, fallback)
+        for m in (play, errors, admin, chats, rules, start, lang, lobby, solo, commands, elsewhere, fallback)
     ]
 
 
