@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,12 +99,17 @@ def bot_process_env(tg: FakeTelegram, database: Path, **settings: str) -> dict[s
 
 @dataclass(frozen=True)
 class Exited:
-    """How ``python -m bot`` run in-process (:func:`python_m_bot`) ended: the exit code the shell would see, and what
-    it wrote on standard output and standard error."""
+    """How ``python -m bot`` ended (a process, or in-process: :func:`python_m_bot`): the exit code the shell sees,
+    what it wrote on standard output and standard error, and how long it took (real seconds)."""
 
     code: int
     stdout: str
     stderr: str
+    seconds: float
+
+    @property
+    def errors(self) -> list[str]:
+        return [line for line in self.stderr.splitlines() if " ERROR " in line]
 
 
 PythonMBot = Callable[..., Exited]
@@ -131,6 +137,7 @@ def python_m_bot(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[
         capsys.readouterr()
         loggers = [logging.getLogger(name) for name in LOGGERS_SET_UP]
         kept = [(logger, logger.handlers[:], logger.level) for logger in loggers]
+        started = time.monotonic()
         try:
             code = main(list(args))
         except SystemExit as exit_:  # what argparse refuses: its message, and code 2
@@ -141,7 +148,7 @@ def python_m_bot(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[
                 logger.handlers[:] = handlers
                 logger.setLevel(level)
         out, err = capsys.readouterr()
-        return Exited(code, out, err)
+        return Exited(code, out, err, time.monotonic() - started)
 
     return run
 

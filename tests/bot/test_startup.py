@@ -27,7 +27,7 @@ from bot import ops
 from bot.app import run
 from bot.settings import ExitCode, StartupError
 from bot.version import version
-from tests.bot.conftest import PythonMBot, bot_process_env, hosted_backends, make_settings
+from tests.bot.conftest import Exited, PythonMBot, bot_process_env, hosted_backends, make_settings
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
 
@@ -43,18 +43,6 @@ to import and needs 0.1-2 s (up to 8 s seen on a machine loaded four times over)
 closed, an answer never coming) or a wait for Telegram's 10 s timeout takes longer."""
 
 
-@dataclass
-class Finished:
-    code: int
-    stdout: str
-    stderr: str
-    seconds: float
-
-    @property
-    def errors(self) -> list[str]:
-        return [line for line in self.stderr.splitlines() if " ERROR " in line]
-
-
 def unused_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -63,7 +51,7 @@ def unused_port() -> int:
 
 async def run_bot(
     forkserver: ForkServer, env: dict[str, str], cwd: Path, *args: str, timeout: float = 60.0
-) -> Finished:
+) -> Exited:
     """``python -m bot args`` to its end: exit code, output and how long it took."""
     started = time.monotonic()
     process = await forkserver.spawn("bot", *args, env=env, cwd=cwd, stdout=PIPE, stderr=PIPE)
@@ -76,10 +64,10 @@ async def run_bot(
     token = env.get("BOT_TOKEN", "").strip()
     if len(token) > 20:  # a real-looking token: never in the log (a malformed one is not the bot's)
         assert token not in err.decode() and token not in out.decode(), "the bot token is in the log"
-    return Finished(process.returncode or 0, out.decode(), err.decode(), time.monotonic() - started)
+    return Exited(process.returncode or 0, out.decode(), err.decode(), time.monotonic() - started)
 
 
-def assert_fails_fast(result: Finished, code: ExitCode, setting: str) -> None:
+def assert_fails_fast(result: Exited, code: ExitCode, setting: str) -> None:
     assert result.code == code, result.stderr
     assert "Traceback" not in result.stderr, result.stderr
     assert len(result.errors) == 1, result.stderr
