@@ -10,6 +10,7 @@ import signal
 from dataclasses import dataclass, field
 
 from aiogram import Bot, Dispatcher
+from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
 
@@ -274,13 +275,13 @@ async def on_shutdown(app: App) -> None:
     await app.db.close()
 
 
-async def run(settings: Settings) -> None:
+async def run(settings: Settings, *, session: BaseSession | None = None) -> None:
     """Run until stopped (SIGINT, SIGTERM); a :class:`StartupError` when the bot cannot start, or must stop
-    (the token revoked while it ran: ``while_running``).
+    (the token revoked while it ran: ``while_running``). ``session``: the Bot API client's (see :func:`make_bot`).
 
     Whatever start-up opened is closed again before the error leaves, so the process can exit at once.
     """
-    bot = make_bot(settings)
+    bot = make_bot(settings, session)
     lock = InstanceLock(settings.database_path)
     try:
         app = await build_app(settings, bot, lock)

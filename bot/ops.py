@@ -23,6 +23,7 @@ import logging
 import os
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.backups import note_backup, stamp_of
 from bot.instance import InstanceLock
@@ -37,11 +38,15 @@ from bot.startup import (
 )
 from bot.storage import Database
 
+if TYPE_CHECKING:
+    from aiogram.client.session.base import BaseSession
+
 log = logging.getLogger(__name__)
 
 
-async def check(settings: Settings) -> ExitCode:
-    """Check the database and Telegram, printing one line for each; the exit code of the first failure."""
+async def check(settings: Settings, *, session: BaseSession | None = None) -> ExitCode:
+    """Check the database and Telegram, printing one line for each; the exit code of the first failure.
+    ``session``: the Bot API client's (see :func:`bot.telegram.make_bot`)."""
 
     from bot.telegram import ask_telegram, make_bot  # here, not above: migrate and backup import no aiogram
 
@@ -51,7 +56,7 @@ async def check(settings: Settings) -> ExitCode:
         print("texts: ok (" + ", ".join(f"{loc.value}: {count} files" for loc, count in texts.items()) + ")")
         version = inspect_database(settings.database_path)
         print(f"database: ok ({settings.database_path.resolve()}, schema version {version})")
-        bot = make_bot(settings)
+        bot = make_bot(settings, session)
         try:
             me = await ask_telegram(bot)
         finally:

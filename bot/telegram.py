@@ -9,6 +9,7 @@ from typing import Final
 
 from aiogram import Bot
 from aiogram.client.default import DefaultBotProperties
+from aiogram.client.session.base import BaseSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.enums import ParseMode
 from aiogram.exceptions import (
@@ -63,10 +64,13 @@ async def ask_telegram(bot: Bot) -> User:
         ) from exc
 
 
-def make_bot(settings: Settings) -> Bot:
-    session = (
-        KeptResponsesSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
-        if settings.telegram_api_url
-        else KeptResponsesSession()
-    )
+def make_bot(settings: Settings, session: BaseSession | None = None) -> Bot:
+    """The bot's client of the Bot API at ``settings.telegram_api_url`` (Telegram's when unset), or on ``session``
+    when one is given (a test's in-process Telegram)."""
+    if session is None:
+        session = (
+            KeptResponsesSession(api=TelegramAPIServer.from_base(settings.telegram_api_url))
+            if settings.telegram_api_url
+            else KeptResponsesSession()
+        )
     return Bot(settings.token, session=session, default=DefaultBotProperties(parse_mode=ParseMode.HTML))

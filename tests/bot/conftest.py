@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -93,6 +95,62 @@ def bot_process_env(tg: FakeTelegram, database: Path, **settings: str) -> dict[s
     )
     env.update(settings)
     return env
+
+
+@dataclass(frozen=True)
+class Exited:
+    """How ``python -m bot`` ended (a process, or in-process: :func:`python_m_bot`): the exit code the shell sees,
+    what it wrote on standard output and standard error, and how long it took (real seconds)."""
+
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+    @property
+    def errors(self) -> list[str]:
+        return [line for line in self.stderr.splitlines() if " ERROR " in line]
+
+
+PythonMBot = Callable[..., Exited]
+"""``python_m_bot(env, cwd, *args)``: ``python -m bot args`` in this interpreter."""
+
+LOGGERS_SET_UP = ("", "aiohttp.access", "aiogram.event")
+"""The loggers whose handlers or level ``python -m bot`` sets (:func:`bot.logs.setup`, ``bot.__main__``)."""
+
+
+@pytest.fixture
+def python_m_bot(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> PythonMBot:
+    """``python -m bot args`` in this interpreter (``bot.__main__.main``, no process: for what needs no fresh
+    interpreter), with this environment less the bot's own settings plus ``env``, run from ``cwd`` (its ``.env``
+    read); the log's handlers and levels it set up are put back as they were before it. A test that calls it is
+    not async: ``main`` runs its own loop (``asyncio.run``)."""
+    from bot.__main__ import main
+
+    def run(env: dict[str, str], cwd: Path, *args: str) -> Exited:
+        for name in list(os.environ):
+            if name.startswith(("BOT_", "TELEGRAM_", "DATABASE_", "WEBHOOK_")):
+                monkeypatch.delenv(name)
+        for name, value in env.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        loggers = [logging.getLogger(name) for name in LOGGERS_SET_UP]
+        kept = [(logger, logger.handlers[:], logger.level) for logger in loggers]
+        started = time.monotonic()
+        try:
+            code = main(list(args))
+        except SystemExit as exit_:  # what argparse refuses: its message, and code 2
+            assert isinstance(exit_.code, int), exit_.code
+            code = exit_.code
+        finally:
+            for logger, handlers, level in kept:
+                logger.handlers[:] = handlers
+                logger.setLevel(level)
+        out, err = capsys.readouterr()
+        return Exited(code, out, err, time.monotonic() - started)
+
+    return run
 
 
 @dataclass

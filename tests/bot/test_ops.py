@@ -1,6 +1,10 @@
-"""The operator's commands as an operator runs them (``python -m bot ...`` processes forked from the
-``forkserver`` fixture's interpreter): ``check`` reads and never writes, ``migrate`` writes, a database of a
-newer version is refused, ``backup`` needs no token and rotates its copies."""
+"""The operator's commands: ``check`` reads and never writes, ``migrate`` writes, a database of a newer version is
+refused, ``backup`` needs no token and rotates its copies.
+
+In-process: ``check``, ``migrate`` and the start against the in-process fake Telegram (``bot.ops``, ``bot.app.run``:
+:func:`tests.bot.test_startup.in_process`), ``backup`` as ``python -m bot backup`` (``main``: the ``python_m_bot``
+fixture). One fresh interpreter shows that ``migrate`` and ``backup`` import no aiogram.
+"""
 
 from __future__ import annotations
 
@@ -10,21 +14,19 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
+from bot import ops
+from bot.app import run
 from bot.settings import ExitCode
 from bot.storage import Database
 from bot.storage.migrations import MIGRATIONS
-from tests.bot.conftest import bot_process_env
-from tests.bot.test_startup import QUICK, assert_fails_fast, run_bot
+from tests.bot.conftest import PythonMBot, make_settings
+from tests.bot.test_startup import QUICK, assert_ended, assert_fails_fast, in_process
 from tests.fakebot import FakeTelegram
-from tests.forkserver import ForkServer
-
-pytestmark = pytest.mark.over_http(
-    "python -m bot in a process of its own, against the fake Telegram over HTTP"
-)
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -34,11 +36,12 @@ def schema_of(path: Path) -> int:
         return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-async def migrated(tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    """A database made by ``python -m bot migrate`` in ``tmp_path/data``, and the bot's environment for it."""
+def migrated(python_m_bot: PythonMBot, tmp_path: Path) -> tuple[Path, dict[str, str]]:
+    """A database made by ``python -m bot migrate`` in ``tmp_path/data``, and the environment for it (no token:
+    ``migrate`` and ``backup`` need only ``DATABASE_PATH``)."""
     database = tmp_path / "data" / "bot.sqlite3"
-    env = bot_process_env(tg, database)
-    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
+    env = {"DATABASE_PATH": str(database)}
+    assert python_m_bot(env, tmp_path, "migrate").code == ExitCode.OK
     return database, env
 
 
@@ -48,22 +51,22 @@ def set_schema(path: Path, version: int) -> None:
 
 
 async def test_check_on_a_missing_database_creates_nothing_and_names_migrate(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3")
-    result = await run_bot(forkserver, env, tmp_path, "check")
-    assert_fails_fast(result, ExitCode.DATABASE, "python -m bot migrate")
+    settings = make_settings(tg, tmp_path / "data" / "bot.sqlite3")
+    result = await in_process(ops.check(settings, session=tg.session()), capsys, caplog)
+    assert_ended(result, ExitCode.DATABASE, "python -m bot migrate")
     assert "no database at" in result.errors[0]
     assert not (tmp_path / "data").exists()
 
 
 async def test_check_leaves_an_older_database_as_it_is_and_migrate_brings_it_up_to_date(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     database = tmp_path / "data" / "bot.sqlite3"
-    env = bot_process_env(tg, database)
-    result = await run_bot(forkserver, env, tmp_path, "migrate")
-    assert result.code == ExitCode.OK, result.stderr
+    settings = make_settings(tg, database)
+    result = await in_process(ops.migrate(settings), capsys, caplog)
+    assert result.code == ExitCode.OK, result.log
     assert f"at schema version {Database.SCHEMA_VERSION}" in result.stdout
     for made in database.parent.glob(database.name + "*"):  # the file, and a WAL left beside it
         made.unlink()
@@ -72,42 +75,48 @@ async def test_check_leaves_an_older_database_as_it_is_and_migrate_brings_it_up_
     set_schema(database, 1)
     stamp = database.stat().st_mtime_ns
 
-    result = await run_bot(forkserver, env, tmp_path, "check")
-    assert_fails_fast(result, ExitCode.DATABASE, "python -m bot migrate")
+    result = await in_process(ops.check(settings, session=tg.session()), capsys, caplog)
+    assert_ended(result, ExitCode.DATABASE, "python -m bot migrate")
     assert "schema version 1, older than" in result.errors[0]
     assert schema_of(database) == 1 and database.stat().st_mtime_ns == stamp
 
-    result = await run_bot(forkserver, env, tmp_path, "migrate")
-    assert result.code == ExitCode.OK, result.stderr
+    result = await in_process(ops.migrate(settings), capsys, caplog)
+    assert result.code == ExitCode.OK, result.log
     assert schema_of(database) == Database.SCHEMA_VERSION
-    assert (await run_bot(forkserver, env, tmp_path, "check")).code == ExitCode.OK
+    assert (await in_process(ops.check(settings, session=tg.session()), capsys, caplog)).code == ExitCode.OK
 
 
 async def test_a_database_of_a_newer_version_is_refused_by_check_migrate_and_start(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    database, env = await migrated(tg, forkserver, tmp_path)
+    settings = make_settings(tg, tmp_path / "data" / "bot.sqlite3")
+    assert (await in_process(ops.migrate(settings), capsys, caplog)).code == ExitCode.OK
     newer = Database.SCHEMA_VERSION + 1
-    set_schema(database, newer)
-    for command in ("check", "migrate", "run"):
-        result = await run_bot(forkserver, env, tmp_path, command)
-        assert_fails_fast(result, ExitCode.DATABASE, f"schema version {newer}, newer than this bot's")
-        assert schema_of(database) == newer
+    set_schema(settings.database_path, newer)
+    commands: list[Callable[[], Awaitable[int | None]]] = [
+        lambda: ops.check(settings, session=tg.session()),
+        lambda: ops.migrate(settings),
+        lambda: run(settings, session=tg.session()),
+    ]
+    for command in commands:
+        result = await in_process(command(), capsys, caplog)
+        assert_ended(result, ExitCode.DATABASE, f"schema version {newer}, newer than this bot's")
+        assert schema_of(settings.database_path) == newer
     assert tg.commands == {}  # the bot never got as far as setting its menus
 
 
-async def test_backup_needs_no_token_takes_relative_paths_from_the_caller_and_keeps_the_newest(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+def test_backup_needs_no_token_takes_relative_paths_from_the_caller_and_keeps_the_newest(
+    python_m_bot: PythonMBot, tmp_path: Path
 ) -> None:
-    database, env = await migrated(tg, forkserver, tmp_path)
+    database, env = migrated(python_m_bot, tmp_path)
     caller = tmp_path / "operator"
     caller.mkdir()
     checkout = tmp_path / "checkout"  # where scripts/run.sh runs the bot from
     checkout.mkdir()
-    env = {k: v for k, v in env.items() if k != "BOT_TOKEN"} | {"CARDBOT_CALLER_DIR": str(caller)}
+    env |= {"CARDBOT_CALLER_DIR": str(caller)}
     names = [f"bot-{n}.sqlite3" for n in range(4)]
     for name in names:
-        result = await run_bot(forkserver, env, checkout, "backup", f"backups/{name}", "--keep", "2")
+        result = python_m_bot(env, checkout, "backup", f"backups/{name}", "--keep", "2")
         assert result.code == ExitCode.OK, result.stderr
         assert result.seconds < QUICK
         time.sleep(0.01)  # distinct times written
@@ -116,22 +125,20 @@ async def test_backup_needs_no_token_takes_relative_paths_from_the_caller_and_ke
     assert "deleted the old copy" in result.stdout
 
     # --keep beside the database itself is refused: it would count the live database as a copy.
-    result = await run_bot(
-        forkserver, env, checkout, "backup", str(database.with_name("x.sqlite3")), "--keep", "1"
-    )
+    result = python_m_bot(env, checkout, "backup", str(database.with_name("x.sqlite3")), "--keep", "1")
     assert_fails_fast(result, ExitCode.DATABASE, "a folder of their own")
     assert database.is_file() and not database.with_name("x.sqlite3").exists()
 
 
-async def test_a_backup_to_a_folder_or_through_a_file_is_refused_in_one_line(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+def test_a_backup_to_a_folder_or_through_a_file_is_refused_in_one_line(
+    python_m_bot: PythonMBot, tmp_path: Path
 ) -> None:
-    database, env = await migrated(tg, forkserver, tmp_path)
+    database, env = migrated(python_m_bot, tmp_path)
     (tmp_path / "backups").mkdir()
     for path in ("backups", str(database / "copy.sqlite3")):
-        assert_fails_fast(await run_bot(forkserver, env, tmp_path, "backup", path), ExitCode.DATABASE, path)
+        assert_fails_fast(python_m_bot(env, tmp_path, "backup", path), ExitCode.DATABASE, path)
     # A trailing slash names a folder even where none exists yet: refused before anything is written.
-    result = await run_bot(forkserver, env, tmp_path, "backup", "new/")
+    result = python_m_bot(env, tmp_path, "backup", "new/")
     assert result.code == 2 and "names a folder" in result.stderr and "Traceback" not in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["backups", "data"]
     assert list((tmp_path / "backups").iterdir()) == []

@@ -1,7 +1,8 @@
 """Settings: a missing or malformed token stops the bot at once with a message pointing to @BotFather.
 
-These runs are genuine fresh ``python -m bot`` interpreters (the other tests fork theirs from one that did the
-imports, see ``tests/forkserver.py``): how long a start that fails takes is the start-up's own import cost.
+``python -m bot`` runs in-process here (``bot.__main__.main``: the ``python_m_bot`` fixture), all but once: one
+genuine fresh interpreter (the other tests fork theirs from one that did the imports, see ``tests/forkserver.py``)
+shows what a start stopped by its settings imports and costs, and the exit code the shell sees.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import ExitCode, Settings, load_settings
+from tests.bot.conftest import PythonMBot
 
 ROOT = Path(__file__).resolve().parents[2]
 GOOD_TOKEN = "123456789:AAE" + "x" * 32
@@ -47,24 +49,27 @@ def _run_bot(env: dict[str, str], cwd: Path, *flags: str) -> tuple[subprocess.Co
 
 @pytest.mark.parametrize("token", [None, "not-a-token", "123:short"])
 def test_python_m_bot_without_a_valid_token_exits_at_once_saying_how_to_get_one(
-    tmp_path: Path, token: str | None
+    tmp_path: Path, python_m_bot: PythonMBot, token: str | None
 ) -> None:
-    result, cpu = _run_bot({} if token is None else {"BOT_TOKEN": token}, tmp_path)
-    assert result.returncode == ExitCode.SETTINGS
+    result = python_m_bot({} if token is None else {"BOT_TOKEN": token}, tmp_path)
+    assert result.code == ExitCode.SETTINGS
     assert "@BotFather" in result.stderr
     assert "Traceback" not in result.stderr
-    assert cpu < AT_ONCE_CPU
 
 
-def test_a_bad_setting_stops_the_bot_before_aiogram_is_imported(tmp_path: Path) -> None:
-    """``-X importtime`` lists every module the interpreter imported: none of aiogram's, nor the bot's app."""
-    result, _ = _run_bot({"BOT_TOKEN": GOOD_TOKEN, "TURN_TIMEOUT": "-5"}, tmp_path, "-X", "importtime")
+def test_a_bad_setting_stops_a_fresh_interpreter_at_once_before_aiogram_is_imported(tmp_path: Path) -> None:
+    """A fresh ``python -m bot``: the exit code as the shell sees it, the setting named, and ``-X importtime``'s
+    list of every module the interpreter imported — none of aiogram's, nor the bot's app — so that the CPU it
+    took is an interpreter's and pydantic's."""
+    result, cpu = _run_bot({"BOT_TOKEN": GOOD_TOKEN, "TURN_TIMEOUT": "-5"}, tmp_path, "-X", "importtime")
     assert result.returncode == ExitCode.SETTINGS
+    assert "TURN_TIMEOUT" in result.stderr and "Traceback" not in result.stderr
     imported = [
         line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "import time:" in line
     ]
     assert "bot.settings" in imported
     assert [m for m in imported if m.startswith(("aiogram", "aiohttp", "bot.app", "bot.startup"))] == []
+    assert cpu < AT_ONCE_CPU
 
 
 def test_settings_defaults_and_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
@@ -129,16 +134,17 @@ def test_webhook_mode_refuses_to_start_without_a_secret_unless_behind_a_trusted_
         ({"WEBHOOK_SECRET": "a secret with spaces!"}, "WEBHOOK_SECRET"),
         ({"ADMIN_IDS": "@olga"}, "ADMIN_IDS"),
         ({"METRICS_PORT": "0"}, "METRICS_PORT"),
+        ({"TURN_TIMEOUT": "-5"}, "TURN_TIMEOUT"),
     ],
 )
 def test_each_bad_setting_is_one_error_line_naming_it(
-    tmp_path: Path, change: dict[str, str], named: str
+    tmp_path: Path, python_m_bot: PythonMBot, change: dict[str, str], named: str
 ) -> None:
     """As the log writes lines (time, level, logger): a log collector files it as an error, not as noise."""
     env = {"BOT_TOKEN": GOOD_TOKEN, "WEBHOOK_URL": "https://bot.example.org", "WEBHOOK_SECRET": "s3cret"}
     env = {k: v for k, v in env.items() if named != "BOT_TOKEN" or k != "BOT_TOKEN"} | change
-    result, _ = _run_bot(env, tmp_path)
-    assert result.returncode == ExitCode.SETTINGS
+    result = python_m_bot(env, tmp_path)
+    assert result.code == ExitCode.SETTINGS
     lines = result.stderr.splitlines()
     assert len(lines) == 1, result.stderr
     assert " ERROR bot.settings: cannot start: " in lines[0]

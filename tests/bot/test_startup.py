@@ -1,48 +1,46 @@
 """Start-up that fails loudly and fast: each cause is one log line naming the setting to fix, and an exit code.
 
-``python -m bot`` and ``python -m bot check`` run as separate processes, as an operator runs them (forked from
-the ``forkserver`` fixture's interpreter, which did the imports), against the fake Bot API (or a port nobody
-listens on). A bot that cannot start must exit within seconds, not hang on an open database thread.
+Most causes are checked in-process, against the in-process fake Telegram: ``bot.app.run`` and ``bot.ops.check``,
+what ``python -m bot`` runs once it read the settings and set the log up (:func:`in_process`), and ``python -m
+bot`` itself (``main``, the ``python_m_bot`` fixture) where it stops before any loop runs. A bot that cannot start
+must end within seconds, and leave no thread behind (a database thread never closed keeps a process from ending).
+
+What needs a process runs as one, as an operator runs it (forked from the ``forkserver`` fixture's interpreter),
+against the fake Bot API over HTTP (or a port nobody listens on): a Bot API that cannot be reached, a webhook port
+already taken, SIGTERM.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
+import threading
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from bot.settings import ExitCode
+from bot import ops
+from bot.app import run
+from bot.settings import ExitCode, StartupError
 from bot.version import version
-from tests.bot.conftest import bot_process_env, hosted_backends
+from tests.bot.conftest import Exited, PythonMBot, bot_process_env, hosted_backends, make_settings
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
 
-pytestmark = [
-    pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
-    pytest.mark.over_http("python -m bot in a process of its own, against the fake Telegram over HTTP"),
-]
+OVER_HTTP = pytest.mark.over_http(
+    "python -m bot in a process of its own, against the fake Telegram over HTTP"
+)
+TIMING = pytest.mark.xdist_group("timing")  # asserts on time: see tests/conftest.py
 
 OTHER_TOKEN = "987654321:AAE" + "y" * 32
 QUICK = 10.0
 """Real seconds within which a failed start, or one stopped by SIGTERM, must have ended. A forked bot has nothing
 to import and needs 0.1-2 s (up to 8 s seen on a machine loaded four times over); a hang (a database thread never
 closed, an answer never coming) or a wait for Telegram's 10 s timeout takes longer."""
-
-
-@dataclass
-class Finished:
-    code: int
-    stdout: str
-    stderr: str
-    seconds: float
-
-    @property
-    def errors(self) -> list[str]:
-        return [line for line in self.stderr.splitlines() if " ERROR " in line]
 
 
 def unused_port() -> int:
@@ -53,7 +51,7 @@ def unused_port() -> int:
 
 async def run_bot(
     forkserver: ForkServer, env: dict[str, str], cwd: Path, *args: str, timeout: float = 60.0
-) -> Finished:
+) -> Exited:
     """``python -m bot args`` to its end: exit code, output and how long it took."""
     started = time.monotonic()
     process = await forkserver.spawn("bot", *args, env=env, cwd=cwd, stdout=PIPE, stderr=PIPE)
@@ -66,10 +64,10 @@ async def run_bot(
     token = env.get("BOT_TOKEN", "").strip()
     if len(token) > 20:  # a real-looking token: never in the log (a malformed one is not the bot's)
         assert token not in err.decode() and token not in out.decode(), "the bot token is in the log"
-    return Finished(process.returncode or 0, out.decode(), err.decode(), time.monotonic() - started)
+    return Exited(process.returncode or 0, out.decode(), err.decode(), time.monotonic() - started)
 
 
-def assert_fails_fast(result: Finished, code: ExitCode, setting: str) -> None:
+def assert_fails_fast(result: Exited, code: ExitCode, setting: str) -> None:
     assert result.code == code, result.stderr
     assert "Traceback" not in result.stderr, result.stderr
     assert len(result.errors) == 1, result.stderr
@@ -77,6 +75,51 @@ def assert_fails_fast(result: Finished, code: ExitCode, setting: str) -> None:
     assert result.seconds < QUICK
 
 
+@dataclass
+class Ended:
+    """How a command run in-process (:func:`in_process`) ended: the exit code ``python -m bot`` would exit with,
+    what the command printed, the log, and its ERROR lines."""
+
+    code: int
+    stdout: str
+    log: str
+    errors: list[str]
+
+
+async def in_process(
+    command: Awaitable[int | None], capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> Ended:
+    """``command`` (``bot.ops.check(...)``, ``bot.app.run(...)``: what ``python -m bot`` runs once the settings are
+    read and the log set up) to its end, within ``QUICK`` real seconds, leaving no thread running that would keep
+    a process from ending. Its exit code is what it returns (None: ``OK``), or a :class:`StartupError`'s, whose
+    message ``python -m bot`` logs as one more ERROR line (``cannot start: ...``)."""
+    before = set(threading.enumerate())
+    capsys.readouterr()
+    caplog.clear()
+    try:
+        code = await asyncio.wait_for(command, QUICK)
+        said = []
+    except StartupError as error:
+        code, said = error.code, [f"cannot start: {error.message}"]
+    left = [t for t in threading.enumerate() if t not in before and not t.daemon]
+    for thread in left:
+        if not thread.name.startswith("inprocess"):  # the test loop's executor, idle: not the command's
+            thread.join(QUICK)
+    assert [t.name for t in left if t.is_alive() and not t.name.startswith("inprocess")] == []
+    errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] + said
+    return Ended(ExitCode.OK if code is None else code, capsys.readouterr().out, caplog.text, errors)
+
+
+def assert_ended(result: Ended, code: ExitCode, setting: str) -> None:
+    """:func:`assert_fails_fast` of a command run in-process (its time is bounded by :func:`in_process`)."""
+    assert result.code == code, result.log
+    assert "Traceback" not in result.log, result.log
+    assert len(result.errors) == 1, result.errors
+    assert setting in result.errors[0], result.errors
+
+
+@OVER_HTTP
+@TIMING
 async def test_an_unreachable_bot_api_stops_the_bot_naming_telegram_api_url(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
@@ -89,49 +132,40 @@ async def test_an_unreachable_bot_api_stops_the_bot_naming_telegram_api_url(
 
 
 async def test_a_token_telegram_rejects_stops_the_bot_naming_bot_token(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"BOT_TOKEN": OTHER_TOKEN}
-    result = await run_bot(forkserver, env, tmp_path)
-    assert_fails_fast(result, ExitCode.TOKEN, "BOT_TOKEN")
-    assert OTHER_TOKEN not in result.stderr  # the secret stays out of the log
+    settings = make_settings(tg, tmp_path / "data" / "bot.sqlite3", bot_token=OTHER_TOKEN)
+    result = await in_process(run(settings, session=tg.session()), capsys, caplog)
+    assert_ended(result, ExitCode.TOKEN, "BOT_TOKEN")
+    assert (
+        OTHER_TOKEN not in result.log and OTHER_TOKEN not in result.errors[0]
+    )  # the secret stays out of the log
     assert not (tmp_path / "data").exists()  # Telegram is asked before anything is created
 
 
 async def test_a_database_folder_that_cannot_be_made_stops_the_bot_naming_database_path(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
     blocker = tmp_path / "not-a-folder"
     blocker.write_text("a file where the folder should be", encoding="utf-8")
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {
-        "DATABASE_PATH": str(blocker / "bot.sqlite3")
-    }
-    result = await run_bot(forkserver, env, tmp_path)
-    assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
+    settings = make_settings(tg, blocker / "bot.sqlite3")
+    result = await in_process(run(settings, session=tg.session()), capsys, caplog)
+    assert_ended(result, ExitCode.DATABASE, "DATABASE_PATH")
 
 
 async def test_a_file_that_is_not_a_database_stops_the_bot_instead_of_hanging(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    """The connection is open when the migration fails: its thread must be closed or the process never ends."""
+    """A connection opened before the migration fails must be closed (its thread) or the process never ends."""
     path = tmp_path / "bot.sqlite3"
     path.write_bytes(b"this is not an SQLite database, just some bytes " * 100)
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"DATABASE_PATH": str(path)}
-    result = await run_bot(forkserver, env, tmp_path)
-    assert_fails_fast(result, ExitCode.DATABASE, "DATABASE_PATH")
+    result = await in_process(run(make_settings(tg, path), session=tg.session()), capsys, caplog)
+    assert_ended(result, ExitCode.DATABASE, "DATABASE_PATH")
     assert "not a database" in result.errors[0]
 
 
-async def test_a_bad_setting_stops_the_bot_naming_it(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
-) -> None:
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {"TURN_TIMEOUT": "-5"}
-    result = await run_bot(forkserver, env, tmp_path)
-    assert result.code == ExitCode.SETTINGS
-    assert "TURN_TIMEOUT" in result.stderr and "Traceback" not in result.stderr
-    assert result.seconds < QUICK
-
-
+@OVER_HTTP
+@TIMING
 async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
@@ -154,12 +188,12 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
 
 
 async def test_check_passes_against_a_working_bot_api_and_says_what_it_checked(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
 ) -> None:
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3")
-    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
-    result = await run_bot(forkserver, env, tmp_path, "check")
-    assert result.code == ExitCode.OK, result.stderr
+    settings = make_settings(tg, tmp_path / "data" / "bot.sqlite3")
+    assert (await in_process(ops.migrate(settings), capsys, caplog)).code == ExitCode.OK
+    result = await in_process(ops.check(settings, session=tg.session()), capsys, caplog)
+    assert result.code == ExitCode.OK, result.log
     assert [line.split(":", 1)[0] for line in result.stdout.splitlines()] == [
         "settings",
         "texts",
@@ -173,23 +207,55 @@ async def test_check_passes_against_a_working_bot_api_and_says_what_it_checked(
 @pytest.mark.parametrize(
     ("change", "code"),
     [
-        ({"TURN_TIMEOUT": "soon"}, ExitCode.SETTINGS),
-        ({"DATABASE_PATH": "/dev/null/bot.sqlite3"}, ExitCode.DATABASE),
-        ({"TELEGRAM_API_URL": "unused"}, ExitCode.UNREACHABLE),
-        ({"BOT_TOKEN": OTHER_TOKEN}, ExitCode.TOKEN),
+        ({"database_path": Path("/dev/null/bot.sqlite3")}, ExitCode.DATABASE),
+        ({"bot_token": OTHER_TOKEN}, ExitCode.TOKEN),
     ],
 )
 async def test_check_exit_code_says_which_check_failed(
-    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, change: dict[str, str], code: ExitCode
+    tg: FakeTelegram,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+    change: dict[str, object],
+    code: ExitCode,
 ) -> None:
-    if change.get("TELEGRAM_API_URL") == "unused":
-        change = {"TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"}
-    env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3")
-    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
-    result = await run_bot(
-        forkserver, bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | change, tmp_path, "check"
+    """The settings' check and Telegram's unreachable have tests of their own below: the one stops ``python -m
+    bot check`` before it runs a loop, the other is a process's."""
+    settings = make_settings(tg, tmp_path / "data" / "bot.sqlite3")
+    assert (await in_process(ops.migrate(settings), capsys, caplog)).code == ExitCode.OK
+    result = await in_process(
+        ops.check(make_settings(tg, settings.database_path, **change), session=tg.session()), capsys, caplog
     )
-    assert result.code == code, result.stderr
+    assert result.code == code, result.log
+    assert "Traceback" not in result.log
+
+
+def test_check_exit_code_says_the_settings_are_wrong(tmp_path: Path, python_m_bot: PythonMBot) -> None:
+    result = python_m_bot(
+        {"BOT_TOKEN": OTHER_TOKEN, "DATABASE_PATH": str(tmp_path / "bot.sqlite3"), "TURN_TIMEOUT": "soon"},
+        tmp_path,
+        "check",
+    )
+    assert result.code == ExitCode.SETTINGS, result.stderr
+    assert "Traceback" not in result.stderr
+
+
+@OVER_HTTP
+@TIMING
+async def test_check_exit_code_says_the_bot_api_cannot_be_reached(
+    tg: FakeTelegram,
+    forkserver: ForkServer,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    database = tmp_path / "data" / "bot.sqlite3"
+    assert (await in_process(ops.migrate(make_settings(tg, database)), capsys, caplog)).code == ExitCode.OK
+    env = bot_process_env(tg, database)
+    result = await run_bot(
+        forkserver, env | {"TELEGRAM_API_URL": f"http://127.0.0.1:{unused_port()}"}, tmp_path, "check"
+    )
+    assert result.code == ExitCode.UNREACHABLE, result.stderr
     assert "Traceback" not in result.stderr
     assert result.seconds < QUICK
 
@@ -197,6 +263,8 @@ async def test_check_exit_code_says_which_check_failed(
 # --- stopping ----------------------------------------------------------------------------------------------
 
 
+@OVER_HTTP
+@TIMING
 @pytest.mark.parametrize("mode", ["polling", "webhook"])
 async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, mode: str
