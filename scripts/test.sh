@@ -45,11 +45,13 @@ checks=$!
 if ! compgen -G "tests/__pycache__/conftest.*-pytest-*.pyc" > /dev/null; then  # not filled by an earlier run
     .venv/bin/python -m pytest -q --collect-only -p no:cacheprovider > /dev/null 2>&1 || true  # the run says why
 fi
-# Three workers a core: a worker is forked from one interpreter that imported the bot (tests/conftest.py), so it
+# Two workers a core: a worker is forked from one interpreter that imported the bot (tests/conftest.py), so it
 # costs little, and the tests that wait on real time (the fake Bot API over HTTP, processes) leave the CPU to the
 # others; the tests that assert on time run in two chains, each on one worker (xdist_group "timing", "timing-2").
+# Not three: on 2 cores six workers took ~236 CPU-s and 123 s, four ~214 CPU-s and 119 s (each worker collects
+# the suite, builds its own caches, and more of them at once thrash the cores' caches).
 status=0
-.venv/bin/python -m pytest -q -n "$(( $(nproc) * 3 ))" --dist loadgroup "$@" || status=$?
+.venv/bin/python -m pytest -q -n "$(( $(nproc) * 2 ))" --dist loadgroup "$@" || status=$?
 wait "$checks" || status=1
 cat "$checks_log"
 exit "$status"
