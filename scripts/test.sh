@@ -8,9 +8,27 @@ cd "$(dirname "$0")/.."
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --upgrade pip
-.venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
-.venv/bin/python -m pip install --quiet --no-deps -e .
+# The install runs again only when what it installs changed since the last one here (a stamp in .venv records it):
+# the lock, pyproject.toml, the kernels' C sources and the folders of packages (the editable install lists them),
+# this checkout's path, the Python, and a kernel missing where it has sources (`git clean`). A fresh clone has no
+# .venv, so no stamp: it installs everything. About 8 s (6 of them the editable install's build of the kernels).
+stamp=.venv/.test-sh-installed
+installed() {
+    {
+        pwd
+        .venv/bin/python -c 'import sys; print(sys.version)'
+        cat requirements-dev.lock pyproject.toml engine/ai/csrc/* engine/*/ai/csrc/*
+        find bot engine locales -type d -not -name __pycache__ | LC_ALL=C sort
+        for csrc in engine/*/ai/csrc; do compgen -G "${csrc%/csrc}/_kernel.*.so" || echo "no kernel: $csrc"; done
+    } | sha256sum
+}
+if [ "$(cat "$stamp" 2>/dev/null || true)" != "$(installed)" ]; then
+    rm -f "$stamp"
+    .venv/bin/python -m pip install --quiet --upgrade pip
+    .venv/bin/python -m pip install --quiet --require-hashes --no-deps -r requirements-dev.lock
+    .venv/bin/python -m pip install --quiet --no-deps -e .
+    installed >"$stamp"
+fi
 # Bytecode once, before the workers start: every test interpreter (four workers, each bot process they start, the
 # import test's hundred and fifty children) would otherwise compile the same modules again, or, where the
 # environment sets PYTHONDONTWRITEBYTECODE, every time.
@@ -27,11 +45,13 @@ checks=$!
 if ! compgen -G "tests/__pycache__/conftest.*-pytest-*.pyc" > /dev/null; then  # not filled by an earlier run
     .venv/bin/python -m pytest -q --collect-only -p no:cacheprovider > /dev/null 2>&1 || true  # the run says why
 fi
-# Three workers a core: a worker is forked from one interpreter that imported the bot (tests/conftest.py), so it
+# Two workers a core: a worker is forked from one interpreter that imported the bot (tests/conftest.py), so it
 # costs little, and the tests that wait on real time (the fake Bot API over HTTP, processes) leave the CPU to the
 # others; the tests that assert on time run in two chains, each on one worker (xdist_group "timing", "timing-2").
+# Not three: on 2 cores six workers took ~236 CPU-s and 123 s, four ~214 CPU-s and 119 s (each worker collects
+# the suite, builds its own caches, and more of them at once thrash the cores' caches).
 status=0
-.venv/bin/python -m pytest -q -n "$(( $(nproc) * 3 ))" --dist loadgroup "$@" || status=$?
+.venv/bin/python -m pytest -q -n "$(( $(nproc) * 2 ))" --dist loadgroup "$@" || status=$?
 wait "$checks" || status=1
 cat "$checks_log"
 exit "$status"

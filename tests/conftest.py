@@ -1,6 +1,6 @@
 """Fixtures every part of the suite may use, and how the suite runs in parallel.
 
-``scripts/test.sh`` runs pytest with ``--dist loadgroup`` (pytest-xdist) and three workers a core, each test
+``scripts/test.sh`` runs pytest with ``--dist loadgroup`` (pytest-xdist) and two workers a core, each test
 where a worker is free, except the tests that assert how long something took, or run the bot at a slow clock
 against real-time windows: they are marked ``xdist_group("timing")`` or ``xdist_group("timing-2")``, two chains
 of about equal length, each on one worker, one test after another — so at most two of them run at once, one a

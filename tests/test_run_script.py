@@ -140,15 +140,38 @@ def _fresh_checkout(where: Path) -> Path:
     return where
 
 
+def venv_with_pip(target: Path, cache: pytest.Cache | None) -> None:
+    """``venv.create(target, with_pip=True)``, as run.sh's ``python3 -m venv .venv`` makes it. ensurepip installing
+    pip costs ~3.5 CPU-s: the first such environment made here is kept in pytest's cache (one for this Python and
+    its bundled pip) and copied after (a tenth of that); without the cache, made each time."""
+    if cache is None:
+        venv.create(target, with_pip=True)
+        return
+    import ensurepip
+
+    key = f"{sys.executable} {sys.version} pip {ensurepip.version()}\n"
+    kept = cache.mkdir("run-script-venv")
+    if (kept / "key").exists() and (kept / "key").read_text(encoding="utf-8") == key:
+        shutil.copytree(kept / "venv", target, symlinks=True)
+        return
+    venv.create(target, with_pip=True)
+    shutil.rmtree(kept / "venv", ignore_errors=True)
+    (kept / "key").unlink(missing_ok=True)
+    shutil.copytree(target, kept / "venv", symlinks=True)
+    (kept / "key").write_text(key, encoding="utf-8")  # last: a copy cut short is made again
+
+
 @pytest.mark.long
-def test_installing_the_bot_as_run_sh_does_prints_nothing(tmp_path: Path) -> None:
+def test_installing_the_bot_as_run_sh_does_prints_nothing(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """run.sh's own install of the bot (``pip install --quiet --no-deps -e .`` with its environment) into a fresh
     environment, on a fresh copy of the checkout: no setuptools warnings (there were ~135 lines of them)."""
     script = (ROOT / "scripts" / "run.sh").read_text(encoding="utf-8")
     assert "--upgrade pip" not in script  # the venv's own pip: nothing unpinned from the index
     line = next(li.strip() for li in script.splitlines() if "pip install" in li and "-e ." in li)
     checkout = _fresh_checkout(tmp_path / "checkout")
-    venv.create(checkout / ".venv", with_pip=True)
+    venv_with_pip(checkout / ".venv", getattr(request.config, "cache", None))
     env = {
         k: v for k, v in os.environ.items() if k not in ("PYTHONWARNINGS", "PIP_DISABLE_PIP_VERSION_CHECK")
     }

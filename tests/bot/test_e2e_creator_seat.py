@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp, NewCb
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from tests.bot.conftest import (
     BotRunner,
     find_lobby,
@@ -15,7 +15,7 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
-RU = translator("ru")
+RU = translator(Locale.RU)
 MARK = plain(RU.t("lobby-creator-mark"))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from tests.bot.conftest import (
     BotRunner,
     game_row,
@@ -19,7 +19,7 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 
-EN, RU = translator("en"), translator("ru")
+EN, RU = translator(Locale.EN), translator(Locale.RU)
 CYRILLIC = re.compile("[\u0400-\u04ff]")
 
 

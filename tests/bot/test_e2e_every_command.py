@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from bot.games import AnyPlugin, plugins
-from bot.i18n import Translator, translator
+from bot.i18n import Locale, Translator, translator
 from bot.views import SoloGame, render_play_menu
 from tests.bot.conftest import BotRunner, plain, start_party
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
@@ -173,7 +173,7 @@ async def test_the_done_when_of_issue_21_each_message_gets_an_answer(
     """One person, one after another: three messages in private and two commands in a group, each answered (the
     private chat's window is its own: questions there do not use up the person's window in the group)."""
     await bot_runner()
-    ru = translator("ru")
+    ru = translator(Locale.RU)
     anna = tg.add_user("Аня")
     group = tg.add_group("Друзья", [anna], admins=[anna])
     expected = [

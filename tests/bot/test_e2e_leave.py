@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from tests.bot.conftest import (
     BotRunner,
     game_row,
@@ -60,7 +60,7 @@ async def test_leave_hands_the_seat_to_a_bot_and_one_tap_brings_the_person_back(
         what="the answer",
     )
     last = anna.private_chat.last_bot_message()
-    assert last is not None and last.text == translator("ru").t("answer-already-left")
+    assert last is not None and last.text == translator(Locale.RU).t("answer-already-left")
 
     back = await anna.press(private, "↩️ Вернуться за стол")
     assert back.text == "Вы снова за столом."
@@ -78,7 +78,7 @@ async def test_leave_without_a_running_game_says_there_is_none(
     await tg.wait_for(lambda: anna.private_chat.last_bot_message() is not None, what="the answer")
     last = anna.private_chat.last_bot_message()
     assert last is not None and last.message_id > sent.message_id
-    assert last.text == plain(translator("en").t("answer-no-game"))
+    assert last.text == plain(translator(Locale.EN).t("answer-no-game"))
 
 
 async def test_leave_in_a_game_with_bots_says_how_to_end_it(tg: FakeTelegram, bot_runner: BotRunner) -> None:
@@ -94,5 +94,5 @@ async def test_leave_in_a_game_with_bots_says_how_to_end_it(tg: FakeTelegram, bo
         lambda: any(m.message_id > sent.message_id for m in chat.bot_messages()), what="the answer"
     )
     said = [m.text for m in chat.bot_messages() if m.message_id > sent.message_id]
-    assert said == [plain(translator("ru").t("answer-solo-leave"))]
+    assert said == [plain(translator(Locale.RU).t("answer-solo-leave"))]
     assert turn_message(anna) is not None

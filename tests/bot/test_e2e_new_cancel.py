@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp, NewCb
 from bot.games import plugins
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from bot.model.game import GameStatus
 from tests.bot.conftest import (
     BotRunner,
@@ -20,7 +20,7 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
-RU = translator("ru")
+RU = translator(Locale.RU)
 CANCELLED = RU.t("notice-cancelled")
 """Said once, by the game's own message sent anew below (a lobby's, a table's with the standings, a solo hand)."""
 NO_GAME = RU.t("answer-no-game")

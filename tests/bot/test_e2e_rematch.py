@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp, RematchCb
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from bot.model.game import GameStatus
 from tests.bot.conftest import (
     BotRunner,
@@ -21,7 +21,7 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram
 
-RU = translator("ru")
+RU = translator(Locale.RU)
 
 
 def rematch_message(chat: FakeChat) -> FakeMessage:

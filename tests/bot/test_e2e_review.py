@@ -6,7 +6,7 @@ import re
 
 from bot.callbacks import ReviewCb
 from bot.games import plugin_of
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from bot.model.game import GameStatus
 from bot.storage import repo
 from bot.views.common import SeatInfo
@@ -23,7 +23,7 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
-RU = translator("ru")
+RU = translator(Locale.RU)
 BETTER = re.compile(r"^Мастер: (.+?) — (.+); в среднем на (\d+,\d) очка больше за оставшуюся раздачу\.$")
 """«Мастер: <move> — <why, from what the move does>; в среднем на 0,8 очка больше за оставшуюся раздачу.»"""
 

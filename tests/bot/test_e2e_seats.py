@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from bot.callbacks import LobbyCb, LobbyOp
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from bot.model.game import GameStatus
 from tests.bot.conftest import BotRunner, game_row, joined_text, lobby_of, open_lobby, seat_names
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
-RU = translator("ru")
+RU = translator(Locale.RU)
 
 
 async def reply_to_link(tg: FakeTelegram, user: FakeUser, game: str) -> str:

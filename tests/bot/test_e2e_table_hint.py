@@ -6,7 +6,7 @@ import random
 
 from bot.callbacks import HintCb, TableCb
 from bot.games import plugin_of
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from bot.pipeline.thinker import decision_seed
 from bot.storage import repo
 from bot.views.stats import render_stats
@@ -27,7 +27,7 @@ from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 GAMES = [("konchinka", "🃏 Кончинка"), ("king", "👑 Кинг")]
 
-RU = translator("ru")
+RU = translator(Locale.RU)
 
 
 def group_table(group: FakeChat) -> FakeMessage:

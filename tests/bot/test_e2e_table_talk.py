@@ -37,8 +37,8 @@ from tests.bot.conftest import (
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
-RU = translator("ru")
-EN = translator("en")
+RU = translator(Locale.RU)
+EN = translator(Locale.EN)
 
 
 async def party_state(running: Running, game: str) -> KonchinkaState:

@@ -5,12 +5,18 @@ the pipeline and delivery name the outbox."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
+
+import pytest
 
 import bot
 import engine
 from engine.core import games
+
+pytestmark = pytest.mark.xdist_group("layout")
+"""One worker for the module: the files are parsed once (:func:`nodes`), not once in each worker (~2.5 CPU-s)."""
 
 BOT = Path(bot.__file__).parent
 ENGINE = Path(engine.__file__).parent
@@ -30,10 +36,16 @@ LAYERS = (
 """The bot's packages, bottom first: each may import only those before it (and the top-level modules)."""
 
 
+@functools.cache
+def nodes(path: Path) -> tuple[ast.AST, ...]:
+    """Every node of a file's syntax tree (``ast.walk``), parsed once in a process."""
+    return tuple(ast.walk(ast.parse(path.read_text(encoding="utf-8"))))
+
+
 def imported(path: Path) -> set[str]:
     """The modules a file imports from (``from x import y`` gives ``x``; ``import x`` gives ``x``)."""
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if isinstance(node, ast.ImportFrom) and node.module:
             names.add(node.module)
         elif isinstance(node, ast.Import):
@@ -59,7 +71,7 @@ def import_graph() -> dict[str, set[str]]:
     for name, path in known.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in nodes(path):
             targets: list[str] = []
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
@@ -177,10 +189,9 @@ def test_the_decisions_await_nothing_and_reach_no_database_telegram_or_delivery(
         p.name for p in paths
     }
     for path in paths:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
         awaiting = [
             node.lineno
-            for node in ast.walk(tree)
+            for node in nodes(path)
             if isinstance(node, ast.Await | ast.AsyncFunctionDef | ast.AsyncFor | ast.AsyncWith)
         ]
         assert awaiting == [], f"{path.name} awaits (lines {awaiting})"
@@ -206,7 +217,7 @@ def test_handlers_guards_and_the_flow_name_no_publisher_or_outbox() -> None:
     named: list[str] = []
     for layer in ("handlers", "guards", "flow"):
         for path in sorted((BOT / layer).rglob("*.py")):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in nodes(path):
                 name = (
                     node.id
                     if isinstance(node, ast.Name)

@@ -9,7 +9,7 @@ from aiogram.filters import Command
 from aiogram.types import Message
 
 from bot.games import is_hosted, plugin_of, rules_library
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from bot.model.game import GameStatus
 from bot.storage import Batch, Database
 from bot.storage import repo as stored
@@ -19,7 +19,7 @@ from tests.bot.conftest import BotRunner, game_row, open_lobby, plain, two_playe
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
 
-RU = translator("ru")
+RU = translator(Locale.RU)
 
 
 async def _newer(tg: FakeTelegram, chat: FakeChat, after: int) -> FakeMessage:
@@ -54,7 +54,7 @@ async def test_admin_from_a_non_admin_is_an_unknown_command_and_from_an_admin_sh
     assert float(lines[3].rsplit(" ", 1)[1]) > 0
     assert lines[4].startswith("Вызовов в очереди: ")
     assert lines[5] == "Сбоев за час: 0"
-    ru = translator("ru")
+    ru = translator(Locale.RU)
     paths = {"c": "компилированное ядро", "python": "чистый Python (слабее)"}
     hosted = [(plugin_of(game).name(ru), backend) for game, backend in backends().items() if is_hosted(game)]
     assert {"Кончинка", "Кинг"} <= {name for name, _ in hosted}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import translator
+from bot.i18n import Locale, translator
 from bot.storage import Batch, Database
 from bot.storage.db import CHECKPOINT_EVERY, WAL_SIZE_LIMIT, WAL_TRUNCATE_PAST
 from tests.bot.conftest import BotRunner, Running, open_lobby, start_solo_konchinka, turn_message
@@ -34,7 +34,7 @@ LOBBIES = size(12, 120)
 """Group lobbies opened and cancelled."""
 WEEK = 7 * 24 * 3600.0
 DAY = 24 * 3600.0
-ABANDONED = translator("ru").t("notice-abandoned", days=7)
+ABANDONED = translator(Locale.RU).t("notice-abandoned", days=7)
 DATABASE_BOUND = 1024 * 1024
 """Bytes the database and its WAL may hold at the end (they hold ~0.3 MB here; a game's history stays)."""
 

@@ -262,18 +262,21 @@ class ForkServer:
         stdout: Stdio = None,
         stderr: Stdio = None,
         snapshots: Path | None = None,
+        code: str | None = None,
     ) -> Process:
         """``python -m module args`` in ``cwd`` with exactly ``env``: forked when it can be, else fresh.
 
         ``snapshots``: a folder where the child writes tracemalloc snapshots when sent SIGUSR1 (see
         ``server._snapshots``); the only way a child may be asked to differ from ``python -m``, so only forked.
+        ``code``: ``python -c code args`` instead (``module`` is then ignored).
         """
         if snapshots is not None and not self.forks(env):
             raise ValueError("only a forked child answers SIGUSR1 with snapshots")
         if not self.forks(env):
             self.fresh += 1
+            run = ["-m", module] if code is None else ["-c", code]
             return await asyncio.create_subprocess_exec(
-                sys.executable, "-m", module, *args, cwd=cwd, env=dict(env), stdin=stdin, stdout=stdout,
+                sys.executable, *run, *args, cwd=cwd, env=dict(env), stdin=stdin, stdout=stdout,
                 stderr=stderr, preexec_fn=sigint_by_default,
             )  # fmt: skip
         if stdin == PIPE:
@@ -307,6 +310,7 @@ class ForkServer:
             "env": dict(env),
             "cwd": str(cwd),
             "snapshots": None if snapshots is None else str(snapshots),
+            "code": code,
         }
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         try:

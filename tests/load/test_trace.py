@@ -11,13 +11,16 @@ import json
 
 import pytest
 
+from tests.forkserver import ForkServer
 from tests.load.trace import MIDDLE, Options, default_tool, text, trace
 
 
 @pytest.mark.long
 @pytest.mark.skipif(not default_tool().exists(), reason=f"no {default_tool()}")
-async def test_a_press_window_holds_the_tap_and_the_rules_and_idle_touches_less() -> None:
-    result = await trace(Options(idle=0.3, quiet=0.5))
+async def test_a_press_window_holds_the_tap_and_the_rules_and_idle_touches_less(
+    forkserver: ForkServer,
+) -> None:
+    result = await trace(Options(idle=0.3, quiet=0.5), forkserver)
     windows = {w["name"]: w for w in result["windows"]}
     names = ["idle", "tap 1: card", "tap 2: move", "a whole move", "idle, as long"]
     assert list(windows) in (names, [n for n in names if n != "tap 2: move"])
