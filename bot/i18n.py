@@ -58,7 +58,7 @@ def add_texts(folder: Path) -> None:
     cached ones are dropped)."""
     if folder not in _MORE_TEXTS:
         _MORE_TEXTS.append(folder)
-        translator.cache_clear()
+        _translator.cache_clear()
 
 
 def ftl_files(locale: Locale, root: Path = LOCALES_DIR) -> list[Path]:
@@ -133,10 +133,14 @@ def _fluent_args(args: Mapping[str, object]) -> dict[str, object]:
     return out
 
 
-@functools.cache
 def translator(locale: Locale | str = DEFAULT_LOCALE) -> Translator:
-    """The shared translator of a locale (bundles are built once per process)."""
-    loc = Locale(locale) if not isinstance(locale, Locale) else locale
+    """The shared translator of a locale, named by its :class:`Locale` or its code (bundles are built once per
+    process: ``"ru"`` and ``Locale.RU`` get the same one)."""
+    return _translator(Locale(locale))
+
+
+@functools.cache
+def _translator(loc: Locale) -> Translator:
     fallback = None if loc is DEFAULT_LOCALE else _load_bundle(DEFAULT_LOCALE, LOCALES_DIR)
     return Translator(loc, _load_bundle(loc, LOCALES_DIR), fallback)
 
