@@ -17,9 +17,8 @@ from bot.callbacks import MoveCb
 from tests.bot.conftest import BotRunner, Running, game_row, turn_message, two_player_party
 from tests.fakebot import FakeTelegram, FakeUser
 
-TIMING_2 = pytest.mark.xdist_group(
-    "timing-2"
-)  # asserts on real time (the second chain): see tests/conftest.py
+# asserts on real time (the second chain): see tests/conftest.py
+TIMING_2 = pytest.mark.xdist_group("timing-2")
 HELD_BY_ANOTHER = pytest.mark.over_http(
     "another process holds SQLite's lock, for real seconds (SQLite's busy timeout)"
 )

@@ -101,11 +101,14 @@ async def in_process(
         said = []
     except StartupError as error:
         code, said = error.code, [f"cannot start: {error.message}"]
-    left = [t for t in threading.enumerate() if t not in before and not t.daemon]
+    left = [
+        t
+        for t in threading.enumerate()
+        if t not in before and not t.daemon and not t.name.startswith("inprocess")  # the test loop's executor
+    ]
     for thread in left:
-        if not thread.name.startswith("inprocess"):  # the test loop's executor, idle: not the command's
-            thread.join(QUICK)
-    assert [t.name for t in left if t.is_alive() and not t.name.startswith("inprocess")] == []
+        thread.join(QUICK)
+    assert [t.name for t in left if t.is_alive()] == []
     errors = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] + said
     return Ended(ExitCode.OK if code is None else code, capsys.readouterr().out, caplog.text, errors)
 
