@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from fluent.runtime import FluentBundle, FluentResource
+from fluent.syntax.ast import Resource
 
 
 def _locales_dir() -> Path:
@@ -67,11 +68,18 @@ def ftl_files(locale: Locale, root: Path = LOCALES_DIR) -> list[Path]:
     return sorted(folder.glob("*.ftl")) + sorted(folder.glob("*/*.ftl"))
 
 
+@functools.cache
+def parsed(locale: Locale, root: Path = LOCALES_DIR) -> tuple[Resource, ...]:
+    """The texts of ``locale`` under ``root`` (as :func:`ftl_files` lists them), each file parsed once a process:
+    the Russian ones are both the Russian bundle and every other locale's fallback (a bundle only reads them)."""
+    return tuple(FluentResource(path.read_text(encoding="utf-8")) for path in ftl_files(locale, root))
+
+
 def _load_bundle(locale: Locale, root: Path) -> FluentBundle:
     bundle = FluentBundle([locale.value], use_isolating=False)
     for folder in (root, *_MORE_TEXTS):
-        for path in ftl_files(locale, folder):
-            bundle.add_resource(FluentResource(path.read_text(encoding="utf-8")))
+        for resource in parsed(locale, folder):
+            bundle.add_resource(resource)
     return bundle
 
 

@@ -6,11 +6,11 @@ import re
 from pathlib import Path
 
 import pytest
-from fluent.syntax import FluentParser, ast
+from fluent.syntax import ast
 from fluent.syntax.visitor import Visitor
 
 from bot.games import plugins, rules_library
-from bot.i18n import LOCALES_DIR, Locale, ftl_files, locale_for, translator
+from bot.i18n import LOCALES_DIR, Locale, ftl_files, locale_for, parsed, translator
 from bot.model.answers import Answer
 from bot.views.rules import GROUP_COMMANDS, PRIVATE_COMMANDS
 from engine.core import CommonIllegal
@@ -25,10 +25,8 @@ BOT_GAMES = {p.kind for p in plugins() if type(p).__module__.startswith("bot.gam
 
 
 def _messages(locale: Locale) -> dict[str, ast.Message]:
-    parser = FluentParser()
     out: dict[str, ast.Message] = {}
-    for path in ftl_files(locale):
-        resource = parser.parse(path.read_text(encoding="utf-8"))
+    for path, resource in zip(ftl_files(locale), parsed(locale), strict=True):
         junk = [entry for entry in resource.body if isinstance(entry, ast.Junk)]
         assert not junk, f"{path}: {(junk[0].content or '')[:200]!r}"
         for entry in resource.body:

@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from fluent.syntax import FluentParser, ast
+from fluent.syntax import ast
 
-from bot.i18n import Locale, ftl_files, translator
+from bot.i18n import Locale, parsed, translator
 
 RU = translator(Locale.RU)
 NUMBERS = (0, 1, 2, 5, 11, 21, 22)
@@ -68,8 +68,8 @@ def category(n: int) -> int:
 
 def _messages() -> dict[str, ast.Message]:
     out: dict[str, ast.Message] = {}
-    for path in ftl_files(Locale.RU):
-        for entry in FluentParser().parse(path.read_text(encoding="utf-8")).body:
+    for resource in parsed(Locale.RU):
+        for entry in resource.body:
             if isinstance(entry, ast.Message) and entry.value is not None:
                 out[entry.id.name] = entry
     return out

@@ -259,8 +259,11 @@ def warm(modules: list[str]) -> None:
     A child whose settings add games or texts (``EXTRA_GAMES``) builds its own: both caches are keyed by them."""
     if "bot.app" in modules:
         from bot.games import rules_library
+        from bot.i18n import Locale, translator
         from bot.views.rules_lookup import find_sections
 
+        for locale in Locale:
+            translator(locale)
         find_sections(rules_library(), "сколько карт сдают")
 
 
