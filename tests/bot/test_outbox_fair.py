@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from aiogram import Bot
+from aiogram.client.session.aiohttp import AiohttpSession
 from aiogram.client.telegram import TelegramAPIServer
 from aiogram.methods import Response
 from aiogram.types import User
@@ -22,7 +23,7 @@ from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits, Priority, RateLimiter
 from bot.delivery.outbox.queue import ChatQueue, Live
 from bot.delivery.outbox.scheduler import CallScheduler
-from bot.delivery.outbox.serving import KeptResponsesSession
+from bot.delivery.outbox.serving import KeptResponsesSession, tls_context
 from bot.storage import Database
 from tests.bot.conftest import BotRunner, clock_of, outbox_world, play_until, turn_message, two_player_party
 from tests.fakebot import FakeTelegram
@@ -198,6 +199,29 @@ async def test_the_session_builds_each_response_class_once(tg: FakeTelegram) -> 
         assert all(c is classes[0] for c in classes)
     finally:
         await session.close()
+
+
+def test_the_session_is_aiogram_s_own_but_for_one_tls_context_a_process() -> None:
+    """KeptResponsesSession sets what AiohttpSession's ``__init__`` sets (it skips that to build no TLS context of
+    its own): an aiogram that sets more, or other values, shows here."""
+    ours, theirs = KeptResponsesSession(limit=7, timeout=9), AiohttpSession(limit=7, timeout=9)
+    mine = {k: v for k, v in vars(ours).items() if k != "response_types"}
+    assert mine.keys() == vars(theirs).keys()
+    for name, value in mine.items():
+        other = vars(theirs)[name]
+        if name != "_connector_init" and value != other:  # an object without ``==`` of its own: by its fields
+            assert type(value) is type(other) and vars(value) == vars(other), name
+    ssl_of = {"ours": ours._connector_init.pop("ssl"), "theirs": theirs._connector_init.pop("ssl")}
+    assert ours._connector_init == theirs._connector_init
+    shared, built = ssl_of["ours"], ssl_of["theirs"]
+    assert shared is KeptResponsesSession()._connector_init["ssl"] is tls_context()
+    assert (shared.verify_mode, shared.check_hostname, shared.minimum_version, shared.options) == (
+        built.verify_mode,
+        built.check_hostname,
+        built.minimum_version,
+        built.options,
+    )
+    assert len(shared.get_ca_certs()) == len(built.get_ca_certs()) > 100
 
 
 def test_a_call_on_its_way_keeps_its_place_in_the_bots_window() -> None:

@@ -15,15 +15,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import sqlite3
+import ssl
 from collections import Counter, deque
 from enum import Enum
 from typing import Any, Final, Protocol
 
+import certifi
 from aiogram import Bot
 from aiogram.client.default import Default
 from aiogram.client.session.aiohttp import AiohttpSession
+from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import (
     AiogramError,
     ClientDecodeError,
@@ -46,6 +50,7 @@ from aiogram.types import (
     Message,
     MessageId,
 )
+from aiohttp import TCPConnector
 
 from bot.clock import Clock
 from bot.delivery.outbox.queue import ChatQueue, Item, Live, LiveMessages, Media, SentMessages, SheetPhoto
@@ -471,11 +476,27 @@ class EditText(TelegramMethod[MessageId | bool]):
     """The inline keyboard's JSON (see :class:`SendText`)."""
 
 
-class KeptResponsesSession(AiohttpSession):
-    """:class:`AiohttpSession` whose response classes, once built, live as long as the session."""
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The TLS context of every session the process makes: aiogram's own (the system's defaults, certifi's CA
+    bundle), built once. Building one reads ~140 certificates, ~20 ms of CPU: a process that makes several sessions
+    (``check`` before the bot, each bot a test starts) reads them once."""
+    return ssl.create_default_context(cafile=certifi.where())
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+
+class KeptResponsesSession(AiohttpSession):
+    """:class:`AiohttpSession` whose response classes, once built, live as long as the session, and whose TLS
+    context is the process's (:func:`tls_context`)."""
+
+    def __init__(self, *, limit: int = 100, **kwargs: Any) -> None:
+        # AiohttpSession.__init__ as it is, but for the context it would build each time (and the proxy, which the
+        # bot never sets); tests/bot/test_outbox_fair.py compares the two, so an aiogram that sets more shows.
+        BaseSession.__init__(self, **kwargs)
+        self._session = None
+        self._connector_type = TCPConnector
+        self._connector_init = {"ssl": tls_context(), "limit": limit, "ttl_dns_cache": 3600}
+        self._should_reset_connector = True
+        self._proxy = None
         self.response_types: dict[Any, type[Response[Any]]] = {}
         """Each method's ``Response[...]`` class, by the type the method returns."""
 
