@@ -62,8 +62,9 @@ def test_no_screen_holds_what_its_person_cannot_see() -> None:
             game = random_game(kind, rng)
             state = game.party.state  # type: ignore[union-attr]
             seats = [s.seat for s in game.seats]
-            looked_from = rng.choice(seats)  # the seat whose worlds the onlooker's screen is checked in
-            for seat in game.seats:
+            people = game.people()
+            looked = rng.sample(people, min(2, len(people)))  # two people a party (a solo game has one)
+            for seat in looked:
                 view = state.view(seat.seat)
                 world = WORLDS[kind](view, rng)
                 assert world.view(seat.seat) == view, "a world the person's own view allows"
@@ -72,10 +73,10 @@ def test_no_screen_holds_what_its_person_cannot_see() -> None:
                 checks += 1
                 shown: Screen | None = screen(in_world(game, world), seat.user_id)
                 assert shown == screen(game, seat.user_id), (kind, game.party.version, seat)  # type: ignore[union-attr]
-                if seat.seat == looked_from:
+                if seat is looked[0]:  # the onlooker's screen, in the worlds of one of them
                     assert screen(in_world(game, world), None) == screen(game, None), (kind, seat)
-    assert checks >= 2000
-    assert differing > 0.9 * checks, (differing, checks)
+    assert checks >= 1500
+    assert differing > 0.8 * checks, (differing, checks)
 
 
 def test_a_solo_game_is_shown_to_its_player_only_and_a_group_table_to_anyone() -> None:
