@@ -183,9 +183,11 @@ class WebApp:
         if self.streams[launch.user_id] >= STREAMS_PER_PERSON:
             raise _refused(HTTPStatus.TOO_MANY_REQUESTS, "too-many-streams")
         follower = Follower()
-        follower.changed(await self.pipeline.store.load(game.id) or game)  # the stored game first: a catch-up
         self.followers[game.id].add(follower)
         self.streams[launch.user_id] += 1
+        stored = await self.pipeline.store.load(game.id) or game  # the game as stored first: a catch-up ...
+        if follower.newest is None:  # ... unless a change came meanwhile (it is newer)
+            follower.changed(stored)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
