@@ -162,7 +162,7 @@ class WebApp:
         command = move_command(data, who)
         if command is None or getattr(command, "game_id", None) != game.id:
             raise _refused(HTTPStatus.BAD_REQUEST, "not-a-move")
-        origin = Origin(person=who, language_code=launch.language_code, user_locale=None)
+        origin = Origin(person=who, language_code=launch.language_code)
         done = await self.pipeline.run(command, origin)
         refused = None
         if isinstance(done.answer, Refusal):
