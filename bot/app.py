@@ -13,6 +13,7 @@ from aiogram import Bot, Dispatcher
 from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
 from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiohttp import web
 
 from bot import metrics
 from bot.clock import Clock
@@ -45,6 +46,7 @@ from bot.storage import Database
 from bot.telegram import TELEGRAM_TIMEOUT, ask_telegram, make_bot
 from bot.version import version
 from bot.views import bot_commands
+from bot.webapp.server import WebApp
 from engine.ai import backends
 
 log = logging.getLogger(__name__)
@@ -68,6 +70,8 @@ class App:
     health: Health
     operator: Operator
     ops: OpsServer | None = None
+    webapp: WebApp | None = None
+    """The Mini App's routes (``WEBAPP_URL`` set), served by :func:`serve_page` while the bot runs."""
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     resumed: int = 0
     texts: dict[Locale, int] = field(default_factory=dict)
@@ -157,6 +161,9 @@ async def build_app(
     dispatcher.include_routers(*routers())
     app = App(settings, bot, db, clock, outbox, pipeline, dispatcher, throttle, guards, health, operator)
     app.texts = texts
+    if settings.webapp_url:
+        pipeline.page = settings.webapp_url
+        app.webapp = WebApp(pipeline, bot.token, clock)
 
     async def startup() -> None:
         await on_startup(app)
@@ -286,9 +293,12 @@ async def run(settings: Settings, *, session: BaseSession | None = None) -> None
     try:
         app = await build_app(settings, bot, lock)
         out_of_the_collectors_sight()
+        page: web.AppRunner | None = None
         try:
             if settings.metrics_port:
                 app.ops = serve_ops(app, settings.metrics_host, settings.metrics_port)
+            if app.webapp is not None:
+                page = await serve_page(app.webapp, settings)
             if settings.webhook_url:
                 await run_webhook(app)
             else:
@@ -297,6 +307,8 @@ async def run(settings: Settings, *, session: BaseSession | None = None) -> None
         finally:
             if app.ops is not None:
                 app.ops.close()
+            if page is not None:
+                await page.cleanup()
             await app.db.close()
         fatal = app.health.fatal
         if fatal is not None:
@@ -312,6 +324,26 @@ def out_of_the_collectors_sight() -> None:
     of tens of milliseconds in whatever press is being answered (the p99 of press→answer at G = 200)."""
     gc.collect()
     gc.freeze()
+
+
+async def serve_page(webapp: WebApp, settings: Settings) -> web.AppRunner:
+    """The Mini App on ``WEBAPP_HOST:WEBAPP_PORT``, listening before the bot takes its first update; its open
+    streams are closed within a second of the bot's stop."""
+    runner = web.AppRunner(webapp.application(), access_log=None, handle_signals=False, shutdown_timeout=1.0)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise StartupError(
+            ExitCode.SETTINGS,
+            f"cannot listen on {settings.webapp_host}:{settings.webapp_port} for the Mini App: "
+            f"{exc.strerror or exc} (set WEBAPP_PORT to a free port, or WEBAPP_HOST to an address of this machine)",
+        ) from exc
+    log.info(
+        "Mini App at %s (listening on %s:%d)", settings.webapp_url, settings.webapp_host, settings.webapp_port
+    )
+    return runner
 
 
 def serve_ops(app: App, host: str, port: int) -> OpsServer:

@@ -105,6 +105,12 @@ class Settings(StorageSettings):
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_path: str = "/webhook"
 
+    webapp_url: str | None = None
+    """Public HTTPS URL of the Mini App's page (``https://<host>/app``, served by the bot on ``webapp_port``
+    behind the operator's HTTPS proxy); no Mini App, and no button for it, when unset."""
+    webapp_host: str = "0.0.0.0"
+    webapp_port: int = Field(default=8090, ge=1, le=65535)
+
     lobby_ttl: float = Field(default=1800.0, gt=0)
     """A lobby nobody starts expires after this long."""
     turn_timeout: int = Field(default=60, ge=0)
@@ -195,6 +201,16 @@ class Settings(StorageSettings):
         value = value.strip().rstrip("/")
         if not value.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
+        return value
+
+    @field_validator("webapp_url")
+    @classmethod
+    def _webapp_https(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        value = value.strip().rstrip("/")
+        if not value.startswith("https://"):
+            raise ValueError("must start with https:// (Telegram opens Mini Apps over HTTPS only)")
         return value
 
     @model_validator(mode="after")

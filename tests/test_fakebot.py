@@ -26,6 +26,7 @@ from aiogram.types import (
     InlineKeyboardButton,
     InlineKeyboardMarkup,
     Message,
+    WebAppInfo,
 )
 
 from tests.fakebot import Description, FakeTelegram, FakeUser, Limits, UpdateType, parse_html
@@ -228,6 +229,34 @@ async def test_url_buttons_and_deep_links_are_readable(tg: FakeTelegram, bot: Bo
     assert [b.url for b in lobby.url_buttons] == ["https://t.me/konchinka_test_bot?start=j_abc"]
     with pytest.raises(LookupError):
         await alice.press(lobby, "Присоединиться")
+
+
+async def test_a_mini_app_button_opens_an_https_page_from_a_private_chat_only(
+    tg: FakeTelegram, bot: Bot, alice: FakeUser
+) -> None:
+    def opening(url: str) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup(
+            inline_keyboard=[[InlineKeyboardButton(text="🖥", web_app=WebAppInfo(url=url))]]
+        )
+
+    sent = await bot.send_message(
+        alice.id, "Стол", reply_markup=opening("https://cards.example.org/app?game=1")
+    )
+    shown = alice.private_chat.messages[sent.message_id]
+    assert [b.web_app for b in shown.flat_buttons] == ["https://cards.example.org/app?game=1"]
+    with pytest.raises(TelegramBadRequest) as refused:
+        await bot.send_message(alice.id, "Стол", reply_markup=opening("http://cards.example.org/app"))
+    assert refused.value.message == Description.WEB_APP_URL_INVALID
+    group = tg.add_group("Друзья", [alice])
+    with pytest.raises(TelegramBadRequest) as refused:
+        await bot.send_message(group.id, "Стол", reply_markup=opening("https://cards.example.org/app"))
+    assert refused.value.message == Description.BUTTON_TYPE_INVALID
+    table = await bot.send_message(group.id, "Стол")
+    with pytest.raises(TelegramBadRequest) as refused:
+        await bot.edit_message_text(
+            "Стол!", chat_id=group.id, message_id=table.message_id, reply_markup=opening("https://x.org/app")
+        )
+    assert refused.value.message == Description.BUTTON_TYPE_INVALID
 
 
 # --- private chats: who may be written to ---------------------------------------------------------------

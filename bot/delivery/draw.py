@@ -49,7 +49,7 @@ from bot.model.game import (
 )
 from bot.storage import Notice
 from bot.views import LobbyInfo, LobbyStatus
-from bot.views.common import number_bots, seat_info, table_frame
+from bot.views.common import number_bots, seat_info, table_frame, with_page_button
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,10 +78,12 @@ def draw(
     bot_username: str,
     pressed: Pressed | None = None,
     copies: Collection[int] = (),
+    page: str = "",
 ) -> list[Order]:
     """What the game's messages show after a committed change (``before`` None: drawn from scratch, as after a
     restart), with the change's ``notices`` (stored, not drawn yet) in their place. ``copies``: the people who
-    keep a copy of the whole table («📋 Стол»), which follows it."""
+    keep a copy of the whole table («📋 Стол»), which follows it. ``page``: the Mini App's URL (a hand in play
+    gets a button that opens it; empty: no Mini App)."""
     orders: list[Order] = [*_adopted(after, events, pressed)]
     resend, resend_table = _resends(after, events)
     ended = after.party is not None and after.party.is_terminal
@@ -91,7 +93,9 @@ def draw(
     group_notices = tuple(n.id for n in notices if n.chat_id == after.chat_id and n.chat_id < 0)
     orders += _reminders_over(before, after)
     sheets = before is None or any(isinstance(e, DealEnded | PartyEnded) for e in events)
-    orders += _game(after, bot_username, resend, resend_table, group_notices, sheets=sheets, copies=copies)
+    orders += _game(
+        after, bot_username, resend, resend_table, group_notices, sheets=sheets, copies=copies, page=page
+    )
     if ended:  # the party's result comes last, below its final sheet, with its buttons
         orders.append(posted)
     for event in events:
@@ -229,6 +233,7 @@ def _game(
     *,
     sheets: bool,
     copies: Collection[int],
+    page: str = "",
 ) -> list[Order]:
     """The current look of every message of this game (``resend``: these people's messages sent anew, below;
     ``resend_table``: the group's; ``group_notices``: the change's notices to the group, which the private hands
@@ -289,6 +294,8 @@ def _game(
         utr = translator_for(user.lang if user else game.lang)
         picked = game.screens.picked(user_id, party.version)
         rendered = painted.render_private(frame, seat.seat, utr, picked)
+        if page and not party.is_terminal and game.status is GameStatus.PLAYING:
+            rendered = with_page_button(rendered, utr, f"{page}?game={game.id}")
         orders.append(
             Show(
                 hand_slot(game.id, user_id),

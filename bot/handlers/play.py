@@ -28,30 +28,31 @@ from bot.pipeline.origin import Origin
 from bot.pipeline.service import Pipeline
 
 
-async def on_move(
-    callback: CallbackQuery, callback_data: MoveCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    data = callback_data
-    await pipeline.run(cmd.Play(game_of(data.game), who, data.version, data.index), origin)
+def move_command(data: str, who: Person) -> cmd.Command | None:
+    """The command a move button's callback data stands for — a card's tap, a move of a picked card, «← Другая
+    карта», taking one's seat back — pressed in the chat or in the Mini App alike (None: no move button's)."""
+    try:
+        if data.startswith(f"{MoveCb.__prefix__}:"):
+            move = MoveCb.unpack(data)
+            return cmd.Play(game_of(move.game), who, move.version, move.index)
+        if data.startswith(f"{PickCb.__prefix__}:"):
+            pick = PickCb.unpack(data)
+            return cmd.Pick(game_of(pick.game), who, pick.version, pick.card)
+        if data.startswith(f"{BackCb.__prefix__}:"):
+            back = BackCb.unpack(data)
+            return cmd.Back(game_of(back.game), who, back.version)
+        if data.startswith(f"{SeatCb.__prefix__}:"):
+            return cmd.TakeSeat(game_of(SeatCb.unpack(data).game), who)
+    except (TypeError, ValueError):  # a prefix of ours with fields that are not
+        return None
+    return None
 
 
-async def on_pick(
-    callback: CallbackQuery, callback_data: PickCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    data = callback_data
-    await pipeline.run(cmd.Pick(game_of(data.game), who, data.version, data.card), origin)
-
-
-async def on_back(
-    callback: CallbackQuery, callback_data: BackCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.Back(game_of(callback_data.game), who, callback_data.version), origin)
-
-
-async def on_take_seat(
-    callback: CallbackQuery, callback_data: SeatCb, pipeline: Pipeline, origin: Origin, who: Person
-) -> None:
-    await pipeline.run(cmd.TakeSeat(game_of(callback_data.game), who), origin)
+async def on_move(callback: CallbackQuery, pipeline: Pipeline, origin: Origin, who: Person) -> None:
+    """A move button (the four filters of :func:`make_router`), as :func:`move_command` reads it."""
+    command = move_command(callback.data or "", who)
+    assert command is not None, "a move button's filter let it through"
+    await pipeline.run(command, origin)
 
 
 async def on_table(
@@ -94,10 +95,8 @@ async def on_review(
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="play")
-    router.callback_query.register(on_move, MoveCb.filter())
-    router.callback_query.register(on_pick, PickCb.filter())
-    router.callback_query.register(on_back, BackCb.filter())
-    router.callback_query.register(on_take_seat, SeatCb.filter())
+    for button in (MoveCb, PickCb, BackCb, SeatCb):
+        router.callback_query.register(on_move, button.filter())
     router.callback_query.register(on_table, TableCb.filter())
     router.callback_query.register(on_sheet, SheetCb.filter())
     router.callback_query.register(on_history, HistoryCb.filter())

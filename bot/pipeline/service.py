@@ -104,10 +104,15 @@ class Pipeline:
         self.thinker = thinker
         self.operator = operator
         self.bot_username = bot_username
+        self.page = ""
+        """The Mini App's URL (empty: none): a hand in play gets a button that opens it."""
         self.store = Store(db, clock)
         self.refusals = RefusalThrottle(clock)
         """Refusals merged per chat."""
         self.timers = Timers(self)
+        self.watchers: list[Callable[[Game], None]] = []
+        """Who follows every committed game besides its chats (the Mini App's open pages): told the game after each
+        change and after a restart's redraw, once the outbox has its messages."""
         self.people = People(self)
         self.replies = Replies(self)
         self._handles: dict[type, Handle] = {
@@ -312,16 +317,28 @@ class Pipeline:
                     "game %s: seat %s played %s (%s)", after.id, event.seat, event.code, event.actor.value
                 )
         orders = draw(
-            before, after, events, notices, self.bot_username, _pressed(origin), self._copies(after)
+            before,
+            after,
+            events,
+            notices,
+            self.bot_username,
+            _pressed(origin),
+            self._copies(after),
+            page=self.page,
         )
         await self.outbox.deliver(orders)
+        for watcher in self.watchers:
+            watcher(after)
         if may_fall_due(before, after):
             self.timers.changed(after)
         return after
 
     async def show(self, game: Game) -> None:
         """Every message of ``game`` drawn from scratch (after a restart), its kept notices aside."""
-        await self.outbox.deliver(draw(None, game, (), (), self.bot_username, copies=self._copies(game)))
+        drawn = draw(None, game, (), (), self.bot_username, copies=self._copies(game), page=self.page)
+        await self.outbox.deliver(drawn)
+        for watcher in self.watchers:
+            watcher(game)
         if may_fall_due(None, game):
             self.timers.changed(game)
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final, Generic
 
-from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from typing_extensions import TypeVar
 
 from bot.callbacks import HintCb, HistoryCb, RematchCb, ReviewCb, RulesCb, SeatCb, SheetCb, TableCb
@@ -407,6 +407,14 @@ def with_sheet_button(rendered: Rendered, tr: Translator, game_id: str) -> Rende
     last row."""
     rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
     rows.append([button(tr.t("btn-sheet"), SheetCb(game=game_id).pack())])
+    return Rendered(rendered.text, keyboard(rows))
+
+
+def with_page_button(rendered: Rendered, tr: Translator, page: str) -> Rendered:
+    """A hand in play with «🖥 Стол и карты» on its last row: the Mini App's ``page`` (the table and the hand on one
+    screen), opened inside Telegram."""
+    rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
+    rows.append([InlineKeyboardButton(text=tr.t("btn-page"), web_app=WebAppInfo(url=page))])
     return Rendered(rendered.text, keyboard(rows))
 
 

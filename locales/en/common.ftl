@@ -31,6 +31,7 @@ btn-rematch = 🔁 Rematch
 btn-table = 📋 Table
 btn-sheet = 📋 Score sheet
 btn-history = 📜 History
+btn-page = 🖥 Table and cards
 btn-hint = 💡 Hint
 btn-open-bot = ▶️ Open the bot
 btn-take-seat = ↩️ Back to the game

@@ -31,6 +31,7 @@ btn-rematch = 🔁 Реванш
 btn-table = 📋 Стол
 btn-sheet = 📋 Запись
 btn-history = 📜 История
+btn-page = 🖥 Стол и карты
 btn-hint = 💡 Подсказка
 btn-open-bot = ▶️ Открыть бота
 btn-take-seat = ↩️ Вернуться за стол

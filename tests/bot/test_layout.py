@@ -32,6 +32,7 @@ LAYERS = (
     "pipeline",
     "guards",
     "handlers",
+    "webapp",
 )
 """The bot's packages, bottom first: each may import only those before it (and the top-level modules)."""
 

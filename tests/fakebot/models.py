@@ -49,10 +49,18 @@ class Button:
     text: str
     callback_data: str | None = None
     url: str | None = None
+    web_app: str | None = None
+    """The Mini App page the button opens."""
 
     @classmethod
     def from_json(cls, raw: JSON) -> Button:
-        return cls(text=str(raw.get("text", "")), callback_data=raw.get("callback_data"), url=raw.get("url"))
+        web_app = raw.get("web_app")
+        return cls(
+            text=str(raw.get("text", "")),
+            callback_data=raw.get("callback_data"),
+            url=raw.get("url"),
+            web_app=web_app.get("url") if isinstance(web_app, dict) else None,
+        )
 
 
 @dataclass(frozen=True)

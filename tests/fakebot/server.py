@@ -114,6 +114,10 @@ class Description(StrEnum):
     UNSUPPORTED_PARSE_MODE = "Bad Request: unsupported parse_mode"
     BUTTON_DATA_INVALID = "Bad Request: BUTTON_DATA_INVALID"
     BUTTON_URL_INVALID = "Bad Request: BUTTON_URL_INVALID"
+    BUTTON_TYPE_INVALID = "Bad Request: BUTTON_TYPE_INVALID"
+    WEB_APP_URL_INVALID = (
+        "Bad Request: inline keyboard button Web App URL is invalid: Only HTTPS links are allowed"
+    )
     TEXT_BUTTONS_UNALLOWED = (
         "Bad Request: can't parse inline keyboard button: Text buttons are unallowed in the inline keyboard"
     )
@@ -1293,6 +1297,7 @@ class FakeTelegram:
         self._check_reply(chat, params)
         text, entities = self._compose_text(params)
         version = MessageVersion(text, entities, self._compose_markup(params))
+        _check_web_apps(chat, version.reply_markup)
         self._rate(chat)
         message = FakeMessage(
             chat, chat.next_message_id(), None, self.bot_user_json, version, thread_id=thread_id
@@ -1377,6 +1382,7 @@ class FakeTelegram:
         return message
 
     def _apply_edit(self, message: FakeMessage, version: MessageVersion) -> JSON:
+        _check_web_apps(message.chat, version.reply_markup)
         if version == message.current:
             self.stats.not_modified += 1
             raise bad_request(Description.NOT_MODIFIED)
@@ -1610,6 +1616,18 @@ def _check_button(button: object) -> None:
     url = button.get("url")
     if url is not None and not _is_button_url(str(url)):
         raise bad_request(Description.BUTTON_URL_INVALID)
+    web_app = button.get("web_app")
+    if web_app is not None:
+        page = web_app.get("url") if isinstance(web_app, dict) else None
+        if not isinstance(page, str) or not page.startswith("https://") or not _is_button_url(page):
+            raise bad_request(Description.WEB_APP_URL_INVALID)
+
+
+def _check_web_apps(chat: FakeChat, markup: JSON | None) -> None:
+    """Telegram opens a Mini App from an inline button in a private chat only."""
+    rows = markup.get("inline_keyboard", []) if markup is not None else []
+    if chat.is_group and any("web_app" in button for row in rows for button in row):
+        raise bad_request(Description.BUTTON_TYPE_INVALID)
 
 
 def _is_button_url(url: str) -> bool:

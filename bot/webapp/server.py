@@ -1,0 +1,280 @@
+"""The Mini App's server: its page, and the page's three calls — what a person sees of a game, a press, and the
+changes as they happen — on the bot's own event loop, beside the chat.
+
+Every call carries Telegram's launch data (``Authorization: tma <initData>``; the live stream, which a browser opens
+without headers, as ``?auth=``), checked before anything else (:mod:`bot.webapp.launch`). A person sees a game they
+have a seat in, or the table of a group game when they are a member of the group (asked of Telegram, as the chat's
+buttons do); anything else is refused with nothing shown. A press is the chat's button's callback data, turned into
+the same command by the same function (:func:`bot.handlers.play.move_command`) and done by the same pipeline; the
+page shows what the game is after it. Every committed change of a game (``Pipeline.watchers``) goes to the pages
+that follow it as its new screen; a page that connects (again, after a dropped network or the bot's restart) is
+sent the game as stored first, so it catches up from there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import defaultdict
+from collections.abc import Callable
+from http import HTTPStatus
+from importlib import resources
+from typing import Any, Final
+
+from aiohttp import web
+
+from bot.clock import Clock
+from bot.delivery.answers import refusal_text
+from bot.delivery.web import MOVE_PREFIXES, screen
+from bot.flow.commands import Refusal
+from bot.handlers.play import move_command
+from bot.i18n import translator_for
+from bot.model.game import Game, GameMode, Person
+from bot.pipeline.origin import Origin
+from bot.pipeline.service import Pipeline
+from bot.webapp.launch import Launch, Refused, check
+
+log = logging.getLogger(__name__)
+
+PRESSES_PER_SECOND: Final = 5.0
+"""A person's calls a second, on average ..."""
+PRESS_BURST: Final = 20.0
+"""... and at most this many at once (the page's first screen, its stream, a few quick taps)."""
+STREAMS_PER_PERSON: Final = 4
+"""Live streams one person may hold open at once (a page per game, a reload's overlap)."""
+KEEP_ALIVE: Final = 20.0
+"""Real seconds between two comments on an idle stream, so proxies keep it open."""
+STATIC: Final = ("index.html", "app.js", "app.css")
+PAGE_WORDS: Final = ("offline", "no-game", "launch")
+"""The page's own texts (``webapp-<key>`` in locales/): no connection, a game not open to the person, not opened
+from Telegram."""
+CSP: Final = (
+    "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; connect-src 'self'; "
+    "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors https://web.telegram.org "
+    "https://*.telegram.org"
+)
+"""The page's content security policy: its own script and style, Telegram's ``telegram-web-app.js``, calls to
+itself; nothing inline, no other origin."""
+
+
+class Follower:
+    """One open page's stream of a game: the newest game not yet sent (older ones are never worth sending)."""
+
+    def __init__(self) -> None:
+        self.newest: Game | None = None
+        self.wake = asyncio.Event()
+
+    def changed(self, game: Game) -> None:
+        self.newest = game
+        self.wake.set()
+
+
+class Pace:
+    """Each person's calls: a bucket of :data:`PRESS_BURST` refilled at :data:`PRESSES_PER_SECOND` (the bot's
+    clock)."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self.buckets: dict[int, tuple[float, float]] = {}
+
+    def allow(self, user_id: int) -> bool:
+        now = self.clock.now()
+        level, then = self.buckets.get(user_id, (PRESS_BURST, now))
+        level = min(PRESS_BURST, level + (now - then) * PRESSES_PER_SECOND)
+        if level < 1:
+            self.buckets[user_id] = (level, now)
+            return False
+        self.buckets[user_id] = (level - 1, now)
+        if len(self.buckets) > 10_000:  # the longest idle first: a full bucket is no different from none
+            for stale in sorted(self.buckets, key=lambda u: self.buckets[u][1])[:5_000]:
+                del self.buckets[stale]
+        return True
+
+
+class WebApp:
+    """The Mini App's routes over one pipeline (``token``: the bot's, which Telegram signs launch data with)."""
+
+    def __init__(
+        self, pipeline: Pipeline, token: str, clock: Clock, wall: Callable[[], float] = time.time
+    ) -> None:
+        self.pipeline = pipeline
+        self.token = token
+        self.wall = wall
+        """The wall clock, as Telegram's ``auth_date`` counts (a test's launch data is signed by it too)."""
+        self.pace = Pace(clock)
+        self.followers: dict[int, set[Follower]] = defaultdict(set)
+        self.streams: dict[int, int] = defaultdict(int)
+        pipeline.watchers.append(self.changed)
+
+    def changed(self, game: Game) -> None:
+        for follower in self.followers.get(game.id, ()):
+            follower.changed(game)
+
+    def application(self) -> web.Application:
+        app = web.Application(middlewares=[_headers], client_max_size=4096)
+        app.router.add_get("/app", self.page)
+        app.router.add_get("/app/", self.page)
+        app.router.add_get("/app/{name}", self.static)
+        app.router.add_get("/app/api/words", self.words)
+        app.router.add_get("/app/api/screen", self.screen)
+        app.router.add_post("/app/api/press", self.press)
+        app.router.add_get("/app/api/events", self.events)
+        return app
+
+    # ------------------------------------------------------------------------------------------------ the page
+
+    async def page(self, request: web.Request) -> web.Response:
+        return _file("index.html")
+
+    async def static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        return _file(name)
+
+    async def words(self, request: web.Request) -> web.Response:
+        """The page's own few words, in the language Telegram says its person reads (``?lang=``): public texts."""
+        tr = translator_for(request.query.get("lang"))
+        return _json({key: tr.t(f"webapp-{key}") for key in PAGE_WORDS})
+
+    # ------------------------------------------------------------------------------------------------ the calls
+
+    async def screen(self, request: web.Request) -> web.Response:
+        launch = self._launch(request, request.headers.get("Authorization", "").removeprefix("tma "))
+        game, viewer = await self._game(request, launch)
+        return _json(self._screen_of(game, viewer))
+
+    async def press(self, request: web.Request) -> web.Response:
+        launch = self._launch(request, request.headers.get("Authorization", "").removeprefix("tma "))
+        try:
+            body = await request.json()
+            data = str(body["data"])
+        except (ValueError, KeyError, TypeError):
+            raise _refused(HTTPStatus.BAD_REQUEST, "not-a-press") from None
+        if not data.startswith(MOVE_PREFIXES):
+            raise _refused(HTTPStatus.BAD_REQUEST, "not-a-move")
+        game, viewer = await self._game(request, launch)
+        if viewer is None:
+            raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
+        who = await self._person(launch)
+        command = move_command(data, who)
+        if command is None or getattr(command, "game_id", None) != game.id:
+            raise _refused(HTTPStatus.BAD_REQUEST, "not-a-move")
+        origin = Origin(person=who, language_code=launch.language_code)
+        done = await self.pipeline.run(command, origin)
+        refused = None
+        if isinstance(done.answer, Refusal):
+            refused = refusal_text(done.answer, translator_for(who.lang))
+        after = await self.pipeline.store.load(game.id) or game
+        log.info(
+            "game %s: a press in the Mini App by %s: %s%s",
+            game.id,
+            who.user_id,
+            data,
+            " refused" if refused else "",
+        )
+        return _json({"refused": refused, "screen": self._screen_of(after, viewer)})
+
+    async def events(self, request: web.Request) -> web.StreamResponse:
+        launch = self._launch(request, request.query.get("auth", ""))
+        game, viewer = await self._game(request, launch)
+        if self.streams[launch.user_id] >= STREAMS_PER_PERSON:
+            raise _refused(HTTPStatus.TOO_MANY_REQUESTS, "too-many-streams")
+        follower = Follower()
+        self.followers[game.id].add(follower)
+        self.streams[launch.user_id] += 1
+        stored = await self.pipeline.store.load(game.id) or game  # the game as stored first: a catch-up ...
+        if follower.newest is None:  # ... unless a change came meanwhile (it is newer)
+            follower.changed(stored)
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        try:
+            await response.prepare(request)
+            while True:
+                try:
+                    await asyncio.wait_for(follower.wake.wait(), KEEP_ALIVE)
+                except TimeoutError:
+                    await response.write(b": still here\n\n")
+                    continue
+                follower.wake.clear()
+                newest, follower.newest = follower.newest, None
+                if newest is not None:
+                    payload = json.dumps(self._screen_of(newest, viewer), ensure_ascii=False)
+                    await response.write(f"data: {payload}\n\n".encode())
+        except ConnectionResetError:  # the page went away
+            pass
+        finally:
+            self.followers[game.id].discard(follower)
+            if not self.followers[game.id]:
+                del self.followers[game.id]
+            self.streams[launch.user_id] -= 1
+            if not self.streams[launch.user_id]:
+                del self.streams[launch.user_id]
+        return response
+
+    # -------------------------------------------------------------------------------------------------- checks
+
+    def _launch(self, request: web.Request, init_data: str) -> Launch:
+        launched = check(init_data, self.token, self.wall())
+        if isinstance(launched, Refused):
+            log.info("Mini App: %s launch data refused (%s)", launched.value, request.path)
+            raise _refused(HTTPStatus.UNAUTHORIZED, f"launch-{launched.value}")
+        if not self.pace.allow(launched.user_id):
+            raise _refused(HTTPStatus.TOO_MANY_REQUESTS, "slow-down")
+        return launched
+
+    async def _game(self, request: web.Request, launch: Launch) -> tuple[Game, int | None]:
+        """The game asked for (``?game=`` or the launch link's ``g<id>``) and whom the person sees it as: their
+        seat's user id, or None for a group's member without a seat; refused when they may not see it."""
+        wanted = request.query.get("game") or launch.start_param.removeprefix("g")
+        game = await self.pipeline.store.load(int(wanted)) if wanted.isdigit() else None
+        if game is None:
+            raise _refused(HTTPStatus.NOT_FOUND, "no-game")
+        if game.seat_of(launch.user_id) is not None:
+            return game, launch.user_id
+        if game.mode is GameMode.GROUP and await self.pipeline.membership.is_member(
+            game.chat_id, launch.user_id
+        ):
+            return game, None
+        raise _refused(HTTPStatus.NOT_FOUND, "no-game")  # as for no game: a stranger learns nothing of it
+
+    async def _person(self, launch: Launch) -> Person:
+        chosen = await self.pipeline.store.languages.of(launch.user_id)
+        lang = chosen.value if chosen is not None else launch.language_code
+        return Person(launch.user_id, launch.name, None, lang)
+
+    def _screen_of(self, game: Game, viewer: int | None) -> dict[str, Any]:
+        shown = screen(game, viewer)
+        return {"game": game.id, "screen": shown.to_json() if shown is not None else None}
+
+
+def _refused(status: HTTPStatus, why: str) -> web.HTTPException:
+    error = web.HTTPException(text=json.dumps({"error": why}), content_type="application/json")
+    error.set_status(status)
+    return error
+
+
+def _json(body: dict[str, Any]) -> web.Response:
+    return web.json_response(body, dumps=lambda o: json.dumps(o, ensure_ascii=False))
+
+
+def _file(name: str) -> web.Response:
+    text = resources.files("bot.webapp").joinpath("static", name).read_text(encoding="utf-8")
+    kind = {"html": "text/html", "js": "text/javascript", "css": "text/css"}[name.rsplit(".", 1)[1]]
+    return web.Response(text=text, content_type=kind, charset="utf-8")
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    response: web.StreamResponse = await handler(request)
+    if response.prepared:  # a stream, its headers sent (its own say what it is)
+        return response
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    if request.path.startswith("/app/api/"):
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response

@@ -1,0 +1,221 @@
+"""The Mini App against the real bot: its page served by the bot's own routes, the bot in-process against the
+fake Telegram. A hand in play carries the button that opens the page; a party is played to the end by presses in
+the page, and after each the page shows what the chat shows; the page's stream brings every committed change; and
+whoever Telegram did not vouch for, or who has no seat and is no member, is refused with nothing shown."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+from urllib.parse import parse_qsl, urlencode
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.i18n import Locale, translator
+from bot.webapp.server import PAGE_WORDS, PRESS_BURST
+from tests.bot.conftest import (
+    BotRunner,
+    Running,
+    has_rematch,
+    plain,
+    start_party,
+    start_solo_konchinka,
+    turn_message,
+)
+from tests.fakebot import FakeTelegram, FakeUser
+from tests.fakebot.models import FakeMessage
+from tests.webapp.launching import launch_data
+
+PAGE = "https://cards.example.org/app"
+EN, RU = translator(Locale.EN), translator(Locale.RU)
+
+
+@pytest.fixture
+async def started(bot_runner: BotRunner) -> Running:
+    return await bot_runner(webapp_url=PAGE, default_target=1, bot_delay=0.2)
+
+
+@pytest.fixture
+async def client(started: Running) -> AsyncIterator[TestClient[Any, Any]]:
+    assert started.app.webapp is not None
+    async with TestClient(TestServer(started.app.webapp.application())) as opened:
+        yield opened
+
+
+def auth(tg: FakeTelegram, user: FakeUser, *, token: str = "", age: float = 0.0) -> dict[str, str]:
+    data = launch_data(token or tg.token, user.id, time.time() - age, name=user.first_name)
+    return {"Authorization": f"tma {data}"}
+
+
+def page_of(message: FakeMessage) -> int:
+    """The game the hand's «🖥 Стол и карты» opens (its only Mini App button)."""
+    (opens,) = [b.web_app for b in message.flat_buttons if b.web_app]
+    assert opens is not None and opens.startswith(f"{PAGE}?game=")
+    return int(opens.rsplit("=", 1)[1])
+
+
+async def screen_of(client: TestClient[Any, Any], headers: dict[str, str], game: int) -> dict[str, Any]:
+    response = await client.get(f"/app/api/screen?game={game}", headers=headers)
+    assert response.status == 200, await response.text()
+    shown: dict[str, Any] = (await response.json())["screen"]
+    return shown
+
+
+async def test_a_solo_party_is_played_to_the_end_in_the_page_and_the_chat_shows_the_same(
+    tg: FakeTelegram, started: Running, client: TestClient[Any, Any]
+) -> None:
+    anna = tg.add_user("Аня")
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.settle()
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    headers = auth(tg, anna)
+    presses = 0
+    for _ in range(300):
+        await tg.settle()
+        shown = await screen_of(client, headers, game)
+        if shown["over"]:  # the game's message (above the party's result) as the page shows it
+            assert plain(shown["hand"]["html"]) in [m.text for m in anna.private_chat.bot_messages()]
+            break
+        chat_hand = turn_message(anna)
+        if chat_hand is None:  # the bot player's move is coming
+            await tg.wait_for(
+                lambda: turn_message(anna) or has_rematch(anna.private_chat.visible_messages()), what="a turn"
+            )
+            continue
+        assert plain(shown["hand"]["html"]) == chat_hand.text
+        buttons = [b["data"] for row in shown["hand"]["rows"] for b in row]
+        assert buttons, "Аня's turn: the page shows her moves"
+        chat_moves = [b.callback_data for b in chat_hand.flat_buttons]
+        assert set(buttons) <= set(chat_moves), "the page's buttons are the chat's"
+        pressed = await client.post(f"/app/api/press?game={game}", json={"data": buttons[0]}, headers=headers)
+        assert pressed.status == 200, await pressed.text()
+        answer = await pressed.json()
+        assert answer["refused"] is None and answer["screen"]["screen"]["version"] >= shown["version"]
+        presses += 1
+    else:
+        pytest.fail("the party did not end")
+    assert presses >= 3
+    assert not [b for b in anna.private_chat.bot_messages()[-1].flat_buttons if b.web_app], (
+        "no page once over"
+    )
+
+
+async def test_the_page_follows_a_group_party_live_for_a_player_and_for_a_member_without_a_seat(
+    tg: FakeTelegram, started: Running, client: TestClient[Any, Any]
+) -> None:
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.settle()
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    streams = {}
+    for user in (anna, vera):
+        data = launch_data(tg.token, user.id, time.time(), name=user.first_name)
+        streams[user] = await client.get("/app/api/events", params={"game": game, "auth": data})
+        assert streams[user].status == 200
+    first = {user: await next_screen(stream) for user, stream in streams.items()}
+    assert first[vera]["hand"] is None and first[vera]["table"] is not None
+    assert first[anna]["hand"] is not None
+    mover = anna if turn_message(anna) else boris
+    message = turn_message(mover)
+    assert message is not None
+    move = next(
+        b.callback_data
+        for b in message.flat_buttons
+        if b.callback_data and b.callback_data[:2] in ("p:", "m:")
+    )
+    assert (await mover.press(message, data=move)).answered  # by the chat's button
+    await tg.settle()
+    for user, stream in streams.items():
+        shown = await next_screen(stream)
+        assert shown["version"] > first[user]["version"]
+        assert shown == await screen_of(client, auth(tg, user), game), (
+            "the stream brings what the game is now"
+        )
+    assert plain(first[vera]["table"]["html"]) != plain(shown["table"]["html"])
+    group_table = group.bot_messages()
+    assert any(plain(shown["table"]["html"]) == m.text for m in group_table), (
+        "the member sees the group's table"
+    )
+    for stream in streams.values():
+        stream.close()
+
+
+async def next_screen(stream: Any) -> dict[str, Any]:
+    """The next screen a page's stream brings (comments skipped)."""
+    while True:
+        line = await asyncio.wait_for(stream.content.readline(), 10)
+        assert line, "the stream ended"
+        if line.startswith(b"data: "):
+            shown: dict[str, Any] = json.loads(line[6:])["screen"]
+            return shown
+
+
+async def test_whoever_telegram_did_not_vouch_for_or_may_not_see_the_game_is_refused_and_nothing_changes(
+    tg: FakeTelegram, started: Running, client: TestClient[Any, Any]
+) -> None:
+    anna, boris, stranger = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Чужой")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.settle()
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    before = await screen_of(client, auth(tg, anna), game)
+    refused = {
+        "forged": {
+            "Authorization": "tma " + as_someone_else(launch_data(tg.token, boris.id, time.time()), anna.id)
+        },
+        "foreign": auth(tg, anna, token="654321:another-bots-token"),
+        "expired": auth(tg, anna, age=2 * 24 * 3600),
+        "missing": {},
+    }
+    mover = anna if turn_message(anna) else boris
+    move = next(b["data"] for row in before["hand"]["rows"] for b in row) if mover is anna else "p:1:0:Kd"
+    for why, headers in refused.items():
+        assert (await client.get(f"/app/api/screen?game={game}", headers=headers)).status == 401, why
+        pressed = await client.post(f"/app/api/press?game={game}", json={"data": move}, headers=headers)
+        assert pressed.status == 401, why
+    for url in (f"/app/api/screen?game={game}", f"/app/api/screen?game={game + 1000}", "/app/api/screen"):
+        response = await client.get(url, headers=auth(tg, stranger))
+        assert response.status == 404 and "screen" not in await response.text()
+    wrong = [
+        ("stranger", auth(tg, stranger), move),
+        ("not a move", auth(tg, anna), f"r:k:{game}:0"),
+        ("another game", auth(tg, anna), move.replace(f":{game}:", f":{game + 1}:")),
+        ("garbage", auth(tg, anna), "p:" + "x" * 70),
+    ]
+    for why, headers, data in wrong:
+        pressed = await client.post(f"/app/api/press?game={game}", json={"data": data}, headers=headers)
+        assert pressed.status in (400, 404), (why, pressed.status)
+    await tg.settle()
+    assert await screen_of(client, auth(tg, anna), game) == before, "nothing changed"
+    burst = [
+        client.get(f"/app/api/screen?game={game}", headers=auth(tg, boris))
+        for _ in range(int(PRESS_BURST) + 5)
+    ]
+    statuses = [r.status for r in await asyncio.gather(*burst)]
+    assert statuses.count(429) >= 5 and statuses.count(200) >= PRESS_BURST - 1, statuses
+
+
+def as_someone_else(data: str, user_id: int) -> str:
+    """Launch data Telegram signed for one person, its user's id changed to another's (its hash kept)."""
+    fields = dict(parse_qsl(data))
+    user = json.loads(fields["user"])
+    fields["user"] = json.dumps({**user, "id": user_id}, ensure_ascii=False, separators=(",", ":"))
+    return urlencode(fields)
+
+
+async def test_a_page_without_telegram_behind_it_is_served_with_its_security_policy(
+    client: TestClient[Any, Any],
+) -> None:
+    page = await client.get("/app")
+    assert page.status == 200 and "telegram-web-app.js" in await page.text()
+    assert "script-src 'self' https://telegram.org" in page.headers["Content-Security-Policy"]
+    assert (await client.get("/app/app.js")).status == 200
+    for lang, expected in (("en", EN), ("ru", RU), ("", RU)):
+        said = await (await client.get("/app/api/words", params={"lang": lang})).json()
+        assert said == {key: expected.t(f"webapp-{key}") for key in PAGE_WORDS} and "webapp-" not in str(said)
+    assert (await client.get("/app/secrets.txt")).status == 404

@@ -1,0 +1,92 @@
+"""Nothing the page shows a person holds another player's hidden cards.
+
+Over random parties of both games, stopped at a random move: each seated person's screen is the same in another
+world their own view allows — the other hands and the deck dealt anew, as the bot players imagine them — and the
+screen of someone without a seat is the same in a world any one seat's view allows (so it holds no seat's hand,
+not even the one the group's table is drawn from; one seat's a party). The worlds differ from the true one in what the person cannot
+see in most checks (the test counts it), so the equality is not for want of anything to leak."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Callable
+from typing import Any
+
+from bot.delivery.web import Screen, screen
+from bot.games import plugin_of
+from bot.model.game import Game
+from bot.model.party import Party
+from engine.king.ai.worlds import sample_world as king_world
+from engine.konchinka.ai.players import sample_world as konchinka_world
+from tests.flow.builders import ANNA, BORIS, GLEB, VERA, group_party, solo_party
+
+PARTIES = {"konchinka": 600, "king": 400}
+"""Random parties of each game (1,000 in all)."""
+WORLDS: dict[str, Callable[[Any, random.Random], Any]] = {"konchinka": konchinka_world, "king": king_world}
+MOVES = {"konchinka": 120, "king": 200}
+"""The most random moves a party is played before it is looked at."""
+PEOPLE = (ANNA, BORIS, VERA, GLEB)
+
+
+def random_game(kind: str, rng: random.Random) -> Game:
+    """A group (or, one time in four, a solo) party of ``kind`` played a random number of random legal moves."""
+    plugin = plugin_of(kind)
+    solo = rng.random() < 0.25
+    players = (
+        plugin.max_players if plugin.fills_with_bots else rng.randint(plugin.min_players, plugin.max_players)
+    )
+    party: Party = plugin.new_party(plugin.default_options(None), players, rng.randrange(2**31))
+    for _ in range(rng.randrange(MOVES[kind])):
+        legal = party.state.legal_actions()  # type: ignore[attr-defined]
+        following, _code = party.after(rng.randrange(len(legal)))
+        if following.is_terminal:
+            break
+        party = following
+    if solo:
+        return solo_party(ANNA, kind=kind, opponents=players - 1, party=party)
+    return group_party(*PEOPLE[:players], kind=kind, party=party)
+
+
+def in_world(game: Game, world: Any) -> Game:
+    party = game.party
+    assert party is not None
+    return dataclasses.replace(game, party=type(party)(party.plugin, world))  # type: ignore[attr-defined,call-arg]
+
+
+def test_no_screen_holds_what_its_person_cannot_see() -> None:
+    rng = random.Random(20261207)
+    checks = differing = 0
+    for kind, parties in PARTIES.items():
+        for _ in range(parties):
+            game = random_game(kind, rng)
+            state = game.party.state  # type: ignore[union-attr]
+            seats = [s.seat for s in game.seats]
+            people = game.people()
+            looked = rng.sample(people, min(2, len(people)))  # two people a party (a solo game has one)
+            for seat in looked:
+                view = state.view(seat.seat)
+                world = WORLDS[kind](view, rng)
+                assert world.view(seat.seat) == view, "a world the person's own view allows"
+                others = [q for q in seats if q != seat.seat]
+                differing += any(world.view(q) != state.view(q) for q in others)
+                checks += 1
+                shown: Screen | None = screen(in_world(game, world), seat.user_id)
+                assert shown == screen(game, seat.user_id), (kind, game.party.version, seat)  # type: ignore[union-attr]
+                if seat is looked[0]:  # the onlooker's screen, in the worlds of one of them
+                    assert screen(in_world(game, world), None) == screen(game, None), (kind, seat)
+    assert checks >= 1500
+    assert differing > 0.8 * checks, (differing, checks)
+
+
+def test_a_solo_game_is_shown_to_its_player_only_and_a_group_table_to_anyone() -> None:
+    rng = random.Random(7)
+    solo = solo_party(ANNA, kind="konchinka", opponents=2)
+    assert screen(solo, BORIS.user_id) is None and screen(solo, None) is None
+    mine = screen(solo, ANNA.user_id)
+    assert mine is not None and mine.table is None and mine.hand is not None
+    group = random_game("king", rng)
+    while group.mode.value != "group":
+        group = random_game("king", rng)
+    looker = screen(group, 999)
+    assert looker is not None and looker.hand is None and looker == screen(group, None)
