@@ -19,6 +19,7 @@ from bot import metrics
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits
 from bot.delivery.outbox.core import ANSWER_TIMEOUT
+from bot.delivery.web import Page
 from bot.flow.commands import FlowConfig
 from bot.games import add_place, rules_library
 from bot.guards.throttle import ThrottleMiddleware
@@ -162,7 +163,12 @@ async def build_app(
     app = App(settings, bot, db, clock, outbox, pipeline, dispatcher, throttle, guards, health, operator)
     app.texts = texts
     if settings.webapp_url:
-        pipeline.page = settings.webapp_url
+        link = (
+            f"https://t.me/{me.username}/{settings.webapp_name}"
+            if settings.webapp_name and me.username
+            else ""
+        )
+        pipeline.page = Page(settings.webapp_url, link)
         app.webapp = WebApp(pipeline, bot.token, clock)
 
     async def startup() -> None:

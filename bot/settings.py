@@ -108,6 +108,9 @@ class Settings(StorageSettings):
     webapp_url: str | None = None
     """Public HTTPS URL of the Mini App's page (``https://<host>/app``, served by the bot on ``webapp_port``
     behind the operator's HTTPS proxy); no Mini App, and no button for it, when unset."""
+    webapp_name: str | None = None
+    """The Mini App's short name, as given to @BotFather (/newapp): a group's table then links it
+    (``t.me/<bot>/<name>?startapp=g<id>``); no link in groups when unset (the hands' buttons need none)."""
     webapp_host: str = "0.0.0.0"
     webapp_port: int = Field(default=8090, ge=1, le=65535)
 
@@ -212,6 +215,15 @@ class Settings(StorageSettings):
         if not value.startswith("https://"):
             raise ValueError("must start with https:// (Telegram opens Mini Apps over HTTPS only)")
         return value
+
+    @field_validator("webapp_name")
+    @classmethod
+    def _webapp_name_shape(cls, value: str | None) -> str | None:
+        if value is None or not value.strip():
+            return None
+        if not re.fullmatch(r"[A-Za-z0-9_]{3,30}", value.strip()):
+            raise ValueError("must be the app's short name in @BotFather: 3-30 letters, digits or _")
+        return value.strip()
 
     @model_validator(mode="after")
     def _webhook_needs_a_secret(self) -> Settings:

@@ -21,6 +21,7 @@ from bot.delivery.notices import draw_notice
 from bot.delivery.outbox import Priority
 from bot.delivery.outbox.orders import Adopt, Drop, Hurry, Order, Post, Show
 from bot.delivery.outbox.queue import group_slot, hand_slot, reminder_slot, table_slot
+from bot.delivery.web import Page
 from bot.games import plugin_of
 from bot.games.base import drawn
 from bot.i18n import Translator, translator_for
@@ -49,7 +50,7 @@ from bot.model.game import (
 )
 from bot.storage import Notice
 from bot.views import LobbyInfo, LobbyStatus
-from bot.views.common import number_bots, seat_info, table_frame, with_page_button
+from bot.views.common import number_bots, seat_info, table_frame, with_page_button, with_page_link
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +79,12 @@ def draw(
     bot_username: str,
     pressed: Pressed | None = None,
     copies: Collection[int] = (),
-    page: str = "",
+    page: Page | None = None,
 ) -> list[Order]:
     """What the game's messages show after a committed change (``before`` None: drawn from scratch, as after a
     restart), with the change's ``notices`` (stored, not drawn yet) in their place. ``copies``: the people who
-    keep a copy of the whole table («📋 Стол»), which follows it. ``page``: the Mini App's URL (a hand in play
-    gets a button that opens it; empty: no Mini App)."""
+    keep a copy of the whole table («📋 Стол»), which follows it. ``page``: the Mini App (a hand in play gets a
+    button that opens it, a group's table a link; None: no Mini App)."""
     orders: list[Order] = [*_adopted(after, events, pressed)]
     resend, resend_table = _resends(after, events)
     ended = after.party is not None and after.party.is_terminal
@@ -233,7 +234,7 @@ def _game(
     *,
     sheets: bool,
     copies: Collection[int],
-    page: str = "",
+    page: Page | None = None,
 ) -> list[Order]:
     """The current look of every message of this game (``resend``: these people's messages sent anew, below;
     ``resend_table``: the group's; ``group_notices``: the change's notices to the group, which the private hands
@@ -266,6 +267,8 @@ def _game(
             rendered = views.render_game_cancelled(tr, paper.standings(game, tr))
         else:
             rendered = painted.render_table(frame, tr)
+            if page is not None and page.link and not party.is_terminal:
+                rendered = with_page_link(rendered, tr, f"{page.link}?startapp=g{game.id}")
         orders.append(
             Show(
                 group_slot(game.id),
@@ -294,8 +297,8 @@ def _game(
         utr = translator_for(user.lang if user else game.lang)
         picked = game.screens.picked(user_id, party.version)
         rendered = painted.render_private(frame, seat.seat, utr, picked)
-        if page and not party.is_terminal and game.status is GameStatus.PLAYING:
-            rendered = with_page_button(rendered, utr, f"{page}?game={game.id}")
+        if page is not None and not party.is_terminal and game.status is GameStatus.PLAYING:
+            rendered = with_page_button(rendered, utr, f"{page.url}?game={game.id}")
         orders.append(
             Show(
                 hand_slot(game.id, user_id),

@@ -27,6 +27,16 @@ one's seat back."""
 
 
 @dataclass(frozen=True, slots=True)
+class Page:
+    """Where the Mini App is: its page's URL (a hand's button opens ``<url>?game=<id>``) and, when it is registered
+    with @BotFather, its direct link ``https://t.me/<bot>/<name>`` (a group's table links ``<link>?startapp=g<id>``:
+    Telegram lets a group's button open a Mini App only that way)."""
+
+    url: str
+    link: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class Button:
     text: str
     data: str

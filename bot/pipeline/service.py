@@ -35,6 +35,7 @@ from bot.delivery.outbox import ChatForbidden, DeliveryReport, Outbox
 from bot.delivery.outbox.orders import AnswerPress
 from bot.delivery.outbox.queue import table_slot
 from bot.delivery.refusals import RefusalThrottle
+from bot.delivery.web import Page
 from bot.flow import commands as cmd
 from bot.flow import lobby, moves, people
 from bot.flow.commands import Decided, Decision, FlowConfig, Refusal
@@ -104,8 +105,8 @@ class Pipeline:
         self.thinker = thinker
         self.operator = operator
         self.bot_username = bot_username
-        self.page = ""
-        """The Mini App's URL (empty: none): a hand in play gets a button that opens it."""
+        self.page: Page | None = None
+        """The Mini App (None: none): a hand in play gets a button that opens it, a group's table a link."""
         self.store = Store(db, clock)
         self.refusals = RefusalThrottle(clock)
         """Refusals merged per chat."""

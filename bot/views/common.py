@@ -418,6 +418,14 @@ def with_page_button(rendered: Rendered, tr: Translator, page: str) -> Rendered:
     return Rendered(rendered.text, keyboard(rows))
 
 
+def with_page_link(rendered: Rendered, tr: Translator, link: str) -> Rendered:
+    """A group's table with «🖥 Стол и карты» on its last row: the Mini App's direct ``link``, which opens it for
+    whoever taps it (their own hand if they play, else the table)."""
+    rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
+    rows.append([url_button(tr.t("btn-page"), link)])
+    return Rendered(rendered.text, keyboard(rows))
+
+
 def with_history_button(rendered: Rendered, tr: Translator, game_id: str) -> Rendered:
     """A party's end message with «📜 История» (the party as a text file, in the chat pressed in) on its last row."""
     rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []

@@ -200,6 +200,29 @@ async def test_whoever_telegram_did_not_vouch_for_or_may_not_see_the_game_is_ref
     assert statuses.count(429) >= 5 and statuses.count(200) >= PRESS_BURST - 1, statuses
 
 
+async def test_a_groups_table_links_the_page_and_the_link_opens_the_game_it_names(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(webapp_url=PAGE, webapp_name="table", default_target=1)
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.settle()
+    (table,) = [
+        m for m in group.bot_messages() if any(b.url and "startapp=" in b.url for b in m.flat_buttons)
+    ]
+    (link,) = [b.url for b in table.flat_buttons if b.url and "startapp=" in b.url]
+    assert link is not None and link.startswith(f"https://t.me/{tg.bot_username}/table?startapp=g")
+    game = int(link.rsplit("=g", 1)[1])
+    assert running.app.webapp is not None
+    async with TestClient(TestServer(running.app.webapp.application())) as client:
+        for user in (vera, anna):  # opened from the link: the game comes from the start parameter alone
+            data = launch_data(tg.token, user.id, time.time(), name=user.first_name, start=f"g{game}")
+            response = await client.get("/app/api/screen", headers={"Authorization": f"tma {data}"})
+            shown = (await response.json())["screen"]
+            assert shown["game"] == game and (shown["hand"] is None) == (user is vera)
+
+
 def as_someone_else(data: str, user_id: int) -> str:
     """Launch data Telegram signed for one person, its user's id changed to another's (its hash kept)."""
     fields = dict(parse_qsl(data))
