@@ -50,7 +50,7 @@ from bot.model.game import (
 )
 from bot.storage import Notice
 from bot.views import LobbyInfo, LobbyStatus
-from bot.views.common import number_bots, seat_info, table_frame, with_page_button, with_page_link
+from bot.views.common import live_frame, number_bots, seat_info, table_frame, with_page_button, with_page_link
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,13 +254,7 @@ def _game(
         return orders
     if party is None:
         return _closed_hands(game, resend) if game.status is GameStatus.CANCELLED else []
-    timed = game.deadline is not None and not party.is_terminal
-    frame = table_frame(
-        game,
-        bot_username,
-        turn_seconds=game.turn_timeout if timed else 0,
-        timer_move=game.screens.timer_move == party.version,
-    )
+    frame = live_frame(game, bot_username)
     painted = drawn(party)
     if game.mode is GameMode.GROUP:
         if game.status is GameStatus.CANCELLED:

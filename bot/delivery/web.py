@@ -19,7 +19,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.games.base import drawn
 from bot.i18n import translator_for
 from bot.model.game import Game, GameMode, GameStatus
-from bot.views.common import Rendered, table_frame
+from bot.views.common import Rendered, live_frame, table_frame
 
 MOVE_PREFIXES: Final = ("p:", "m:", "b:", "t:")
 """Callback data the page presses as the chat does: a card's tap, a move of a picked card, «← Другая карта», taking
@@ -90,20 +90,17 @@ def screen(game: Game, user_id: int | None) -> Screen | None:
     if game.mode is GameMode.SOLO and seat is None:
         return None
     painted = drawn(party)
-    frame = table_frame(game)
+    frame = live_frame(
+        game
+    )  # as the chat's live messages show the game (its links aside: the page drops them)
     user = game.users.get(user_id) if user_id is not None else None
     tr = translator_for(user.lang if user is not None else game.lang)
     hand = table = None
     if seat is not None:
-        timed = game.deadline is not None and not party.is_terminal
-        hand_frame = table_frame(game, turn_seconds=game.turn_timeout if timed else 0)
-        hand = _panel(
-            painted.render_private(
-                hand_frame, seat.seat, tr, game.screens.picked(seat.user_id or 0, party.version)
-            )
-        )
-        if game.mode is GameMode.GROUP:
-            table = _panel(painted.render_table(frame, tr, seat.seat))
+        picked = game.screens.picked(seat.user_id or 0, party.version)
+        hand = _panel(painted.render_private(frame, seat.seat, tr, picked))
+        if game.mode is GameMode.GROUP:  # the table from their seat, as their «📋 Стол» copy shows it
+            table = _panel(painted.render_table(table_frame(game), tr, seat.seat))
     else:
         table = _panel(painted.render_table(frame, tr))
     return Screen(game.id, game.kind, party.version, party.is_terminal, table, hand)

@@ -114,6 +114,19 @@ def table_frame(
     return TableFrame(game.key, seated, bot_username, game.mode is GameMode.SOLO, turn_seconds, timer_move)
 
 
+def live_frame(game: Game, bot_username: str = "") -> TableFrame:
+    """The frame of a game's live messages (its table, each hand) as they show it now: the limit per turn while a
+    turn is timed, and whether the timer made the last move."""
+    party = game.party
+    timed = game.deadline is not None and party is not None and not party.is_terminal
+    return table_frame(
+        game,
+        bot_username,
+        turn_seconds=game.turn_timeout if timed else 0,
+        timer_move=party is not None and game.screens.timer_move == party.version,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class TableInfo(TableFrame, Generic[ViewT]):
     """A table as one player sees it: the frame and ``view``, ``state.view(player)`` of the game's engine (the

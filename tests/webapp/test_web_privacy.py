@@ -13,6 +13,9 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from bot.delivery.draw import draw
+from bot.delivery.outbox.orders import Show
+from bot.delivery.outbox.queue import group_slot, hand_slot
 from bot.delivery.web import Screen, screen
 from bot.games import plugin_of
 from bot.model.game import Game
@@ -77,6 +80,16 @@ def test_no_screen_holds_what_its_person_cannot_see() -> None:
                     assert screen(in_world(game, world), None) == screen(game, None), (kind, seat)
     assert checks >= 1500
     assert differing > 0.8 * checks, (differing, checks)
+
+
+def test_the_page_shows_the_texts_the_chat_shows_the_limit_per_turn_included() -> None:
+    game = group_party(ANNA, BORIS)  # a turn limit of 60 s, Аня to move
+    shown = {o.slot: o.text for o in draw(None, game, (), (), "konchinka_bot") if isinstance(o, Show)}
+    onlooker, anna = screen(game, None), screen(game, ANNA.user_id)
+    assert onlooker is not None and onlooker.table is not None and anna is not None and anna.hand is not None
+    assert onlooker.table.html == shown[group_slot(game.id)]
+    assert anna.hand.html == shown[hand_slot(game.id, ANNA.user_id)]
+    assert "60" in anna.hand.html and "60" in onlooker.table.html
 
 
 def test_a_solo_game_is_shown_to_its_player_only_and_a_group_table_to_anyone() -> None:
