@@ -173,6 +173,11 @@ class SeatCb(CallbackData, prefix="t"):
     game: str
 
 
+MOVE_BUTTONS: Final = (MoveCb, PickCb, BackCb, SeatCb)
+"""The buttons that make a move — a card's tap, a move of a picked card, «← Другая карта», taking one's seat back —
+pressed in the chat or in the Mini App alike."""
+
+
 class MenuOp(enum.StrEnum):
     """A button of the private menu (/start, plain text, a command meant for a group)."""
 

@@ -16,14 +16,14 @@ from typing import Any, Final
 
 from aiogram.types import InlineKeyboardMarkup
 
+from bot.callbacks import MOVE_BUTTONS
 from bot.games.base import drawn
 from bot.i18n import translator_for
 from bot.model.game import Game, GameMode, GameStatus
 from bot.views.common import Rendered, live_frame, table_frame
 
-MOVE_PREFIXES: Final = ("p:", "m:", "b:", "t:")
-"""Callback data the page presses as the chat does: a card's tap, a move of a picked card, «← Другая карта», taking
-one's seat back."""
+MOVE_PREFIXES: Final = tuple(f"{button.__prefix__}:" for button in MOVE_BUTTONS)
+"""Callback data the page presses as the chat does: that of :data:`bot.callbacks.MOVE_BUTTONS`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from aiogram import Router
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import (
+    MOVE_BUTTONS,
     BackCb,
     HintCb,
     HistoryCb,
@@ -29,8 +30,8 @@ from bot.pipeline.service import Pipeline
 
 
 def move_command(data: str, who: Person) -> cmd.Command | None:
-    """The command a move button's callback data stands for — a card's tap, a move of a picked card, «← Другая
-    карта», taking one's seat back — pressed in the chat or in the Mini App alike (None: no move button's)."""
+    """The command the callback data of one of :data:`MOVE_BUTTONS` stands for, pressed in the chat or in the
+    Mini App alike (None: no move button's)."""
     try:
         if data.startswith(f"{MoveCb.__prefix__}:"):
             move = MoveCb.unpack(data)
@@ -49,7 +50,7 @@ def move_command(data: str, who: Person) -> cmd.Command | None:
 
 
 async def on_move(callback: CallbackQuery, pipeline: Pipeline, origin: Origin, who: Person) -> None:
-    """A move button (the four filters of :func:`make_router`), as :func:`move_command` reads it."""
+    """One of :data:`MOVE_BUTTONS` (its filter is :func:`make_router`'s), as :func:`move_command` reads it."""
     command = move_command(callback.data or "", who)
     assert command is not None, "a move button's filter let it through"
     await pipeline.run(command, origin)
@@ -95,7 +96,7 @@ async def on_review(
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="play")
-    for button in (MoveCb, PickCb, BackCb, SeatCb):
+    for button in MOVE_BUTTONS:
         router.callback_query.register(on_move, button.filter())
     router.callback_query.register(on_table, TableCb.filter())
     router.callback_query.register(on_sheet, SheetCb.filter())
