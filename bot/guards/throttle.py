@@ -70,6 +70,8 @@ class Kind(enum.StrEnum):
     COMMAND_PRIVATE = "command/private"
     """A person's questions in their private chat: a window apart from their commands in groups."""
     COMMAND_GROUP = "command/group"
+    PAGE_USER = "page/user"
+    """A person's calls to the Mini App's server (``bot.webapp.server``)."""
 
 
 Key = tuple[Kind, int]

@@ -29,6 +29,7 @@ from bot.clock import Clock
 from bot.delivery.answers import refusal_text
 from bot.delivery.web import MOVE_PREFIXES, screen
 from bot.flow.commands import Refusal
+from bot.guards.throttle import Kind, Rate, Windows
 from bot.handlers.play import move_command
 from bot.i18n import translator_for
 from bot.model.game import Game, GameMode, Person
@@ -38,10 +39,9 @@ from bot.webapp.launch import Launch, Refused, check
 
 log = logging.getLogger(__name__)
 
-PRESSES_PER_SECOND: Final = 5.0
-"""A person's calls a second, on average ..."""
-PRESS_BURST: Final = 20.0
-"""... and at most this many at once (the page's first screen, its stream, a few quick taps)."""
+PACE: Final = Rate(20, 4.0)
+"""A person's calls, at most this many in any window (5 a second, and at once the page's first screen, its stream
+and a few quick taps)."""
 STREAMS_PER_PERSON: Final = 4
 """Live streams one person may hold open at once (a page per game, a reload's overlap)."""
 KEEP_ALIVE: Final = 20.0
@@ -71,28 +71,6 @@ class Follower:
         self.wake.set()
 
 
-class Pace:
-    """Each person's calls: a bucket of :data:`PRESS_BURST` refilled at :data:`PRESSES_PER_SECOND` (the bot's
-    clock)."""
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self.buckets: dict[int, tuple[float, float]] = {}
-
-    def allow(self, user_id: int) -> bool:
-        now = self.clock.now()
-        level, then = self.buckets.get(user_id, (PRESS_BURST, now))
-        level = min(PRESS_BURST, level + (now - then) * PRESSES_PER_SECOND)
-        if level < 1:
-            self.buckets[user_id] = (level, now)
-            return False
-        self.buckets[user_id] = (level - 1, now)
-        if len(self.buckets) > 10_000:  # the longest idle first: a full bucket is no different from none
-            for stale in sorted(self.buckets, key=lambda u: self.buckets[u][1])[:5_000]:
-                del self.buckets[stale]
-        return True
-
-
 class WebApp:
     """The Mini App's routes over one pipeline (``token``: the bot's, which Telegram signs launch data with)."""
 
@@ -103,7 +81,9 @@ class WebApp:
         self.token = token
         self.wall = wall
         """The wall clock, as Telegram's ``auth_date`` counts (a test's launch data is signed by it too)."""
-        self.pace = Pace(clock)
+        self.clock = clock
+        self.paces = Windows()
+        """Each person's recent calls (:data:`PACE`), as the chat's throttle keeps presses'."""
         self.followers: dict[int, set[Follower]] = defaultdict(set)
         self.streams: dict[int, int] = defaultdict(int)
         pipeline.watchers.append(self.changed)
@@ -222,8 +202,11 @@ class WebApp:
         if isinstance(launched, Refused):
             log.info("Mini App: %s launch data refused (%s)", launched.value, request.path)
             raise _refused(HTTPStatus.UNAUTHORIZED, f"launch-{launched.value}")
-        if not self.pace.allow(launched.user_id):
+        now, key = self.clock.now(), (Kind.PAGE_USER, launched.user_id)
+        self.paces.sweep(now)
+        if not self.paces.has_room(key, PACE, now):
             raise _refused(HTTPStatus.TOO_MANY_REQUESTS, "slow-down")
+        self.paces.take(key, PACE, now)
         return launched
 
     async def _game(self, request: web.Request, launch: Launch) -> tuple[Game, int | None]:
