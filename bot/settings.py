@@ -88,6 +88,13 @@ class StorageSettings(BaseSettings):
     """``plain`` lines, or ``json``: one object a line for a log collector (see :mod:`bot.logs`)."""
 
 
+def _url(value: str | None) -> str | None:
+    """A URL setting as given, without spaces around it or a slash at its end (None: unset or blank)."""
+    if value is None or not value.strip():
+        return None
+    return value.strip().rstrip("/")
+
+
 class Settings(StorageSettings):
     """Everything the bot reads from its environment. Durations are in seconds of the bot's clock."""
 
@@ -199,22 +206,18 @@ class Settings(StorageSettings):
     @field_validator("telegram_api_url", "webhook_url")
     @classmethod
     def _url_shape(cls, value: str | None) -> str | None:
-        if value is None or not value.strip():
-            return None
-        value = value.strip().rstrip("/")
-        if not value.startswith(("http://", "https://")):
+        url = _url(value)
+        if url is not None and not url.startswith(("http://", "https://")):
             raise ValueError("must start with http:// or https://")
-        return value
+        return url
 
     @field_validator("webapp_url")
     @classmethod
     def _webapp_https(cls, value: str | None) -> str | None:
-        if value is None or not value.strip():
-            return None
-        value = value.strip().rstrip("/")
-        if not value.startswith("https://"):
+        url = _url(value)
+        if url is not None and not url.startswith("https://"):
             raise ValueError("must start with https:// (Telegram opens Mini Apps over HTTPS only)")
-        return value
+        return url
 
     @field_validator("webapp_name")
     @classmethod
