@@ -122,12 +122,12 @@ class WebApp:
     # ------------------------------------------------------------------------------------------------ the calls
 
     async def screen(self, request: web.Request) -> web.Response:
-        launch = self._launch(request, request.headers.get("Authorization", "").removeprefix("tma "))
+        launch = self._launch(request)
         game, viewer = await self._game(request, launch)
         return _json(self._screen_of(game, viewer))
 
     async def press(self, request: web.Request) -> web.Response:
-        launch = self._launch(request, request.headers.get("Authorization", "").removeprefix("tma "))
+        launch = self._launch(request)
         try:
             body = await request.json()
             data = str(body["data"])
@@ -197,7 +197,10 @@ class WebApp:
 
     # -------------------------------------------------------------------------------------------------- checks
 
-    def _launch(self, request: web.Request, init_data: str) -> Launch:
+    def _launch(self, request: web.Request, init_data: str | None = None) -> Launch:
+        """Who calls, from ``init_data`` (by default the ``Authorization: tma ...`` header's), paced."""
+        if init_data is None:
+            init_data = request.headers.get("Authorization", "").removeprefix("tma ")
         launched = check(init_data, self.token, self.wall())
         if isinstance(launched, Refused):
             log.info("Mini App: %s launch data refused (%s)", launched.value, request.path)
