@@ -43,13 +43,24 @@ class BotProcess:
     """``python -m <module>`` with the given environment, its output in ``log_path``."""
 
     def __init__(
-        self, module: str, env: dict[str, str], workdir: Path, forkserver: ForkServer | None = None
+        self,
+        module: str,
+        env: dict[str, str],
+        workdir: Path,
+        forkserver: ForkServer | None = None,
+        *,
+        code: str | None = None,
+        cwd: Path | None = None,
     ) -> None:
         self.module = module
         self.env = env
         self.workdir = workdir
         self.forkserver = forkserver
         """Forks the process from an interpreter that did the imports (tests); None: a fresh interpreter."""
+        self.code = code
+        """``python -c code`` instead of ``python -m module`` (``module`` then names its log only)."""
+        self.cwd = cwd or workdir
+        """Where it runs: ``workdir`` unless told (the temporary folder: no .env of the checkout is read)."""
         self.log_path = workdir / f"{module.replace('.', '_')}.log"
         self.process: Process | None = None
         self.exit_code: int | None = None
@@ -68,14 +79,14 @@ class BotProcess:
             **self.env,
         }
         with self.log_path.open("wb") as log:
-            # cwd is the temporary folder: no .env of the checkout is read.
             if self.forkserver is not None:
                 self.process = await self.forkserver.spawn(
-                    self.module, env=env, cwd=self.workdir, stdout=log, stderr=log
+                    self.module, code=self.code, env=env, cwd=self.cwd, stdout=log, stderr=log
                 )
             else:
+                run = ["-m", self.module] if self.code is None else ["-c", self.code]
                 self.process = await asyncio.create_subprocess_exec(
-                    sys.executable, "-m", self.module, cwd=self.workdir, env=env, stdout=log, stderr=log
+                    sys.executable, *run, cwd=self.cwd, env=env, stdout=log, stderr=log
                 )
 
     def is_running(self) -> bool:

@@ -35,7 +35,6 @@ import asyncio
 import json
 import os
 import signal
-import sys
 import tempfile
 import time
 from collections import Counter
@@ -167,28 +166,11 @@ class TracedBot(BotProcess):
     def __init__(
         self, tool: Path, env: dict[str, str], workdir: Path, out: Path, forkserver: ForkServer | None = None
     ) -> None:
-        super().__init__("trace_press", env, workdir, forkserver)
+        code = PRELOADED.format(modules=THIRD_PARTY, tool=str(tool))
+        super().__init__("trace_press", env, workdir, forkserver, code=code, cwd=ROOT)
         self.tool = tool
         self.out = out
         self.recorded = 0
-
-    async def start(self) -> None:
-        code = PRELOADED.format(modules=THIRD_PARTY, tool=str(self.tool))
-        with self.log_path.open("wb") as log:
-            if self.forkserver is not None:
-                self.process = await self.forkserver.spawn(
-                    "", code=code, env=self.env, cwd=ROOT, stdout=log, stderr=log
-                )
-                return
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable,
-                "-c",
-                code,
-                cwd=ROOT,
-                env=self.env,
-                stdout=log,
-                stderr=log,
-            )
 
     async def record(self, name: str, calls: CallLog, action: Callable[[], Any]) -> Window:
         """SIGUSR1, ``await action()`` (it returns the moment of its tap, or None), SIGUSR2: the window."""
