@@ -5,6 +5,14 @@
 # worker), with ruff and mypy beside it. Exits non-zero when any of them fails. Arguments go to pytest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The Mini App's browser tests drive the distribution's Chromium (Playwright only drives it: no browser of its own
+# is downloaded). Installed from the distribution's packages where it is missing (as root, or through sudo).
+if ! command -v chromium > /dev/null; then
+    as_root=""
+    [ "$(id -u)" -eq 0 ] || as_root=sudo
+    $as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends chromium > /dev/null
+fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
