@@ -46,6 +46,8 @@ function render(answer) {
   if (!screen) { fill($("table"), null); fill($("hand"), null); $("buttons").replaceChildren(); return; }
   if (screen.version < shown) return;  // an older screen arriving after a newer one
   shown = screen.version;
+  document.body.dataset.version = String(screen.version);  // what is shown, for a look from outside (tests)
+  document.body.dataset.over = String(screen.over);
   fill($("table"), screen.table);
   fill($("hand"), screen.hand);
   const rows = screen.hand ? screen.hand.rows : [];
