@@ -15,12 +15,31 @@ let busy = false;
 const $ = (id) => document.getElementById(id);
 const note = (text) => { $("note").textContent = text || ""; };
 
+// Text as the page shows it: the red suits' cards («10♦», «К♥») in red, as on a card.
+const RED_CARD = /((?:10|[2-9AJQKТВДК])?[♥♦])/;
+const CARD = /^(?:10|[2-9AJQKТВДК])[♠♣♥♦]…?$/;
+function suited(text) {
+  const made = document.createDocumentFragment();
+  text.split(RED_CARD).forEach((part, i) => {
+    if (!part) return;
+    if (i % 2) {
+      const span = document.createElement("span");
+      span.className = "red";
+      span.textContent = part;
+      made.appendChild(span);
+    } else {
+      made.appendChild(document.createTextNode(part));
+    }
+  });
+  return made;
+}
+
 // Telegram HTML as the chat shows it, and nothing more: these tags, links to https only, text for the rest.
 const ALLOWED = new Set(["B", "STRONG", "I", "EM", "U", "INS", "S", "STRIKE", "DEL", "CODE", "PRE", "BLOCKQUOTE"]);
 function copyInto(target, node) {
   for (const child of node.childNodes) {
     if (child.nodeType === Node.TEXT_NODE) {
-      target.appendChild(document.createTextNode(child.textContent));
+      target.appendChild(suited(child.textContent));
     } else if (child.nodeType === Node.ELEMENT_NODE) {
       let made = null;
       if (ALLOWED.has(child.tagName)) {
@@ -59,7 +78,8 @@ function render(answer) {
     for (const b of row) {
       const button = document.createElement("button");
       button.type = "button";
-      button.textContent = b.text;
+      button.appendChild(suited(b.text));
+      if (CARD.test(b.text)) button.className = "card";  // a card of the hand, drawn as one
       button.dataset.press = b.data;
       button.addEventListener("click", () => press(b.data));
       line.appendChild(button);
