@@ -1,0 +1,108 @@
+"""Screenshots of the Mini App for docs/: a group Кончинка and a solo Кинг, each at its player's turn after a few
+moves, in Telegram's light and dark themes, on a phone's screen, taken from the real bot and the real page as the
+browser tests drive them (tests/webapp/browser.py).
+
+    python -m tests.webapp.screenshots [folder]   # docs/webapp by default
+
+Needs the distribution's Chromium (``apt-get install chromium``; ``scripts/test.sh`` installs it), and for the
+emoji as a phone shows them, its emoji font (``apt-get install fonts-noto-color-emoji``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+
+from bot.app import serve_page
+from tests.bot.conftest import (
+    fake_telegram,
+    runner,
+    start_party,
+    start_solo_king,
+    take_turn,
+    turn_message,
+)
+from tests.fakebot import FakeTelegram, FakeUser
+from tests.webapp.browser import Person, browser, free_port, open_app, until
+from tests.webapp.launching import launch_data
+
+PAGE = "https://cards.example.org/app"
+
+
+async def shoot(folder: Path) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    taken: list[Path] = []
+    with tempfile.TemporaryDirectory() as scratch:
+        async with fake_telegram(over_http=False) as tg, runner(tg, Path(scratch) / "bot.sqlite3") as start:
+            running = await start(
+                webapp_url=PAGE, webapp_host="127.0.0.1", webapp_port=port, default_target=15, bot_delay=0.2
+            )
+            assert running.app.webapp is not None
+            site = await serve_page(running.app.webapp, running.app.settings)
+            try:
+                anna = tg.add_user("Аня")
+                boris, vera = tg.add_user("Борис"), tg.add_user("Вера")
+                group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+                await start_party(tg, group, anna, [anna, boris, vera])
+                await _play_until_her_turn(tg, anna, [anna, boris, vera], moves=3)
+                konchinka = _game_of(anna)
+                solo = tg.add_user("Аня", username="anna_solo")
+                await start_solo_king(tg, solo)
+                await _play_until_her_turn(tg, solo, [solo], moves=4)
+                king = _game_of(solo)
+                async with browser() as opened:
+                    for name, user, game in (("konchinka", anna, konchinka), ("king", solo, king)):
+                        for theme in ("light", "dark"):
+                            data = launch_data(tg.token, user.id, time.time(), name=user.first_name)
+                            person = await open_app(opened, base, data, game=game, dark=theme == "dark")
+                            await until(tg.settle, f"{name}'s page", _turn_shown, person)
+                            path = folder / f"{name}-{theme}.png"
+                            await person.page.screenshot(path=str(path), full_page=True)
+                            taken.append(path)
+                            await person.close()
+            finally:
+                await site.cleanup()
+    return taken
+
+
+async def _play_until_her_turn(tg: FakeTelegram, her: FakeUser, people: list[FakeUser], moves: int) -> None:
+    """Play ``moves`` moves by the chat (each person their first card), then up to her next turn."""
+    made = 0
+    while True:
+        await tg.settle()
+        mover = next((user for user in people if turn_message(user) is not None), None)
+        if mover is None:  # the bot players' turn
+            await tg.wait_for(lambda: any(turn_message(u) for u in people), timeout=30, what="a turn")
+            continue
+        if made >= moves and mover is her:
+            return
+        assert await take_turn(tg, mover)
+        made += 1
+
+
+def _game_of(user: FakeUser) -> int:
+    for message in reversed(user.private_chat.visible_messages()):
+        for button in message.flat_buttons:
+            if button.web_app and "?game=" in button.web_app:
+                return int(button.web_app.rsplit("=", 1)[1])
+    raise AssertionError(f"{user.first_name} has no game open in a page")
+
+
+async def _turn_shown(person: Person) -> bool:
+    return bool((await person.shown())["buttons"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument("folder", nargs="?", type=Path, default=Path("docs/webapp"))
+    for path in asyncio.run(shoot(parser.parse_args().folder)):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()
