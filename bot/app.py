@@ -169,7 +169,7 @@ async def build_app(
             else ""
         )
         pipeline.page = Page(settings.webapp_url, link)
-        app.webapp = WebApp(pipeline, bot.token, clock)
+        app.webapp = WebApp(pipeline, bot.token, clock, guards.trouble)
 
     async def startup() -> None:
         await on_startup(app)

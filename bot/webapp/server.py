@@ -18,18 +18,19 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from aiohttp import web
 
 from bot.clock import Clock
-from bot.delivery.answers import refusal_text
+from bot.delivery.answers import apology_text, refusal_text
 from bot.delivery.web import MOVE_PREFIXES, screen
 from bot.flow.commands import Refusal
 from bot.guards.throttle import Kind, Rate, Windows
+from bot.guards.updates import DatabaseTrouble, Troubled
 from bot.handlers.play import move_command
 from bot.i18n import translator_for
 from bot.model.game import Game, GameMode, Person
@@ -38,6 +39,8 @@ from bot.pipeline.service import Pipeline
 from bot.webapp.launch import Launch, Refused, check
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PACE: Final = Rate(20, 4.0)
 """A person's calls, at most this many in any window (5 a second, and at once the page's first screen, its stream
@@ -75,9 +78,16 @@ class WebApp:
     """The Mini App's routes over one pipeline (``token``: the bot's, which Telegram signs launch data with)."""
 
     def __init__(
-        self, pipeline: Pipeline, token: str, clock: Clock, wall: Callable[[], float] = time.time
+        self,
+        pipeline: Pipeline,
+        token: str,
+        clock: Clock,
+        trouble: DatabaseTrouble,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.pipeline = pipeline
+        self.trouble = trouble
+        """The chat's patience with the database (:meth:`_stored`)."""
         self.token = token
         self.wall = wall
         """The wall clock, as Telegram's ``auth_date`` counts (a test's launch data is signed by it too)."""
@@ -123,7 +133,7 @@ class WebApp:
 
     async def screen(self, request: web.Request) -> web.Response:
         launch = self._launch(request)
-        game, viewer = await self._game(request, launch)
+        game, viewer = await self._stored(launch, lambda: self._game(request, launch))
         return _json(self._screen_of(game, viewer))
 
     async def press(self, request: web.Request) -> web.Response:
@@ -135,6 +145,10 @@ class WebApp:
             raise _refused(HTTPStatus.BAD_REQUEST, "not-a-press") from None
         if not data.startswith(MOVE_PREFIXES):
             raise _refused(HTTPStatus.BAD_REQUEST, "not-a-move")
+        return await self._stored(launch, lambda: self._press(request, launch, data))
+
+    async def _press(self, request: web.Request, launch: Launch, data: str) -> web.Response:
+        """The press (:meth:`press`) done: a try the database's trouble may make again, having changed nothing."""
         game, viewer = await self._game(request, launch)
         if viewer is None:
             raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
@@ -159,19 +173,20 @@ class WebApp:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         launch = self._launch(request, request.query.get("auth", ""))
-        game, viewer = await self._game(request, launch)
+        game, viewer = await self._stored(launch, lambda: self._game(request, launch))
         if self.streams[launch.user_id] >= STREAMS_PER_PERSON:
             raise _refused(HTTPStatus.TOO_MANY_REQUESTS, "too-many-streams")
         follower = Follower()
         self.followers[game.id].add(follower)
         self.streams[launch.user_id] += 1
-        stored = await self.pipeline.store.load(game.id) or game  # the game as stored first: a catch-up ...
-        if follower.newest is None:  # ... unless a change came meanwhile (it is newer)
-            follower.changed(stored)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
         try:
+            # the game as stored first: a catch-up ...
+            stored = await self._stored(launch, lambda: self.pipeline.store.load(game.id)) or game
+            if follower.newest is None:  # ... unless a change came meanwhile (it is newer)
+                follower.changed(stored)
             await response.prepare(request)
             while True:
                 try:
@@ -227,6 +242,15 @@ class WebApp:
             return game, None
         raise _refused(HTTPStatus.NOT_FOUND, "no-game")  # as for no game: a stranger learns nothing of it
 
+    async def _stored(self, launch: Launch, work: Callable[[], Awaitable[T]]) -> T:
+        """``work`` that reads or writes the database, with the chat's patience (:class:`DatabaseTrouble`): when
+        the database cannot serve it, 503 and the chat's own apology in the person's language (nothing changed)."""
+        try:
+            return await self.trouble.attempt(work, f"a Mini App call of {launch.user_id}")
+        except Troubled as troubled:
+            said = apology_text(troubled.why, translator_for(launch.language_code))
+            raise _refused(HTTPStatus.SERVICE_UNAVAILABLE, "database", said) from None
+
     async def _person(self, launch: Launch) -> Person:
         chosen = await self.pipeline.store.languages.of(launch.user_id)
         lang = chosen.value if chosen is not None else launch.language_code
@@ -237,8 +261,10 @@ class WebApp:
         return {"game": game.id, "screen": shown.to_json() if shown is not None else None}
 
 
-def _refused(status: HTTPStatus, why: str) -> web.HTTPException:
-    error = web.HTTPException(text=json.dumps({"error": why}), content_type="application/json")
+def _refused(status: HTTPStatus, why: str, said: str | None = None) -> web.HTTPException:
+    """A call refused: ``why`` for the page's code, and ``said`` (the bot's own words) for its person."""
+    body = {"error": why} if said is None else {"error": why, "text": said}
+    error = web.HTTPException(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
     error.set_status(status)
     return error
 

@@ -7,19 +7,23 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.callbacks import MoveCb
 from bot.i18n import Locale, translator
 from bot.webapp.server import PACE, PAGE_WORDS
 from tests.bot.conftest import (
     BotRunner,
     Running,
+    game_row,
     has_rematch,
     plain,
     start_party,
@@ -46,8 +50,10 @@ async def client(started: Running) -> AsyncIterator[TestClient[Any, Any]]:
         yield opened
 
 
-def auth(tg: FakeTelegram, user: FakeUser, *, token: str = "", age: float = 0.0) -> dict[str, str]:
-    data = launch_data(token or tg.token, user.id, time.time() - age, name=user.first_name)
+def auth(
+    tg: FakeTelegram, user: FakeUser, *, token: str = "", age: float = 0.0, lang: str = "ru"
+) -> dict[str, str]:
+    data = launch_data(token or tg.token, user.id, time.time() - age, name=user.first_name, lang=lang)
     return {"Authorization": f"tma {data}"}
 
 
@@ -241,3 +247,44 @@ async def test_a_page_without_telegram_behind_it_is_served_with_its_security_pol
         said = await (await client.get("/app/api/words", params={"lang": lang})).json()
         assert said == {key: expected.t(f"webapp-{key}") for key in PAGE_WORDS} and "webapp-" not in str(said)
     assert (await client.get("/app/secrets.txt")).status == 404
+
+
+async def test_a_press_the_database_cannot_serve_is_answered_503_with_the_bots_apology_and_changes_nothing(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
+) -> None:
+    """The database refusing every write (as a read-only file system makes SQLite), then held by another
+    process for longer than the bot waits: the page's press gets the chat's own apology, in the person's
+    language, and nothing is played; once the database serves again, the same press plays."""
+    running = await bot_runner(webapp_url=PAGE, default_target=1, database_busy_timeout=0.25)
+    assert running.app.webapp is not None
+    anna = tg.add_user("Аня")
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.wait_for(lambda: turn_message(anna), what="Аня's turn")
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    async with TestClient(TestServer(running.app.webapp.application())) as client:
+        before = await screen_of(client, auth(tg, anna), game)
+        move = MoveCb(game=str(game), version=before["version"], index=0).pack()
+        url = f"/app/api/press?game={game}"
+
+        await running.app.db.all("PRAGMA query_only = 1")
+        pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna))
+        assert pressed.status == 503
+        assert await pressed.json() == {"error": "database", "text": RU.t("answer-read-only")}
+        await running.app.db.all("PRAGMA query_only = 0")
+
+        holder = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            holder.execute("BEGIN IMMEDIATE")
+            pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna, lang="en"))
+            assert pressed.status == 503
+            assert await pressed.json() == {"error": "database", "text": EN.t("answer-busy")}
+        finally:
+            holder.execute("COMMIT")
+            holder.close()
+
+        await tg.settle()
+        assert (await game_row(running, str(game))).version == before["version"], "nothing was played"
+        assert await screen_of(client, auth(tg, anna), game) == before
+        pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna))
+        assert pressed.status == 200, await pressed.text()
+        assert (await game_row(running, str(game))).version > before["version"]

@@ -70,7 +70,9 @@ async function call(path, options) {
   const headers = Object.assign({ Authorization: "tma " + initData }, (options && options.headers) || {});
   const response = await fetch(path, Object.assign({}, options, { headers }));
   const body = await response.json().catch(() => ({}));
-  if (!response.ok) throw Object.assign(new Error(body.error || String(response.status)), { status: response.status });
+  if (!response.ok) {  // body.text: the bot's own words for the person (the database's trouble), if any
+    throw Object.assign(new Error(body.error || String(response.status)), { status: response.status, text: body.text });
+  }
   return body;
 }
 
@@ -88,7 +90,7 @@ async function press(data) {
     render(answer.screen);
     if (tg && tg.HapticFeedback) tg.HapticFeedback.selectionChanged();
   } catch (error) {
-    note(error.status === 401 ? words.launch : words.offline);
+    note(error.text || (error.status === 401 ? words.launch : words.offline));
   } finally {
     busy = false;
     for (const b of document.querySelectorAll("#buttons button")) b.disabled = false;
@@ -108,7 +110,7 @@ async function start() {
   try {
     render(await call("/app/api/screen?game=" + encodeURIComponent(gameId)));
   } catch (error) {
-    note(error.status === 401 ? words.launch : error.status === 404 ? words["no-game"] : words.offline);
+    note(error.text || (error.status === 401 ? words.launch : error.status === 404 ? words["no-game"] : words.offline));
     if (error.status === 401 || error.status === 404) return;
   }
   follow();
