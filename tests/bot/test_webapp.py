@@ -17,7 +17,7 @@ from urllib.parse import parse_qsl, urlencode
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.callbacks import MoveCb
+from bot.callbacks import HintCb, MoveCb
 from bot.i18n import Locale, translator
 from bot.webapp.server import PACE, PAGE_WORDS
 from tests.bot.conftest import (
@@ -30,6 +30,7 @@ from tests.bot.conftest import (
     start_solo_konchinka,
     turn_message,
 )
+from tests.bot.test_e2e_review import press_review
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.models import FakeMessage
 from tests.webapp.launching import launch_data
@@ -288,3 +289,145 @@ async def test_a_press_the_database_cannot_serve_is_answered_503_with_the_bots_a
         pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna))
         assert pressed.status == 200, await pressed.text()
         assert (await game_row(running, str(game))).version > before["version"]
+
+
+async def play_in_the_page(
+    tg: FakeTelegram, client: TestClient[Any, Any], game: int, players: list[FakeUser]
+) -> dict[str, Any]:
+    """The party played to its end by its people's presses in the page (its first move each time); the last
+    screen of the first of them."""
+    for _ in range(400):
+        await tg.settle()
+        screens = {user: await screen_of(client, auth(tg, user), game) for user in players}
+        if screens[players[0]]["over"]:
+            return screens[players[0]]
+        movers = [(u, s) for u, s in screens.items() if s["hand"] and s["hand"]["rows"]]
+        if not movers:  # a bot player's move is coming
+            await tg.sleep(1)
+            continue
+        user, shown = movers[0]
+        data = shown["hand"]["rows"][0][0]["data"]
+        pressed = await client.post(
+            f"/app/api/press?game={game}", json={"data": data}, headers=auth(tg, user)
+        )
+        assert pressed.status == 200, await pressed.text()
+    pytest.fail("the party did not end")
+
+
+def looks(shown: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {extra["look"]: extra for extra in shown["extras"]}
+
+
+def photos(chat: Any) -> list[bytes]:
+    """The pictures the bot sent to ``chat``, as Telegram keeps them."""
+    return [
+        m.current.media.file.data
+        for m in chat.bot_messages()
+        if m.current.media and m.current.media.kind == "photo"
+    ]
+
+
+async def test_a_solo_player_gets_in_the_page_the_hint_the_sheet_and_the_review_the_chat_gives(
+    tg: FakeTelegram, started: Running, client: TestClient[Any, Any]
+) -> None:
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.wait_for(lambda: turn_message(anna), what="Аня's turn")
+    hand = turn_message(anna)
+    assert hand is not None
+    game = page_of(hand)
+    shown = await screen_of(client, auth(tg, anna), game)
+    version = shown["version"]
+    assert shown["extras"] == [{"look": "hint", "text": RU.t("btn-hint"), "version": version}]
+    assert shown["time_left"] is None, "no limit per turn in a game with bots, none counted down"
+
+    hint = f"/app/api/hint?game={game}&version={version}"
+    said = await (await client.get(hint, headers=auth(tg, anna))).json()
+    in_chat = await anna.press(hand, data=HintCb(game=str(game), version=version).pack(), timeout=30)
+    assert in_chat.show_alert and said == {"text": in_chat.text}, "the chat's hint, in the same words"
+    assert await (await client.get(hint, headers=auth(tg, anna))).json() == said
+    assert started.app.pipeline.replies.advice.made == 1, "one search, however often asked"
+    stale = await client.get(f"/app/api/hint?game={game}&version={version + 1}", headers=auth(tg, anna))
+    assert await stale.json() == {"refused": RU.t("answer-stale")}
+    stranger = await client.get(hint, headers=auth(tg, boris))
+    assert stranger.status == 404 and "text" not in await stranger.json()
+    assert started.app.pipeline.replies.advice.made == 1
+    assert (await screen_of(client, auth(tg, anna), game))["version"] == version, "a hint plays nothing"
+    for look in ("review", "sheet"):  # not offered yet: the party runs, no deal has ended
+        response = await client.get(f"/app/api/{look}?game={game}", headers=auth(tg, anna))
+        assert response.status == 404 or "refused" in await response.json(), look
+
+    last = await play_in_the_page(tg, client, game, [anna])
+    offered = looks(last)
+    assert set(offered) == {"sheet", "review"}
+    assert offered["sheet"]["text"] == RU.t("btn-sheet") and offered["review"]["text"] == RU.t("btn-review")
+    await tg.settle()
+
+    picture = await client.get(
+        f"/app/api/sheet?game={game}&v={offered['sheet']['version']}", headers=auth(tg, anna)
+    )
+    assert picture.status == 200 and picture.content_type == "image/png"
+    png = await picture.read()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and png == photos(anna.private_chat)[-1], "the chat's picture"
+    assert picture.headers["Cache-Control"] == "private, no-cache" and picture.headers["ETag"]
+    unchanged = {**auth(tg, anna), "If-None-Match": picture.headers["ETag"]}
+    assert (await client.get(f"/app/api/sheet?game={game}", headers=unchanged)).status == 304
+    dark = await client.get(f"/app/api/sheet?game={game}&theme=dark", headers=auth(tg, anna))
+    assert dark.content_type == "image/png" and await dark.read() != png
+    assert (await client.get(f"/app/api/sheet?game={game}", headers=auth(tg, boris))).status == 404
+
+    reviewed = await client.get(f"/app/api/review?game={game}", headers=auth(tg, anna))
+    html = (await reviewed.json())["html"]
+    message = await press_review(tg, anna, str(game))
+    assert plain(html) == message.text, "the chat's review"
+    assert started.app.pipeline.replies.reviews.made == 1, "one review made, for the chat and the page"
+    assert (await client.get(f"/app/api/review?game={game}", headers=auth(tg, boris))).status == 404
+
+
+async def test_in_a_group_the_page_counts_down_the_turn_and_a_look_is_only_for_whom_the_chat_offers_it(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    limit = 60
+    started = await bot_runner(webapp_url=PAGE, default_target=1, turn_timeout=limit)
+    assert started.app.webapp is not None
+    async with TestClient(TestServer(started.app.webapp.application())) as client:
+        await group_looks(tg, started, client, limit)
+
+
+async def group_looks(tg: FakeTelegram, started: Running, client: TestClient[Any, Any], limit: int) -> None:
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    stranger = tg.add_user("Чужой")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.settle()
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    member = await screen_of(client, auth(tg, vera), game)
+    assert RU.t("time-limit", seconds=limit) in plain(member["table"]["html"]), (
+        "the group's table shows the limit"
+    )
+    for user in (anna, boris, vera):
+        shown = await screen_of(client, auth(tg, user), game)
+        assert 0 < shown["time_left"] <= started.app.clock.real(limit), "the real seconds the turn has left"
+        assert shown["extras"] == [], "no hint in a group game, no sheet before a deal has ended"
+    version = shown["version"]
+    for look in ("hint", "review"):
+        url = f"/app/api/{look}?game={game}&version={version}"
+        assert (await client.get(url, headers=auth(tg, vera))).status == 403, "a member without a seat"
+        assert (await client.get(url, headers=auth(tg, stranger))).status == 404
+        refused = await (await client.get(url, headers=auth(tg, anna))).json()
+        assert list(refused) == ["refused"], (look, refused)
+    assert started.app.pipeline.replies.advice.made == 0
+
+    last = await play_in_the_page(tg, client, game, [anna, boris])
+    assert set(looks(last)) == {"sheet", "review"} and last["time_left"] is None, "the party over: no limit"
+    await tg.settle()
+    member = await screen_of(client, auth(tg, vera), game)
+    assert set(looks(member)) == {"sheet"}
+    picture = await client.get(f"/app/api/sheet?game={game}", headers=auth(tg, vera))
+    assert await picture.read() == photos(group)[-1], "the group's picture"
+    assert (await client.get(f"/app/api/sheet?game={game}", headers=auth(tg, stranger))).status == 404
+    review = f"/app/api/review?game={game}"
+    assert (await client.get(review, headers=auth(tg, vera))).status == 403, "a member's own moves? none"
+    assert (await client.get(review, headers=auth(tg, stranger))).status == 404
+    assert started.app.pipeline.replies.reviews.made == 0
+    assert "html" in await (await client.get(review, headers=auth(tg, boris))).json(), "a player's own review"
