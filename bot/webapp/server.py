@@ -10,9 +10,10 @@ the same command by the same function (:func:`bot.handlers.play.move_command`) a
 page shows what the game is after it. A look is drawn by the very code the chat's answer is (the hint's and the
 review's by ``pipeline.replies``, the sheet by ``delivery.paper`` and the outbox's picture cache), for whom the
 chat offers it: the hint and the review to the seated person alone, the sheet to whoever may see the game. Every
-committed change of a game (``Pipeline.watchers``) goes to the pages
-that follow it as its new screen; a page that connects (again, after a dropped network or the bot's restart) is
-sent the game as stored first, so it catches up from there.
+committed change of a game (``Pipeline.watchers``) goes to the pages that follow it as its new screen; a page that
+connects (again, after a dropped network or the bot's restart) is sent the game as stored first, so it catches up
+from there. A call the database cannot serve is answered as the chat answers a press then: tried again while a
+lock held elsewhere may be let go, else 503 with the chat's own apology, nothing changed.
 """
 
 from __future__ import annotations
@@ -335,7 +336,7 @@ class WebApp:
             return {"game": game.id, "screen": None}
         left = None
         if shown.deadline is not None:
-            left = round(max(0.0, self.clock.real(shown.deadline - self.clock.now())), 1)
+            left = round(self.clock.real(shown.deadline - self.clock.now()), 1)
         return {"game": game.id, "screen": {**shown.to_json(), "time_left": left}}
 
 

@@ -243,6 +243,9 @@ async def test_a_page_without_telegram_behind_it_is_served_with_its_security_pol
     page = await client.get("/app")
     assert page.status == 200 and "telegram-web-app.js" in await page.text()
     assert "script-src 'self' https://telegram.org" in page.headers["Content-Security-Policy"]
+    assert "img-src 'self' data: blob:;" in page.headers["Content-Security-Policy"], (
+        "the sheet shown from a blob"
+    )
     assert (await client.get("/app/app.js")).status == 200
     for lang, expected in (("en", EN), ("ru", RU), ("", RU)):
         said = await (await client.get("/app/api/words", params={"lang": lang})).json()
