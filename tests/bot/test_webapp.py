@@ -349,7 +349,11 @@ async def test_a_solo_player_gets_in_the_page_the_hint_the_sheet_and_the_review_
     in_chat = await anna.press(hand, data=HintCb(game=str(game), version=version).pack(), timeout=30)
     assert in_chat.show_alert and said == {"text": in_chat.text}, "the chat's hint, in the same words"
     assert await (await client.get(hint, headers=auth(tg, anna))).json() == said
+    burst = [client.get(hint, headers=auth(tg, anna)) for _ in range(PACE.count + 5)]
+    statuses = [r.status for r in await asyncio.gather(*burst)]
+    assert statuses.count(429) >= 5 and set(statuses) == {200, 429}, "the person's pace holds for hints too"
     assert started.app.pipeline.replies.advice.made == 1, "one search, however often asked"
+    await tg.sleep(PACE.seconds)
     stale = await client.get(f"/app/api/hint?game={game}&version={version + 1}", headers=auth(tg, anna))
     assert await stale.json() == {"refused": RU.t("answer-stale")}
     stranger = await client.get(hint, headers=auth(tg, boris))
