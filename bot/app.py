@@ -18,7 +18,7 @@ from aiohttp import web
 from bot import metrics
 from bot.clock import Clock
 from bot.delivery.outbox import Outbox, OutboxLimits
-from bot.delivery.outbox.core import ANSWER_TIMEOUT
+from bot.delivery.outbox.core import ANSWER_TIMEOUT, PICTURES_KEPT
 from bot.delivery.web import Page
 from bot.flow.commands import FlowConfig
 from bot.games import add_place, rules_library
@@ -47,6 +47,7 @@ from bot.storage import Database
 from bot.telegram import TELEGRAM_TIMEOUT, ask_telegram, make_bot
 from bot.version import version
 from bot.views import bot_commands
+from bot.views.sheets import PictureCache
 from bot.webapp.server import WebApp
 from engine.ai import backends
 
@@ -123,7 +124,8 @@ async def build_app(
     bot.session.middleware(ApiWatch(health))
     clock = clock or Clock(settings.clock_speed)
     limits = OutboxLimits(settings.chat_interval, settings.group_per_minute, settings.global_per_second)
-    outbox = Outbox(bot, db, clock, limits)
+    pictures = PictureCache(PICTURES_KEPT)  # the score sheets drawn, for the chat and the Mini App
+    outbox = Outbox(bot, db, clock, limits, pictures)
     membership = Membership(bot, clock)
     thinker = Thinker(settings.bot_thinkers)
     # No FSM: the bot keeps no conversation state, and aiogram's memory storage would keep an entry for every
@@ -169,7 +171,7 @@ async def build_app(
             else ""
         )
         pipeline.page = Page(settings.webapp_url, link)
-        app.webapp = WebApp(pipeline, bot.token, clock)
+        app.webapp = WebApp(pipeline, bot.token, clock, guards.trouble, pictures)
 
     async def startup() -> None:
         await on_startup(app)

@@ -69,8 +69,13 @@ def throttle_note_gone(chat_id: int, thread_id: int) -> Drop:
     return Drop(throttle_note_slot(chat_id, thread_id), chat_id)
 
 
+def apology_text(why: Apology, tr: Translator) -> str:
+    """What a press the bot could not do is answered, in words (in the chat or the Mini App alike)."""
+    return tr.t(f"answer-{why.value}")
+
+
 def apology(query_id: str, tr: Translator, why: Apology) -> AnswerPress:
-    return AnswerPress(query_id, tr.t(f"answer-{why.value}"))
+    return AnswerPress(query_id, apology_text(why, tr))
 
 
 def _low(chat_id: int) -> Priority | None:

@@ -1,5 +1,5 @@
 """The game on paper, drawn for a chat: the score sheet's photo (its picture drawn by the outbox as it goes out,
-once per content) and the party's history file."""
+once per content; the Mini App draws the same sheet by the same cache) and the party's history file."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from bot.games.history import history_filename, write_history
 from bot.i18n import Translator, translator_for
 from bot.model.game import Game
 from bot.views.common import table_frame
+from bot.views.sheets import Sheet
 
 
 def reader(game: Game, chat_id: int) -> Translator:
@@ -20,17 +21,22 @@ def reader(game: Game, chat_id: int) -> Translator:
     return translator_for(user.lang if user is not None else game.lang)
 
 
+def score_sheet(game: Game, tr: Translator) -> tuple[Sheet, str] | None:
+    """The score sheet of ``game`` as the party stands (the picture's data) and its caption, in ``tr``'s language;
+    None if there is none yet (no deal has ended) or the game draws none."""
+    return drawn(game.party).score_sheet(table_frame(game), tr) if game.party is not None else None
+
+
 def standings(game: Game, tr: Translator) -> str:
     """The standings a party has reached, in words (its score sheet's caption; empty before a deal has ended)."""
-    made = drawn(game.party).score_sheet(table_frame(game), tr) if game.party is not None else None
+    made = score_sheet(game, tr)
     return made[1] if made is not None else ""
 
 
 def sheet(game: Game, chat_id: int, *, thread_id: int = 0, resend: bool = False) -> Show | None:
     """The score sheet's photo of ``game`` in ``chat_id`` as the party stands (``resend``: anew, below); None if
     there is no sheet yet (no deal has ended) or the game draws none."""
-    party = game.party
-    made = drawn(party).score_sheet(table_frame(game), reader(game, chat_id)) if party is not None else None
+    made = score_sheet(game, reader(game, chat_id))
     if made is None:
         return None
     picture, caption = made

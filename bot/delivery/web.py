@@ -5,18 +5,24 @@ A seated person sees the table from their seat (as their «📋 Стол» copy 
 message shows it, the card they picked included); in a solo game the hand is the whole screen, as in the chat.
 Anyone else the server lets look (a member of the group) sees the table as the group sees it, and no hand. The
 buttons kept are those that make a move (:data:`MOVE_PREFIXES`); the others (the rules, a copy of the table, a
-link to the private chat) belong to the chat. Pure: nothing here reads or writes anything but its arguments.
+link to the private chat) belong to the chat — but for the looks the chat offers the same person (:class:`Look`):
+«💡 Подсказка» where their hand has it, the score sheet once a deal has ended, «🔍 Разбор партии» of a finished
+party they played; the page asks the server for them. While the turn is limited (the chat's «⏱ 60 с на ход»)
+the screen carries the turn's deadline, which the page counts down. Pure: nothing here reads or writes anything
+but its arguments.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Final
 
 from aiogram.types import InlineKeyboardMarkup
 
-from bot.callbacks import MOVE_BUTTONS
+from bot.callbacks import MOVE_BUTTONS, HintCb
+from bot.flow import hints
 from bot.games.base import drawn
 from bot.i18n import translator_for
 from bot.model.game import Game, GameMode, GameStatus
@@ -51,6 +57,26 @@ class Panel:
     rows: tuple[tuple[Button, ...], ...]
 
 
+class Look(enum.StrEnum):
+    """What the page may ask of a game beside its moves, as the chat offers it."""
+
+    HINT = "hint"
+    """«💡 Подсказка» (its version: the party's, the hint is for)."""
+    SHEET = "sheet"
+    """The score sheet's picture (its version: the deals ended, which the picture shows)."""
+    REVIEW = "review"
+    """«🔍 Разбор партии» of the person's own moves."""
+
+
+@dataclass(frozen=True, slots=True)
+class Extra:
+    """One look offered: the chat's button's words, and what it is of."""
+
+    look: Look
+    text: str
+    version: int = 0
+
+
 @dataclass(frozen=True, slots=True)
 class Screen:
     """One person's page of one game."""
@@ -62,6 +88,9 @@ class Screen:
     over: bool
     table: Panel | None
     hand: Panel | None
+    extras: tuple[Extra, ...] = ()
+    deadline: float | None = None
+    """When the turn's time runs out (the bot's clock), while the chat shows the limit per turn."""
 
     def to_json(self) -> dict[str, Any]:
         def panel(p: Panel | None) -> dict[str, Any] | None:
@@ -77,6 +106,7 @@ class Screen:
             "over": self.over,
             "table": panel(self.table),
             "hand": panel(self.hand),
+            "extras": [{"look": e.look.value, "text": e.text, "version": e.version} for e in self.extras],
         }
 
 
@@ -96,14 +126,30 @@ def screen(game: Game, user_id: int | None) -> Screen | None:
     user = game.users.get(user_id) if user_id is not None else None
     tr = translator_for(user.lang if user is not None else game.lang)
     hand = table = None
+    extras: list[Extra] = []
     if seat is not None:
         picked = game.screens.picked(seat.user_id or 0, party.version)
-        hand = _panel(painted.render_private(frame, seat.seat, tr, picked))
+        private = painted.render_private(frame, seat.seat, tr, picked)
+        hand = _panel(private)
+        extras += _hints(private.markup)
         if game.mode is GameMode.GROUP:  # the table from their seat, as their «📋 Стол» copy shows it
             table = _panel(painted.render_table(table_frame(game), tr, seat.seat))
     else:
         table = _panel(painted.render_table(frame, tr))
-    return Screen(game.id, game.kind, party.version, party.is_terminal, table, hand)
+    if painted.has_sheet and party.deals_completed:
+        extras.append(Extra(Look.SHEET, tr.t("btn-sheet"), party.deals_completed))
+    if user_id is not None and isinstance(hints.review(game, user_id), int):
+        extras.append(Extra(Look.REVIEW, tr.t("btn-review")))
+    deadline = game.deadline if frame.turn_seconds else None
+    return Screen(game.id, game.kind, party.version, party.is_terminal, table, hand, tuple(extras), deadline)
+
+
+def _hints(markup: InlineKeyboardMarkup | None) -> Iterable[Extra]:
+    """«💡 Подсказка» where the hand offers it, with the version it is for."""
+    for row in markup.inline_keyboard if markup is not None else ():
+        for b in row:
+            if b.callback_data is not None and b.callback_data.startswith(f"{HintCb.__prefix__}:"):
+                yield Extra(Look.HINT, b.text, HintCb.unpack(b.callback_data).version)
 
 
 def _panel(rendered: Rendered) -> Panel:

@@ -36,7 +36,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Message, TelegramObject, Update
@@ -52,6 +52,8 @@ from bot.pipeline.store import ChatLanguages, ProcessedUpdates
 from bot.storage.files import Trouble, trouble_of
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class OnceMiddleware(BaseMiddleware):
@@ -100,7 +102,19 @@ MAX_UPDATES_IN_FLIGHT: Final = 32
 """Updates handled at the same time; more wait for a free place (they would only wait for the database)."""
 
 
+class Troubled(Exception):
+    """The database could not serve a piece of work, tried as long as it was worth: nothing was changed, and
+    ``why`` is the apology it is owed."""
+
+    def __init__(self, why: Apology) -> None:
+        super().__init__(why.value)
+        self.why = why
+
+
 class DatabaseTrouble(BaseMiddleware):
+    """Every update's work through :meth:`attempt`, a press apologized for when the database cannot serve it; the
+    Mini App's calls go through :meth:`attempt` too (one rule of patience for the chat and the page)."""
+
     def __init__(self, pipeline: Pipeline, busy_timeout: float, path: Path | None = None) -> None:
         self.pipeline = pipeline
         self.path = path  # the database's: a «disk I/O error» there may mean read-only
@@ -108,6 +122,28 @@ class DatabaseTrouble(BaseMiddleware):
         self.retry_pause = busy_timeout * RETRY_PAUSE
         self.retries = 0
         self.apologies = 0
+
+    async def attempt(self, work: Callable[[], Awaitable[T]], what: str) -> T:
+        """``work()`` (``what``: it named in the log), tried again while a lock held elsewhere may yet be let go
+        in time; :class:`Troubled` when the database cannot serve it (each try changed nothing)."""
+        loop = asyncio.get_running_loop()
+        arrived = loop.time()
+        while True:
+            try:
+                return await work()
+            except sqlite3.Error as exc:
+                trouble = trouble_of(exc, self.path)
+                if trouble is Trouble.BUSY and loop.time() - arrived < self.retry_within:
+                    self.retries += 1
+                    log.debug("%s: the database is busy (%s); trying again", what, exc)
+                    await asyncio.sleep(self.retry_pause)
+                    continue
+                if trouble is None:
+                    log.error("%s not applied: the database failed (%s)", what, exc)
+                else:
+                    log.debug("%s not applied: the database is %s", what, trouble.value)
+                why = Apology.READ_ONLY if trouble is Trouble.READ_ONLY else Apology.BUSY
+                raise Troubled(why) from exc
 
     async def __call__(
         self,
@@ -117,31 +153,17 @@ class DatabaseTrouble(BaseMiddleware):
     ) -> Any:
         if not isinstance(event, Update):
             return await handler(event, data)
-        loop = asyncio.get_running_loop()
-        arrived = loop.time()
-        while True:
-            try:
-                return await handler(event, data)
-            except sqlite3.Error as exc:
-                trouble = trouble_of(exc, self.path)
-                if trouble is Trouble.BUSY and loop.time() - arrived < self.retry_within:
-                    self.retries += 1
-                    log.debug("update %s: the database is busy (%s); trying again", event.update_id, exc)
-                    await asyncio.sleep(self.retry_pause)
-                    continue
-                if trouble is None:
-                    log.error("update %s not applied: the database failed (%s)", event.update_id, exc)
-                else:
-                    log.debug("update %s not applied: the database is %s", event.update_id, trouble.value)
-                await self._apologize(event, trouble)
-                return None
+        try:
+            return await self.attempt(lambda: handler(event, data), f"update {event.update_id}")
+        except Troubled as troubled:
+            await self._apologize(event, troubled.why)
+            return None
 
-    async def _apologize(self, update: Update, trouble: Trouble | None) -> None:
+    async def _apologize(self, update: Update, why: Apology) -> None:
         query = update.callback_query
         if query is None:
             return  # a command: a reply would need the database too; the person sees no answer and tries again
         self.apologies += 1
-        why = Apology.READ_ONLY if trouble is Trouble.READ_ONLY else Apology.BUSY
         await self.pipeline.apologize(query.id, translator_for(query.from_user.language_code), why)
 
 

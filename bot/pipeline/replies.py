@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from typing import TYPE_CHECKING, Final
 
 from bot.callbacks import AUTO_LANG, DeepLink, NewCb, SoloStep, game_id_of, parse_start_payload
 from bot.delivery import replies
@@ -18,9 +19,10 @@ from bot.flow import hints
 from bot.flow.commands import Refusal
 from bot.games import is_hosted, plugin_of, plugins, rules_library
 from bot.games.base import drawn
-from bot.i18n import Locale
+from bot.i18n import Locale, Translator
 from bot.model.answers import Answer
 from bot.model.game import GameMode, Person
+from bot.pipeline.kept import Kept
 from bot.pipeline.origin import Origin, Parts
 from bot.storage import GameRow, repo
 from bot.views import Rendered, SoloGame, answer_text
@@ -29,7 +31,18 @@ from bot.views.rules import GameContext
 from bot.views.rules_lookup import lookup
 from engine.ai import Level, backends
 
+if TYPE_CHECKING:
+    from engine.ai.advice import Advice
+    from engine.ai.review import Review
+
 log = logging.getLogger(__name__)
+
+HINTS_KEPT: Final = 256
+"""Hints kept searched (a turn's, by game, version and seat): a player asking again, in the chat or the Mini App,
+costs no second search."""
+REVIEWS_KEPT: Final = 64
+"""Reviews kept made (a few seconds of a worker each): a finished party's players asking again, or asking in the
+Mini App too, cost nothing."""
 
 
 def solo_games() -> list[SoloGame]:
@@ -45,6 +58,10 @@ def _context(game: GameRow | None) -> GameContext | None:
 class Replies:
     def __init__(self, pipeline: Parts) -> None:
         self.pipeline = pipeline
+        self.advice: Kept[tuple[int, int, int], Advice] = Kept(HINTS_KEPT)
+        """Hints searched, by game, version and seat."""
+        self.reviews: Kept[tuple[int, int], Review] = Kept(REVIEWS_KEPT)
+        """Reviews made, by game and seat (a finished party's never change)."""
 
     @property
     def username(self) -> str:
@@ -405,54 +422,70 @@ class Replies:
 
     # --- looking ahead and back with «мастер» ------------------------------------------------------------------
 
-    async def hint(self, origin: Origin, game_id: int, version: int) -> None:
-        """«💡 Подсказка»: what «мастер» would play in the solo game at ``version`` and why, in one line (asked
-        only by its player, on their turn), answered as an alert. The choice is seeded by the game and the version,
-        so asking again says the same."""
+    async def hint_text(self, game_id: int, user_id: int, version: int, tr: Translator) -> str | Refusal:
+        """«💡 Подсказка» in words: what «мастер» would play in the solo game at ``version`` and why, in one line
+        (only for its player, on their turn) — for the chat's alert and the Mini App alike. The choice is seeded
+        by the game and the version, so asking again says the same: each turn's advice is searched once and kept
+        (a search is tens of milliseconds of a worker, up to a fifth of a second)."""
         from bot.pipeline.thinker import ThinkerUnavailable, decision_seed
 
         pipeline = self.pipeline
         game = await pipeline.store.load(game_id)
-        asked = hints.hint(game, origin.user_id, version) if game is not None else Refusal(Answer.NO_GAME)
+        asked = hints.hint(game, user_id, version) if game is not None else Refusal(Answer.NO_GAME)
         if isinstance(asked, Refusal):
-            await pipeline.refused(asked, origin, game_id)
-            return
+            return asked
         assert game is not None and game.party is not None
         try:
-            advice = await pipeline.thinker.advise(asked.view, decision_seed(asked.seed, version))
+            advice = await self.advice.get(
+                (game_id, version, asked.seat),
+                lambda: pipeline.thinker.advise(asked.view, decision_seed(asked.seed, version)),
+            )
         except ThinkerUnavailable:
-            await pipeline.refused(Refusal(Answer.THINKER_DOWN), origin, game_id)
-            return
+            return Refusal(Answer.THINKER_DOWN)
         log.info("game %s: a hint at move %d", game_id, version)
-        if origin.query_id is not None:
-            text = drawn(game.party).hint(asked.seat, advice, origin.tr)
-            await self._deliver(AnswerPress(origin.query_id, text, alert=True))
+        return drawn(game.party).hint(asked.seat, advice, tr)
 
-    async def review(self, origin: Origin, game_id: int) -> None:
-        """«🔍 Разбор партии»: the person's moves in the finished game where «мастер» would have gained most,
-        computed by a bot players' worker (a second or two), in their private chat; pressed again, it says it is
-        there already."""
+    async def hint(self, origin: Origin, game_id: int, version: int) -> None:
+        """«💡 Подсказка» pressed in the chat: :meth:`hint_text`, answered as an alert."""
+        said = await self.hint_text(game_id, origin.user_id, version, origin.tr)
+        if isinstance(said, Refusal):
+            await self.pipeline.refused(said, origin, game_id)
+            return
+        if origin.query_id is not None:
+            await self._deliver(AnswerPress(origin.query_id, said, alert=True))
+
+    async def review_of(self, game_id: int, user_id: int, tr: Translator) -> Rendered | Refusal:
+        """«🔍 Разбор партии» drawn: the person's moves in the finished game where «мастер» would have gained most,
+        computed by a bot players' worker (a second or several) once per player of a finished party, and kept —
+        for the chat's message and the Mini App alike."""
         from bot.pipeline.thinker import ThinkerUnavailable
 
         pipeline = self.pipeline
-        user_id = origin.user_id
-        slot = review_slot(game_id, user_id)
-        if pipeline.outbox.message_id(slot) is not None:
-            await self._deliver(*_answered(origin, Answer.REVIEW_SHOWN))
-            return
         game = await pipeline.store.load(game_id)
         seat = hints.review(game, user_id) if game is not None else Refusal(Answer.NO_GAME)
         if isinstance(seat, Refusal):
-            await pipeline.refused(seat, origin, game_id)
-            return
+            return seat
         assert game is not None and game.party is not None
+        record = game.party.record()
         try:
-            review = await pipeline.thinker.review(game.party.record(), seat)
+            review = await self.reviews.get((game_id, seat), lambda: pipeline.thinker.review(record, seat))
         except ThinkerUnavailable:
-            await pipeline.refused(Refusal(Answer.THINKER_DOWN), origin, game_id)
-            return
+            return Refusal(Answer.THINKER_DOWN)
         log.info("game %s: a review of seat %d (%d decisions)", game_id, seat, review.decisions)
-        rendered = drawn(game.party).render_review(review, table_frame(game), origin.tr)
+        return drawn(game.party).render_review(review, table_frame(game), tr)
+
+    async def review(self, origin: Origin, game_id: int) -> None:
+        """«🔍 Разбор партии» pressed in the chat: :meth:`review_of` in the person's private chat; pressed again, it
+        says it is there already."""
+        user_id = origin.user_id
+        slot = review_slot(game_id, user_id)
+        if self.pipeline.outbox.message_id(slot) is not None:
+            await self._deliver(*_answered(origin, Answer.REVIEW_SHOWN))
+            return
+        rendered = await self.review_of(game_id, user_id, origin.tr)
+        if isinstance(rendered, Refusal):
+            await self.pipeline.refused(rendered, origin, game_id)
+            return
         await self._deliver(Show(slot, user_id, rendered.text, rendered.markup))
         await self._answer(origin)
 

@@ -1,14 +1,19 @@
-"""The Mini App's server: its page, and the page's three calls — what a person sees of a game, a press, and the
-changes as they happen — on the bot's own event loop, beside the chat.
+"""The Mini App's server: its page, and the page's calls — what a person sees of a game, a press, the changes as
+they happen, and the looks the chat offers beside the moves (a hint, the score sheet's picture, the review) — on
+the bot's own event loop, beside the chat.
 
 Every call carries Telegram's launch data (``Authorization: tma <initData>``; the live stream, which a browser opens
 without headers, as ``?auth=``), checked before anything else (:mod:`bot.webapp.launch`). A person sees a game they
 have a seat in, or the table of a group game when they are a member of the group (asked of Telegram, as the chat's
 buttons do); anything else is refused with nothing shown. A press is the chat's button's callback data, turned into
 the same command by the same function (:func:`bot.handlers.play.move_command`) and done by the same pipeline; the
-page shows what the game is after it. Every committed change of a game (``Pipeline.watchers``) goes to the pages
-that follow it as its new screen; a page that connects (again, after a dropped network or the bot's restart) is
-sent the game as stored first, so it catches up from there.
+page shows what the game is after it. A look is drawn by the very code the chat's answer is (the hint's and the
+review's by ``pipeline.replies``, the sheet by ``delivery.paper`` and the outbox's picture cache), for whom the
+chat offers it: the hint and the review to the seated person alone, the sheet to whoever may see the game. Every
+committed change of a game (``Pipeline.watchers``) goes to the pages that follow it as its new screen; a page that
+connects (again, after a dropped network or the bot's restart) is sent the game as stored first, so it catches up
+from there. A call the database cannot serve is answered as the chat answers a press then: tried again while a
+lock held elsewhere may be let go, else 503 with the chat's own apology, nothing changed.
 """
 
 from __future__ import annotations
@@ -18,26 +23,31 @@ import json
 import logging
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from http import HTTPStatus
 from importlib import resources
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from aiohttp import web
 
 from bot.clock import Clock
-from bot.delivery.answers import refusal_text
+from bot.delivery import paper
+from bot.delivery.answers import apology_text, refusal_text
 from bot.delivery.web import MOVE_PREFIXES, screen
 from bot.flow.commands import Refusal
 from bot.guards.throttle import Kind, Rate, Windows
+from bot.guards.updates import DatabaseTrouble, Troubled
 from bot.handlers.play import move_command
 from bot.i18n import translator_for
 from bot.model.game import Game, GameMode, Person
 from bot.pipeline.origin import Origin
 from bot.pipeline.service import Pipeline
+from bot.views.sheets import PictureCache, Sheet, Theme
 from bot.webapp.launch import Launch, Refused, check
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 PACE: Final = Rate(20, 4.0)
 """A person's calls, at most this many in any window (5 a second, and at once the page's first screen, its stream
@@ -47,16 +57,17 @@ STREAMS_PER_PERSON: Final = 4
 KEEP_ALIVE: Final = 20.0
 """Real seconds between two comments on an idle stream, so proxies keep it open."""
 STATIC: Final = ("index.html", "app.js", "app.css")
-PAGE_WORDS: Final = ("offline", "no-game", "launch")
+PAGE_WORDS: Final = ("offline", "no-game", "launch", "time-left", "wait")
 """The page's own texts (``webapp-<key>`` in locales/): no connection, a game not open to the person, not opened
-from Telegram."""
+from Telegram, the words before the turn's time left, a look being prepared."""
 CSP: Final = (
     "default-src 'none'; script-src 'self' https://telegram.org; style-src 'self'; connect-src 'self'; "
-    "img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors https://web.telegram.org "
+    "img-src 'self' data: blob:; base-uri 'none'; form-action 'none'; frame-ancestors https://web.telegram.org "
     "https://*.telegram.org"
 )
 """The page's content security policy: its own script and style, Telegram's ``telegram-web-app.js``, calls to
-itself; nothing inline, no other origin."""
+itself, pictures of its own (the score sheet, fetched with the launch data and shown from a ``blob:``); nothing
+inline, no other origin."""
 
 
 class Follower:
@@ -75,9 +86,19 @@ class WebApp:
     """The Mini App's routes over one pipeline (``token``: the bot's, which Telegram signs launch data with)."""
 
     def __init__(
-        self, pipeline: Pipeline, token: str, clock: Clock, wall: Callable[[], float] = time.time
+        self,
+        pipeline: Pipeline,
+        token: str,
+        clock: Clock,
+        trouble: DatabaseTrouble,
+        pictures: PictureCache,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.pipeline = pipeline
+        self.pictures = pictures
+        """The score sheets drawn (the outbox's: a sheet the chat was sent is not drawn again)."""
+        self.trouble = trouble
+        """The chat's patience with the database (:meth:`_stored`)."""
         self.token = token
         self.wall = wall
         """The wall clock, as Telegram's ``auth_date`` counts (a test's launch data is signed by it too)."""
@@ -101,6 +122,9 @@ class WebApp:
         app.router.add_get("/app/api/screen", self.screen)
         app.router.add_post("/app/api/press", self.press)
         app.router.add_get("/app/api/events", self.events)
+        app.router.add_get("/app/api/hint", self.hint)
+        app.router.add_get("/app/api/review", self.review)
+        app.router.add_get("/app/api/sheet", self.sheet)
         return app
 
     # ------------------------------------------------------------------------------------------------ the page
@@ -123,7 +147,7 @@ class WebApp:
 
     async def screen(self, request: web.Request) -> web.Response:
         launch = self._launch(request)
-        game, viewer = await self._game(request, launch)
+        game, viewer = await self._stored(launch, lambda: self._game(request, launch))
         return _json(self._screen_of(game, viewer))
 
     async def press(self, request: web.Request) -> web.Response:
@@ -135,6 +159,10 @@ class WebApp:
             raise _refused(HTTPStatus.BAD_REQUEST, "not-a-press") from None
         if not data.startswith(MOVE_PREFIXES):
             raise _refused(HTTPStatus.BAD_REQUEST, "not-a-move")
+        return await self._stored(launch, lambda: self._press(request, launch, data))
+
+    async def _press(self, request: web.Request, launch: Launch, data: str) -> web.Response:
+        """The press (:meth:`press`) done: a try the database's trouble may make again, having changed nothing."""
         game, viewer = await self._game(request, launch)
         if viewer is None:
             raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
@@ -159,19 +187,20 @@ class WebApp:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         launch = self._launch(request, request.query.get("auth", ""))
-        game, viewer = await self._game(request, launch)
+        game, viewer = await self._stored(launch, lambda: self._game(request, launch))
         if self.streams[launch.user_id] >= STREAMS_PER_PERSON:
             raise _refused(HTTPStatus.TOO_MANY_REQUESTS, "too-many-streams")
         follower = Follower()
         self.followers[game.id].add(follower)
         self.streams[launch.user_id] += 1
-        stored = await self.pipeline.store.load(game.id) or game  # the game as stored first: a catch-up ...
-        if follower.newest is None:  # ... unless a change came meanwhile (it is newer)
-            follower.changed(stored)
         response = web.StreamResponse(
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
         try:
+            # the game as stored first: a catch-up ...
+            stored = await self._stored(launch, lambda: self.pipeline.store.load(game.id)) or game
+            if follower.newest is None:  # ... unless a change came meanwhile (it is newer)
+                follower.changed(stored)
             await response.prepare(request)
             while True:
                 try:
@@ -194,6 +223,65 @@ class WebApp:
             if not self.streams[launch.user_id]:
                 del self.streams[launch.user_id]
         return response
+
+    # ------------------------------------------------------------------------------------------------- the looks
+
+    async def hint(self, request: web.Request) -> web.Response:
+        """«💡 Подсказка» for the person's own hand at ``?version=`` (the party's, as the screen offered it), in the
+        words of the chat's alert: ``{"text"}``, or ``{"refused"}`` saying why not (a turn gone by)."""
+        launch = self._launch(request)
+        version = request.query.get("version", "")
+        if not version.isdigit():
+            raise _refused(HTTPStatus.BAD_REQUEST, "no-version")
+
+        async def said() -> web.Response:
+            game, viewer = await self._game(request, launch)
+            if viewer is None:
+                raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
+            tr = translator_for((await self._person(launch)).lang)
+            text = await self.pipeline.replies.hint_text(game.id, viewer, int(version), tr)
+            if isinstance(text, Refusal):
+                return _json({"refused": refusal_text(text, tr)})
+            return _json({"text": text})
+
+        return await self._stored(launch, said)
+
+    async def review(self, request: web.Request) -> web.Response:
+        """«🔍 Разбор партии» of the person's own moves in the finished party, as the chat's message shows it:
+        ``{"html"}`` (Telegram HTML), or ``{"refused"}``. The first asking takes the seconds of a worker's search."""
+        launch = self._launch(request)
+
+        async def reviewed() -> web.Response:
+            game, viewer = await self._game(request, launch)
+            if viewer is None:
+                raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
+            tr = translator_for((await self._person(launch)).lang)
+            made = await self.pipeline.replies.review_of(game.id, viewer, tr)
+            if isinstance(made, Refusal):
+                return _json({"refused": refusal_text(made, tr)})
+            return _json({"html": made.text})
+
+        return await self._stored(launch, reviewed)
+
+    async def sheet(self, request: web.Request) -> web.Response:
+        """The score sheet's picture as the chat's photo shows it (PNG; ``?theme=dark`` on Telegram's dark
+        background), in the language of the chat it would go to: 404 before a deal has ended. Kept by the browser
+        and asked again by its digest (``ETag``): an unchanged sheet costs a 304."""
+        launch = self._launch(request)
+        theme = Theme.DARK if request.query.get("theme") == Theme.DARK.value else Theme.LIGHT
+
+        async def sheet_of() -> tuple[Sheet, str] | None:
+            game, viewer = await self._game(request, launch)
+            return paper.score_sheet(game, paper.reader(game, viewer or game.chat_id))
+
+        made = await self._stored(launch, sheet_of)
+        if made is None:
+            raise _refused(HTTPStatus.NOT_FOUND, "no-sheet")
+        picture = await self.pictures.picture_off_loop(made[0], theme)
+        headers = {"ETag": f'"{picture.digest[:32]}"', "Cache-Control": "private, no-cache"}
+        if headers["ETag"] in request.headers.get("If-None-Match", ""):
+            return web.Response(status=HTTPStatus.NOT_MODIFIED, headers=headers)
+        return web.Response(body=picture.png, content_type="image/png", headers=headers)
 
     # -------------------------------------------------------------------------------------------------- checks
 
@@ -227,18 +315,35 @@ class WebApp:
             return game, None
         raise _refused(HTTPStatus.NOT_FOUND, "no-game")  # as for no game: a stranger learns nothing of it
 
+    async def _stored(self, launch: Launch, work: Callable[[], Awaitable[T]]) -> T:
+        """``work`` that reads or writes the database, with the chat's patience (:class:`DatabaseTrouble`): when
+        the database cannot serve it, 503 and the chat's own apology in the person's language (nothing changed)."""
+        try:
+            return await self.trouble.attempt(work, f"a Mini App call of {launch.user_id}")
+        except Troubled as troubled:
+            said = apology_text(troubled.why, translator_for(launch.language_code))
+            raise _refused(HTTPStatus.SERVICE_UNAVAILABLE, "database", said) from None
+
     async def _person(self, launch: Launch) -> Person:
         chosen = await self.pipeline.store.languages.of(launch.user_id)
         lang = chosen.value if chosen is not None else launch.language_code
         return Person(launch.user_id, launch.name, None, lang)
 
     def _screen_of(self, game: Game, viewer: int | None) -> dict[str, Any]:
+        """What ``viewer`` sees of ``game``, with the real seconds the turn has left (None: no limit shown)."""
         shown = screen(game, viewer)
-        return {"game": game.id, "screen": shown.to_json() if shown is not None else None}
+        if shown is None:
+            return {"game": game.id, "screen": None}
+        left = None
+        if shown.deadline is not None:
+            left = round(self.clock.real(shown.deadline - self.clock.now()), 1)
+        return {"game": game.id, "screen": {**shown.to_json(), "time_left": left}}
 
 
-def _refused(status: HTTPStatus, why: str) -> web.HTTPException:
-    error = web.HTTPException(text=json.dumps({"error": why}), content_type="application/json")
+def _refused(status: HTTPStatus, why: str, said: str | None = None) -> web.HTTPException:
+    """A call refused: ``why`` for the page's code, and ``said`` (the bot's own words) for its person."""
+    body = {"error": why} if said is None else {"error": why, "text": said}
+    error = web.HTTPException(text=json.dumps(body, ensure_ascii=False), content_type="application/json")
     error.set_status(status)
     return error
 

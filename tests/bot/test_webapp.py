@@ -7,25 +7,30 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.callbacks import HintCb, MoveCb
 from bot.i18n import Locale, translator
 from bot.webapp.server import PACE, PAGE_WORDS
 from tests.bot.conftest import (
     BotRunner,
     Running,
+    game_row,
     has_rematch,
     plain,
     start_party,
     start_solo_konchinka,
     turn_message,
 )
+from tests.bot.test_e2e_review import press_review
 from tests.fakebot import FakeTelegram, FakeUser
 from tests.fakebot.models import FakeMessage
 from tests.webapp.launching import launch_data
@@ -46,8 +51,10 @@ async def client(started: Running) -> AsyncIterator[TestClient[Any, Any]]:
         yield opened
 
 
-def auth(tg: FakeTelegram, user: FakeUser, *, token: str = "", age: float = 0.0) -> dict[str, str]:
-    data = launch_data(token or tg.token, user.id, time.time() - age, name=user.first_name)
+def auth(
+    tg: FakeTelegram, user: FakeUser, *, token: str = "", age: float = 0.0, lang: str = "ru"
+) -> dict[str, str]:
+    data = launch_data(token or tg.token, user.id, time.time() - age, name=user.first_name, lang=lang)
     return {"Authorization": f"tma {data}"}
 
 
@@ -236,8 +243,198 @@ async def test_a_page_without_telegram_behind_it_is_served_with_its_security_pol
     page = await client.get("/app")
     assert page.status == 200 and "telegram-web-app.js" in await page.text()
     assert "script-src 'self' https://telegram.org" in page.headers["Content-Security-Policy"]
+    assert "img-src 'self' data: blob:;" in page.headers["Content-Security-Policy"], (
+        "the sheet shown from a blob"
+    )
     assert (await client.get("/app/app.js")).status == 200
     for lang, expected in (("en", EN), ("ru", RU), ("", RU)):
         said = await (await client.get("/app/api/words", params={"lang": lang})).json()
         assert said == {key: expected.t(f"webapp-{key}") for key in PAGE_WORDS} and "webapp-" not in str(said)
     assert (await client.get("/app/secrets.txt")).status == 404
+
+
+async def test_a_press_the_database_cannot_serve_is_answered_503_with_the_bots_apology_and_changes_nothing(
+    tg: FakeTelegram, bot_runner: BotRunner, db_path: Path
+) -> None:
+    """The database refusing every write (as a read-only file system makes SQLite), then held by another
+    process for longer than the bot waits: the page's press gets the chat's own apology, in the person's
+    language, and nothing is played; once the database serves again, the same press plays."""
+    running = await bot_runner(webapp_url=PAGE, default_target=1, database_busy_timeout=0.25)
+    assert running.app.webapp is not None
+    anna = tg.add_user("Аня")
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.wait_for(lambda: turn_message(anna), what="Аня's turn")
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    async with TestClient(TestServer(running.app.webapp.application())) as client:
+        before = await screen_of(client, auth(tg, anna), game)
+        move = MoveCb(game=str(game), version=before["version"], index=0).pack()
+        url = f"/app/api/press?game={game}"
+
+        await running.app.db.all("PRAGMA query_only = 1")
+        pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna))
+        assert pressed.status == 503
+        assert await pressed.json() == {"error": "database", "text": RU.t("answer-read-only")}
+        await running.app.db.all("PRAGMA query_only = 0")
+
+        holder = sqlite3.connect(db_path, isolation_level=None)
+        try:
+            holder.execute("BEGIN IMMEDIATE")
+            pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna, lang="en"))
+            assert pressed.status == 503
+            assert await pressed.json() == {"error": "database", "text": EN.t("answer-busy")}
+        finally:
+            holder.execute("COMMIT")
+            holder.close()
+
+        await tg.settle()
+        assert (await game_row(running, str(game))).version == before["version"], "nothing was played"
+        assert await screen_of(client, auth(tg, anna), game) == before
+        pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna))
+        assert pressed.status == 200, await pressed.text()
+        assert (await game_row(running, str(game))).version > before["version"]
+
+
+async def play_in_the_page(
+    tg: FakeTelegram, client: TestClient[Any, Any], game: int, players: list[FakeUser]
+) -> dict[str, Any]:
+    """The party played to its end by its people's presses in the page (its first move each time); the last
+    screen of the first of them."""
+    for _ in range(400):
+        await tg.settle()
+        screens = {user: await screen_of(client, auth(tg, user), game) for user in players}
+        if screens[players[0]]["over"]:
+            return screens[players[0]]
+        movers = [(u, s) for u, s in screens.items() if s["hand"] and s["hand"]["rows"]]
+        if not movers:  # a bot player's move is coming
+            await tg.sleep(1)
+            continue
+        user, shown = movers[0]
+        data = shown["hand"]["rows"][0][0]["data"]
+        pressed = await client.post(
+            f"/app/api/press?game={game}", json={"data": data}, headers=auth(tg, user)
+        )
+        assert pressed.status == 200, await pressed.text()
+    pytest.fail("the party did not end")
+
+
+def looks(shown: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    return {extra["look"]: extra for extra in shown["extras"]}
+
+
+def photos(chat: Any) -> list[bytes]:
+    """The pictures the bot sent to ``chat``, as Telegram keeps them."""
+    return [
+        m.current.media.file.data
+        for m in chat.bot_messages()
+        if m.current.media and m.current.media.kind == "photo"
+    ]
+
+
+async def test_a_solo_player_gets_in_the_page_the_hint_the_sheet_and_the_review_the_chat_gives(
+    tg: FakeTelegram, started: Running, client: TestClient[Any, Any]
+) -> None:
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.wait_for(lambda: turn_message(anna), what="Аня's turn")
+    hand = turn_message(anna)
+    assert hand is not None
+    game = page_of(hand)
+    shown = await screen_of(client, auth(tg, anna), game)
+    version = shown["version"]
+    assert shown["extras"] == [{"look": "hint", "text": RU.t("btn-hint"), "version": version}]
+    assert shown["time_left"] is None, "no limit per turn in a game with bots, none counted down"
+
+    hint = f"/app/api/hint?game={game}&version={version}"
+    said = await (await client.get(hint, headers=auth(tg, anna))).json()
+    in_chat = await anna.press(hand, data=HintCb(game=str(game), version=version).pack(), timeout=30)
+    assert in_chat.show_alert and said == {"text": in_chat.text}, "the chat's hint, in the same words"
+    assert await (await client.get(hint, headers=auth(tg, anna))).json() == said
+    burst = [client.get(hint, headers=auth(tg, anna)) for _ in range(PACE.count + 5)]
+    statuses = [r.status for r in await asyncio.gather(*burst)]
+    assert statuses.count(429) >= 5 and set(statuses) == {200, 429}, "the person's pace holds for hints too"
+    assert started.app.pipeline.replies.advice.made == 1, "one search, however often asked"
+    await tg.sleep(PACE.seconds)
+    stale = await client.get(f"/app/api/hint?game={game}&version={version + 1}", headers=auth(tg, anna))
+    assert await stale.json() == {"refused": RU.t("answer-stale")}
+    stranger = await client.get(hint, headers=auth(tg, boris))
+    assert stranger.status == 404 and "text" not in await stranger.json()
+    assert started.app.pipeline.replies.advice.made == 1
+    assert (await screen_of(client, auth(tg, anna), game))["version"] == version, "a hint plays nothing"
+    for look in ("review", "sheet"):  # not offered yet: the party runs, no deal has ended
+        response = await client.get(f"/app/api/{look}?game={game}", headers=auth(tg, anna))
+        assert response.status == 404 or "refused" in await response.json(), look
+
+    last = await play_in_the_page(tg, client, game, [anna])
+    offered = looks(last)
+    assert set(offered) == {"sheet", "review"}
+    assert offered["sheet"]["text"] == RU.t("btn-sheet") and offered["review"]["text"] == RU.t("btn-review")
+    await tg.settle()
+
+    picture = await client.get(
+        f"/app/api/sheet?game={game}&v={offered['sheet']['version']}", headers=auth(tg, anna)
+    )
+    assert picture.status == 200 and picture.content_type == "image/png"
+    png = await picture.read()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n") and png == photos(anna.private_chat)[-1], "the chat's picture"
+    assert picture.headers["Cache-Control"] == "private, no-cache" and picture.headers["ETag"]
+    unchanged = {**auth(tg, anna), "If-None-Match": picture.headers["ETag"]}
+    assert (await client.get(f"/app/api/sheet?game={game}", headers=unchanged)).status == 304
+    dark = await client.get(f"/app/api/sheet?game={game}&theme=dark", headers=auth(tg, anna))
+    assert dark.content_type == "image/png" and await dark.read() != png
+    assert (await client.get(f"/app/api/sheet?game={game}", headers=auth(tg, boris))).status == 404
+
+    reviewed = await client.get(f"/app/api/review?game={game}", headers=auth(tg, anna))
+    html = (await reviewed.json())["html"]
+    message = await press_review(tg, anna, str(game))
+    assert plain(html) == message.text, "the chat's review"
+    assert started.app.pipeline.replies.reviews.made == 1, "one review made, for the chat and the page"
+    assert (await client.get(f"/app/api/review?game={game}", headers=auth(tg, boris))).status == 404
+
+
+async def test_in_a_group_the_page_counts_down_the_turn_and_a_look_is_only_for_whom_the_chat_offers_it(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    limit = 60
+    started = await bot_runner(webapp_url=PAGE, default_target=1, turn_timeout=limit)
+    assert started.app.webapp is not None
+    async with TestClient(TestServer(started.app.webapp.application())) as client:
+        await group_looks(tg, started, client, limit)
+
+
+async def group_looks(tg: FakeTelegram, started: Running, client: TestClient[Any, Any], limit: int) -> None:
+    anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис"), tg.add_user("Вера")
+    stranger = tg.add_user("Чужой")
+    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.settle()
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    member = await screen_of(client, auth(tg, vera), game)
+    assert RU.t("time-limit", seconds=limit) in plain(member["table"]["html"]), (
+        "the group's table shows the limit"
+    )
+    for user in (anna, boris, vera):
+        shown = await screen_of(client, auth(tg, user), game)
+        assert 0 < shown["time_left"] <= started.app.clock.real(limit), "the real seconds the turn has left"
+        assert shown["extras"] == [], "no hint in a group game, no sheet before a deal has ended"
+    version = shown["version"]
+    for look in ("hint", "review"):
+        url = f"/app/api/{look}?game={game}&version={version}"
+        assert (await client.get(url, headers=auth(tg, vera))).status == 403, "a member without a seat"
+        assert (await client.get(url, headers=auth(tg, stranger))).status == 404
+        refused = await (await client.get(url, headers=auth(tg, anna))).json()
+        assert list(refused) == ["refused"], (look, refused)
+    assert started.app.pipeline.replies.advice.made == 0
+
+    last = await play_in_the_page(tg, client, game, [anna, boris])
+    assert set(looks(last)) == {"sheet", "review"} and last["time_left"] is None, "the party over: no limit"
+    await tg.settle()
+    member = await screen_of(client, auth(tg, vera), game)
+    assert set(looks(member)) == {"sheet"}
+    picture = await client.get(f"/app/api/sheet?game={game}", headers=auth(tg, vera))
+    assert await picture.read() == photos(group)[-1], "the group's picture"
+    assert (await client.get(f"/app/api/sheet?game={game}", headers=auth(tg, stranger))).status == 404
+    review = f"/app/api/review?game={game}"
+    assert (await client.get(review, headers=auth(tg, vera))).status == 403, "a member's own moves? none"
+    assert (await client.get(review, headers=auth(tg, stranger))).status == 404
+    assert started.app.pipeline.replies.reviews.made == 0
+    assert "html" in await (await client.get(review, headers=auth(tg, boris))).json(), "a player's own review"
