@@ -54,6 +54,9 @@ PACE: Final = Rate(20, 4.0)
 and a few quick taps)."""
 STREAMS_PER_PERSON: Final = 4
 """Live streams one person may hold open at once (a page per game, a reload's overlap)."""
+RECONNECT_MS: Final = 1000
+"""How long a browser waits to connect again once its stream drops (the bot restarting: the page is back within
+about a second of it, not the browser's default three)."""
 KEEP_ALIVE: Final = 20.0
 """Real seconds between two comments on an idle stream, so proxies keep it open."""
 STATIC: Final = ("index.html", "app.js", "app.css")
@@ -202,6 +205,7 @@ class WebApp:
             if follower.newest is None:  # ... unless a change came meanwhile (it is newer)
                 follower.changed(stored)
             await response.prepare(request)
+            await response.write(f"retry: {RECONNECT_MS}\n\n".encode())
             while True:
                 try:
                     await asyncio.wait_for(follower.wake.wait(), KEEP_ALIVE)
