@@ -111,6 +111,11 @@ async def test_a_solo_party_is_played_to_its_end_by_taps_in_the_mini_app(
         if shown["over"]:
             break
         assert hand_message(anna).text == shown["hand"], "the page shows the hand the chat shows"
+        if taps == 0:  # her first turn: the master's hint, as the chat's «💡» gives it
+            assert "hint" in shown["looks"]
+            await person.look("hint")
+            await until(tg.settle, "the hint", _shows, person, "hint")
+            assert (await person.shown())["hint"].startswith("💡")
         data = shown["buttons"][0][1]
         await person.press(data)
         taps += 1
@@ -121,6 +126,16 @@ async def test_a_solo_party_is_played_to_its_end_by_taps_in_the_mini_app(
     final = [m.text for m in anna.private_chat.bot_messages()]
     assert shown["hand"] in final, "the page's last screen is the chat's last word on the party"
     assert "ready" in await person.page.evaluate("() => window.Telegram.WebApp.calls")
+    assert {"sheet", "review"} <= set(shown["looks"]) and "hint" not in shown["looks"]
+    await person.look("sheet")  # the score sheet's picture, as the chat sends it
+    await until(tg.settle, "the score sheet", _shows, person, "sheet")
+    await person.look("review")
+    await until(tg.settle, "the review", _shows, person, "review")
+    assert (await person.shown())["sheet"] == 0, "one look at a time"
+
+
+async def _shows(person: Person, look: str) -> bool:
+    return bool((await person.shown())[look])
 
 
 async def _ready(person: Person) -> bool:

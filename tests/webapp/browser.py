@@ -89,7 +89,9 @@ class Person:
 
     async def shown(self) -> dict[str, Any]:
         """What the page shows: its game's version (-1: none yet), whether it is over, the table's and the hand's
-        text (None: not shown), the move buttons (text and the data they press) and the note under them."""
+        text (None: not shown), the move buttons (text and the data they press), the note under them, the looks
+        offered (``hint``, ``sheet``, ``review``), the hint's and the review's text and the sheet picture's width in
+        pixels (0: none shown)."""
         state: dict[str, Any] = await self.page.evaluate(
             """() => {
               const text = (id) => (document.getElementById(id).hidden ? null : document.getElementById(id).textContent);
@@ -100,6 +102,10 @@ class Person:
                 hand: text("hand"),
                 buttons: [...document.querySelectorAll("#buttons button")].map((b) => [b.textContent, b.dataset.press]),
                 note: document.getElementById("note").textContent,
+                looks: [...document.querySelectorAll("#extras button")].map((b) => b.dataset.look),
+                hint: text("hint"),
+                review: text("review"),
+                sheet: document.getElementById("sheet").hidden ? 0 : document.getElementById("sheet").naturalWidth,
               };
             }"""
         )
@@ -107,6 +113,10 @@ class Person:
 
     async def press(self, data: str) -> None:
         await self.page.click(f'#buttons button[data-press="{data}"]')
+
+    async def look(self, name: str) -> None:
+        """Open one of the looks offered (a hint, the score sheet, the review)."""
+        await self.page.click(f'#extras button[data-look="{name}"]')
 
     async def close(self) -> None:
         await self.context.close()

@@ -13,6 +13,10 @@
   for (const [key, value] of Object.entries(themeParams)) {
     document.documentElement.style.setProperty("--tg-theme-" + key.replace(/_/g, "-"), value);
   }
+  function dark(colour) {  // as Telegram's script tells the scheme: by the background's brightness
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(colour.slice(i, i + 2), 16));
+    return 0.299 * r + 0.587 * g + 0.114 * b < 120;
+  }
   const calls = [];  // what the page asked of the client, for the tests to read
   window.Telegram = {
     WebApp: {
@@ -22,6 +26,7 @@
         start_param: fields.get("start_param") || undefined,
       },
       themeParams,
+      colorScheme: dark(themeParams.bg_color || "#ffffff") ? "dark" : "light",
       platform: fragment.get("tgWebAppPlatform") || "unknown",
       version: fragment.get("tgWebAppVersion") || "6.0",
       calls,
