@@ -1,5 +1,5 @@
-"""Screenshots of the Mini App for docs/: a group Кончинка and a solo Кинг, each at its player's turn after a few
-moves, in Telegram's light and dark themes, on a phone's screen, taken from the real bot and the real page as the
+"""Screenshots of the Mini App for docs/: a group Кончинка (its turn timed) and a solo Кинг (the hint open), each at
+its player's turn after a few moves, in Telegram's light and dark themes, on a phone's screen, taken from the real bot and the real page as the
 browser tests drive them (tests/webapp/browser.py).
 
     python -m tests.webapp.screenshots [folder]   # docs/webapp by default
@@ -15,6 +15,8 @@ import asyncio
 import tempfile
 import time
 from pathlib import Path
+
+from playwright.async_api import Browser
 
 from bot.app import serve_page
 from tests.bot.conftest import (
@@ -38,35 +40,54 @@ async def shoot(folder: Path) -> list[Path]:
     base = f"http://127.0.0.1:{port}"
     taken: list[Path] = []
     with tempfile.TemporaryDirectory() as scratch:
-        async with fake_telegram(over_http=False) as tg, runner(tg, Path(scratch) / "bot.sqlite3") as start:
+        async with (
+            fake_telegram(over_http=False, speed=1.0) as tg,
+            runner(tg, Path(scratch) / "bot.sqlite3") as start,
+        ):
             running = await start(
-                webapp_url=PAGE, webapp_host="127.0.0.1", webapp_port=port, default_target=15, bot_delay=0.2
+                clock_speed=1.0,  # the turn's time in real seconds, as the page counts it down
+                webapp_url=PAGE,
+                webapp_host="127.0.0.1",
+                webapp_port=port,
+                default_target=15,
+                bot_delay=0.2,
+                turn_timeout=60,
             )
             assert running.app.webapp is not None
             site = await serve_page(running.app.webapp, running.app.settings)
             try:
-                anna = tg.add_user("Аня")
-                boris, vera = tg.add_user("Борис"), tg.add_user("Вера")
-                group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
-                await start_party(tg, group, anna, [anna, boris, vera])
-                await _play_until_her_turn(tg, anna, [anna, boris, vera], moves=3)
-                konchinka = _game_of(anna)
-                solo = tg.add_user("Аня", username="anna_solo")
-                await start_solo_king(tg, solo)
-                await _play_until_her_turn(tg, solo, [solo], moves=4)
-                king = _game_of(solo)
                 async with browser() as opened:
-                    for name, user, game in (("konchinka", anna, konchinka), ("king", solo, king)):
-                        for theme in ("light", "dark"):
-                            data = launch_data(tg.token, user.id, time.time(), name=user.first_name)
-                            person = await open_app(opened, base, data, game=game, dark=theme == "dark")
-                            await until(tg.settle, f"{name}'s page", _turn_shown, person)
-                            path = folder / f"{name}-{theme}.png"
-                            await person.page.screenshot(path=str(path), full_page=True)
-                            taken.append(path)
-                            await person.close()
+                    anna = tg.add_user("Аня")
+                    boris, vera = tg.add_user("Борис"), tg.add_user("Вера")
+                    group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
+                    await start_party(tg, group, anna, [anna, boris, vera])
+                    await _play_until_her_turn(tg, anna, [anna, boris, vera], moves=3)
+                    taken += await _shoot_both(opened, tg, base, anna, folder / "konchinka")
+                    solo = tg.add_user("Аня", username="anna_solo")
+                    await start_solo_king(tg, solo)
+                    await _play_until_her_turn(tg, solo, [solo], moves=4)
+                    taken += await _shoot_both(opened, tg, base, solo, folder / "king")
             finally:
                 await site.cleanup()
+    return taken
+
+
+async def _shoot_both(opened: Browser, tg: FakeTelegram, base: str, user: FakeUser, stem: Path) -> list[Path]:
+    """``user``'s page of their game, light and dark (the bot's clock kept still meanwhile: the page alone
+    works, and the turn's time stays as it is)."""
+    game = _game_of(user)
+    taken = []
+    for theme in ("light", "dark"):
+        data = launch_data(tg.token, user.id, time.time(), name=user.first_name)
+        person = await open_app(opened, base, data, game=game, dark=theme == "dark")
+        await until(_still, f"{stem.name}'s page", _turn_shown, person)
+        if "hint" in (await person.shown())["looks"]:  # solo: the master's hint open
+            await person.look("hint")
+            await until(_still, "the hint", _hint_shown, person)
+        path = stem.with_name(f"{stem.name}-{theme}.png")
+        await person.page.screenshot(path=str(path), full_page=True)
+        taken.append(path)
+        await person.close()
     return taken
 
 
@@ -91,6 +112,14 @@ def _game_of(user: FakeUser) -> int:
             if button.web_app and "?game=" in button.web_app:
                 return int(button.web_app.rsplit("=", 1)[1])
     raise AssertionError(f"{user.first_name} has no game open in a page")
+
+
+async def _still() -> None:
+    await asyncio.sleep(0)
+
+
+async def _hint_shown(person: Person) -> bool:
+    return (await person.shown())["hint"] is not None
 
 
 async def _turn_shown(person: Person) -> bool:
