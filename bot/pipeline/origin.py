@@ -69,6 +69,10 @@ class Answered(Done):
     """A command whose press was answered already (a hint's alert, a link to open)."""
 
 
+class Failed(Done):
+    """A command that failed unexpectedly: logged, reported to the operators, and a press apologized to."""
+
+
 class GameFailed(Exception):
     """A change of game ``game_id`` failed unexpectedly (the cause is chained)."""
 

@@ -70,7 +70,7 @@ from bot.model.game import (
 )
 from bot.operations.operator import Operator
 from bot.pipeline.access import Membership
-from bot.pipeline.origin import NOWHERE, Answered, Done, GameFailed, Handle, Origin
+from bot.pipeline.origin import NOWHERE, Answered, Done, Failed, GameFailed, Handle, Origin
 from bot.pipeline.people import People
 from bot.pipeline.replies import Replies
 from bot.pipeline.store import Store
@@ -156,10 +156,10 @@ class Pipeline:
         except GameFailed as failure:
             cause = failure.__cause__ or failure
             await self.failed(origin, cause, failure.game_id)
-            return Done()
+            return Failed(game_id=failure.game_id)
         except Exception as exc:
             await self.failed(origin, exc, 0)
-            return Done()
+            return Failed()
         if isinstance(done.answer, Refusal):
             await self.refused(done.answer, origin, done.game_id)
         elif origin.query_id is not None and not isinstance(done, Answered):

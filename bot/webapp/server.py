@@ -32,7 +32,7 @@ from aiohttp import web
 
 from bot.clock import Clock
 from bot.delivery import paper
-from bot.delivery.answers import apology_text, refusal_text
+from bot.delivery.answers import Apology, apology_text, refusal_text
 from bot.delivery.web import MOVE_PREFIXES, screen
 from bot.flow.commands import Refusal
 from bot.guards.throttle import Kind, Rate, Windows
@@ -40,7 +40,7 @@ from bot.guards.updates import DatabaseTrouble, Troubled
 from bot.handlers.play import move_command
 from bot.i18n import translator_for
 from bot.model.game import Game, GameMode, Person
-from bot.pipeline.origin import Origin
+from bot.pipeline.origin import Failed, Origin
 from bot.pipeline.service import Pipeline
 from bot.views.sheets import PictureCache, Sheet, Theme
 from bot.webapp.launch import Launch, Refused, check
@@ -175,6 +175,11 @@ class WebApp:
             raise _refused(HTTPStatus.BAD_REQUEST, "not-a-move")
         origin = Origin(person=who, language_code=launch.language_code)
         done = await self.pipeline.run(command, origin)
+        if isinstance(
+            done, Failed
+        ):  # logged and reported by the pipeline; the person is told, as in the chat
+            said = apology_text(Apology.FAILED, translator_for(who.lang))
+            raise _refused(HTTPStatus.INTERNAL_SERVER_ERROR, "failed", said)
         refused = None
         if isinstance(done.answer, Refusal):
             refused = refusal_text(done.answer, translator_for(who.lang))

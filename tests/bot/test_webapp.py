@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator
@@ -292,6 +293,40 @@ async def test_a_press_the_database_cannot_serve_is_answered_503_with_the_bots_a
         pressed = await client.post(url, json={"data": move}, headers=auth(tg, anna))
         assert pressed.status == 200, await pressed.text()
         assert (await game_row(running, str(game))).version > before["version"]
+
+
+async def test_a_press_that_fails_unexpectedly_is_answered_with_the_chats_apology_and_logged_with_its_game(
+    tg: FakeTelegram,
+    started: Running,
+    client: TestClient[Any, Any],
+    db_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The game's record broken by hand (a move no game knows): the page's press fails inside the pipeline, which
+    logs it with the game and its traceback; the page is told so in the chat's words, and nothing is played."""
+    anna = tg.add_user("Аня")
+    await start_solo_konchinka(tg, anna, opponents=1)
+    await tg.wait_for(lambda: turn_message(anna), what="Аня's turn")
+    game = page_of(anna.private_chat.bot_messages()[-1])
+    before = await screen_of(client, auth(tg, anna), game)
+    version = (await game_row(started, str(game))).version
+    broken = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        broken.execute(
+            "INSERT INTO moves (game_id, version, action, seat, actor, at) VALUES (?, ?, '??', 0, 'player', 0)",
+            (game, version),
+        )
+        broken.execute("UPDATE games SET version = ? WHERE id = ?", (version + 1, game))
+    finally:
+        broken.close()
+    caplog.set_level(logging.ERROR)
+    move = MoveCb(game=str(game), version=before["version"], index=0).pack()
+    pressed = await client.post(f"/app/api/press?game={game}", json={"data": move}, headers=auth(tg, anna))
+    assert pressed.status == 500
+    assert await pressed.json() == {"error": "failed", "text": RU.t("answer-failed")}
+    failures = [r for r in caplog.records if r.levelno >= logging.ERROR and f"game {game}:" in r.getMessage()]
+    assert failures and failures[0].exc_info is not None
+    assert (await game_row(started, str(game))).version == version + 1, "the press played nothing"
 
 
 async def play_in_the_page(
