@@ -134,13 +134,11 @@ class Person:
         return answer.answered and not answer.text
 
     def choose(self, message: FakeMessage, picked: tuple[int, int] | None) -> str | None:
-        """A button a person would tap now: any card (Кинг: a playable one), or one move of the picked card."""
+        """A button a person would tap now on ``message`` (``picked``: the message and version of their last
+        card's tap)."""
         buttons = move_buttons(message)
-        moves = [d for d in buttons if d.startswith(MOVE_PREFIX)]
-        version = _version(buttons[0]) if buttons else -1
-        if self.kind == "king" or picked == (message.message_id, version):
-            return self.rng.choice(moves) if moves else None
-        return self.rng.choice(buttons) if buttons else None
+        version = version_of(buttons[0]) if buttons else -1
+        return choose(self.kind, self.rng, buttons, picked == (message.message_id, version))
 
     async def play(self, over: Callable[[], bool]) -> None:
         """Take turns until the party is over or the run stops."""
@@ -159,7 +157,7 @@ class Person:
                 await self.sim.rec.changed(chat.id, 1.0)
                 continue
             if await self.tap(message, data) and data.startswith(PICK_PREFIX):
-                picked = (message.message_id, _version(data))
+                picked = (message.message_id, version_of(data))
 
     # --- setting games up ---------------------------------------------------------------------------------
     async def start_solo(self, spec: GameSpec) -> None:
@@ -181,6 +179,20 @@ class Person:
         await self.sim.until(chat, lambda: _has_data(menu, level.pack()))
         self.step = "the start"
         await self._final_press(menu, level.pack())
+
+    async def set_up(self, spec: GameSpec, group: FakeChat | None, people: list[Person]) -> bool:
+        """This person (the host) sets the next party up in the chat; False (the failure counted) when a step
+        timed out."""
+        try:
+            if group is not None:
+                await self.open_group(group, [p.user for p in people])
+            else:
+                await self.start_solo(spec)
+        except TimeoutError:
+            if not self.sim.stopping:
+                self.sim.setup_failures[f"{spec.label}: {self.step}"] += 1
+            return False
+        return True
 
     async def _final_press(self, message: FakeMessage, data: str) -> None:
         """The press that starts the game; TimeoutError when it is not answered, or answered with a refusal."""
@@ -215,7 +227,17 @@ class Person:
         await self._final_press(lobby, start)
 
 
-def _version(data: str) -> int:
+def choose(kind: str, rng: random.Random, buttons: list[str], picked: bool) -> str | None:
+    """Of the move ``buttons`` a person sees, the one they tap: any card (Кинг: a playable one), or, once a card
+    is ``picked``, one of its moves — in the chat and in the Mini App alike."""
+    moves = [d for d in buttons if d.startswith(MOVE_PREFIX)]
+    if kind == "king" or picked:
+        return rng.choice(moves) if moves else None
+    return rng.choice(buttons) if buttons else None
+
+
+def version_of(data: str) -> int:
+    """The state version a move button's data was drawn at (-1: not a move button)."""
     parsed = parse_game_data(data)
     return parsed[1] if parsed is not None else -1
 
@@ -224,7 +246,8 @@ def _has_data(message: FakeMessage, data: str) -> bool:
     return any(b.callback_data == data for b in message.flat_buttons)
 
 
-def _people(sim: Sim, index: int, spec: GameSpec, mode: Mode) -> list[Person]:
+def people_for(sim: Sim, index: int, spec: GameSpec, mode: Mode) -> list[Person]:
+    """The people of game ``index``: new users of the fake Telegram, each with their own seeded think times."""
     return [
         Person(
             sim,
@@ -240,20 +263,13 @@ def _people(sim: Sim, index: int, spec: GameSpec, mode: Mode) -> list[Person]:
 async def run_game(sim: Sim, index: int, spec: GameSpec) -> None:
     """One game of ours, party after party, until the run stops; a set-up that times out ends the game."""
     await asyncio.sleep(index * STAGGER)
-    people = _people(sim, index, spec, spec.mode)
+    people = people_for(sim, index, spec, spec.mode)
     group = sim.tg.add_group(f"Стол {index}", [p.user for p in people]) if spec.mode is Mode.GROUP else None
     host = people[0]
     home = group if group is not None else host.user.private_chat
     while not sim.stopping:
         finished = sum(1 for m in home.bot_messages() if _is_rematch(m))
-        try:
-            if group is not None:
-                await host.open_group(group, [p.user for p in people])
-            else:
-                await host.start_solo(spec)
-        except TimeoutError:
-            if not sim.stopping:
-                sim.setup_failures[f"{spec.label}: {host.step}"] += 1
+        if not await host.set_up(spec, group, people):
             return
         sim.started.add(index)
         sim.parties += 1
@@ -271,7 +287,7 @@ def _is_rematch(message: FakeMessage) -> bool:
 async def run_floor_game(sim: Sim, index: int, spec: GameSpec) -> None:
     """The same people against the floor: ``/play`` each, then taps in turn until the run stops."""
     await asyncio.sleep(index * STAGGER)
-    people = _people(sim, index, spec, Mode.FLOOR)
+    people = people_for(sim, index, spec, Mode.FLOOR)
     for person in people:
         # The floor does not retry a refused (429) send, so a person who got no answer asks again.
         chat = person.user.private_chat
