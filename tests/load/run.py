@@ -22,7 +22,9 @@ import aiohttp
 
 from tests.fakebot import FakeTelegram, Limits
 from tests.forkserver import ForkServer
-from tests.load.people import Sim, mix, run_floor_game, run_game
+from tests.load.page import PAGE_URL, Site, run_page_game
+from tests.load.page_recorder import PageRecorder
+from tests.load.people import GameSpec, Sim, mix, run_floor_game, run_game
 from tests.load.proc import BotProcess, Usage
 from tests.load.recorder import VISIBLE_METHODS, Recorder
 
@@ -32,6 +34,9 @@ START_TIMEOUT = 60.0
 
 class Target(StrEnum):
     OURS = "ours"
+    """Our bot, every person playing in the chat."""
+    WEB = "web"
+    """Our bot, every person playing in the Mini App once their game is set up in the chat."""
     FLOOR = "floor"
 
 
@@ -113,12 +118,16 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
     base = await tg.start()
     specs = mix(config.games, config.mix)
     sim = Sim(tg, rec, config.think, config.seed)
+    pages = PageRecorder(rec.window)
+    # Hundreds of streams stay open at once: no cap on the client's connections.
+    session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0))
     with tempfile.TemporaryDirectory(prefix="load-") as tmp:
         workdir = Path(tmp)
         db_path = workdir / "bot.sqlite3"
         env = {"BOT_TOKEN": tg.token, "TELEGRAM_API_URL": base, "LOG_LEVEL": "WARNING"}
         metrics_port: int | None = None
-        if target is Target.OURS:
+        play: Callable[[Sim, int, GameSpec], Coroutine[Any, Any, None]] = run_game
+        if target is not Target.FLOOR:
             metrics_port = _free_port()
             env |= {
                 "DATABASE_PATH": str(db_path),
@@ -127,15 +136,24 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
             }
             if config.bot_delay is not None:
                 env["BOT_DELAY"] = str(config.bot_delay)
-        process = BotProcess("bot" if target is Target.OURS else "tests.load.floor", env, workdir, forkserver)
+        if target is Target.WEB:
+            page_port = _free_port()
+            env |= {"WEBAPP_URL": PAGE_URL, "WEBAPP_HOST": "127.0.0.1", "WEBAPP_PORT": str(page_port)}
+            site = Site(f"http://127.0.0.1:{page_port}/app", tg.token, session, pages)
+
+            async def play_in_page(sim: Sim, index: int, spec: GameSpec) -> None:
+                await run_page_game(sim, site, index, spec)
+
+            play = play_in_page
+        elif target is Target.FLOOR:
+            play = run_floor_game
+        module = "tests.load.floor" if target is Target.FLOOR else "bot"
+        process = BotProcess(module, env, workdir, forkserver)
         tasks: list[asyncio.Task[None]] = []
         try:
             await process.start()
             if not await _wait(lambda: tg.waiting_polls > 0 or not process.is_running(), START_TIMEOUT):
                 raise RuntimeError(f"the {target} bot did not start polling:\n{process.log_tail()}")
-            play: Callable[[Sim, int, Any], Coroutine[Any, Any, None]] = (
-                run_game if target is Target.OURS else run_floor_game
-            )
             warmup_start = time.monotonic()
             tasks = [asyncio.create_task(play(sim, index, spec)) for index, spec in enumerate(specs)]
             await _wait(
@@ -148,7 +166,7 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
             db_before = await _scrape(metrics_port)
             before, self_before = process.usage(), _self_cpu()
             rec.window.start, wall_start = time.monotonic(), time.time()
-            profiler = await _profile(process.pid, config) if target is Target.OURS else None
+            profiler = await _profile(process.pid, config) if target is not Target.FLOOR else None
             await _wait(lambda: not process.is_running(), config.seconds, 0.5)
             rec.window.end, wall_end = time.monotonic(), time.time()
             _check_alive(process, target)
@@ -156,7 +174,7 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
             db_after = await _scrape(metrics_port)
             sim.stopping = True
             drain_start = time.monotonic()
-            await _wait(lambda: rec.outstanding() == 0, config.drain, 0.2)
+            await _wait(lambda: rec.outstanding() + pages.outstanding() == 0, config.drain, 0.2)
             drained = time.monotonic() - drain_start
             peak = process.usage().peak_rss_mb
             if profiler is not None:
@@ -167,9 +185,10 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             await process.stop()
+            await session.close()
             await tg.stop()
         window = wall_end - wall_start
-        if target is Target.OURS:
+        if target is not Target.FLOOR:
             moves_by_actor = _count_moves(db_path, wall_start, wall_end)
         else:
             moves_by_actor = {"player": rec.latencies()["accepted_presses"]}
@@ -177,6 +196,7 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
         target,
         config,
         rec,
+        pages if target is Target.WEB else None,
         sim,
         window=window,
         warmup=warmup,
@@ -223,6 +243,7 @@ def _figures(
     target: Target,
     config: Config,
     rec: Recorder,
+    pages: PageRecorder | None,
     sim: Sim,
     *,
     window: float,
@@ -238,7 +259,8 @@ def _figures(
     moves = sum(moves_by_actor.values())
     per_move = 1 / moves if moves else 0.0
     cpu_s = cpu[1].cpu_s - cpu[0].cpu_s
-    answered = rec.answered_in_window()
+    # In the page a press is answered by the page's server, not by answerCallbackQuery.
+    answered = rec.answered_in_window() if pages is None else pages.answered_in_window()
     message_calls = sum(n for method, n in rec.calls.items() if method in VISIBLE_METHODS)
     return {
         "bot": str(target),
@@ -251,7 +273,7 @@ def _figures(
         "games_set_up_at_window_start": playing,
         "window_s": round(window, 1),
         "drain_s": round(drained, 1),
-        **rec.latencies(),
+        **(rec.latencies() if pages is None else pages.latencies()),
         "moves": {"total": moves, **moves_by_actor},
         "moves_per_s": round(moves / window, 2) if window else 0.0,
         "calls_in_window": dict(sorted(rec.calls.items())),
@@ -298,15 +320,40 @@ def ratios(ours: dict[str, Any], floor: dict[str, Any]) -> dict[str, float | Non
     return result
 
 
+WEB_TARGET_MS = 100.0
+"""Issue 47's target for the Mini App: press → screen update p99 on this machine."""
+
+
+def web_target(web: dict[str, Any], chat: dict[str, Any]) -> dict[str, Any]:
+    """The Mini App's press → screen update (the others' streams in group games: what they see of a move; and
+    the presser's answer) against the target, and how many times sooner than the chat's press → own edit."""
+    others = web["press_to_others_stream_ms"]["p99"]
+    answer = web["press_to_answer_ms"]["p99"]
+    chat_p99 = chat["press_to_own_edit_ms"]["p99"]
+
+    def times(a: Any, b: Any) -> float | None:
+        return round(b / a, 1) if isinstance(a, int | float) and isinstance(b, int | float) and a else None
+
+    return {
+        "target_p99_ms": WEB_TARGET_MS,
+        "press_to_screen_update_p99_ms": others,
+        "press_to_answer_p99_ms": answer,
+        "is_met": others is not None and answer is not None and max(others, answer) <= WEB_TARGET_MS,
+        "chat_press_to_own_edit_p99_ms": chat_p99,
+        "chat_p99_over_web_p99": times(others, chat_p99),
+    }
+
+
 def machine() -> dict[str, Any]:
     return {"cores": os.cpu_count(), "load_average": [round(x, 2) for x in os.getloadavg()]}
 
 
 async def benchmark(
-    config: Config, *, floor: bool = True, forkserver: ForkServer | None = None
+    config: Config, *, floor: bool = True, web: bool = False, forkserver: ForkServer | None = None
 ) -> dict[str, Any]:
-    """Our bot, then the floor, with the same people; one JSON-ready dict. ``forkserver``: the bots are forked
-    from it (tests; a fresh interpreter for each is what an operator starts)."""
+    """Our bot, then (``web``) our bot with every person in the Mini App, then the floor, with the same people;
+    one JSON-ready dict. ``forkserver``: the bots are forked from it (tests; a fresh interpreter for each is
+    what an operator starts)."""
     result: dict[str, Any] = {
         "config": {
             "games": config.games,
@@ -323,6 +370,10 @@ async def benchmark(
     }
     result["ours"] = await measure(Target.OURS, config, forkserver)
     result["machine_after_ours"] = machine()
+    if web:
+        result["web"] = await measure(Target.WEB, config, forkserver)
+        result["machine_after_web"] = machine()
+        result["web_target"] = web_target(result["web"], result["ours"])
     if floor:
         result["floor"] = await measure(Target.FLOOR, config, forkserver)
         result["machine_after_floor"] = machine()
