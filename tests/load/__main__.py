@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=None,
         metavar="PATH",
-        help="py-spy's stacks of our bot over the window",
+        help="py-spy's stacks of our bot over the window (--web: the Mini App's run's beside, PATH's name + -web)",
     )
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or not 0 <= args.think[0] <= args.think[1]:

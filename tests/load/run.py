@@ -166,7 +166,7 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
             db_before = await _scrape(metrics_port)
             before, self_before = process.usage(), _self_cpu()
             rec.window.start, wall_start = time.monotonic(), time.time()
-            profiler = await _profile(process.pid, config) if target is not Target.FLOOR else None
+            profiler = await _profile(process.pid, config, target) if target is not Target.FLOOR else None
             await _wait(lambda: not process.is_running(), config.seconds, 0.5)
             rec.window.end, wall_end = time.monotonic(), time.time()
             _check_alive(process, target)
@@ -210,10 +210,14 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
     )
 
 
-async def _profile(pid: int, config: Config) -> asyncio.subprocess.Process | None:
-    """py-spy sampling the bot over the window (``pip install py-spy``; it must be allowed to ptrace)."""
+async def _profile(pid: int, config: Config, target: Target) -> asyncio.subprocess.Process | None:
+    """py-spy sampling the bot over the window (``pip install py-spy``; it must be allowed to ptrace); the Mini
+    App's run beside ``config.profile``, its name ending ``-web``."""
     if config.profile is None:
         return None
+    path = config.profile
+    if target is Target.WEB:
+        path = path.with_name(f"{path.stem}-web{path.suffix}")
     spy = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     return await asyncio.create_subprocess_exec(
         spy,
@@ -228,7 +232,7 @@ async def _profile(pid: int, config: Config) -> asyncio.subprocess.Process | Non
         "--format",
         "raw",
         "--output",
-        str(config.profile),
+        str(path),
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.DEVNULL,
     )
