@@ -68,6 +68,7 @@ def table(result: dict[str, Any]) -> str:
     row("429s / not modified", lambda f: f"{f['too_many_requests']} / {f['not_modified']}")
     row("peak RSS MB", lambda f: f"{f['peak_rss_mb']}")
     if "web" in result:
+        row("bot loop waited for a CPU %", lambda f: f"{f.get('bot_loop_waited_for_a_cpu_percent', '—')}")
         row(
             "page: 429s (pace) / streams lost",
             lambda f: f"{f['pace_refusals']} / {f['streams_dropped']}" if "pace_refusals" in f else "—",

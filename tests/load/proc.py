@@ -25,10 +25,13 @@ class Usage:
     """User + system CPU seconds of the process (all its threads) so far."""
     peak_rss_mb: float
     """The process's peak resident set size (VmHWM) so far."""
+    loop_waited_s: float = 0.0
+    """Seconds its main thread (the event loop's) was ready to run but waited for a CPU, so far (schedstat): on
+    a busy machine, time a press waits that no profile of the process shows."""
 
 
 def read_usage(pid: int) -> Usage:
-    """CPU time and peak RSS of a running process, from /proc (Linux)."""
+    """CPU time, peak RSS and the main thread's wait for a CPU of a running process, from /proc (Linux)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
     fields = stat[stat.rindex(")") + 2 :].split()
     utime, stime = int(fields[11]), int(fields[12])  # fields 14 and 15 of stat(5), after pid and comm
@@ -36,7 +39,10 @@ def read_usage(pid: int) -> Usage:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             peak_kb = int(line.split()[1])
-    return Usage((utime + stime) / CLOCK_TICKS, peak_kb / 1024)
+    waited_ns = 0
+    with contextlib.suppress(OSError, ValueError, IndexError):  # schedstat: run ns, waited ns, time slices
+        waited_ns = int(Path(f"/proc/{pid}/schedstat").read_text().split()[1])
+    return Usage((utime + stime) / CLOCK_TICKS, peak_kb / 1024, waited_ns / 1e9)
 
 
 class BotProcess:

@@ -291,6 +291,9 @@ def _figures(
         "db_transactions_per_move": round(db.get(DB_FIGURES[0], 0.0) * per_move, 2) if db else None,
         "db_statements_per_move": round(db.get(DB_FIGURES[1], 0.0) * per_move, 2) if db else None,
         "bot_cpu_percent_of_a_core": round(cpu_s / window * 100, 1) if window else 0.0,
+        "bot_loop_waited_for_a_cpu_percent": (
+            round((cpu[1].loop_waited_s - cpu[0].loop_waited_s) / window * 100, 1) if window else 0.0
+        ),
         "simulator_cpu_percent_of_a_core": round(self_cpu / window * 100, 1) if window else 0.0,
         "too_many_requests": rec.too_many_requests,
         "too_many_requests_by_chat": dict(rec.too_many_by_chat),
