@@ -42,6 +42,9 @@ PAGE_URL: Final = "https://cards.example.org/app"
 page's server directly, over plain HTTP on this machine, as the proxy in front of it would."""
 REOPEN_AFTER: Final = 1.0
 """Real seconds before a person opens their stream again after it dropped, or was refused."""
+LAST_SCREEN: Final = 5.0
+"""Real seconds a person whose press ended the party keeps their stream open for the screen it brings (the
+answer may come first)."""
 
 
 @dataclass
@@ -69,17 +72,17 @@ def page_game(user: FakeUser, seen: set[int]) -> int | None:
 class Visitor:
     """One person's page of one game: its stream followed, the newest screen kept, presses made."""
 
-    def __init__(self, person: Person, site: Site, game: int, others: int) -> None:
+    def __init__(self, person: Person, site: Site, game: int) -> None:
         self.person = person
         self.site = site
         self.game = game
-        self.others = others
-        """The other seated people following the game (0 alone against bot players)."""
         user = person.user
         self.init_data = launch_data(site.token, user.id, time.time(), name=user.first_name)
         """What Telegram hands the page the person opened (signed now, by the wall clock, as Telegram does)."""
         self.screen: dict[str, Any] | None = None
         self.version = -1
+        self.streamed = -1
+        """The newest version the stream brought."""
         self._changed = asyncio.Event()
 
     @property
@@ -114,7 +117,7 @@ class Visitor:
                     if response.status != 200:
                         rec.stream_refusals[f"{response.status} {await response.text()}"] += 1
                     else:
-                        rec.streams_opened += 1
+                        rec.opened(self.person.user.id, self.game)
                         async for line in response.content:
                             if line.startswith(b"data: "):
                                 self._arrived(json.loads(line[6:])["screen"], time.monotonic())
@@ -123,19 +126,20 @@ class Visitor:
             except (aiohttp.ClientError, ValueError):
                 if not sim.stopping:
                     rec.streams_dropped += 1
+            finally:
+                rec.closed(self.person.user.id, self.game)
             await asyncio.sleep(REOPEN_AFTER)
 
     def _arrived(self, screen: dict[str, Any] | None, at: float) -> None:
         if screen is not None:
             self.site.rec.arrived(self.person.user.id, self.game, int(screen["version"]), at)
+            self.streamed = max(self.streamed, int(screen["version"]))
         self.show(screen)
 
     async def press(self, data: str) -> PagePress:
         """``data`` pressed in the page; the answer's screen shown."""
         rec = self.site.rec
-        press = rec.pressed(
-            self.person.user.id, self.game, data, self.person.mode, self.others, time.monotonic()
-        )
+        press = rec.pressed(self.person.user.id, self.game, data, self.person.mode, time.monotonic())
         try:
             async with self.site.session.post(
                 f"{self.site.base}/api/press",
@@ -194,10 +198,13 @@ async def visit(person: Person, site: Site, spec: GameSpec, seen: set[int]) -> N
     game = page_game(person.user, seen)
     assert game is not None
     seen.add(game)
-    visitor = Visitor(person, site, game, others=spec.people - 1)
+    visitor = Visitor(person, site, game)
     following = asyncio.create_task(visitor.follow())
     try:
         await visitor.play()
+        deadline = time.monotonic() + LAST_SCREEN
+        while visitor.streamed < visitor.version and time.monotonic() < deadline and not sim.stopping:
+            await visitor.changed(deadline - time.monotonic())
     finally:
         following.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -6,8 +6,10 @@ error); every screen an open stream brings is :meth:`PageRecorder.arrived`. For 
 (its answer's version is past the one it was pressed at) the recorder then matches, by arrival:
 
 - the presser's own stream's first screen of a later version — press→own stream;
-- each other seated person's first screen of a later version — press→others' stream: what the other people of a
-  group game see of the move, the Mini App's «press → screen update».
+- the first screen of a later version in each other person's stream that was open when the press was made
+  (:meth:`PageRecorder.opened`; one opened later starts with the game as it is, which times their opening, not
+  the press) — press→others' stream: what the other people of a group game see of the move, the Mini App's
+  «press → screen update».
 
 A card that opened a choice (its answer's version is the one pressed at) is no move: its choice's press is.
 Times are ``time.monotonic()`` seconds, as the chat's :class:`tests.load.recorder.Recorder` keeps them.
@@ -31,8 +33,8 @@ class PagePress:
     data: str
     mode: Mode
     at: float
-    others: int
-    """How many other seated people follow the game (0 in a solo game)."""
+    others: frozenset[int]
+    """The other people whose streams of the game were open when the press was made (none in a solo game)."""
     version: int = -1
     answered: float | None = None
     status: int | None = None
@@ -59,7 +61,7 @@ class PagePress:
             return False
         if not self.is_move:
             return True
-        return self.own_stream is not None and len(self.others_stream) >= self.others
+        return self.own_stream is not None and len(self.others_stream) >= len(self.others)
 
 
 @dataclass
@@ -74,8 +76,19 @@ class PageRecorder:
     stream_refusals: Counter[str] = field(default_factory=Counter)
     """Streams the server would not open, by status and reason."""
     _waiting: dict[int, list[PagePress]] = field(default_factory=dict)
+    _following: dict[int, set[int]] = field(default_factory=dict)
+    """The people whose streams of a game are open, by game."""
 
-    def pressed(self, user_id: int, game: int, data: str, mode: Mode, others: int, at: float) -> PagePress:
+    def opened(self, user_id: int, game: int) -> None:
+        """``user_id``'s stream of ``game`` is open (the server follows the game for it)."""
+        self.streams_opened += 1
+        self._following.setdefault(game, set()).add(user_id)
+
+    def closed(self, user_id: int, game: int) -> None:
+        self._following.get(game, set()).discard(user_id)
+
+    def pressed(self, user_id: int, game: int, data: str, mode: Mode, at: float) -> PagePress:
+        others = frozenset(self._following.get(game, set()) - {user_id})
         press = PagePress(user_id, game, data, mode, at, others)
         parsed = parse_game_data(data)
         if parsed is not None:
@@ -104,7 +117,7 @@ class PageRecorder:
             if user_id == press.user_id:
                 if press.own_stream is None:
                     press.own_stream = at
-            elif user_id not in press.others_stream:
+            elif user_id in press.others and user_id not in press.others_stream:
                 press.others_stream[user_id] = at
         self._waiting[game] = [p for p in waiting if not p.is_settled]
 
@@ -148,7 +161,7 @@ class PageRecorder:
             "press_to_others_stream_ms": percentiles(others),
             "never_answered": sum(1 for p in presses if p.answered is None),
             "never_own_stream": sum(1 for p in moves if p.own_stream is None),
-            "never_others_stream": sum(max(0, p.others - len(p.others_stream)) for p in moves),
+            "never_others_stream": sum(len(p.others) - len(p.others_stream) for p in moves),
             "streams_opened": self.streams_opened,
             "stream_events_in_window": self.stream_events,
             "streams_dropped": self.streams_dropped,
