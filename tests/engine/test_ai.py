@@ -173,11 +173,15 @@ def test_hard_player_keeps_to_a_tiny_time_budget(game: str) -> None:
     worst = 0.0
     for state in list(positions(game, options, seed=2, every=5))[:10]:
         view = state.view(state.current_player)
-        t0 = time.perf_counter()
+        # this thread's CPU time, not the wall's: a busy machine stretches the wall, not the work (the player
+        # checks its budget on the wall, so on a busy machine it does less, never more)
+        t0 = time.thread_time()
         action = choose_action(view, Level.HARD, random.Random(1), budget_ms=1.0, iterations=10_000)
-        worst = max(worst, time.perf_counter() - t0)
+        worst = max(worst, time.thread_time() - t0)
         assert action in view.legal_actions
-    assert worst < 0.15  # one world at most: a handful of playouts
+    # one world at most, a handful of playouts: ~2 ms here; the 10,000 asked for, unbounded, take up to 0.17 s
+    # of CPU in Кончинка's positions and 4 s in Кинг's
+    assert worst < 0.05
 
 
 # ---------------------------------------------------------------------------------------------- sampler
