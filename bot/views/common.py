@@ -418,32 +418,32 @@ def with_review_button(rendered: Rendered, tr: Translator, game_id: str) -> Rend
 def with_sheet_button(rendered: Rendered, tr: Translator, game_id: str) -> Rendered:
     """A deal's scoring with «📋 Запись» (the score sheet's picture anew below, in the chat pressed in) on its
     last row."""
-    rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
-    rows.append([button(tr.t("btn-sheet"), SheetCb(game=game_id).pack())])
-    return Rendered(rendered.text, keyboard(rows))
+    return _with_last_row(rendered, [button(tr.t("btn-sheet"), SheetCb(game=game_id).pack())])
 
 
 def with_page_button(rendered: Rendered, tr: Translator, page: str) -> Rendered:
     """A hand in play with «🖥 Стол и карты» on its last row: the Mini App's ``page`` (the table and the hand on one
     screen), opened inside Telegram."""
-    rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
-    rows.append([InlineKeyboardButton(text=tr.t("btn-page"), web_app=WebAppInfo(url=page))])
-    return Rendered(rendered.text, keyboard(rows))
+    return _with_last_row(
+        rendered, [InlineKeyboardButton(text=tr.t("btn-page"), web_app=WebAppInfo(url=page))]
+    )
 
 
 def with_page_link(rendered: Rendered, tr: Translator, link: str) -> Rendered:
     """A group's table with «🖥 Стол и карты» on its last row: the Mini App's direct ``link``, which opens it for
     whoever taps it (their own hand if they play, else the table)."""
-    rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
-    rows.append([url_button(tr.t("btn-page"), link)])
-    return Rendered(rendered.text, keyboard(rows))
+    return _with_last_row(rendered, [url_button(tr.t("btn-page"), link)])
 
 
 def with_history_button(rendered: Rendered, tr: Translator, game_id: str) -> Rendered:
     """A party's end message with «📜 История» (the party as a text file, in the chat pressed in) on its last row."""
+    return _with_last_row(rendered, [button(tr.t("btn-history"), HistoryCb(game=game_id).pack())])
+
+
+def _with_last_row(rendered: Rendered, row: list[InlineKeyboardButton]) -> Rendered:
+    """``rendered`` with ``row`` below its buttons."""
     rows = list(rendered.markup.inline_keyboard) if rendered.markup is not None else []
-    rows.append([button(tr.t("btn-history"), HistoryCb(game=game_id).pack())])
-    return Rendered(rendered.text, keyboard(rows))
+    return Rendered(rendered.text, keyboard([*rows, row]))
 
 
 def decimal(value: float, tr: Translator, *, signed: bool = False) -> str:
