@@ -262,7 +262,7 @@ def _game(
         else:
             rendered = painted.render_table(frame, tr)
             if page is not None and page.link and not party.is_terminal:
-                rendered = with_page_link(rendered, tr, f"{page.link}?startapp=g{game.id}")
+                rendered = with_page_link(rendered, tr, page.for_group(game.id))
         orders.append(
             Show(
                 group_slot(game.id),
@@ -292,7 +292,7 @@ def _game(
         picked = game.screens.picked(user_id, party.version)
         rendered = painted.render_private(frame, seat.seat, utr, picked)
         if page is not None and not party.is_terminal and game.status is GameStatus.PLAYING:
-            rendered = with_page_button(rendered, utr, f"{page.url}?game={game.id}")
+            rendered = with_page_button(rendered, utr, page.for_hand(game.id))
         orders.append(
             Show(
                 hand_slot(game.id, user_id),

@@ -41,6 +41,18 @@ class Page:
     url: str
     link: str = ""
 
+    def for_hand(self, game_id: int) -> str:
+        """What a hand's button opens: the page of game ``game_id``."""
+        return f"{self.url}?game={game_id}"
+
+    def for_group(self, game_id: int) -> str:
+        """What a group's table links (``link`` set): the direct link, its start parameter naming the game."""
+        return f"{self.link}?startapp={START_GAME}{game_id}"
+
+
+START_GAME: Final = "g"
+"""The direct link's start parameter: this, then the game's id (Telegram hands it to the page in the launch data)."""
+
 
 @dataclass(frozen=True, slots=True)
 class Button:

@@ -33,7 +33,7 @@ from aiohttp import web
 from bot.clock import Clock
 from bot.delivery import paper
 from bot.delivery.answers import Apology, apology_text, refusal_text
-from bot.delivery.web import MOVE_PREFIXES, screen
+from bot.delivery.web import MOVE_PREFIXES, START_GAME, screen
 from bot.flow.commands import Refusal
 from bot.guards.throttle import Kind, Rate, Windows
 from bot.guards.updates import DatabaseTrouble, Troubled
@@ -169,25 +169,25 @@ class WebApp:
         game, viewer = await self._game(request, launch)
         if viewer is None:
             raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
-        who = await self._person(launch)
+        origin, who = await self._origin(launch)
         command = move_command(data, who)
         if command is None or getattr(command, "game_id", None) != game.id:
             raise _refused(HTTPStatus.BAD_REQUEST, "not-a-move")
-        origin = Origin(person=who, language_code=launch.language_code)
         done = await self.pipeline.run(command, origin)
         if isinstance(
             done, Failed
         ):  # logged and reported by the pipeline; the person is told, as in the chat
-            said = apology_text(Apology.FAILED, translator_for(who.lang))
-            raise _refused(HTTPStatus.INTERNAL_SERVER_ERROR, "failed", said)
+            raise _refused(
+                HTTPStatus.INTERNAL_SERVER_ERROR, "failed", apology_text(Apology.FAILED, origin.tr)
+            )
         refused = None
         if isinstance(done.answer, Refusal):
-            refused = refusal_text(done.answer, translator_for(who.lang))
+            refused = refusal_text(done.answer, origin.tr)
         after = await self.pipeline.store.load(game.id) or game
         log.info(
             "game %s: a press in the Mini App by %s: %s%s",
             game.id,
-            who.user_id,
+            launch.user_id,
             data,
             " refused" if refused else "",
         )
@@ -247,7 +247,7 @@ class WebApp:
             game, viewer = await self._game(request, launch)
             if viewer is None:
                 raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
-            tr = translator_for((await self._person(launch)).lang)
+            tr = (await self._origin(launch))[0].tr
             text = await self.pipeline.replies.hint_text(game.id, viewer, int(version), tr)
             if isinstance(text, Refusal):
                 return _json({"refused": refusal_text(text, tr)})
@@ -264,7 +264,7 @@ class WebApp:
             game, viewer = await self._game(request, launch)
             if viewer is None:
                 raise _refused(HTTPStatus.FORBIDDEN, "no-seat")
-            tr = translator_for((await self._person(launch)).lang)
+            tr = (await self._origin(launch))[0].tr
             made = await self.pipeline.replies.review_of(game.id, viewer, tr)
             if isinstance(made, Refusal):
                 return _json({"refused": refusal_text(made, tr)})
@@ -312,7 +312,7 @@ class WebApp:
     async def _game(self, request: web.Request, launch: Launch) -> tuple[Game, int | None]:
         """The game asked for (``?game=`` or the launch link's ``g<id>``) and whom the person sees it as: their
         seat's user id, or None for a group's member without a seat; refused when they may not see it."""
-        wanted = request.query.get("game") or launch.start_param.removeprefix("g")
+        wanted = request.query.get("game") or launch.start_param.removeprefix(START_GAME)
         game = await self.pipeline.store.load(int(wanted)) if wanted.isdigit() else None
         if game is None:
             raise _refused(HTTPStatus.NOT_FOUND, "no-game")
@@ -333,10 +333,13 @@ class WebApp:
             said = apology_text(troubled.why, translator_for(launch.language_code))
             raise _refused(HTTPStatus.SERVICE_UNAVAILABLE, "database", said) from None
 
-    async def _person(self, launch: Launch) -> Person:
+    async def _origin(self, launch: Launch) -> tuple[Origin, Person]:
+        """Where the page's call comes from, as :class:`~bot.guards.updates.OriginMiddleware` says it of an update:
+        the person, and their languages (the one they chose with /lang, else Telegram's: :attr:`Origin.tr`)."""
         chosen = await self.pipeline.store.languages.of(launch.user_id)
         lang = chosen.value if chosen is not None else launch.language_code
-        return Person(launch.user_id, launch.name, None, lang)
+        who = Person(launch.user_id, launch.name, None, lang)
+        return Origin(person=who, language_code=launch.language_code, user_locale=chosen), who
 
     def _screen_of(self, game: Game, viewer: int | None) -> dict[str, Any]:
         """What ``viewer`` sees of ``game``, with the real seconds the turn has left (None: no limit shown)."""
