@@ -9,7 +9,6 @@ import asyncio
 import json
 import logging
 import sqlite3
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -33,10 +32,8 @@ from tests.bot.conftest import (
 )
 from tests.bot.test_e2e_review import press_review
 from tests.fakebot import FakeTelegram, FakeUser
-from tests.fakebot.models import FakeMessage
-from tests.webapp.launching import launch_data
+from tests.webapp.launching import PAGE, launch_of, page_of
 
-PAGE = "https://cards.example.org/app"
 EN, RU = translator(Locale.EN), translator(Locale.RU)
 
 
@@ -55,15 +52,7 @@ async def client(started: Running) -> AsyncIterator[TestClient[Any, Any]]:
 def auth(
     tg: FakeTelegram, user: FakeUser, *, token: str = "", age: float = 0.0, lang: str = "ru"
 ) -> dict[str, str]:
-    data = launch_data(token or tg.token, user.id, time.time() - age, name=user.first_name, lang=lang)
-    return {"Authorization": f"tma {data}"}
-
-
-def page_of(message: FakeMessage) -> int:
-    """The game the hand's «🖥 Стол и карты» opens (its only Mini App button)."""
-    (opens,) = [b.web_app for b in message.flat_buttons if b.web_app]
-    assert opens is not None and opens.startswith(f"{PAGE}?game=")
-    return int(opens.rsplit("=", 1)[1])
+    return {"Authorization": f"tma {launch_of(tg, user, token=token, age=age, lang=lang)}"}
 
 
 async def screen_of(client: TestClient[Any, Any], headers: dict[str, str], game: int) -> dict[str, Any]:
@@ -122,7 +111,7 @@ async def test_the_page_follows_a_group_party_live_for_a_player_and_for_a_member
     game = page_of(anna.private_chat.bot_messages()[-1])
     streams = {}
     for user in (anna, vera):
-        data = launch_data(tg.token, user.id, time.time(), name=user.first_name)
+        data = launch_of(tg, user)
         streams[user] = await client.get("/app/api/events", params={"game": game, "auth": data})
         assert streams[user].status == 200
     first = {user: await next_screen(stream) for user, stream in streams.items()}
@@ -173,9 +162,7 @@ async def test_whoever_telegram_did_not_vouch_for_or_may_not_see_the_game_is_ref
     game = page_of(anna.private_chat.bot_messages()[-1])
     before = await screen_of(client, auth(tg, anna), game)
     refused = {
-        "forged": {
-            "Authorization": "tma " + as_someone_else(launch_data(tg.token, boris.id, time.time()), anna.id)
-        },
+        "forged": {"Authorization": "tma " + as_someone_else(launch_of(tg, boris), anna.id)},
         "foreign": auth(tg, anna, token="654321:another-bots-token"),
         "expired": auth(tg, anna, age=2 * 24 * 3600),
         "missing": {},
@@ -224,7 +211,7 @@ async def test_a_groups_table_links_the_page_and_the_link_opens_the_game_it_name
     assert running.app.webapp is not None
     async with TestClient(TestServer(running.app.webapp.application())) as client:
         for user in (vera, anna):  # opened from the link: the game comes from the start parameter alone
-            data = launch_data(tg.token, user.id, time.time(), name=user.first_name, start=f"g{game}")
+            data = launch_of(tg, user, start=f"g{game}")
             response = await client.get("/app/api/screen", headers={"Authorization": f"tma {data}"})
             shown = (await response.json())["screen"]
             assert shown["game"] == game and (shown["hand"] is None) == (user is vera)

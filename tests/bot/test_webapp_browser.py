@@ -9,25 +9,21 @@ or too old shows nothing but the page's own words."""
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import web
 from playwright.async_api import Browser
 
-from bot.app import serve_page
 from bot.delivery.web import screen
 from bot.i18n import Locale, translator
 from bot.model.game import Game
-from tests.bot.conftest import BotRunner, Running, plain, start_party, start_solo_konchinka
-from tests.bot.test_webapp import PAGE, as_someone_else, page_of
+from tests.bot.conftest import BotRunner, move_buttons, plain, start_party, start_solo_konchinka, turn_message
+from tests.bot.test_webapp import as_someone_else
 from tests.fakebot import FakeTelegram, FakeUser
-from tests.fakebot.models import FakeMessage
 from tests.webapp import browser as chromium
-from tests.webapp.browser import Person, free_port, open_app, until
-from tests.webapp.launching import launch_data
+from tests.webapp.browser import Person, Served, hand_message, open_app, shows, until
+from tests.webapp.launching import launch_of, page_of
 
 RU = translator(Locale.RU)
 pytestmark = pytest.mark.timeout(240)
@@ -41,60 +37,14 @@ async def opened() -> AsyncIterator[Browser]:
         yield started
 
 
-class Served:
-    """The bot and its Mini App on a fixed local port (the same again after a restart, as a page knows it)."""
-
-    def __init__(self, tg: FakeTelegram, bot_runner: BotRunner) -> None:
-        self.tg, self.bot_runner, self.port = tg, bot_runner, free_port()
-        self.running: Running | None = None
-        self.site: web.AppRunner | None = None
-
-    @property
-    def base(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    async def start(self) -> Running:
-        self.running = await self.bot_runner(
-            webapp_url=PAGE, webapp_host="127.0.0.1", webapp_port=self.port, default_target=1, bot_delay=0.2
-        )
-        assert self.running.app.webapp is not None
-        self.site = await serve_page(self.running.app.webapp, self.running.app.settings)
-        return self.running
-
-    async def stop(self) -> None:
-        if self.site is not None:
-            await self.site.cleanup()
-            self.site = None
-        if self.running is not None:
-            await self.running.stop()
-            self.running = None
-
-
 @pytest.fixture
-async def served(tg: FakeTelegram, bot_runner: BotRunner) -> AsyncIterator[Served]:
-    serving = Served(tg, bot_runner)
+async def served(bot_runner: BotRunner) -> AsyncIterator[Served]:
+    serving = Served(bot_runner, default_target=1, bot_delay=0.2)
     await serving.start()
     try:
         yield serving
     finally:
         await serving.stop()
-
-
-def signed(tg: FakeTelegram, user: FakeUser, **changes: Any) -> str:
-    return launch_data(
-        changes.get("token", tg.token), user.id, time.time() - changes.get("age", 0.0), name=user.first_name
-    )
-
-
-def hand_message(user: FakeUser) -> FakeMessage:
-    """The person's private message of their hand in play (the one that opens the Mini App)."""
-    for message in reversed(user.private_chat.visible_messages()):
-        if message.is_from_bot and any(b.web_app for b in message.flat_buttons):
-            return message
-    last = user.private_chat.visible_messages()[-3:]
-    raise AssertionError(
-        f"{user.first_name} has no hand in the chat: {[(m.text, m.flat_buttons) for m in last]}"
-    )
 
 
 async def test_a_solo_party_is_played_to_its_end_by_taps_in_the_mini_app(
@@ -104,7 +54,7 @@ async def test_a_solo_party_is_played_to_its_end_by_taps_in_the_mini_app(
     await start_solo_konchinka(tg, anna, opponents=1)
     await tg.settle()
     game = page_of(hand_message(anna))
-    person = await open_app(opened, served.base, signed(tg, anna), game=game)
+    person = await open_app(opened, served.base, launch_of(tg, anna), game=game)
     taps = 0
     for _ in range(400):
         await until(tg.settle, "Аня's turn or the party's end in the page", _ready, person)
@@ -115,7 +65,7 @@ async def test_a_solo_party_is_played_to_its_end_by_taps_in_the_mini_app(
         if taps == 0:  # her first turn: the master's hint, as the chat's «💡» gives it
             assert "hint" in shown["looks"]
             await person.look("hint")
-            await until(tg.settle, "the hint", _shows, person, "hint")
+            await until(tg.settle, "the hint", shows, person, "hint")
             assert (await person.shown())["hint"].startswith("💡")
         data = shown["buttons"][0][1]
         await person.press(data)
@@ -129,14 +79,10 @@ async def test_a_solo_party_is_played_to_its_end_by_taps_in_the_mini_app(
     assert "ready" in await person.page.evaluate("() => window.Telegram.WebApp.calls")
     assert {"sheet", "review"} <= set(shown["looks"]) and "hint" not in shown["looks"]
     await person.look("sheet")  # the score sheet's picture, as the chat sends it
-    await until(tg.settle, "the score sheet", _shows, person, "sheet")
+    await until(tg.settle, "the score sheet", shows, person, "sheet")
     await person.look("review")
-    await until(tg.settle, "the review", _shows, person, "review")
+    await until(tg.settle, "the review", shows, person, "review")
     assert (await person.shown())["sheet"] == 0, "one look at a time"
-
-
-async def _shows(person: Person, look: str) -> bool:
-    return bool((await person.shown())[look])
 
 
 async def _ready(person: Person) -> bool:
@@ -159,7 +105,9 @@ async def test_two_people_play_a_group_party_in_their_pages_beside_a_third_in_th
     await start_party(tg, group, anna, [anna, boris, vera])
     await tg.settle()
     game = page_of(hand_message(anna))
-    pages = {user: await open_app(opened, served.base, signed(tg, user), game=game) for user in (anna, boris)}
+    pages = {
+        user: await open_app(opened, served.base, launch_of(tg, user), game=game) for user in (anna, boris)
+    }
     moves = {anna: 0, boris: 0, vera: 0}
     for step in range(MOVES):
         assert served.running is not None
@@ -183,25 +131,17 @@ async def test_two_people_play_a_group_party_in_their_pages_beside_a_third_in_th
             await served.stop()
             await served.start()
             await tg.settle()
-        mover = next(user for user in (anna, boris, vera) if _offers_moves(user))
+        mover = next(user for user in (anna, boris, vera) if turn_message(user) is not None)
         moves[mover] += 1
         if mover is vera:
             message = hand_message(vera)
-            move = next(
-                b.callback_data for b in message.flat_buttons if (b.callback_data or "")[:2] in ("m:", "p:")
-            )
-            assert (await vera.press(message, data=move)).answered
+            assert (await vera.press(message, data=move_buttons(message)[0])).answered
         else:
             shown = await pages[mover].shown()
             assert shown["buttons"], f"{mover.first_name}'s turn: the page offers the moves"
             await pages[mover].press(shown["buttons"][0][1])
         await until(tg.settle, "the move to be stored", _changed, served, stored)
     assert all(count >= 2 for count in moves.values()), (step, moves)
-
-
-def _offers_moves(user: FakeUser) -> bool:
-    message = hand_message(user)
-    return any((b.callback_data or "")[:2] in ("m:", "p:") for b in message.flat_buttons)
 
 
 async def _all_show(pages: dict[FakeUser, Person], version: int) -> bool:
@@ -223,28 +163,20 @@ async def test_launch_data_telegram_did_not_sign_for_this_person_and_bot_just_no
     await tg.settle()
     game = page_of(hand_message(anna))
     refused = {
-        "forged": as_someone_else(signed(tg, boris), anna.id),
-        "another bot's": signed(tg, anna, token="654321:another-bots-token"),
-        "expired": signed(tg, anna, age=2 * 24 * 3600),
+        "forged": as_someone_else(launch_of(tg, boris), anna.id),
+        "another bot's": launch_of(tg, anna, token="654321:another-bots-token"),
+        "expired": launch_of(tg, anna, age=2 * 24 * 3600),
         "none (not opened from Telegram)": "",
     }
     for why, data in refused.items():
         person = await open_app(opened, served.base, data, game=game)
-        await until(tg.settle, f"the page's answer to {why} launch data", _noted, person)
+        await until(tg.settle, f"the page's answer to {why} launch data", shows, person, "note")
         shown = await person.shown()
         assert shown["note"] == RU.t("webapp-launch"), why
         assert shown["table"] is None and shown["hand"] is None and not shown["buttons"], why
         await person.close()
     honest = await open_app(
-        opened, served.base, signed(tg, anna), game=game
+        opened, served.base, launch_of(tg, anna), game=game
     )  # the same page, signed: it opens
-    await until(tg.settle, "Аня's page", _hand_shown, honest)
+    await until(tg.settle, "Аня's page", shows, honest, "hand")
     assert (await honest.shown())["hand"] == hand_message(anna).text
-
-
-async def _hand_shown(person: Person) -> bool:
-    return (await person.shown())["hand"] is not None
-
-
-async def _noted(person: Person) -> bool:
-    return bool((await person.shown())["note"])

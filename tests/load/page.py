@@ -35,11 +35,10 @@ from tests.load.people import (
     version_of,
 )
 from tests.load.recorder import PICK_PREFIX, Mode
-from tests.webapp.launching import launch_data
+from tests.webapp.launching import PAGE, launch_data
 
-PAGE_URL: Final = "https://cards.example.org/app"
-"""The page's public address, as the bot's buttons name it (Telegram opens only https); the people reach the
-page's server directly, over plain HTTP on this machine, as the proxy in front of it would."""
+# PAGE: the page's public address, as the bot's buttons name it (Telegram opens only https); the people reach the
+# page's server directly, over plain HTTP on this machine, as the proxy in front of it would.
 REOPEN_AFTER: Final = 1.0
 """Real seconds before a person opens their stream again after it dropped, or was refused."""
 LAST_SCREEN: Final = 5.0
@@ -62,7 +61,7 @@ def page_game(user: FakeUser, seen: set[int]) -> int | None:
     """The game a button in ``user``'s private chat opens in the page, the newest not in ``seen``."""
     for message in reversed(user.private_chat.visible_messages()):
         for button in message.flat_buttons:
-            if button.web_app and button.web_app.startswith(f"{PAGE_URL}?game="):
+            if button.web_app and button.web_app.startswith(f"{PAGE}?game="):
                 game = int(button.web_app.rsplit("=", 1)[1])
                 if game not in seen:
                     return game

@@ -22,11 +22,12 @@ import aiohttp
 
 from tests.fakebot import FakeTelegram, Limits
 from tests.forkserver import ForkServer
-from tests.load.page import PAGE_URL, Site, run_page_game
+from tests.load.page import Site, run_page_game
 from tests.load.page_recorder import PageRecorder
 from tests.load.people import GameSpec, Sim, mix, run_floor_game, run_game
 from tests.load.proc import BotProcess, Usage
 from tests.load.recorder import VISIBLE_METHODS, Recorder
+from tests.webapp.launching import PAGE
 
 START_TIMEOUT = 60.0
 """Real seconds the bot process may take to start polling (importing aiogram alone takes seconds)."""
@@ -138,7 +139,7 @@ async def measure(target: Target, config: Config, forkserver: ForkServer | None 
                 env["BOT_DELAY"] = str(config.bot_delay)
         if target is Target.WEB:
             page_port = _free_port()
-            env |= {"WEBAPP_URL": PAGE_URL, "WEBAPP_HOST": "127.0.0.1", "WEBAPP_PORT": str(page_port)}
+            env |= {"WEBAPP_URL": PAGE, "WEBAPP_HOST": "127.0.0.1", "WEBAPP_PORT": str(page_port)}
             site = Site(f"http://127.0.0.1:{page_port}/app", tg.token, session, pages)
 
             async def play_in_page(sim: Sim, index: int, spec: GameSpec) -> None:

@@ -17,7 +17,14 @@ from pathlib import Path
 from typing import Any, Final
 from urllib.parse import quote
 
+from aiohttp import web
 from playwright.async_api import Browser, BrowserContext, Page, Route, ViewportSize, async_playwright
+
+from bot.app import serve_page
+from tests.bot.conftest import BotRunner, Running
+from tests.fakebot import FakeUser
+from tests.fakebot.models import FakeMessage
+from tests.webapp.launching import PAGE
 
 TELEGRAM_SCRIPT: Final = "https://telegram.org/js/telegram-web-app.js"
 CLIENT: Final = (Path(__file__).with_name("telegram_client.js")).read_text(encoding="utf-8")
@@ -80,6 +87,48 @@ def free_port() -> int:
         return port
 
 
+class Served:
+    """The bot (``start``: a :data:`~tests.bot.conftest.BotRunner`, with ``settings``) and its Mini App served as the
+    bot serves it (:func:`bot.app.serve_page`) on a fixed local port: the same again after a restart, as a page
+    knows it."""
+
+    def __init__(self, start: BotRunner, **settings: Any) -> None:
+        self.start_bot, self.settings, self.port = start, settings, free_port()
+        self.running: Running | None = None
+        self.site: web.AppRunner | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> Running:
+        self.running = await self.start_bot(
+            webapp_url=PAGE, webapp_host="127.0.0.1", webapp_port=self.port, **self.settings
+        )
+        assert self.running.app.webapp is not None
+        self.site = await serve_page(self.running.app.webapp, self.running.app.settings)
+        return self.running
+
+    async def stop(self) -> None:
+        if self.site is not None:
+            await self.site.cleanup()
+            self.site = None
+        if self.running is not None:
+            await self.running.stop()
+            self.running = None
+
+
+def hand_message(user: FakeUser) -> FakeMessage:
+    """The person's private message of their hand in play (the one that opens the Mini App)."""
+    for message in reversed(user.private_chat.visible_messages()):
+        if message.is_from_bot and any(b.web_app for b in message.flat_buttons):
+            return message
+    last = user.private_chat.visible_messages()[-3:]
+    raise AssertionError(
+        f"{user.first_name} has no hand in the chat: {[(m.text, m.flat_buttons) for m in last]}"
+    )
+
+
 @dataclass
 class Person:
     """One person's Mini App: their browser context and its page."""
@@ -120,6 +169,11 @@ class Person:
 
     async def close(self) -> None:
         await self.context.close()
+
+
+async def shows(person: Person, part: str) -> bool:
+    """The page shows ``part`` of :meth:`Person.shown` (the hand, the buttons, a note, the hint ...)."""
+    return bool((await person.shown())[part])
 
 
 async def open_app(

@@ -5,7 +5,16 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import time
+from typing import TYPE_CHECKING, Final
 from urllib.parse import urlencode
+
+if TYPE_CHECKING:
+    from tests.fakebot import FakeTelegram, FakeUser
+    from tests.fakebot.models import FakeMessage
+
+PAGE: Final = "https://cards.example.org/app"
+"""The Mini App's public address as the tests' bots are told it (``WEBAPP_URL``)."""
 
 
 def signed(token: str, fields: dict[str, str]) -> str:
@@ -31,3 +40,20 @@ def launch_data(
     if start:
         fields["start_param"] = start
     return signed(token, fields)
+
+
+def launch_of(
+    tg: FakeTelegram, user: FakeUser, *, token: str = "", age: float = 0.0, lang: str = "ru", start: str = ""
+) -> str:
+    """What Telegram hands the Mini App of ``tg``'s bot (or of another bot's ``token``) that the fake person ``user``
+    opened ``age`` seconds ago."""
+    return launch_data(
+        token or tg.token, user.id, time.time() - age, name=user.first_name, lang=lang, start=start
+    )
+
+
+def page_of(message: FakeMessage) -> int:
+    """The game a hand's «🖥 Стол и карты» opens (its only Mini App button)."""
+    (opens,) = [b.web_app for b in message.flat_buttons if b.web_app]
+    assert opens is not None and opens.startswith(f"{PAGE}?game=")
+    return int(opens.rsplit("=", 1)[1])

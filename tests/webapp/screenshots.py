@@ -13,12 +13,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import tempfile
-import time
 from pathlib import Path
 
 from playwright.async_api import Browser
 
-from bot.app import serve_page
 from tests.bot.conftest import (
     fake_telegram,
     runner,
@@ -28,33 +26,21 @@ from tests.bot.conftest import (
     turn_message,
 )
 from tests.fakebot import FakeTelegram, FakeUser
-from tests.webapp.browser import Person, browser, free_port, open_app, until
-from tests.webapp.launching import launch_data
-
-PAGE = "https://cards.example.org/app"
+from tests.webapp.browser import Served, browser, hand_message, open_app, shows, until
+from tests.webapp.launching import launch_of, page_of
 
 
 async def shoot(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     taken: list[Path] = []
     with tempfile.TemporaryDirectory() as scratch:
         async with (
             fake_telegram(over_http=False, speed=1.0) as tg,
             runner(tg, Path(scratch) / "bot.sqlite3") as start,
         ):
-            running = await start(
-                clock_speed=1.0,  # the turn's time in real seconds, as the page counts it down
-                webapp_url=PAGE,
-                webapp_host="127.0.0.1",
-                webapp_port=port,
-                default_target=15,
-                bot_delay=0.2,
-                turn_timeout=60,
-            )
-            assert running.app.webapp is not None
-            site = await serve_page(running.app.webapp, running.app.settings)
+            # the turn's time in real seconds, as the page counts it down
+            served = Served(start, clock_speed=1.0, default_target=15, bot_delay=0.2, turn_timeout=60)
+            await served.start()
             try:
                 async with browser() as opened:
                     anna = tg.add_user("Аня")
@@ -62,28 +48,27 @@ async def shoot(folder: Path) -> list[Path]:
                     group = tg.add_group("Друзья", [anna, boris, vera], admins=[anna])
                     await start_party(tg, group, anna, [anna, boris, vera])
                     await _play_until_her_turn(tg, anna, [anna, boris, vera], moves=3)
-                    taken += await _shoot_both(opened, tg, base, anna, folder / "konchinka")
+                    taken += await _shoot_both(opened, tg, served.base, anna, folder / "konchinka")
                     solo = tg.add_user("Аня", username="anna_solo")
                     await start_solo_king(tg, solo)
                     await _play_until_her_turn(tg, solo, [solo], moves=4)
-                    taken += await _shoot_both(opened, tg, base, solo, folder / "king")
+                    taken += await _shoot_both(opened, tg, served.base, solo, folder / "king")
             finally:
-                await site.cleanup()
+                await served.stop()
     return taken
 
 
 async def _shoot_both(opened: Browser, tg: FakeTelegram, base: str, user: FakeUser, stem: Path) -> list[Path]:
     """``user``'s page of their game, light and dark (the bot's clock kept still meanwhile: the page alone
     works, and the turn's time stays as it is)."""
-    game = _game_of(user)
+    game = page_of(hand_message(user))
     taken = []
     for theme in ("light", "dark"):
-        data = launch_data(tg.token, user.id, time.time(), name=user.first_name)
-        person = await open_app(opened, base, data, game=game, dark=theme == "dark")
-        await until(_still, f"{stem.name}'s page", _turn_shown, person)
+        person = await open_app(opened, base, launch_of(tg, user), game=game, dark=theme == "dark")
+        await until(_still, f"{stem.name}'s page", shows, person, "buttons")
         if "hint" in (await person.shown())["looks"]:  # solo: the master's hint open
             await person.look("hint")
-            await until(_still, "the hint", _hint_shown, person)
+            await until(_still, "the hint", shows, person, "hint")
         path = stem.with_name(f"{stem.name}-{theme}.png")
         await person.page.screenshot(path=str(path), full_page=True)
         taken.append(path)
@@ -106,24 +91,8 @@ async def _play_until_her_turn(tg: FakeTelegram, her: FakeUser, people: list[Fak
         made += 1
 
 
-def _game_of(user: FakeUser) -> int:
-    for message in reversed(user.private_chat.visible_messages()):
-        for button in message.flat_buttons:
-            if button.web_app and "?game=" in button.web_app:
-                return int(button.web_app.rsplit("=", 1)[1])
-    raise AssertionError(f"{user.first_name} has no game open in a page")
-
-
 async def _still() -> None:
     await asyncio.sleep(0)
-
-
-async def _hint_shown(person: Person) -> bool:
-    return (await person.shown())["hint"] is not None
-
-
-async def _turn_shown(person: Person) -> bool:
-    return bool((await person.shown())["buttons"])
 
 
 def main() -> None:
