@@ -115,7 +115,10 @@ async def test_the_people_play_in_the_mini_app_and_every_figure_and_the_target_a
     assert web["streams_dropped"] == 0 and web["stream_refusals"] == {}
     assert web["refused_presses"] == 0 and web["pace_refusals"] == 0 and web["never_answered"] == 0, web
     assert web["moves"]["player"] > 0 and web["moves"]["bot"] > 0
-    assert web["accepted_moves_by_people"] == web["moves"]["player"], "every move of a person was a press"
+    # Every move of a person was a press. The presses are windowed by when they were made, the stored moves by
+    # when they were stored: a press in flight at an edge of the window counts on one side only, at most one a
+    # person (each waits for their answer before the next press).
+    assert abs(web["accepted_moves_by_people"] - web["moves"]["player"]) <= web["people"], web
     assert web["stream_events_in_window"] >= web["accepted_moves_by_people"]
     assert (
         web["press_to_own_stream_ms"]["n"] == web["accepted_moves_by_people"] and web["never_own_stream"] == 0
