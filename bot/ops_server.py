@@ -2,9 +2,11 @@
 
 The bot's own loop may be blocked (a runaway handler): this server must still say so, so it does not run there.
 It is an :mod:`asyncio` server on a second loop in one thread, so a slow client costs a socket and a few kilobytes,
-never a thread: at most :data:`MAX_CONNECTIONS` connections are served at once (more are closed at once), a
-request must arrive whole within :data:`READ_WITHIN` seconds and its answer be taken within :data:`WRITE_WITHIN`,
-and every connection carries one request. ``/metrics`` gathers its figures on the bot's loop
+never a thread: at most :data:`MAX_CONNECTIONS` connections are served at once, a request must arrive whole within
+:data:`READ_WITHIN` seconds and its answer be taken within :data:`WRITE_WITHIN`, and every connection carries one
+request. When every place is taken, a newcomer takes the place of the connection served longest (it is closed):
+slow clients holding every place cannot starve a health check, which sends its request at once and is answered
+from memory in a moment, so a newer one rarely finds it still there. ``/metrics`` gathers its figures on the bot's loop
 (:func:`asyncio.run_coroutine_threadsafe`) and waits for them at most :data:`bot.health.ANSWER_WITHIN` seconds.
 """
 
@@ -25,7 +27,8 @@ from bot.health import ANSWER_WITHIN, Health
 log = logging.getLogger(__name__)
 
 MAX_CONNECTIONS: Final = 64
-"""Connections served at once; a scraper and a health check need one each."""
+"""Connections served at once; a scraper and a health check need one each. A newcomer beyond them takes the
+place of the connection served longest."""
 READ_WITHIN: Final = 5.0
 """Seconds a client has to send its whole request (the request line and the headers)."""
 WRITE_WITHIN: Final = 10.0
@@ -57,10 +60,10 @@ class OpsServer:
         self._metrics = metrics
         self.max_connections = max_connections
         self.read_within = read_within
-        self.open = 0
-        """Connections being served now."""
-        self.refused = 0
-        """Connections closed at once because :attr:`max_connections` were being served."""
+        self._serving: dict[asyncio.Task[None], asyncio.StreamWriter] = {}
+        """The connections being served, the longest served first."""
+        self.evicted = 0
+        """Connections closed to make room for a newcomer because :attr:`max_connections` were being served."""
         self.timed_out = 0
         """Connections closed because the request did not come (or the answer was not taken) in time."""
         self._socket = socket.create_server((host, port), backlog=max_connections)
@@ -68,6 +71,11 @@ class OpsServer:
         self._loop = asyncio.new_event_loop()
         self._server: asyncio.Server | None = None
         self._thread = threading.Thread(target=self._run, name="ops-http", daemon=True)
+
+    @property
+    def open(self) -> int:
+        """Connections being served now."""
+        return len(self._serving)
 
     def start(self) -> None:
         self._thread.start()
@@ -100,19 +108,31 @@ class OpsServer:
             task.cancel()
         await asyncio.gather(*serving, return_exceptions=True)
 
+    def _make_room(self) -> None:
+        """End the connection served longest: a slow client's, as a health check is answered in a moment. Its
+        socket is closed now and its place given; what it awaited fails at once (a scrape's figures, which it no
+        longer awaits, are bounded by their own deadline)."""
+        task, writer = next(iter(self._serving.items()))
+        del self._serving[task]
+        self.evicted += 1
+        writer.transport.abort()
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        task = asyncio.current_task()
+        assert task is not None
         if self.open >= self.max_connections:
-            self.refused += 1
-            writer.transport.abort()
-            return
-        self.open += 1
+            self._make_room()
+        self._serving[task] = writer
         try:
             try:
                 head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), self.read_within)
             except (TimeoutError, asyncio.IncompleteReadError, asyncio.LimitOverrunError, OSError):
-                self.timed_out += 1
+                if task in self._serving:  # not one dropped for a newcomer
+                    self.timed_out += 1
                 return
             status, body, content_type = await self._answer(head)
+            if task not in self._serving:
+                return  # dropped for a newcomer while its figures were gathered
             writer.write(
                 f"HTTP/1.1 {status.value} {status.phrase}\r\nContent-Type: {content_type}\r\n"
                 f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
@@ -121,9 +141,10 @@ class OpsServer:
             try:
                 await asyncio.wait_for(writer.drain(), WRITE_WITHIN)
             except (TimeoutError, OSError):
-                self.timed_out += 1
+                if task in self._serving:
+                    self.timed_out += 1
         finally:
-            self.open -= 1
+            self._serving.pop(task, None)
             if writer.transport.get_write_buffer_size():
                 writer.transport.abort()  # an answer not taken: drop it rather than wait
             else:

@@ -50,19 +50,27 @@ def refused_press(
     return orders
 
 
-def refused_command(refusal: Refusal, chat_id: int, thread_id: int, tr: Translator) -> Reply:
-    """A refused command's reply in its chat (in a group: low stakes, behind the games in play)."""
-    return Reply(chat_id, refusal_text(refusal, tr), thread_id=thread_id, priority=_low(chat_id))
+def refused_command(refusal: Refusal, chat_id: int, thread_id: int, tr: Translator, asker: int = 0) -> Reply:
+    """A refused command's reply in its chat (in a group: an answer to a member, behind the group's games)."""
+    return Reply(
+        chat_id, refusal_text(refusal, tr), thread_id=thread_id, priority=_asked(chat_id), asker=asker
+    )
 
 
 def told(chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> Reply:
-    return Reply(chat_id, answer_text(answer, tr), thread_id=thread_id, priority=_low(chat_id))
+    return Reply(chat_id, answer_text(answer, tr), thread_id=thread_id, priority=_asked(chat_id))
 
 
 def throttle_note(chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> Show:
     """A group's (topic's) one note from the incoming throttle: «Секунду…» while questions wait, or a word to a
     member beyond their window."""
-    return Show(throttle_note_slot(chat_id, thread_id), chat_id, answer_text(answer, tr), thread_id=thread_id)
+    return Show(
+        throttle_note_slot(chat_id, thread_id),
+        chat_id,
+        answer_text(answer, tr),
+        thread_id=thread_id,
+        priority=_asked(chat_id),
+    )
 
 
 def throttle_note_gone(chat_id: int, thread_id: int) -> Drop:
@@ -78,5 +86,5 @@ def apology(query_id: str, tr: Translator, why: Apology) -> AnswerPress:
     return AnswerPress(query_id, apology_text(why, tr))
 
 
-def _low(chat_id: int) -> Priority | None:
-    return Priority.LOW if chat_id < 0 else None
+def _asked(chat_id: int) -> Priority | None:
+    return Priority.ASKED if chat_id < 0 else None

@@ -63,5 +63,5 @@ def history(game: Game, chat_id: int, thread_id: int = 0) -> Show:
         tr.t("history-caption"),
         thread_id=thread_id,
         media=TextFile(history_filename(plugin.kind, game.key), text),
-        priority=Priority.LOW if chat_id < 0 else None,
+        priority=Priority.ASKED if chat_id < 0 else None,  # asked by a member: behind the group's games
     )

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import datetime as dt
 import html
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from bot.delivery.outbox.orders import Adopt, AnswerInline, AnswerPress, Order, Reply, Show
 from bot.delivery.outbox.queue import Priority, chat_rules_slot, setup_slot
@@ -43,9 +43,20 @@ INLINE_CACHE_SECONDS = 300
 
 
 def say(chat_id: int, rendered: Rendered, thread_id: int = 0) -> Reply:
-    """A one-off reply (in a group: low stakes, behind the games in play)."""
-    priority = Priority.LOW if chat_id < 0 else None
+    """A one-off reply (in a group: an answer to a member, behind the group's games)."""
+    priority = Priority.ASKED if chat_id < 0 else None
     return Reply(chat_id, rendered.text, rendered.markup, thread_id=thread_id, priority=priority)
+
+
+def asked_by(asker: int, orders: Iterable[Order]) -> list[Order]:
+    """``orders`` answering a member's question: their answers in a group are answered in turn with the other
+    members' (see :attr:`Priority.ASKED`)."""
+    return [
+        replace(order, asker=asker)
+        if isinstance(order, Reply | Show) and order.priority is Priority.ASKED and not order.asker
+        else order
+        for order in orders
+    ]
 
 
 def turn_page(slot: str, chat_id: int, message_id: int, rendered: Rendered) -> list[Order]:
@@ -115,7 +126,17 @@ def help_(library: RulesLibrary, tr: Translator, username: str, chat_id: int, th
 def rules_message(chat_id: int, thread_id: int, user_id: int, rendered: Rendered) -> Show:
     """A rules message for ``user_id``, sent anew below; their previous one in the chat (if any) is deleted."""
     slot = chat_rules_slot(chat_id, thread_id, user_id)
-    return Show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id, resend=True)
+    priority = Priority.ASKED if chat_id < 0 else None
+    return Show(
+        slot,
+        chat_id,
+        rendered.text,
+        rendered.markup,
+        thread_id=thread_id,
+        resend=True,
+        priority=priority,
+        asker=user_id,
+    )
 
 
 def rules_asked(
@@ -186,7 +207,11 @@ def rules_page(
         )
     slot = chat_rules_slot(chat_id, thread_id, user_id)
     orders: list[Order] = [] if known == message_id else [Adopt(slot, chat_id, message_id)]
-    return [*orders, Show(slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id)]
+    priority = Priority.ASKED if chat_id < 0 else None
+    turned = Show(
+        slot, chat_id, rendered.text, rendered.markup, thread_id=thread_id, priority=priority, asker=user_id
+    )
+    return [*orders, turned]
 
 
 def open_private_first(query_id: str, tr: Translator, username: str, section: str) -> AnswerPress:

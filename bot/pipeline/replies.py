@@ -70,9 +70,13 @@ class Replies:
     async def _deliver(self, *orders: Order) -> None:
         await self.pipeline.outbox.deliver(orders)
 
+    async def _deliver_to(self, origin: Origin, *orders: Order) -> None:
+        """Orders answering ``origin``'s person: in a group, answered in turn with the other members'."""
+        await self.pipeline.outbox.deliver(replies.asked_by(origin.user_id, orders))
+
     async def _answer(self, origin: Origin, text: str | None = None) -> None:
         if origin.query_id is not None:
-            await self._deliver(AnswerPress(origin.query_id, text))
+            await self._deliver_to(origin, AnswerPress(origin.query_id, text))
 
     def _person(self, origin: Origin) -> Person:
         assert origin.person is not None, "a question without a person"
@@ -89,8 +93,9 @@ class Replies:
         tr = origin.tr
         names = [p.name(tr) for p in plugins()]
         commands = [f"/{p.command}" for p in plugins()]
-        await self._deliver(
-            replies.start(tr, names, commands, self.username, rules_library().first.id, origin.chat_id)
+        await self._deliver_to(
+            origin,
+            replies.start(tr, names, commands, self.username, rules_library().first.id, origin.chat_id),
         )
 
     async def start_play(self, origin: Origin) -> None:
@@ -99,7 +104,9 @@ class Replies:
         await pipeline.run(cmd.Seen(who, started=True), origin)
         if (await pipeline.run(cmd.HandsBack(who, solo_only=True), origin)).counted:
             return
-        await self._deliver(replies.say(origin.chat_id, replies.play_menu(origin.tr, solo_games())))
+        await self._deliver_to(
+            origin, replies.say(origin.chat_id, replies.play_menu(origin.tr, solo_games()))
+        )
 
     async def play(self, origin: Origin) -> None:
         """/play: with a solo game running, its hand at once, below (one game per private chat); else the menu, and
@@ -107,7 +114,9 @@ class Replies:
         pipeline, who = self.pipeline, self._person(origin)
         if (await pipeline.run(cmd.HandsBack(who, solo_only=True), origin)).counted:
             return
-        await self._deliver(replies.say(origin.chat_id, replies.play_menu(origin.tr, solo_games())))
+        await self._deliver_to(
+            origin, replies.say(origin.chat_id, replies.play_menu(origin.tr, solo_games()))
+        )
         await pipeline.run(cmd.HandsBack(who), origin)
 
     async def play_pressed(self, origin: Origin) -> None:
@@ -117,17 +126,17 @@ class Replies:
         pipeline, who = self.pipeline, self._person(origin)
         answer = AnswerPress(origin.query_id) if origin.query_id is not None else None
         if (await pipeline.run(cmd.HandsBack(who, solo_only=True), _no_answer(origin))).counted:
-            await self._deliver(*(answer,) if answer else ())
+            await self._deliver_to(origin, *(answer,) if answer else ())
             return
         rendered = replies.play_menu(origin.tr, solo_games())
         in_private = origin.message_id is not None and origin.chat_id == who.user_id
         if in_private and not await pipeline.running(who.user_id):
             assert origin.message_id is not None
-            await self._deliver(*replies.setup_page(origin.chat_id, origin.message_id, rendered))
+            await self._deliver_to(origin, *replies.setup_page(origin.chat_id, origin.message_id, rendered))
         else:
-            await self._deliver(replies.say(who.user_id, rendered))
+            await self._deliver_to(origin, replies.say(who.user_id, rendered))
             await pipeline.run(cmd.HandsBack(who), _no_answer(origin))
-        await self._deliver(*(answer,) if answer else ())
+        await self._deliver_to(origin, *(answer,) if answer else ())
 
     async def solo_step(self, origin: Origin, kind: str, step: SoloStep, opponents: int, level: str) -> None:
         """The solo set-up's buttons: the number of opponents, then their level (which starts the game in this
@@ -147,27 +156,31 @@ class Replies:
         game = next(g for g in games if g.kind == kind)
         count = opponents if step is SoloStep.OPPONENTS else 0
         rendered = replies.solo_setup(origin.tr, games, game, count)
-        await self._deliver(*replies.setup_page(origin.chat_id, origin.message_id, rendered))
+        await self._deliver_to(origin, *replies.setup_page(origin.chat_id, origin.message_id, rendered))
         await self._answer(origin)
 
     async def group_start(self, origin: Origin) -> None:
         """/start in a group (also the bot just added through «👥 Добавить в группу»): how to play here."""
         commands = [f"/{p.command}" for p in plugins()]
-        await self._deliver(
-            replies.group_start(origin.tr, commands, self.username, origin.chat_id, origin.thread_id)
+        await self._deliver_to(
+            origin, replies.group_start(origin.tr, commands, self.username, origin.chat_id, origin.thread_id)
         )
 
     async def menu(self, origin: Origin) -> None:
         """Anything else written in private: the short menu."""
-        await self._deliver(replies.menu(origin.tr, self.username, rules_library().first.id, origin.chat_id))
+        await self._deliver_to(
+            origin, replies.menu(origin.tr, self.username, rules_library().first.id, origin.chat_id)
+        )
 
     async def elsewhere(self, origin: Origin, command: str, *, group_only: bool) -> None:
         """A command meant for the other kind of chat: where it works, with the button that gets there."""
         if group_only:
-            await self._deliver(replies.group_only(origin.tr, command, self.username, origin.chat_id))
+            await self._deliver_to(
+                origin, replies.group_only(origin.tr, command, self.username, origin.chat_id)
+            )
         else:
             reply = replies.private_only(origin.tr, command, self.username, origin.chat_id, origin.thread_id)
-            await self._deliver(reply)
+            await self._deliver_to(origin, reply)
 
     async def new_menu(self, origin: Origin) -> None:
         """/new in a group: each game's choices."""
@@ -176,7 +189,7 @@ class Replies:
             [(label, NewCb(kind=p.kind, choice=choice).pack()) for label, choice in p.new_choices(tr)]
             for p in plugins()
         ]
-        await self._deliver(replies.new_menu(tr, games, origin.chat_id, origin.thread_id))
+        await self._deliver_to(origin, replies.new_menu(tr, games, origin.chat_id, origin.thread_id))
 
     async def new_choice(self, origin: Origin, kind: str, choice: str) -> None:
         """/new's button: the chosen game's lobby, with the options of that choice (groups only)."""
@@ -206,7 +219,7 @@ class Replies:
         parsed = parse_start_payload(payload)
         game_id = game_id_of(parsed[1]) if parsed is not None else None
         if parsed is None or game_id is None:
-            await self._deliver(replies.say(origin.chat_id, _rendered(Answer.NO_GAME, origin)))
+            await self._deliver_to(origin, replies.say(origin.chat_id, _rendered(Answer.NO_GAME, origin)))
             return
         if parsed[0] is not DeepLink.JOIN:
             await pipeline.run(cmd.ShowHand(game_id, who), origin)
@@ -222,9 +235,13 @@ class Replies:
         )
         if game is not None and game.mode is GameMode.GROUP and title:
             tr = origin.tr
-            await self._deliver(replies.joined(title, tr.t(f"game-{game.kind}"), tr, origin.chat_id))
+            await self._deliver_to(
+                origin, replies.joined(title, tr.t(f"game-{game.kind}"), tr, origin.chat_id)
+            )
         else:
-            await self._deliver(replies.say(origin.chat_id, _rendered(done.answer or Answer.JOINED, origin)))
+            await self._deliver_to(
+                origin, replies.say(origin.chat_id, _rendered(done.answer or Answer.JOINED, origin))
+            )
 
     async def score(self, origin: Origin, *, as_text: bool) -> None:
         """/score: the score sheet's picture anew below — in a group of its game, in private of each game one
@@ -244,8 +261,8 @@ class Replies:
     # --- figures ---------------------------------------------------------------------------------------------
 
     async def help(self, origin: Origin) -> None:
-        await self._deliver(
-            replies.help_(rules_library(), origin.tr, self.username, origin.chat_id, origin.thread_id)
+        await self._deliver_to(
+            origin, replies.help_(rules_library(), origin.tr, self.username, origin.chat_id, origin.thread_id)
         )
 
     async def stats(self, origin: Origin) -> None:
@@ -255,7 +272,9 @@ class Replies:
         figures = await repo.user_stats(self.pipeline.db, who.user_id)
         name = None if origin.chat_id == who.user_id else who.name
         games = [(p.kind, p.button(tr)) for p in plugins()]
-        await self._deliver(replies.stats(figures, games, tr, name, origin.chat_id, origin.thread_id))
+        await self._deliver_to(
+            origin, replies.stats(figures, games, tr, name, origin.chat_id, origin.thread_id)
+        )
 
     async def top(self, origin: Origin) -> None:
         """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
@@ -263,7 +282,7 @@ class Replies:
         tops = [
             (p.button(tr), await repo.chat_top(self.pipeline.db, origin.chat_id, p.kind)) for p in plugins()
         ]
-        await self._deliver(replies.top(tops, tr, origin.chat_id, origin.thread_id))
+        await self._deliver_to(origin, replies.top(tops, tr, origin.chat_id, origin.thread_id))
 
     async def admin(self, origin: Origin, argument: str) -> bool:
         """``/admin`` (the figures) or ``/admin <user id>`` (that person's latest troubles), for an operator;
@@ -276,7 +295,9 @@ class Replies:
         if argument.lstrip("-").isdigit():
             user_id = int(argument)
             kept = [(t.at, t.what, t.chat_id, t.game_id) for t in operator.troubles_of(user_id)]
-            await self._deliver(replies.admin_troubles(tr, user_id, kept, origin.chat_id, origin.thread_id))
+            await self._deliver_to(
+                origin, replies.admin_troubles(tr, user_id, kept, origin.chat_id, origin.thread_id)
+            )
             return True
         waiting, age = operator.backlog()
         figures = replies.Figures(
@@ -291,7 +312,7 @@ class Replies:
             failures=operator.failures_within(3600.0),
             masters={kind: backend for kind, backend in backends().items() if is_hosted(kind)},
         )
-        await self._deliver(replies.admin_figures(tr, figures, origin.chat_id, origin.thread_id))
+        await self._deliver_to(origin, replies.admin_figures(tr, figures, origin.chat_id, origin.thread_id))
         return True
 
     # --- the languages ----------------------------------------------------------------------------------------
@@ -305,17 +326,17 @@ class Replies:
         chat_id, thread_id = origin.chat_id, origin.thread_id
         current = await pipeline.store.languages.of(chat_id)
         if chat_id < 0 and not await self._admin(origin):
-            await self._deliver(replies.lang_not_yours(origin.tr, current, chat_id, thread_id))
+            await self._deliver_to(origin, replies.lang_not_yours(origin.tr, current, chat_id, thread_id))
             return
         if choice is None:
             reply = replies.lang_choice(
                 origin.tr, current, unknown=words.strip(), chat_id=chat_id, thread_id=thread_id
             )
-            await self._deliver(reply)
+            await self._deliver_to(origin, reply)
             return
         chosen = None if choice == AUTO_LANG else Locale(choice)
         await pipeline.store.languages.choose(chat_id, chosen)
-        await self._deliver(replies.lang_chosen(chosen, origin.language_code, chat_id, thread_id))
+        await self._deliver_to(origin, replies.lang_chosen(chosen, origin.language_code, chat_id, thread_id))
 
     async def lang_pressed(self, origin: Origin, lang: str) -> None:
         if origin.message_id is None:
@@ -326,8 +347,8 @@ class Replies:
             return
         chosen = None if lang == AUTO_LANG else Locale(lang)
         await self.pipeline.store.languages.choose(origin.chat_id, chosen)
-        await self._deliver(
-            *replies.lang_page(chosen, origin.language_code, origin.chat_id, origin.message_id)
+        await self._deliver_to(
+            origin, *replies.lang_page(chosen, origin.language_code, origin.chat_id, origin.message_id)
         )
         await self._answer(origin)
 
@@ -362,14 +383,14 @@ class Replies:
             thread_id=origin.thread_id,
             user_id=origin.user_id,
         )
-        await self._deliver(order)
+        await self._deliver_to(origin, order)
 
     async def rules_start(self, origin: Origin, section: str) -> None:
         """``t.me/<bot>?start=r_<section>``: the whole section, with every button, in the private chat."""
         await self.pipeline.run(cmd.Seen(self._person(origin), started=True), origin)
         library = rules_library()
         shown = section if library.has(section) else library.first.id
-        await self._deliver(replies.rules_section(library, shown, origin.tr, origin.user_id))
+        await self._deliver_to(origin, replies.rules_section(library, shown, origin.tr, origin.user_id))
 
     async def rules_pressed(
         self, origin: Origin, section: str, game_key: str, *, page: bool, shown: bool
@@ -418,7 +439,7 @@ class Replies:
         log.info(
             "rules inline query from %s: %r -> %d results", origin.user_id, words[:80], len(answer.results)
         )
-        await self._deliver(answer)
+        await self._deliver_to(origin, answer)
 
     # --- looking ahead and back with «мастер» ------------------------------------------------------------------
 
@@ -452,7 +473,7 @@ class Replies:
             await self.pipeline.refused(said, origin, game_id)
             return
         if origin.query_id is not None:
-            await self._deliver(AnswerPress(origin.query_id, said, alert=True))
+            await self._deliver_to(origin, AnswerPress(origin.query_id, said, alert=True))
 
     async def review_of(self, game_id: int, user_id: int, tr: Translator) -> Rendered | Refusal:
         """«🔍 Разбор партии» drawn: the person's moves in the finished game where «мастер» would have gained most,
@@ -480,18 +501,18 @@ class Replies:
         user_id = origin.user_id
         slot = review_slot(game_id, user_id)
         if self.pipeline.outbox.message_id(slot) is not None:
-            await self._deliver(*_answered(origin, Answer.REVIEW_SHOWN))
+            await self._deliver_to(origin, *_answered(origin, Answer.REVIEW_SHOWN))
             return
         rendered = await self.review_of(game_id, user_id, origin.tr)
         if isinstance(rendered, Refusal):
             await self.pipeline.refused(rendered, origin, game_id)
             return
-        await self._deliver(Show(slot, user_id, rendered.text, rendered.markup))
+        await self._deliver_to(origin, Show(slot, user_id, rendered.text, rendered.markup))
         await self._answer(origin)
 
     async def unknown_press(self, origin: Origin) -> None:
         """A press no other handler accepts (forged, or a button of an older bot): a short hint, not a spinner."""
-        await self._deliver(*_answered(origin, Answer.MALFORMED))
+        await self._deliver_to(origin, *_answered(origin, Answer.MALFORMED))
 
 
 def _answered(origin: Origin, answer: Answer) -> list[Order]:

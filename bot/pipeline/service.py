@@ -194,7 +194,8 @@ class Pipeline:
         if not self.refusals.allow(origin.chat_id, origin.thread_id, origin.command, reason, person):
             log.info("chat %s: refusal %s to %s merged with the last one", origin.chat_id, reason, what)
             return
-        await self.outbox.deliver([answers.refused_command(refusal, origin.chat_id, origin.thread_id, tr)])
+        refused = answers.refused_command(refusal, origin.chat_id, origin.thread_id, tr, origin.user_id)
+        await self.outbox.deliver([refused])
 
     async def failed(self, origin: Origin, exc: BaseException, game_id: int = 0) -> None:
         """Anything that went wrong unexpectedly: logged with its traceback and who met it, reported to the

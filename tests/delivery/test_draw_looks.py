@@ -149,7 +149,7 @@ def test_the_sheet_asked_once_a_deal_ended_is_its_photo_anew_in_that_chat() -> N
 
 def test_the_history_is_a_text_file_in_the_chat_it_was_asked_in() -> None:
     game = played_out()
-    for chat, priority in ((GROUP, Priority.LOW), (BORIS.user_id, None)):
+    for chat, priority in ((GROUP, Priority.ASKED), (BORIS.user_id, None)):
         decision = people.send_history(SendHistory(BORIS, GAME_ID, chat), game)
         file = shown(change(game, decision).orders, f"y{GAME_ID}:{chat}")
         assert isinstance(file.media, TextFile) and file.media.name.endswith(".txt")

@@ -169,6 +169,7 @@ class Outbox:
         after: Iterable[int] = (),
         paced: bool = False,
         media: Media | None = None,
+        asker: int = 0,
     ) -> None:
         """The live message ``slot`` should now read ``text``; ``resend`` sends it anew, below (a notification).
 
@@ -178,6 +179,7 @@ class Outbox:
         ``after``: ids of notices to other chats this content must not overtake.
         ``paced``: at most one call per ``paced_interval`` for this message (a group's table).
         ``media``: a photo or a document, ``text`` its caption (a slot keeps one kind of message).
+        ``asker``: the member whose question it answers (:attr:`Priority.ASKED`: answered in turn).
         """
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
@@ -203,7 +205,7 @@ class Outbox:
         pending.offers_moves = priority is Priority.TURN
         now = self.clock.now()
         pending.paced = paced and not resend
-        queue.add(slot, now, priority, self.sent.ready(slot, now) if pending.paced else now)
+        queue.add(slot, now, priority, self.sent.ready(slot, now) if pending.paced else now, asker=asker)
         self.scheduler.kick()
 
     def drop(self, slot: str, chat_id: int) -> None:
@@ -223,8 +225,9 @@ class Outbox:
         """The live messages whose slot starts with ``prefix``, as Telegram last accepted them."""
         return await self.live.with_prefix(prefix)
 
-    def post(self, notices: Iterable[Notice], *, priority: Priority | None = None) -> None:
-        """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`)."""
+    def post(self, notices: Iterable[Notice], *, priority: Priority | None = None, asker: int = 0) -> None:
+        """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`); ``asker``: the
+        member whose question they answer."""
         now = self.clock.now()
         for notice in notices:
             queue = self.scheduler.queue(notice.chat_id)
@@ -232,7 +235,12 @@ class Outbox:
                 continue
             queue.notices[notice.id] = notice
             self.scheduler.unsent.add(notice.id)
-            queue.add(notice.id, now, priority if priority is not None else default_priority(notice.chat_id))
+            queue.add(
+                notice.id,
+                now,
+                priority if priority is not None else default_priority(notice.chat_id),
+                asker=asker,
+            )
             self.scheduler.kick()
 
     def hurry_deletions(self, chat_id: int) -> None:
@@ -280,8 +288,10 @@ class Outbox:
         *,
         thread_id: int = 0,
         priority: Priority | None = None,
+        asker: int = 0,
     ) -> None:
-        """A one-off message (a reply to a command): stored, then sent within the chat's limits."""
+        """A one-off message (a reply to a command): stored, then sent within the chat's limits (``asker``: the
+        member whose question it answers)."""
         if chat_id in self.refused:
             return  # the bot may not write there; a reply kept for later would come out of place
         dumped = markup.model_dump_json(exclude_none=True) if markup else None
@@ -289,7 +299,7 @@ class Outbox:
         batch = Batch()
         stored.add_notice(batch, notice, self.clock.now())
         await self.db.write(batch)
-        self.post([notice], priority=priority)
+        self.post([notice], priority=priority, asker=asker)
 
     def adopt(self, slot: str, chat_id: int, message_id: int) -> None:
         """Make an existing message (e.g. the one whose button started a game) the live message of ``slot``."""
@@ -341,6 +351,7 @@ class Outbox:
                     after=order.after,
                     paced=order.paced,
                     media=order.media,
+                    asker=order.asker,
                 )
             elif isinstance(order, Post):
                 self.post(order.notices, priority=order.priority)
@@ -365,6 +376,7 @@ class Outbox:
                     order.markup,
                     thread_id=order.thread_id,
                     priority=order.priority,
+                    asker=order.asker,
                 )
             elif isinstance(order, AnswerPress):
                 self.answers.answer(

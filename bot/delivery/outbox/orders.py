@@ -27,6 +27,8 @@ class Show:
     after: tuple[int, ...] = ()
     paced: bool = False
     media: Media | None = None
+    asker: int = 0
+    """The member whose question it answers (with :attr:`Priority.ASKED`: answered in turn with the others)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +85,8 @@ class Reply:
     markup: InlineKeyboardMarkup | None = None
     thread_id: int = 0
     priority: Priority | None = None
+    asker: int = 0
+    """The member whose question it answers (with :attr:`Priority.ASKED`: answered in turn with the others)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,6 +5,7 @@ which offer no moves, and when each paced message (a group's table) was last cha
 from __future__ import annotations
 
 import hashlib
+import math
 from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -33,8 +34,13 @@ class Priority(IntEnum):
     CLEANUP = 3
     """Deleting old messages (in batches, see :data:`LAZY_BATCH`), unless the budget is short."""
     LOW = 4
-    """Low stakes: a lobby, a reply to a command in a group. A burst of them (a thousand groups opening lobbies
-    at once) waits behind the calls of games in play instead of holding up their next hand."""
+    """Low stakes: a lobby. A burst of them (a thousand groups opening lobbies at once) waits behind the calls of
+    games in play instead of holding up their next hand."""
+    ASKED = 5
+    """An answer to what a member asked in a group (a command's reply, their rules message, the throttle's note):
+    as low as a lobby among chats, and in its own group behind every message of the group's games, within the
+    share of the group's minute the games leave (:data:`KEPT_FOR_GAMES`); the members who asked are answered in
+    turn, so one member's questions wait behind that member's own, not the group's."""
 
 
 HEADSTART: Final = {
@@ -43,6 +49,7 @@ HEADSTART: Final = {
     Priority.TABLE: 2.0,
     Priority.CLEANUP: 1.0,
     Priority.LOW: 60.0,
+    Priority.ASKED: 60.0,
 }
 """Clock seconds a call of each priority is served ahead of a less urgent one asked for at the same moment.
 
@@ -50,6 +57,17 @@ A table asked for 2 s before a hand goes first: every call keeps its place in th
 low-stakes call waits behind every game's call asked less than a minute after it: a burst of 1,000 lobbies
 (33 s of the bot's whole budget) is served in the time games leave unused, and none waits more than a minute
 behind them."""
+KEPT_FOR_GAMES: Final = 6
+"""Places of a group's minute (20) answers to its members leave free beyond their own share: however much its
+members ask, the group's games have these for their tables, deal ends and lobbies (a paced table takes 12 a
+minute at most) ..."""
+ANSWERS_SHARE: Final = 6
+"""... and the answers' own share: this many a minute go whatever the games take (the window permitting), so a
+busy game does not silence its group either."""
+ANSWERS_WINDOW: Final = 60.0
+"""Clock seconds over which the answers' share is counted."""
+ASKERS_KEPT: Final = 64
+"""Askers of one chat whose last answer is remembered before those with nothing waiting are forgotten."""
 DELETE_BATCH: Final = 100
 """Message ids one ``deleteMessages`` call takes."""
 DOOMED_KEPT: Final = 300
@@ -196,6 +214,14 @@ class ChatQueue:
     ready_key: str | int | None = None
     _ranked: tuple[float, float] | None = None
     """The last :meth:`rank`: its ``served`` and the rank (forgotten on every change)."""
+    askers: dict[str | int, int] = field(default_factory=dict)
+    """Who asked each pending :attr:`Priority.ASKED` item (0: unknown) ..."""
+    answered: dict[int, int] = field(default_factory=dict)
+    """... and the turn each asker was last answered at (the chat's count of answers): the asker answered longest
+    ago goes first."""
+    turns: int = 0
+    answers: deque[float] = field(default_factory=deque)
+    """Clock times of the answers to members sent within the latest :data:`ANSWERS_WINDOW`."""
 
     def __bool__(self) -> bool:
         return bool(self.order or self.to_delete)
@@ -204,10 +230,14 @@ class ChatQueue:
     def has_items(self) -> bool:
         return bool(self.order)
 
-    def add(self, key: str | int, now: float, priority: Priority, ready: float = 0.0) -> None:
+    def add(
+        self, key: str | int, now: float, priority: Priority, ready: float = 0.0, *, asker: int = 0
+    ) -> None:
         """Queue ``key`` (its content is already in ``lives`` or ``notices``), or make it more urgent;
-        ``ready``: not before this clock time (a paced message)."""
+        ``ready``: not before this clock time (a paced message); ``asker``: the member whose question it answers."""
         self.changed()
+        if asker:
+            self.askers[key] = asker
         asked = self.asked.get(key)
         if asked is not None:
             self.asked[key] = (min(asked[0], max(now, ready)), min(asked[1], priority))
@@ -222,11 +252,33 @@ class ChatQueue:
         self._ranked = None
 
     def next_key(self, now: float) -> str | int | None:
-        """The first pending item whose time has come (a paced table's may be later, see ``add``)."""
+        """The first pending item whose time has come (a paced table's may be later, see ``add``); an answer to a
+        member (:attr:`Priority.ASKED`) only when no other item's has, and of those the one of the asker answered
+        longest ago (the first asked, among one asker's)."""
+        answer: str | int | None = None
+        answer_turn = 0
         for key in self.order:
-            if self.asked[key][0] <= now:
+            at, priority = self.asked[key]
+            if at > now:
+                continue
+            if priority is not Priority.ASKED:
                 return key
-        return None
+            turn = self.answered.get(self.askers.get(key, 0), 0)
+            if answer is None or turn < answer_turn:
+                answer, answer_turn = key, turn
+        return answer
+
+    def share_back(self, now: float) -> float:
+        """Clock time the answers to members are within their own share again (``now`` if they are)."""
+        while self.answers and self.answers[0] <= now - ANSWERS_WINDOW:
+            self.answers.popleft()
+        if len(self.answers) < ANSWERS_SHARE:
+            return now
+        return self.answers[len(self.answers) - ANSWERS_SHARE] + ANSWERS_WINDOW
+
+    def goes_first(self, key: str | int | None) -> bool:
+        """``key`` is the chat's next call whenever its other items come due (none would go before it)."""
+        return key is None or key == self.next_key(math.inf)
 
     def next_time(self) -> float:
         """The clock time the earliest pending item may go."""
@@ -247,10 +299,19 @@ class ChatQueue:
             del self.order[position]
             self.order.append(key)
 
-    def pop(self, key: str | int) -> tuple[Item, tuple[float, Priority]]:
+    def pop(self, key: str | int, now: float = 0.0) -> tuple[Item, tuple[float, Priority]]:
+        """Take ``key`` out to be sent (at ``now``)."""
         self.changed()
         self.order.remove(key)
         asked = self.asked.pop(key)
+        asker = self.askers.pop(key, 0)
+        if asked[1] is Priority.ASKED:
+            self.answers.append(now)
+            self.turns += 1
+            self.answered[asker] = self.turns
+            if len(self.answered) > ASKERS_KEPT:  # only the askers still waiting matter
+                waiting = set(self.askers.values())
+                self.answered = {a: t for a, t in self.answered.items() if a in waiting}
         item: Item = self.lives.pop(key) if isinstance(key, str) else self.notices.pop(key)
         return item, asked
 
@@ -258,6 +319,7 @@ class ChatQueue:
         """Forget a pending live message (it needs no call any more)."""
         self.changed()
         self.lives.pop(key, None)
+        self.askers.pop(key, None)
         if self.asked.pop(key, None) is not None:
             self.order.remove(key)
 
@@ -321,6 +383,7 @@ class ChatQueue:
         self.lives.clear()
         self.notices.clear()
         self.asked.clear()
+        self.askers.clear()
         self.to_delete.clear()
         self.urgent_since = None
 

@@ -5,7 +5,8 @@ One loop hands out the bot's ~30 calls a second. Each chat with something pendin
 :class:`Priority` (a turn notice goes before a hand, a hand before a group table; old messages are
 deleted in batches, only while the budget has room) and never earlier than the chat's previous call — so
 chats take turns, and a table that waited long enough goes before a newer hand: nothing starves. A chat is
-skipped while its own windows (one call a second, 20 a minute into a group) are full, while a call to it is on
+skipped while its own windows (one call a second, 20 a minute into a group — of which an answer to a member
+leaves the games :data:`~bot.delivery.outbox.queue.KEPT_FOR_GAMES`) are full, while a call to it is on
 its way, while it backs off, or while all it has is a paced table whose time has not come.
 
 The rate windows it keeps to (:class:`RateLimiter`: per chat, per group and for the whole bot, on the bot's
@@ -25,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.clock import Clock
-from bot.delivery.outbox.queue import ChatQueue
+from bot.delivery.outbox.queue import KEPT_FOR_GAMES, ChatQueue, Priority
 
 log = logging.getLogger(__name__)
 
@@ -144,9 +145,13 @@ class CallScheduler:
         else:
             until = queue.deletions_due()
         until = max(until, queue.retry_at, now + self.limiter.chat_wait(queue.chat_id, now))
+        if key is not None and queue.asked[key][1] is Priority.ASKED and is_group(queue.chat_id):
+            # beyond their own share, answers to members leave the games their places
+            beyond = now + self.limiter.chat_wait(queue.chat_id, now, keep=KEPT_FOR_GAMES)
+            until = max(until, min(queue.share_back(now), beyond))
         if until > now:
             queue.idle_until = until
-        elif key is None or key == queue.order[0]:
+        elif queue.goes_first(key):
             queue.ready, queue.ready_key = True, key
         return until, key
 
@@ -229,13 +234,15 @@ class _Window:
         self.in_flight = 0
         """Calls on their way: each holds a place until it is answered (then it counts from the answer on)."""
 
-    def wait(self, now: float) -> float:
+    def wait(self, now: float, keep: int = 0) -> float:
+        """Clock seconds until one more call fits, leaving ``keep`` places free for others."""
         while self.stamps and self.stamps[0] <= now - self.length:
             self.stamps.popleft()
         taken = len(self.stamps) + self.in_flight
-        if taken < self.capacity:
+        capacity = max(1, self.capacity - keep)
+        if taken < capacity:
             return 0.0
-        expiring = taken - self.capacity  # this many answered calls must leave the window first
+        expiring = taken - capacity  # this many answered calls must leave the window first
         if expiring >= len(self.stamps):
             return IN_FLIGHT_WAIT
         return self.stamps[expiring] + self.length - now
@@ -310,15 +317,16 @@ class RateLimiter:
             if is_group(chat_id):
                 bisect.insort(self._group_window(chat_id).stamps, min(stamp, now))
 
-    def chat_wait(self, chat_id: int, now: float) -> float:
-        """Clock seconds until one more call to ``chat_id`` fits its own windows (the bot's aside)."""
+    def chat_wait(self, chat_id: int, now: float, *, keep: int = 0) -> float:
+        """Clock seconds until one more call to ``chat_id`` fits its own windows (the bot's aside); ``keep``:
+        leaving that many places of a group's minute free (for its games)."""
         key = ("chat", chat_id)
         window = self._windows.get(key)
         wait = window.wait(now) if window is not None else 0.0
         if is_group(chat_id):
             group = self._windows.get(("group", chat_id))
             if group is not None:
-                wait = max(wait, group.wait(now))
+                wait = max(wait, group.wait(now, keep))
         return wait
 
     def global_wait(self, now: float) -> float:

@@ -115,7 +115,7 @@ class ChatServer:
             finally:
                 self.outbox.limiter.restamp(chat_id, stamp)
             return
-        item, asked = queue.pop(key)
+        item, asked = queue.pop(key, self.outbox.clock.now())
         if isinstance(item, Live):
             try:
                 known = await self.outbox.live.recall(item.slot)

@@ -1,0 +1,138 @@
+"""Chatter in a group does not hold up its game or its other members (issue 51, point 5): the game's own messages
+go ahead of the answers to members' commands in the group's 20 a minute, and the members who ask are answered in
+turn, so a few members asking again and again slow down themselves, not the party's table or someone else's
+question.
+
+In-process, on the test's clock (seconds below are the bot's clock): a two-player party moves every few seconds
+while members ask. The figures are printed (``-rP``): before the change the table waited up to 24.1 s behind
+three members' ``/rules``."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tests.bot.conftest import BotRunner, Running, start_party, take_turn, turn_message
+from tests.fakebot import FakeChat, FakeTelegram, FakeUser
+from tests.fakebot.server import ApiError, Params
+
+TABLE_WAIT = 16.0
+"""Clock seconds a move may wait to show on the group's table: the table is paced (one edit in 5 s), a group
+takes one message a second and 20 a minute (24.1 s before the change, 13.8 s after)."""
+ANSWER_WAIT = 15.0
+"""Clock seconds a member's first question may wait for its answer while others chatter (13.1 s at most before
+the change, 12.9 s after: a guard that the table's place is not taken from the members)."""
+
+
+@dataclass
+class GroupCalls:
+    """The bot's sends and edits into one group, each with the clock time it was made at."""
+
+    tg: FakeTelegram
+    chat_id: int
+    made: list[tuple[float, dict[str, str | None]]] = field(default_factory=list)
+
+    def on_call(self, method: str, params: Params, result: object, error: ApiError | None, at: float) -> None:
+        if error is None and params.chat_id == self.chat_id and method.startswith(("send", "edit")):
+            assert self.tg.driver is not None
+            self.made.append((self.tg.driver.clock.now(), {k: params.str_(k) for k in params.raw}))
+
+    def on_update(self, update: object, at: float) -> None:
+        pass
+
+    def first(self, since: float, shows: Callable[[dict[str, str | None]], bool]) -> float | None:
+        """The clock time of the first call since ``since`` that ``shows`` something."""
+        return next((t for t, params in self.made if t >= since and shows(params)), None)
+
+
+def table_of(game: str) -> Callable[[dict[str, str | None]], bool]:
+    """A call that shows the game's table (its buttons name the game)."""
+    return lambda params: f":{game}:" in (params.get("reply_markup") or "")
+
+
+def stats_of(user: FakeUser) -> Callable[[dict[str, str | None]], bool]:
+    return lambda params: f"Статистика: {user.full_name}" in (params.get("text") or "")
+
+
+@dataclass
+class Group:
+    tg: FakeTelegram
+    running: Running
+    group: FakeChat
+    calls: GroupCalls
+    game: str
+    players: list[FakeUser]
+
+    def now(self) -> float:
+        return self.running.app.clock.now()
+
+    async def sleep(self, seconds: float) -> None:
+        await self.tg.sleep(self.running.app.clock.real(seconds))
+
+    async def waited(self, since: float, shows: Callable[[dict[str, str | None]], bool], what: str) -> float:
+        """Clock seconds from ``since`` until a call shows ``what`` (waited for, a minute and a half at most)."""
+        await self.tg.wait_for(lambda: self.calls.first(since, shows) is not None, timeout=3, what=what)
+        shown = self.calls.first(since, shows)
+        assert shown is not None
+        return shown - since
+
+    async def play(self, until: float, waits: list[float]) -> None:
+        """The players move, one move every 3 s, until ``until``: how long each move took to show on the table."""
+        while self.now() < until:
+            mover = next((u for u in self.players if turn_message(u) is not None), None)
+            if mover is None:
+                await self.sleep(0.5)
+                continue
+            await self.sleep(3.0)
+            moved = self.now()
+            await take_turn(self.tg, mover)
+            waits.append(await self.waited(moved, table_of(self.game), "the move on the table"))
+
+
+async def group_with_party(
+    tg: FakeTelegram, bot_runner: BotRunner, members: list[str]
+) -> tuple[Group, list[FakeUser]]:
+    running = await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    others = [tg.add_user(name) for name in members]
+    group = tg.add_group("Друзья", [anna, boris, *others], admins=[anna])
+    calls = GroupCalls(tg, group.id)
+    tg.observer = calls
+    game = await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: turn_message(anna) or turn_message(boris), what="a turn")
+    return Group(tg, running, group, calls, game, [anna, boris]), others
+
+
+async def test_three_members_asking_again_and_again_hold_up_neither_the_table_nor_another_member(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    party, members = await group_with_party(tg, bot_runner, ["Глеб", "Дима", "Егор", "Вера", "Жанна", "Зоя"])
+    chatters, askers = members[:3], members[3:]
+    end = party.now() + 100
+
+    async def chatter(user: FakeUser, offset: float) -> None:
+        await party.sleep(offset)
+        while party.now() < end:
+            await user.send(party.group, "/rules")
+            await party.sleep(3.4)
+
+    answers: list[float] = []
+
+    async def ask() -> None:
+        for user in askers:  # each asks once, 25 s apart, while the chatter goes on
+            await party.sleep(25)
+            asked = party.now()
+            await user.send(party.group, "/stats")
+            answers.append(await party.waited(asked, stats_of(user), f"{user.full_name}'s /stats"))
+
+    table: list[float] = []
+    await asyncio.gather(
+        *(chatter(u, 1.1 * i) for i, u in enumerate(chatters)), party.play(end, table), ask()
+    )
+    print(
+        f"3 members /rules every 3.4 s: the table waited {max(table):.1f} s at most ({len(table)} moves), "
+        f"another member's /stats {', '.join(f'{a:.1f}' for a in answers)} s"
+    )
+    assert max(table) <= TABLE_WAIT, table
+    assert max(answers) <= ANSWER_WAIT, answers
