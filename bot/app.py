@@ -44,6 +44,7 @@ from bot.pipeline.thinker import Thinker
 from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import check_texts, open_database
 from bot.storage import Database
+from bot.systemd import Notifier
 from bot.telegram import TELEGRAM_TIMEOUT, ask_telegram, make_bot
 from bot.version import version
 from bot.views import bot_commands
@@ -72,6 +73,8 @@ class App:
     health: Health
     operator: Operator
     ops: OpsServer | None = None
+    systemd: Notifier = field(default_factory=Notifier)
+    """systemd told of the start, the stop and that the loop runs (the unit's watchdog), under systemd."""
     webapp: WebApp | None = None
     """The Mini App's routes (``WEBAPP_URL`` set), served by :func:`serve_page` while the bot runs."""
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
@@ -164,6 +167,8 @@ async def build_app(
     dispatcher.include_routers(*routers())
     app = App(settings, bot, db, clock, outbox, pipeline, dispatcher, throttle, guards, health, operator)
     app.texts = texts
+    # The loop beats from here on, through the start-up's waits: a slow start is no blocked loop.
+    app.tasks.append(asyncio.create_task(keep_beating(health, outbox, db, app.systemd), name="beat"))
     if settings.webapp_url:
         link = (
             f"https://t.me/{me.username}/{settings.webapp_name}"
@@ -210,7 +215,6 @@ async def on_startup(app: App) -> None:
     await app.outbox.start()
     await app.pipeline.thinker.start()
     app.resumed = await app.pipeline.resume()
-    app.tasks.append(asyncio.create_task(keep_beating(app.health, app.outbox, app.db), name="beat"))
     app.tasks.append(asyncio.create_task(app.operator.keep_pruning(), name="prune"))
     if app.settings.heartbeat_every > 0:
         app.tasks.append(asyncio.create_task(heartbeat(app), name="heartbeat"))
@@ -275,6 +279,7 @@ async def heartbeat(app: App) -> None:
 
 
 async def on_shutdown(app: App) -> None:
+    app.systemd.stopping()
     for task in app.tasks:
         task.cancel()
     await asyncio.gather(*app.tasks, return_exceptions=True)
@@ -313,6 +318,8 @@ async def run(settings: Settings, *, session: BaseSession | None = None) -> None
                 await _delete_webhook(app.bot)
                 await poll(app)
         finally:
+            for task in app.tasks:  # a start that failed before the shut-down could cancel them
+                task.cancel()
             if app.ops is not None:
                 app.ops.close()
             if page is not None:
@@ -404,7 +411,7 @@ async def run_webhook(app: App) -> None:
     from aiogram.webhook.aiohttp_server import setup_application
     from aiohttp import web
 
-    from bot.webhook import WebhookHandler
+    from bot.webhook import WebhookHandler, watch_webhook
 
     settings = app.settings
     secret = settings.webhook_secret.get_secret_value() if settings.webhook_secret else None
@@ -451,6 +458,17 @@ async def run_webhook(app: App) -> None:
                 f"Telegram did not take the webhook {settings.webhook_url}{settings.webhook_path}: {exc} "
                 "(check WEBHOOK_URL: a public https:// address that reaches this port)",
             ) from exc
+        app.health.webhook.url = f"{settings.webhook_url}{settings.webhook_path}"
+        app.health.ready = True
+        traffic = app.operator.traffic
+        app.tasks.append(
+            asyncio.create_task(
+                watch_webhook(
+                    app.bot, app.health.webhook, lambda: traffic.last_update, settings.webhook_check_every
+                ),
+                name="webhook-info",
+            )
+        )
         log_started(app)
         stopped = asyncio.create_task(stop.wait())
         fatal = asyncio.create_task(app.health.on_fatal.wait())

@@ -6,6 +6,9 @@ succeeded. ``/healthz`` and ``/metrics`` are served by a small HTTP server on a 
 (:class:`bot.ops_server.OpsServer`): a blocked event loop cannot answer anything, but the thread can still say that it is
 blocked, and for how long. ``/healthz`` answers 200 ``ok`` or 503 with the reasons, one a line:
 
+- ``starting``: the bot has not yet taken its first update: in polling mode no ``getUpdates`` has been answered
+  (aiogram polls once the start-up is done), in webhook mode Telegram has not yet taken the webhook. Meanwhile
+  the other checks but ``loop`` and ``delivery`` hold too (a conflict, failing polls, the database);
 - ``loop``: the loop has not beaten for ``stall`` seconds (a handler that blocks it, a runaway computation);
 - ``polling``: in polling mode, no ``getUpdates`` has succeeded for ``api_limit`` seconds — it failed (the Bot
   API unreachable, a 5xx) or never came back (the polling task is dead); a failed poll does not count;
@@ -15,6 +18,10 @@ blocked, and for how long. ``/healthz`` answers 200 ``ok`` or 503 with the reaso
 - ``delivery``: messages wait in the outbox and no call to the Bot API has succeeded for ``api_limit`` seconds;
 - ``database``: the database cannot be written (read-only, the disk full, the file deleted) — at once —, or has
   been locked by another process for ``api_limit`` seconds;
+- ``webhook``: in webhook mode, Telegram's ``getWebhookInfo`` (asked every ``WEBHOOK_CHECK_EVERY`` seconds by
+  :func:`bot.webhook.watch_webhook`) says that updates wait and that its last delivery failed after the last update
+  the bot received, for ``api_limit`` seconds (a broken proxy, a certificate Telegram refuses) — or at once, that
+  Telegram delivers to another URL, or to none;
 - ``stopping``: the bot must stop (the token revoked, a lasting conflict).
 
 A 401 from any call means the token was revoked while the bot ran: :class:`ApiWatch` hands it to
@@ -42,6 +49,7 @@ from aiogram.methods.base import TelegramType
 
 from bot.settings import ExitCode
 from bot.storage.files import Trouble
+from bot.systemd import Notifier
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +64,7 @@ CONFLICT_EXIT: Final = 300.0
 CONFLICT_RETRY: Final = 5.0
 """Seconds between two polls while another process holds the token (at most: a quarter of ``conflict_exit``,
 so that the bot looks four times before it stops)."""
-CHECKS: Final = ("stopping", "loop", "polling", "conflict", "delivery", "database")
+CHECKS: Final = ("stopping", "starting", "loop", "polling", "conflict", "delivery", "database", "webhook")
 """What ``/healthz`` checks; the metric ``cardbot_unhealthy{check=...}`` says which fail."""
 BUSY_TROUBLE: Final = Trouble.BUSY.value
 RECENT_SECONDS: Final = 120
@@ -72,6 +80,54 @@ class Fatal:
 
     code: ExitCode
     message: str
+
+
+@dataclass(slots=True)
+class WebhookState:
+    """What Telegram's ``getWebhookInfo`` said last (webhook mode; see :func:`bot.webhook.watch_webhook`)."""
+
+    url: str = ""
+    """The webhook this bot set (empty until it did)."""
+    told_url: str = ""
+    """The webhook Telegram delivers to, as it said last."""
+    pending: int = 0
+    """Updates waiting at Telegram to be delivered."""
+    error: str = ""
+    """Telegram's last delivery error ("" none) ..."""
+    error_at: float = 0.0
+    """... and when (Unix time, as Telegram says it; 0: none)."""
+    asked: bool = False
+    """Telegram has answered ``getWebhookInfo`` at least once."""
+    failing_since: float | None = None
+    """Since when (monotonic) updates wait and Telegram's last delivery failed after the bot's last update."""
+
+    def told(
+        self, url: str, pending: int, error: str, error_at: float, last_update: float, now: float
+    ) -> None:
+        """Telegram's answer at ``now`` (monotonic); ``last_update``: when the bot last received an update (Unix
+        time; 0: none since its start)."""
+        self.asked = True
+        self.told_url, self.pending, self.error, self.error_at = url, pending, error, error_at
+        failing = pending > 0 and error_at > last_update
+        if not failing:
+            self.failing_since = None
+        elif self.failing_since is None:
+            self.failing_since = now
+
+    def trouble(self, now: float, limit: float) -> str:
+        """What ``/healthz`` says of the webhook ("" when it works, or Telegram has not been asked yet)."""
+        if not (self.asked and self.url):
+            return ""
+        if self.told_url != self.url:
+            where = f"to {self.told_url}" if self.told_url else "nowhere (no webhook is set)"
+            return f"Telegram delivers this bot's updates {where}, not to {self.url}"
+        if self.failing_since is not None and now - self.failing_since > limit:
+            age = max(0.0, time.time() - self.error_at)
+            return (
+                f"{self.pending} updates wait at Telegram, whose deliveries to the webhook have failed for "
+                f"{now - self.failing_since:.0f} s (the last {age:.0f} s ago: {self.error})"
+            )
+        return ""
 
 
 @dataclass(slots=True)
@@ -115,6 +171,9 @@ class Health:
     """The database's trouble as of the last beat ("" when it works) ..."""
     database_since: float = 0.0
     """... and since when."""
+    ready: bool = False
+    """The first update can come: a ``getUpdates`` was answered (polling), or Telegram took the webhook."""
+    webhook: WebhookState = field(default_factory=WebhookState)
     fatal: Fatal | None = None
     on_fatal: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -161,7 +220,10 @@ class Health:
         found = []
         if self.fatal is not None:
             found.append(("stopping", f"stopping: {self.fatal.message}"))
-        if self.blocked(now):
+        if not self.ready:
+            waiting = "no getUpdates has been answered yet" if self.polling else "the webhook is not set yet"
+            found.append(("starting", f"starting for {now - self.started:.0f} s: {waiting}"))
+        elif self.blocked(now):
             found.append(("loop", f"the event loop has been blocked for {now - self.beaten:.1f} s"))
         if self.conflict_since is not None:
             found.append(
@@ -171,7 +233,7 @@ class Health:
                     f"for {now - self.conflict_since:.0f} s",
                 )
             )
-        elif self.polling and now - self.polled > self.api_limit:
+        elif self.polling and (self.ready or self.polls) and now - self.polled > self.api_limit:
             since = now - self.polled
             found.append(
                 (
@@ -182,7 +244,7 @@ class Health:
                 )
             )
         stuck = now - max(self.delivered, self.waiting_since)
-        if self.queued and stuck > self.api_limit:
+        if self.ready and self.queued and stuck > self.api_limit:
             found.append(
                 (
                     "delivery",
@@ -197,6 +259,10 @@ class Health:
                     f"(for {now - self.database_since:.0f} s)",
                 )
             )
+        if not self.polling:
+            trouble = self.webhook.trouble(now, self.api_limit)
+            if trouble:
+                found.append(("webhook", trouble))
         return found
 
 
@@ -256,6 +322,7 @@ class ApiWatch(BaseRequestMiddleware):
         if is_poll:
             health.polled = now
             health.poll_failure = ""
+            health.ready = True
         else:
             health.calls += 1
             health.delivered = now
@@ -313,6 +380,7 @@ class ApiWatch(BaseRequestMiddleware):
             health.conflict_since = None
             health.polled = time.monotonic()
             health.poll_failure = ""
+            health.ready = True
             health.results[(name, "ok")] += 1
             log.info("getUpdates works again: the other process let go of the token")
             return response
@@ -335,9 +403,16 @@ class Troubled(Protocol):
     trouble: Trouble | None
 
 
-async def keep_beating(health: Health, outbox: Sized, database: Troubled) -> None:
-    """The event loop's heartbeat, until cancelled: what waits in the outbox and the database's trouble too."""
+async def keep_beating(
+    health: Health, outbox: Sized, database: Troubled, systemd: Notifier | None = None
+) -> None:
+    """The event loop's heartbeat, until cancelled: what waits in the outbox and the database's trouble too; and
+    systemd told that the bot is ready once it is, and its watchdog pinged (:mod:`bot.systemd`)."""
     while True:
         trouble = database.trouble
         health.beat(len(outbox), database=trouble.value if trouble is not None else "")
+        if systemd is not None:
+            if health.ready:
+                systemd.ready()
+            systemd.ping()
         await asyncio.sleep(BEAT_EVERY)

@@ -1,9 +1,13 @@
 """Metrics in Prometheus's text format, on ``METRICS_PORT`` (off unless it is set), beside ``/healthz``.
 
-The figures are read when Prometheus asks (a collector over the counters the bot keeps anyway), so they cost
-the bot nothing between two scrapes. They are gathered on the event loop (:func:`scraper`), the one thread that
-changes them; :class:`bot.ops_server.OpsServer` serves them. Besides the bot's own families: the process's
-(``process_*``: memory, CPU, file descriptors), Python's (``python_*``) and ``cardbot_build_info`` (the version).
+The figures are read when Prometheus asks (collectors over the counters the bot keeps anyway), so they cost
+the bot nothing between two scrapes. :class:`bot.ops_server.OpsServer` serves them in two parts (:class:`Scrape`):
+what its own thread reads itself (:class:`ServiceCollector`: the version, the uptime, ``cardbot_unhealthy``, the
+last backup, the memory of the whole service, the webhook as Telegram sees it, the last update's time, and the
+process's ``process_*`` and Python's ``python_*``), served even while the event loop is blocked — so that a
+blocked loop is scraped as ``cardbot_unhealthy{check="loop"} 1`` —, and the rest, gathered on the event loop, the
+one thread that changes them (:class:`BotCollector`), within :data:`bot.health.ANSWER_WITHIN` seconds, left out
+while the loop does not answer.
 Every counter only grows, every gauge is there at zero too. ``deploy/`` holds alert rules and a dashboard over
 these names (``tests/bot/test_deploy.py`` checks that each name they use exists).
 
@@ -14,8 +18,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Coroutine, Iterator
-from typing import TYPE_CHECKING, Any, Protocol
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Protocol
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -38,6 +42,7 @@ from bot import version
 from bot.backups import last_backup
 from bot.games import plugins
 from bot.health import CHECKS
+from bot.memory import service_memory
 from bot.model.answers import Answer
 from engine.ai import backends
 
@@ -89,9 +94,6 @@ class BotCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         db = self.app.db
-        build = InfoMetricFamily("cardbot_build", "The running bot's version")
-        build.add_metric([], {"version": version.version(), "python": version.python()})
-        yield build
         yield CounterMetricFamily(
             "cardbot_db_transactions", "SQLite transactions begun", value=db.transactions
         )
@@ -198,21 +200,6 @@ class BotCollector(Collector):
         yield GaugeMetricFamily(
             "cardbot_outbox_oldest_seconds", "Real seconds the oldest waiting message has waited", value=age
         )
-        yield GaugeMetricFamily(
-            "cardbot_uptime_seconds", "Seconds since the bot started", value=time.monotonic() - health.started
-        )
-        failing = {check for check, _text in health.failing()}
-        unhealthy = GaugeMetricFamily(
-            "cardbot_unhealthy", "1 while /healthz reports this check failing, else 0", labels=["check"]
-        )
-        for check in CHECKS:
-            unhealthy.add_metric([check], 1.0 if check in failing else 0.0)
-        yield unhealthy
-        yield GaugeMetricFamily(
-            "cardbot_last_backup_timestamp_seconds",
-            "When `python -m bot backup` last copied this database successfully (Unix time; 0: never)",
-            value=last_backup(db.path) or 0.0,
-        )
         for name, text, buckets in (
             (
                 "cardbot_decision_seconds",
@@ -253,25 +240,91 @@ class BotCollector(Collector):
         )
 
 
-def registry_for(app: BotParts) -> tuple[CollectorRegistry, BotCollector]:
-    registry = CollectorRegistry(auto_describe=True)
-    collector = BotCollector(app)
-    registry.register(collector)
-    ProcessCollector(registry=registry)
-    PlatformCollector(registry=registry)
-    GCCollector(registry=registry)
-    return registry, collector
+class ServiceCollector(Collector):
+    """The figures the metrics server's thread reads itself (numbers the event loop writes whole, files, ``/proc``):
+    served even while the loop is blocked."""
+
+    def __init__(self, app: BotParts) -> None:
+        self.app = app
+
+    def collect(self) -> Iterator[Metric]:
+        health = self.app.health
+        build = InfoMetricFamily("cardbot_build", "The running bot's version")
+        build.add_metric([], {"version": version.version(), "python": version.python()})
+        yield build
+        uptime = time.monotonic() - health.started
+        yield GaugeMetricFamily("cardbot_uptime_seconds", "Seconds since the bot started", value=uptime)
+        failing = {check for check, _text in health.failing()}
+        unhealthy = GaugeMetricFamily(
+            "cardbot_unhealthy", "1 while /healthz reports this check failing, else 0", labels=["check"]
+        )
+        for check in CHECKS:
+            unhealthy.add_metric([check], 1.0 if check in failing else 0.0)
+        yield unhealthy
+        yield GaugeMetricFamily(
+            "cardbot_last_backup_timestamp_seconds",
+            "When `python -m bot backup` last copied this database successfully (Unix time; 0: never)",
+            value=last_backup(self.app.db.path) or 0.0,
+        )
+        yield GaugeMetricFamily(
+            "cardbot_service_memory_bytes",
+            "Memory of the bot's process and the processes it started (the bot players' workers): the sum of "
+            "their proportional set sizes, what the service's memory limit counts",
+            value=service_memory(),
+        )
+        last = self.app.operator.traffic.last_update or time.time() - uptime
+        yield GaugeMetricFamily(
+            "cardbot_last_update_timestamp_seconds",
+            "When the bot last received an update from Telegram (Unix time; its start until one came)",
+            value=last,
+        )
+        webhook = health.webhook
+        yield GaugeMetricFamily(
+            "cardbot_webhook_pending_updates",
+            "Updates waiting at Telegram for the webhook, as getWebhookInfo said last (0 while polling)",
+            value=webhook.pending,
+        )
+        yield GaugeMetricFamily(
+            "cardbot_webhook_last_error_timestamp_seconds",
+            "When Telegram last failed to deliver an update to the webhook, as getWebhookInfo said last "
+            "(Unix time; 0: never, or polling)",
+            value=webhook.error_at,
+        )
 
 
-def scraper(app: BotParts) -> Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]:
-    """What ``/metrics`` runs on the event loop: the text and its content type."""
-    registry, collector = registry_for(app)
+class Scrape:
+    """What ``/metrics`` serves: :meth:`read` on the metrics server's thread, :meth:`gather` on the event loop;
+    called, both (the whole text and its content type)."""
 
-    async def scrape() -> tuple[bytes, str]:
+    content_type = CONTENT_TYPE_LATEST
+
+    def __init__(self, app: BotParts) -> None:
+        self.app = app
+        self.own = CollectorRegistry(auto_describe=True)
+        self.own.register(ServiceCollector(app))
+        ProcessCollector(registry=self.own)
+        PlatformCollector(registry=self.own)
+        GCCollector(registry=self.own)
+        self.loop = CollectorRegistry(auto_describe=True)
+        self.collector = BotCollector(app)
+        self.loop.register(self.collector)
+
+    def read(self) -> bytes:
+        """The figures any thread may read, the event loop blocked or not."""
+        return generate_latest(self.own)
+
+    async def gather(self) -> bytes:
+        """The figures only the event loop may read (it changes them)."""
         try:
-            collector.games = await app.operator.games_running()
+            self.collector.games = await self.app.operator.games_running()
         except Exception as exc:  # the other figures are worth having while the database is in trouble
             log.warning("metrics: cannot count the games: %s", exc)
-        return generate_latest(registry), CONTENT_TYPE_LATEST
+        return generate_latest(self.loop)
 
-    return scrape
+    async def __call__(self) -> tuple[bytes, str]:
+        return self.read() + await self.gather(), self.content_type
+
+
+def scraper(app: BotParts) -> Scrape:
+    """What ``/metrics`` serves of ``app``."""
+    return Scrape(app)

@@ -6,8 +6,11 @@ never a thread: at most :data:`MAX_CONNECTIONS` connections are served at once, 
 :data:`READ_WITHIN` seconds and its answer be taken within :data:`WRITE_WITHIN`, and every connection carries one
 request. When every place is taken, a newcomer takes the place of the connection served longest (it is closed):
 slow clients holding every place cannot starve a health check, which sends its request at once and is answered
-from memory in a moment, so a newer one rarely finds it still there. ``/metrics`` gathers its figures on the bot's loop
-(:func:`asyncio.run_coroutine_threadsafe`) and waits for them at most :data:`bot.health.ANSWER_WITHIN` seconds.
+from memory in a moment, so a newer one rarely finds it still there. ``/metrics`` serves what this thread reads
+itself (the health checks, the memory, the process: :meth:`Figures.read`) and what the bot's loop gathers
+(:meth:`Figures.gather`, through :func:`asyncio.run_coroutine_threadsafe`), waiting for the latter at most
+:data:`bot.health.ANSWER_WITHIN` seconds and not at all while the loop is known to be blocked: then it serves the
+former alone, so that a blocked loop is scraped as such.
 """
 
 from __future__ import annotations
@@ -18,9 +21,9 @@ import logging
 import socket
 import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from http import HTTPStatus
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
 from bot.health import ANSWER_WITHIN, Health
 
@@ -36,8 +39,21 @@ WRITE_WITHIN: Final = 10.0
 MAX_REQUEST: Final = 8192
 """Bytes of request line and headers read at most."""
 
-Scrape = Callable[[], Coroutine[Any, Any, tuple[bytes, str]]]
 TEXT: Final = "text/plain; charset=utf-8"
+
+
+class Figures(Protocol):
+    """What ``/metrics`` serves (:class:`bot.metrics.Scrape`)."""
+
+    content_type: str
+
+    def read(self) -> bytes:
+        """The figures this server's thread reads itself."""
+        ...
+
+    def gather(self) -> Coroutine[Any, Any, bytes]:
+        """The figures only the bot's loop may read, gathered there."""
+        ...
 
 
 class OpsServer:
@@ -48,7 +64,7 @@ class OpsServer:
         self,
         health: Health,
         loop: asyncio.AbstractEventLoop,
-        metrics: Scrape | None,
+        metrics: Figures | None,
         host: str,
         port: int,
         *,
@@ -160,14 +176,17 @@ class OpsServer:
             body = ("\n".join(problems) if problems else "ok").encode() + b"\n"
             return (HTTPStatus.SERVICE_UNAVAILABLE if problems else HTTPStatus.OK), body, TEXT
         if path == b"/metrics" and self._metrics is not None:
-            if self.health.blocked(time.monotonic()):
-                message = b"the bot could not gather its figures: the event loop is blocked\n"
-                return HTTPStatus.SERVICE_UNAVAILABLE, message, TEXT
-            try:
-                future = asyncio.run_coroutine_threadsafe(self._metrics(), self._bot_loop)
-                body, content_type = await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_WITHIN)
-            except Exception as exc:  # a blocked or closed loop: say so rather than hang the scraper
-                message = f"the bot could not gather its figures: {type(exc).__name__}\n".encode()
-                return HTTPStatus.SERVICE_UNAVAILABLE, message, TEXT
-            return HTTPStatus.OK, body, content_type
+            return HTTPStatus.OK, await self._figures(self._metrics), self._metrics.content_type
         return HTTPStatus.NOT_FOUND, b"not found\n", TEXT
+
+    async def _figures(self, metrics: Figures) -> bytes:
+        own = metrics.read()
+        if self.health.blocked(time.monotonic()):
+            return own  # the loop's figures cannot come: the health checks say why
+        try:
+            future = asyncio.run_coroutine_threadsafe(metrics.gather(), self._bot_loop)
+            gathered: bytes = await asyncio.wait_for(asyncio.wrap_future(future), ANSWER_WITHIN)
+        except Exception as exc:  # a loop slow to answer, or closed: the figures this thread has
+            log.warning("metrics: the event loop did not gather its figures (%r): served without them", exc)
+            return own
+        return own + gathered

@@ -111,6 +111,8 @@ class Settings(StorageSettings):
     webhook_host: str = "0.0.0.0"
     webhook_port: int = Field(default=8080, ge=1, le=65535)
     webhook_path: str = "/webhook"
+    webhook_check_every: float = Field(default=60.0, gt=0)
+    """Real seconds between two questions to Telegram (``getWebhookInfo``) about the webhook's deliveries."""
 
     webapp_url: str | None = None
     """Public HTTPS URL of the Mini App's page (``https://<host>/app``, served by the bot on ``webapp_port``

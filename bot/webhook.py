@@ -4,6 +4,9 @@ aiogram's own handler answers a body that is not JSON with 500 and a traceback, 
 update with 200, failing later in a task nobody awaits («Task exception was never retrieved»). Here both are
 refused with 400 and one ``WARNING`` line; an update is handled in the background (Telegram gets its 200 at
 once, as with aiogram's) and a failure there is logged, never left unretrieved.
+
+Whether Telegram can deliver to it is another matter (a broken proxy, a certificate it refuses): only Telegram
+knows, and :func:`watch_webhook` asks it.
 """
 
 from __future__ import annotations
@@ -11,6 +14,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from aiogram import Bot
@@ -19,6 +24,9 @@ from aiogram.types import Update
 from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 from pydantic import ValidationError
+
+from bot.health import WebhookState
+from bot.telegram import TELEGRAM_TIMEOUT
 
 log = logging.getLogger(__name__)
 
@@ -56,3 +64,42 @@ class WebhookHandler(SimpleRequestHandler):
 def _short(exc: BaseException) -> str:
     text = " ".join(str(exc).split())
     return f"{type(exc).__name__}: {text[:160]}"
+
+
+async def watch_webhook(
+    bot: Bot, state: WebhookState, last_update: Callable[[], float], every: float
+) -> None:
+    """Until cancelled: every ``every`` seconds, Telegram's ``getWebhookInfo`` (within
+    :data:`bot.telegram.TELEGRAM_TIMEOUT`) into ``state`` — the URL it delivers to, the updates waiting, its last
+    delivery error —, ``/healthz``'s ``webhook`` check and the metrics. ``last_update``: when the bot last received
+    an update (Unix time). A ``WARNING`` line when deliveries begin to fail, an ``INFO`` line when they work again."""
+    unanswered = False
+    while True:
+        try:
+            info = await asyncio.wait_for(bot.get_webhook_info(), TELEGRAM_TIMEOUT)
+        except Exception as exc:  # the figures stay as Telegram last said them; asked again next time
+            if not unanswered:
+                log.warning("webhook: getWebhookInfo failed (asked again every %g s): %s", every, _short(exc))
+            unanswered = True
+        else:
+            unanswered = False
+            was_failing = state.failing_since is not None
+            error_at = info.last_error_date.timestamp() if info.last_error_date is not None else 0.0
+            state.told(
+                info.url,
+                info.pending_update_count,
+                info.last_error_message or "",
+                error_at,
+                last_update(),
+                time.monotonic(),
+            )
+            if state.failing_since is not None and not was_failing:
+                log.warning(
+                    "webhook: Telegram cannot deliver updates to %s: %d wait; its last error: %s",
+                    info.url or "(no webhook set)",
+                    state.pending,
+                    state.error,
+                )
+            elif was_failing and state.failing_since is None:
+                log.info("webhook: Telegram delivers updates again (%d wait)", state.pending)
+        await asyncio.sleep(every)

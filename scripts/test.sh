@@ -7,11 +7,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # The Mini App's browser tests drive the distribution's Chromium (Playwright only drives it: no browser of its own
 # is downloaded). Installed from the distribution's packages where it is missing (as root, or through sudo).
+as_root=""
+[ "$(id -u)" -eq 0 ] || as_root=sudo
 if ! command -v chromium > /dev/null; then
-    as_root=""
-    [ "$(id -u)" -eq 0 ] || as_root=sudo
     $as_root apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends chromium > /dev/null
+fi
+# promtool checks the alert rules and runs their unit tests (tests/bot/test_alerts.py): the distribution ships it in
+# its prometheus package, which also brings a Prometheus server and, under systemd, starts it; the server installed
+# here only for its promtool is stopped and disabled again.
+if ! command -v promtool > /dev/null; then
+    $as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends prometheus > /dev/null
+    if command -v systemctl > /dev/null && systemctl is-enabled --quiet prometheus.service 2> /dev/null; then
+        $as_root systemctl disable --now prometheus.service > /dev/null 2>&1 || true
+    fi
 fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv

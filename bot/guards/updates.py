@@ -308,6 +308,8 @@ class Traffic:
         self._day = _today()
         self.seen_today: set[int] = set()
         self.latency = Buckets(LATENCY_BUCKETS)
+        self.last_update = 0.0
+        """When the latest update came (Unix time; 0: none yet)."""
 
     def saw(self, user_id: int) -> None:
         today = _today()
@@ -317,7 +319,7 @@ class Traffic:
 
 
 class TrafficMiddleware(BaseMiddleware):
-    """Counts each update's person in :class:`Traffic`, and how long the update took."""
+    """Counts each update's person in :class:`Traffic`, when the latest came, and how long the update took."""
 
     def __init__(self, traffic: Traffic) -> None:
         self.traffic = traffic
@@ -329,8 +331,10 @@ class TrafficMiddleware(BaseMiddleware):
         data: dict[str, Any],
     ) -> Any:
         user = data.get("event_from_user")
-        if user is not None and isinstance(event, Update):
-            self.traffic.saw(user.id)
+        if isinstance(event, Update):
+            self.traffic.last_update = time.time()
+            if user is not None:
+                self.traffic.saw(user.id)
         started = time.perf_counter()
         try:
             return await handler(event, data)

@@ -55,7 +55,7 @@ async def test_another_process_polling_with_the_token_is_said_once_and_ends_the_
     async with running_bot(
         tg, forkserver, tmp_path, HEALTH_API_LIMIT=LIMIT, CONFLICT_EXIT_AFTER="8", CLOCK_SPEED="10"
     ) as bot:
-        before = await bot.get("/healthz")
+        before = await bot.ready()
         assert before == (200, "ok\n")
         stop = asyncio.Event()
         rival = asyncio.create_task(rival_poller(tg, stop))
@@ -89,7 +89,7 @@ async def test_polls_failing_while_idle_make_the_bot_unhealthy_with_the_reason_a
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
     async with running_bot(tg, forkserver, tmp_path, HEALTH_API_LIMIT=LIMIT, CLOCK_SPEED="10") as bot:
-        before = await bot.get("/healthz")
+        before = await bot.ready()
         assert before == (200, "ok\n")
         tg.fail(3600, "getUpdates", code=502, html=True)  # a proxy's error page: the Bot API behind is down
         status, during = await bot.until("/healthz", lambda status, _: status != 200, within=10)
@@ -109,7 +109,7 @@ async def test_a_full_disk_under_the_database_makes_the_bot_unhealthy_until_a_wr
         async with running_bot(
             tg, forkserver, tmp_path, HEALTH_API_LIMIT=LIMIT, CLOCK_SPEED="10", **env
         ) as bot:
-            before = await bot.get("/healthz")
+            before = await bot.ready()
             assert before == (200, "ok\n")
             fill(disk)
             anna = tg.add_user("Аня")

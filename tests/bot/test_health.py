@@ -3,13 +3,15 @@ calls leave in :class:`Health` (the process-level test, a real blocked loop, is 
 
 from __future__ import annotations
 
+import time
+
 from bot.health import API_LIMIT, Fatal, Health
 from bot.settings import ExitCode
 from bot.storage.files import Trouble
 
 
 def fresh(at: float, *, polling: bool = True) -> Health:
-    health = Health(stall=10.0, polling=polling)
+    health = Health(stall=10.0, polling=polling, ready=True)
     health.started = health.beaten = health.polled = health.delivered = health.waiting_since = at
     return health
 
@@ -107,3 +109,57 @@ def test_a_database_that_cannot_be_written_is_reported_at_once_and_a_lock_only_w
     assert [check for check, _ in health.failing(now=later)] == ["database"]
     health.beat(0, now=later + 0.5)
     assert health.failing(now=later + 0.5) == []
+
+
+def test_a_bot_is_starting_until_its_first_poll_is_answered_and_a_slow_start_is_no_blocked_loop() -> None:
+    health = Health(stall=1.0)
+    health.started = health.beaten = health.polled = 1000.0
+    starting = [("starting", "starting for 5 s: no getUpdates has been answered yet")]
+    assert health.failing(now=1005.0) == starting  # not «the event loop has been blocked for 5.0 s»
+    health.polls = 1
+    health.conflict_since = 1004.0  # what a start cannot get past is said meanwhile
+    assert [check for check, _ in health.failing(now=1005.0)] == ["starting", "conflict"]
+    health.conflict_since = None
+    health.ready = True  # the first getUpdates came back
+    health.beaten = health.polled = 1005.0
+    assert health.failing(now=1005.5) == []
+    webhook = Health(stall=1.0, polling=False)
+    webhook.started = webhook.beaten = 1000.0
+    assert webhook.problems(now=1002.0) == ["starting for 2 s: the webhook is not set yet"]
+
+
+URL = "https://bot.example.org/webhook"
+
+
+def test_webhook_deliveries_failing_since_the_last_update_are_reported_past_the_limit_and_heal() -> None:
+    health = fresh(1000.0, polling=False)
+    hook = health.webhook
+    hook.url = URL
+    now = time.time()
+    assert health.failing(now=1000.0) == []  # Telegram not asked yet
+    hook.told(URL, 4, "Connection refused", now - 5, last_update=now - 600, now=1000.0)
+    health.beaten = 1000.0 + API_LIMIT + 1
+    assert health.failing(now=1000.0 + API_LIMIT - 1) == []  # a moment's trouble is Telegram's to retry
+    [(check, text)] = health.failing(now=1000.0 + API_LIMIT + 1)
+    assert check == "webhook"
+    assert text.startswith(
+        f"4 updates wait at Telegram, whose deliveries to the webhook have failed for {API_LIMIT + 1:.0f} s"
+    )
+    assert text.endswith(": Connection refused)")
+    hook.told(URL, 0, "Connection refused", now - 5, last_update=now, now=1000.0 + API_LIMIT + 2)
+    assert health.failing(now=1000.0 + API_LIMIT + 2) == []  # delivered again: the old error is history
+    hook.told(URL, 3, "Connection refused", now - 5, last_update=now, now=1000.0 + API_LIMIT + 3)
+    assert hook.failing_since is None  # updates wait, but came after the error: on their way
+
+
+def test_a_webhook_telegram_does_not_deliver_to_is_reported_at_once() -> None:
+    health = fresh(1000.0, polling=False)
+    health.webhook.url = URL
+    health.webhook.told("", 12, "", 0.0, last_update=0.0, now=1001.0)
+    assert health.problems(now=1001.0) == [
+        f"Telegram delivers this bot's updates nowhere (no webhook is set), not to {URL}"
+    ]
+    health.webhook.told("https://other.example.org/hook", 0, "", 0.0, last_update=0.0, now=1002.0)
+    assert health.problems(now=1002.0) == [
+        f"Telegram delivers this bot's updates to https://other.example.org/hook, not to {URL}"
+    ]

@@ -49,7 +49,7 @@ async def _get_once_free(port: int, path: str, within: float = 10.0) -> bytes:
 
 
 async def test_many_slow_connections_take_no_thread_and_no_more_than_the_places() -> None:
-    health = Health()
+    health = Health(ready=True)
     server = OpsServer(
         health, asyncio.get_running_loop(), None, "127.0.0.1", 0, max_connections=32, read_within=1.0
     )
@@ -92,7 +92,7 @@ async def test_many_slow_connections_take_no_thread_and_no_more_than_the_places(
 async def test_closing_the_server_ends_the_connections_it_still_serves() -> None:
     """A client that never sends its request is still being served when the bot stops: the server ends that
     connection while its loop runs, instead of leaving it to be destroyed half-way when the loop closes."""
-    health = Health()
+    health = Health(ready=True)
     server = OpsServer(health, asyncio.get_running_loop(), None, "127.0.0.1", 0, read_within=30.0)
     server.start()
     sock = socket.create_connection(("127.0.0.1", server.port))

@@ -2,6 +2,7 @@
 the ``forkserver`` fixture's interpreter) against the fake Bot API.
 
 - ``/healthz`` turns unhealthy while the event loop is blocked past ``HEALTH_STALL``, and healthy again after;
+  ``/metrics`` still answers meanwhile, with the loop's check failing;
 - ``/metrics`` shows the counters moving while people play;
 - the token revoked while the bot runs ends it with the token's exit code and one line;
 - a second bot on the same database stops at once, naming the first one's pid; so does ``migrate``.
@@ -60,6 +61,11 @@ class Bot:
         except (aiohttp.ClientError, TimeoutError):
             return 0, ""
 
+    async def ready(self, within: float = 15.0) -> tuple[int, str]:
+        """``/healthz`` once the bot no longer starts: its first ``getUpdates`` came back (a long poll of 10 s of
+        the bot's clock), or Telegram took its webhook."""
+        return await self.until("/healthz", lambda _, text: not text.startswith("starting"), within)
+
     async def until(self, path: str, wanted: Callable[[int, str], bool], within: float) -> tuple[int, str]:
         deadline = time.monotonic() + within
         while True:
@@ -76,6 +82,16 @@ async def running_bot(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, module: str = "bot", **settings: str
 ) -> AsyncIterator[Bot]:
     """A bot process with ``/healthz`` and ``/metrics`` on a free port, started; killed if still running after."""
+    async with spawned_bot(tg, forkserver, tmp_path, module, **settings) as bot:
+        await tg.wait_for(lambda: "started;" in bot.stderr, timeout=30, what="the bot to start")
+        yield bot
+
+
+@asynccontextmanager
+async def spawned_bot(
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, module: str = "bot", **settings: str
+) -> AsyncIterator[Bot]:
+    """:func:`running_bot`, not waiting for its start."""
     port = unused_port()
     env = bot_process_env(tg, tmp_path / "data" / "bot.sqlite3") | {
         "METRICS_PORT": str(port),
@@ -88,7 +104,6 @@ async def running_bot(
     bot = Bot(process, log, port)
     token = tg.token
     try:
-        await tg.wait_for(lambda: "started;" in bot.stderr, timeout=30, what="the bot to start")
         yield bot
     finally:
         if process.returncode is None:
@@ -100,10 +115,17 @@ async def running_bot(
 async def test_healthz_is_unhealthy_while_the_event_loop_is_blocked_and_healthy_after(
     tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
 ) -> None:
+    # A clock ten times as fast: the first long poll, after which the bot is no longer starting, lasts a second.
     async with running_bot(
-        tg, forkserver, tmp_path, "tests.bot.stalling_bot", HEALTH_STALL="1", STALL_SECONDS="4"
+        tg,
+        forkserver,
+        tmp_path,
+        "tests.bot.stalling_bot",
+        HEALTH_STALL="1",
+        STALL_SECONDS="4",
+        CLOCK_SPEED="10",
     ) as bot:
-        assert await bot.get("/healthz") == (200, "ok\n")
+        assert await bot.ready() == (200, "ok\n")
         assert await healthcheck(bot.port) == (0, "ok")
         bot.process.send_signal(signal.SIGUSR2)
         status, text = await bot.until("/healthz", lambda status, _: status != 200, within=3.0)
@@ -111,14 +133,41 @@ async def test_healthz_is_unhealthy_while_the_event_loop_is_blocked_and_healthy_
         assert text.startswith("the event loop has been blocked for ")
         code, said = await healthcheck(bot.port)  # what the container's HEALTHCHECK runs
         assert code == 1 and said.startswith("the event loop has been blocked for "), said
-        # /metrics needs the loop: it says at once that it cannot answer instead of hanging the scraper.
+        # /metrics is served by the server's own thread: at once, with the loop's check failing, so that an
+        # alert says the loop is blocked rather than that the bot is gone.
         asked = time.monotonic()
-        assert await bot.get("/metrics", timeout=10) == (
-            503,
-            "the bot could not gather its figures: the event loop is blocked\n",
-        )
+        status, figures = await bot.get("/metrics", timeout=10)
         assert time.monotonic() - asked < 1.0
+        assert status == 200, figures
+        assert _figure(figures, 'cardbot_unhealthy{check="loop"}') == 1
+        assert _figure(figures, 'cardbot_unhealthy{check="polling"}') == 0
+        assert _figure(figures, "process_resident_memory_bytes") > 10e6
+        assert _figure(figures, "cardbot_service_memory_bytes") > 10e6
+        assert "cardbot_db_transactions_total" not in figures  # the loop's own figures wait for the loop
         await bot.until("/healthz", lambda status, _: status == 200, within=15.0)
+        bot.process.terminate()
+        assert await asyncio.wait_for(bot.process.wait(), QUICK) == 0
+
+
+async def test_healthz_says_starting_through_a_slow_start_and_ok_once_the_first_poll_came_back(
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+) -> None:
+    """The start-up waits on Telegram (its six command menus, each set half a second late): meanwhile the loop
+    runs, and ``/healthz`` says that the bot is starting — not that it is healthy, nor that its loop is blocked."""
+    tg.slow(3600, 30, "setMyCommands")  # 30 s of Telegram's time: half a real second at its speed
+    async with spawned_bot(tg, forkserver, tmp_path, HEALTH_STALL="1", CLOCK_SPEED="10") as bot:
+        said: list[tuple[int, str]] = []
+        deadline = time.monotonic() + 30
+        while "started;" not in bot.stderr and time.monotonic() < deadline:
+            answer = await bot.get("/healthz")
+            if answer[0] and (not said or said[-1] != answer):
+                said.append(answer)
+            await asyncio.sleep(0.1)
+        print(f"/healthz during the start: {said}")
+        assert said, "/healthz answered during the start"
+        assert all(status == 503 and text.startswith("starting for ") for status, text in said), said
+        assert all("no getUpdates has been answered yet" in text for _, text in said), said
+        assert await bot.ready() == (200, "ok\n")
         bot.process.terminate()
         assert await asyncio.wait_for(bot.process.wait(), QUICK) == 0
 
@@ -222,7 +271,8 @@ async def test_a_second_bot_on_the_same_database_stops_at_once_naming_the_first(
         migrate = await run_bot(forkserver, bot_process_env(tg, database), tmp_path, "migrate")
         assert migrate.code == ExitCode.INSTANCE, migrate.stderr
         assert first.process.returncode is None  # the first one plays on
-        assert await first.get("/healthz") == (200, "ok\n")
+        # healthy once its first long poll (10 s) came back
+        assert await first.ready() == (200, "ok\n")
         first.process.terminate()
         assert await asyncio.wait_for(first.process.wait(), QUICK) == 0
     lock = InstanceLock(database)
