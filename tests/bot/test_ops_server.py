@@ -155,7 +155,13 @@ async def test_health_is_answered_while_slow_clients_hold_every_place() -> None:
     longest for its client), and no more than the places are ever served at once."""
     places, checks = 16, 30
     server = OpsServer(
-        Health(), asyncio.get_running_loop(), None, "127.0.0.1", 0, max_connections=places, read_within=60.0
+        Health(ready=True),
+        asyncio.get_running_loop(),
+        None,
+        "127.0.0.1",
+        0,
+        max_connections=places,
+        read_within=60.0,
     )
     server.start()
     healthy = await _health_status(server.port)
