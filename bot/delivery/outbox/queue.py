@@ -128,6 +128,9 @@ class Live:
     of the next deal."""
     media: Media | None = None
     """A photo or a document with ``text`` as its caption (None: a text message)."""
+    as_text: bool = False
+    """Telegram refused the score sheet's picture: the sheet goes as a text message in its place (newer content
+    tries the picture again). The message then stands for this content: its fingerprint is the picture's."""
 
     @property
     def digest(self) -> str:
@@ -148,6 +151,7 @@ class Live:
         """Newer content for the same message."""
         self.text, self.markup, self.media = text, markup, media
         self._digest = self._buttons = None
+        self.as_text = False
 
     def needs_call(self, known: LiveMessage | None) -> bool:
         """Telegram shows something else (``known``: what it last accepted for this slot), or nothing yet."""
