@@ -466,6 +466,10 @@ def _live_of(slot: str, data: JSONValue) -> LiveMessage | None:
 
 GAME_SLOTS: Final = "ghmwvsy"
 """First letters of the names that belong to one game (:func:`game_of_slot`): forgotten once it is long over."""
+TURNED_SLOTS: Final = "p"
+"""First letters of the names of screens turned in place by their own buttons (:func:`setup_slot`): each press
+makes the pressed message the slot's again, so a stored row is never needed after its press — forgotten at every
+upkeep, or there would be one for each screen anyone ever pressed."""
 REMINDERS: Final = "m"
 
 
