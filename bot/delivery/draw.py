@@ -23,7 +23,7 @@ from bot.delivery.outbox.orders import Adopt, Drop, Hurry, Order, Post, Show
 from bot.delivery.outbox.queue import group_slot, hand_slot, reminder_slot, table_slot
 from bot.delivery.web import Page
 from bot.games import plugin_of
-from bot.games.base import drawn
+from bot.games.base import Party, drawn
 from bot.i18n import Translator, translator_for
 from bot.model.game import (
     Actor,
@@ -41,6 +41,7 @@ from bot.model.game import (
     PartyEnded,
     Picked,
     Reminded,
+    Seat,
     SeatBack,
     SheetAsked,
     TableAsked,
@@ -50,7 +51,15 @@ from bot.model.game import (
 )
 from bot.storage import Notice
 from bot.views import LobbyInfo, LobbyStatus
-from bot.views.common import live_frame, number_bots, seat_info, table_frame, with_page_button, with_page_link
+from bot.views.common import (
+    TableFrame,
+    live_frame,
+    number_bots,
+    seat_info,
+    table_frame,
+    with_page_button,
+    with_page_link,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,21 +298,12 @@ def _game(
         if user is not None and user.blocked:
             continue
         utr = translator_for(user.lang if user else game.lang)
-        picked = game.screens.picked(user_id, party.version)
-        rendered = painted.render_private(frame, seat.seat, utr, picked)
-        if page is not None and not party.is_terminal and game.status is GameStatus.PLAYING:
-            rendered = with_page_button(rendered, utr, page.for_hand(game.id))
-        orders.append(
-            Show(
-                hand_slot(game.id, user_id),
-                user_id,
-                rendered.text,
-                rendered.markup,
-                resend=user_id in resend,
-                priority=Priority.TURN if seat.seat == mover else Priority.HAND,
-                after=group_notices,
-            )
-        )
+        if party.is_terminal and game.mode is GameMode.GROUP and user_id not in resend:
+            # The party's end in the private chat says it all (the result, the review, the rematch, the rules, the
+            # history): the hand goes with the chat's old messages instead of staying with buttons of a party over.
+            orders.append(Drop(hand_slot(game.id, user_id), user_id))
+        else:
+            orders.append(_hand(game, painted, frame, seat, utr, resend, mover, group_notices, page))
         if hurry:
             orders.append(Hurry(user_id))
         if party.is_terminal or user_id in copies:
@@ -320,6 +320,36 @@ def _game(
                 )
             )
     return orders
+
+
+def _hand(
+    game: Game,
+    painted: Party,
+    frame: TableFrame,
+    seat: Seat,
+    tr: Translator,
+    resend: set[int],
+    mover: int | None,
+    group_notices: tuple[int, ...],
+    page: Page | None,
+) -> Show:
+    """A player's hand as the party stands (sent anew if ``resend`` names them; after the change's notices to the
+    group), with the Mini App's button while the party runs."""
+    party = game.party
+    user_id = seat.user_id
+    assert party is not None and user_id is not None
+    rendered = painted.render_private(frame, seat.seat, tr, game.screens.picked(user_id, party.version))
+    if page is not None and not party.is_terminal and game.status is GameStatus.PLAYING:
+        rendered = with_page_button(rendered, tr, page.for_hand(game.id))
+    return Show(
+        hand_slot(game.id, user_id),
+        user_id,
+        rendered.text,
+        rendered.markup,
+        resend=user_id in resend,
+        priority=Priority.TURN if seat.seat == mover else Priority.HAND,
+        after=group_notices,
+    )
 
 
 def _sheets(game: Game) -> list[Order]:

@@ -37,9 +37,12 @@ from engine.core import CommonIllegal, IllegalActionError
 
 def plain_name(seat: Seat, lang: str, seats: Iterable[Seat] = ()) -> str:
     """A seat's name as an answer names it (an unnamed bot player: its level's name, numbered as at the table
-    when ``seats`` are given)."""
-    if seat.name:
-        return isolated(seat.name)
+    when ``seats`` are given; a person whose name shows nothing: «Игрок», as the messages name them)."""
+    shown = isolated(seat.name)
+    if shown:
+        return shown
+    if not seat.is_bot:
+        return translator_for(lang).t("player-nameless")
     numbered = number_bots(seat_info(s) for s in seats)
     number = numbered[seat.seat].number if seat.seat < len(numbered) else 0
     return bot_name(seat.bot_level or Level.NORMAL, number, translator_for(lang))

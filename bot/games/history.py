@@ -34,9 +34,9 @@ from typing import Any, Final
 
 from bot.games import plugin_of
 from bot.games.base import GamePlugin
+from bot.games.paper import history_name
 from bot.i18n import Translator
 from bot.views.common import SeatInfo
-from bot.views.sheets.seats import picture_name
 from engine.core import GameRecord, State, replay
 
 _MOVE: Final = re.compile(r"^\s*(\d+)\.\s+(\S+)")
@@ -75,7 +75,7 @@ def write_history(
     game_id: str = "",
 ) -> str:
     """The history file of the party ``record`` describes (finished or not), with the seats' names."""
-    names = [picture_name(seat, tr) for seat in seats]
+    names = [history_name(seat, tr) for seat in seats]
 
     def name(player: int) -> str:
         return names[player] if 0 <= player < len(names) else f"#{player + 1}"

@@ -8,8 +8,9 @@ from collections.abc import Callable, Sequence
 from typing import Any, Generic, TypeVar
 
 from bot.i18n import Translator
-from bot.views.common import SeatInfo, by_place, name_of, signed
+from bot.views.common import SeatInfo, by_place, isolated, name_of, signed
 from bot.views.sheets import Sheet
+from bot.views.sheets.seats import picture_name
 from engine.core import State
 
 ActionT = TypeVar("ActionT")
@@ -52,3 +53,10 @@ class Paper(Generic[ActionT, ViewT]):
         """The last finished deal's points and everyone's totals after it, per seat (the history writes them
         under the deal); None: the game keeps no score per deal."""
         return None
+
+
+def history_name(seat: SeatInfo, tr: Translator) -> str:
+    """A seat's name as the history file writes it: as the picture does (plain, no bidi controls, a name that shows
+    nothing as none), set in an isolate when it holds right-to-left text, as the chat's texts are — a text viewer
+    lays out the file's lines around it, and the name's direction must not reorder the rest of its line."""
+    return isolated(picture_name(seat, tr))

@@ -7,7 +7,7 @@
   happens (the exception's type and the handler's line), with its game, chat and user ids; repeats in between
   are counted and said with the next report;
 - :func:`prune_live_messages` drops the live-message rows of games that ended long ago (they are never edited
-  again), hourly.
+  again) and of the screens turned in place (each press names its message again), at start and hourly.
 
 Times are the bot's clock (``Clock.now``), the clock every other part uses.
 """
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Final, Protocol
 
 from bot.clock import Buckets, Clock
-from bot.delivery.outbox.queue import GAME_SLOTS, game_of_slot
+from bot.delivery.outbox.queue import GAME_SLOTS, TURNED_SLOTS, game_of_slot
 from bot.health import Health
 from bot.storage import Batch, Database, upkeep
 from bot.version import version
@@ -178,16 +178,22 @@ class Operator:
         return dict(counts)
 
     async def prune_live_messages(self) -> int:
-        """Forget the live messages of games that ended :data:`LIVE_KEPT_FOR` ago; how many rows went."""
-        slots = await upkeep.finished_live_slots(
+        """Forget the live messages of games that ended :data:`LIVE_KEPT_FOR` ago, and the screens turned in
+        place (their next press names them again: ``TURNED_SLOTS``); how many rows went."""
+        ended = await upkeep.finished_live_slots(
             self.db, self.clock.now() - LIVE_KEPT_FOR, GAME_SLOTS, game_of_slot
         )
-        if slots:
+        turned = await upkeep.live_slots_of_kinds(self.db, TURNED_SLOTS)
+        if ended or turned:
             batch = Batch()
-            upkeep.drop_live(batch, slots)
+            upkeep.drop_live(batch, [*ended, *turned])
             await self.db.write(batch)
-            log.info("forgot %d live messages of games that ended long ago", len(slots))
-        return len(slots)
+            log.info(
+                "forgot %d live messages of games that ended long ago and %d of screens turned in place",
+                len(ended),
+                len(turned),
+            )
+        return len(ended) + len(turned)
 
     async def keep_pruning(self) -> None:
         """Every :data:`PRUNE_EVERY`: games nobody plays ended, live messages of games long over forgotten, the

@@ -60,6 +60,13 @@ async def abandoned_games(db: Reader, before: float, limit: int = 1000) -> list[
     return [int(row["id"]) for row in rows]
 
 
+async def live_slots_of_kinds(db: Reader, firsts: str) -> list[str]:
+    """Slots of live messages whose name starts with one of ``firsts`` (the outbox names them)."""
+    letters = ",".join("?" * len(firsts))
+    rows = await db.all(f"SELECT slot FROM live_messages WHERE substr(slot, 1, 1) IN ({letters})", (*firsts,))
+    return [str(row["slot"]) for row in rows]
+
+
 def drop_live(batch: Batch, slots: Sequence[str]) -> None:
     for slot in slots:
         batch.add("DELETE FROM live_messages WHERE slot = ?", (slot,))

@@ -213,22 +213,50 @@ def without_bidi_controls(text: str) -> str:
     return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
 
 
+UNSEEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
+"""Categories of characters that show nothing on their own: controls, format characters (joiners, direction
+marks), spaces, combining marks with nothing to sit on, and those the score sheet's picture drops (private use,
+unassigned)."""
+BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as nothing: the Hangul fillers and the blank braille pattern (a favourite of names
+meant to look empty)."""
+
+
+def shows_nothing(text: str) -> bool:
+    """Whether ``text`` would show blank: none of its characters draws anything (an empty text included)."""
+    return all(unicodedata.category(ch) in UNSEEN_CATEGORIES or ch in BLANK_LETTERS for ch in text)
+
+
+def visible(text: str) -> str:
+    """Text someone chose, its bidi controls taken out; "" when it shows nothing at all (a name made of spaces,
+    joiners or fillers is shown as having none, so the caller's fallback — «Игрок», a bot player's level — shows
+    instead of a blank)."""
+    return "" if shows_nothing(text) else without_bidi_controls(text)
+
+
 @functools.lru_cache(maxsize=NAMES_KEPT)
 def isolated(text: str) -> str:
     """Text someone chose, made safe to stand in a line of other people's text (plain, not escaped): its bidi
     controls taken out, and — when it holds a right-to-left letter or digit — set in a Unicode isolate, so its
     direction cannot reorder the rest of the line. A left-to-right name stays as it was typed: some Telegram
-    clients draw the isolate's marks, and it would change nothing there. (Kept for the names seen last: every
-    message of a game writes its players' names, each looked at letter by letter.)"""
-    clean = without_bidi_controls(text)
+    clients draw the isolate's marks, and it would change nothing there. "" for a text that shows nothing
+    (:func:`visible`). (Kept for the names seen last: every message of a game writes its players' names, each
+    looked at letter by letter.)"""
+    clean = visible(text)
     if any(unicodedata.bidirectional(ch) in BIDI_MOVERS for ch in clean):
         return FSI + clean + PDI
     return clean
 
 
 def named(text: str) -> str:
-    """Text someone chose (a name, a group's title), :func:`isolated` and escaped for HTML."""
+    """Text someone chose (a name, a group's title), :func:`isolated` and escaped for HTML ("" if it shows
+    nothing)."""
     return esc(isolated(text))
+
+
+def person_name(name: str, tr: Translator) -> str:
+    """A person's name as a message writes it (:func:`named`), «Игрок» for one that shows nothing."""
+    return named(name) or tr.t("player-nameless")
 
 
 def level_name(level: Level | str, tr: Translator) -> str:
@@ -246,7 +274,9 @@ def bot_name(level: Level | str | None, number: int, tr: Translator) -> str:
 
 def seat_name(seat: SeatInfo, tr: Translator) -> str:
     """The escaped name of a seat, a chosen one isolated (:func:`named`); bot players get 🤖 and, without a name, a name from their level."""
-    shown = named(seat.name)  # "" for a name of nothing but bidi controls: shown as having none
+    shown = named(
+        seat.name
+    )  # "" for a name that shows nothing (spaces, joiners, bidi controls): as having none
     if seat.is_bot:
         if shown:
             return "🤖 " + shown + (f" {seat.number}" if seat.number else "")

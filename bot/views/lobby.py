@@ -18,7 +18,7 @@ from bot.views.common import (
     fit,
     keyboard,
     level_name,
-    named,
+    person_name,
     rules_button,
     seat_name,
     url_button,
@@ -103,7 +103,7 @@ def _main(info: LobbyInfo, tr: Translator) -> Rendered:
         lines.append(tr.t("lobby-players", count=len(info.seats), max=info.max_players))
         lines.extend(_player_lines(info, tr) or [tr.t("lobby-empty")])
         if info.creator_name and not any(_is_creator(info, seat) for seat in info.seats):
-            lines.append(tr.t("lobby-creator", name=named(info.creator_name)))
+            lines.append(tr.t("lobby-creator", name=person_name(info.creator_name, tr)))
         if info.fills_with_bots and len(info.seats) < info.max_players:
             lines.append(tr.t("lobby-bots-fill"))
         lines.append(tr.t("lobby-first-dealer"))

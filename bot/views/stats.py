@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from bot.i18n import Translator
-from bot.views.common import Rendered, named, signed
+from bot.views.common import Rendered, person_name, signed
 
 
 class GameFigures(Protocol):
@@ -59,7 +59,7 @@ def render_stats(
     ``name`` (the person's raw name) titles the figures «Статистика: Аня» — for an answer in a group, where
     «Ваша» would not say whose; without it the title is «Ваша статистика».
     """
-    whose = tr.t("stats-of", name=named(name)) if name else tr.t("stats-yours")
+    whose = tr.t("stats-of", name=person_name(name, tr)) if name else tr.t("stats-yours")
     blocks = [f"📊 <b>{whose}</b>"]
     for kind, game_name in games:
         lines = [
@@ -100,7 +100,7 @@ def render_top(tops: Sequence[tuple[str, Sequence[RankFigures]]], tr: Translator
                 tr.t(
                     "top-line",
                     place=place,
-                    name=named(rank.name),
+                    name=person_name(rank.name, tr),
                     wins=rank.wins,
                     games=rank.games,
                     points=abs(rank.points),

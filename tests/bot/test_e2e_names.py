@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 
-from tests.bot.conftest import BotRunner, play_until, start_party, turn_message
+from bot.callbacks import HistoryCb, LobbyCb, LobbyOp
+from tests.bot.conftest import BotRunner, find_lobby, lobby_of, play_until, start_party, turn_message
+from tests.bot.test_e2e_table_talk import Party
 from tests.fakebot import FakeMessage, FakeTelegram
 
 FSI, PDI = "\u2068", "\u2069"
@@ -50,3 +52,49 @@ async def test_a_name_with_a_bidi_override_is_isolated_wherever_the_bot_writes_i
         "an isolate left open"
     )
     assert not [m for m in seen if FSI + "Аня" in m.text], "a left-to-right name isolated"
+
+
+OPEN_ISOLATE = "\u2067Вера דוד"
+"""A name that opens a RIGHT-TO-LEFT ISOLATE and never closes it: it would take the rest of its line with it."""
+BLANK = "\u3164\u200b"
+"""A name that shows nothing: a Hangul filler and a zero-width space."""
+
+
+async def test_the_history_file_isolates_names_and_a_blank_name_is_a_player_everywhere(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(default_target=11)
+    people = [tg.add_user(TRICKY), tg.add_user(OPEN_ISOLATE), tg.add_user(BLANK)]
+    group = tg.add_group("Друзья", people, admins=people[:1])
+    await people[0].send(group, "/konchinka")
+    await tg.wait_for(lambda: find_lobby(group) is not None, what="the lobby")
+    lobby = lobby_of(group)
+    url = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
+    for person in people:
+        await person.send_private(f"/start {url.split('start=', 1)[1]}")
+    await tg.wait_for(lambda: "(3/4)" in lobby.text, what="everyone seated")
+    game = url.split("start=j_", 1)[1]
+    assert (await people[0].press(lobby, data=LobbyCb(game=game, op=LobbyOp.START).pack())).answered
+    await Party(tg, running, game, people).play(group)
+
+    # The result line names the blank person «Игрок», as the table did; no line of the chat is left blank where a
+    # name should be.
+    end = next(m for m in reversed(group.bot_messages()) if "Партия окончена" in m.text)
+    assert "Игрок" in end.text and BLANK not in end.text
+    seen = [m for chat in [group, *(p.private_chat for p in people)] for m in chat.bot_messages()]
+    assert not [m for m in seen if BLANK in m.text or "\u3164" in m.text]
+
+    # «📜 История»: the names as the chats write them — no override, no isolate left open, the blank one «Игрок».
+    await people[1].press(end, data=HistoryCb(game=game).pack())
+    await tg.wait_for(
+        lambda: any(m.current.media for m in group.bot_messages() if "История" in m.text), what="the file"
+    )
+    [history] = [m for m in group.bot_messages() if m.current.media and m.current.media.kind == "document"]
+    assert history.current.media is not None
+    lines = history.current.media.file.data.decode().splitlines()
+    players = next(line for line in lines if line.startswith("Игроки: "))
+    assert players == f"Игроки: 1 {FSI}{SHOWN}{PDI} · 2 {FSI}Вера דוד{PDI} · 3 Игрок"
+    assert not [line for line in lines if "\u202e" in line or "\u2067" in line or "\u3164" in line]
+    assert not [line for line in lines if line.count(FSI) != line.count(PDI)]
+    assert not [line for line in lines if re.search(f"{FSI}[^{PDI}]*$", line)], "an isolate left open"
+    assert any(line.startswith("Победа: ") for line in lines)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from bot.callbacks import HistoryCb, SheetCb
 from bot.games.history import replay_history
 from tests.bot.conftest import BotRunner, has_rematch
@@ -171,3 +173,52 @@ async def test_cancel_says_it_once_below_with_the_standings_so_far(
     deals = state.deals_completed
     assert said[0].text.startswith(f"{cancelled}\n📋 Запись после раздачи {deals}:")
     assert all(p.full_name in said[0].text for p in people)
+
+
+def text_sheets(chat: FakeChat) -> list[FakeMessage]:
+    """The bot's score sheets in ``chat`` sent as text (a picture Telegram refused), still there."""
+    return [
+        m
+        for m in chat.visible_messages()
+        if m.is_from_bot and m.current.media is None and "Кончинка · запись" in m.text
+    ]
+
+
+async def test_a_sheet_picture_telegram_refuses_goes_as_text_and_the_next_deal_as_a_picture_again(
+    tg: FakeTelegram, bot_runner: BotRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    party, group, game = await group_party(tg, bot_runner)
+    tg.fail(24 * 3600, "sendPhoto", code=400)  # Telegram refuses every photo (IMAGE_PROCESS_FAILED)
+    deadline = tg.monotonic() + 60
+    made = 0
+    while not text_sheets(group):
+        assert tg.monotonic() < deadline, "no sheet after the first deal"
+        if await party.move(pick=made, deadline=deadline):
+            made += 1
+        else:
+            await tg.sleep(0.01)
+    await tg.settle()
+    # The first deal's sheet in words, in the picture's place: the standings, the players, a row per deal.
+    [sheet] = text_sheets(group)
+    assert photos(group) == []
+    lines = sheet.text.splitlines()
+    assert lines[0].startswith("📋 Запись после раздачи 1: ")
+    assert "1 Аня · 2 Борис" in lines
+    assert any(e.type == "pre" for e in sheet.entities)
+    state = await party_state(party.running, game)
+    assert lines[-1].split() == ["Σ", *(str(t) for t in state.view(0).deal_scores[-1].totals)]
+    refused = [r for r in caplog.records if "refused the score sheet's picture" in r.getMessage()]
+    assert len(refused) == 1 and f"game {game}:" in refused[0].getMessage()
+
+    # Telegram takes photos again: the next deal's sheet is a picture, and the text no longer shows as a sheet.
+    tg.heal()
+    while not photos(group):
+        assert tg.monotonic() < deadline + 60, "no picture after the second deal"
+        if await party.move(pick=made, deadline=deadline + 60):
+            made += 1
+        else:
+            await tg.sleep(0.01)
+    await tg.settle()
+    [picture] = photos(group)
+    assert picture.text.startswith(("📋 Запись после раздачи 2: ", "🏆 Итог партии: "))
+    assert text_sheets(group) == []

@@ -10,7 +10,7 @@ import pytest
 from bot.games import plugin_of, plugins
 from bot.games.history import HistoryError, read_history, replay_history, write_history
 from bot.i18n import Locale, Translator, translator
-from bot.views.common import SeatInfo
+from bot.views.common import FSI, PDI, SeatInfo
 from engine.core import JSONValue, State
 
 RU = translator(Locale.RU)
@@ -64,7 +64,7 @@ def test_each_deal_is_followed_by_its_points_and_the_totals() -> None:
     assert len(points) == len(sheet) == 15
     first = " · ".join(
         f"{n} {'+' if v > 0 else '−' if v < 0 else ''}{abs(v)}"
-        for n, v in zip(["Аня", "Борис", "אברהם", "⚙ Любитель"], sheet[0], strict=True)
+        for n, v in zip(["Аня", "Борис", f"{FSI}אברהם{PDI}", "⚙ Любитель"], sheet[0], strict=True)
     )
     assert points[0] == f"Очки: {first}"
     assert "   1. " in text and "козырь " in text

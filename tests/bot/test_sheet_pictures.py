@@ -213,3 +213,19 @@ def test_a_long_partys_tally_stays_within_what_telegram_shows_unscaled() -> None
         )
     ).height
     assert with_notes - without == 5 * 22  # a short party keeps every deal's small print
+
+
+@pytest.mark.parametrize("blank", ["\u3164", "\u200b\u200b", " \u2800 ", "\u202e\u2066", "\u0301"])
+@pytest.mark.parametrize(("kind", "options"), [("konchinka", {"players": 3, "target": 11}), ("king", {})])
+def test_a_name_that_shows_nothing_is_a_player_on_the_sheet_as_in_the_chat(
+    blank: str, kind: str, options: dict[str, JSONValue]
+) -> None:
+    state = finished(kind, options, 4)
+    seats = HOSTILE[: state.game.num_players]
+    named_blank = (SeatInfo(blank, 1), *seats[1:])
+    named_player = (SeatInfo("Игрок", 1), *seats[1:])
+    paper = plugin_of(kind).paper
+    sheet = paper.score_sheet(state, named_blank, RU)
+    assert sheet is not None and sheet.players[0] == "Игрок"
+    assert draw(sheet) == draw(paper.score_sheet(state, named_player, RU))  # type: ignore[arg-type]
+    assert name_of(named_blank, 0, RU) == "Игрок"  # the caption and the result line say the same

@@ -33,6 +33,7 @@ GATEWAY_PAGE = (
 HANG_POLL = 0.05
 """Real seconds between two looks whether the client of a hung HTTP request has given up on it."""
 REASONS = {
+    400: "Bad Request: IMAGE_PROCESS_FAILED",
     500: "Internal Server Error",
     502: "Bad Gateway",
     503: "Service Unavailable",

@@ -21,7 +21,8 @@ gets the bot's next call:
 - 403 (the user never opened the bot, or blocked it): the chat's queue is dropped and a report (:mod:`~bot.delivery.outbox.reports`) tells
   the game flow, which shows a «start the bot» link in the group and lets the AFK rules run;
 - a network failure, a request left unanswered past ``REQUEST_TIMEOUT`` or a 5xx: the call is tried again, with
-  backoff, for as long as it takes. Only a refusal (4xx) drops a message.
+  backoff, for as long as it takes. Only a refusal (4xx) drops a message — but a score sheet's picture: refused,
+  the sheet goes as text in its place (the next deal's sheet tries the picture again).
 
 **Answers to presses** go beside the queue (:func:`answer_press`): Telegram shows a spinner on a pressed button
 until the bot answers the query, and drops the query after 15 s. An answer is worth a few seconds at most, and it

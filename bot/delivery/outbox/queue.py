@@ -146,6 +146,9 @@ class Live:
     of the next deal."""
     media: Media | None = None
     """A photo or a document with ``text`` as its caption (None: a text message)."""
+    as_text: bool = False
+    """Telegram refused the score sheet's picture: the sheet goes as a text message in its place (newer content
+    tries the picture again). The message then stands for this content: its fingerprint is the picture's."""
 
     @property
     def digest(self) -> str:
@@ -166,6 +169,7 @@ class Live:
         """Newer content for the same message."""
         self.text, self.markup, self.media = text, markup, media
         self._digest = self._buttons = None
+        self.as_text = False
 
     def needs_call(self, known: LiveMessage | None) -> bool:
         """Telegram shows something else (``known``: what it last accepted for this slot), or nothing yet."""
@@ -525,6 +529,10 @@ def _live_of(slot: str, data: JSONValue) -> LiveMessage | None:
 
 GAME_SLOTS: Final = "ghmwvsy"
 """First letters of the names that belong to one game (:func:`game_of_slot`): forgotten once it is long over."""
+TURNED_SLOTS: Final = "p"
+"""First letters of the names of screens turned in place by their own buttons (:func:`setup_slot`): each press
+makes the pressed message the slot's again, so a stored row is never needed after its press — forgotten at every
+upkeep, or there would be one for each screen anyone ever pressed."""
 REMINDERS: Final = "m"
 
 

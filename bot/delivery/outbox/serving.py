@@ -1,7 +1,8 @@
 """Talking to Telegram for the outbox: one call for one chat, made when the call scheduler gives that chat its
 turn — the chat's next pending item (a live message's newest look, a notice) or a batch of old messages to
 delete — and what Telegram's answer means: a 429 waited out, a 403 that closes the chat, a network failure tried
-again with back-off, a refusal that drops the message, a group that became a supergroup.
+again with back-off, a refusal that drops the message (a score sheet's picture refused goes as text in its place,
+:mod:`bot.views.sheets.plain`), a group that became a supergroup.
 
 Below :class:`ChatServer`: the calls themselves (:class:`TelegramCalls`: send, edit, delete, each counted; a send
 whose answer never came may have been made all the same, so the next send that goes through in that chat clears
@@ -53,13 +54,23 @@ from aiogram.types import (
 from aiohttp import TCPConnector
 
 from bot.clock import Clock
-from bot.delivery.outbox.queue import ChatQueue, Item, Live, LiveMessages, Media, SentMessages, SheetPhoto
+from bot.delivery.outbox.queue import (
+    ChatQueue,
+    Item,
+    Live,
+    LiveMessages,
+    Media,
+    SentMessages,
+    SheetPhoto,
+    game_of_slot,
+)
 from bot.delivery.outbox.reports import ChatForbidden, ChatMigrated, DeliveryReport
 from bot.delivery.outbox.scheduler import CallScheduler, RateLimiter, is_group
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import repo as stored
 from bot.storage.tx import Batch, Deferred
 from bot.views.sheets import Picture, PictureCache
+from bot.views.sheets.plain import sheet_text
 
 log = logging.getLogger(__name__)
 
@@ -148,7 +159,10 @@ class ChatServer:
             log.warning("chat %s was upgraded to %s", chat_id, exc.migrate_to_chat_id)
             self.outbox.reports.put_nowait(ChatMigrated(chat_id, exc.migrate_to_chat_id))
         except TelegramAPIError as exc:
-            await self._refused_call(item, exc)
+            if self._picture_refused(item, exc):
+                queue.put_back(item, asked)
+            else:
+                await self._refused_call(item, exc)
         else:
             if queue.failures:
                 log.info("chat %s reachable again after %d failed calls", chat_id, queue.failures)
@@ -172,6 +186,23 @@ class ChatServer:
         log.warning("dropped a message to chat %s: %s", item.chat_id, exc.message)
         if isinstance(item, Notice):
             self.outbox.notice_sent.put(item.id, None)
+
+    def _picture_refused(self, item: Item, exc: TelegramAPIError) -> bool:
+        """Telegram refused a score sheet's picture (400): the sheet goes as text in its place at the chat's next
+        turn, instead of the deal's sheet missing from the chat. False: the call is refused for good."""
+        if not isinstance(item, Live) or not isinstance(item.media, SheetPhoto) or item.as_text:
+            return False
+        if not isinstance(exc, TelegramBadRequest) or TOPIC_CLOSED in exc.message:
+            return False
+        item.as_text = True
+        self.outbox.calls["sheet_as_text"] += 1
+        log.warning(
+            "game %s: chat %s refused the score sheet's picture (%s); the sheet goes as text",
+            game_of_slot(item.slot),
+            item.chat_id,
+            exc.message,
+        )
+        return True
 
     def _back_off(self, queue: ChatQueue, exc: Exception) -> None:
         """A call failed on the way (not refused): wait, longer each time in a row, before the chat's next try."""
@@ -201,9 +232,10 @@ class ChatServer:
             self.outbox.sent.calling(live.slot, self.outbox.clock.now())
         known = await self.outbox.live.recall(live.slot)
         message_id: int | None = None
-        if known is not None and known.chat_id == live.chat_id and not live.resend:
+        text, media = _content(live)
+        if known is not None and known.chat_id == live.chat_id and not live.resend and not live.as_text:
             edited = await self.outbox.telegram.edit(
-                known.chat_id, known.message_id, live.text, live.buttons, live.media
+                known.chat_id, known.message_id, text, live.buttons, media
             )
             if edited is not Edited.GONE:
                 message_id = known.message_id
@@ -213,7 +245,7 @@ class ChatServer:
                     live.slot, None
                 )  # replaced: if the send below fails, the next try only sends
             message_id = await self.outbox.telegram.send(
-                live.chat_id, live.thread_id, live.text, live.buttons, live.media
+                live.chat_id, live.thread_id, text, live.buttons, media
             )
             if known is not None:
                 no_moves = self.outbox.sent.offers_no_moves(known.chat_id, known.message_id)
@@ -247,6 +279,13 @@ NO_PREVIEW: Final = LinkPreviewOptions(is_disabled=True)
 LOST_COPIES_LOOKED_AT: Final = 5
 """Message ids before a send that went through, after one whose answer was lost, looked at for a lost copy."""
 KNOWN_PER_CHAT: Final = 16
+
+
+def _content(live: Live) -> tuple[str, Media | None]:
+    """What a live message's call carries: its text and media, or a refused sheet's picture as text."""
+    if live.as_text and isinstance(live.media, SheetPhoto):
+        return sheet_text(live.media.sheet, live.text), None
+    return live.text, live.media
 
 
 def _keyboard(buttons: str | None) -> InlineKeyboardMarkup | None:

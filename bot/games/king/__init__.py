@@ -13,13 +13,12 @@ from bot.games.king.rules import rules_book
 from bot.games.king.settings import KingSetting, render_king_settings, set_king_option
 from bot.games.king.sheet import deal_trumps, grid_sheet
 from bot.games.king.views import contract_of, deal_label
-from bot.games.paper import Paper
+from bot.games.paper import Paper, history_name
 from bot.i18n import Translator
 from bot.views.common import Rendered, SeatInfo, TableInfo, card
 from bot.views.lobby import LobbyInfo
 from bot.views.rules_book import RulesBook
 from bot.views.sheets import GridSheet
-from bot.views.sheets.seats import picture_name
 from engine.ai.advice import Advice
 from engine.ai.review import Review
 from engine.core import IllegalActionError, JSONValue, State
@@ -45,7 +44,7 @@ class KingPaper(Paper[KingAction, KingView]):
     ) -> str:
         view = state.view(0)
         label = deal_label(view.deal_index, contract_of(view, view.deal_index), tr)
-        dealer = picture_name(seats[view.dealer], tr) if 0 <= view.dealer < len(seats) else "?"
+        dealer = history_name(seats[view.dealer], tr) if 0 <= view.dealer < len(seats) else "?"
         return f"{label} · " + tr.t("history-dealer", name=dealer)
 
     def deal_result(

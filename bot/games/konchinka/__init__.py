@@ -13,13 +13,12 @@ from bot.games.konchinka.rules import rules_book
 from bot.games.konchinka.sections import KonchinkaSection
 from bot.games.konchinka.settings import KonchinkaSetting, render_konchinka_settings, set_konchinka_option
 from bot.games.konchinka.sheet import tally_sheet
-from bot.games.paper import Paper
+from bot.games.paper import Paper, history_name
 from bot.i18n import Translator
 from bot.views.common import Rendered, SeatInfo, TableInfo, card, option
 from bot.views.lobby import LobbyInfo
 from bot.views.rules_book import RulesBook
 from bot.views.sheets import TallySheet
-from bot.views.sheets.seats import picture_name
 from engine.ai.advice import Advice
 from engine.ai.review import Review
 from engine.cards import Card
@@ -73,7 +72,7 @@ class KonchinkaPaper(Paper[KonchinkaAction, KonchinkaView]):
     ) -> str:
         dealer = state.view(0).dealer
         return tr.t(
-            "history-dealer", name=picture_name(seats[dealer], tr) if 0 <= dealer < len(seats) else "?"
+            "history-dealer", name=history_name(seats[dealer], tr) if 0 <= dealer < len(seats) else "?"
         )
 
     def deal_result(
