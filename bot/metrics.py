@@ -35,7 +35,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from bot import version
-from bot.backups import last_backup
+from bot.backups import last_backup, last_failure
 from bot.games import plugins
 from bot.health import CHECKS
 from bot.model.answers import Answer
@@ -212,6 +212,11 @@ class BotCollector(Collector):
             "cardbot_last_backup_timestamp_seconds",
             "When `python -m bot backup` last copied this database successfully (Unix time; 0: never)",
             value=last_backup(db.path) or 0.0,
+        )
+        yield GaugeMetricFamily(
+            "cardbot_last_backup_failure_timestamp_seconds",
+            "When `python -m bot backup` last failed to copy this database (Unix time; 0: never)",
+            value=last_failure(db.path) or 0.0,
         )
         for name, text, buckets in (
             (

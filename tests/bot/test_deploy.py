@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
@@ -94,6 +95,33 @@ async def test_every_metric_the_alerts_and_the_dashboard_use_is_served(
     assert run_backup(settings, tmp_path / "backups" / "copy.sqlite3") == ExitCode.OK
     after = _sample((await scrape())[0].decode(), "cardbot_last_backup_timestamp_seconds")
     assert abs(after - time.time()) < 60
+    # A backup that fails is said by its exit code and, at the next scrape, by the metric the alert
+    # CardbotBackupFailed compares with the last success.
+    assert _sample((await scrape())[0].decode(), "cardbot_last_backup_failure_timestamp_seconds") == 0
+    (tmp_path / "not-a-folder").write_text("", encoding="utf-8")
+    failed = run_backup(settings, tmp_path / "not-a-folder" / "copy.sqlite3")
+    assert failed == ExitCode.DATABASE
+    scraped = (await scrape())[0].decode()
+    assert _sample(scraped, "cardbot_last_backup_failure_timestamp_seconds") > _sample(
+        scraped, "cardbot_last_backup_timestamp_seconds"
+    )
+    rule = next(r for g in _alert_groups() for r in g["rules"] if r["alert"] == "CardbotBackupFailed")
+    assert rule["expr"].split() == [
+        "cardbot_last_backup_failure_timestamp_seconds",
+        ">",
+        "cardbot_last_backup_timestamp_seconds",
+    ]
+    assert "for" not in rule  # at the next evaluation, not days later
+    assert run_backup(settings, tmp_path / "backups" / "again.sqlite3") == ExitCode.OK  # a success clears it
+    scraped = (await scrape())[0].decode()
+    assert _sample(scraped, "cardbot_last_backup_failure_timestamp_seconds") < _sample(
+        scraped, "cardbot_last_backup_timestamp_seconds"
+    )
+
+
+def _alert_groups() -> list[dict[str, Any]]:
+    rules = yaml.safe_load((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))
+    return list(rules["groups"])
 
 
 def _sample(text: str, name: str) -> float:
