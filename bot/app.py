@@ -45,7 +45,7 @@ from bot.settings import ExitCode, Settings, StartupError
 from bot.startup import check_texts, open_database
 from bot.storage import Database
 from bot.telegram import TELEGRAM_TIMEOUT, ask_telegram, make_bot
-from bot.version import version
+from bot.version import described
 from bot.views import bot_commands
 from bot.views.sheets import PictureCache
 from bot.webapp.server import WebApp
@@ -219,7 +219,7 @@ async def on_startup(app: App) -> None:
 
 
 def log_started(app: App) -> None:
-    """The one line that says the bot runs: which version, how it gets updates, on which database, with which
+    """The one line that says the bot runs: which version and commit, how it gets updates, on which database, with which
     texts, and how many games it took up again."""
     settings = app.settings
     mode = (
@@ -232,7 +232,7 @@ def log_started(app: App) -> None:
     log.info(
         "bot @%s %s started; mode %s; database %s; texts %s; bot players' «мастер»: %s; %d active games resumed",
         app.pipeline.bot_username,
-        version(),
+        described(),
         mode,
         settings.database_path.resolve(),
         texts,

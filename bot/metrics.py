@@ -89,8 +89,12 @@ class BotCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         db = self.app.db
-        build = InfoMetricFamily("cardbot_build", "The running bot's version")
-        build.add_metric([], {"version": version.version(), "python": version.python()})
+        build = InfoMetricFamily(
+            "cardbot_build", "The running bot's version and the commit it was built from"
+        )
+        build.add_metric(
+            [], {"version": version.version(), "commit": version.commit(), "python": version.python()}
+        )
         yield build
         yield CounterMetricFamily(
             "cardbot_db_transactions", "SQLite transactions begun", value=db.transactions

@@ -197,3 +197,20 @@ def test_an_incurable_exit_becomes_the_code_asked_for_and_a_curable_one_stays() 
         [sys.executable, "-m", "bot", "run"], env=env, capture_output=True, text=True, cwd=ROOT
     )
     assert plain.returncode == ExitCode.SETTINGS
+
+
+def test_every_test_the_deploy_files_and_the_docs_cite_exists() -> None:
+    """A comment that says «this test runs these commands» names a test that is there to read."""
+    cited = {
+        (source.name, name)
+        for source in [
+            ROOT / "Dockerfile",
+            ROOT / "compose.yaml",
+            ROOT / "README.md",
+            ROOT / "CHANGELOG.md",
+            *sorted(DEPLOY.rglob("*.*")),
+        ]
+        for name in re.findall(r"\btests/[\w./-]*\w", source.read_text(encoding="utf-8"))
+    }
+    assert len(cited) >= 10
+    assert [(source, name) for source, name in sorted(cited) if not (ROOT / name).exists()] == []

@@ -30,6 +30,7 @@ from bot.version import version
 from tests.bot.conftest import Exited, PythonMBot, bot_process_env, hosted_backends, make_settings
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
+from tests.test_release import head_commit
 
 OVER_HTTP = pytest.mark.over_http(
     "python -m bot in a process of its own, against the fake Telegram over HTTP"
@@ -305,7 +306,10 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     started_lines = [line for line in log.splitlines() if " started; " in line]
     assert len(started_lines) == 1, log  # one INFO line: version, mode, database, texts, games resumed
     line = started_lines[0]
-    assert f" INFO bot.app: bot @konchinka_test_bot {version()} started; mode {mode}" in line, line
+    assert (
+        f" INFO bot.app: bot @konchinka_test_bot {version()} (commit {head_commit()}) started; mode {mode}"
+        in line
+    ), line
     assert f"database {tmp_path.resolve()}" in line and "texts ru " in line and ", en " in line
     assert line.endswith("; 0 active games resumed")
     if mode == "webhook":  # «started» once the port listens, not before: setWebhook came first
