@@ -188,6 +188,20 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
     assert tg.webhook_url is None
 
 
+async def test_a_metrics_port_already_taken_stops_the_bot_before_the_database_is_touched(
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "data" / "bot.sqlite3"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = make_settings(tg, path, metrics_host="127.0.0.1", metrics_port=port)
+        result = await in_process(run(settings, session=tg.session()), capsys, caplog)
+    assert_ended(result, ExitCode.SETTINGS, "METRICS_PORT")
+    assert not path.exists()  # neither created nor migrated: the next start with a free port does it
+
+
 # --- python -m bot check ------------------------------------------------------------------------------------
 
 
