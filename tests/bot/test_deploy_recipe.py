@@ -28,6 +28,7 @@ import shutil
 import signal
 import sqlite3
 import subprocess
+import sys
 import sysconfig
 import tempfile
 import time
@@ -39,6 +40,7 @@ import pytest
 
 from bot.settings import ExitCode
 from tests.bot.conftest import SPEED
+from tests.bot.test_container_backup import _copy_for_user
 from tests.fakebot import FakeTelegram
 from tests.fakebot.limits import Limits
 from tests.tiers import FULL
@@ -117,15 +119,25 @@ def snapshot(into: Path) -> Path:
 
 def stand_in_python(scratch: Scratch) -> Path:
     """``run.sh``'s ``PYTHON`` for the quick run: ``-m venv DIR`` makes a ``DIR/bin/python`` that runs the system's
-    Python on this test's dependencies (``pip`` installs nothing); anything else is the system's Python."""
-    site = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    Python of this minor version on this test's dependencies (``pip`` installs nothing; where the bot's user cannot
+    reach them, a copy under the scratch root stands in); anything else is the system's Python."""
+    system = Path(f"/usr/bin/python{sys.version_info.major}.{sys.version_info.minor}")
+    if not system.is_file():
+        pytest.skip(f"the quick run's .venv runs this test's packages on the system's {system}: not here")
+    site = []
+    for n, folder in enumerate(sorted({sysconfig.get_paths()[key] for key in ("purelib", "platlib")})):
+        if not reachable(Path(folder)):
+            copy = scratch.root / "opt" / f"site-packages-{n}"
+            _copy_for_user(Path(folder), copy)
+            folder = str(copy)
+        site.append(folder)
     tools = scratch.root / "tools"
     tools.mkdir()
     venv_python = tools / "venv-python"
     venv_python.write_text(
         "#!/bin/sh\n"
         'if [ "$1 $2" = "-m pip" ]; then exit 0; fi\n'
-        f'PYTHONPATH="$(dirname "$0")/../..:{":".join(sorted(site))}" exec {SYSTEM_PYTHON} "$@"\n',
+        f'PYTHONPATH="$(dirname "$0")/../..:{":".join(site)}" exec {system} "$@"\n',
         encoding="utf-8",
     )
     python = tools / "python3"
@@ -133,12 +145,18 @@ def stand_in_python(scratch: Scratch) -> Path:
         "#!/bin/sh\n"
         'if [ "$1 $2" = "-m venv" ]; then mkdir -p "$3/bin" && cp '
         + f'{venv_python} "$3/bin/python"; exit; fi\n'
-        f'exec {SYSTEM_PYTHON} "$@"\n',
+        f'exec {system} "$@"\n',
         encoding="utf-8",
     )
     for script in (tools, venv_python, python):
         script.chmod(0o755)
     return python
+
+
+def reachable(path: Path) -> bool:
+    """A user of no group of this machine's may read ``path`` and enter it."""
+    as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    return subprocess.run([*as_nobody, "test", "-r", str(path), "-a", "-x", str(path)]).returncode == 0
 
 
 def sh(scratch: Scratch, line: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
