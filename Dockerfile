@@ -34,8 +34,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     METRICS_PORT=9108 \
     METRICS_HOST=0.0.0.0
 # /data (the database) and /backups (the backup service's copies) belong to the bot's user: a fresh named volume
-# mounted on either takes the folder's owner, so the unprivileged user can write there (tests/deploy_backup.sh
-# runs these commands and the backup's as that user).
+# mounted on either takes the folder's owner, so the unprivileged user can write there
+# (tests/bot/test_container_backup.py runs these commands and the backup's as that user).
 RUN python -m venv /opt/venv \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin cardbot \
     && mkdir -p /data /backups && chown cardbot:cardbot /data /backups && chmod 0750 /data /backups
@@ -48,6 +48,10 @@ RUN pip install --require-hashes --no-deps -r /tmp/requirements.lock \
 COPY --from=build /wheels /tmp/wheels
 RUN pip install --no-deps /tmp/wheels/*.whl && rm -rf /tmp/wheels
 
+# The commit the image was built from, for the start line, /admin and cardbot_build_info (the build context has no
+# .git): `docker build --build-arg COMMIT=$(git rev-parse HEAD) ...`; without it, «unknown».
+ARG COMMIT=
+ENV CARDBOT_COMMIT=${COMMIT}
 USER cardbot
 WORKDIR /data
 VOLUME ["/data"]

@@ -7,6 +7,8 @@ import contextlib
 import gc
 import logging
 import signal
+import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from aiogram import Bot, Dispatcher
@@ -46,7 +48,7 @@ from bot.startup import check_texts, open_database
 from bot.storage import Database
 from bot.systemd import Notifier
 from bot.telegram import TELEGRAM_TIMEOUT, ask_telegram, make_bot
-from bot.version import version
+from bot.version import described
 from bot.views import bot_commands
 from bot.views.sheets import PictureCache
 from bot.webapp.server import WebApp
@@ -223,7 +225,7 @@ async def on_startup(app: App) -> None:
 
 
 def log_started(app: App) -> None:
-    """The one line that says the bot runs: which version, how it gets updates, on which database, with which
+    """The one line that says the bot runs: which version and commit, how it gets updates, on which database, with which
     texts, and how many games it took up again."""
     settings = app.settings
     mode = (
@@ -236,7 +238,7 @@ def log_started(app: App) -> None:
     log.info(
         "bot @%s %s started; mode %s; database %s; texts %s; bot players' «мастер»: %s; %d active games resumed",
         app.pipeline.bot_username,
-        version(),
+        described(),
         mode,
         settings.database_path.resolve(),
         texts,
@@ -301,6 +303,7 @@ async def run(settings: Settings, *, session: BaseSession | None = None) -> None
 
     Whatever start-up opened is closed again before the error leaves, so the process can exit at once.
     """
+    refuse_taken_ports(settings)  # before the database is created or migrated: a bad setting changes nothing
     bot = make_bot(settings, session)
     lock = InstanceLock(settings.database_path)
     try:
@@ -341,6 +344,40 @@ def out_of_the_collectors_sight() -> None:
     gc.freeze()
 
 
+def refuse_taken_ports(settings: Settings) -> None:
+    """Each port the bot will listen on besides a webhook's (``METRICS_PORT``, ``WEBAPP_PORT``), tried and let go
+    at once: a taken one is exit code 2 before anything is written."""
+    wanted: list[tuple[str, int, Callable[[OSError], StartupError]]] = []
+    if settings.metrics_port:
+        host, port = settings.metrics_host, settings.metrics_port
+        wanted.append((host, port, lambda exc: metrics_port_refused(host, port, exc)))
+    if settings.webapp_url:
+        wanted.append(
+            (settings.webapp_host, settings.webapp_port, lambda exc: page_port_refused(settings, exc))
+        )
+    for host, port, refused in wanted:
+        try:
+            socket.create_server((host, port)).close()
+        except OSError as exc:
+            raise refused(exc) from exc
+
+
+def metrics_port_refused(host: str, port: int, exc: OSError) -> StartupError:
+    return StartupError(
+        ExitCode.SETTINGS,
+        f"cannot listen on {host}:{port} for /healthz and /metrics: {exc.strerror or exc} "
+        "(set METRICS_PORT to a free port, or METRICS_HOST to an address of this machine)",
+    )
+
+
+def page_port_refused(settings: Settings, exc: OSError) -> StartupError:
+    return StartupError(
+        ExitCode.SETTINGS,
+        f"cannot listen on {settings.webapp_host}:{settings.webapp_port} for the Mini App: "
+        f"{exc.strerror or exc} (set WEBAPP_PORT to a free port, or WEBAPP_HOST to an address of this machine)",
+    )
+
+
 async def serve_page(webapp: WebApp, settings: Settings) -> web.AppRunner:
     """The Mini App on ``WEBAPP_HOST:WEBAPP_PORT``, listening before the bot takes its first update; its open
     streams are closed within a second of the bot's stop."""
@@ -350,11 +387,7 @@ async def serve_page(webapp: WebApp, settings: Settings) -> web.AppRunner:
         await web.TCPSite(runner, settings.webapp_host, settings.webapp_port).start()
     except OSError as exc:
         await runner.cleanup()
-        raise StartupError(
-            ExitCode.SETTINGS,
-            f"cannot listen on {settings.webapp_host}:{settings.webapp_port} for the Mini App: "
-            f"{exc.strerror or exc} (set WEBAPP_PORT to a free port, or WEBAPP_HOST to an address of this machine)",
-        ) from exc
+        raise page_port_refused(settings, exc) from exc
     log.info(
         "Mini App at %s (listening on %s:%d)", settings.webapp_url, settings.webapp_host, settings.webapp_port
     )
@@ -366,11 +399,7 @@ def serve_ops(app: App, host: str, port: int) -> OpsServer:
     try:
         server = OpsServer(app.health, asyncio.get_running_loop(), metrics.scraper(app), host, port)
     except OSError as exc:
-        raise StartupError(
-            ExitCode.SETTINGS,
-            f"cannot listen on {host}:{port} for /healthz and /metrics: {exc.strerror or exc} "
-            "(set METRICS_PORT to a free port, or METRICS_HOST to an address of this machine)",
-        ) from exc
+        raise metrics_port_refused(host, port, exc) from exc
     server.start()
     log.info("health at http://%s:%d/healthz, metrics at /metrics", host, server.port)
     return server

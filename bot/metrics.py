@@ -39,7 +39,7 @@ from prometheus_client.core import (
 from prometheus_client.registry import Collector
 
 from bot import version
-from bot.backups import last_backup
+from bot.backups import last_backup, last_failure
 from bot.games import plugins
 from bot.health import CHECKS
 from bot.memory import service_memory
@@ -249,8 +249,12 @@ class ServiceCollector(Collector):
 
     def collect(self) -> Iterator[Metric]:
         health = self.app.health
-        build = InfoMetricFamily("cardbot_build", "The running bot's version")
-        build.add_metric([], {"version": version.version(), "python": version.python()})
+        build = InfoMetricFamily(
+            "cardbot_build", "The running bot's version and the commit it was built from"
+        )
+        build.add_metric(
+            [], {"version": version.version(), "commit": version.commit(), "python": version.python()}
+        )
         yield build
         uptime = time.monotonic() - health.started
         yield GaugeMetricFamily("cardbot_uptime_seconds", "Seconds since the bot started", value=uptime)
@@ -265,6 +269,11 @@ class ServiceCollector(Collector):
             "cardbot_last_backup_timestamp_seconds",
             "When `python -m bot backup` last copied this database successfully (Unix time; 0: never)",
             value=last_backup(self.app.db.path) or 0.0,
+        )
+        yield GaugeMetricFamily(
+            "cardbot_last_backup_failure_timestamp_seconds",
+            "When `python -m bot backup` last failed to copy this database (Unix time; 0: never)",
+            value=last_failure(self.app.db.path) or 0.0,
         )
         yield GaugeMetricFamily(
             "cardbot_service_memory_bytes",

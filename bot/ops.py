@@ -25,7 +25,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.backups import note_backup, stamp_of
+from bot.backups import failure_stamp_of, note_backup, note_failure, stamp_of
 from bot.instance import InstanceLock
 from bot.settings import ExitCode, Settings, StartupError, StorageSettings
 from bot.startup import (
@@ -153,8 +153,32 @@ def backup(source: Path, target: Path) -> int:
     except (OSError, sqlite3.Error) as exc:
         with contextlib.suppress(OSError):
             partial.unlink(missing_ok=True)
+        if isinstance(exc, sqlite3.OperationalError) and not os.access(source.parent, os.W_OK | os.X_OK):
+            raise StartupError(ExitCode.DATABASE, cannot_write_beside(source)) from exc
         raise StartupError(ExitCode.DATABASE, f"backup of {source} to {target} failed: {exc}") from exc
     return games
+
+
+def cannot_write_beside(source: Path) -> str:
+    """Why a user who may read the database but not write its folder cannot copy it: SQLite's reader of a
+    database in WAL mode writes the ``-shm`` index beside it (SQLite itself says «attempt to write a readonly
+    database»)."""
+    folder = source.resolve().parent
+    return (
+        f"backup of {source.resolve()} failed: this user ({_user()}) may read the database but not write its "
+        f"folder {folder}, and reading a live database needs that (its -shm file): run the backup as the bot's "
+        "own user (README, «Backups and restore»)"
+    )
+
+
+def _user() -> str:
+    uid = os.getuid()
+    try:
+        import pwd  # POSIX only
+
+        return f"{pwd.getpwuid(uid).pw_name}, uid {uid}"
+    except (ImportError, KeyError):
+        return f"uid {uid}"
 
 
 def rotate(target: Path, keep: int) -> list[Path]:
@@ -184,6 +208,12 @@ def run_backup(settings: StorageSettings, target: Path, keep: int | None = None)
         games = backup(source, target)
     except StartupError as error:
         log.error("%s", error.message)
+        try:
+            note_failure(source, error.message)
+        except OSError as exc:  # the exit code still says it
+            log.warning(
+                "backup: cannot note the failure beside the database (%s): %s", failure_stamp_of(source), exc
+            )
         return error.code
     print(f"backup: {source.resolve()} -> {target.resolve()} ({games} games, {target.stat().st_size} bytes)")
     try:

@@ -3,7 +3,10 @@
 aiogram's own handler answers a body that is not JSON with 500 and a traceback, and one that is JSON but not an
 update with 200, failing later in a task nobody awaits («Task exception was never retrieved»). Here both are
 refused with 400 and one ``WARNING`` line; an update is handled in the background (Telegram gets its 200 at
-once, as with aiogram's) and a failure there is logged, never left unretrieved.
+once, as with aiogram's) and a failure there is logged, never left unretrieved. A POST without the right secret is
+refused with 401, as aiogram does, and said in one ``WARNING`` line at most once a minute (how many, the latest
+sender's address; never a secret): a proxy that drops the header, or a changed ``WEBHOOK_SECRET``, shows in the
+log instead of as updates that silently stop.
 
 Whether Telegram can deliver to it is another matter (a broken proxy, a certificate it refuses): only Telegram
 knows, and :func:`watch_webhook` asks it.
@@ -32,12 +35,23 @@ log = logging.getLogger(__name__)
 
 MAX_BODY = 1 << 20
 """Bytes an update may take (Telegram's are a few kilobytes)."""
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+REFUSALS_SAID_EVERY = 60.0
+"""Real seconds between two lines about POSTs refused for their secret (a scan must not flood the log)."""
 
 
 class WebhookHandler(SimpleRequestHandler):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._refused = 0
+        """POSTs refused for their secret since the last line about them."""
+        self._refusals_said: float | None = None
+        """When (monotonic) that line was written."""
+
     async def handle(self, request: web.Request) -> web.Response:
         bot = await self.resolve_bot(request)
-        if not self.verify_secret(request.headers.get("X-Telegram-Bot-Api-Secret-Token", ""), bot):
+        if not self.verify_secret(request.headers.get(SECRET_HEADER, ""), bot):
+            self._refused_for_secret(request)
             return web.Response(body="Unauthorized", status=401)
         try:
             body = await request.read()
@@ -51,6 +65,22 @@ class WebhookHandler(SimpleRequestHandler):
         self._background_feed_update_tasks.add(task)
         task.add_done_callback(self._background_feed_update_tasks.discard)
         return web.json_response({})
+
+    def _refused_for_secret(self, request: web.Request) -> None:
+        self._refused += 1
+        now = time.monotonic()
+        if self._refusals_said is not None and now - self._refusals_said < REFUSALS_SAID_EVERY:
+            return
+        given = "a wrong secret" if SECRET_HEADER in request.headers else "no secret"
+        log.warning(
+            "webhook: refused %d POST(s) without the right secret (401) since the last such line, the latest from %s "
+            "with %s: if updates stopped, check WEBHOOK_SECRET and that the proxy passes the %s header",
+            self._refused,
+            request.remote,
+            given,
+            SECRET_HEADER,
+        )
+        self._refused, self._refusals_said = 0, now
 
     async def _feed(self, bot: Bot, update: Update) -> None:
         try:

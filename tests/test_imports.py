@@ -106,3 +106,19 @@ def test_every_module_of_bot_and_engine_imports_first_in_a_process_of_its_own() 
     )
     failed = json.loads(done.stdout.strip().splitlines()[-1])
     assert failed == {}, "\n\n".join(f"{name}:\n{error}" for name, error in failed.items())
+
+
+def test_a_program_under_tests_starts_nothing_when_imported() -> None:
+    """``python -m tests.bot.stalling_bot`` runs a bot; importing it (as the bot players' worker processes do with
+    the main module they were spawned from) must not start another."""
+    programs = [
+        p for p in ROOT.glob("tests/**/*.py") if "from bot.__main__ import main" in p.read_text("utf-8")
+    ]
+    assert programs
+    for program in programs:
+        module = ".".join(program.relative_to(ROOT).with_suffix("").parts)
+        env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}  # no BOT_TOKEN: a bot started would exit 2
+        done = subprocess.run(
+            [sys.executable, "-c", f"import {module}"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert (done.returncode, done.stderr) == (0, ""), module

@@ -271,6 +271,7 @@ class Figures:
 
     bot: str
     version: str
+    commit: str
     uptime: int
     """Seconds."""
     games: Mapping[str, int]
@@ -310,6 +311,7 @@ def admin_figures(tr: Translator, figures: Figures, chat_id: int, thread_id: int
         "admin-figures",
         bot=figures.bot,
         version=figures.version,
+        commit=figures.commit,
         uptime=f"{uptime // 3600}:{uptime % 3600 // 60:02d}",
         games=", ".join(counts) or tr.t("admin-no-games"),
         total=sum(figures.games.values()),

@@ -28,7 +28,7 @@ from bot.clock import Buckets, Clock
 from bot.delivery.outbox.queue import GAME_SLOTS, TURNED_SLOTS, game_of_slot
 from bot.health import Health
 from bot.storage import Batch, Database, upkeep
-from bot.version import version
+from bot.version import commit, version
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,7 @@ class Operator:
         self.admin_chat_id = admin_chat_id
         self.say = say
         self.version = version()
+        self.commit = commit()
         self.traffic = traffic
         """Who sent the bot anything today, how long updates took (counted by the outermost middlewares)."""
         self.troubles: collections.deque[Trouble] = collections.deque(maxlen=TROUBLES_KEPT)

@@ -303,6 +303,7 @@ class Replies:
         figures = replies.Figures(
             bot=self.username,
             version=operator.version,
+            commit=operator.commit,
             uptime=int(operator.uptime()),
             games=await operator.games_running(),
             people=len(operator.traffic.seen_today),

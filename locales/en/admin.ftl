@@ -1,7 +1,7 @@
 # /admin: what the operators (ADMIN_IDS) see of the running bot.
 
 admin-figures =
-    🛠 @{ $bot }, version { $version }, up (h:min) { $uptime }
+    🛠 @{ $bot }, version { $version } (commit { $commit }), up (h:min) { $uptime }
     Games running: { $games } ({ $total } in all)
     People today: { $people }
     Bot API calls a second (last minute): { $calls }

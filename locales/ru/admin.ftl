@@ -1,7 +1,7 @@
 # /admin: what the operators (ADMIN_IDS) see of the running bot.
 
 admin-figures =
-    🛠 @{ $bot }, версия { $version }, работает (ч:мин) { $uptime }
+    🛠 @{ $bot }, версия { $version } (коммит { $commit }), работает (ч:мин) { $uptime }
     Идут игры: { $games } (всего { $total })
     Людей за сегодня: { $people }
     Вызовов Bot API в секунду (за минуту): { $calls }

@@ -19,5 +19,6 @@ def _stall(signum: int, frame: FrameType | None) -> None:
     time.sleep(float(os.environ.get("STALL_SECONDS", "3")))
 
 
-signal.signal(signal.SIGUSR2, _stall)
-raise SystemExit(main())
+if __name__ == "__main__":  # not in the bot players' workers, which import this module: no bot of their own
+    signal.signal(signal.SIGUSR2, _stall)
+    raise SystemExit(main())

@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from bot.ops import backup
@@ -15,6 +18,8 @@ from tests.bot.conftest import BotRunner, bot_process_env, has_rematch, play_unt
 from tests.bot.test_startup import run_bot
 from tests.fakebot import FakeTelegram
 from tests.forkserver import ForkServer
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def assert_consistent(copy: Path) -> int:
@@ -81,3 +86,38 @@ async def test_backup_of_a_missing_database_fails_naming_database_path(
     assert result.code == ExitCode.DATABASE
     assert "DATABASE_PATH" in result.stderr and "Traceback" not in result.stderr
     assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_a_backup_by_a_user_who_may_read_but_not_write_the_database_folder_says_so(tmp_path: Path) -> None:
+    """SQLite alone says «attempt to write a readonly database» (a live database's reader writes its ``-shm``)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    database = data / "bot.sqlite3"
+    with contextlib.closing(sqlite3.connect(database)) as db:
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE games (id INTEGER PRIMARY KEY)")
+        db.commit()
+    copy = tmp_path / "backups" / "copy.sqlite3"
+    if os.geteuid() == 0:  # root without its capabilities: a user like any other for a folder it does not own
+        os.chown(data, 65534, -1)
+        os.chown(database, 65534, -1)
+        as_user = ["setpriv", "--bounding-set=-all", "--"]
+    else:
+        as_user = []
+    data.chmod(0o555)
+    try:
+        done = subprocess.run(
+            [*as_user, sys.executable, "-m", "bot", "backup", str(copy)],
+            env={"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "DATABASE_PATH": str(database)},
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    finally:
+        data.chmod(0o755)
+    assert done.returncode == ExitCode.DATABASE, done.stderr
+    assert "readonly database" not in done.stderr
+    assert f"may read the database but not write its folder {data}" in done.stderr
+    assert "run the backup as the bot's own user" in done.stderr
+    assert not copy.exists()

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import yaml
 from prometheus_client.parser import text_string_to_metric_families
@@ -94,6 +95,33 @@ async def test_every_metric_the_alerts_and_the_dashboard_use_is_served(
     assert run_backup(settings, tmp_path / "backups" / "copy.sqlite3") == ExitCode.OK
     after = _sample((await scrape())[0].decode(), "cardbot_last_backup_timestamp_seconds")
     assert abs(after - time.time()) < 60
+    # A backup that fails is said by its exit code and, at the next scrape, by the metric the alert
+    # CardbotBackupFailed compares with the last success.
+    assert _sample((await scrape())[0].decode(), "cardbot_last_backup_failure_timestamp_seconds") == 0
+    (tmp_path / "not-a-folder").write_text("", encoding="utf-8")
+    failed = run_backup(settings, tmp_path / "not-a-folder" / "copy.sqlite3")
+    assert failed == ExitCode.DATABASE
+    scraped = (await scrape())[0].decode()
+    assert _sample(scraped, "cardbot_last_backup_failure_timestamp_seconds") > _sample(
+        scraped, "cardbot_last_backup_timestamp_seconds"
+    )
+    rule = next(r for g in _alert_groups() for r in g["rules"] if r["alert"] == "CardbotBackupFailed")
+    assert rule["expr"].split() == [
+        "cardbot_last_backup_failure_timestamp_seconds",
+        ">",
+        "cardbot_last_backup_timestamp_seconds",
+    ]
+    assert "for" not in rule  # at the next evaluation, not days later
+    assert run_backup(settings, tmp_path / "backups" / "again.sqlite3") == ExitCode.OK  # a success clears it
+    scraped = (await scrape())[0].decode()
+    assert _sample(scraped, "cardbot_last_backup_failure_timestamp_seconds") < _sample(
+        scraped, "cardbot_last_backup_timestamp_seconds"
+    )
+
+
+def _alert_groups() -> list[dict[str, Any]]:
+    rules = yaml.safe_load((DEPLOY / "prometheus" / "alerts.yml").read_text(encoding="utf-8"))
+    return list(rules["groups"])
 
 
 def _sample(text: str, name: str) -> float:
@@ -122,14 +150,17 @@ def test_the_systemd_unit_restarts_on_failure_but_not_on_what_a_restart_cannot_c
     writable = service["ReadWritePaths"].split()
     workdir = Path(service["WorkingDirectory"])
     database = workdir / StorageSettings.model_fields["database_path"].default
-    assert str(database.parent) in writable  # the data folder, and nothing more
+    assert writable == [f"-{database.parent}"]  # the data folder, and nothing more
     assert service["ExecStart"].split()[:3] == [f"{workdir}/.venv/bin/python", "-m", "bot"]
     backup, timer = _unit("cardbot-backup.service"), _unit("cardbot-backup.timer")
     assert (
         "python -m bot backup " in backup["Service"]["ExecStart"]
         and "--keep" in backup["Service"]["ExecStart"]
     )
-    assert str(database.parent) in backup["Service"]["ReadWritePaths"].split()  # the note of the last backup
+    # the note of the last backup, and the copies; each with `-`: a folder deleted later is the command's own
+    # failure (exit code 3, one line; a backup's noted for the metric), not systemd's bare 226/NAMESPACE
+    assert backup["Service"]["ReadWritePaths"].split() == [f"-{database.parent}", "-/srv/backups/cardbot"]
+    assert "/srv/backups/cardbot/" in backup["Service"]["ExecStart"]
     assert timer["Timer"]["Unit"] == "cardbot-backup.service" and timer["Timer"]["OnCalendar"]
     assert timer["Install"]["WantedBy"] == "timers.target"
 
@@ -166,3 +197,20 @@ def test_an_incurable_exit_becomes_the_code_asked_for_and_a_curable_one_stays() 
         [sys.executable, "-m", "bot", "run"], env=env, capture_output=True, text=True, cwd=ROOT
     )
     assert plain.returncode == ExitCode.SETTINGS
+
+
+def test_every_test_the_deploy_files_and_the_docs_cite_exists() -> None:
+    """A comment that says «this test runs these commands» names a test that is there to read."""
+    cited = {
+        (source.name, name)
+        for source in [
+            ROOT / "Dockerfile",
+            ROOT / "compose.yaml",
+            ROOT / "README.md",
+            ROOT / "CHANGELOG.md",
+            *sorted(DEPLOY.rglob("*.*")),
+        ]
+        for name in re.findall(r"\btests/[\w./-]*\w", source.read_text(encoding="utf-8"))
+    }
+    assert len(cited) >= 10
+    assert [(source, name) for source, name in sorted(cited) if not (ROOT / name).exists()] == []

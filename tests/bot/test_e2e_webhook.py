@@ -42,7 +42,7 @@ def _snapshot(chat: FakeChat) -> list[tuple[int, str, list[str | None]]]:
 
 
 async def test_in_webhook_mode_updates_arrive_with_the_secret_and_a_post_without_it_changes_nothing(
-    tg: FakeTelegram, db_path: Path
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     port = _free_port()
     public = f"http://127.0.0.1:{port}"
@@ -85,13 +85,19 @@ async def test_in_webhook_mode_updates_arrive_with_the_secret_and_a_post_without
             },
         }
         before, calls = _snapshot(chat), tg.stats.total_calls()
+        caplog.set_level(logging.WARNING, logger="bot.webhook")
         async with aiohttp.ClientSession() as session:
-            for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "wrong"}):
+            for headers in ({}, {"X-Telegram-Bot-Api-Secret-Token": "wrong-guess"}) * 3:
                 async with session.post(endpoint, json=forged, headers=headers) as response:
                     assert response.status == 401
         await tg.settle()
         assert _snapshot(chat) == before
         assert tg.stats.total_calls() == calls
+        # The operator sees it, once a while (not a line per forged POST), and no secret in it.
+        said = [r.getMessage() for r in caplog.records if r.name == "bot.webhook"]
+        assert len(said) == 1, said
+        assert "401" in said[0] and "WEBHOOK_SECRET" in said[0] and "127.0.0.1" in said[0], said
+        assert SECRET not in said[0] and "wrong-guess" not in said[0]
 
         # Her own press still plays; Telegram reports no delivery error.
         assert await play_until(tg, [anna], lambda: False, moves=1, timeout=30) == 1

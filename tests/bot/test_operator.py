@@ -13,11 +13,13 @@ from bot.i18n import Locale, translator
 from bot.model.game import GameStatus
 from bot.storage import Batch, Database
 from bot.storage import repo as stored
+from bot.version import version
 from bot.views.chats import render_menu
 from engine.ai import backends
 from tests.bot.conftest import BotRunner, game_row, open_lobby, plain, two_player_party
 from tests.fakebot import FakeTelegram
 from tests.fakebot.models import FakeChat, FakeMessage
+from tests.test_release import head_commit
 
 RU = translator(Locale.RU)
 
@@ -47,7 +49,9 @@ async def test_admin_from_a_non_admin_is_an_unknown_command_and_from_an_admin_sh
     asked = await olga.send_private("/admin")
     answer = await _newer(tg, olga.private_chat, asked.message_id)
     lines = answer.text.splitlines()
-    assert lines[0].startswith(f"🛠 @{tg.bot_username}, версия ")
+    assert lines[0].startswith(
+        f"🛠 @{tg.bot_username}, версия {version()} (коммит {head_commit()}), работает "
+    )
     assert lines[1] == "Идут игры: Кончинка — 1 (всего 1)"
     assert lines[2] == "Людей за сегодня: 2"
     assert lines[3].startswith("Вызовов Bot API в секунду (за минуту): ")

@@ -31,6 +31,7 @@ from tests.bot.conftest import bot_process_env, hosted_backends
 from tests.bot.test_startup import OTHER_TOKEN, QUICK, run_bot, unused_port
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer, Process
+from tests.test_release import head_commit
 
 pytestmark = [
     pytest.mark.xdist_group("timing"),  # asserts on time: see tests/conftest.py
@@ -217,7 +218,8 @@ async def test_metrics_show_the_counters_moving_while_people_play(
         assert _figure(after, "process_resident_memory_bytes") > 10e6
         assert _figure(after, "process_open_fds") > 0
         assert (
-            f'cardbot_build_info{{python="{platform.python_version()}",version="{version()}"}} 1.0' in after
+            f'cardbot_build_info{{commit="{head_commit()}",python="{platform.python_version()}",version="{version()}"}} 1.0'
+            in after
         )
         assert _figure(after, 'cardbot_unhealthy{check="polling"}') == 0
         assert _figure(after, "cardbot_last_backup_timestamp_seconds") == 0

@@ -30,6 +30,7 @@ from bot.version import version
 from tests.bot.conftest import Exited, PythonMBot, bot_process_env, hosted_backends, make_settings
 from tests.fakebot import FakeTelegram
 from tests.forkserver import PIPE, ForkServer
+from tests.test_release import head_commit
 
 OVER_HTTP = pytest.mark.over_http(
     "python -m bot in a process of its own, against the fake Telegram over HTTP"
@@ -187,6 +188,20 @@ async def test_a_webhook_port_already_taken_stops_the_bot_naming_webhook_port(
     assert tg.webhook_url is None
 
 
+async def test_a_metrics_port_already_taken_stops_the_bot_before_the_database_is_touched(
+    tg: FakeTelegram, tmp_path: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    path = tmp_path / "data" / "bot.sqlite3"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        settings = make_settings(tg, path, metrics_host="127.0.0.1", metrics_port=port)
+        result = await in_process(run(settings, session=tg.session()), capsys, caplog)
+    assert_ended(result, ExitCode.SETTINGS, "METRICS_PORT")
+    assert not path.exists()  # neither created nor migrated: the next start with a free port does it
+
+
 # --- python -m bot check ------------------------------------------------------------------------------------
 
 
@@ -305,7 +320,10 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     started_lines = [line for line in log.splitlines() if " started; " in line]
     assert len(started_lines) == 1, log  # one INFO line: version, mode, database, texts, games resumed
     line = started_lines[0]
-    assert f" INFO bot.app: bot @konchinka_test_bot {version()} started; mode {mode}" in line, line
+    assert (
+        f" INFO bot.app: bot @konchinka_test_bot {version()} (commit {head_commit()}) started; mode {mode}"
+        in line
+    ), line
     assert f"database {tmp_path.resolve()}" in line and "texts ru " in line and ", en " in line
     assert line.endswith("; 0 active games resumed")
     if mode == "webhook":  # «started» once the port listens, not before: setWebhook came first
