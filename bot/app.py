@@ -26,6 +26,7 @@ from bot.guards.throttle import ThrottleMiddleware
 from bot.guards.updates import (
     DatabaseTrouble,
     InFlightLimit,
+    InRange,
     LogContext,
     OnceMiddleware,
     OriginMiddleware,
@@ -87,6 +88,7 @@ class Guards:
     in_flight: InFlightLimit
     trouble: DatabaseTrouble
     once: OnceMiddleware
+    in_range: InRange
 
 
 def flow_config(settings: Settings) -> FlowConfig:
@@ -151,8 +153,10 @@ async def build_app(
         InFlightLimit(),
         DatabaseTrouble(pipeline, settings.database_busy_timeout, settings.database_path),
         OnceMiddleware(pipeline.store.processed),
+        InRange(),
     )
     dispatcher.update.outer_middleware(LogContext())
+    dispatcher.update.outer_middleware(guards.in_range)
     dispatcher.update.outer_middleware(TrafficMiddleware(traffic))
     dispatcher.update.outer_middleware(guards.in_flight)
     dispatcher.update.outer_middleware(guards.trouble)

@@ -86,6 +86,8 @@ class Database:
         """Statements sent to SQLite so far (``executemany``, ``BEGIN``, ``COMMIT``, one tried again: once each)."""
         self.ridden = 0
         """Of those, the ones storing deferred rows that rode along (a transaction's own work is the rest)."""
+        self.rows_set_aside = 0
+        """Deferred rows set aside because SQLite cannot store them (a metric)."""
         self.pending = 0
         """Statements on SQLite's thread now, whose answers the loop awaits (tests wait until none is)."""
         self.on_transaction: Callable[[], None] | None = None
@@ -378,6 +380,9 @@ class Database:
 
     def add_rider(self, rider: Deferred[Any, Any]) -> None:
         self._riders.append(rider)
+
+    def set_aside(self) -> None:
+        self.rows_set_aside += 1
 
     def ride_soon(self) -> None:
         """Deferred rows are waiting: unless a transaction takes them first, one of their own comes soon."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
 import sqlite3
 import threading
 import time
@@ -171,6 +172,9 @@ class _Killed:
     def ride_soon(self) -> None:
         pass
 
+    def set_aside(self) -> None:
+        pass
+
 
 def _marks_journal(path: Path) -> Journal[int, float]:
     return Journal(path, lambda at: at, lambda _, at: float(str(at)))
@@ -206,6 +210,59 @@ async def test_a_journal_keeps_deferred_rows_a_kill_would_lose_until_they_are_st
         await db.write(Batch())
         assert await repo.is_processed(db, 5) and await repo.is_processed(db, 6)
         assert sum("cannot be written" in r.getMessage() for r in caplog.records) == 1
+    finally:
+        await db.close()
+
+
+async def test_a_row_sqlite_cannot_store_is_set_aside_with_one_line_and_every_later_write_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An update's mark whose id is beyond SQLite's 64 bits never rides: set aside as it comes, in one line and a
+    metric, so the transactions after it store their own rows and the other marks (before: each of them failed
+    with ``OverflowError``, every later one too)."""
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        marks: Deferred[int, float] = Deferred(db, repo.mark_processed)
+        marks.put(10**30, 1.0)
+        marks.put(1, 2.0)
+        for user_id in range(5, 8):
+            batch = Batch()
+            repo.upsert_user(batch, _user(user_id))
+            await db.write(batch)
+        assert [await repo.get_user(db, u) is not None for u in range(5, 8)] == [True] * 3
+        assert await repo.is_processed(db, 1) and len(marks) == 0
+        assert db.rows_set_aside == 1
+        aside = [r for r in caplog.records if "cannot be stored" in r.getMessage()]
+        assert len(aside) == 1 and aside[0].levelno == logging.WARNING, caplog.text
+    finally:
+        await db.close()
+
+
+async def test_a_damaged_journal_is_read_a_line_at_a_time_each_damaged_line_skipped_in_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Lines a disk or a hand damaged — a key that is a list, JSON nested too deep, a number SQLite cannot store,
+    a line of megabytes, not JSON at all — are skipped, said in one warning; the good lines around them wait
+    again and ride with the first transaction (before: the first one stopped the start with an exception)."""
+    journal = tmp_path / "bot.sqlite3-marks"
+    lines = [
+        b"[1, 10.0]",
+        b"[[1, 2], 3.0]",
+        b"[" * 20_000 + b"]" * 20_000,
+        b"[100000000000000000000000000000000, 4.0]",
+        b'["' + b"x" * 3_000_000 + b'", 5.0]',
+        b"not json",
+        b"[2, 20.0]",
+    ]
+    journal.write_bytes(b"".join(line + b"\n" for line in lines))
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        marks: Deferred[int, float] = Deferred(db, repo.mark_processed, _marks_journal(journal))
+        assert marks.items() == [(1, 10.0), (2, 20.0)]
+        damaged = [r for r in caplog.records if "damaged" in r.getMessage()]
+        assert len(damaged) == 1 and "5 damaged lines" in damaged[0].getMessage(), caplog.text
+        await db.write(Batch())
+        assert await repo.is_processed(db, 1) and await repo.is_processed(db, 2)
     finally:
         await db.close()
 
