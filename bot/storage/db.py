@@ -142,14 +142,19 @@ class Database:
         await self._call(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
 
     async def close(self) -> None:
-        """Store what waits (deferred rows), then close the connections; closing twice is harmless."""
+        """Store what waits (deferred rows), then close the connections whatever that storing met; closing twice
+        is harmless."""
         if self._ride is not None:
             self._ride.cancel()
             self._ride = None
         self.watch.cancel()
         if not self._closed and any(len(r) for r in self._riders):
-            with contextlib.suppress(sqlite3.Error, ValueError):
+            try:
                 await self.write(Batch())
+            except (sqlite3.Error, ValueError):
+                pass  # the trouble was said as it began; the journals keep what waited
+            except Exception as exc:
+                log.warning("could not store what waited at close (the journals keep it): %r", exc)
         async with self._lock:
             if self._closed:
                 return
