@@ -6,7 +6,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -20,6 +23,7 @@ from bot.storage.db import RIDE_WITHIN
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.tx import Deferred, GuardError, Journal
 from engine.core import GameRecord
+from tests.bot.conftest import ROOT
 
 
 def _cancelled(game_id: int) -> Batch:
@@ -265,6 +269,50 @@ async def test_a_damaged_journal_is_read_a_line_at_a_time_each_damaged_line_skip
         assert await repo.is_processed(db, 1) and await repo.is_processed(db, 2)
     finally:
         await db.close()
+
+
+JOURNAL_READER = """
+import sys
+from pathlib import Path
+from bot.storage.tx import Journal
+
+def memory(name):
+    status = Path("/proc/self/status").read_text().splitlines()
+    return next(int(line.split()[1]) for line in status if line.startswith(name + ":"))
+
+journal = Journal(Path(sys.argv[1]), lambda at: at, lambda _, at: float(str(at)))
+before = memory("VmRSS")
+entries = list(journal.read())
+print(entries, (memory("VmHWM") - before) // 1024)
+"""
+"""Reads a journal and prints what it held and by how many MB its peak resident memory (``VmHWM``, this
+process's own: ``ru_maxrss`` keeps the forking parent's) passed what was resident before."""
+DAMAGE = 96 * 1024 * 1024
+"""Bytes of zeros a crash left in the journal (a file system that lost its data writes zeros)."""
+
+
+def test_a_huge_damaged_journal_is_read_within_a_few_megabytes(tmp_path: Path) -> None:
+    """96 MB of zeros among good lines: a child process reads it growing its peak memory by a few megabytes at
+    most (before: the whole file and its lines, ~190 MB; 300 MB took 2 GB and an OOM kill under the 768 MB
+    limit)."""
+    journal = tmp_path / "bot.sqlite3-marks"
+    with journal.open("wb") as file:
+        file.write(b"[1, 10.0]\n")
+        for _ in range(DAMAGE // (1 << 20)):
+            file.write(bytes(1 << 20))
+        file.write(b"\n[2, 20.0]\n")
+    done = subprocess.run(
+        [sys.executable, "-c", JOURNAL_READER, str(journal)],
+        cwd=ROOT,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    entries, grown = done.stdout.rsplit(" ", 1)
+    assert entries == "[(1, 10.0), (2, 20.0)]", done.stdout
+    assert int(grown) < 16, f"the peak grew by {grown} MB"
 
 
 async def test_no_statement_runs_on_the_event_loops_thread(tmp_path: Path) -> None:
