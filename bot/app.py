@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from aiogram import Bot, Dispatcher
 from aiogram.client.session.base import BaseSession
 from aiogram.exceptions import TelegramAPIError, TelegramUnauthorizedError
-from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats
+from aiogram.types import BotCommand, BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, User
 from aiohttp import web
 
 from bot import metrics
@@ -28,6 +28,7 @@ from bot.guards.throttle import ThrottleMiddleware
 from bot.guards.updates import (
     DatabaseTrouble,
     InFlightLimit,
+    InRange,
     LogContext,
     OnceMiddleware,
     OriginMiddleware,
@@ -44,7 +45,7 @@ from bot.pipeline.access import Membership
 from bot.pipeline.service import Pipeline
 from bot.pipeline.thinker import Thinker
 from bot.settings import ExitCode, Settings, StartupError
-from bot.startup import check_texts, open_database
+from bot.startup import check_texts, open_database, unexpected
 from bot.storage import Database
 from bot.systemd import Notifier
 from bot.telegram import TELEGRAM_TIMEOUT, ask_telegram, make_bot
@@ -79,10 +80,16 @@ class App:
     """systemd told of the start, the stop and that the loop runs (the unit's watchdog), under systemd."""
     webapp: WebApp | None = None
     """The Mini App's routes (``WEBAPP_URL`` set), served by :func:`serve_page` while the bot runs."""
+    page: web.AppRunner | None = None
+    """The Mini App's server, while it listens."""
     tasks: list[asyncio.Task[None]] = field(default_factory=list)
     resumed: int = 0
     texts: dict[Locale, int] = field(default_factory=dict)
     """Text files loaded, by locale (the start line says it)."""
+    started: bool = False
+    """The start line was said: a failure now is a stop, not a start that failed."""
+    stopped: bool = False
+    """:func:`on_shutdown` ran (once is enough: a start that failed runs it, and so may aiogram)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +99,7 @@ class Guards:
     in_flight: InFlightLimit
     trouble: DatabaseTrouble
     once: OnceMiddleware
+    in_range: InRange
 
 
 def flow_config(settings: Settings) -> FlowConfig:
@@ -120,6 +128,17 @@ async def build_app(
     if lock is not None:
         lock.acquire()
     db = await open_database(settings.database_path, settings.database_busy_timeout)
+    try:
+        return connect(settings, bot, db, me, texts, clock)
+    except BaseException:
+        await db.close()  # its thread would keep the process alive
+        raise
+
+
+def connect(
+    settings: Settings, bot: Bot, db: Database, me: User, texts: dict[Locale, int], clock: Clock | None
+) -> App:
+    """The parts around the open database, connected (what :func:`build_app` does once the database is open)."""
     health = Health(
         stall=settings.health_stall,
         polling=not settings.webhook_url,
@@ -156,8 +175,10 @@ async def build_app(
         InFlightLimit(),
         DatabaseTrouble(pipeline, settings.database_busy_timeout, settings.database_path),
         OnceMiddleware(pipeline.store.processed),
+        InRange(),
     )
     dispatcher.update.outer_middleware(LogContext())
+    dispatcher.update.outer_middleware(guards.in_range)
     dispatcher.update.outer_middleware(TrafficMiddleware(traffic))
     dispatcher.update.outer_middleware(guards.in_flight)
     dispatcher.update.outer_middleware(guards.trouble)
@@ -207,6 +228,17 @@ def _handled(commands: list[BotCommand]) -> list[BotCommand]:
 
 
 async def on_startup(app: App) -> None:
+    """Everything the bot runs, started; if anything fails, what was started is stopped again (aiogram calls
+    :func:`on_shutdown` only after a start that succeeded)."""
+    try:
+        await _start(app)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            await on_shutdown(app)
+        raise
+
+
+async def _start(app: App) -> None:
     try:
         await set_commands(app.bot)
     except Exception:
@@ -227,6 +259,7 @@ async def on_startup(app: App) -> None:
 def log_started(app: App) -> None:
     """The one line that says the bot runs: which version and commit, how it gets updates, on which database, with which
     texts, and how many games it took up again."""
+    app.started = True
     settings = app.settings
     mode = (
         f"webhook {settings.webhook_url}{settings.webhook_path} (listening on "
@@ -281,6 +314,9 @@ async def heartbeat(app: App) -> None:
 
 
 async def on_shutdown(app: App) -> None:
+    if app.stopped:
+        return
+    app.stopped = True
     app.systemd.stopping()
     for task in app.tasks:
         task.cancel()
@@ -301,39 +337,59 @@ async def run(settings: Settings, *, session: BaseSession | None = None) -> None
     """Run until stopped (SIGINT, SIGTERM); a :class:`StartupError` when the bot cannot start, or must stop
     (the token revoked while it ran: ``while_running``). ``session``: the Bot API client's (see :func:`make_bot`).
 
-    Whatever start-up opened is closed again before the error leaves, so the process can exit at once.
-    """
+    Whatever start-up opened is closed again before the error leaves, so the process can exit at once; a failure
+    no check foresaw (a bug, stored data the bot cannot read) is one too: :attr:`ExitCode.CRASH` and one line
+    naming it and where it came from, instead of a traceback."""
     refuse_taken_ports(settings)  # before the database is created or migrated: a bad setting changes nothing
     bot = make_bot(settings, session)
     lock = InstanceLock(settings.database_path)
+    app: App | None = None
     try:
         app = await build_app(settings, bot, lock)
         out_of_the_collectors_sight()
-        page: web.AppRunner | None = None
         try:
-            if settings.metrics_port:
-                app.ops = serve_ops(app, settings.metrics_host, settings.metrics_port)
-            if app.webapp is not None:
-                page = await serve_page(app.webapp, settings)
-            if settings.webhook_url:
-                await run_webhook(app)
-            else:
-                await _delete_webhook(app.bot)
-                await poll(app)
+            await serve(app)
         finally:
-            for task in app.tasks:  # a start that failed before the shut-down could cancel them
-                task.cancel()
-            if app.ops is not None:
-                app.ops.close()
-            if page is not None:
-                await page.cleanup()
-            await app.db.close()
+            await close(app)
         fatal = app.health.fatal
         if fatal is not None:
             raise StartupError(fatal.code, fatal.message, while_running=True)
+    except StartupError:
+        raise
+    except Exception as exc:
+        running = app is not None and app.started
+        raise StartupError(ExitCode.CRASH, unexpected(exc), while_running=running) from exc
     finally:
         await bot.session.close()
         lock.release()
+
+
+async def serve(app: App) -> None:
+    """The ops server and the Mini App listening, then the updates taken (polling or webhook) until the stop."""
+    settings = app.settings
+    if settings.metrics_port:
+        app.ops = serve_ops(app, settings.metrics_host, settings.metrics_port)
+    if app.webapp is not None:
+        app.page = await serve_page(app.webapp, settings)
+    if settings.webhook_url:
+        await run_webhook(app)
+    else:
+        await _delete_webhook(app.bot)
+        await poll(app)
+
+
+async def close(app: App) -> None:
+    """Whatever :func:`serve` opened, closed, the database last (its thread would keep the process alive); the
+    tasks a start that failed before the shut-down left running, cancelled."""
+    for task in app.tasks:
+        task.cancel()
+    try:
+        if app.ops is not None:
+            app.ops.close()
+        if app.page is not None:
+            await app.page.cleanup()
+    finally:
+        await app.db.close()
 
 
 def out_of_the_collectors_sight() -> None:

@@ -49,7 +49,7 @@ from engine.ai import backends
 if TYPE_CHECKING:
     from bot.delivery.outbox import Outbox
     from bot.guards.throttle import ThrottleMiddleware
-    from bot.guards.updates import DatabaseTrouble, InFlightLimit, OnceMiddleware
+    from bot.guards.updates import DatabaseTrouble, InFlightLimit, InRange, OnceMiddleware
     from bot.health import Health
     from bot.operations.operator import Operator
     from bot.pipeline.service import Pipeline
@@ -65,6 +65,8 @@ class GuardParts(Protocol):
     def trouble(self) -> DatabaseTrouble: ...
     @property
     def once(self) -> OnceMiddleware: ...
+    @property
+    def in_range(self) -> InRange: ...
 
 
 class BotParts(Protocol):
@@ -102,6 +104,11 @@ class BotCollector(Collector):
             "Statements sent to SQLite (an executemany counts once; BEGIN and COMMIT count)",
             value=db.statements,
         )
+        yield CounterMetricFamily(
+            "cardbot_db_rows_set_aside",
+            "Rows set aside unstored because SQLite cannot store them (an id beyond 64 bits)",
+            value=db.rows_set_aside,
+        )
         yield GaugeMetricFamily(
             "cardbot_games_in_memory", "Active games held in memory", value=len(self.app.pipeline.store.games)
         )
@@ -118,6 +125,11 @@ class BotCollector(Collector):
             "cardbot_updates_skipped",
             "Updates skipped as copies of ones already handled",
             value=guards.once.skipped,
+        )
+        yield CounterMetricFamily(
+            "cardbot_updates_out_of_range",
+            "Updates refused for holding a number no Telegram sends (it could not be stored)",
+            value=guards.in_range.refused,
         )
         yield CounterMetricFamily(
             "cardbot_db_busy_retries",

@@ -37,6 +37,9 @@ class ExitCode(enum.IntEnum):
     """The process exit codes: which start-up check failed (``python -m bot`` and ``python -m bot check``)."""
 
     OK = 0
+    CRASH = 1
+    """An unexpected failure (a bug, or stored data the bot cannot read): the line names it and where it came
+    from. Restarted, as Python's own exit code for an uncaught exception would be."""
     SETTINGS = 2
     DATABASE = 3
     UNREACHABLE = 4

@@ -28,6 +28,20 @@ def one_line(exc: BaseException) -> str:
     return " ".join(text.split())
 
 
+def unexpected(exc: BaseException) -> str:
+    """An exception no start-up check foresaw, on one line: its type, the line of the bot's code it came from
+    (the innermost of its traceback, ``bot/storage/repo.py:465``) and its message."""
+    where = ""
+    tb = exc.__traceback__
+    package = Path(__file__).resolve().parent
+    while tb is not None:
+        path = Path(tb.tb_frame.f_code.co_filename)
+        if path.is_relative_to(package):
+            where = f" at {path.relative_to(package.parent)}:{tb.tb_lineno}"
+        tb = tb.tb_next
+    return f"unexpected {type(exc).__name__}{where}: {one_line(exc)[:300]}"
+
+
 def check_texts() -> dict[Locale, int]:
     """The number of text files of each locale, or a :class:`StartupError` when a locale has none."""
     found = {locale: len(ftl_files(locale)) for locale in Locale}

@@ -2,11 +2,12 @@
 
 aiogram's own handler answers a body that is not JSON with 500 and a traceback, and one that is JSON but not an
 update with 200, failing later in a task nobody awaits («Task exception was never retrieved»). Here both are
-refused with 400 and one ``WARNING`` line; an update is handled in the background (Telegram gets its 200 at
-once, as with aiogram's) and a failure there is logged, never left unretrieved. A POST without the right secret is
-refused with 401, as aiogram does, and said in one ``WARNING`` line at most once a minute (how many, the latest
-sender's address; never a secret): a proxy that drops the header, or a changed ``WEBHOOK_SECRET``, shows in the
-log instead of as updates that silently stop.
+refused with 400 and one ``WARNING`` line, as is JSON nested too deep to parse and an update holding a number no
+Telegram sends (:func:`bot.guards.updates.out_of_range`: it could not be stored); an update is handled in the
+background (Telegram gets its 200 at once, as with aiogram's) and a failure there is logged, never left
+unretrieved. A POST without the right secret is refused with 401, as aiogram does, and said in one ``WARNING`` line
+at most once a minute (how many, the latest sender's address; never a secret): a proxy that drops the header, or a
+changed ``WEBHOOK_SECRET``, shows in the log instead of as updates that silently stop.
 
 Whether Telegram can deliver to it is another matter (a broken proxy, a certificate it refuses): only Telegram
 knows, and :func:`watch_webhook` asks it.
@@ -28,6 +29,7 @@ from aiogram.webhook.aiohttp_server import SimpleRequestHandler
 from aiohttp import web
 from pydantic import ValidationError
 
+from bot.guards.updates import out_of_range
 from bot.health import WebhookState
 from bot.telegram import TELEGRAM_TIMEOUT
 
@@ -58,9 +60,13 @@ class WebhookHandler(SimpleRequestHandler):
             if len(body) > MAX_BODY:
                 raise ValueError(f"{len(body)} bytes")
             update = Update.model_validate(json.loads(body), context={"bot": bot})
-        except (ValueError, ValidationError) as exc:  # json's errors are ValueErrors
+        except (ValueError, ValidationError, RecursionError) as exc:  # json's errors are ValueErrors
             log.warning("webhook: refused a body that is not an update (400): %s", _short(exc))
             return web.Response(text="not an update", status=400)
+        problem = out_of_range(update)
+        if problem:
+            log.warning("webhook: refused an update with a number no Telegram sends (400): %s", problem)
+            return web.Response(text="a number out of range", status=400)
         task = asyncio.create_task(self._feed(bot, update), name=f"update-{update.update_id}")
         self._background_feed_update_tasks.add(task)
         task.add_done_callback(self._background_feed_update_tasks.discard)

@@ -20,6 +20,10 @@ the debug level.
 **In flight.** aiogram runs every update as its own task, and a burst of thousands would otherwise all queue on
 the database at the same time: :class:`InFlightLimit` keeps the number handled at once bounded.
 
+**Numbers no Telegram sends.** Telegram's integers (ids, dates, sizes, offsets) all fit 53 bits; SQLite stores
+64. An update with a larger one (a forged webhook post, a broken Bot API server) is refused with one line before
+anything of it is stored (:class:`InRange`): a mark SQLite cannot store would fail every later transaction.
+
 **Where from.** A group chooses its language with /lang, and a person may choose one for their private chat;
 without a choice each person's Telegram language is followed. :class:`OriginMiddleware` looks both up for every
 update and hands the handler where it came from and who asks (``origin``, ``who``), so a handler's command names
@@ -40,6 +44,7 @@ from typing import Any, Final, TypeVar
 
 from aiogram import BaseMiddleware
 from aiogram.types import CallbackQuery, Message, TelegramObject, Update
+from pydantic import BaseModel
 
 from bot.clock import Buckets
 from bot.delivery.answers import Apology
@@ -223,6 +228,52 @@ class InFlightLimit(BaseMiddleware):
             return await handler(event, data)
         finally:
             place.let_go()
+
+
+TELEGRAM_INTEGERS: Final = range(-(2**53) + 1, 2**53)
+"""The integers Telegram sends: its ids «have at most 52 significant bits», its sizes and dates fewer."""
+
+
+def out_of_range(data: object) -> str:
+    """The first integer of an update (its JSON or its parsed :class:`Update`) that no Telegram sends, as
+    ``name=value``; "" when there is none."""
+    stack: list[tuple[str, object]] = [("update", data)]
+    while stack:
+        name, value = stack.pop()
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            if value not in TELEGRAM_INTEGERS:
+                return f"{name}={str(value)[:24]}"
+        elif isinstance(value, BaseModel):
+            stack.extend(value.__dict__.items())
+        elif isinstance(value, dict):
+            stack.extend((str(k), v) for k, v in value.items())
+        elif isinstance(value, list | tuple):
+            stack.extend((name, v) for v in value)
+    return ""
+
+
+class InRange(BaseMiddleware):
+    """Refuses an update holding an integer no Telegram sends (:func:`out_of_range`), with one line: nothing of it
+    is handled or stored."""
+
+    def __init__(self) -> None:
+        self.refused = 0
+
+    async def __call__(
+        self,
+        handler: Callable[[TelegramObject, dict[str, Any]], Awaitable[Any]],
+        event: TelegramObject,
+        data: dict[str, Any],
+    ) -> Any:
+        if isinstance(event, Update):
+            problem = out_of_range(event)
+            if problem:
+                self.refused += 1
+                log.warning("refused an update with a number no Telegram sends: %s", problem)
+                return None
+        return await handler(event, data)
 
 
 class LogContext(BaseMiddleware):

@@ -86,6 +86,8 @@ class Database:
         """Statements sent to SQLite so far (``executemany``, ``BEGIN``, ``COMMIT``, one tried again: once each)."""
         self.ridden = 0
         """Of those, the ones storing deferred rows that rode along (a transaction's own work is the rest)."""
+        self.rows_set_aside = 0
+        """Deferred rows set aside because SQLite cannot store them (a metric)."""
         self.pending = 0
         """Statements on SQLite's thread now, whose answers the loop awaits (tests wait until none is)."""
         self.on_transaction: Callable[[], None] | None = None
@@ -140,14 +142,19 @@ class Database:
         await self._call(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
 
     async def close(self) -> None:
-        """Store what waits (deferred rows), then close the connections; closing twice is harmless."""
+        """Store what waits (deferred rows), then close the connections whatever that storing met; closing twice
+        is harmless."""
         if self._ride is not None:
             self._ride.cancel()
             self._ride = None
         self.watch.cancel()
         if not self._closed and any(len(r) for r in self._riders):
-            with contextlib.suppress(sqlite3.Error, ValueError):
+            try:
                 await self.write(Batch())
+            except (sqlite3.Error, ValueError):
+                pass  # the trouble was said as it began; the journals keep what waited
+            except Exception as exc:
+                log.warning("could not store what waited at close (the journals keep it): %r", exc)
         async with self._lock:
             if self._closed:
                 return
@@ -378,6 +385,9 @@ class Database:
 
     def add_rider(self, rider: Deferred[Any, Any]) -> None:
         self._riders.append(rider)
+
+    def set_aside(self) -> None:
+        self.rows_set_aside += 1
 
     def ride_soon(self) -> None:
         """Deferred rows are waiting: unless a transaction takes them first, one of their own comes soon."""

@@ -4,14 +4,13 @@ where a kill cannot lose them), and an open :class:`Tx` for the changes that mus
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Generic, Protocol, TypeVar
+from typing import BinaryIO, Final, Generic, Protocol, TypeVar
 
 import aiosqlite
 
@@ -30,6 +29,9 @@ class Riders(Protocol):
     def add_rider(self, rider: Deferred[K, V]) -> None: ...
 
     def ride_soon(self) -> None: ...
+
+    def set_aside(self) -> None:
+        """A row that cannot be stored was set aside (counted: a metric)."""
 
 
 class GuardError(RuntimeError):
@@ -74,10 +76,47 @@ class Batch:
         for sql, statement in self._statements.items():
             yield sql, statement.rows, statement.changes
 
+    def unstorable(self) -> str:
+        """Why SQLite could not bind a value of these rows (see :func:`unstorable`); "" when it can bind all."""
+        for statement in self._statements.values():
+            for params in statement.rows:
+                problem = unstorable(params)
+                if problem:
+                    return problem
+        return ""
+
+
+SQLITE_INTEGERS: Final = range(-(2**63), 2**63)
+"""The integers SQLite stores (64 bits, signed); binding another fails the whole transaction (``OverflowError``)."""
+
+
+def unstorable(params: Params) -> str:
+    """Why SQLite could not bind one of ``params`` — an integer beyond 64 bits, text that is not UTF-8 (a lone
+    surrogate) —; "" when it can bind them all."""
+    for value in params.values() if isinstance(params, Mapping) else params:
+        if isinstance(value, int) and value not in SQLITE_INTEGERS:
+            return f"the integer {str(value)[:24]}… is beyond SQLite's 64 bits"
+        if isinstance(value, str):
+            try:
+                value.encode()
+            except UnicodeEncodeError:
+                return "text that is not UTF-8 (a lone surrogate)"
+    return ""
+
 
 JOURNAL_REWRITTEN_PAST: Final = 64 * 1024
 """Bytes past which a journal that never empties (values keep coming while others are stored) is written anew
 with only what still waits."""
+JOURNAL_LINE_LIMIT: Final = 64 * 1024
+"""Bytes a journal's line may take when read back (the bot writes lines of a few dozen): a longer one is
+damaged, skipped without being read whole."""
+
+
+def _skip_line(file: BinaryIO) -> None:
+    """Read past the rest of the current line, a piece at a time."""
+    while piece := file.readline(JOURNAL_LINE_LIMIT):
+        if piece.endswith(b"\n"):
+            return
 
 
 class Journal(Generic[K, V]):
@@ -99,22 +138,42 @@ class Journal(Generic[K, V]):
         """Bytes in the file (0: nothing to start again)."""
         self.broken = False
 
-    def read(self) -> list[tuple[K, V]]:
-        """What the file holds, oldest first."""
+    def read(self, refuse: Callable[[K, V], str] = lambda _k, _v: "") -> Iterator[tuple[K, V]]:
+        """What the file holds, oldest first, a line at a time: a line longer than :data:`JOURNAL_LINE_LIMIT` is
+        passed over in pieces of that size, never held whole. A damaged line — not JSON, nested too deep, not
+        ``[key, value]``, a value the decoder refuses, or one ``refuse`` says why it must not wait again (SQLite
+        could not store it: :meth:`Deferred.unstorable`) — is skipped, all of them said in one warning; the last
+        line, cut short by a kill, silently."""
+        damaged = 0
         try:
-            data = self.path.read_bytes()
+            with open(self.path, "rb") as file:
+                while line := file.readline(JOURNAL_LINE_LIMIT):
+                    if not line.endswith(b"\n") and len(line) == JOURNAL_LINE_LIMIT:
+                        damaged += 1
+                        _skip_line(file)
+                        continue
+                    entry = self._entry(line)
+                    if entry is not None and not refuse(*entry):
+                        yield entry
+                    elif line.endswith(b"\n") and line.strip():  # not the last line a kill cut short
+                        damaged += 1
+                self.size = file.tell()
         except FileNotFoundError:
-            return []
+            return
         except OSError as exc:
             self._give_up(exc)
-            return []
-        self.size = len(data)
-        entries: list[tuple[K, V]] = []
-        for line in data.splitlines():
-            with contextlib.suppress(ValueError, TypeError):
-                key, value = json.loads(line)
-                entries.append((key, self._decode(key, value)))
-        return entries
+            return
+        if damaged:
+            log.warning("the journal %s had %d damaged lines: skipped", self.path, damaged)
+
+    def _entry(self, line: bytes) -> tuple[K, V] | None:
+        """One line's ``(key, value)``, None if it is damaged."""
+        try:
+            key, value = json.loads(line)
+            hash(key)
+            return key, self._decode(key, value)
+        except (ValueError, TypeError, LookupError, RecursionError, AttributeError):
+            return None
 
     def append(self, key: K, value: V) -> None:
         self._write("ab", [(key, value)])
@@ -163,18 +222,35 @@ class Deferred(Generic[K, V]):
         self._journal = journal
         db.add_rider(self)
         if journal is not None:
-            for key, value in journal.read():
+            for key, value in journal.read(self.unstorable):
                 self._stamp += 1
                 self._values[key] = (self._stamp, value)
             if self._values:
                 db.ride_soon()
 
     def put(self, key: K, value: V) -> None:
+        """``key``'s value, to be stored with the next transaction; one SQLite cannot store (an id beyond 64
+        bits) is set aside at once, said in one line, so it never rides (it would fail every transaction)."""
+        problem = self.unstorable(key, value)
+        if problem:
+            self._db.set_aside()
+            log.warning(
+                "a row of %s cannot be stored (%s): set aside",
+                getattr(self._write, "__name__", "deferred rows"),
+                problem,
+            )
+            return
         self._stamp += 1
         self._values[key] = (self._stamp, value)
         if self._journal is not None:
             self._journal.append(key, value)
         self._db.ride_soon()
+
+    def unstorable(self, key: K, value: V) -> str:
+        """Why SQLite could not store ``key``'s row with ``value`` (:func:`unstorable`); "" when it can."""
+        trial = Batch()
+        self._write(trial, key, value)
+        return trial.unstorable()
 
     def discard(self, key: K) -> None:
         """``key``'s waiting value is no longer to be stored (a newer write of the same row took its place)."""

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+
+import pytest
+
 from bot.callbacks import LobbyCb, LobbyOp, MoveCb, RematchCb
 from bot.model.game import GameStatus
 from bot.storage import repo
 from tests.bot.conftest import SPEED, BotRunner, Running, find_lobby, game_row, lobby_of, open_lobby
 from tests.fakebot import FakeTelegram
+from tests.fakebot.models import UpdateType
 
 
 async def _status(running: Running, game: str) -> GameStatus:
@@ -101,3 +106,31 @@ async def test_the_new_game_menu_forged_in_private_opens_no_lobby(
     assert answer.text is not None and "в группе" in answer.text
     async with running.app.db.tx() as tx:
         assert await repo.active_games(tx) == []
+
+
+async def test_an_update_with_a_number_no_telegram_sends_is_refused_with_one_line_and_stops_nothing(
+    tg: FakeTelegram, bot_runner: BotRunner, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A broken Bot API server hands over a /start from a person whose id SQLite cannot store: refused before
+    anything of it is stored, one WARNING line, and the people after it are answered."""
+    running = await bot_runner()
+    caplog.clear()
+    huge = {"id": 10**30, "is_bot": False, "first_name": "Ноль"}
+    tg.push_update(
+        UpdateType.MESSAGE,
+        {
+            "message_id": 1,
+            "date": 1_700_000_000,
+            "chat": huge | {"type": "private"},
+            "from": huge,
+            "text": "/start",
+        },
+    )
+    people = [tg.add_user(f"Гость {n}") for n in range(5)]
+    for person in people:
+        await person.send_private("/start")
+    await tg.wait_for(lambda: all(p.private_chat.bot_messages() for p in people), what="the greetings")
+    refused = [r for r in caplog.records if "no Telegram sends" in r.getMessage()]
+    assert len(refused) == 1 and refused[0].levelno == logging.WARNING, caplog.text
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    assert running.app.guards.in_range.refused == 1

@@ -10,8 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import json
 import logging
 import socket
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
@@ -154,3 +156,87 @@ async def test_a_body_that_is_not_an_update_is_refused_with_400_and_one_line(
         with contextlib.suppress(asyncio.CancelledError):
             await task
         await bot.session.close()
+
+
+@contextlib.asynccontextmanager
+async def webhook_bot(tg: FakeTelegram, db_path: Path) -> AsyncIterator[str]:
+    """The bot in webhook mode (as production runs it) until the block ends; its endpoint's address."""
+    port = _free_port()
+    public = f"http://127.0.0.1:{port}"
+    settings = make_settings(
+        tg, db_path, webhook_url=public, webhook_host="127.0.0.1", webhook_port=port, webhook_secret=SECRET
+    )
+    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
+    app = await build_app(settings, bot)
+    task = asyncio.create_task(run_webhook(app))
+    try:
+        await tg.wait_for(lambda: tg.webhook_url is not None, timeout=10, what="start-up in webhook mode")
+        yield public + settings.webhook_path
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await bot.session.close()
+
+
+HEADERS = {"X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}
+PEOPLE = 20
+"""People who each send /start after a poisoned update."""
+
+
+async def test_deeply_nested_json_is_refused_with_400_and_one_line(
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """JSON nested deeper than the parser's recursion allows is no update: 400 and one WARNING line, not a 500
+    with a traceback."""
+    async with webhook_bot(tg, db_path) as endpoint:
+        caplog.clear()
+        body = b'{"update_id": 1, "message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(endpoint, data=body, headers=HEADERS) as r,
+        ):
+            assert r.status == 400
+        refused = [r for r in caplog.records if "refused a body that is not an update" in r.getMessage()]
+        assert len(refused) == 1 and refused[0].levelno == logging.WARNING, caplog.text
+        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text
+
+
+async def test_an_update_with_a_number_sqlite_cannot_store_is_refused_and_every_later_one_answered(
+    tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An update_id (or any id) beyond what Telegram sends and SQLite stores: 400 and one line, and it stops
+    nothing — every /start after it is answered (before: its mark rode with every later transaction, failing
+    each, and none was)."""
+    async with webhook_bot(tg, db_path) as endpoint:
+        anna = tg.add_user("Аня")
+        poisoned = {
+            "update_id": 10**30,
+            "message": {
+                "message_id": 1,
+                "date": 1_700_000_000,
+                "chat": anna.private_chat.to_json(),
+                "from": anna.to_json(),
+                "text": "/start",
+            },
+        }
+        caplog.clear()
+        async with aiohttp.ClientSession() as session:
+            async with session.post(endpoint, data=json.dumps(poisoned), headers=HEADERS) as response:
+                assert response.status == 400
+            big_id = json.loads(json.dumps(poisoned)) | {"update_id": 7}
+            big_id["message"]["from"]["id"] = 2**64
+            async with session.post(endpoint, data=json.dumps(big_id), headers=HEADERS) as response:
+                assert response.status == 400
+        people = [tg.add_user(f"Гость {n}") for n in range(PEOPLE)]
+        for person in people:
+            await person.send_private("/start")
+        with contextlib.suppress(TimeoutError):
+            await tg.wait_for(
+                lambda: all(p.private_chat.bot_messages() for p in people), timeout=10, what="the greetings"
+            )
+        answered = sum(1 for p in people if p.private_chat.bot_messages())
+        assert answered == PEOPLE, f"{answered} of {PEOPLE} answered"
+        refused = [r for r in caplog.records if "refused" in r.getMessage()]
+        assert len(refused) == 2 and all(r.levelno == logging.WARNING for r in refused), caplog.text
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text

@@ -13,8 +13,10 @@ already taken, SIGTERM.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
+import sqlite3
 import threading
 import time
 from collections.abc import Awaitable
@@ -331,3 +333,69 @@ async def test_sigterm_stops_a_running_bot_cleanly_and_quickly(
     masters = ", ".join(f"{game}: {backend}" for game, backend in hosted_backends().items())
     assert "bot players' «мастер»: " in line  # which «мастер» each game plays on this machine
     assert all(f"{game}: {backend}" in line for game, backend in hosted_backends().items()), masters
+
+
+# --- damage beside and in the database ---------------------------------------------------------------------
+
+POISONS = {
+    "a list as the key": b'[["g1"], [1, 2, "x"]]',
+    "nested too deep": b"[" * 20_000 + b"]" * 20_000,
+    "a number SQLite cannot store": b'["g1", [100000000000000000000000000000, 2, "x"]]',
+}
+
+
+@OVER_HTTP
+@TIMING
+@pytest.mark.parametrize("poison", list(POISONS))
+async def test_a_damaged_line_in_the_live_journal_is_skipped_and_the_bot_runs_and_stops(
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path, poison: str
+) -> None:
+    """The journal of delivered messages (``-live``) with a damaged line among good ones: one warning, the bot
+    runs (answers /start) and stops at SIGTERM within seconds. Before, each of these hung the process at start
+    (the database's thread never closed), neither running nor exiting, so no supervisor restarted it."""
+    database = tmp_path / "data" / "bot.sqlite3"
+    database.parent.mkdir()
+    Path(f"{database}-live").write_bytes(
+        b'["g7", [1, 2, "a"]]\n' + POISONS[poison] + b'\n["g8", [1, 3, "b"]]\n'
+    )
+    env = bot_process_env(tg, database) | {"LOG_LEVEL": "INFO"}
+    process = await forkserver.spawn("bot", env=env, cwd=tmp_path, stdout=PIPE, stderr=PIPE)
+    try:
+        with contextlib.suppress(TimeoutError):
+            await tg.wait_for(lambda: tg.commands != {}, timeout=30, what="the bot to start")
+        anna = tg.add_user("Аня")
+        await anna.send_private("/start")
+        await tg.wait_for(lambda: anna.private_chat.bot_messages(), timeout=30, what="an answer to /start")
+        process.terminate()
+        _, err = await asyncio.wait_for(process.communicate(), QUICK)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    log = err.decode()
+    assert process.returncode == 0, log
+    assert "Traceback" not in log and " ERROR " not in log, log
+    warnings = [line for line in log.splitlines() if " WARNING " in line]
+    assert len(warnings) == 1 and "1 damaged lines" in warnings[0], log
+
+
+@OVER_HTTP
+@TIMING
+async def test_a_failure_at_start_after_the_database_opened_exits_at_once_with_one_line(
+    tg: FakeTelegram, forkserver: ForkServer, tmp_path: Path
+) -> None:
+    """A value read at start that the bot cannot take (a hand-edited row: a rate stamp that is no number) stops
+    the start with exit code 1 and one ERROR line naming the exception and where it came from — no traceback —,
+    everything opened closed again so the process ends at once."""
+    database = tmp_path / "data" / "bot.sqlite3"
+    env = bot_process_env(tg, database)
+    assert (await run_bot(forkserver, env, tmp_path, "migrate")).code == ExitCode.OK
+    with contextlib.closing(sqlite3.connect(database)) as conn, conn:
+        conn.execute("INSERT INTO rate_stamps (chat_id, stamp) VALUES (-100, 'damaged')")
+    result = await run_bot(forkserver, env, tmp_path, timeout=QUICK * 3)
+    assert result.code == ExitCode.CRASH, result.stderr
+    assert "Traceback" not in result.stderr, result.stderr
+    assert len(result.errors) == 1, result.stderr
+    assert "cannot start: unexpected ValueError" in result.errors[0], result.errors
+    assert "bot/storage/repo.py:" in result.errors[0], result.errors
+    assert result.seconds < QUICK

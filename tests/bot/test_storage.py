@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import logging
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -19,6 +23,7 @@ from bot.storage.db import RIDE_WITHIN
 from bot.storage.migrations import MIGRATIONS
 from bot.storage.tx import Deferred, GuardError, Journal
 from engine.core import GameRecord
+from tests.bot.conftest import ROOT
 
 
 def _cancelled(game_id: int) -> Batch:
@@ -171,6 +176,9 @@ class _Killed:
     def ride_soon(self) -> None:
         pass
 
+    def set_aside(self) -> None:
+        pass
+
 
 def _marks_journal(path: Path) -> Journal[int, float]:
     return Journal(path, lambda at: at, lambda _, at: float(str(at)))
@@ -208,6 +216,103 @@ async def test_a_journal_keeps_deferred_rows_a_kill_would_lose_until_they_are_st
         assert sum("cannot be written" in r.getMessage() for r in caplog.records) == 1
     finally:
         await db.close()
+
+
+async def test_a_row_sqlite_cannot_store_is_set_aside_with_one_line_and_every_later_write_goes_on(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An update's mark whose id is beyond SQLite's 64 bits never rides: set aside as it comes, in one line and a
+    metric, so the transactions after it store their own rows and the other marks (before: each of them failed
+    with ``OverflowError``, every later one too)."""
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        marks: Deferred[int, float] = Deferred(db, repo.mark_processed)
+        marks.put(10**30, 1.0)
+        marks.put(1, 2.0)
+        for user_id in range(5, 8):
+            batch = Batch()
+            repo.upsert_user(batch, _user(user_id))
+            await db.write(batch)
+        assert [await repo.get_user(db, u) is not None for u in range(5, 8)] == [True] * 3
+        assert await repo.is_processed(db, 1) and len(marks) == 0
+        assert db.rows_set_aside == 1
+        aside = [r for r in caplog.records if "cannot be stored" in r.getMessage()]
+        assert len(aside) == 1 and aside[0].levelno == logging.WARNING, caplog.text
+    finally:
+        await db.close()
+
+
+async def test_a_damaged_journal_is_read_a_line_at_a_time_each_damaged_line_skipped_in_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Lines a disk or a hand damaged — a key that is a list, JSON nested too deep, a number SQLite cannot store,
+    a line of megabytes, not JSON at all — are skipped, said in one warning; the good lines around them wait
+    again and ride with the first transaction (before: the first one stopped the start with an exception)."""
+    journal = tmp_path / "bot.sqlite3-marks"
+    lines = [
+        b"[1, 10.0]",
+        b"[[1, 2], 3.0]",
+        b"[" * 20_000 + b"]" * 20_000,
+        b"[100000000000000000000000000000000, 4.0]",
+        b'["' + b"x" * 3_000_000 + b'", 5.0]',
+        b"not json",
+        b"[2, 20.0]",
+    ]
+    journal.write_bytes(b"".join(line + b"\n" for line in lines))
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        marks: Deferred[int, float] = Deferred(db, repo.mark_processed, _marks_journal(journal))
+        assert marks.items() == [(1, 10.0), (2, 20.0)]
+        damaged = [r for r in caplog.records if "damaged" in r.getMessage()]
+        assert len(damaged) == 1 and "5 damaged lines" in damaged[0].getMessage(), caplog.text
+        await db.write(Batch())
+        assert await repo.is_processed(db, 1) and await repo.is_processed(db, 2)
+    finally:
+        await db.close()
+
+
+JOURNAL_READER = """
+import sys
+from pathlib import Path
+from bot.storage.tx import Journal
+
+def memory(name):
+    status = Path("/proc/self/status").read_text().splitlines()
+    return next(int(line.split()[1]) for line in status if line.startswith(name + ":"))
+
+journal = Journal(Path(sys.argv[1]), lambda at: at, lambda _, at: float(str(at)))
+before = memory("VmRSS")
+entries = list(journal.read())
+print(entries, (memory("VmHWM") - before) // 1024)
+"""
+"""Reads a journal and prints what it held and by how many MB its peak resident memory (``VmHWM``, this
+process's own: ``ru_maxrss`` keeps the forking parent's) passed what was resident before."""
+DAMAGE = 96 * 1024 * 1024
+"""Bytes of zeros a crash left in the journal (a file system that lost its data writes zeros)."""
+
+
+def test_a_huge_damaged_journal_is_read_within_a_few_megabytes(tmp_path: Path) -> None:
+    """96 MB of zeros among good lines: a child process reads it growing its peak memory by a few megabytes at
+    most (before: the whole file and its lines, ~190 MB; 300 MB took 2 GB and an OOM kill under the 768 MB
+    limit)."""
+    journal = tmp_path / "bot.sqlite3-marks"
+    with journal.open("wb") as file:
+        file.write(b"[1, 10.0]\n")
+        for _ in range(DAMAGE // (1 << 20)):
+            file.write(bytes(1 << 20))
+        file.write(b"\n[2, 20.0]\n")
+    done = subprocess.run(
+        [sys.executable, "-c", JOURNAL_READER, str(journal)],
+        cwd=ROOT,
+        env=os.environ | {"PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    entries, grown = done.stdout.rsplit(" ", 1)
+    assert entries == "[(1, 10.0), (2, 20.0)]", done.stdout
+    assert int(grown) < 16, f"the peak grew by {grown} MB"
 
 
 async def test_no_statement_runs_on_the_event_loops_thread(tmp_path: Path) -> None:
