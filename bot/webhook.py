@@ -102,40 +102,51 @@ def _short(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text[:160]}"
 
 
+RETRY_AFTER = 5.0
+"""Seconds before ``getWebhookInfo`` is asked again after a failure (its interval, where that is shorter)."""
+
+
 async def watch_webhook(
     bot: Bot, state: WebhookState, last_update: Callable[[], float], every: float
 ) -> None:
     """Until cancelled: every ``every`` seconds, Telegram's ``getWebhookInfo`` (within
-    :data:`bot.telegram.TELEGRAM_TIMEOUT`) into ``state`` — the URL it delivers to, the updates waiting, its last
-    delivery error —, ``/healthz``'s ``webhook`` check and the metrics. ``last_update``: when the bot last received
-    an update (Unix time). A ``WARNING`` line when deliveries begin to fail, an ``INFO`` line when they work again."""
-    unanswered = False
+        :data:`bot.telegram.TELEGRAM_TIMEOUT`) into ``state`` — the URL it delivers to, the updates waiting, its last
+        delivery error —, ``/healthz``'s ``webhook`` check and the metrics. ``last_update``: when the bot last received
+        an update (Unix time). A ``WARNING`` line when deliveries begin to fail, an ``INFO`` line when they work again,
+    and one when ``getWebhookInfo`` itself failed twice in a row."""
+    failures = 0
     while True:
         try:
             info = await asyncio.wait_for(bot.get_webhook_info(), TELEGRAM_TIMEOUT)
-        except Exception as exc:  # the figures stay as Telegram last said them; asked again next time
-            if not unanswered:
-                log.warning("webhook: getWebhookInfo failed (asked again every %g s): %s", every, _short(exc))
-            unanswered = True
-        else:
-            unanswered = False
-            was_failing = state.failing_since is not None
-            error_at = info.last_error_date.timestamp() if info.last_error_date is not None else 0.0
-            state.told(
-                info.url,
-                info.pending_update_count,
-                info.last_error_message or "",
-                error_at,
-                last_update(),
-                time.monotonic(),
-            )
-            if state.failing_since is not None and not was_failing:
+        except Exception as exc:  # the figures stay as Telegram last said them; asked again soon
+            # One failure may be a kept-alive connection the server had just closed: said when it happens twice.
+            failures += 1
+            if failures == 2:
                 log.warning(
-                    "webhook: Telegram cannot deliver updates to %s: %d wait; its last error: %s",
-                    info.url or "(no webhook set)",
-                    state.pending,
-                    state.error,
+                    "webhook: getWebhookInfo failed twice (asked again every %g s): %s",
+                    min(every, RETRY_AFTER),
+                    _short(exc),
                 )
-            elif was_failing and state.failing_since is None:
-                log.info("webhook: Telegram delivers updates again (%d wait)", state.pending)
+            await asyncio.sleep(min(every, RETRY_AFTER))
+            continue
+        failures = 0
+        was_failing = state.failing_since is not None
+        error_at = info.last_error_date.timestamp() if info.last_error_date is not None else 0.0
+        state.told(
+            info.url,
+            info.pending_update_count,
+            info.last_error_message or "",
+            error_at,
+            last_update(),
+            time.monotonic(),
+        )
+        if state.failing_since is not None and not was_failing:
+            log.warning(
+                "webhook: Telegram cannot deliver updates to %s: %d wait; its last error: %s",
+                info.url or "(no webhook set)",
+                state.pending,
+                state.error,
+            )
+        elif was_failing and state.failing_since is None:
+            log.info("webhook: Telegram delivers updates again (%d wait)", state.pending)
         await asyncio.sleep(every)
