@@ -5,7 +5,10 @@ question.
 
 In-process, on the test's clock (seconds below are the bot's clock): a two-player party moves every few seconds
 while members ask. The figures are printed (``-rP``): before the change the table waited up to 24.1 s behind
-three members' ``/rules``."""
+three members' ``/rules``.
+
+A member whose answer waits its turn is told so once: the bot's reaction on the message that asked (no message of
+the group's 20 a minute is spent on it)."""
 
 from __future__ import annotations
 
@@ -23,6 +26,10 @@ takes one message a second and 20 a minute (24.1 s before the change, 13.8 s aft
 ANSWER_WAIT = 15.0
 """Clock seconds a member's first question may wait for its answer while others chatter (13.1 s at most before
 the change, 12.9 s after: a guard that the table's place is not taken from the members)."""
+COMING = ("👀",)
+"""The bot's reaction on a question whose answer waits."""
+COMING_AFTER = 3.0
+"""Clock seconds an answer waits before its question is marked as coming."""
 
 
 @dataclass
@@ -55,6 +62,16 @@ def stats_of(user: FakeUser) -> Callable[[dict[str, str | None]], bool]:
     return lambda params: f"Статистика: {user.full_name}" in (params.get("text") or "")
 
 
+def is_end(params: dict[str, str | None]) -> bool:
+    """A call that shows the party's result."""
+    return "Партия окончена" in (params.get("text") or params.get("caption") or "")
+
+
+def is_rules(params: dict[str, str | None]) -> bool:
+    """A send of a rules message (a member's ``/rules`` answered)."""
+    return (params.get("text") or "").startswith("📖") and "message_id" not in params
+
+
 @dataclass
 class Group:
     tg: FakeTelegram
@@ -77,9 +94,14 @@ class Group:
         assert shown is not None
         return shown - since
 
-    async def play(self, until: float, waits: list[float]) -> None:
-        """The players move, one move every 3 s, until ``until``: how long each move took to show on the table."""
-        while self.now() < until:
+    def sent(self, since: float, shows: Callable[[dict[str, str | None]], bool]) -> list[float]:
+        """The clock times of the calls since ``since`` that ``shows`` something."""
+        return [t for t, params in self.calls.made if t >= since and shows(params)]
+
+    async def play(self, until: float, waits: list[float], done: Callable[[], bool] = lambda: False) -> None:
+        """The players move, one move every 3 s, until ``until``, ``done()`` or the party's end: how long each move
+        took to show on the table."""
+        while self.now() < until and not done():
             mover = next((u for u in self.players if turn_message(u) is not None), None)
             if mover is None:
                 await self.sleep(0.5)
@@ -87,6 +109,9 @@ class Group:
             await self.sleep(3.0)
             moved = self.now()
             await take_turn(self.tg, mover)
+            await self.waited(moved, lambda p: table_of(self.game)(p) or is_end(p), "the move on the table")
+            if self.calls.first(moved, is_end) is not None:
+                return  # the party's last move: its result, not the table
             waits.append(await self.waited(moved, table_of(self.game), "the move on the table"))
 
 
@@ -136,3 +161,35 @@ async def test_three_members_asking_again_and_again_hold_up_neither_the_table_no
     )
     assert max(table) <= TABLE_WAIT, table
     assert max(answers) <= ANSWER_WAIT, answers
+
+
+async def test_members_whose_answers_wait_are_each_told_once_that_they_come(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """A waiting command tells its asker once (issue 51, point 5): twelve members send one ``/rules`` each at once
+    while a party runs. Those whose answers wait their turn more than a few seconds are marked as coming — the
+    bot's reaction on their ``/rules``, which takes none of the group's 20 messages a minute — once, however long
+    the answer waits, and nothing is said in the chat about it."""
+    party, members = await group_with_party(tg, bot_runner, [f"Участник {i}" for i in range(12)])
+    start = party.now()
+    asked = [await user.send(party.group, "/rules") for user in members]
+
+    def answered() -> bool:
+        return len(party.sent(start, is_rules)) >= len(members)
+
+    await party.play(start + 600, [], answered)
+    await tg.wait_for(answered, timeout=30, what="an answer to each")
+    await party.sleep(60)  # a minute more: no question is marked again
+    answers = party.sent(start, is_rules)
+    marked = [m for m in asked if m.reactions]
+    late = sum(t - start > COMING_AFTER + 1 for t in answers)
+    print(
+        f"12 members /rules at once: the last answer after {max(answers) - start:.1f} s, {late} answers later than "
+        f"{COMING_AFTER + 1:g} s, {len(marked)} questions marked as coming"
+    )
+    assert len(answers) == len(members), "one answer each"
+    assert late > 0, "some answers wait their turn"
+    assert len(marked) >= late, "each asker whose answer waits is told"
+    assert all(m.reactions == [COMING] for m in marked), [m.reactions for m in marked]
+    assert len(marked) <= sum(t - start >= COMING_AFTER - 1 for t in answers), "only those who waited"
+    assert not any(m.is_from_bot and m.text == "Секунду…" for m in party.group.messages.values())

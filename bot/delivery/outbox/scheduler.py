@@ -42,11 +42,16 @@ Serve = Callable[[ChatQueue, float], Awaitable[None]]
 """Makes one call for a chat, given the stamp of the place taken for it."""
 
 
+Tell = Callable[[int, list[int]], None]
+"""Marks members' questions in a chat as coming (their answers wait): the chat and the messages that asked."""
+
+
 class CallScheduler:
-    def __init__(self, limiter: RateLimiter, clock: Clock, serve: Serve) -> None:
+    def __init__(self, limiter: RateLimiter, clock: Clock, serve: Serve, tell: Tell | None = None) -> None:
         self.limiter = limiter
         self.clock = clock
         self.serve = serve
+        self.tell = tell
         self.queues: dict[int, ChatQueue] = {}
         self.unsent: set[int] = set()
         """Notices queued or on their way (a live message may wait for one, see :attr:`Live.after`)."""
@@ -149,6 +154,14 @@ class CallScheduler:
             # beyond their own share, answers to members leave the games their places
             beyond = now + self.limiter.chat_wait(queue.chat_id, now, keep=KEPT_FOR_GAMES)
             until = max(until, min(queue.share_back(now), beyond))
+        if queue.questions and self.tell is not None:
+            # answers that have waited a few seconds mark their questions as coming; the chat is looked at
+            # again when the next will have
+            due, later = queue.questions_due(now)
+            if due:
+                self.tell(queue.chat_id, due)
+            if until > now:
+                until = min(until, later)
         if until > now:
             queue.idle_until = until
         elif queue.goes_first(key):
