@@ -4,8 +4,9 @@ turn, so a few members asking again and again slow down themselves, not the part
 question.
 
 In-process, on the test's clock (seconds below are the bot's clock): a two-player party moves every few seconds
-while members ask. The figures are printed (``-rP``): before the change the table waited up to 24.1 s behind
-three members' ``/rules``.
+while members ask. The figures are printed (``-rP``): the table waited up to 24.1 s behind three members'
+``/rules`` before the members' answers went behind the games, 13.8 s while an answer held back by its share kept
+the group from being looked at again when the table came due; 5.0 s now (the table's own pace).
 
 A member whose answer waits its turn is told so once: the bot's reaction on the message that asked (no message of
 the group's 20 a minute is spent on it)."""
@@ -20,12 +21,14 @@ from tests.bot.conftest import BotRunner, Running, start_party, take_turn, turn_
 from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 from tests.fakebot.server import ApiError, Params
 
-TABLE_WAIT = 16.0
-"""Clock seconds a move may wait to show on the group's table: the table is paced (one edit in 5 s), a group
-takes one message a second and 20 a minute (24.1 s before the change, 13.8 s after)."""
+TABLE_WAIT = 7.0
+"""Clock seconds a move may wait to show on the group's table: the table is paced (one edit in 5 s) and a group
+takes one message a second (24.1 s before the answers went behind the games, 13.8 s before the group was looked at
+again when its table came due, 5.0 s after)."""
 ANSWER_WAIT = 15.0
 """Clock seconds a member's first question may wait for its answer while others chatter (13.1 s at most before
-the change, 12.9 s after: a guard that the table's place is not taken from the members)."""
+the answers went behind the games, 12.9 s after, 14.4 s with the table at its own pace: a guard that the table's
+place is not taken from the members)."""
 COMING = ("👀",)
 """The bot's reaction on a question whose answer waits."""
 COMING_AFTER = 3.0

@@ -313,6 +313,12 @@ class ChatQueue:
                 later = min(later, at)
         return due, later
 
+    def games_due(self) -> float:
+        """The clock time the earliest pending item that answers no member (a game's) may go; ``inf``: none."""
+        return min(
+            (at for at, priority in self.asked.values() if priority is not Priority.ASKED), default=math.inf
+        )
+
     def next_time(self) -> float:
         """The clock time the earliest pending item may go."""
         return min(asked for asked, _ in self.asked.values())

@@ -151,9 +151,12 @@ class CallScheduler:
             until = queue.deletions_due()
         until = max(until, queue.retry_at, now + self.limiter.chat_wait(queue.chat_id, now))
         if key is not None and queue.asked[key][1] is Priority.ASKED and is_group(queue.chat_id):
-            # beyond their own share, answers to members leave the games their places
+            # beyond their own share, answers to members leave the games their places; a game's message that
+            # comes due meanwhile (a paced table) goes first, so the chat is looked at again by then
             beyond = now + self.limiter.chat_wait(queue.chat_id, now, keep=KEPT_FOR_GAMES)
-            until = max(until, min(queue.share_back(now), beyond))
+            held = min(queue.share_back(now), beyond)
+            if held > until:
+                until = min(held, max(until, queue.games_due()))
         if queue.questions and self.tell is not None:
             # answers that have waited a few seconds mark their questions as coming; the chat is looked at
             # again when the next will have
