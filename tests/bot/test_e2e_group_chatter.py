@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tests.bot.conftest import BotRunner, Running, start_party, take_turn, turn_message
-from tests.fakebot import FakeChat, FakeTelegram, FakeUser
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.fakebot.server import ApiError, Params
 
 TABLE_WAIT = 7.0
@@ -29,6 +29,9 @@ ANSWER_WAIT = 15.0
 """Clock seconds a member's first question may wait for its answer while others chatter (13.1 s at most before
 the answers went behind the games, 12.9 s after, 14.4 s with the table at its own pace: a guard that the table's
 place is not taken from the members)."""
+CROWD_TABLE_WAIT = 7.0
+"""Clock seconds a move may wait to show on the table while forty members' answers wait their turn (40.8 s at this
+branch's start, 12.5 s before the answers left a changing table its places, 5.0 s after)."""
 COMING = ("👀",)
 """The bot's reaction on a question whose answer waits."""
 COMING_AFTER = 3.0
@@ -195,4 +198,39 @@ async def test_members_whose_answers_wait_are_each_told_once_that_they_come(
     assert len(marked) >= late, "each asker whose answer waits is told"
     assert all(m.reactions == [COMING] for m in marked), [m.reactions for m in marked]
     assert len(marked) <= sum(t - start >= COMING_AFTER - 1 for t in answers), "only those who waited"
+    assert not any(m.is_from_bot and m.text == "Секунду…" for m in party.group.messages.values())
+
+
+async def test_forty_members_asking_once_each_hold_up_no_table_and_each_is_told_once_that_the_answer_comes(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Issue 51, point 5: forty members send one ``/rules`` each (one every half second) while a party runs. The
+    table keeps its pace; the answers go in the places the games leave, in turn; each asker whose answer waits is
+    told once — the bot's reaction on their ``/rules`` — and never again however long it waits."""
+    party, members = await group_with_party(tg, bot_runner, [f"Участник {i}" for i in range(40)])
+    start = party.now()
+    asked: list[FakeMessage] = []
+
+    async def ask() -> None:
+        for user in members:
+            asked.append(await user.send(party.group, "/rules"))
+            await party.sleep(0.5)
+
+    def answered() -> bool:
+        return len(party.sent(start, is_rules)) >= len(members)
+
+    table: list[float] = []
+    await asyncio.gather(ask(), party.play(start + 900, table, answered))
+    await tg.wait_for(answered, timeout=30, what="an answer to each")
+    await party.sleep(60)  # a minute more: no question is marked again
+    last = max(party.sent(start, is_rules)) - start
+    marked = [m for m in asked if m.reactions]
+    print(
+        f"40 members /rules once each: the table waited {max(table):.1f} s at most ({len(table)} moves), the last "
+        f"answer came {last:.1f} s after the first question; {len(marked)} questions marked as coming"
+    )
+    assert max(table) <= CROWD_TABLE_WAIT, table
+    assert len(party.sent(start, is_rules)) == len(members), "one answer each"
+    assert all(m.reactions == [COMING] for m in marked), [m.reactions for m in marked]
+    assert len(marked) >= len(members) - 10, "those whose answers waited are told"
     assert not any(m.is_from_bot and m.text == "Секунду…" for m in party.group.messages.values())

@@ -39,8 +39,8 @@ class Priority(IntEnum):
     ASKED = 5
     """An answer to what a member asked in a group (a command's reply, their rules message, the throttle's note):
     as low as a lobby among chats, and in its own group behind every message of the group's games, within the
-    share of the group's minute the games leave (:data:`KEPT_FOR_GAMES`); the members who asked are answered in
-    turn, so one member's questions wait behind that member's own, not the group's."""
+    share of the group's minute the games leave (:meth:`ChatQueue.kept_for_games`); the members who asked are
+    answered in turn, so one member's questions wait behind that member's own, not the group's."""
 
 
 HEADSTART: Final = {
@@ -59,8 +59,13 @@ low-stakes call waits behind every game's call asked less than a minute after it
 behind them."""
 KEPT_FOR_GAMES: Final = 6
 """Places of a group's minute (20) answers to its members leave free beyond their own share: however much its
-members ask, the group's games have these for their tables, deal ends and lobbies (a paced table takes 12 a
-minute at most) ..."""
+members ask, the group's games have these for their deal ends and lobbies ..."""
+KEPT_WHILE_PLAYING: Final = 14
+"""... and these while a table of the group is changing (a paced call within :data:`PLAYING_FOR`): a paced table
+takes 12 a minute, and a deal's end two more, so answers beyond their share would take the table's places (the
+table then waited for the whole minute to pass: 12.5 s with forty members' ``/rules`` waiting) ..."""
+PLAYING_FOR: Final = 60.0
+"""Clock seconds a group counts as playing after its last paced call (a table's change)."""
 ANSWERS_SHARE: Final = 6
 """... and the answers' own share: this many a minute go whatever the games take (the window permitting), so a
 busy game does not silence its group either."""
@@ -230,6 +235,8 @@ class ChatQueue:
     """The messages that asked each pending :attr:`Priority.ASKED` item, until marked as coming (see
     :data:`COMING_AFTER`)."""
     turns: int = 0
+    paced_at: float = -math.inf
+    """Clock time of the chat's last paced call (a table's change): a game in play (see :meth:`kept_for_games`)."""
     answers: deque[float] = field(default_factory=deque)
     """Clock times of the answers to members sent within the latest :data:`ANSWERS_WINDOW`."""
 
@@ -313,6 +320,10 @@ class ChatQueue:
                 later = min(later, at)
         return due, later
 
+    def kept_for_games(self, now: float) -> int:
+        """Places of the group's minute its members' answers leave to its games beyond their own share."""
+        return KEPT_WHILE_PLAYING if now - self.paced_at < PLAYING_FOR else KEPT_FOR_GAMES
+
     def games_due(self) -> float:
         """The clock time the earliest pending item that answers no member (a game's) may go; ``inf``: none."""
         return min(
@@ -353,6 +364,8 @@ class ChatQueue:
                 waiting = set(self.askers.values())
                 self.answered = {a: t for a, t in self.answered.items() if a in waiting}
         item: Item = self.lives.pop(key) if isinstance(key, str) else self.notices.pop(key)
+        if isinstance(item, Live) and item.paced:
+            self.paced_at = now
         return item, asked
 
     def discard(self, key: str) -> None:

@@ -6,7 +6,7 @@ One loop hands out the bot's ~30 calls a second. Each chat with something pendin
 deleted in batches, only while the budget has room) and never earlier than the chat's previous call — so
 chats take turns, and a table that waited long enough goes before a newer hand: nothing starves. A chat is
 skipped while its own windows (one call a second, 20 a minute into a group — of which an answer to a member
-leaves the games :data:`~bot.delivery.outbox.queue.KEPT_FOR_GAMES`) are full, while a call to it is on
+leaves the games :meth:`~bot.delivery.outbox.queue.ChatQueue.kept_for_games`) are full, while a call to it is on
 its way, while it backs off, or while all it has is a paced table whose time has not come.
 
 The rate windows it keeps to (:class:`RateLimiter`: per chat, per group and for the whole bot, on the bot's
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.clock import Clock
-from bot.delivery.outbox.queue import KEPT_FOR_GAMES, ChatQueue, Priority
+from bot.delivery.outbox.queue import ChatQueue, Priority
 
 log = logging.getLogger(__name__)
 
@@ -157,7 +157,7 @@ class CallScheduler:
         if key is not None and queue.asked[key][1] is Priority.ASKED and is_group(queue.chat_id):
             # beyond their own share, answers to members leave the games their places; a game's message that
             # comes due meanwhile (a paced table) goes first, so the chat is looked at again by then
-            beyond = now + self.limiter.chat_wait(queue.chat_id, now, keep=KEPT_FOR_GAMES)
+            beyond = now + self.limiter.chat_wait(queue.chat_id, now, keep=queue.kept_for_games(now))
             held = min(queue.share_back(now), beyond)
             if held > until:
                 until = min(held, max(until, queue.games_due()))
