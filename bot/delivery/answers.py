@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import enum
 
-from bot.delivery.outbox.orders import AnswerPress, DeleteStray, Drop, Order, Reply, Show
+from bot.delivery.outbox.orders import AnswerPress, Coming, DeleteStray, Drop, Order, Reply, Show
 from bot.delivery.outbox.queue import Priority, hand_slot, throttle_note_slot
 from bot.flow.commands import Refusal
 from bot.i18n import Translator
@@ -50,11 +50,29 @@ def refused_press(
     return orders
 
 
-def refused_command(refusal: Refusal, chat_id: int, thread_id: int, tr: Translator, asker: int = 0) -> Reply:
-    """A refused command's reply in its chat (in a group: an answer to a member, behind the group's games)."""
+def refused_command(
+    refusal: Refusal,
+    chat_id: int,
+    thread_id: int,
+    tr: Translator,
+    asker: int = 0,
+    question: int | None = None,
+) -> Reply:
+    """A refused command's reply in its chat (in a group: an answer to a member, behind the group's games;
+    ``question``: the message that asked)."""
     return Reply(
-        chat_id, refusal_text(refusal, tr), thread_id=thread_id, priority=_asked(chat_id), asker=asker
+        chat_id,
+        refusal_text(refusal, tr),
+        thread_id=thread_id,
+        priority=_asked(chat_id),
+        asker=asker,
+        question=question or 0,
     )
+
+
+def coming(chat_id: int, message_id: int) -> Coming:
+    """A member's question that waits its turn is marked as coming."""
+    return Coming(chat_id, message_id)
 
 
 def told(chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> Reply:
@@ -62,8 +80,7 @@ def told(chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> Reply:
 
 
 def throttle_note(chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> Show:
-    """A group's (topic's) one note from the incoming throttle: «Секунду…» while questions wait, or a word to a
-    member beyond their window."""
+    """A group's (topic's) one note from the incoming throttle: a word to a member beyond their window."""
     return Show(
         throttle_note_slot(chat_id, thread_id),
         chat_id,

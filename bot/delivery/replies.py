@@ -48,12 +48,13 @@ def say(chat_id: int, rendered: Rendered, thread_id: int = 0) -> Reply:
     return Reply(chat_id, rendered.text, rendered.markup, thread_id=thread_id, priority=priority)
 
 
-def asked_by(asker: int, orders: Iterable[Order]) -> list[Order]:
-    """``orders`` answering a member's question: their answers in a group are answered in turn with the other
-    members' (see :attr:`Priority.ASKED`)."""
+def asked_by(asker: int, orders: Iterable[Order], question: int | None = None) -> list[Order]:
+    """``orders`` answering a member's question (``question``: the message that asked it): their answers in a
+    group are answered in turn with the other members' (see :attr:`Priority.ASKED`), and one that must wait marks
+    the question as coming."""
     return [
-        replace(order, asker=asker)
-        if isinstance(order, Reply | Show) and order.priority is Priority.ASKED and not order.asker
+        replace(order, asker=order.asker or asker, question=order.question or question or 0)
+        if isinstance(order, Reply | Show) and order.priority is Priority.ASKED
         else order
         for order in orders
     ]

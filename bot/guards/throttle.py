@@ -7,10 +7,12 @@
 * **In a group** the group's own window (every answer there is a message of the group's ~20 a minute) never
   refuses anyone: a command beyond it waits its turn, up to :data:`GROUP_MAX_WAIT`, and a person whose own window
   is empty does not wait at all. A question asked again while its twin waits (the same ``/rules`` words, ``/help``,
-  ``/score``, ``/top`` by anyone; any other command by the same person) is answered by that twin's answer. While
-  questions wait, one «Секунду…» stands in the chat, deleted as the last of them is answered. Only a member
-  beyond their own window (spamming ``/help``) is refused, told once per window by a note that goes away after
-  it: one member's spam slows down that member alone.
+  ``/score``, ``/top`` by anyone; any other command by the same person) is answered by that twin's answer. A
+  question that waits (:data:`SAY_WAIT_AFTER` or longer), or whose twin waits, is marked as coming, once: the
+  bot's reaction on the message that asked. Its asker is told, and none of the group's 20 messages a minute goes
+  on saying so (a «Секунду…» note in the chat cost a message, and its deletion, every time it went up again).
+  Only a member beyond their own window (spamming ``/help``) is refused, told once per window by a note that goes
+  away after it: one member's spam slows down that member alone.
 * **A press** beyond the window is answered «Секунду…» (answering a press costs no message), with the same
   fairness in groups.
 
@@ -23,7 +25,6 @@ from __future__ import annotations
 import bisect
 import enum
 import logging
-import math
 from collections import Counter, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -92,7 +93,7 @@ GROUP_MAX_WAIT: Final = 60.0
 """Seconds (bot's clock) a group's command may wait for the group's window: two windows, so a crowd of a dozen
 people asking at once is answered within a minute; only beyond that is the chat told to ask again later."""
 SAY_WAIT_AFTER: Final = 3.0
-"""A command that waits this long or longer puts «Секунду…» up in its chat (a shorter wait passes unnoticed)."""
+"""A command that waits this long or longer is marked as coming (a shorter wait passes unnoticed)."""
 CHAT_WIDE: Final = frozenset({"help", "rules", "score", "top"})
 """Commands whose answer in a group is the same whoever asks: a twin waiting for its turn answers them all."""
 SWEEP_EVERY: Final = 60.0
@@ -175,10 +176,8 @@ class ThrottleMiddleware(BaseMiddleware):
         """Questions waiting, per person (only those who have some)."""
         self._twins: Counter[Twin] = Counter()
         """Group questions waiting, by what they ask."""
-        self._waiting_in: Counter[Spot] = Counter()
-        """Group questions waiting (or being answered after a wait), per chat and topic."""
         self._notes: dict[Spot, float] = {}
-        """Chats showing «Секунду…» or a note to a spammer, with when a note may go (``inf`` while some wait)."""
+        """Chats showing a note to a spammer, with when the note goes."""
 
     async def __call__(
         self,
@@ -249,6 +248,7 @@ class ThrottleMiddleware(BaseMiddleware):
         if self._twins[twin]:
             self.merged += 1
             log.info("a command in chat %d waits already: its answer serves this one too", message.chat.id)
+            await self.pipeline.coming(message.chat.id, message.message_id)
             return None
         at = windows.reserve(group_key, limits.command_per_group, now, GROUP_MAX_WAIT)
         if at is None:
@@ -259,25 +259,15 @@ class ThrottleMiddleware(BaseMiddleware):
             return await handler(message, data)
         self.delayed += 1
         self._twins[twin] += 1
-        self._waiting_in[spot] += 1
         try:
-            if at - now >= SAY_WAIT_AFTER and spot not in self._notes:
-                await self._put_note(spot, Answer.TOO_FAST, message, math.inf)
-            elif spot in self._notes:
-                self._notes[spot] = math.inf
-            try:
-                await self._wait(message.from_user.id, at - now, data.get(PLACE))
-            finally:
-                self._twins[twin] -= 1
-                if not self._twins[twin]:
-                    del self._twins[twin]
-            return await handler(message, data)
+            if at - now >= SAY_WAIT_AFTER:
+                await self.pipeline.coming(message.chat.id, message.message_id)
+            await self._wait(message.from_user.id, at - now, data.get(PLACE))
         finally:
-            self._waiting_in[spot] -= 1
-            if not self._waiting_in[spot]:
-                del self._waiting_in[spot]
-                if self._notes.pop(spot, None) is not None:  # the last one waiting answered: «Секунду…» goes
-                    await self.pipeline.note_gone(*spot)
+            self._twins[twin] -= 1
+            if not self._twins[twin]:
+                del self._twins[twin]
+        return await handler(message, data)
 
     async def _put_note(self, spot: Spot, answer: Answer, message: Message, until: float) -> None:
         """The chat's one throttle note (its live message) reads ``answer`` until ``until``, then goes."""
@@ -336,7 +326,7 @@ class ThrottleMiddleware(BaseMiddleware):
         log.info("commands in chat %d come too fast: one refused", message.chat.id)
         if _is_group(message.chat.id):
             spot = (message.chat.id, _thread_of(message))
-            if spot not in self._notes:  # else «Секунду…» is up, and stays while others wait
+            if spot not in self._notes:
                 await self._put_note(spot, answer, message, now + rate.seconds)
             return
         tr = translator_for(message.from_user.language_code if message.from_user else None)

@@ -328,6 +328,7 @@ class OriginMiddleware(BaseMiddleware):
             message_id = query.message.message_id if query.message is not None else None
         command = ""
         thread = 0
+        question_id = update.message.message_id if update.message is not None else None
         if isinstance(message, Message):
             if message.is_topic_message and message.message_thread_id:
                 thread = message.message_thread_id
@@ -344,6 +345,7 @@ class OriginMiddleware(BaseMiddleware):
             command,
             query_id,
             message_id,
+            question_id,
         )
         return origin, who
 

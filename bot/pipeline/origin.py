@@ -39,6 +39,8 @@ class Origin:
     query_id: str | None = None
     message_id: int | None = None
     """The message whose button was pressed."""
+    question_id: int | None = None
+    """The message a person wrote (a command): an answer that must wait marks it as coming."""
 
     @property
     def tr(self) -> Translator:

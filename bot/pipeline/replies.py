@@ -72,7 +72,7 @@ class Replies:
 
     async def _deliver_to(self, origin: Origin, *orders: Order) -> None:
         """Orders answering ``origin``'s person: in a group, answered in turn with the other members'."""
-        await self.pipeline.outbox.deliver(replies.asked_by(origin.user_id, orders))
+        await self.pipeline.outbox.deliver(replies.asked_by(origin.user_id, orders, origin.question_id))
 
     async def _answer(self, origin: Origin, text: str | None = None) -> None:
         if origin.query_id is not None:

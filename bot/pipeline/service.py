@@ -194,7 +194,9 @@ class Pipeline:
         if not self.refusals.allow(origin.chat_id, origin.thread_id, origin.command, reason, person):
             log.info("chat %s: refusal %s to %s merged with the last one", origin.chat_id, reason, what)
             return
-        refused = answers.refused_command(refusal, origin.chat_id, origin.thread_id, tr, origin.user_id)
+        refused = answers.refused_command(
+            refusal, origin.chat_id, origin.thread_id, tr, origin.user_id, origin.question_id
+        )
         await self.outbox.deliver([refused])
 
     async def failed(self, origin: Origin, exc: BaseException, game_id: int = 0) -> None:
@@ -227,11 +229,15 @@ class Pipeline:
         await self.outbox.deliver([answers.told(chat_id, thread_id, answer, tr)])
 
     async def note(self, chat_id: int, thread_id: int, answer: Answer, tr: Translator) -> None:
-        """The chat's one note from the incoming throttle reads ``answer`` («Секунду…» while questions wait)."""
+        """The chat's one note from the incoming throttle reads ``answer`` (a member beyond their window)."""
         await self.outbox.deliver([answers.throttle_note(chat_id, thread_id, answer, tr)])
 
+    async def coming(self, chat_id: int, message_id: int) -> None:
+        """The member's question ``message_id`` waits its turn: it is marked as coming (once)."""
+        await self.outbox.deliver([answers.coming(chat_id, message_id)])
+
     async def note_gone(self, chat_id: int, thread_id: int) -> None:
-        """The chat's throttle note is deleted (the last question waiting answered, or its time over)."""
+        """The chat's throttle note is deleted (its time over)."""
         await self.outbox.deliver([answers.throttle_note_gone(chat_id, thread_id)])
 
     # --------------------------------------------------------------------------------------------- lifecycle

@@ -4,8 +4,12 @@ turn, so a few members asking again and again slow down themselves, not the part
 question.
 
 In-process, on the test's clock (seconds below are the bot's clock): a two-player party moves every few seconds
-while members ask. The figures are printed (``-rP``): before the change the table waited up to 24.1 s behind
-three members' ``/rules``."""
+while members ask. The figures are printed (``-rP``): the table waited up to 24.1 s behind three members'
+``/rules`` before the members' answers went behind the games, 13.8 s while an answer held back by its share kept
+the group from being looked at again when the table came due; 5.0 s now (the table's own pace).
+
+A member whose answer waits its turn is told so once: the bot's reaction on the message that asked (no message of
+the group's 20 a minute is spent on it)."""
 
 from __future__ import annotations
 
@@ -14,15 +18,24 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tests.bot.conftest import BotRunner, Running, start_party, take_turn, turn_message
-from tests.fakebot import FakeChat, FakeTelegram, FakeUser
+from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
 from tests.fakebot.server import ApiError, Params
 
-TABLE_WAIT = 16.0
-"""Clock seconds a move may wait to show on the group's table: the table is paced (one edit in 5 s), a group
-takes one message a second and 20 a minute (24.1 s before the change, 13.8 s after)."""
+TABLE_WAIT = 7.0
+"""Clock seconds a move may wait to show on the group's table: the table is paced (one edit in 5 s) and a group
+takes one message a second (24.1 s before the answers went behind the games, 13.8 s before the group was looked at
+again when its table came due, 5.0 s after)."""
 ANSWER_WAIT = 15.0
 """Clock seconds a member's first question may wait for its answer while others chatter (13.1 s at most before
-the change, 12.9 s after: a guard that the table's place is not taken from the members)."""
+the answers went behind the games, 12.9 s after, 14.4 s with the table at its own pace: a guard that the table's
+place is not taken from the members)."""
+CROWD_TABLE_WAIT = 7.0
+"""Clock seconds a move may wait to show on the table while forty members' answers wait their turn (40.8 s at this
+branch's start, 12.5 s before the answers left a changing table its places, 5.0 s after)."""
+COMING = ("👀",)
+"""The bot's reaction on a question whose answer waits."""
+COMING_AFTER = 3.0
+"""Clock seconds an answer waits before its question is marked as coming."""
 
 
 @dataclass
@@ -55,6 +68,16 @@ def stats_of(user: FakeUser) -> Callable[[dict[str, str | None]], bool]:
     return lambda params: f"Статистика: {user.full_name}" in (params.get("text") or "")
 
 
+def is_end(params: dict[str, str | None]) -> bool:
+    """A call that shows the party's result."""
+    return "Партия окончена" in (params.get("text") or params.get("caption") or "")
+
+
+def is_rules(params: dict[str, str | None]) -> bool:
+    """A send of a rules message (a member's ``/rules`` answered)."""
+    return (params.get("text") or "").startswith("📖") and "message_id" not in params
+
+
 @dataclass
 class Group:
     tg: FakeTelegram
@@ -77,9 +100,14 @@ class Group:
         assert shown is not None
         return shown - since
 
-    async def play(self, until: float, waits: list[float]) -> None:
-        """The players move, one move every 3 s, until ``until``: how long each move took to show on the table."""
-        while self.now() < until:
+    def sent(self, since: float, shows: Callable[[dict[str, str | None]], bool]) -> list[float]:
+        """The clock times of the calls since ``since`` that ``shows`` something."""
+        return [t for t, params in self.calls.made if t >= since and shows(params)]
+
+    async def play(self, until: float, waits: list[float], done: Callable[[], bool] = lambda: False) -> None:
+        """The players move, one move every 3 s, until ``until``, ``done()`` or the party's end: how long each move
+        took to show on the table."""
+        while self.now() < until and not done():
             mover = next((u for u in self.players if turn_message(u) is not None), None)
             if mover is None:
                 await self.sleep(0.5)
@@ -87,6 +115,9 @@ class Group:
             await self.sleep(3.0)
             moved = self.now()
             await take_turn(self.tg, mover)
+            await self.waited(moved, lambda p: table_of(self.game)(p) or is_end(p), "the move on the table")
+            if self.calls.first(moved, is_end) is not None:
+                return  # the party's last move: its result, not the table
             waits.append(await self.waited(moved, table_of(self.game), "the move on the table"))
 
 
@@ -136,3 +167,70 @@ async def test_three_members_asking_again_and_again_hold_up_neither_the_table_no
     )
     assert max(table) <= TABLE_WAIT, table
     assert max(answers) <= ANSWER_WAIT, answers
+
+
+async def test_members_whose_answers_wait_are_each_told_once_that_they_come(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """A waiting command tells its asker once (issue 51, point 5): twelve members send one ``/rules`` each at once
+    while a party runs. Those whose answers wait their turn more than a few seconds are marked as coming — the
+    bot's reaction on their ``/rules``, which takes none of the group's 20 messages a minute — once, however long
+    the answer waits, and nothing is said in the chat about it."""
+    party, members = await group_with_party(tg, bot_runner, [f"Участник {i}" for i in range(12)])
+    start = party.now()
+    asked = [await user.send(party.group, "/rules") for user in members]
+
+    def answered() -> bool:
+        return len(party.sent(start, is_rules)) >= len(members)
+
+    await party.play(start + 600, [], answered)
+    await tg.wait_for(answered, timeout=30, what="an answer to each")
+    await party.sleep(60)  # a minute more: no question is marked again
+    answers = party.sent(start, is_rules)
+    marked = [m for m in asked if m.reactions]
+    late = sum(t - start > COMING_AFTER + 1 for t in answers)
+    print(
+        f"12 members /rules at once: the last answer after {max(answers) - start:.1f} s, {late} answers later than "
+        f"{COMING_AFTER + 1:g} s, {len(marked)} questions marked as coming"
+    )
+    assert len(answers) == len(members), "one answer each"
+    assert late > 0, "some answers wait their turn"
+    assert len(marked) >= late, "each asker whose answer waits is told"
+    assert all(m.reactions == [COMING] for m in marked), [m.reactions for m in marked]
+    assert len(marked) <= sum(t - start >= COMING_AFTER - 1 for t in answers), "only those who waited"
+    assert not any(m.is_from_bot and m.text == "Секунду…" for m in party.group.messages.values())
+
+
+async def test_forty_members_asking_once_each_hold_up_no_table_and_each_is_told_once_that_the_answer_comes(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Issue 51, point 5: forty members send one ``/rules`` each (one every half second) while a party runs. The
+    table keeps its pace; the answers go in the places the games leave, in turn; each asker whose answer waits is
+    told once — the bot's reaction on their ``/rules`` — and never again however long it waits."""
+    party, members = await group_with_party(tg, bot_runner, [f"Участник {i}" for i in range(40)])
+    start = party.now()
+    asked: list[FakeMessage] = []
+
+    async def ask() -> None:
+        for user in members:
+            asked.append(await user.send(party.group, "/rules"))
+            await party.sleep(0.5)
+
+    def answered() -> bool:
+        return len(party.sent(start, is_rules)) >= len(members)
+
+    table: list[float] = []
+    await asyncio.gather(ask(), party.play(start + 900, table, answered))
+    await tg.wait_for(answered, timeout=30, what="an answer to each")
+    await party.sleep(60)  # a minute more: no question is marked again
+    last = max(party.sent(start, is_rules)) - start
+    marked = [m for m in asked if m.reactions]
+    print(
+        f"40 members /rules once each: the table waited {max(table):.1f} s at most ({len(table)} moves), the last "
+        f"answer came {last:.1f} s after the first question; {len(marked)} questions marked as coming"
+    )
+    assert max(table) <= CROWD_TABLE_WAIT, table
+    assert len(party.sent(start, is_rules)) == len(members), "one answer each"
+    assert all(m.reactions == [COMING] for m in marked), [m.reactions for m in marked]
+    assert len(marked) >= len(members) - 10, "those whose answers waited are told"
+    assert not any(m.is_from_bot and m.text == "Секунду…" for m in party.group.messages.values())

@@ -237,7 +237,7 @@ def test_a_call_on_its_way_keeps_its_place_in_the_bots_window() -> None:
     assert limiter.global_wait(clock.now() + 5) == 0  # and out of the window a second later
 
 
-async def _no_call(_queue: ChatQueue, _stamp: float) -> None:
+async def _no_call(_queue: ChatQueue, _stamp: float, _message: bool) -> None:
     raise AssertionError("pick alone makes no call")
 
 
@@ -258,3 +258,25 @@ def test_a_paced_message_ahead_of_one_held_back_goes_when_its_time_comes() -> No
     assert scheduler.pick(now + PACED / 2)[0] is None
     assert scheduler.pick(now + PACED)[0] is queue
     assert queue.next_key(now + PACED) == "v1:7"  # the call it makes: the table's copy
+
+
+def test_deleting_old_messages_takes_no_place_of_a_groups_minute() -> None:
+    """Telegram's 20 a minute into a group are messages sent (and edited); a ``deleteMessages`` call sends none, and
+    the fake Bot API counts it in no window (``tests/fakebot/limits.py``). A group whose minute is full of sends
+    still has its old messages deleted, and the deletion leaves the next message's wait as it was."""
+    clock = Clock(1.0)
+    limiter = RateLimiter(OutboxLimits(), clock)
+    scheduler = CallScheduler(limiter, clock, _no_call)
+    group = -1000000001
+    now = clock.now()
+    for _ in range(OutboxLimits().group_per_minute):
+        limiter.restamp(group, limiter.take(group, now))
+    queue = scheduler.queue(group)
+    queue.delete_later(7, now, urgent=True)
+    later = now + 2  # past the chat's second and the bot's
+    message_wait = limiter.chat_wait(group, later)
+    assert message_wait > 50, "the group's minute is full of sends"
+    assert scheduler.pick(later)[0] is queue, "its old messages may go all the same"
+    assert queue.next_key(later) is None, "the call deletes"
+    limiter.restamp(group, limiter.take(group, later, message=False), message=False)
+    assert limiter.chat_wait(group, later) == pytest.approx(message_wait, abs=0.1), "and takes no place of it"

@@ -181,6 +181,8 @@ class FakeChat:
         self.migrated_to: int | None = None
         """A basic group upgraded to a supergroup: the new chat's id; every call to this id is refused."""
         self.closed_topics: set[int] = set()
+        self.available_reactions: frozenset[str] | None = None
+        """The emoji its admins allow as reactions (None: every standard one; empty: reactions off)."""
         self.messages: dict[int, FakeMessage] = {}
         self._next_message_id = 1
 
@@ -266,6 +268,8 @@ class FakeMessage:
         self.thread_id = thread_id
         self.edit_date: int | None = None
         self.is_deleted = False
+        self.reactions: list[tuple[str, ...]] = []
+        """The bot's reaction to this message as each call set it (an empty one: taken back)."""
 
     def __repr__(self) -> str:
         who = "bot" if self.sender is None else self.sender.first_name

@@ -70,6 +70,13 @@ RATE_LIMITED_METHODS = frozenset(
         "editMessageMedia",
     }
 )
+_REACTIONS = (
+    "❤ 👍 👎 🔥 🥰 👏 😁 🤔 🤯 😱 🤬 😢 🎉 🤩 🤮 💩 🙏 👌 🕊 🤡 🥱 🥴 😍 🐳 ❤\u200d🔥 🌚 🌭 💯 🤣 ⚡ 🍌 🏆 💔 🤨 😐 🍓 🍾"
+    " 💋 🖕 😈 😴 😭 🤓 👻 👨\u200d💻 👀 🎃 🙈 😇 😨 🤝 ✍ 🤗 🫡 🎅 🎄 ☃ 💅 🤪 🗿 🆒 💘 🙉 🦄 😘 💊 🙊 😎 👾"
+    " 🤷\u200d♂ 🤷 🤷\u200d♀ 😡"
+)
+REACTION_EMOJI = frozenset(_REACTIONS.split())
+"""The emoji a bot may react with (the Bot API's ``ReactionTypeEmoji``); a chat's admins may allow fewer."""
 _BUTTON_ACTIONS = (
     "callback_data",
     "url",
@@ -137,6 +144,9 @@ class Description(StrEnum):
     ANSWER_TOO_LONG = "Bad Request: MESSAGE_TOO_LONG"
     NO_ADMINS_IN_PRIVATE = "Bad Request: there are no administrators in the private chat"
     BAD_CHAT_ACTION = "Bad Request: wrong type of action"
+    REACT_NOT_FOUND = "Bad Request: message to react not found"
+    REACTION_INVALID = "Bad Request: REACTION_INVALID"
+    REACTIONS_TOO_MANY = "Bad Request: REACTIONS_TOO_MANY"
     COMMAND_INVALID = "Bad Request: BOT_COMMAND_INVALID"
     COMMAND_DESCRIPTION_INVALID = "Bad Request: command description is empty"
     INLINE_UNSUPPORTED = "Bad Request: MESSAGE_ID_INVALID"
@@ -951,6 +961,7 @@ class FakeTelegram:
             "getChatMemberCount": self._get_chat_member_count,
             "getChatAdministrators": self._get_chat_administrators,
             "sendChatAction": self._send_chat_action,
+            "setMessageReaction": self._set_message_reaction,
         }
 
     # --- methods: the bot itself ---------------------------------------------------------------------------
@@ -1211,6 +1222,28 @@ class FakeTelegram:
         if chat.bot_is_admin:
             admins.append(self._member_json(chat, self.bot_id))
         return admins
+
+    async def _set_message_reaction(self, params: Params) -> bool:
+        """setMessageReaction: a bot sets one reaction at most (none: takes its reaction back), a standard emoji
+        the chat allows. It sends no message: no flood window counts it (see ``RATE_LIMITED_METHODS``)."""
+        chat = self._target_chat(params)
+        self._check_can_write(chat)
+        message = chat.messages.get(params.require_int("message_id"))
+        if message is None or message.is_deleted:
+            raise bad_request(Description.REACT_NOT_FOUND)
+        reaction = params.json_("reaction") or []
+        if not isinstance(reaction, list):
+            raise bad_request(Description.REACTION_INVALID)
+        if len(reaction) > 1:
+            raise bad_request(Description.REACTIONS_TOO_MANY)
+        allowed = REACTION_EMOJI if chat.available_reactions is None else chat.available_reactions
+        emoji = [
+            r.get("emoji") if isinstance(r, dict) and r.get("type") == "emoji" else None for r in reaction
+        ]
+        if any(e not in allowed for e in emoji):
+            raise bad_request(Description.REACTION_INVALID)
+        message.reactions.append(tuple(str(e) for e in emoji))
+        return True
 
     async def _send_chat_action(self, params: Params) -> bool:
         chat = self._target_chat(params)

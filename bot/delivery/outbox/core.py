@@ -24,6 +24,10 @@ gets the bot's next call:
   backoff, for as long as it takes. Only a refusal (4xx) drops a message — but a score sheet's picture: refused,
   the sheet goes as text in its place (the next deal's sheet tries the picture again).
 
+**Marks on questions** go beside the queue too: a member's question whose answer waits its turn in a group
+(:data:`~bot.delivery.outbox.queue.COMING_AFTER` seconds, or in the incoming throttle) is marked as coming, once, by the bot's reaction on the
+message that asked (:meth:`Outbox.mark_coming`) — no message of the group's minute spent on saying so.
+
 **Answers to presses** go beside the queue (:func:`answer_press`): Telegram shows a spinner on a pressed button
 until the bot answers the query, and drops the query after 15 s. An answer is worth a few seconds at most, and it
 must never hold anything up: the update that asked for it has one of the places among the updates handled at
@@ -39,19 +43,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Final
 
 from aiogram import Bot
-from aiogram.types import InlineKeyboardMarkup
+from aiogram.types import InlineKeyboardMarkup, ReactionTypeEmoji
 
 from bot.clock import Clock
 from bot.delivery.outbox.orders import (
     Adopt,
     AnswerInline,
     AnswerPress,
+    Coming,
     DeleteStray,
     Drop,
     Hurry,
@@ -77,6 +82,11 @@ seconds, would hold the chat's queue that long behind one hung request) ..."""
 MIN_REQUEST_TIMEOUT: Final = 2
 """... but never less than this many real seconds (a busy machine answers slowly, and a send that timed out
 after Telegram executed it shows twice)."""
+COMING_MARK: Final = "👀"
+"""The reaction that marks a member's question as seen and its answer as coming (one of the emoji Telegram lets a
+bot react with)."""
+MARKS_KEPT: Final = 1_000
+"""Questions remembered as marked (a question is marked once, by whichever part finds it waiting first)."""
 PICTURES_KEPT: Final = 32
 """Score sheet pictures kept drawn (~90 KB each): enough for one sheet going to a party's every chat at once; the
 ``file_id`` Telegram gave each is kept longer, by the picture's digest."""
@@ -114,9 +124,11 @@ class Outbox:
         """Slots dropped while a call was changing them: forgotten as soon as it lands."""
         self._forgetting: set[asyncio.Task[None]] = set()
         self.server = ChatServer(self)
-        self.scheduler = CallScheduler(self.limiter, clock, self.server.serve)
+        self.scheduler = CallScheduler(self.limiter, clock, self.server.serve, self.mark_coming)
         self.answers = PressAnswers()
         """Answers to presses on their way (beside the queue: see :class:`PressAnswers`)."""
+        self.marked: OrderedDict[tuple[int, int], None] = OrderedDict()
+        """The questions marked as coming lately (chat, message): each is marked once."""
 
     @property
     def calls(self) -> Counter[str]:
@@ -171,6 +183,7 @@ class Outbox:
         paced: bool = False,
         media: Media | None = None,
         asker: int = 0,
+        question: int = 0,
     ) -> None:
         """The live message ``slot`` should now read ``text``; ``resend`` sends it anew, below (a notification).
 
@@ -180,7 +193,8 @@ class Outbox:
         ``after``: ids of notices to other chats this content must not overtake.
         ``paced``: at most one call per ``paced_interval`` for this message (a group's table).
         ``media``: a photo or a document, ``text`` its caption (a slot keeps one kind of message).
-        ``asker``: the member whose question it answers (:attr:`Priority.ASKED`: answered in turn).
+        ``asker``: the member whose question it answers (:attr:`Priority.ASKED`: answered in turn), ``question``
+        the message that asked it (marked as coming if the answer waits, see :data:`~bot.delivery.outbox.queue.COMING_AFTER`).
         """
         queue = self.scheduler.queue(chat_id)
         pending = queue.lives.get(slot)
@@ -206,7 +220,8 @@ class Outbox:
         pending.offers_moves = priority is Priority.TURN
         now = self.clock.now()
         pending.paced = paced and not resend
-        queue.add(slot, now, priority, self.sent.ready(slot, now) if pending.paced else now, asker=asker)
+        ready = self.sent.ready(slot, now) if pending.paced else now
+        queue.add(slot, now, priority, ready, asker=asker, question=question)
         self.scheduler.kick()
 
     def drop(self, slot: str, chat_id: int) -> None:
@@ -226,9 +241,16 @@ class Outbox:
         """The live messages whose slot starts with ``prefix``, as Telegram last accepted them."""
         return await self.live.with_prefix(prefix)
 
-    def post(self, notices: Iterable[Notice], *, priority: Priority | None = None, asker: int = 0) -> None:
+    def post(
+        self,
+        notices: Iterable[Notice],
+        *,
+        priority: Priority | None = None,
+        asker: int = 0,
+        question: int = 0,
+    ) -> None:
         """Queue notices already stored in the ``outbox`` table (see :func:`repo.add_notice`); ``asker``: the
-        member whose question they answer."""
+        member whose question they answer, ``question`` the message that asked it."""
         now = self.clock.now()
         for notice in notices:
             queue = self.scheduler.queue(notice.chat_id)
@@ -241,6 +263,7 @@ class Outbox:
                 now,
                 priority if priority is not None else default_priority(notice.chat_id),
                 asker=asker,
+                question=question,
             )
             self.scheduler.kick()
 
@@ -290,9 +313,10 @@ class Outbox:
         thread_id: int = 0,
         priority: Priority | None = None,
         asker: int = 0,
+        question: int = 0,
     ) -> None:
         """A one-off message (a reply to a command): stored, then sent within the chat's limits (``asker``: the
-        member whose question it answers)."""
+        member whose question it answers, ``question`` the message that asked it)."""
         if chat_id in self.refused:
             return  # the bot may not write there; a reply kept for later would come out of place
         dumped = markup.model_dump_json(exclude_none=True) if markup else None
@@ -300,7 +324,25 @@ class Outbox:
         batch = Batch()
         stored.add_notice(batch, notice, self.clock.now())
         await self.db.write(batch)
-        self.post([notice], priority=priority, asker=asker)
+        self.post([notice], priority=priority, asker=asker, question=question)
+
+    def mark_coming(self, chat_id: int, message_ids: Iterable[int]) -> None:
+        """Members' questions whose answers wait their turn in a group: each is marked as coming, once — the bot's
+        reaction (:data:`COMING_MARK`) on the message that asked, beside the queue like a press's answer. A
+        reaction sends no message: it costs none of the group's 20 a minute, whose places the answers wait for,
+        and it tells the one who asked, on their own message, without a word to everyone else."""
+        if chat_id in self.refused:
+            return
+        for message_id in message_ids:
+            if (chat_id, message_id) in self.marked:
+                continue
+            self.marked[chat_id, message_id] = None
+            if len(self.marked) > MARKS_KEPT:
+                self.marked.popitem(last=False)
+            log.info(
+                "chat %s: the answer to message %s waits its turn; marked as coming", chat_id, message_id
+            )
+            self.answers.react(self.bot, chat_id, message_id, COMING_MARK)
 
     def adopt(self, slot: str, chat_id: int, message_id: int) -> None:
         """Make an existing message (e.g. the one whose button started a game) the live message of ``slot``."""
@@ -353,6 +395,7 @@ class Outbox:
                     paced=order.paced,
                     media=order.media,
                     asker=order.asker,
+                    question=order.question,
                 )
             elif isinstance(order, Post):
                 self.post(order.notices, priority=order.priority)
@@ -378,7 +421,10 @@ class Outbox:
                     thread_id=order.thread_id,
                     priority=order.priority,
                     asker=order.asker,
+                    question=order.question,
                 )
+            elif isinstance(order, Coming):
+                self.mark_coming(order.chat_id, [order.message_id])
             elif isinstance(order, AnswerPress):
                 self.answers.answer(
                     self.bot, order.query_id, order.text, show_alert=order.alert, url=order.url
@@ -451,6 +497,24 @@ class PressAnswers:
         except Exception as exc:  # a query too old, a network that hangs: the asker types again
             self.failed += 1
             log.info("an inline query was not answered: %s", exc)
+        else:
+            self.sent += 1
+
+    def react(self, bot: Bot, chat_id: int, message_id: int, emoji: str) -> None:
+        """Set the bot's reaction ``emoji`` on a message in the background, within the same deadline as a press's
+        answer (a chat whose admins allow no such reaction refuses it: only logged)."""
+        task = asyncio.create_task(self._react(bot, chat_id, message_id, emoji))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _react(self, bot: Bot, chat_id: int, message_id: int, emoji: str) -> None:
+        try:
+            await bot.set_message_reaction(
+                chat_id, message_id, [ReactionTypeEmoji(emoji=emoji)], request_timeout=self.timeout
+            )
+        except Exception as exc:  # reactions off in the chat, the message gone, a network that hangs
+            self.failed += 1
+            log.info("message %s in chat %s was not marked: %s", message_id, chat_id, exc)
         else:
             self.sent += 1
 

@@ -28,7 +28,9 @@ class Show:
     paced: bool = False
     media: Media | None = None
     asker: int = 0
-    """The member whose question it answers (with :attr:`Priority.ASKED`: answered in turn with the others)."""
+    """The member whose question it answers (with :attr:`Priority.ASKED`: answered in turn with the others) ..."""
+    question: int = 0
+    """... and the message that asked it: marked as coming if the answer waits (0: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +88,9 @@ class Reply:
     thread_id: int = 0
     priority: Priority | None = None
     asker: int = 0
-    """The member whose question it answers (with :attr:`Priority.ASKED`: answered in turn with the others)."""
+    """The member whose question it answers (with :attr:`Priority.ASKED`: answered in turn with the others) ..."""
+    question: int = 0
+    """... and the message that asked it: marked as coming if the answer waits (0: none)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,5 +114,14 @@ class AnswerInline:
     personal: bool = True
 
 
-Order = Show | Post | Drop | Hurry | Adopt | DeleteStray | Reply | AnswerPress | AnswerInline
+@dataclass(frozen=True, slots=True)
+class Coming:
+    """A member's question in a group waits its turn: the message that asked it is marked as coming (the bot's
+    reaction on it: no message of the group's minute), once however often it is marked."""
+
+    chat_id: int
+    message_id: int
+
+
+Order = Show | Post | Drop | Hurry | Adopt | DeleteStray | Reply | AnswerPress | AnswerInline | Coming
 Orders = Iterable[Order]

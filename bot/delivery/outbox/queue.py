@@ -39,8 +39,8 @@ class Priority(IntEnum):
     ASKED = 5
     """An answer to what a member asked in a group (a command's reply, their rules message, the throttle's note):
     as low as a lobby among chats, and in its own group behind every message of the group's games, within the
-    share of the group's minute the games leave (:data:`KEPT_FOR_GAMES`); the members who asked are answered in
-    turn, so one member's questions wait behind that member's own, not the group's."""
+    share of the group's minute the games leave (:meth:`ChatQueue.kept_for_games`); the members who asked are
+    answered in turn, so one member's questions wait behind that member's own, not the group's."""
 
 
 HEADSTART: Final = {
@@ -59,13 +59,21 @@ low-stakes call waits behind every game's call asked less than a minute after it
 behind them."""
 KEPT_FOR_GAMES: Final = 6
 """Places of a group's minute (20) answers to its members leave free beyond their own share: however much its
-members ask, the group's games have these for their tables, deal ends and lobbies (a paced table takes 12 a
-minute at most) ..."""
+members ask, the group's games have these for their deal ends and lobbies ..."""
+KEPT_WHILE_PLAYING: Final = 14
+"""... and these while a table of the group is changing (a paced call within :data:`PLAYING_FOR`): a paced table
+takes 12 a minute, and a deal's end two more, so answers beyond their share would take the table's places (the
+table then waited for the whole minute to pass: 12.5 s with forty members' ``/rules`` waiting) ..."""
+PLAYING_FOR: Final = 60.0
+"""Clock seconds a group counts as playing after its last paced call (a table's change)."""
 ANSWERS_SHARE: Final = 6
 """... and the answers' own share: this many a minute go whatever the games take (the window permitting), so a
 busy game does not silence its group either."""
 ANSWERS_WINDOW: Final = 60.0
 """Clock seconds over which the answers' share is counted."""
+COMING_AFTER: Final = 3.0
+"""Clock seconds an answer to a member may wait in its group's queue before the question is marked as coming (a
+shorter wait passes unnoticed; the incoming throttle marks after as long, see ``guards.throttle``)."""
 ASKERS_KEPT: Final = 64
 """Askers of one chat whose last answer is remembered before those with nothing waiting are forgotten."""
 DELETE_BATCH: Final = 100
@@ -223,7 +231,12 @@ class ChatQueue:
     answered: dict[int, int] = field(default_factory=dict)
     """... and the turn each asker was last answered at (the chat's count of answers): the asker answered longest
     ago goes first."""
+    questions: dict[str | int, list[int]] = field(default_factory=dict)
+    """The messages that asked each pending :attr:`Priority.ASKED` item, until marked as coming (see
+    :data:`COMING_AFTER`)."""
     turns: int = 0
+    paced_at: float = -math.inf
+    """Clock time of the chat's last paced call (a table's change): a game in play (see :meth:`kept_for_games`)."""
     answers: deque[float] = field(default_factory=deque)
     """Clock times of the answers to members sent within the latest :data:`ANSWERS_WINDOW`."""
 
@@ -235,13 +248,23 @@ class ChatQueue:
         return bool(self.order)
 
     def add(
-        self, key: str | int, now: float, priority: Priority, ready: float = 0.0, *, asker: int = 0
+        self,
+        key: str | int,
+        now: float,
+        priority: Priority,
+        ready: float = 0.0,
+        *,
+        asker: int = 0,
+        question: int = 0,
     ) -> None:
         """Queue ``key`` (its content is already in ``lives`` or ``notices``), or make it more urgent;
-        ``ready``: not before this clock time (a paced message); ``asker``: the member whose question it answers."""
+        ``ready``: not before this clock time (a paced message); ``asker``: the member whose question it answers,
+        ``question``: the message that asked it."""
         self.changed()
         if asker:
             self.askers[key] = asker
+        if question and priority is Priority.ASKED:
+            self.questions.setdefault(key, []).append(question)
         asked = self.asked.get(key)
         if asked is not None:
             self.asked[key] = (min(asked[0], max(now, ready)), min(asked[1], priority))
@@ -284,6 +307,29 @@ class ChatQueue:
         """``key`` is the chat's next call whenever its other items come due (none would go before it)."""
         return key is None or key == self.next_key(math.inf)
 
+    def questions_due(self, now: float) -> tuple[list[int], float]:
+        """The questions whose answers have waited :data:`COMING_AFTER` by ``now`` (each handed out once), and the
+        clock time the next one will have (``inf``: none)."""
+        due: list[int] = []
+        later = math.inf
+        for key in list(self.questions):
+            at = self.asked[key][0] + COMING_AFTER
+            if at <= now:
+                due.extend(self.questions.pop(key))
+            else:
+                later = min(later, at)
+        return due, later
+
+    def kept_for_games(self, now: float) -> int:
+        """Places of the group's minute its members' answers leave to its games beyond their own share."""
+        return KEPT_WHILE_PLAYING if now - self.paced_at < PLAYING_FOR else KEPT_FOR_GAMES
+
+    def games_due(self) -> float:
+        """The clock time the earliest pending item that answers no member (a game's) may go; ``inf``: none."""
+        return min(
+            (at for at, priority in self.asked.values() if priority is not Priority.ASKED), default=math.inf
+        )
+
     def next_time(self) -> float:
         """The clock time the earliest pending item may go."""
         return min(asked for asked, _ in self.asked.values())
@@ -309,6 +355,7 @@ class ChatQueue:
         self.order.remove(key)
         asked = self.asked.pop(key)
         asker = self.askers.pop(key, 0)
+        self.questions.pop(key, None)  # answered now
         if asked[1] is Priority.ASKED:
             self.answers.append(now)
             self.turns += 1
@@ -317,6 +364,8 @@ class ChatQueue:
                 waiting = set(self.askers.values())
                 self.answered = {a: t for a, t in self.answered.items() if a in waiting}
         item: Item = self.lives.pop(key) if isinstance(key, str) else self.notices.pop(key)
+        if isinstance(item, Live) and item.paced:
+            self.paced_at = now
         return item, asked
 
     def discard(self, key: str) -> None:
@@ -324,6 +373,7 @@ class ChatQueue:
         self.changed()
         self.lives.pop(key, None)
         self.askers.pop(key, None)
+        self.questions.pop(key, None)
         if self.asked.pop(key, None) is not None:
             self.order.remove(key)
 
@@ -388,6 +438,7 @@ class ChatQueue:
         self.notices.clear()
         self.asked.clear()
         self.askers.clear()
+        self.questions.clear()
         self.to_delete.clear()
         self.urgent_since = None
 
@@ -596,6 +647,6 @@ def setup_slot(chat_id: int, message_id: int) -> str:
 
 
 def throttle_note_slot(chat_id: int, thread_id: int) -> str:
-    """A group's (topic's) one note from the incoming throttle: «Секунду…» while questions wait, or a word to a
-    member beyond their window; deleted once answered (or once that window is over)."""
+    """A group's (topic's) one note from the incoming throttle: a word to a member beyond their window; deleted once
+    that window is over."""
     return f"q{chat_id}:{thread_id}"

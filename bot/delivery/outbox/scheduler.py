@@ -6,7 +6,7 @@ One loop hands out the bot's ~30 calls a second. Each chat with something pendin
 deleted in batches, only while the budget has room) and never earlier than the chat's previous call — so
 chats take turns, and a table that waited long enough goes before a newer hand: nothing starves. A chat is
 skipped while its own windows (one call a second, 20 a minute into a group — of which an answer to a member
-leaves the games :data:`~bot.delivery.outbox.queue.KEPT_FOR_GAMES`) are full, while a call to it is on
+leaves the games :meth:`~bot.delivery.outbox.queue.ChatQueue.kept_for_games`) are full, while a call to it is on
 its way, while it backs off, or while all it has is a paced table whose time has not come.
 
 The rate windows it keeps to (:class:`RateLimiter`: per chat, per group and for the whole bot, on the bot's
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.clock import Clock
-from bot.delivery.outbox.queue import KEPT_FOR_GAMES, ChatQueue, Priority
+from bot.delivery.outbox.queue import ChatQueue, Priority
 
 log = logging.getLogger(__name__)
 
@@ -38,15 +38,21 @@ CLEANUP_POLL: Final = 0.25
 IDLE_WAKE: Final = 60.0
 """Clock seconds the loop sleeps when nothing is pending (it is woken by new work anyway)."""
 
-Serve = Callable[[ChatQueue, float], Awaitable[None]]
-"""Makes one call for a chat, given the stamp of the place taken for it."""
+Serve = Callable[[ChatQueue, float, bool], Awaitable[None]]
+"""Makes one call for a chat, given the stamp of the place taken for it and whether that place counts as a message
+(else it was taken for deleting old messages: see :meth:`RateLimiter.take`)."""
+
+
+Tell = Callable[[int, list[int]], None]
+"""Marks members' questions in a chat as coming (their answers wait): the chat and the messages that asked."""
 
 
 class CallScheduler:
-    def __init__(self, limiter: RateLimiter, clock: Clock, serve: Serve) -> None:
+    def __init__(self, limiter: RateLimiter, clock: Clock, serve: Serve, tell: Tell | None = None) -> None:
         self.limiter = limiter
         self.clock = clock
         self.serve = serve
+        self.tell = tell
         self.queues: dict[int, ChatQueue] = {}
         self.unsent: set[int] = set()
         """Notices queued or on their way (a live message may wait for one, see :attr:`Live.after`)."""
@@ -96,9 +102,11 @@ class CallScheduler:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
 
-    def pick(self, now: float) -> tuple[ChatQueue | None, float]:
-        """The chat to call now, if any; else the clock seconds until one may be ready."""
+    def pick(self, now: float) -> tuple[ChatQueue | None, float, bool]:
+        """The chat to call now, if any; else the clock seconds until one may be ready; and whether its call sends or
+        edits a message (else it deletes old ones)."""
         best: ChatQueue | None = None
+        best_key: str | int | None = None
         best_rank = 0.0
         wake_at = now + IDLE_WAKE
         cleanup_allowed = (
@@ -129,8 +137,8 @@ class CallScheduler:
             # A tie goes to the chat served longer ago: a chat served at the moment its call was asked for would
             # otherwise go again before chats never served.
             if best is None or rank < best_rank or (rank == best_rank and queue.served < best.served):
-                best, best_rank = queue, rank
-        return best, wake_at - now
+                best, best_key, best_rank = queue, key, rank
+        return best, wake_at - now, best_key is not None
 
     def _look(self, queue: ChatQueue, now: float) -> tuple[float, str | int | None]:
         """The clock time the chat's next call may go (a paced table's time, old messages' batch, a back-off, the
@@ -144,11 +152,23 @@ class CallScheduler:
             until = queue.next_time()
         else:
             until = queue.deletions_due()
-        until = max(until, queue.retry_at, now + self.limiter.chat_wait(queue.chat_id, now))
+        wait = self.limiter.chat_wait(queue.chat_id, now, message=key is not None)
+        until = max(until, queue.retry_at, now + wait)
         if key is not None and queue.asked[key][1] is Priority.ASKED and is_group(queue.chat_id):
-            # beyond their own share, answers to members leave the games their places
-            beyond = now + self.limiter.chat_wait(queue.chat_id, now, keep=KEPT_FOR_GAMES)
-            until = max(until, min(queue.share_back(now), beyond))
+            # beyond their own share, answers to members leave the games their places; a game's message that
+            # comes due meanwhile (a paced table) goes first, so the chat is looked at again by then
+            beyond = now + self.limiter.chat_wait(queue.chat_id, now, keep=queue.kept_for_games(now))
+            held = min(queue.share_back(now), beyond)
+            if held > until:
+                until = min(held, max(until, queue.games_due()))
+        if queue.questions and self.tell is not None:
+            # answers that have waited a few seconds mark their questions as coming; the chat is looked at
+            # again when the next will have
+            due, later = queue.questions_due(now)
+            if due:
+                self.tell(queue.chat_id, due)
+            if until > now:
+                until = min(until, later)
         if until > now:
             queue.idle_until = until
         elif queue.goes_first(key):
@@ -172,22 +192,22 @@ class CallScheduler:
         if wait > 0:
             await self.clock.sleep(wait + 0.001)
             return
-        queue, soonest = self.pick(now)
+        queue, soonest, message = self.pick(now)
         if queue is None:
             if not self.is_pending() and not any(q.busy for q in self.queues.values()):
                 self.idle_event.set()
             await self.clock.wait(self._wake, soonest + 0.001)
             return
-        stamp = self.limiter.take(queue.chat_id, now)
+        stamp = self.limiter.take(queue.chat_id, now, message=message)
         queue.busy = True
         queue.served = now
-        task = asyncio.create_task(self._call(queue, stamp), name=f"outbox:{queue.chat_id}")
+        task = asyncio.create_task(self._call(queue, stamp, message), name=f"outbox:{queue.chat_id}")
         self._calls.add(task)
         task.add_done_callback(self._calls.discard)
 
-    async def _call(self, queue: ChatQueue, stamp: float) -> None:
+    async def _call(self, queue: ChatQueue, stamp: float, message: bool) -> None:
         try:
-            await self.serve(queue, stamp)
+            await self.serve(queue, stamp, message)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -277,19 +297,19 @@ class RateLimiter:
             if not window.stamps and not window.in_flight:
                 del self._windows[key]
 
-    def _for_chat(self, chat_id: int) -> list[_Window]:
+    def _for_chat(self, chat_id: int, message: bool = True) -> list[_Window]:
         windows = []
         if self.limits.chat_interval > 0:
             key = ("chat", chat_id)
             if key not in self._windows:
                 self._windows[key] = _Window(1, self.limits.chat_interval, self._margin)
             windows.append(self._windows[key])
-        if is_group(chat_id):
+        if is_group(chat_id) and message:
             windows.append(self._group_window(chat_id))
         return windows
 
-    def _for(self, chat_id: int) -> list[_Window]:
-        return [self._global, *self._for_chat(chat_id)]
+    def _for(self, chat_id: int, message: bool = True) -> list[_Window]:
+        return [self._global, *self._for_chat(chat_id, message)]
 
     def _group_window(self, chat_id: int) -> _Window:
         key = ("group", chat_id)
@@ -317,13 +337,14 @@ class RateLimiter:
             if is_group(chat_id):
                 bisect.insort(self._group_window(chat_id).stamps, min(stamp, now))
 
-    def chat_wait(self, chat_id: int, now: float, *, keep: int = 0) -> float:
+    def chat_wait(self, chat_id: int, now: float, *, keep: int = 0, message: bool = True) -> float:
         """Clock seconds until one more call to ``chat_id`` fits its own windows (the bot's aside); ``keep``:
-        leaving that many places of a group's minute free (for its games)."""
+        leaving that many places of a group's minute free (for its games); ``message=False``: a call that deletes
+        (it takes no place of a group's minute, see :meth:`take`)."""
         key = ("chat", chat_id)
         window = self._windows.get(key)
         wait = window.wait(now) if window is not None else 0.0
-        if is_group(chat_id):
+        if is_group(chat_id) and message:
             group = self._windows.get(("group", chat_id))
             if group is not None:
                 wait = max(wait, group.wait(now, keep))
@@ -342,17 +363,23 @@ class RateLimiter:
         now = self.clock.now()
         return max(self.global_wait(now), self.chat_wait(chat_id, now))
 
-    def take(self, chat_id: int, now: float) -> float:
+    def take(self, chat_id: int, now: float, *, message: bool = True) -> float:
         """Take a place for one call to ``chat_id`` in every window, held until :meth:`restamp` or
-        :meth:`release`: a call still on its way (a slow network, a busy event loop) never leaves a window."""
+        :meth:`release`: a call still on its way (a slow network, a busy event loop) never leaves a window.
+
+        ``message=False``: a call that deletes old messages. Telegram's 20 a minute into a group are messages
+        sent (and, in practice, edited); a deletion sends none, and Telegram's fake (``tests/fakebot/limits.py``)
+        counts it in no window either, so it takes no place of the group's minute. It keeps the chat's one call a
+        second and the bot's 30 a second all the same: no figure for deletions is published, and those cost a
+        table at most a second."""
         self.sweep()
-        for window in self._for(chat_id):
+        for window in self._for(chat_id, message):
             window.in_flight += 1
         return now
 
-    def release(self, chat_id: int, stamp: float) -> None:
+    def release(self, chat_id: int, stamp: float, *, message: bool = True) -> None:
         """Give back a place that no call used."""
-        for window in self._for(chat_id):
+        for window in self._for(chat_id, message):
             window.in_flight = max(0, window.in_flight - 1)
 
     async def acquire(self, chat_id: int) -> float:
@@ -366,14 +393,14 @@ class RateLimiter:
                 return now
             await self.clock.sleep(wait + 0.001)
 
-    def restamp(self, chat_id: int, stamp: float) -> None:
+    def restamp(self, chat_id: int, stamp: float, *, message: bool = True) -> None:
         """Count the call given a place by :meth:`take` from now on, now that it is answered.
 
         Telegram counts a call when it arrives, which may be later than we took its place (a slow network, a
         busy event loop); counting it at the answer instead keeps our windows behind Telegram's, never ahead.
         """
         now = self.clock.now()
-        for window in self._for(chat_id):
+        for window in self._for(chat_id, message):
             if window.in_flight > 0:
                 window.in_flight -= 1
                 bisect.insort(window.stamps, now)

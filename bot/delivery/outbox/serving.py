@@ -105,18 +105,19 @@ class ChatServer:
     def __init__(self, outbox: OutboxParts) -> None:
         self.outbox = outbox
 
-    async def serve(self, queue: ChatQueue, stamp: float) -> None:
-        """Make the chat's next call in the place taken at ``stamp`` (given back if no call is needed)."""
+    async def serve(self, queue: ChatQueue, stamp: float, message: bool = True) -> None:
+        """Make the chat's next call in the place taken at ``stamp`` (given back if no call is needed); a place
+        that is no ``message``'s (it was taken to delete old messages) deletes them, whatever came due since."""
         chat_id = queue.chat_id
         if chat_id in self.outbox.refused:
-            self.outbox.limiter.release(chat_id, stamp)
+            self.outbox.limiter.release(chat_id, stamp, message=message)
             await self._drop_queue(queue)
             return
-        key = queue.next_key(self.outbox.clock.now()) if queue.has_items else None
+        key = queue.next_key(self.outbox.clock.now()) if queue.has_items and message else None
         if key is None:
             batch = queue.take_deletions(self.outbox.clock.now())
             if not batch:
-                self.outbox.limiter.release(chat_id, stamp)
+                self.outbox.limiter.release(chat_id, stamp, message=message)
                 return
             self.outbox.sent.forget(chat_id, batch)
             try:
@@ -124,7 +125,7 @@ class ChatServer:
             except TelegramAPIError as exc:
                 log.info("old messages in chat %s stay: %s", chat_id, exc)
             finally:
-                self.outbox.limiter.restamp(chat_id, stamp)
+                self.outbox.limiter.restamp(chat_id, stamp, message=message)
             return
         item, asked = queue.pop(key, self.outbox.clock.now())
         if isinstance(item, Live):
