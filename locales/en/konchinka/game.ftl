@@ -21,6 +21,9 @@ btn-sweep = Take the whole table ({ $count })
 btn-capture = Take { $cards }
 btn-and-finish = 🏁 { $action } and finish
 btn-other-card = ← Another card
+btn-card-capture = { $card } takes { $cards }
+btn-card-sweep = { $card } takes all ({ $count })
+btn-card-lay = { $card } to the table
 
 ## Konchinka: «Finish it» with its reason
 
