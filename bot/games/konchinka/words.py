@@ -22,7 +22,7 @@ def action_label(action: Lay | Capture | Finish, view: KonchinkaView, tr: Transl
         return tr.t("btn-lay")
     if action.finish:
         return tr.t("btn-and-finish", action=action_label(action.capture, view, tr))
-    if _is_sweep(action, view):
+    if is_sweep(action, view):
         return tr.t("btn-sweep", count=len(action.taken))
     groups = " | ".join(" + ".join(card(c, tr) for c in group) for group in action.groups)
     return tr.t("btn-capture", cards=groups)
@@ -31,13 +31,13 @@ def action_label(action: Lay | Capture | Finish, view: KonchinkaView, tr: Transl
 def card_capture_label(action: Capture, view: KonchinkaView, tr: Translator) -> str:
     """A capture on its card's own row of the hand, card first and short: «10♦ берёт 7♦+3♠», «В♥ берёт всё (4)»."""
     by = card(action.card, tr)
-    if _is_sweep(action, view):
+    if is_sweep(action, view):
         return tr.t("btn-card-sweep", card=by, count=len(action.taken))
     groups = ", ".join("+".join(card(c, tr) for c in group) for group in action.groups)
     return tr.t("btn-card-capture", card=by, cards=groups)
 
 
-def _is_sweep(action: Capture, view: KonchinkaView) -> bool:
+def is_sweep(action: Capture, view: KonchinkaView) -> bool:
     """A classic jack taking the whole table (its cards are not written out: it takes them all)."""
     return (
         len(action.groups) == 1
