@@ -70,6 +70,7 @@ answer-unknown = Not allowed.
 time-limit = ⏱ { $seconds } s per move
 move-auto = ⏰ { $move } — played by the bot: time ran out
 hint-line = 💡 The master would play: { $move } — { $why }.
+hint-line-bare = 💡 The master would play: { $move }.
 hint-only = 💡 There is only one move here: { $move }.
 hint-gain = The best other move is worth { $gain } points less on average over the rest of the deal.
 hint-gain-none = The best other move is almost as good.

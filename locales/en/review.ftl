@@ -10,3 +10,5 @@ review-played = You: { $move }
 review-played-note = You: { $move } — { $note }
 review-better = Master: { $move } — { $why }; worth { $gain } points more on average over the rest of the deal.
 review-better-bare = Master: { $move } — worth { $gain } points more on average over the rest of the deal.
+review-better-why = Master: { $move } — { $why }.
+review-better-move = Master: { $move }.

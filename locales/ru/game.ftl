@@ -74,6 +74,7 @@ answer-unknown = Так нельзя.
 time-limit = ⏱ { $seconds } с на ход
 move-auto = ⏰ { $move } — сыграл бот: время вышло
 hint-line = 💡 Мастер сыграл бы так: { $move } — { $why }.
+hint-line-bare = 💡 Мастер сыграл бы так: { $move }.
 hint-only = 💡 Ход здесь один: { $move }.
 hint-gain = Лучший другой ход в среднем на { $gain } очка хуже — за оставшуюся раздачу.
 hint-gain-none = Лучший другой ход почти так же хорош.

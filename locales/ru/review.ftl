@@ -10,3 +10,5 @@ review-played = Вы: { $move }
 review-played-note = Вы: { $move } — { $note }
 review-better = Мастер: { $move } — { $why }; в среднем на { $gain } очка больше за оставшуюся раздачу.
 review-better-bare = Мастер: { $move } — в среднем на { $gain } очка больше за оставшуюся раздачу.
+review-better-why = Мастер: { $move } — { $why }.
+review-better-move = Мастер: { $move }.

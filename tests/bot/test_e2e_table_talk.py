@@ -2,7 +2,7 @@
 
 Every move of the others reaches each player's private chat before their next turn («С вашего хода»); the timer's
 move and a bot taking the seat are told in the player's own chat, where the seat can be taken back; every card
-takes two taps and «🏁 Прикончить!» says why and asks once; the party ends in one message per chat, by place, with
+with two or more moves takes two taps and «🏁 Прикончить!» says why and asks once; the party ends in one message per chat, by place, with
 «Вы победили!» / «Вы на 2-м месте» privately, and nothing after the end says whose move it is.
 """
 
@@ -297,8 +297,9 @@ async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and
     assert hand is not None
     version = (await game_row(running, game)).version
 
-    # A card with two or more moves is marked «…» and asks what to do («← Другая карта» undoes the tap); a card
-    # that can only be laid is laid on its one tap.
+    # A card with more moves than it can show on the hand is marked «…» and asks what to do («← Другая карта»
+    # undoes the tap); a card with two or three moves (a capture or two, and the table) has each as a button
+    # named by the card; a card that can only be laid is laid on its one tap.
     state = await party_state(running, game)
     view = state.view(state.current_player)
 
@@ -306,9 +307,15 @@ async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and
         return [a.code for a in view.legal_actions if getattr(a, "card", None) is c]
 
     lay_only = [c for c in view.hand if len(moves_of(c)) == 1 and moves_of(c)[0].startswith("l:")]
-    asking = [c for c in view.hand if len(moves_of(c)) > 1]
+    asking = [c for c in view.hand if hand.has_button(c.ru + "…")]
     assert lay_only, "a card that can only be laid"
-    assert all(d.startswith("p:") for d in move_buttons(hand))
+    assert all(len(moves_of(c)) > 1 for c in asking)
+    spelled = [b for b in hand.flat_buttons if (b.callback_data or "").startswith("m:")]
+    for c in view.hand:
+        own = [b for b in spelled if b.text.startswith(f"{c.ru} ")]
+        assert len(own) in (0, len(moves_of(c))), "each of the card's moves, or none"
+        assert not own or len(moves_of(c)) in (2, 3)
+    assert len(spelled) == sum(1 for c in view.hand for b in spelled if b.text.startswith(f"{c.ru} "))
     for card in asking:
         answer = await mover.press(hand, card.ru + "…")
         assert answer.answered and not answer.text
@@ -371,7 +378,7 @@ async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and
 async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_their_place(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
-    running = await bot_runner(default_target=5)
+    running = await bot_runner(default_target=6)  # two deals at least: a deal hands out at most 5
     anna, boris, vera = tg.add_user("Аня"), tg.add_user("Борис", language_code="en"), tg.add_user("Вера")
     people = [anna, boris, vera]
     group = tg.add_group("Друзья", people, admins=[anna])

@@ -49,7 +49,8 @@ async def play_to_a_choice(
         b.callback_data for b in hand.flat_buttons if b.callback_data and b.callback_data.endswith(card)
     )
     assert not (await anna.press(hand, data=data)).text
-    await tg.wait_for(lambda: any(d.startswith("m:") for d in move_buttons(hand)), what="the card's moves")
+    # the choice is told by its question: the hand's other cards may offer moves of their own (issue 48)
+    await tg.wait_for(lambda: "что делаем" in hand.text, what="the card's moves")
     return hand, card, moves_before
 
 

@@ -451,14 +451,14 @@ def test_moves_in_words(event: Event, ru: str | None, en: str | None) -> None:
 # ------------------------------------------------------------------------------------------- private
 
 
-def test_a_card_with_two_moves_is_marked_and_its_tap_shows_what_it_can_do() -> None:
-    state = play_until(new_state(3, 7), has_card_with(lambda n: n >= 2), 7)
+def test_a_card_with_many_moves_is_marked_and_its_tap_shows_what_it_can_do() -> None:
+    state = play_until(new_state(3, 7), has_card_with(lambda n: n >= 4), 7)
     info = table(state, turn_seconds=30)
     view = info.view
     me = ["Аня", "Борис", "Вера"][view.player]
     first = render_private(info, RU)
     assert first.text.startswith(f"👉 <b>Ваш ход, {me}!</b> · ⏱ 30 с на ход\n")
-    card = next(c for c in view.hand if len(actions_of_card(view, c)) >= 2)
+    card = next(c for c in view.hand if len(actions_of_card(view, c)) >= 4)
     pick = PickCb.unpack(by_text(first, card.ru + "…").callback_data or "")
     assert (pick.game, pick.version, pick.card) == ("g1", view.version, card.code)
 
@@ -496,16 +496,65 @@ def test_capture_button_writes_the_cards_out() -> None:
     assert info.view.legal_actions[data.index] == action
 
 
-def test_only_a_card_with_two_or_more_moves_is_marked_as_asking() -> None:
-    state = play_until(new_state(3, 8), has_card_with(lambda n: n == 1), 8)
+def test_a_card_with_up_to_three_moves_shows_each_as_a_tap_and_one_with_more_asks() -> None:
+    # Over many hands: a card with two or three moves (a capture or two, and the table) has each as a button
+    # of its own, named by the card, that plays it at this version (while the rows fit a phone: four below the
+    # hand's); a card with more moves, or a finishing capture, is marked «…»; the rest play on their one tap.
+    spelled = {2: 0, 3: 0}
+    asking = 0
+    for seed in range(60):
+        state = play_until(new_state(3, seed), has_card_with(lambda n: n >= 2), seed)
+        info = table(state)
+        view = info.view
+        hand = render_private(info, RU)
+        assert_valid(hand)
+        rows = hand.markup.inline_keyboard  # type: ignore[union-attr]
+        moves_rows = [row for row in rows if all((b.callback_data or "").startswith("m:") for b in row)]
+        assert len(moves_rows) <= 4
+        assert all(len(b.text) <= 16 for row in moves_rows if len(row) == 2 for b in row), "half a row each"
+        for c in view.hand:
+            options = actions_of_card(view, c)
+            own = [b for b in buttons(hand) if b.text.startswith(f"{c.ru} ")]
+            if own:
+                played = [MoveCb.unpack(b.callback_data or "") for b in own]
+                assert all(m.version == view.version and m.game == "g1" for m in played)
+                assert sorted(m.index for m in played) == sorted(i for i, _ in options), "each move, once"
+                for b, m in zip(own, played, strict=True):
+                    action = view.legal_actions[m.index]
+                    assert b.text == (f"{c.ru} на стол" if isinstance(action, Lay) else b.text)
+                    assert isinstance(action, Lay) or b.text.startswith(f"{c.ru} берёт ")
+                    assert not (isinstance(action, Capture) and action.finish)
+                assert not [b for b in buttons(hand) if b.text.rstrip("…") == c.ru], "no choice to open"
+                spelled[len(options)] += 1
+                continue
+            label = c.ru + "…" if len(options) > 1 else c.ru if options else f"·{c.ru}·"
+            asking += len(options) > 1
+            assert PickCb.unpack(by_text(hand, label).callback_data or "").card == c.code
+            assert (
+                len(options) != 2
+                or any(isinstance(a, Capture) and a.finish for _, a in options)
+                or (len(moves_rows) >= 3)
+            ), "a card with two moves asks only when the rows are full"
+    assert spelled[2] >= 20 and spelled[3] >= 3 and asking >= 1, (spelled, asking)
+
+
+def test_a_card_with_one_capture_shows_it_beside_the_table_and_a_long_one_gets_a_row_each() -> None:
+    state = KonchinkaState.from_position(
+        KonchinkaGame(KonchinkaOptions()),
+        hands=[parse_cards("Td Jh 4s"), parse_cards("Ks 8s")],
+        table=parse_cards("2s 3s 5d Qh"),
+        deck=parse_cards("3d 4d 5h 6d"),
+    )
     info = table(state)
-    view = info.view
-    hand = render_private(info, RU)
-    for c in view.hand:
-        options = len(actions_of_card(view, c))
-        label = c.ru + "…" if options > 1 else c.ru if options else f"·{c.ru}·"
-        assert PickCb.unpack(by_text(hand, label).callback_data or "").card == c.code
-    assert any(len(actions_of_card(view, c)) == 1 for c in view.hand)
+    rows = [[b.text for b in row] for row in render_private(info, RU).markup.inline_keyboard]  # type: ignore[union-attr]
+    assert rows[:4] == [
+        ["4♠"],
+        ["10♦ берёт 5♦+2♠+3♠"],
+        ["10♦ на стол"],
+        ["В♥ берёт всё (4)", "В♥ на стол"],
+    ]
+    english = [[b.text for b in row] for row in render_private(info, EN).markup.inline_keyboard]  # type: ignore[union-attr]
+    assert english[3] == ["J♥ takes all (4)", "J♥ to the table"]
 
 
 def test_not_your_turn_shows_cards_as_text_without_move_buttons() -> None:
@@ -576,8 +625,9 @@ def test_english_uses_english_ranks() -> None:
     )
     info = table(state)
     face = next(c for c in info.view.hand if c.rank >= 11)
-    assert any(b.text.rstrip("…") == face.text for b in buttons(render_private(info, EN)))
-    assert any(b.text.rstrip("…") == face.ru for b in buttons(render_private(info, RU)))
+    # the card's own button, or the first word of its moves' buttons on its row
+    assert any(b.text.rstrip("…").split()[0] == face.text for b in buttons(render_private(info, EN)))
+    assert any(b.text.rstrip("…").split()[0] == face.ru for b in buttons(render_private(info, RU)))
 
 
 def test_solo_shows_more_bot_moves_and_every_score() -> None:

@@ -16,10 +16,10 @@ from engine.ai.review import Review, Verdict
 from engine.cards import Card, Suit, parse_cards
 from engine.king import ChooseTrump, Contract, KingState, Play
 from engine.king.ai.advice import Why as KingWhy
-from engine.king.ai.advice import king_why, most_points
+from engine.king.ai.advice import can_change, king_why, most_points
 from engine.konchinka import Capture, KonchinkaGame, KonchinkaOptions, KonchinkaState, Lay
-from engine.konchinka.ai.advice import MOST_POINTS, konchinka_why
 from engine.konchinka.ai.advice import Why as KonchinkaWhy
+from engine.konchinka.ai.advice import konchinka_why
 from tests.bot.test_views import EN, RU
 from tests.bot.test_views_screens import SEATS, konchinka_position
 
@@ -113,8 +113,7 @@ def test_a_review_shows_each_moves_position_the_move_made_the_better_one_and_its
             "<b>1.</b> Раздача 3. Стол: 7♦ 3♠ Д♥ 9♣ 5♥\n"
             "У вас: Д♣ 10♦ В♥ 4♠\n"
             "Вы: положить В♥\n"
-            "Мастер: взять 7♦ + 3♠ картой 10♦ — забирает кончинку 10♦;"
-            " в среднем на 1,8 очка больше за оставшуюся раздачу."
+            "Мастер: взять 7♦ + 3♠ картой 10♦ — забирает кончинку 10♦."
         )
         assert king.text == (
             "🔍 <b>Разбор партии</b>\n"
@@ -128,10 +127,8 @@ def test_a_review_shows_each_moves_position_the_move_made_the_better_one_and_its
             " раздачу."
         )
     else:
-        assert (
-            "Master: take 7♦ + 3♠ with 10♦ — it takes the konchinka 10♦;"
-            " worth 1.8 points more on average over the rest of the deal."
-        ) in konchinka.text
+        assert konchinka.text.endswith("Master: take 7♦ + 3♠ with 10♦ — it takes the konchinka 10♦.")
+        assert "Master: Q♦ — void in the suit, it may drop a queen; worth 4.0 points more" in king.text
     assert konchinka.markup is None and king.markup is None
 
 
@@ -248,30 +245,35 @@ def test_a_reason_is_what_the_move_does() -> None:
 
 @LOCALES
 def test_every_reason_has_words_in_both_languages(tr: Translator) -> None:
-    keys = [f"konchinka-why-{why}" for why in KonchinkaWhy] + [f"king-why-{why}" for why in KingWhy]
+    keys = [f"konchinka-why-{why}" for why in KonchinkaWhy if why != KonchinkaWhy.NONE]
+    keys += [f"king-why-{why}" for why in KingWhy if why != KingWhy.NONE]
     for key in keys:
         assert tr.t(key, count=2, card="10♦", what="x", best="9♥") != key
 
 
-def test_the_numbers_are_points_of_the_rest_of_the_deal_never_more_than_a_deal_hands_out() -> None:
+def test_a_number_is_the_players_points_never_a_cap_and_konchinka_tells_none() -> None:
     view = konchinka_position().view(0)
     konchinka = next(a for a in view.legal_actions if isinstance(a, Capture) and a.card == Card.parse("Td"))
-    # the search's values carry a bonus for the party's win: −5,1 against −11,3 is no «6,2 очка»
-    wide = Advice(konchinka, KonchinkaWhy.KONCHINKA, -5.1, -11.3, most=MOST_POINTS)
-    assert KONCHINKA.hint(view, wide, RU).endswith(
-        " Лучший другой ход в среднем на 5,0 очка хуже — за оставшуюся раздачу."
+    # Кончинка's search values an edge over the others and the party's win: −5,1 against −11,3 is no «6,2 очка»,
+    # and no figure at all is told (the cap 5,0 was shown as one)
+    wide = Advice(konchinka, KonchinkaWhy.KONCHINKA, -5.1, -11.3, most=None)
+    assert (
+        KONCHINKA.hint(view, wide, RU)
+        == "💡 Мастер сыграл бы так: взять 7♦ + 3♠ картой 10♦ — забирает кончинку 10♦."
     )
-    close = Advice(konchinka, KonchinkaWhy.KONCHINKA, -0.61, -0.64, most=MOST_POINTS)
-    assert KONCHINKA.hint(view, close, RU).endswith(" Лучший другой ход почти так же хорош.")
-    for advice in (wide, close):
-        assert "сдач" not in KONCHINKA.hint(view, advice, RU) and "−" not in KONCHINKA.hint(view, advice, RU)
     lay = next(a for a in view.legal_actions if isinstance(a, Lay) and a.card == Card.parse("Jh"))
     review = Review(0, 41, (Verdict(view.version, view, lay, konchinka, -9.0, 0.5),))
-    assert (
-        "в среднем на 5,0 очка больше за оставшуюся раздачу."
-        in KONCHINKA.render_review(review, SEATS[:3], RU).text
+    text = KONCHINKA.render_review(review, SEATS[:3], RU).text
+    assert "очка" not in text and "5,0" not in text
+    # Кинг's search values the player's own points of the deal: a figure within what their score can still change
+    queens = queens_position().view(0)
+    assert most_points(queens) == 16.0 and can_change(queens) == 16.0
+    within = Advice(Play(Card.parse("Qd")), KingWhy.DUMP_PENALTY, -4.0, -8.0, most=can_change(queens))
+    assert KING.hint(queens, within, RU).endswith(
+        " Лучший другой ход в среднем на 4,0 очка хуже — за оставшуюся раздачу."
     )
-    assert most_points(queens_position().view(0)) == 16.0
+    beyond = Advice(Play(Card.parse("Qd")), KingWhy.DUMP_PENALTY, 0.0, -20.0, most=can_change(queens))
+    assert "очка" not in KING.hint(queens, beyond, RU), "beyond what the score can change: no figure, no cap"
 
 
 def test_the_review_says_when_the_move_made_left_a_konchinka_on_the_table() -> None:

@@ -57,6 +57,7 @@ def table(result: dict[str, Any]) -> str:
         row(label + " p50/95/99", lambda f, key=key: _quantiles(f, key))
     row("presses (refused)", lambda f: f"{f['presses']} ({f['refused_presses']})")
     row("moves per s", lambda f: f"{f['moves_per_s']}")
+    row("taps per move (group / solo)", _taps)
     row("message calls per move", lambda f: f"{f['message_calls_per_move']}")
     row("bot CPU ms per move", lambda f: f"{f['bot_cpu_ms_per_move']}")
     row("bot CPU ms per press", lambda f: f"{f['bot_cpu_ms_per_press']}")
@@ -80,6 +81,11 @@ def table(result: dict[str, Any]) -> str:
     if "web_target" in result:
         lines.append(_target_line(result["web_target"]))
     return "\n".join(lines)
+
+
+def _taps(figures: dict[str, Any]) -> str:
+    by_mode = figures.get("taps_per_move_by_mode") or {}
+    return " / ".join("—" if by_mode.get(mode) is None else f"{by_mode[mode]}" for mode in ("group", "solo"))
 
 
 def _target_line(target: dict[str, Any]) -> str:

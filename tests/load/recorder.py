@@ -311,4 +311,17 @@ class Recorder:
             "never_next_turn": sum(
                 1 for p in moves if p.next_turn is None and p.mode in (Mode.GROUP, Mode.SOLO)
             ),
+            "taps_per_move": taps_per_move(presses),
+            "taps_per_move_by_mode": {
+                mode.value: taps_per_move([p for p in presses if p.mode is mode])
+                for mode in (Mode.GROUP, Mode.SOLO)
+            },
         }
+
+
+def taps_per_move(presses: list[Press]) -> float | None:
+    """The taps on a hand's move buttons (a card, a move: refused ones too — a person made them) for each move
+    a person made by them (None without a move): 1.0 when every move is one tap."""
+    taps = sum(1 for p in presses if p.data.startswith((MOVE_PREFIX, PICK_PREFIX)))
+    moves = sum(1 for p in presses if p.is_accepted and p.is_move)
+    return round(taps / moves, 3) if moves else None

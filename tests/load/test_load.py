@@ -28,6 +28,7 @@ FIGURES = (
     "press_to_next_turn_solo_ms",
     "moves",
     "moves_per_s",
+    "taps_per_move",
     "calls_per_move",
     "message_calls_per_move",
     "bot_cpu_ms_per_move",
@@ -72,6 +73,7 @@ async def test_the_benchmark_plays_both_kinds_of_games_and_reports_every_figure(
     ours = result["ours"]
     assert ours["moves"]["player"] > 0 and ours["moves"]["bot"] > 0, "people and bot players both moved"
     assert ours["accepted_moves_by_people"] > 0
+    assert ours["taps_per_move"] >= 1.0 and ours["taps_per_move_by_mode"]["group"] >= 1.0
     assert ours["press_to_next_turn_ms"]["n"] > 0, "the group's people passed the turn to each other"
     assert ours["press_to_next_turn_solo_ms"]["n"] > 0, "the solo player's turn came back after the bots'"
     assert ours["calls_per_move"]["sendMessage"] > 0, "turn notices are new messages"

@@ -15,7 +15,7 @@ from engine.king.ai.advice import Why
 from engine.king.rules import KING_OF_HEARTS, winning_play
 
 
-def move_text(action: object, tr: Translator) -> str:
+def move_text(_view: object, action: object, tr: Translator) -> str:
     """A Кинг move as the hint and the review say it: a card, or the trump named."""
     if isinstance(action, ChooseTrump):
         if action.suit is None:
@@ -36,9 +36,11 @@ def _penalty_kind(c: Card) -> str:
     return "heart"
 
 
-def reason_text(view: KingView, action: object, why: str, tr: Translator) -> str:
+def reason_text(view: KingView, action: object, why: str, tr: Translator) -> str | None:
     """Why «мастер» plays ``action`` from ``view``, in words, with the cards of the trick it concerns
-    («карта младше Т♣ — взятку не берёт», «масти нет — сбрасывает даму, пока можно»)."""
+    («карта младше Т♣ — взятку не берёт», «масти нет — сбрасывает даму, пока можно»); None for no reason."""
+    if why == Why.NONE:
+        return None
     what = best = ""
     if isinstance(action, Play):
         what = tr.t("hint-dump-what", what=_penalty_kind(action.card))
@@ -52,5 +54,5 @@ def hint_text(view: KingView, advice: Advice, tr: Translator) -> str:
     даму, пока можно. Лучший другой ход в среднем на 4,5 очка хуже — за оставшуюся раздачу.» ``advice`` is
     what the «мастер» bot player decided from this view."""
     why = reason_text(view, advice.action, advice.why, tr)
-    line = hint_line(move_text(advice.action, tr), why, advice, tr, only=advice.why == Why.ONLY)
+    line = hint_line(move_text(view, advice.action, tr), why, advice, tr, only=advice.why == Why.ONLY)
     return short_answer(line)

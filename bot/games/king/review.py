@@ -13,7 +13,7 @@ from bot.views.review import ReviewWords
 from bot.views.review import render_review as review_frame
 from engine.ai.review import Review
 from engine.king import KingView, Phase
-from engine.king.ai.advice import king_why, most_points
+from engine.king.ai.advice import can_change, king_why
 from engine.king.rules import NUM_DEALS
 
 
@@ -44,13 +44,13 @@ def render_review(review: Review, seats: Sequence[SeatInfo], tr: Translator) -> 
         assert isinstance(view, KingView)
         return _position(view, n, seats, tr)
 
-    def reason(view: object, action: object) -> str:
+    def reason(view: object, action: object, other: object) -> str | None:
         assert isinstance(view, KingView)
-        return reason_text(view, action, king_why(view, action), tr)
+        return reason_text(view, action, king_why(view, action, other), tr)
 
     def most(view: object) -> float:
         assert isinstance(view, KingView)
-        return most_points(view)
+        return can_change(view)
 
     words = ReviewWords(position, move_text, reason, lambda _view, _action: None, most)
     return review_frame(review, tr, words)

@@ -4,6 +4,7 @@ clubs it takes, the jack's sweep); a move that was the only one says so, with no
 
 from __future__ import annotations
 
+from bot.games.konchinka.words import is_sweep
 from bot.i18n import Translator
 from bot.views.common import card, cards, decimal, short_answer
 from engine.ai.advice import Advice
@@ -13,20 +14,27 @@ from engine.konchinka.ai.advice import Why
 from engine.konchinka.rules import KONCHINKI
 
 
-def move_text(action: object, tr: Translator) -> str:
-    """A Кончинка move as the hint and the review say it: «взять 7♦ + 3♠ картой 10♦», «положить 4♠»."""
+def move_text(view: object, action: object, tr: Translator) -> str:
+    """A Кончинка move from ``view`` as the hint and the review say it: «взять 7♦ + 3♠ картой 10♦», «взять
+    весь стол (14) картой В♥» (a jack's sweep in one phrase), «положить 4♠»."""
     if isinstance(action, Finish):
         return tr.t("hint-move-finish")
     if isinstance(action, Capture):
+        if isinstance(view, KonchinkaView) and not action.finish and is_sweep(action, view):
+            return tr.t("hint-move-sweep", count=len(action.taken), card=card(action.card, tr))
         key = "hint-move-capture-finish" if action.finish else "hint-move-capture"
         return tr.t(key, taken=cards(action.taken, tr, " + "), card=card(action.card, tr))
     assert isinstance(action, Lay)
     return tr.t("hint-move-lay", card=card(action.card, tr))
 
 
-def reason_text(view: KonchinkaView, action: object, why: str, tr: Translator) -> str:
+def reason_text(view: KonchinkaView, action: object, why: str, tr: Translator) -> str | None:
     """Why «мастер» plays ``action`` from ``view``, in words: the reason ``why`` with the cards and counts of
-    the move itself («забирает кончинку 10♦», «берёт 3 трефы»)."""
+    the move itself («забирает кончинку 10♦», «берёт 3 трефы»); None for no reason (:attr:`Why.NONE`)."""
+    if why == Why.NONE:
+        return None
+    if why == Why.SAFEST_LAY and not view.table:
+        return tr.t("konchinka-why-safest-lay-empty")
     kept = [c for c in view.hand if c in KONCHINKI]
     count = 0
     shown: list[str] = []
@@ -57,17 +65,19 @@ def gain_text(advice: Advice, tr: Translator) -> str:
     return " " + tr.t("hint-gain", gain=decimal(gain, tr))
 
 
-def hint_line(move: str, why: str, advice: Advice, tr: Translator, *, only: bool) -> str:
+def hint_line(move: str, why: str | None, advice: Advice, tr: Translator, *, only: bool) -> str:
     """The hint of either game: «💡 Ход здесь один: …» for a forced move (``only``), else the move, its reason
-    and what it is worth, within a callback answer's 200 characters."""
+    (None: none tells it from the best other move) and what it is worth, within a callback answer's 200
+    characters."""
     if only:
         return short_answer(tr.t("hint-only", move=move))
-    return short_answer(tr.t("hint-line", move=move, why=why) + gain_text(advice, tr))
+    line = tr.t("hint-line", move=move, why=why) if why else tr.t("hint-line-bare", move=move)
+    return short_answer(line + gain_text(advice, tr))
 
 
 def hint_text(view: KonchinkaView, advice: Advice, tr: Translator) -> str:
     """One line (a callback answer, ≤ 200 characters): «💡 Мастер сыграл бы так: взять 7♦ + 3♠ картой 10♦ —
-    забирает кончинку 10♦. Лучший другой ход в среднем на 0,9 очка хуже — за оставшуюся раздачу.» ``advice``
-    is what the «мастер» bot player decided from this view."""
+    забирает кончинку 10♦.» (no figure: Кончинка's search does not value moves in the player's points)
+    ``advice`` is what the «мастер» bot player decided from this view."""
     why = reason_text(view, advice.action, advice.why, tr)
-    return hint_line(move_text(advice.action, tr), why, advice, tr, only=advice.why == Why.ONLY)
+    return hint_line(move_text(view, advice.action, tr), why, advice, tr, only=advice.why == Why.ONLY)

@@ -14,7 +14,7 @@ from aiogram.types import InlineKeyboardButton
 
 from bot.callbacks import BackCb, DeepLink, MoveCb, PickCb, start_link
 from bot.games.konchinka.sections import KonchinkaSection
-from bot.games.konchinka.words import action_label, finish_reason, total
+from bot.games.konchinka.words import action_label, card_capture_label, finish_reason, total
 from bot.i18n import Translator
 from bot.views.common import (
     Rendered,
@@ -275,13 +275,71 @@ def _picked_actions(view: KonchinkaView, selected: Picked) -> list[tuple[int, La
 
 
 ASKS = "…"  # the mark of a card whose tap opens a choice of its moves
+HALF_ROW: Final = 16
+"""The longest label two buttons sharing a row may have: about what half of a phone's keyboard (held upright,
+a bubble about 300 dp wide, 14 sp text) shows without cutting it; a longer label takes a row of its own."""
+SPELLED_MOVES: Final = 3
+"""A card with at most this many moves shows each as a button of its own on the hand; one with more is
+marked «…» and opens the choice."""
+SPELLED_ROWS: Final = 4
+"""At most this many rows of moves below the hand's row (a phone shows the message and its buttons without
+scrolling); the cards with fewest moves get them first, the others are marked «…»."""
+
+
+def spelled_moves(view: KonchinkaView, c: Card) -> list[tuple[int, Capture | Lay]] | None:
+    """The moves of a card whose every move is a button of its own on the hand (one tap each, no choice to
+    open): two or three moves — a capture or two, and the table —, none of them finishing the party (that one
+    asks first); None for any other card."""
+    options = actions_of_card(view, c)
+    if not 2 <= len(options) <= SPELLED_MOVES or any(isinstance(a, Capture) and a.finish for _, a in options):
+        return None
+    return sorted(options, key=lambda option: isinstance(option[1], Lay))
+
+
+def _move_label(action: Capture | Lay, view: KonchinkaView, tr: Translator) -> str:
+    if isinstance(action, Lay):
+        return tr.t("btn-card-lay", card=card(action.card, tr))
+    return card_capture_label(action, view, tr)
+
+
+def _spelled_rows(
+    table: KonchinkaTable, tr: Translator, moves: list[tuple[int, Capture | Lay]]
+) -> list[Sequence[InlineKeyboardButton]]:
+    """A card's moves, «10♦ берёт 7♦+3♠», «10♦ на стол», two to a row where both labels fit half a row."""
+    view = table.view
+    rows: list[list[InlineKeyboardButton]] = []
+    for index, action in moves:
+        label = _move_label(action, view, tr)
+        pressed = button(label, MoveCb(game=table.game_id, version=view.version, index=index).pack())
+        last = rows[-1] if rows else None
+        if last is not None and len(last) == 1 and max(len(label), len(last[0].text)) <= HALF_ROW:
+            last.append(pressed)
+        else:
+            rows.append([pressed])
+    return list(rows)
+
+
+def _spelled(table: KonchinkaTable, tr: Translator) -> dict[Card, list[Sequence[InlineKeyboardButton]]]:
+    """The rows of the cards whose moves the hand spells out: those with fewest moves first, while the rows fit
+    :data:`SPELLED_ROWS`."""
+    view = table.view
+    found = [(c, moves) for c in view.hand if (moves := spelled_moves(view, c)) is not None]
+    out: dict[Card, list[Sequence[InlineKeyboardButton]]] = {}
+    used = 0
+    for c, moves in sorted(found, key=lambda item: len(item[1])):
+        rows = _spelled_rows(table, tr, moves)
+        if used + len(rows) <= SPELLED_ROWS:
+            out[c] = rows
+            used += len(rows)
+    return out
 
 
 def _hand_rows(
     table: KonchinkaTable, tr: Translator, selected: Picked | None
 ) -> list[Sequence[InlineKeyboardButton]]:
-    """A card that can do one thing plays on its tap; a card with two or more moves (marked «…» beforehand) and
-    «🏁 Прикончить!» open a choice of what it does, with «← Другая карта» to undo the tap."""
+    """A card that can do one thing plays on its tap; a card with two or three moves (a capture or two, and the
+    table) shows each as a button below the hand's row (one tap each); a card with more moves (marked «…»
+    beforehand) and «🏁 Прикончить!» open a choice of what it does, with «← Другая карта» to undo the tap."""
     view = table.view
     version = view.version
     game = table.game_id
@@ -292,14 +350,18 @@ def _hand_rows(
             rows.append([button(label, MoveCb(game=game, version=version, index=index).pack())])
         rows.append([button(tr.t("btn-other-card"), BackCb(game=game, version=version).pack())])
         return rows
+    spelled = _spelled(table, tr)
     card_row = []
     for c in view.hand:
+        if c in spelled:
+            continue
         options = actions_of_card(view, c)
         label = card(c, tr) if options else unplayable(card(c, tr))
         if len(options) > 1:
             label += ASKS
         card_row.append(button(label, PickCb(game=game, version=version, card=c.code).pack()))
     rows.append(card_row)
+    rows += [row for c in view.hand for row in spelled.get(c, ())]
     if finish_index(view) is not None:
         rows.append([button(tr.t("btn-finish"), PickCb(game=game, version=version, card=FINISH.code).pack())])
     return rows

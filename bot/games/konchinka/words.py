@@ -22,16 +22,29 @@ def action_label(action: Lay | Capture | Finish, view: KonchinkaView, tr: Transl
         return tr.t("btn-lay")
     if action.finish:
         return tr.t("btn-and-finish", action=action_label(action.capture, view, tr))
-    taken = action.taken
-    if (
-        len(action.groups) == 1
-        and len(taken) == len(view.table)
-        and view.options.variant is Variant.CLASSIC
-        and action.card.rank is Rank.JACK
-    ):
-        return tr.t("btn-sweep", count=len(taken))
+    if is_sweep(action, view):
+        return tr.t("btn-sweep", count=len(action.taken))
     groups = " | ".join(" + ".join(card(c, tr) for c in group) for group in action.groups)
     return tr.t("btn-capture", cards=groups)
+
+
+def card_capture_label(action: Capture, view: KonchinkaView, tr: Translator) -> str:
+    """A capture on its card's own row of the hand, card first and short: «10♦ берёт 7♦+3♠», «В♥ берёт всё (4)»."""
+    by = card(action.card, tr)
+    if is_sweep(action, view):
+        return tr.t("btn-card-sweep", card=by, count=len(action.taken))
+    groups = ", ".join("+".join(card(c, tr) for c in group) for group in action.groups)
+    return tr.t("btn-card-capture", card=by, cards=groups)
+
+
+def is_sweep(action: Capture, view: KonchinkaView) -> bool:
+    """A classic jack taking the whole table (its cards are not written out: it takes them all)."""
+    return (
+        len(action.groups) == 1
+        and len(action.taken) == len(view.table)
+        and view.options.variant is Variant.CLASSIC
+        and action.card.rank is Rank.JACK
+    )
 
 
 def finish_reason(view: KonchinkaView, tr: Translator) -> str:

@@ -21,6 +21,9 @@ btn-sweep = Take the whole table ({ $count })
 btn-capture = Take { $cards }
 btn-and-finish = 🏁 { $action } and finish
 btn-other-card = ← Another card
+btn-card-capture = { $card } takes { $cards }
+btn-card-sweep = { $card } takes all ({ $count })
+btn-card-lay = { $card } to the table
 
 ## Konchinka: «Finish it» with its reason
 
@@ -112,6 +115,7 @@ hint-move-finish = finish the game
 hint-move-lay = put down { $card }
 hint-move-capture = take { $taken } with { $card }
 hint-move-capture-finish = take { $taken } with { $card } and finish the game
+hint-move-sweep = take the whole table ({ $count }) with { $card }
 
 konchinka-why-only = there is no other move
 konchinka-why-finish = the points already allow finishing
@@ -139,6 +143,7 @@ konchinka-why-capture = { $count ->
    *[other] { $count } more cards
 } in your pile, towards the points for most cards
 konchinka-why-safest-lay = after it the next player can take the least from the table
+konchinka-why-safest-lay-empty = the table is empty, and of your cards this one gives the next player least
 konchinka-why-hold-back = a capture is possible but does not pay now
 konchinka-why-keep-konchinka = nothing to take, and the konchinka { $card } is better kept
 konchinka-why-lay = nothing to take, and the other cards are needed for captures

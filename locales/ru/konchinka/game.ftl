@@ -21,6 +21,9 @@ btn-sweep = Взять весь стол ({ $count })
 btn-capture = Взять { $cards }
 btn-and-finish = 🏁 { $action } и прикончить
 btn-other-card = ← Другая карта
+btn-card-capture = { $card } берёт { $cards }
+btn-card-sweep = { $card } берёт всё ({ $count })
+btn-card-lay = { $card } на стол
 
 ## Кончинка: «Прикончить» с причиной
 
@@ -141,6 +144,7 @@ hint-move-finish = прикончить партию
 hint-move-lay = положить { $card }
 hint-move-capture = взять { $taken } картой { $card }
 hint-move-capture-finish = взять { $taken } картой { $card } и прикончить партию
+hint-move-sweep = взять весь стол ({ $count }) картой { $card }
 
 konchinka-why-only = других ходов нет
 konchinka-why-finish = очков уже хватает для победы
@@ -172,6 +176,7 @@ konchinka-why-capture = ещё { $count ->
    *[many] { $count } карт
 } в вашу стопку, к очкам за большинство карт
 konchinka-why-safest-lay = после неё следующему игроку со стола взять меньше всего
+konchinka-why-safest-lay-empty = стол пуст, а из ваших карт эта меньше всего даст следующему игроку
 konchinka-why-hold-back = взять можно, но сейчас это невыгодно
 konchinka-why-keep-konchinka = взять нечего, а кончинку { $card } лучше придержать
 konchinka-why-lay = взять нечего, а остальные карты нужнее для взяток

@@ -157,7 +157,7 @@ class HighCardPlugin(GamePlugin[Play, HighCardView]):
             hand = tr.t("review-hand", hand=cards(view.hand, tr))
             return [tr.t("highcard-review-position", n=n, where=where), hand]
 
-        def move_text(action: object, tr: Translator) -> str:
+        def move_text(_view: object, action: object, tr: Translator) -> str:
             assert isinstance(action, Play)
             return card(action.card, tr)
 
