@@ -165,6 +165,7 @@ def rules_asked(
             game=game,
             answer=found.answer,
             also=found.also,
+            games=found.games,
         )
     elif found is not None or is_group:
         rendered = render_rules_contents(

@@ -19,6 +19,7 @@ from typing import Final, Protocol
 
 from bot.i18n import Locale, Translator, translator
 from bot.views.rules_answers import DirectAnswer
+from bot.views.rules_games import GameEvidence, Verdict
 from bot.views.rules_marks import GameMarks
 from bot.views.rules_search import Document, Question, RulesIndex, word_of
 from bot.views.rules_words import COMMON_SYNONYMS
@@ -166,8 +167,8 @@ class RulesLibrary:
         return self._kinds.get(kind)
 
     @functools.cached_property
-    def index(self) -> RulesIndex:
-        """The search index over every section: its titles, search words and whole text in every locale."""
+    def documents(self) -> tuple[Document, ...]:
+        """Every section as the search reads it: its titles, search words and whole text in every locale."""
         documents = []
         for book in self.books:
             for section in book.sections:
@@ -189,12 +190,17 @@ class RulesLibrary:
                         book.usual_variant,
                     )
                 )
+        return tuple(documents)
+
+    @functools.cached_property
+    def index(self) -> RulesIndex:
+        """The search index over every section (:attr:`documents`)."""
         synonyms: dict[str, str] = dict(COMMON_SYNONYMS)
         for book in self.books:
             for key, value in book.synonyms.items():
                 synonyms[key] = f"{synonyms[key]}; {value}" if key in synonyms else value
         names = {word_of(name).lemma: book.kind for book in self.books for name in book.names}
-        return RulesIndex(documents, synonyms, names)
+        return RulesIndex(self.documents, synonyms, names)
 
     @functools.cached_property
     def marks(self) -> GameMarks:
@@ -205,3 +211,12 @@ class RulesLibrary:
         """A question as the index reads it, with the game it names or leans to."""
         index = self.index
         return self.marks.resolve(index, index.read(query))
+
+    @functools.cached_property
+    def evidence(self) -> GameEvidence:
+        """Each game's rules as evidence of which game a question is about (:mod:`bot.views.rules_games`)."""
+        return GameEvidence(self.documents)
+
+    def verdict(self, question: Question, chat: str | None = None) -> Verdict:
+        """Which game ``question`` (read by :meth:`read`) is about; ``chat``: the game played in the chat."""
+        return self.evidence.decide(question, self.marks.scores(self.index, question), chat)

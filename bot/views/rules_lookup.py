@@ -34,12 +34,14 @@ MORE_HITS: Final = 2
 class Lookup:
     """What «/rules <words>» finds: the section ids, best first, and the direct answer, if the question has one.
 
-    ``also``: a question that fits every game alike («сколько карт в колоде?» with no game in the chat) gets each
-    game's one-line answer — ``answer`` the first game's, ``also`` the others' — each line naming its game."""
+    ``games``: where the question's words leave the game open (see :mod:`bot.views.rules_games`), every game in
+    the running, likeliest first — ``sections`` then start with each one's best section, in that order, and
+    ``answer``, ``also`` are their one-line answers, each line naming its game; the reply shows each game's."""
 
     sections: tuple[str, ...]
     answer: Answer | None = None
     also: tuple[Answer, ...] = ()
+    games: tuple[str, ...] = ()
 
 
 def _named_variant(book: RulesBook, question: Question) -> str | None:
@@ -69,59 +71,67 @@ def _asked_variant(
 def lookup(library: RulesLibrary, query: str, game: GameContext | None = None) -> Lookup:
     """The sections ``query`` may mean, best first, and its direct answer; ``game``: the game of the chat.
 
-    A direct answer moves the section that explains it to the top, unless the best section is one that does."""
-    index = library.index
+    The game first: the one the question's words say, the chat's game counting as a prior they can overturn
+    (:meth:`RulesLibrary.verdict`); then the rule inside that game. Where the words leave the game open, each
+    game's best section and answer — never the other game's alone."""
     question = library.read(query)
-    kind = game.kind if game is not None else None
-    chat_book = library.book(kind) if kind is not None else None
-    variant = chat_book.variant_of(game.options) if chat_book is not None and game is not None else None
-    if question.named is not None and question.named != kind:
-        kind, variant, game, chat_book = question.named, None, None, library.book(question.named)
-    elif kind is None and question.lean is not None:  # only one game has the question's words
-        kind, chat_book = question.lean, library.book(question.lean)
-    if chat_book is not None and variant is not None:  # a variant named in the question beats the party's
-        variant = _named_variant(chat_book, question) or variant
-    hits = index.search(question, game=kind, variant=variant)
-    sections = [hit.section for hit in hits]
-    if chat_book is not None:
-        books = [chat_book]
-    elif sections:
-        books = _books_by_hits(library, sections)
-    else:
-        books = list(library.books)
-    answers: list[Answer] = []
-    for book in books:
-        context = AnswerContext(
-            book.kind,
-            variant if variant is not None else _asked_variant(library, book, question, sections),
-            game.options if game is not None else None,
-            game.turn_seconds if game is not None else None,
-        )
-        answer = find_answer(question, context, book.answers, sections)
-        if answer is not None:
-            answers.append(dataclasses.replace(answer, game=book.kind))
+    verdict = library.verdict(question, game.kind if game is not None else None)
+    hits = library.index.search(question) if verdict.kind is None else []
+    best = {library.book_of(h.section).kind: h.score for h in reversed(hits)}
+    kinds = sorted(verdict.games, key=lambda k: -best.get(k, 0.0))  # left open: the best section's game first
+    found = [
+        _lookup_in(library, question, kind, game if game is not None and game.kind == kind else None)
+        for kind in kinds
+    ]
+    found = [f for f in found if f.sections]
+    if len(found) < 2:
+        return found[0] if found else Lookup(())
+    answers = [f.answer for f in found if f.answer is not None]
+    sections = [
+        *dict.fromkeys([*(f.sections[0] for f in found), *(s for f in found for s in f.sections[1:])])
+    ]
+    return Lookup(
+        tuple(sections),
+        answers[0] if answers else None,
+        tuple(answers[1:]),
+        tuple(library.book_of(f.sections[0]).kind for f in found),
+    )
+
+
+def _lookup_in(library: RulesLibrary, question: Question, kind: str, game: GameContext | None) -> Lookup:
+    """The sections of the game ``kind`` that ``question`` may mean, best first, and its direct answer there;
+    ``game``: the party in the chat, when it is of this game.
+
+    A direct answer moves the section that explains it to the top, unless the best section is one that does."""
+    book = library.book(kind)
+    if book is None:
+        return Lookup(())
+    variant = book.variant_of(game.options) if game is not None else None
+    if variant is not None:  # a variant named in the question beats the party's
+        variant = _named_variant(book, question) or variant
+    sections = [hit.section for hit in library.index.search(question, game=kind, variant=variant)]
+    sections = [s for s in sections if library.book_of(s) is book]
+    context = AnswerContext(
+        book.kind,
+        variant if variant is not None else _asked_variant(library, book, question, sections),
+        game.options if game is not None else None,
+        game.turn_seconds if game is not None else None,
+    )
+    answer = find_answer(question, context, book.answers, sections)
+    if answer is not None:
+        answer = dataclasses.replace(answer, game=book.kind)
     if not sections:
-        if answers:  # words no section has, but a question with a one-line answer («нас трое?»)
-            sections = [answers[0].sections[0]]
-        elif chat_book is not None and question.named == kind:
-            sections = [
-                chat_book.sections[0].id
-            ]  # «кончинка» and words no section has: the game's first page
+        if answer is not None:  # words no section has, but a question with a one-line answer («нас трое?»)
+            sections = [answer.sections[0]]
+        elif question.named == kind:  # «кончинка» and words no section has: the game's first page
+            sections = [book.sections[0].id]
         else:
             return Lookup(())
-    if not answers:
+    if answer is None:
         return Lookup(tuple(sections))
-    # the sections explaining the answers first (the best one where it explains the first answer), in order
-    first = sections[0] if sections[0] in answers[0].sections else answers[0].sections[0]
-    explained = [first, *(a.sections[0] for a in answers[1:])]
-    sections = [*dict.fromkeys([*explained, *sections])]
-    return Lookup(tuple(sections), answers[0], tuple(answers[1:]))
-
-
-def _books_by_hits(library: RulesLibrary, sections: Sequence[str]) -> list[RulesBook]:
-    """With no game known, every game's book: the one of the best section first."""
-    best = library.book_of(sections[0])
-    return [best, *(b for b in library.books if b is not best)]
+    # the section explaining the answer first (the best one where it explains it)
+    first = sections[0] if sections[0] in answer.sections else answer.sections[0]
+    return Lookup(tuple(dict.fromkeys([first, *sections])), answer)
 
 
 def find_sections(
@@ -140,6 +150,8 @@ def answer_line(answer: Answer, tr: Translator, *, named: bool = False) -> str:
     (when every game's answer is shown)."""
     line = tr.t("rules-answer-" + answer.key, **answer.args)
     if named and answer.game:
+        if line[1:2].islower():  # no capital after the colon («Кончинка: колода — 52 карты»)
+            line = line[:1].lower() + line[1:]
         line = f"{tr.t('game-' + answer.game)}: {line}"
     return f"💬 <b>{line}</b>"
 
@@ -162,14 +174,18 @@ def render_rules_answer(
     game: GameContext | None = None,
     answer: Answer | None = None,
     also: Sequence[Answer] = (),
+    games: Sequence[str] = (),
 ) -> Rendered:
     """The answer to «/rules <words>»: the direct ``answer`` (if the question has one), the best section, buttons
     for the next best and for the whole rules.
 
     In a private chat the section comes whole, with its examples; in a group only a few lines, and the whole
-    section opens in the private chat by a deep link."""
+    section opens in the private chat by a deep link. ``games``: the question's words left the game open — each
+    game's short answer (its line, its section's few lines) under «Про какую игру?», a button for each."""
     best = found[0]
     game_id = game.game_id if game is not None else ""
+    if len(games) > 1:
+        return _render_each_game(library, found[: len(games)], tr, game=game, answers=(answer, *also))
     more = [
         button("📖 " + library.section(s).nav(tr), RulesCb(section=s, game=game_id, page=True).pack())
         for s in found[1 : 1 + MORE_HITS]
@@ -185,6 +201,29 @@ def render_rules_answer(
     if answer is not None:
         text = answer_lines(Lookup(tuple(found), answer, tuple(also)), tr) + "\n\n" + text
     return Rendered(text, keyboard([more, [whole]]))
+
+
+def _render_each_game(
+    library: RulesLibrary,
+    sections: Sequence[str],
+    tr: Translator,
+    *,
+    game: GameContext | None,
+    answers: Sequence[Answer | None],
+) -> Rendered:
+    """Each game's short answer to a question that fits them all: its one-line answer, if any, and its best
+    section's few lines; a button under each opens that section whole."""
+    game_id = game.game_id if game is not None else ""
+    blocks = [tr.t("rules-which-game")]
+    for section in sections:
+        kind = library.book_of(section).kind
+        lines = [answer_line(a, tr, named=True) for a in answers if a is not None and a.game == kind]
+        blocks.append("\n\n".join([*lines, section_text(library, section, tr, game=game, short=True)]))
+    buttons = [
+        [button("📖 " + library.section(s).title(tr), RulesCb(section=s, game=game_id, page=True).pack())]
+        for s in sections
+    ]
+    return Rendered("\n\n".join(blocks), keyboard(buttons))
 
 
 INLINE_RESULTS: Final = 10

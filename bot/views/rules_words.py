@@ -28,6 +28,16 @@ COMMON_SYNONYMS: Final[Mapping[str, str]] = {
     "looser": "loser",
     "worth": "point",
     "people": "player",
+    # the suits as people say them («десятка бубей», «пики», «вини»): the names the texts use
+    "бубей": "бубна; бубновый",
+    "буби": "бубна; бубновый",
+    "бубны": "бубна; бубновый",
+    "бубновый": "бубна",
+    "пика": "пики; пиковый",
+    "вини": "пики; пиковый",
+    "винновый": "пики; пиковый",
+    "трефовый": "трефа",
+    "червонный": "черва; червы",
 }
 """Words of everyday speech (or common misspellings) that mean the same in any game."""
 

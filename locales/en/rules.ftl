@@ -5,6 +5,7 @@ btn-rules-private = 📚 In full — in private
 btn-rules-bot = 📚 All the rules in the bot
 rules-inline-contents-title = 📚 Contents of the rules
 rules-contents = The rules of Konchinka and King
+rules-which-game = ❓ <b>Which game?</b> The question fits both — here is each one's answer:
 rules-not-found = I found no such rule.
 rules-topics-game = <b>{ $game }:</b> { $sections }.
 rules-topics-basics = Dealing and moves

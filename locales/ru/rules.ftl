@@ -5,6 +5,7 @@ btn-rules-private = 📚 Подробно — в личке
 btn-rules-bot = 📚 Все правила у бота
 rules-inline-contents-title = 📚 Оглавление правил
 rules-contents = Правила Кончинки и Кинга
+rules-which-game = ❓ <b>Про какую игру?</b> Вопрос подходит к обеим — вот ответ каждой:
 rules-not-found = Такого правила я не нашёл.
 rules-topics-game = <b>{ $game }:</b> { $sections }.
 rules-topics-basics = Раздача и ход

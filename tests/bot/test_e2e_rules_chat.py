@@ -22,7 +22,7 @@ BOT = "konchinka_test_bot"
 
 
 def _rules(chat: FakeChat) -> list[FakeMessage]:
-    return [m for m in chat.visible_messages() if m.is_from_bot and m.text.startswith(("📖", "💬"))]
+    return [m for m in chat.visible_messages() if m.is_from_bot and m.text.startswith(("📖", "💬", "❓"))]
 
 
 async def _ask(tg: FakeTelegram, user: FakeUser, chat: FakeChat, text: str) -> FakeMessage:

@@ -105,6 +105,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             VALUE_WORDS + "; давать; get",
         ),
         _konchinka_value,
+        avoid="играть; play",  # «до скольки очков играют кончинку»: the game, not its card
     ),
     DirectAnswer(
         "card-value",

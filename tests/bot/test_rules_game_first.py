@@ -1,0 +1,128 @@
+"""Issue 52: the game first, then the rule. A question's own words decide its game, the chat's game only a prior
+they can overturn; where they leave it open, each game's short answer under «Про какую игру?» — never the other
+game's answer alone. The questions written blind for this issue (rules_questions_blind2_tune.txt; the held-out
+half, rules_questions_blind2_heldout.txt, when present) are scored in a private chat, a Кончинка chat and a
+Кинг chat (tests/bot/rules_scoring.py)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.callbacks import RulesCb
+from bot.games import rules_library
+from bot.games.king.sections import KingSection as G
+from bot.games.konchinka.sections import KonchinkaSection as K
+from bot.i18n import Locale, translator
+from bot.views.rules_lookup import lookup, render_rules_answer
+from tests.bot import rules_scoring
+from tests.bot.rules_scoring import (
+    HELDOUT_FILE,
+    TUNE_FILE,
+    asked,
+    context,
+    read_questions,
+    report,
+    score,
+    shown,
+)
+
+LIB = rules_library()
+RU = translator(Locale.RU)
+ISSUE_FILE = rules_scoring.HERE / "rules_questions_issue52.txt"
+
+
+def _kinds(sections: tuple[str, ...]) -> set[str]:
+    return {LIB.book_of(s).kind for s in sections}
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["десятка бубей скок очков дает", "за крести сколько дают", "набрал 7 треф это победа?", "десятка бубен"],
+)
+def test_in_a_king_chat_konchinkas_words_get_konchinkas_answer(query: str) -> None:
+    """First (where the words leave it open, beside Кинг's)."""
+    found = lookup(LIB, query, context("king"))
+    assert found.sections and LIB.book_of(found.sections[0]).kind == "konchinka", found
+
+
+def test_the_chats_game_still_answers_its_common_words() -> None:
+    for chat, section in (("king", G.SCORING), ("konchinka", K.CAPTURES)):
+        found = lookup(LIB, "сколько стоит валет", context(chat))
+        assert shown(LIB, found) == (section,)
+    # asked whether the game has trumps, in a Кончинка chat: Кончинка's «козырей нет»
+    assert shown(LIB, lookup(LIB, "козыри есть?", context("konchinka"))) == (K.BASICS,)
+
+
+def test_a_question_fitting_both_games_gets_each_games_answer_and_a_button_for_each() -> None:
+    found = lookup(LIB, "кто первый сдаёт")
+    assert len(found.games) == 2 and _kinds(found.sections[:2]) == {"konchinka", "king"}
+    rendered = render_rules_answer(
+        LIB, found.sections, RU, is_group=False, bot_username="kbot", answer=found.answer, games=found.games
+    )
+    assert rendered.text.startswith("❓ <b>Про какую игру?</b>")
+    assert "📖 <b>Кончинка: раздача и ход</b>" in rendered.text and "📖 <b>Кинг: " in rendered.text
+    assert "💬 <b>Кончинка: первого сдающего выбирает жребий" in rendered.text
+    assert rendered.markup is not None
+    pressed = [RulesCb.unpack(row[0].callback_data or "").section for row in rendered.markup.inline_keyboard]
+    assert pressed == list(found.sections[:2])
+
+
+def test_a_named_line_has_no_capital_after_its_colon() -> None:
+    found = lookup(LIB, "кто ходит первым")
+    lines = re.sub(r"<[^>]+>", "", "\n".join(a.key for a in (found.answer, *found.also) if a is not None))
+    assert lines
+    text = render_rules_answer(
+        LIB,
+        found.sections,
+        RU,
+        is_group=True,
+        bot_username="kbot",
+        answer=found.answer,
+        also=found.also,
+        games=found.games,
+    ).text
+    assert "Кончинка: первым ходит" in text and "Кончинка: Первым" not in text
+
+
+def _never_the_other_game_alone(path: Path) -> list[str]:
+    wrong = []
+    for item in asked(read_questions(path), LIB):
+        found = lookup(LIB, item.question.query, context(item.chat))
+        if found.sections and not _kinds(shown(LIB, found)) & _kinds(item.expected):
+            wrong.append(f"[{item.chat}] {item.question.query!r}: {list(shown(LIB, found))}")
+    return wrong
+
+
+def test_no_question_is_answered_with_the_other_games_section_alone() -> None:
+    wrong = _never_the_other_game_alone(ISSUE_FILE)
+    if TUNE_FILE.exists():
+        wrong += _never_the_other_game_alone(TUNE_FILE)
+    assert not wrong, "\n".join(wrong)
+
+
+TUNE_SHARE = {"private": 0.56, "konchinka": 0.67, "king": 0.59}
+"""What the tuning half reaches in each chat, a little under (see the report printed)."""
+HELDOUT_SHARE = 0.95
+"""What the issue asks of the held-out half, in private and in the chats of either game."""
+
+
+@pytest.mark.skipif(not TUNE_FILE.exists(), reason="the tuning half is not here")
+def test_the_tuning_half_scores_what_it_did(capsys: pytest.CaptureFixture[str]) -> None:
+    scores = score(LIB, read_questions(TUNE_FILE))
+    with capsys.disabled():
+        print("\n" + report(scores))
+    assert len(read_questions(TUNE_FILE)) >= 150
+    low = {chat: f"{s.share:.1%}" for chat, s in scores.items() if s.share < TUNE_SHARE[chat]}
+    assert not low, report(scores)
+
+
+@pytest.mark.skipif(not HELDOUT_FILE.exists(), reason="the held-out half is scored by the lead, once")
+def test_the_held_out_half_scores_as_the_issue_asks(capsys: pytest.CaptureFixture[str]) -> None:
+    scores = score(LIB, read_questions(HELDOUT_FILE))
+    with capsys.disabled():
+        print("\n" + report(scores))
+    low = {chat: f"{s.share:.1%}" for chat, s in scores.items() if s.share < HELDOUT_SHARE}
+    assert not low, report(scores)
