@@ -733,14 +733,14 @@ def test_rules_state_the_deliberate_readings_of_the_spec() -> None:
     assert "Этот досрочный конец раздачи тоже можно выключить в настройках" in negative
     assert "В седьмой раздаче, <b>ералаше</b>, штрафуют за всё это сразу" in negative
     assert "В этом боте кинга отдают и тогда, когда зашли с червей" in negative
-    assert "О порядке семи раздач договариваются заранее" in negative
+    assert "О порядке семи раздач (кругов) договариваются заранее" in negative
     trump = render_rules(LIB, G.TRUMP, RU).text
     assert (
         "Первую раздачу отыгрыша сдаёт" in trump
         and "сосед слева того, кто сдавал седьмую раздачу «не брать»" in trump
     )
     basics = render_rules(LIB, K.BASICS, RU).text
-    assert "в старых правилах её называют «игрой»" in basics
+    assert "В этом боте игра старых правил — <b>раздача</b>" in basics
     options = render_rules(LIB, K.OPTIONS, RU).text
     assert "<b>Старые правила и этот бот.</b>" in options
     for tr in (RU, EN):

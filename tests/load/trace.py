@@ -258,14 +258,19 @@ class Party:
         data = _card_to_pick(message)
         if data is None:
             raise LookupError("the hand offers no card to pick")
+        shown = {
+            d for d in move_buttons(message) if d.startswith("m:")
+        }  # the moves a hand offers beside its cards
         tapped = time.monotonic()
         answer = await user.press(message, data=data, timeout=STEP_TIMEOUT)
         if not answer.answered or answer.text:
             raise RuntimeError(f"the card's tap was refused: {answer.text!r}")
 
         def done() -> bool | None:
-            if any(d.startswith("m:") for d in move_buttons(turn_message(user) or message)):
-                return True
+            if any(
+                d.startswith("m:") and d not in shown for d in move_buttons(turn_message(user) or message)
+            ):
+                return True  # the card's own moves, opened by its tap
             found = self.mover()
             if found is not None and any(_version(d) > _version(data) for d in move_buttons(found[1])):
                 return False
