@@ -149,9 +149,12 @@ async def _all_show(pages: dict[FakeUser, Person], version: int) -> bool:
 
 
 async def _changed(served: Served, before: Game) -> bool:
-    """The game as stored is no longer ``before`` (a move, or a card picked)."""
+    """The game as stored has moved on from ``before``: a move, or a card picked (not what a restart rewrites
+    when it takes the game up again: its turn's deadline, say)."""
     assert served.running is not None
-    return await served.running.app.pipeline.store.load(before.id) != before
+    now = await served.running.app.pipeline.store.load(before.id)
+    assert now is not None
+    return (now.version, now.screens.picks) != (before.version, before.screens.picks)
 
 
 async def test_launch_data_telegram_did_not_sign_for_this_person_and_bot_just_now_opens_nothing(
