@@ -86,6 +86,8 @@ def test_compose_reads_dot_env_and_keeps_the_database_on_a_named_volume() -> Non
     assert re.search(r"^\s+env_file: \.env$", compose, re.M)
     assert re.search(r"^\s+- cardbot-data:/data$", compose, re.M)
     assert re.search(r"^\s+restart: unless-stopped$", compose, re.M)
+    # The image names the commit it was built from (the Dockerfile's COMMIT argument), as a checkout does.
+    assert re.search(r"^\s+COMMIT: \$\{COMMIT:-\}", compose, re.M) and "ARG COMMIT=" in DOCKERFILE
     # Backups on a volume of their own, rotated, without the token.
     backup = compose.split("\n  backup:\n", 1)[1].split("\nvolumes:", 1)[0]
     assert re.search(r"^\s+- cardbot-backups:/backups$", backup, re.M)
