@@ -102,9 +102,27 @@ def scratch() -> Iterator[Scratch]:
 
 def snapshot(into: Path) -> Path:
     """A bare repository holding this checkout's tracked files as they are now (committed or not)."""
+    # ``git stash create`` refreshes the index under its lock: on a copy of the index, so that another test's git
+    # at the same moment (a refresh of its own) cannot make it fail with «index.lock: File exists».
+    index = Path(
+        subprocess.run(
+            ["git", "rev-parse", "--path-format=absolute", "--git-path", "index"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
+    private = into / "index"
+    shutil.copyfile(index, private)
     tree = (
         subprocess.run(
-            ["git", "stash", "create"], cwd=ROOT, capture_output=True, text=True, check=True
+            ["git", "stash", "create"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "GIT_INDEX_FILE": str(private)},
         ).stdout.strip()
         or "HEAD"
     )
