@@ -10,7 +10,7 @@ import logging
 from typing import TYPE_CHECKING, Final
 
 from bot.callbacks import AUTO_LANG, DeepLink, NewCb, SoloStep, game_id_of, parse_start_payload
-from bot.delivery import replies
+from bot.delivery import calls, replies
 from bot.delivery.answers import answered
 from bot.delivery.outbox.orders import AnswerPress, Order, Show
 from bot.delivery.outbox.queue import chat_rules_slot, review_slot
@@ -21,7 +21,7 @@ from bot.games import is_hosted, plugin_of, plugins, rules_library
 from bot.games.base import drawn
 from bot.i18n import Locale, Translator
 from bot.model.answers import Answer
-from bot.model.game import GameMode, Person
+from bot.model.game import Game, GameMode, Person
 from bot.pipeline.kept import Kept
 from bot.pipeline.origin import Origin, Parts
 from bot.storage import GameRow, repo
@@ -257,6 +257,47 @@ class Replies:
             await pipeline.run(cmd.Repost(origin.chat_id, origin.thread_id), origin)
         if private:  # below them: a hand the person deleted comes back with its buttons
             await pipeline.run(cmd.HandsBack(who), origin)
+
+    # --- /nextgame -------------------------------------------------------------------------------------------
+
+    async def next_game(self, origin: Origin) -> None:
+        """/nextgame in a group: the person goes on the chat's list to be called in private when its next lobby
+        opens, or comes off it if already on; one the bot may not write to yet is told how to let it."""
+        pipeline, who = self.pipeline, self._person(origin)
+        await pipeline.run(cmd.Seen(who), origin)
+        async with pipeline.db.tx() as tx:
+            listed = await repo.toggle_next_game_call(tx, origin.chat_id, who.user_id, pipeline.clock.now())
+        reachable = await self._can_write(who.user_id)
+        log.info(
+            "chat %s: %s %s the next game's calls",
+            origin.chat_id,
+            who.user_id,
+            "joined" if listed else "left",
+        )
+        answer = calls.next_game_asked(
+            origin.tr,
+            who.name,
+            origin.chat_id,
+            origin.thread_id,
+            listed=listed,
+            reachable=reachable,
+            bot_username=self.username,
+        )
+        await self._deliver_to(origin, answer)
+
+    async def call_next_game(self, game: Game) -> None:
+        """A lobby opened in a group: the people on its chat's /nextgame list are called in private (those the bot
+        may write to), and the list is emptied."""
+        pipeline = self.pipeline
+        async with pipeline.db.tx() as tx:
+            listed = await repo.take_next_game_calls(tx, game.chat_id)
+        if not listed:
+            return
+        users = await repo.users_by_id(pipeline.db, listed)
+        chosen = {u: locale for u in listed if (locale := await pipeline.store.languages.of(u)) is not None}
+        called = calls.next_game_calls(game, [users[u] for u in listed if u in users], chosen, self.username)
+        log.info("game %s: %d of %d on the chat's /nextgame list called", game.id, len(called), len(listed))
+        await self._deliver(*called)
 
     # --- figures ---------------------------------------------------------------------------------------------
 

@@ -406,6 +406,8 @@ class Pipeline:
             if opening.refused:
                 log.info("no lobby in chat %s: the bot cannot post there", command.chat_id)
             decision = await self.create(lobby.open_lobby(command, opening, self.config), origin)
+        if isinstance(decision, Decided) and decision.events and isinstance(decision.events[0], Opened):
+            await self.replies.call_next_game(decision.events[0].game)
         return _done(decision, opening.game_id)
 
     async def _solo(self, command: cmd.StartSolo, origin: Origin, *, adopt: bool = True) -> Done:

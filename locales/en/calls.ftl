@@ -1,0 +1,10 @@
+## /nextgame: call me when the group's next game opens
+
+cmd-nextgame = Call me to the next game
+nextgame-on = 🔔 { $name }, I'll message you in private when a new game opens in this chat. Changed your mind? /nextgame again.
+nextgame-on-write-first = 🔔 { $name }, you are on the list, but I can't message you in private yet: open a chat with me and tap “Start”, or I can't call you. Changed your mind? /nextgame again.
+nextgame-off = 🔕 { $name }, I won't call you: you are off the list for the next game.
+nextgame-btn-private = 💬 Open a chat with the bot
+nextgame-call = 🔔 A new game has opened — { $game }, gathered by { $creator }. You asked to be called (/nextgame in the group): take a seat with the button below.
+nextgame-btn-join = ✋ Join
+help-nextgame = /nextgame in a group — I'll message you in private when its next game opens (again — off).
