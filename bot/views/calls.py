@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.i18n import Translator
 from bot.views.chats import private_link
-from bot.views.common import Rendered, keyboard, url_button
+from bot.views.common import Rendered, keyboard, person_name, url_button
 
 
 def render_next_game_asked(
@@ -14,6 +14,7 @@ def render_next_game_asked(
 ) -> Rendered:
     """The answer to /nextgame in a group: ``name`` is on the list (``listed``) or taken off it; one the bot may not
     write to yet is told to open the private chat first, with the button that does."""
+    name = person_name(name, tr)
     if not listed:
         return Rendered(tr.t("nextgame-off", name=name))
     if reachable:
@@ -24,5 +25,5 @@ def render_next_game_asked(
 
 def render_next_game_call(tr: Translator, game: str, creator: str, join_url: str) -> Rendered:
     """The call in private: a lobby of ``game`` opened by ``creator`` in the group, with its join button."""
-    text = tr.t("nextgame-call", game=game, creator=creator)
+    text = tr.t("nextgame-call", game=game, creator=person_name(creator, tr))
     return Rendered(text, keyboard([[url_button(tr.t("nextgame-btn-join"), join_url)]]))

@@ -8,3 +8,7 @@ nextgame-btn-private = 💬 Open a chat with the bot
 nextgame-call = 🔔 A new game has opened — { $game }, gathered by { $creator }. You asked to be called (/nextgame in the group): take a seat with the button below.
 nextgame-btn-join = ✋ Join
 help-nextgame = /nextgame in a group — I'll message you in private when its next game opens (again — off).
+
+## /help: why a move is not taken back
+
+help-no-undo = A move cannot be taken back: a card laid on the table is already seen by everyone, as at a real table. A card with several moves first asks which one, and there you can go back.

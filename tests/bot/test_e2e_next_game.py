@@ -28,7 +28,7 @@ async def asks(tg: FakeTelegram, user: FakeUser, group: FakeChat) -> str:
 
 async def test_next_game_calls_the_listed_once_in_private(tg: FakeTelegram, bot_runner: BotRunner) -> None:
     await bot_runner()
-    anna, boris, gleb, dina = (tg.add_user(n) for n in ("Аня", "Борис", "Глеб", "Дина"))
+    anna, boris, gleb, dina = (tg.add_user(n) for n in ("Аня <&>", "Борис", "Глеб", "Дина"))
     group = tg.add_group("Друзья", [anna, boris, gleb, dina])
     for user in (anna, boris, dina):  # Глеб never opened the private chat: the bot cannot write to him
         await user.send_private("/start")
@@ -51,6 +51,7 @@ async def test_next_game_calls_the_listed_once_in_private(tg: FakeTelegram, bot_
     join = next(b.url for b in lobby.flat_buttons if b.url and "start=j_" in b.url)
     assert private_calls(boris) == [join]
     assert "Кончинка" in boris.private_chat.bot_messages()[-1].text
+    assert "Аня <&>" in boris.private_chat.bot_messages()[-1].text
     # what the calls cost: one message to Борис; none to Глеб (a 403 spared) nor to Дина (off the list)
     assert tg.stats.chat_calls[boris.id] - calls.chat_calls[boris.id] == 1
     assert tg.stats.chat_calls[gleb.id] == calls.chat_calls[gleb.id]
@@ -78,4 +79,4 @@ async def test_next_game_is_in_the_group_menu_and_help(tg: FakeTelegram, bot_run
     await anna.send(group, "/help")
     await tg.wait_for(lambda: group.last_bot_message() is not None, what="the help")
     text = group.last_bot_message().text  # type: ignore[union-attr]
-    assert "/nextgame" in text
+    assert "/nextgame" in text and "Отменить ход нельзя" in text
