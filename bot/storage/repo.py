@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from bot.model.game import Actor, Game, GameMode, GameStatus, Move, Person, Seat, User
 from bot.storage.models import ChatRank, GameRow, LiveMessage, Notice, UserStats
 from bot.storage.tx import Batch, Reader, Row, Tx
-from engine.core import GameRecord
+from engine.core import GameRecord, JSONValue
 
 ACTIVE = "status IN ('lobby', 'playing')"
 
@@ -352,6 +352,7 @@ def move_chat(batch: Batch, old: int, new: int) -> None:
     batch.add("DELETE FROM live_messages WHERE chat_id = ?", (old,))
     batch.add("UPDATE OR REPLACE chat_langs SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("UPDATE OR REPLACE next_game_calls SET chat_id = ? WHERE chat_id = ?", (new, old))
+    batch.add("UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?", (new, old))
 
 
 # --- chat languages ----------------------------------------------------------------------------------------
@@ -397,6 +398,31 @@ async def take_next_game_calls(tx: Tx, chat_id: int) -> list[int]:
     rows = await tx.all("SELECT user_id FROM next_game_calls WHERE chat_id = ? ORDER BY at", (chat_id,))
     await tx.execute("DELETE FROM next_game_calls WHERE chat_id = ?", (chat_id,))
     return [int(row["user_id"]) for row in rows]
+
+
+# --- a group's own settings for its new lobbies (/settings) --------------------------------------------------
+
+
+def set_chat_settings(
+    batch: Batch, chat_id: int, kind: str, options: dict[str, JSONValue], turn_timeout: int
+) -> None:
+    """``chat_id``'s new lobbies of ``kind`` start with ``options`` and ``turn_timeout`` from now on."""
+    batch.add(
+        "INSERT INTO chat_settings (chat_id, kind, options, turn_timeout) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (chat_id, kind) DO UPDATE SET options = excluded.options, turn_timeout = excluded.turn_timeout",
+        (chat_id, kind, json.dumps(options, sort_keys=True), turn_timeout),
+    )
+
+
+def forget_chat_settings(batch: Batch, chat_id: int) -> None:
+    """``chat_id``'s new lobbies start with each game's own defaults again."""
+    batch.add("DELETE FROM chat_settings WHERE chat_id = ?", (chat_id,))
+
+
+async def chat_settings(db: Reader, chat_id: int) -> dict[str, tuple[dict[str, JSONValue], int]]:
+    """``chat_id``'s saved settings, by game: its options and seconds per turn."""
+    rows = await db.all("SELECT kind, options, turn_timeout FROM chat_settings WHERE chat_id = ?", (chat_id,))
+    return {str(r["kind"]): (json.loads(r["options"]), int(r["turn_timeout"])) for r in rows}
 
 
 # --- the outbox's rows: live messages (id, content Telegram accepted), notices waiting, groups' rate windows ---

@@ -161,7 +161,12 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
         games=_joined([tr.t(f"game-{book.kind}") for book in books], tr, "rules-list-and"),
         commands=_joined([f"/{book.command}" for book in books], tr, "rules-list-or"),
         moves="\n".join(
-            (tr.t("help-nextgame"), tr.t("help-no-undo"), *(tr.t(b.help_line) for b in books if b.help_line))
+            (
+                tr.t("help-nextgame"),
+                tr.t("help-settings"),
+                tr.t("help-no-undo"),
+                *(tr.t(b.help_line) for b in books if b.help_line),
+            )
         ),
     )
     first = RulesCb(section=library.first.id, page=True).pack()
@@ -169,7 +174,18 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
 
 
 PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "leave", "lang", "help")
-GROUP_COMMANDS: Final = ("new", "nextgame", "score", "leave", "cancel", "top", "rules", "lang", "help")
+GROUP_COMMANDS: Final = (
+    "new",
+    "nextgame",
+    "settings",
+    "score",
+    "leave",
+    "cancel",
+    "top",
+    "rules",
+    "lang",
+    "help",
+)
 """The group menu's own commands, after each game's command."""
 
 

@@ -75,8 +75,10 @@ async def test_next_game_is_in_the_group_menu_and_help(tg: FakeTelegram, bot_run
     anna = tg.add_user("Аня")
     group = tg.add_group("Друзья", [anna])
     group_menus = [c for (scope, _), c in tg.commands.items() if "group" in scope]
-    assert group_menus and all(any(c["command"] == "nextgame" for c in menu) for menu in group_menus)
+    assert group_menus and all(
+        {"nextgame", "settings"} <= {c["command"] for c in menu} for menu in group_menus
+    )
     await anna.send(group, "/help")
     await tg.wait_for(lambda: group.last_bot_message() is not None, what="the help")
     text = group.last_bot_message().text  # type: ignore[union-attr]
-    assert "/nextgame" in text and "Отменить ход нельзя" in text
+    assert "/nextgame" in text and "/settings" in text and "Отменить ход нельзя" in text
