@@ -411,7 +411,10 @@ class Pipeline:
                 log.info("no lobby in chat %s: the bot cannot post there", command.chat_id)
             decision = await self.create(lobby.open_lobby(command, opening, self.config), origin)
         if isinstance(decision, Decided) and decision.events and isinstance(decision.events[0], Opened):
-            await self.replies.call_next_game(decision.events[0].game)
+            try:  # the lobby is open and answered whatever befalls its calls (logged with the game)
+                await self.replies.call_next_game(decision.events[0].game)
+            except Exception:
+                log.exception("game %s: could not call the chat's /nextgame list", opening.game_id)
         return _done(decision, opening.game_id)
 
     async def _solo(self, command: cmd.StartSolo, origin: Origin, *, adopt: bool = True) -> Done:
