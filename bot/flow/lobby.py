@@ -4,6 +4,7 @@ started. Each is a pure function of the command, the game and what was loaded fo
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -26,7 +27,7 @@ from bot.flow.commands import (
 )
 from bot.flow.moves import deadline_of
 from bot.games import plugin_of
-from bot.i18n import locale_for
+from bot.i18n import locale_for, translator
 from bot.model.answers import Answer
 from bot.model.game import (
     TURN_TIME_KEY,
@@ -49,6 +50,7 @@ from bot.model.game import (
     User,
 )
 from engine.ai import Level
+from engine.core import JSONValue
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,8 @@ class Opening:
     open_lobbies: int = 0
     users: Mapping[int, User] = field(default_factory=dict)
     lang: str | None = None
+    saved: tuple[Mapping[str, JSONValue], int] | None = None
+    """The chat's own settings for a new lobby of this game (/settings): its options and seconds per turn."""
 
 
 def lobby_or_game(status: GameStatus) -> Answer:
@@ -101,8 +105,8 @@ def open_lobby(command: OpenLobby, opening: Opening, config: FlowConfig) -> Deci
         chat_id=command.chat_id,
         thread_id=command.thread_id,
         creator_id=host,
-        options=command.options or plugin.default_options(config.default_target),
-        turn_timeout=config.turn_timeout if command.turn_timeout is None else command.turn_timeout,
+        options=_options(command, opening, config),
+        turn_timeout=_turn_timeout(command, opening, config),
         lang=opening.lang or locale_for(creator.lang).value,
         created_at=opening.now,
         expires_at=opening.now + config.lobby_ttl,
@@ -114,6 +118,32 @@ def open_lobby(command: OpenLobby, opening: Opening, config: FlowConfig) -> Deci
     if command.seats and caller is not None and any(s.user_id not in (None, creator.user_id) for s in taken):
         events.append(RematchCalled(caller.seat))  # the others called, by name, in the group
     return Decided(tuple(events))
+
+
+def _options(command: OpenLobby, opening: Opening, config: FlowConfig) -> dict[str, JSONValue]:
+    """A new lobby's options: a rematch's are the last party's; else the game's defaults with the chat's saved
+    settings over them (only the settings the game still has), and /new's choice (what its choices differ in)
+    over those."""
+    if command.seats and command.options:
+        return command.options
+    plugin = plugin_of(command.kind)
+    if opening.saved is None:
+        return command.options or plugin.default_options(config.default_target)
+    defaults = plugin.default_options(config.default_target)
+    options = {**defaults, **{key: value for key, value in opening.saved[0].items() if key in defaults}}
+    if command.options:
+        target = config.default_target
+        chosen = [plugin.new_options(choice, target) for _, choice in plugin.new_choices(translator())]
+        differ = [key for key in command.options if len({json.dumps(c.get(key)) for c in chosen}) > 1]
+        options.update({key: command.options[key] for key in differ})
+    return options
+
+
+def _turn_timeout(command: OpenLobby, opening: Opening, config: FlowConfig) -> int:
+    """A rematch's own time per turn, else the chat's saved one, else the bot's."""
+    if command.turn_timeout is not None:
+        return command.turn_timeout
+    return opening.saved[1] if opening.saved is not None else config.turn_timeout
 
 
 def _people(seats: Sequence[Seat]) -> list[int]:

@@ -32,7 +32,21 @@ def routers() -> list[Router]:
 
 
 BASE_COMMANDS = frozenset(
-    {"new", "cancel", "score", "rules", "help", "play", "stats", "top", "start", "lang", "leave"}
+    {
+        "new",
+        "cancel",
+        "score",
+        "rules",
+        "help",
+        "play",
+        "stats",
+        "top",
+        "start",
+        "lang",
+        "leave",
+        "nextgame",
+        "settings",
+    }
 )
 
 

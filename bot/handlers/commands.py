@@ -1,4 +1,4 @@
-"""Plain commands: /help, /score, /stats, /top, /leave, and a person blocking or unblocking the bot (the rules and
+"""Plain commands: /help, /score, /stats, /top, /nextgame, /settings, /leave, and a person blocking or unblocking the bot (the rules and
 /start have their own routers)."""
 
 from __future__ import annotations
@@ -33,6 +33,16 @@ async def on_top(message: Message, pipeline: Pipeline, origin: Origin) -> None:
     await pipeline.replies.top(origin)
 
 
+async def on_next_game(message: Message, pipeline: Pipeline, origin: Origin) -> None:
+    """/nextgame: called in private when the group's next lobby opens (again: not)."""
+    await pipeline.replies.next_game(origin)
+
+
+async def on_settings(message: Message, command: CommandObject, pipeline: Pipeline, origin: Origin) -> None:
+    """/settings: the open lobby's settings saved as the chat's own (an admin), or the saved ones shown."""
+    await pipeline.replies.chat_settings(origin, command.args or "")
+
+
 async def on_my_chat_member(
     event: ChatMemberUpdated, pipeline: Pipeline, origin: Origin, who: Person
 ) -> None:
@@ -57,5 +67,7 @@ def make_router() -> Router:
     router.message.register(on_stats, Command("stats"))
     router.message.register(on_leave, Command("leave"))
     router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(on_next_game, Command("nextgame"), F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(on_settings, Command("settings"), F.chat.type.in_({"group", "supergroup"}))
     router.my_chat_member.register(on_my_chat_member, F.chat.type == "private")
     return router

@@ -15,7 +15,7 @@ from bot.games import plugins
 from bot.pipeline.origin import Origin
 from bot.pipeline.service import Pipeline
 
-GROUP_ONLY_COMMANDS = frozenset({"new", "top"})
+GROUP_ONLY_COMMANDS = frozenset({"new", "top", "nextgame", "settings"})
 """The bot's own group commands, besides each game's (its plug-in's ``command``)."""
 PRIVATE_ONLY_COMMANDS = frozenset({"play"})
 

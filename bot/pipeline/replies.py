@@ -10,7 +10,7 @@ import logging
 from typing import TYPE_CHECKING, Final
 
 from bot.callbacks import AUTO_LANG, DeepLink, NewCb, SoloStep, game_id_of, parse_start_payload
-from bot.delivery import replies
+from bot.delivery import calls, replies
 from bot.delivery.answers import answered
 from bot.delivery.outbox.orders import AnswerPress, Order, Show
 from bot.delivery.outbox.queue import chat_rules_slot, review_slot
@@ -21,11 +21,12 @@ from bot.games import is_hosted, plugin_of, plugins, rules_library
 from bot.games.base import drawn
 from bot.i18n import Locale, Translator
 from bot.model.answers import Answer
-from bot.model.game import GameMode, Person
+from bot.model.game import Game, GameMode, GameStatus, Person
 from bot.pipeline.kept import Kept
 from bot.pipeline.origin import Origin, Parts
-from bot.storage import GameRow, repo
+from bot.storage import Batch, GameRow, repo
 from bot.views import Rendered, SoloGame, answer_text
+from bot.views.chat_settings import render_settings_saved, render_settings_shown, settings_line
 from bot.views.common import table_frame
 from bot.views.rules import GameContext
 from bot.views.rules_lookup import lookup
@@ -40,6 +41,8 @@ log = logging.getLogger(__name__)
 HINTS_KEPT: Final = 256
 """Hints kept searched (a turn's, by game, version and seat): a player asking again, in the chat or the Mini App,
 costs no second search."""
+RESET_WORDS: Final = frozenset({"reset", "сброс", "сбросить", "обычные"})
+"""What after /settings forgets the chat's own settings."""
 REVIEWS_KEPT: Final = 64
 """Reviews kept made (a few seconds of a worker each): a finished party's players asking again, or asking in the
 Mini App too, cost nothing."""
@@ -257,6 +260,83 @@ class Replies:
             await pipeline.run(cmd.Repost(origin.chat_id, origin.thread_id), origin)
         if private:  # below them: a hand the person deleted comes back with its buttons
             await pipeline.run(cmd.HandsBack(who), origin)
+
+    # --- /nextgame -------------------------------------------------------------------------------------------
+
+    async def next_game(self, origin: Origin) -> None:
+        """/nextgame in a group: the person goes on the chat's list to be called in private when its next lobby
+        opens, or comes off it if already on; one the bot may not write to yet is told how to let it."""
+        pipeline, who = self.pipeline, self._person(origin)
+        await pipeline.run(cmd.Seen(who), origin)
+        async with pipeline.db.tx() as tx:
+            listed = await repo.toggle_next_game_call(tx, origin.chat_id, who.user_id, pipeline.clock.now())
+        reachable = await self._can_write(who.user_id)
+        log.info(
+            "chat %s: %s %s the next game's calls",
+            origin.chat_id,
+            who.user_id,
+            "joined" if listed else "left",
+        )
+        answer = calls.next_game_asked(
+            origin.tr,
+            who.name,
+            origin.chat_id,
+            origin.thread_id,
+            listed=listed,
+            reachable=reachable,
+            bot_username=self.username,
+        )
+        await self._deliver_to(origin, answer)
+
+    async def call_next_game(self, game: Game) -> None:
+        """A lobby opened in a group: the people on its chat's /nextgame list are called in private (those the bot
+        may write to), and the list is emptied."""
+        pipeline = self.pipeline
+        async with pipeline.db.tx() as tx:
+            listed = await repo.take_next_game_calls(tx, game.chat_id)
+        if not listed:
+            return
+        users = await repo.users_by_id(pipeline.db, listed)
+        chosen = {u: locale for u in listed if (locale := await pipeline.store.languages.of(u)) is not None}
+        called = calls.next_game_calls(game, [users[u] for u in listed if u in users], chosen, self.username)
+        log.info("game %s: %d of %d on the chat's /nextgame list called", game.id, len(called), len(listed))
+        await self._deliver(*called)
+
+    # --- /settings ---------------------------------------------------------------------------------------------
+
+    async def chat_settings(self, origin: Origin, words: str) -> None:
+        """/settings in a group: an admin saves the open lobby's settings as the chat's own for new lobbies of its
+        game (``reset``: forgets them all); anyone else, or with no lobby open, is shown the saved ones."""
+        pipeline, tr = self.pipeline, origin.tr
+        chat_id = origin.chat_id
+        reset = " ".join(words.lower().split()) in RESET_WORDS
+        lobby = await repo.active_game_in_chat(pipeline.db, chat_id, origin.thread_id)
+        if lobby is not None and lobby.status is not GameStatus.LOBBY:
+            lobby = None
+        if (reset or lobby is not None) and not await self._admin(origin):
+            text = tr.t("chatsettings-admins-only")
+        elif reset:
+            batch = Batch()
+            repo.forget_chat_settings(batch, chat_id)
+            await pipeline.db.write(batch)
+            log.info("chat %s: its own settings forgotten by %s", chat_id, origin.user_id)
+            text = tr.t("chatsettings-reset")
+        elif lobby is not None:
+            batch = Batch()
+            repo.set_chat_settings(batch, chat_id, lobby.kind, dict(lobby.options), lobby.turn_timeout)
+            await pipeline.db.write(batch)
+            log.info("game %s: its settings saved as chat %s's own by %s", lobby.id, chat_id, origin.user_id)
+            summary = plugin_of(lobby.kind).summary(lobby.options, tr)
+            text = render_settings_saved(tr, settings_line(summary, lobby.turn_timeout, tr))
+        else:
+            saved = await repo.chat_settings(pipeline.db, chat_id)
+            lines = [
+                settings_line(plugin_of(kind).summary(options, tr), seconds, tr)
+                for kind, (options, seconds) in saved.items()
+                if is_hosted(kind)
+            ]
+            text = render_settings_shown(tr, lines)
+        await self._deliver_to(origin, replies.say(chat_id, Rendered(text), origin.thread_id))
 
     # --- figures ---------------------------------------------------------------------------------------------
 

@@ -385,8 +385,11 @@ class Pipeline:
 
         return handle
 
-    async def _opening(self, chat_id: int, thread_id: int, host: int, people: Sequence[int]) -> lobby.Opening:
-        """What opening a game in ``chat_id`` reads: its active game, the host's lobbies, the people who sit down."""
+    async def _opening(
+        self, chat_id: int, thread_id: int, host: int, people: Sequence[int], kind: str = ""
+    ) -> lobby.Opening:
+        """What opening a game in ``chat_id`` reads: its active game, the host's lobbies, the people who sit down,
+        and (a group's game of ``kind``) the settings the chat saved for it."""
         running = await repo.active_game_in_chat(self.db, chat_id, thread_id)
         return lobby.Opening(
             game_id=self.store.new_id(),
@@ -396,16 +399,22 @@ class Pipeline:
             open_lobbies=await repo.open_lobbies_of(self.db, host),
             users=await repo.users_by_id(self.db, list(dict.fromkeys(people))),
             lang=await repo.chat_lang(self.db, chat_id),
+            saved=(await repo.chat_settings(self.db, chat_id)).get(kind) if kind else None,
         )
 
     async def _open(self, command: cmd.OpenLobby, origin: Origin) -> Done:
         host = command.creator.user_id if command.host is None else command.host
         async with self.store.openings[host]:
             people = [command.creator.user_id, *(s.user_id for s in command.seats if s.user_id is not None)]
-            opening = await self._opening(command.chat_id, command.thread_id, host, people)
+            opening = await self._opening(command.chat_id, command.thread_id, host, people, command.kind)
             if opening.refused:
                 log.info("no lobby in chat %s: the bot cannot post there", command.chat_id)
             decision = await self.create(lobby.open_lobby(command, opening, self.config), origin)
+        if isinstance(decision, Decided) and decision.events and isinstance(decision.events[0], Opened):
+            try:  # the lobby is open and answered whatever befalls its calls (logged with the game)
+                await self.replies.call_next_game(decision.events[0].game)
+            except Exception:
+                log.exception("game %s: could not call the chat's /nextgame list", opening.game_id)
         return _done(decision, opening.game_id)
 
     async def _solo(self, command: cmd.StartSolo, origin: Origin, *, adopt: bool = True) -> Done:

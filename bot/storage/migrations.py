@@ -116,4 +116,23 @@ show, who keeps a copy of the table: JSON, see ``bot.model.game.Screens``), stor
 moves are its ``moves`` rows only: the record keeps the party's start (game, options, seed), not its actions
 written again at every move."""
 
-MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5)
+V6: Final = """
+CREATE TABLE next_game_calls (
+    chat_id  INTEGER NOT NULL,
+    user_id  INTEGER NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (chat_id, user_id)
+);
+CREATE TABLE chat_settings (
+    chat_id       INTEGER NOT NULL,
+    kind          TEXT NOT NULL,
+    options       TEXT NOT NULL,
+    turn_timeout  INTEGER NOT NULL,
+    PRIMARY KEY (chat_id, kind)
+)
+"""
+"""Who asked with /nextgame to be called, in private, when the next lobby opens in a group: the rows of a chat
+are taken (deleted) when its next lobby opens. A group's own settings for its new lobbies of each game (JSON
+options and seconds per turn), saved by its admins with /settings."""
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5, V6)

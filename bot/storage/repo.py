@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from bot.model.game import Actor, Game, GameMode, GameStatus, Move, Person, Seat, User
 from bot.storage.models import ChatRank, GameRow, LiveMessage, Notice, UserStats
 from bot.storage.tx import Batch, Reader, Row, Tx
-from engine.core import GameRecord
+from engine.core import GameRecord, JSONValue
 
 ACTIVE = "status IN ('lobby', 'playing')"
 
@@ -351,6 +351,8 @@ def move_chat(batch: Batch, old: int, new: int) -> None:
     batch.add("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("DELETE FROM live_messages WHERE chat_id = ?", (old,))
     batch.add("UPDATE OR REPLACE chat_langs SET chat_id = ? WHERE chat_id = ?", (new, old))
+    batch.add("UPDATE OR REPLACE next_game_calls SET chat_id = ? WHERE chat_id = ?", (new, old))
+    batch.add("UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?", (new, old))
 
 
 # --- chat languages ----------------------------------------------------------------------------------------
@@ -375,6 +377,52 @@ async def chat_lang(db: Reader, chat_id: int) -> str | None:
 
 async def chat_langs(db: Reader) -> list[tuple[int, str]]:
     return [(int(r["chat_id"]), str(r["lang"])) for r in await db.all("SELECT chat_id, lang FROM chat_langs")]
+
+
+# --- who asked to be called to a chat's next game (/nextgame) -------------------------------------------------
+
+
+async def toggle_next_game_call(tx: Tx, chat_id: int, user_id: int, now: float) -> bool:
+    """``user_id`` is on ``chat_id``'s list to be called to its next game (True), or taken off it (False) if
+    they already were."""
+    if await tx.execute("DELETE FROM next_game_calls WHERE chat_id = ? AND user_id = ?", (chat_id, user_id)):
+        return False
+    await tx.execute(
+        "INSERT INTO next_game_calls (chat_id, user_id, at) VALUES (?, ?, ?)", (chat_id, user_id, now)
+    )
+    return True
+
+
+async def take_next_game_calls(tx: Tx, chat_id: int) -> list[int]:
+    """The people ``chat_id``'s next game is to call, in the order they asked; the list is emptied."""
+    rows = await tx.all("SELECT user_id FROM next_game_calls WHERE chat_id = ? ORDER BY at", (chat_id,))
+    await tx.execute("DELETE FROM next_game_calls WHERE chat_id = ?", (chat_id,))
+    return [int(row["user_id"]) for row in rows]
+
+
+# --- a group's own settings for its new lobbies (/settings) --------------------------------------------------
+
+
+def set_chat_settings(
+    batch: Batch, chat_id: int, kind: str, options: dict[str, JSONValue], turn_timeout: int
+) -> None:
+    """``chat_id``'s new lobbies of ``kind`` start with ``options`` and ``turn_timeout`` from now on."""
+    batch.add(
+        "INSERT INTO chat_settings (chat_id, kind, options, turn_timeout) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (chat_id, kind) DO UPDATE SET options = excluded.options, turn_timeout = excluded.turn_timeout",
+        (chat_id, kind, json.dumps(options, sort_keys=True), turn_timeout),
+    )
+
+
+def forget_chat_settings(batch: Batch, chat_id: int) -> None:
+    """``chat_id``'s new lobbies start with each game's own defaults again."""
+    batch.add("DELETE FROM chat_settings WHERE chat_id = ?", (chat_id,))
+
+
+async def chat_settings(db: Reader, chat_id: int) -> dict[str, tuple[dict[str, JSONValue], int]]:
+    """``chat_id``'s saved settings, by game: its options and seconds per turn."""
+    rows = await db.all("SELECT kind, options, turn_timeout FROM chat_settings WHERE chat_id = ?", (chat_id,))
+    return {str(r["kind"]): (json.loads(r["options"]), int(r["turn_timeout"])) for r in rows}
 
 
 # --- the outbox's rows: live messages (id, content Telegram accepted), notices waiting, groups' rate windows ---

@@ -160,14 +160,32 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
         bot=bot_username or "bot",
         games=_joined([tr.t(f"game-{book.kind}") for book in books], tr, "rules-list-and"),
         commands=_joined([f"/{book.command}" for book in books], tr, "rules-list-or"),
-        moves="\n".join(tr.t(book.help_line) for book in books if book.help_line),
+        moves="\n".join(
+            (
+                tr.t("help-nextgame"),
+                tr.t("help-settings"),
+                tr.t("help-no-undo"),
+                *(tr.t(b.help_line) for b in books if b.help_line),
+            )
+        ),
     )
     first = RulesCb(section=library.first.id, page=True).pack()
     return Rendered(text, keyboard([[button(tr.t("btn-rules"), first)]]))
 
 
 PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "leave", "lang", "help")
-GROUP_COMMANDS: Final = ("new", "score", "leave", "cancel", "top", "rules", "lang", "help")
+GROUP_COMMANDS: Final = (
+    "new",
+    "nextgame",
+    "settings",
+    "score",
+    "leave",
+    "cancel",
+    "top",
+    "rules",
+    "lang",
+    "help",
+)
 """The group menu's own commands, after each game's command."""
 
 
