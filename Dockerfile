@@ -36,6 +36,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # /data (the database) and /backups (the backup service's copies) belong to the bot's user: a fresh named volume
 # mounted on either takes the folder's owner, so the unprivileged user can write there
 # (tests/bot/test_container_backup.py runs these commands and the backup's as that user).
+# The colour emoji font the score sheet's pictures draw names' emoji with (bot/views/sheets/text.py EMOJI_FONTS):
+# Debian's own package, as the picture looks for it; without it an emoji is drawn as a box.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fonts-noto-color-emoji \
+    && rm -rf /var/lib/apt/lists/*
 RUN python -m venv /opt/venv \
     && useradd --system --uid 10001 --user-group --home-dir /data --shell /usr/sbin/nologin cardbot \
     && mkdir -p /data /backups && chown cardbot:cardbot /data /backups && chmod 0750 /data /backups

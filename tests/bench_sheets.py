@@ -28,11 +28,13 @@ from engine.core import JSONValue, State
 
 RU = translator(Locale.RU)
 SEATS = (SeatInfo("Аня", 1), SeatInfo("Борис", 2), SeatInfo("Вера", 3), SeatInfo("", None, True, number=0))
+LONG_NAME = "Александра Константиновна Преображенская-Оболенская из Петербург"
+"""A name of 64 characters (Telegram's longest first name and last name together)."""
 HOSTILE = (
-    SeatInfo("Александра Константиновна Преображенская-Оболенская", 1),
+    SeatInfo(LONG_NAME, 1),
     SeatInfo("אברהם בן דוד", 2),
     SeatInfo("🦊🔥 Лиса 👩‍👩‍👧‍👦", 3),
-    SeatInfo("محمد علي", 4),
+    SeatInfo("Борис 🐻", 4),
 )
 GAMES: dict[str, dict[str, JSONValue]] = {"konchinka": {"players": 4, "target": 15}, "king": {}}
 

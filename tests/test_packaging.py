@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import ExitCode, Settings
+from bot.views.sheets.text import EMOJI_FONTS
 from tests.fakebot import FakeTelegram
 from tests.tiers import FULL
 
@@ -204,6 +205,16 @@ def test_the_builder_stage_compiles_the_kernel_and_the_runtime_has_no_compiler()
     assert any(k == "RUN" and "apt-get install" in a and "gcc" in a for k, a in build)
     assert any(k == "RUN" and "pip wheel" in a and "/ai/_kernel" in a for k, a in build)
     assert not any("gcc" in a or "build-essential" in a for _, a in runtime)
+
+
+def test_the_runtime_installs_the_emoji_font_where_the_sheets_look_for_it() -> None:
+    """Issue 48, item 4: a name's emoji drawn on the score sheet's picture in the image too — Debian's colour
+    emoji font installed in the runtime stage, at the path the picture looks for."""
+    steps = instructions()
+    start = max(i for i, (k, _) in enumerate(steps) if k == "FROM")
+    runtime = steps[start:]
+    assert any(k == "RUN" and "apt-get install" in a and "fonts-noto-color-emoji" in a for k, a in runtime)
+    assert "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf" in EMOJI_FONTS  # where that package puts it
 
 
 def build_and_install(tmp_path: Path, **env: str) -> tuple[Path, str, Path]:

@@ -290,25 +290,6 @@ def name_of(seats: Sequence[SeatInfo], player: int | None, tr: Translator) -> st
     return seat_name(seats[player], tr)
 
 
-def tally_line(totals: Sequence[int], keep: int | None = None) -> str:
-    """The paper tally: every deal's running total written, each earlier one crossed out and the current one
-    plain — an unchanged total is written again (``~~4~~ 4``), as it is on paper.
-
-    ``keep`` limits how many crossed-out totals are shown (the oldest go first, marked with «…»); the
-    current total is always shown. No deals yet reads «0».
-    """
-    if not totals:
-        return "0"
-    old = list(totals[:-1])
-    prefix = ""
-    if keep is not None and len(old) > keep:
-        old = old[len(old) - keep :] if keep else []
-        prefix = "… "
-    parts = [f"<s>{n}</s>" for n in old]
-    parts.append(f"<b>{totals[-1]}</b>")
-    return prefix + " ".join(parts)
-
-
 def by_place(scores: Sequence[int]) -> list[int]:
     """The seats in the order of their places: the highest score first (a tie keeps seat order)."""
     return sorted(range(len(scores)), key=lambda seat: -scores[seat])

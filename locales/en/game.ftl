@@ -5,7 +5,6 @@ table-cards = On the table: { $cards }
 table-turn = To move: { $name }
 table-replaced = 🤖 a bot plays for now
 table-unreachable = ⚠️ the bot can't write
-tally-title = Tally:
 
 hand-your-turn = 👉 <b>Your move, { $name }!</b>
 hand-cards = Your cards: { $cards }
@@ -15,6 +14,7 @@ hand-waiting = ⏳ Moving in turn: { $order } → you. The table and the moves a
 deal-none = The deal is not over yet.
 
 party-title = 🏆 <b>The game is over!</b>
+party-places = Final score: { $scores }
 party-winner = Winner: { $name } — { $points } { $count ->
     [one] point
    *[other] points

@@ -5,7 +5,6 @@ table-cards = На столе: { $cards }
 table-turn = Ходит: { $name }
 table-replaced = 🤖 пока играет бот
 table-unreachable = ⚠️ бот не может написать
-tally-title = Запись:
 
 hand-your-turn = 👉 <b>Ваш ход, { $name }!</b>
 hand-cards = Ваши карты: { $cards }
@@ -15,6 +14,7 @@ hand-waiting = ⏳ Ходят по очереди: { $order } → вы. Стол
 deal-none = Раздача ещё не окончена.
 
 party-title = 🏆 <b>Партия окончена!</b>
+party-places = Итог: { $scores }
 party-winner = Победа: { $name } — { $points } { $count ->
     [one] очко
     [few] очка

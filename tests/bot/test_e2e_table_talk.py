@@ -36,6 +36,7 @@ from tests.bot.conftest import (
     turn_message,
 )
 from tests.fakebot import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.fakebot.html import EntityType
 
 RU = translator(Locale.RU)
 EN = translator(Locale.EN)
@@ -406,13 +407,26 @@ async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_thei
     names = await seat_names(running, game)
     last = state.deal_scores[-1].deal_number
     assert last > 1, "a party of more than one deal"
-    # The group: the last deal's result folded into the party's end, the tally by place.
+    # The group: the last deal's result folded into the party's end, the totals by place, in a few lines.
     end = next(m for m in reversed(group.bot_messages()) if has_rematch([m]))
     assert f"Раздача {last} окончена" in end.text
-    assert not any(m.text.startswith(f"<b>Раздача {last} окончена") for m in group.bot_messages())
-    tally = plain(end.text).split("Запись:\n")[1].split("\n\n")[0].split("\n")
+    assert not any(m.text.startswith(f"Раздача {last} окончена") for m in group.bot_messages())
     ranked = sorted(range(len(names)), key=lambda s: -outcome.scores[s])
-    assert [line.split(":")[0] for line in tally] == [names[s] for s in ranked]
+    places = " · ".join(f"{names[s]} {outcome.scores[s]}" for s in ranked)
+    assert f"Итог: {places}" in plain(end.text).splitlines()
+    assert len([line for line in plain(end.text).splitlines() if line]) <= 8, end.text
+    # Each deal's end said once, in a few lines beside the picture that carries the tally and the grid: no
+    # crossed-out «Запись:» list, no monospace grid in the deal's message or the table.
+    deal_ends = [m for m in group.bot_messages() if re.match(r"Раздача \d+ окончена:", m.text)]
+    assert len(deal_ends) == last - 1
+    for message in deal_ends:
+        assert len(plain(message.text).splitlines()) <= 5, message.text
+    for message in group.bot_messages():
+        for version in message.history:
+            assert "Запись:" not in version.text, version.text
+            assert EntityType.PRE not in [e.type for e in version.entities], version.text
+    photos = [m for m in group.bot_messages() if m.text.startswith("🏆 Итог партии")]
+    assert photos, "the final sheet's picture in the group"
     # Each private chat: the deals' results in short, the end with one's place.
     for user in people:
         seat = names.index(user.full_name)
@@ -432,9 +446,6 @@ async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_thei
             ordinal = {2: "2nd", 3: "3rd"}[place]
             expected = f"You came {ordinal} — {points}" if english else f"Вы на {place}-м месте — {points}"
         assert mine.split("\n")[1] == expected, user.full_name
-    # An unchanged total is written once; nothing after the end says whose move it is.
-    for chat in (group, *[u.private_chat for u in people]):
-        for message in chat.bot_messages():
-            assert not re.search(r"<s>(-?\d+)</s> (?:<s>|<b>)\1<", message.text), message.text
-    copy = next(m for m in vera.private_chat.visible_messages() if m.is_from_bot and "Запись:" in m.text)
+    # Nothing after the end says whose move it is.
+    copy = next(m for m in vera.private_chat.visible_messages() if m.is_from_bot and "взято" in m.text)
     assert "Ходит:" not in copy.text and "👉" not in copy.text

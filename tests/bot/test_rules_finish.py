@@ -72,7 +72,7 @@ def test_an_early_finish_gives_the_finisher_their_secured_points_and_nobody_else
         in text
     )
     assert "остальные — ничего" in text
-    points = re.search(r"Очки за раздачу: (.+)", text)
+    points = re.search(r"Раздача \d+ окончена:</b> (.+)", text)
     assert points is not None
     shown = dict(re.findall(r"(\w+) ([+−-]?\d+)", points.group(1)))
     assert shown == {s.name: (f"+{secured}" if i == seat else "0") for i, s in enumerate(SEATS)}

@@ -16,8 +16,9 @@ from bot.games.king.sheet import deal_trumps
 from bot.i18n import Locale, translator
 from bot.views.common import SeatInfo, name_of, signed
 from bot.views.sheets import GridRow, GridSheet, PictureCache, TallyDeal, TallySheet, Theme, draw
-from bot.views.sheets.canvas import PALETTES, WIDTH
-from bot.views.sheets.text import ELLIPSIS, MISSING, clean, fit_text, font, visual
+from bot.views.sheets.canvas import LEGEND_SIZE, PALETTES, WIDTH, legend_lines
+from bot.views.sheets.tally import LEGEND_H, NOTE_H
+from bot.views.sheets.text import ELLIPSIS, MISSING, clean, emoji_covered, fit_text, font, visual, width, wrap
 from engine.core import JSONValue, State
 from engine.king import ChooseTrump, KingState
 
@@ -135,9 +136,67 @@ def test_names_are_cut_with_an_ellipsis_put_in_visual_order_and_missing_glyphs_m
     assert long.endswith(ELLIPSIS) and long.startswith("Алекс")
     assert visual("אבג") == "גבא"
     assert visual("Аня אבג 12") == "Аня גבא 12"
-    assert clean("🦊🔥 Лиса") == f"{MISSING} Лиса"  # a run of emoji is one mark
+    assert clean("\U00013000\U00013001 Лиса") == f"{MISSING} Лиса"  # hieroglyphs no font has: one mark
     assert visual("محمد")[0] != "م"  # reversed, and the letters take their joined forms
     assert visual("محمد") != "محمد"[::-1]
+
+
+NEEDS_EMOJI = pytest.mark.skipif(
+    not emoji_covered(), reason="no colour emoji font on this machine (the image has it)"
+)
+
+
+def colourful(picture: Image.Image) -> int:
+    """How many pixels are neither grey nor near a colour of the palettes: an emoji's colours."""
+    palette = [c for p in PALETTES.values() for c in (p.paper, p.ink, p.muted, p.rule, p.band)]
+    found = 0
+    for count, pixel in picture.getcolors(maxcolors=1 << 20) or []:
+        assert isinstance(pixel, tuple)
+        if max(pixel) - min(pixel) > 60 and all(
+            sum(abs(a - b) for a, b in zip(pixel, c, strict=True)) > 90 for c in palette
+        ):
+            found += count
+    return found
+
+
+@NEEDS_EMOJI
+@pytest.mark.parametrize("theme", list(Theme))
+def test_a_names_emoji_is_drawn_in_colour_not_as_a_box(theme: Theme) -> None:
+    """Issue 48, item 4: «Борис 🐻» was drawn «Борис □» in the header and the legend."""
+
+    def sheet(names: tuple[str, ...]) -> TallySheet:
+        return TallySheet("Кончинка", "", names, (TallyDeal(1, (0, 0, 0), (0, 0, 0), "карты 1·2·3"),), 0)
+
+    plain_names = ("Борис", "Дина", "Аня")
+    emoji_names = ("Борис 🐻", "Дина 🦊", "Аня")
+    assert clean("🦊🔥 Лиса") == "🦊🔥 Лиса" and MISSING not in fit_text("Борис 🐻", font(21), 300)
+    assert colourful(image(draw(sheet(plain_names), theme))) == 0
+    assert colourful(image(draw(sheet(emoji_names), theme))) > 100
+    grid = GridSheet("Кинг", "", emoji_names, (GridRow("взятки", (-1, -1, -2)),), total_label="Итого")
+    assert colourful(image(draw(grid, theme))) > 100
+    # the emoji's room is measured: a name with emoji still fits its box
+    for box in (60, 110, 200):
+        assert width(fit_text("🦊🔥 Лиса 👩‍👩‍👧‍👦", font(21), box), font(21)) <= box
+
+
+def test_a_64_character_name_is_written_whole_in_the_small_print_and_the_legend() -> None:
+    """Issue 48, item 4: a long name cut a deal's small print before it said who held 10♦; now it wraps."""
+    long = "Александра Константиновна Преображенская-Оболенская из Петербург"
+    assert len(long) == 64
+    note = f"карты 22·7·16 · ♣ 7·1·5 · кончинки: 2♣ Борис, 10♦ {long}"
+    f = font(LEGEND_SIZE)
+    lines = wrap(note, f, 500)
+    assert " ".join(lines) == note and all(width(line, f) <= 500 for line in lines)
+    assert ELLIPSIS not in "".join(lines)
+    assert all(len(lines) >= 2 for lines in legend_lines(("Борис", long), f)[1:])
+
+    def height(holder: str) -> int:
+        names = ("Борис", holder, "Аня")
+        deal = TallyDeal(1, (1, 0, 1), (1, 0, 1), f"карты 22·7·16 · ♣ 7·1·5 · кончинки: 10♦ {holder}")
+        return image(draw(TallySheet("Кончинка", "", names, (deal,), 15))).height
+
+    # the small print takes the lines it needs, and the cut column name is written whole below
+    assert height(long) >= height("Вера") + 2 * LEGEND_H + 3 * NOTE_H
 
 
 def test_the_same_sheet_is_drawn_once_and_keeps_its_file_id() -> None:
@@ -212,7 +271,7 @@ def test_a_long_partys_tally_stays_within_what_telegram_shows_unscaled() -> None
             )
         )
     ).height
-    assert with_notes - without == 5 * 22  # a short party keeps every deal's small print
+    assert with_notes - without == 5 * NOTE_H  # a short party keeps every deal's small print
 
 
 @pytest.mark.parametrize("blank", ["\u3164", "\u200b\u200b", " \u2800 ", "\u202e\u2066", "\u0301"])

@@ -282,7 +282,7 @@ def test_hostile_name_is_shown_escaped_not_dropped() -> None:
     assert "&lt;b&gt;&amp;Аня&lt;/script&gt;" in text
 
 
-def test_a_very_long_tally_still_fits_and_keeps_the_current_totals() -> None:
+def test_a_very_long_party_still_fits_and_keeps_the_current_totals() -> None:
     state = play_until(new_state(4, 2), lambda s: len(s.deal_scores) >= 1, 2)
     view = state.view(0)
     long_tally = tuple(tuple(range(1, 400)) for _ in range(4))
@@ -291,8 +291,8 @@ def test_a_very_long_tally_still_fits_and_keeps_the_current_totals() -> None:
     for render in (render_table, render_deal_end, render_party_end):
         rendered = render(info, RU)
         assert_valid(rendered)
-        assert rendered.text.count("<b>399</b>") == 4
-        assert "… <s>" in rendered.text
+        assert "<s>" not in rendered.text, "the crossed-out tally is the picture's"
+    assert render_table(info, RU).text.count("счёт 399") == 4
 
 
 # ------------------------------------------------------------------------------------------- lobby
@@ -390,15 +390,16 @@ def test_group_table_shows_public_state_and_never_a_hand() -> None:
     assert by_text(rendered, "🃏 Мои карты").url == "https://t.me/kbot?start=g_g1"
 
 
-def test_table_writes_moves_in_words_and_the_crossed_out_tally() -> None:
+def test_table_writes_moves_in_words_and_each_ones_score() -> None:
     state = play_until(
         new_state(3, 4), lambda s: len(s.deal_scores) >= 1 and len(s.view(0).recent_events) >= 3, 4
     )
     view = dataclasses.replace(state.view(0), tally=((2, 6, 9), (1, 3), (2, 3, 4)))
     text = render_table(TableInfo("g1", SEATS[:3], view=view), RU).text
     assert "Последние ходы:" in text
-    assert "Аня: <s>2</s> <s>6</s> <b>9</b>" in text
-    assert "Борис: <s>1</s> <b>3</b>" in text
+    assert f"Аня — взято {view.pile_sizes[0]} (♣ {view.pile_clubs[0]}) · счёт 9" in text
+    assert f"Борис — взято {view.pile_sizes[1]} (♣ {view.pile_clubs[1]}) · счёт 3" in text
+    assert "Запись:" not in text and "<s>" not in text, "the crossed-out tally is the sheet's picture"
     told = [t for t in (event_text(e, SEATS, RU) for e in view.recent_events) if t]
     for line in told[-4:]:
         assert f"· {line}" in text
@@ -646,12 +647,11 @@ def test_solo_shows_more_bot_moves_and_every_score() -> None:
 # ------------------------------------------------------------------------------------------- results
 
 
-def test_deal_end_shows_each_scoring_line_and_the_tally() -> None:
+def test_deal_end_shows_each_scoring_line() -> None:
     state = play_until(new_state(3, 14), lambda s: len(s.deal_scores) >= 1, 14)
     info = table(state, 0)
     score = info.view.deal_scores[0]
     text = render_deal_end(info, RU).text
-    assert "<b>Раздача 1 окончена</b>" in text
     names = ["Аня", "Борис", "Вера"]
     assert "Карты: " + " · ".join(f"{n} {score.cards[i]}" for i, n in enumerate(names)) in text
     if score.cards_winner is None:
@@ -661,13 +661,12 @@ def test_deal_end_shows_each_scoring_line_and_the_tally() -> None:
     for c, holder in score.konchinki.items():
         assert f"{c.ru} — {names[holder]}" in text
     assert (
-        "Очки за раздачу: "
+        "<b>Раздача 1 окончена:</b> "
         + " · ".join(
             f"{n} {'+' if score.points[i] > 0 else ''}{score.points[i]}" for i, n in enumerate(names)
         )
         in text
     )
-    assert "Запись:" in text
 
 
 def test_party_end_names_the_winner_settles_and_offers_a_rematch() -> None:
@@ -902,45 +901,30 @@ def test_a_name_that_could_reorder_its_line_is_isolated_and_escaped(name: str, s
     assert named(name) == shown
 
 
-# ------------------------------------------------------------------------------------------- the text sheet
+# ------------------------------------------------------------------------------------------- said once
 
 
-def test_the_tally_writes_every_total_and_strikes_each_earlier_one() -> None:
-    """An unchanged total is written again and the one before struck through, as on paper; a 0 a deal left
-    is written too — every deal's line has the same number of totals."""
-    state = play_until(new_state(3, 4), lambda s: len(s.deal_scores) >= 1, 4)
-    view = dataclasses.replace(state.view(0), tally=((2, 6, 9), (1, 1, 3), (0, 0, 0)))
-    text = render_table(TableInfo("g1", SEATS[:3], view=view), RU).text
-    assert "Аня: <s>2</s> <s>6</s> <b>9</b>" in text
-    assert "Борис: <s>1</s> <s>1</s> <b>3</b>" in text
-    assert "Вера: <s>0</s> <s>0</s> <b>0</b>" in text
-
-
-def _grid(text: str) -> list[str]:
-    block = text.split("<pre>", 1)[1].split("</pre>", 1)[0]
-    return block.splitlines()
-
-
-def test_the_deal_end_and_the_party_end_carry_the_per_deal_grid() -> None:
+def test_the_deal_end_and_the_party_end_say_each_fact_once_beside_the_picture() -> None:
+    """Issue 48, item 5: the score sheet's picture carries the tally and the per-deal grid; the deal's message
+    says its points and why in a few lines, the party's end its winner, totals by place and settlement."""
     state = play_until(new_state(4, 15, target=7), lambda s: s.is_terminal, 3)
-    view = state.view(0)
-    scores = view.deal_scores
-    for text in (render_party_end(table(state, 0), RU).text, render_deal_end(table(state, 0), RU).text):
-        rows = _grid(text)
-        assert rows[0].split() == ["Р", "Кар", "♣", "Кон", "1", "2", "3", "4"]
-        assert len(rows) == 1 + len(scores) + 1
-        for row, score in zip(rows[1:], scores, strict=False):
-            cells = row.split()
-            cards = "—" if score.cards_winner is None else str(score.cards_winner + 1)
-            clubs = "—" if score.clubs_winner is None else str(score.clubs_winner + 1)
-            held = "".join(str(h + 1) for h in sorted(score.konchinki.values())) or "—"
-            mark = "!" if score.finished_early_by is not None else ""
-            points = [f"+{p}" if p > 0 else str(p) for p in score.points]
-            assert cells == [f"{score.deal_number}{mark}", cards, clubs, held, *points]
-        assert rows[-1].split() == ["Σ", *(str(t) for t in scores[-1].totals)]
-        assert "Кар — кому +2 за карты" in text
-    personal = render_party_end(table(state, 0), RU, personal=True).text
-    assert "<pre>" not in personal  # the grid is the group's
+    names = ["Аня", "Борис", "Вера", "🤖 Любитель"]
+    scores = state.deal_scores
+    deal = render_deal_end(table(state, 0), RU, scores[0].deal_number).text
+    lines = deal.splitlines()
+    points = " · ".join(
+        f"{n} {'+' if p > 0 else ''}{p}" for n, p in zip(names, scores[0].points, strict=True)
+    )
+    assert lines[0] == f"<b>Раздача {scores[0].deal_number} окончена:</b> {points}"
+    assert len(lines) <= 5 and sum(points in line for line in lines) == 1
+    party = render_party_end(table(state, 0), RU).text
+    outcome = state.outcome
+    assert outcome is not None
+    ranked = sorted(range(4), key=lambda s: -outcome.scores[s])
+    assert "Итог: " + " · ".join(f"{names[s]} {outcome.scores[s]}" for s in ranked) in party
+    for text in (deal, party, render_party_end(table(state, 0), RU, personal=True).text):
+        assert "Запись:" not in text and "<pre>" not in text and "<s>" not in text
+    assert len([line for line in party.splitlines() if line]) <= 4 + 1 + len(names), party
 
 
 def test_the_leftovers_taker_hears_the_last_moves_and_that_the_table_is_theirs() -> None:

@@ -369,7 +369,7 @@ def finished_konchinka() -> KonchinkaState:
 
 
 @LOCALES
-def test_party_end_in_a_private_chat_names_the_winner_and_crosses_out_the_tally(tr: Translator) -> None:
+def test_party_end_in_a_private_chat_names_the_winner_and_the_totals_by_place(tr: Translator) -> None:
     state = finished_konchinka()
     outcome = state.outcome
     assert outcome is not None and outcome.winners == (0,)
@@ -384,7 +384,7 @@ def test_party_end_in_a_private_chat_names_the_winner_and_crosses_out_the_tally(
             "🏆 <b>Партия окончена!</b>",
             "Победа: Аня — " + RU.t("rules-answer-value", value=total),
         ]
-        assert f"Аня: <s>2</s> <s>6</s> <b>{total}</b>" in lines
+        assert f"Итог: Аня {total} · Вера {state.tally[2][-1]} · Борис {state.tally[1][-1]}" in lines
         assert rows(with_rematch) == [["🔁 Реванш", "📖 Правила"]]
         assert rows(without) == [["📖 Правила"]]
     else:

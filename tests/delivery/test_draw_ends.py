@@ -79,12 +79,12 @@ def king_final_trick() -> Game:
 # --- a deal's end ---------------------------------------------------------------------------------------------------
 
 
-def test_a_deals_scoring_goes_to_the_group_with_the_tally_and_the_sheet_button() -> None:
+def test_a_deals_scoring_goes_to_the_group_once_with_the_sheet_button() -> None:
     drawn = play(last_card_of_the_deal(), ANNA, 0)
     scoring = posted_to(drawn.orders, GROUP)
-    assert scoring.text.startswith("<b>Раздача 2 окончена</b>")
+    assert scoring.text.startswith("<b>Раздача 2 окончена:</b> Аня +5 · Борис 0")
     assert "Кончинки: 2♣ — Аня, 10♦ — Аня" in scoring.text
-    assert "Аня: <s>2</s> <b>7</b>" in scoring.text and "Борис: <s>1</s> <b>1</b>" in scoring.text
+    assert "<s>" not in scoring.text, "the crossed-out tally is the sheet's picture, sent beside it"
     assert "📋 Запись" in notice_buttons(scoring)
 
 
@@ -207,7 +207,7 @@ def test_a_solo_deals_end_is_told_in_the_players_chat_and_the_screen_goes_below_
     party = konchinka("5h", "", table="5c Kd", captured=["2c Td 3c 4c", "Ah"], tally=[[2], [1]], version=1)
     drawn = play(solo_party(ANNA, party=party), ANNA, 0)
     (scoring,) = posted(drawn.orders)
-    assert scoring.chat_id == ANNA.user_id and scoring.text.startswith("<b>Раздача 2 окончена</b>")
+    assert scoring.chat_id == ANNA.user_id and scoring.text.startswith("<b>Раздача 2 окончена:</b>")
     screen = shown(drawn.orders, hand(ANNA))
     assert screen.resend and screen.after == ()  # the same chat keeps the order: nothing to wait for
     assert slots(drawn.orders) == [hand(ANNA)]  # no group, no sheet photo per deal

@@ -111,7 +111,7 @@ def test_events_nobody_is_told_of_are_addressed_to_nobody() -> None:
 def test_each_player_reads_the_deals_end_in_their_own_language_the_group_in_its_own() -> None:
     game = with_user(last_card_of_the_deal(), BORIS, lang="en")
     drawn = change(game, moves.play(Play(GAME_ID, ANNA, 1, 0), game, NOW, CONFIG))
-    assert posted_to(drawn.orders, GROUP).text.startswith("<b>Раздача 2 окончена</b>")
+    assert posted_to(drawn.orders, GROUP).text.startswith("<b>Раздача 2 окончена:</b>")
     assert posted_to(drawn.orders, ANNA.user_id).text.startswith("<b>Раздача 2 окончена:</b>")
     english = posted_to(drawn.orders, BORIS.user_id)
     assert english.text.startswith("<b>Deal 2 is over:</b>") and "Раздача" not in english.text

@@ -1,4 +1,4 @@
-"""Кинг results: the paper score sheet, the end of each deal (its points, its last trick, why it stopped
+"""Кинг results: the end of each deal (its points, its last trick, why it stopped
 early) and the end of the party, for the group and for each private chat."""
 
 from __future__ import annotations
@@ -8,8 +8,6 @@ from collections.abc import Sequence
 from bot.callbacks import RematchCb
 from bot.games.king.sections import KingSection
 from bot.games.king.views import (
-    SHEET_COLUMN,
-    SHEET_LABEL,
     contract_of,
     deal_label,
     join_blocks,
@@ -35,36 +33,11 @@ from engine.king import NUM_DEALS, KingView
 from engine.king.rules import TRICKS_PER_DEAL
 
 
-def score_sheet(
-    view: KingView, seats: Sequence[SeatInfo], tr: Translator, rows: int | None = None
-) -> list[str]:
-    """The paper score sheet: a legend of the columns, then one row per finished deal and the totals.
-
-    Monospaced (``<pre>``) so the columns line up on a phone: about 25 characters wide for four players.
-    """
-    sheet = view.score_sheet if rows is None else view.score_sheet[:rows]
-    if not sheet:
-        return []
-    players = len(seats)
-    legend = " · ".join(f"{i + 1} {seat_name(seat, tr)}" for i, seat in enumerate(seats))
-    head = " " * SHEET_LABEL + "".join(f"{i + 1:>{SHEET_COLUMN}}" for i in range(players))
-    body = []
-    for deal_index, row in enumerate(sheet):
-        contract = contract_of(view, deal_index)
-        abbr = tr.t("king-abbr", contract=contract.value) if contract else tr.t("king-abbr-plus")
-        label = f"{deal_index + 1:>2} {abbr}"[:SHEET_LABEL].ljust(SHEET_LABEL)
-        body.append(label + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in row[:players]))
-    totals = [sum(row[p] for row in sheet) for p in range(players)]
-    body.append("Σ".ljust(SHEET_LABEL) + "".join(f"{signed(v):>{SHEET_COLUMN}}" for v in totals))
-    pre = "\n".join([head, *body])
-    return [tr.t("tally-title"), legend, f"<pre>{pre}</pre>"]
-
-
 def render_deal_end(
     table: TableInfo[KingView], tr: Translator, deal_number: int | None = None, *, personal: bool = False
 ) -> Rendered:
-    """A finished deal (the last one unless ``deal_number``, 1-based): its points and the sheet so far.
-    ``personal``: a player's own chat — the deal's last trick (the plays since one's own) and points, the
+    """A finished deal (the last one unless ``deal_number``, 1-based): its last trick and points (the sheet so
+    far is the picture beside it). ``personal``: a player's own chat — the deal's last trick (the plays since one's own) and points, the
     totals; the sheet is the group's."""
     view = table.view
     seats = table.seats
@@ -77,12 +50,9 @@ def render_deal_end(
             "\n".join([*_deal_block(view, index, seats, tr), *totals_line(view, seats, tr)]), None
         )
 
-    def build(_keep: int | None) -> str:
-        # The last deal's sheet comes with the party's results: no need to repeat it here.
-        sheet_lines = [] if view.is_terminal else score_sheet(view, seats, tr, index + 1)
-        return join_blocks([_deal_block(view, index, seats, tr), sheet_lines])
-
-    return Rendered(fit(build), keyboard([[rules_button(tr, KingSection.SCORING, table.game_id)]]))
+    # The score sheet's picture beside it carries the sheet: the deal is said here once.
+    text = "\n".join(_deal_block(view, index, seats, tr))
+    return Rendered(text, keyboard([[rules_button(tr, KingSection.SCORING, table.game_id)]]))
 
 
 def _deal_block(
@@ -119,8 +89,8 @@ def _deal_end_lines(view: KingView, index: int, seats: Sequence[SeatInfo], tr: T
 def render_party_end(
     table: TableInfo[KingView], tr: Translator, *, rematch: bool = True, personal: bool = False
 ) -> Rendered:
-    """One message for the party's end, the last deal's result folded in: the winner(s), that deal, the final
-    results by place (positive points − penalties) and the whole sheet. ``personal``: a player's own chat —
+    """One message for the party's end, below the final sheet's picture: the winner(s), the last deal's points,
+    the final results by place (positive points − penalties). ``personal``: a player's own chat —
     «Вы победили!» or «Вы на 2-м месте» first, the deal in short, no sheet (the group has it). ``rematch``:
     offer «🔁 Реванш» (where this reader may start one)."""
     view = table.view
@@ -145,7 +115,7 @@ def render_party_end(
                         count=outcome.scores[winner],
                     )
                 )
-        deal = _deal_block(view, len(sheet) - 1, seats, tr, short=personal) if sheet else []
+        deal = _deal_block(view, len(sheet) - 1, seats, tr, short=True) if sheet else []
         results = [tr.t("king-results-title")]
         for i in order:
             plus = sum(r[i] for r in sheet if r[i] > 0)
@@ -154,7 +124,7 @@ def render_party_end(
             results.append(
                 tr.t("king-result", name=seat_name(seats[i], tr), plus=plus, minus=minus, total=signed(total))
             )
-        return join_blocks([head, deal, results, [] if personal else score_sheet(view, seats, tr)])
+        return join_blocks([head, deal, results])  # the whole sheet is the final picture above it
 
     row = [rules_button(tr, KingSection.SCORING, table.game_id)]
     if rematch:

@@ -54,9 +54,6 @@ KingTable: TypeAlias = TableInfo[KingView]
 SUIT_ROWS: Final = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
 """The order of the suit rows of a hand and of the trump buttons: ♠ ♥ ♦ ♣."""
 
-SHEET_LABEL: Final = 5
-SHEET_COLUMN: Final = 5
-
 
 def signed(n: int) -> str:
     """A score as the sheet writes it: +6, −4, 0."""

@@ -1,5 +1,6 @@
-"""Кончинка results: the scoring of a finished deal and the end of the party (the winner, the crossed-out
-tally, the settlement), for the group and for each private chat."""
+"""Кончинка results: the scoring of a finished deal and the end of the party (the winner, the totals by
+place, the settlement), for the group and for each private chat: the score sheet's picture carries the
+crossed-out tally and the grid."""
 
 from __future__ import annotations
 
@@ -7,15 +8,14 @@ from collections.abc import Sequence
 
 from bot.callbacks import RematchCb
 from bot.games.konchinka.sections import KonchinkaSection
-from bot.games.konchinka.sheet import grid_lines
 from bot.games.konchinka.views import (
     KonchinkaTable,
     join_blocks,
     moves_since,
     rules_section_of,
     score_line,
-    tally_lines,
 )
+from bot.games.konchinka.words import total
 from bot.i18n import Translator
 from bot.views.common import (
     Rendered,
@@ -47,9 +47,9 @@ def _plus(n: int) -> str:
 def render_deal_end(
     table: KonchinkaTable, tr: Translator, deal_number: int | None = None, *, personal: bool = False
 ) -> Rendered:
-    """The scoring of a finished deal (the last one unless ``deal_number``) and the tally so far. ``personal``:
-    a player's own chat — each seat's points in one line, the deal's moves since the player's last one, the
-    score."""
+    """The scoring of a finished deal (the last one unless ``deal_number``): each seat's points, then why.
+    ``personal``: a player's own chat — each seat's points in one line, the deal's moves since the player's last
+    one, the score."""
     view = table.view
     score = _deal_score(view, deal_number)
     if score is None:
@@ -62,20 +62,13 @@ def render_deal_end(
         ]
         return Rendered("\n".join(line for line in lines if line), None)
 
-    def build(keep: int | None) -> str:
-        return join_blocks(
-            [
-                *_deal_blocks(score, table.seats, tr),
-                tally_lines(view, table.seats, tr, keep),
-                grid_lines(view, table.seats, tr),
-            ]
-        )
-
-    return Rendered(fit(build), keyboard([[rules_button(tr, KonchinkaSection.SCORING, table.game_id)]]))
+    # The score sheet's picture beside it carries the tally and the grid: said here once, in words.
+    text = "\n".join(_deal_lines(score, table.seats, tr))
+    return Rendered(text, keyboard([[rules_button(tr, KonchinkaSection.SCORING, table.game_id)]]))
 
 
-def _deal_blocks(score: DealScore, seats: Sequence[SeatInfo], tr: Translator) -> list[list[str]]:
-    """A deal's scoring: its title (and an early finish), then cards, clubs, кончинки and each one's points."""
+def _deal_lines(score: DealScore, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
+    """A deal's scoring: each one's points (and an early finish), then why — cards, clubs, кончинки."""
 
     def counts(values: Sequence[int]) -> str:
         return " · ".join(f"{seat_name(seat, tr)} {values[i]}" for i, seat in enumerate(seats))
@@ -85,10 +78,10 @@ def _deal_blocks(score: DealScore, seats: Sequence[SeatInfo], tr: Translator) ->
             return tr.t("deal-tie" if score.finished_early_by is None else "deal-not-secured")
         return tr.t("deal-award", name=name_of(seats, winner, tr), points=points)
 
-    head = [tr.t("deal-title", deal=score.deal_number)]
+    lines = [tr.t("deal-short", deal=score.deal_number, points=_points(score, seats, tr))]
     if score.finished_early_by is not None:
-        head.append(tr.t("deal-finished-early", name=name_of(seats, score.finished_early_by, tr)))
-    lines = [
+        lines.append(tr.t("deal-finished-early", name=name_of(seats, score.finished_early_by, tr)))
+    lines += [
         tr.t("deal-cards", counts=counts(score.cards), award=award(score.cards_winner, 2)),
         tr.t("deal-clubs", counts=counts(score.clubs), award=award(score.clubs_winner, 1)),
     ]
@@ -100,8 +93,7 @@ def _deal_blocks(score: DealScore, seats: Sequence[SeatInfo], tr: Translator) ->
         lines.append(tr.t("deal-konchinki", held=held, count=len(score.konchinki)))
     else:
         lines.append(tr.t("deal-no-konchinki"))
-    lines.append(tr.t("deal-points", points=_points(score, seats, tr)))
-    return [head, lines]
+    return lines
 
 
 def _points(score: DealScore, seats: Sequence[SeatInfo], tr: Translator) -> str:
@@ -124,8 +116,9 @@ def _tail(view: KonchinkaView, score: DealScore, seats: Sequence[SeatInfo], tr: 
 def render_party_end(
     table: KonchinkaTable, tr: Translator, *, rematch: bool = True, personal: bool = False
 ) -> Rendered:
-    """One message for the party's end, the last deal's scoring folded in: the winner, that deal, the
-    crossed-out tally by place and the settlement. ``personal``: a player's own chat — «Вы победили!» or «Вы на
+    """One message for the party's end, in a few lines below the final sheet's picture (which carries the
+    crossed-out tally and the grid): the winner, the totals by place, the last deal's points and the
+    settlement. ``personal``: a player's own chat — «Вы победили!» or «Вы на
     2-м месте» first, the deal in one line. ``rematch``: offer «🔁 Реванш» (only where this reader may start
     one)."""
     view = table.view
@@ -134,7 +127,7 @@ def render_party_end(
     last = view.deal_scores[-1] if view.deal_scores else None
     order = by_place(outcome.scores) if outcome is not None else list(range(len(seats)))
 
-    def build(keep: int | None) -> str:
+    def build(_keep: int | None) -> str:
         head = [tr.t("party-title")]
         mine = personal or table.solo  # a solo game's chat is its player's own
         me = view.player if mine and outcome is not None and 0 <= view.player < len(seats) else None
@@ -152,14 +145,17 @@ def render_party_end(
                         count=outcome.scores[winner],
                     )
                 )
+        if any(view.tally):  # the totals by place; the crossed-out tally and the grid are the final picture's
+            places = " · ".join(f"{seat_name(seats[i], tr)} {total(view, i)}" for i in order)
+            head.append(tr.t("party-places", scores=places))
         blocks = [head]
-        if last is not None and personal:
-            blocks.append([_short(last, table, tr), *_tail(view, last, seats, tr)])
-        elif last is not None:
-            blocks += _deal_blocks(last, seats, tr)  # with the early finish, if it ended the party
-        blocks.append(tally_lines(view, seats, tr, keep, order))
-        if not personal:
-            blocks.append(grid_lines(view, seats, tr))
+        if last is not None:
+            deal = [_short(last, table, tr)]
+            if personal:
+                deal += _tail(view, last, seats, tr)
+            elif last.finished_early_by is not None:
+                deal.append(tr.t("deal-finished-early", name=name_of(seats, last.finished_early_by, tr)))
+            blocks.append(deal)
         if outcome is not None and any(outcome.settlement):
             blocks.append(_settlement_lines(view, seats, outcome.settlement, tr))
         return join_blocks(blocks)

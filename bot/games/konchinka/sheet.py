@@ -1,13 +1,12 @@
-"""Кончинка's score sheet from the public part of a view: as a picture's data (a crossed-out column per player,
-each deal's small print) and as text (the per-deal grid: who got the cards, the clubs, the кончинки, each
-player's points, the totals)."""
+"""Кончинка's score sheet from the public part of a view, as a picture's data: a crossed-out column per player,
+each deal's small print."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.i18n import Translator
-from bot.views.common import SeatInfo, card, seat_name
+from bot.views.common import SeatInfo, card
 from bot.views.sheets import TallyDeal, TallySheet
 from bot.views.sheets.seats import picture_name
 from engine.konchinka import DealScore, KonchinkaView
@@ -71,44 +70,3 @@ def tally_sheet(
         winners=tuple(view.outcome.winners) if view.outcome is not None else (),
         winner_label=tr.t("sheet-winner"),
     )
-
-
-def _seats_of(winner: int | None) -> str:
-    return "—" if winner is None else str(winner + 1)
-
-
-def grid_lines(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> list[str]:
-    """The per-deal grid in monospace (``<pre>``): a row per deal — its number («!» if the party was finished in
-    it), who got +2 for the cards and +1 for the clubs (seat numbers, «—» for nobody), who held кончинки, each
-    seat's points in it — then each seat's total. About 29 characters wide for four players."""
-    scores = view.deal_scores
-    if not scores:
-        return []
-    players = len(seats)
-    legend = " · ".join(f"{i + 1} {seat_name(seat, tr)}" for i, seat in enumerate(seats))
-    head = (
-        f"{tr.t('sheet-col-deal'):>2} "
-        + f"{tr.t('sheet-col-cards'):>4}"
-        + " ♣"
-        + f"{tr.t('sheet-col-konchinki'):>4}"
-        + "".join(f"{i + 1:>4}" for i in range(players))
-    )
-    body = []
-    for score in scores:
-        mark = "!" if score.finished_early_by is not None else ""
-        held = "".join(str(h + 1) for h in sorted(score.konchinki.values()))
-        row = (
-            f"{score.deal_number:>2}{mark:<1}"
-            + f"{_seats_of(score.cards_winner):>4}"
-            + f"{_seats_of(score.clubs_winner):>2}"
-            + f"{held or '—':>4}"
-        )
-        body.append(row + "".join(f"{_plus(score.points[i]):>4}" for i in range(players)))
-    totals = scores[-1].totals
-    body.append("Σ".ljust(13) + "".join(f"{totals[i]:>4}" for i in range(players)))
-    pre = "\n".join([head, *body])
-    return [legend, f"<pre>{pre}</pre>", tr.t("sheet-grid-legend")]
-
-
-def _plus(n: int) -> str:
-    return f"+{n}" if n > 0 else str(n)

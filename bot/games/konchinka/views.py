@@ -31,7 +31,6 @@ from bot.views.common import (
     rules_button,
     seat_name,
     take_seat_row,
-    tally_line,
     time_note,
     turn_line,
     unplayable,
@@ -179,22 +178,6 @@ def _event_lines(table: KonchinkaTable, tr: Translator, limit: int, *, title: bo
     return [tr.t("table-moves"), *lines] if title else lines
 
 
-def tally_lines(
-    view: KonchinkaView,
-    seats: Sequence[SeatInfo],
-    tr: Translator,
-    keep: int | None,
-    order: Sequence[int] | None = None,
-) -> list[str]:
-    """«Запись:» and each seat's crossed-out totals, in seat order or in ``order`` (by place, at the end)."""
-    if not any(view.tally):
-        return []
-    lines = [tr.t("tally-title")]
-    for seat_index in order if order is not None else range(len(seats)):
-        lines.append(f"{seat_name(seats[seat_index], tr)}: {tally_line(view.tally[seat_index], keep)}")
-    return lines
-
-
 def score_line(view: KonchinkaView, seats: Sequence[SeatInfo], tr: Translator) -> str | None:
     if not any(view.tally):
         return None
@@ -226,9 +209,8 @@ def render_table(table: KonchinkaTable, tr: Translator) -> Rendered:
         return join_blocks(
             [
                 top,
-                _player_lines(table, tr),
+                _player_lines(table, tr, scores=True),  # the crossed-out tally is the sheet's picture
                 _event_lines(table, tr, GROUP_EVENTS),
-                tally_lines(view, table.seats, tr, keep),
             ]
         )
 

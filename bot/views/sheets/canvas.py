@@ -4,17 +4,20 @@ box (never past it: every string is measured and cut), a struck-through number, 
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
 from PIL import Image, ImageDraw
 
 from bot.views.sheets.model import Theme
-from bot.views.sheets.text import Font, fit_text, font
+from bot.views.sheets.text import Font, emoji_glyph, emoji_width, fit_text, font, runs, width, wrap
 
 WIDTH: Final = 720
 """Pixels across: a phone shows the picture at its full width without zooming out, and text stays large."""
 PAD: Final = 24
+LEGEND_SIZE: Final = 18
+"""The names written whole under a sheet, and a deal's small print: about 9 points at Telegram's preview size."""
 
 Color = tuple[int, int, int]
 Align = Literal["left", "center", "right"]
@@ -82,13 +85,34 @@ class Canvas:
         shown = fit_text(value, f, w, prefix)
         if not shown:
             return 0.0
-        drawn = f.getlength(shown)
+        drawn = width(shown, f)
         if align == "center":
             x += (w - drawn) / 2
         elif align == "right":
             x += w - drawn
-        self.draw.text((x, y), shown, font=f, fill=color)
+        self.write(x, y, shown, f, color)
         return drawn
+
+    def write(self, x: float, y: float, shown: str, f: Font, color: Color) -> None:
+        """A fitted string drawn from ``x``: its text in ``f``, its emoji in colour, as tall as the text."""
+        for emoji, run in runs(shown):
+            if not emoji:
+                self.draw.text((x, y), run, font=f, fill=color)
+                x += f.getlength(run)
+                continue
+            glyph = emoji_glyph(run, round(f.size))
+            self.image.paste(glyph, (round(x), round(y + f.size * 0.1)), glyph)
+            x += emoji_width(f)
+
+    def legend(self, y: float, lines: Sequence[Sequence[str]], f: Font, step: int) -> float:
+        """The names written whole under the sheet (:func:`legend_lines`), ``step`` pixels a line; the ``y``
+        below them."""
+        indent = width(_legend_prefix(1), f)
+        for name in lines:
+            for n, line in enumerate(name):
+                self.write(PAD + 4 + (indent if n else 0), y, line, f, self.palette.muted)
+                y += step
+        return y
 
     def line(self, x0: float, y0: float, x1: float, y1: float, color: Color, width: int = 1) -> None:
         self.draw.line([(x0, y0), (x1, y1)], fill=color, width=width)
@@ -107,6 +131,16 @@ class Canvas:
         out = io.BytesIO()
         self.image.save(out, format="PNG", compress_level=3)
         return out.getvalue()
+
+
+def _legend_prefix(seat: int) -> str:
+    return f"{seat} — "
+
+
+def legend_lines(names: Sequence[str], f: Font) -> list[list[str]]:
+    """Each name numbered as its column and wrapped to the picture's width: a name too long for its column is
+    written whole below the sheet, however long."""
+    return [wrap(name, f, WIDTH - 2 * PAD - 8, _legend_prefix(i + 1)) for i, name in enumerate(names)]
 
 
 def number(n: int, *, plus: bool = False) -> str:

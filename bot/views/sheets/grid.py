@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.views.sheets.canvas import PAD, RED_SUITS, WIDTH, Canvas, number
+from bot.views.sheets.canvas import LEGEND_SIZE, PAD, RED_SUITS, WIDTH, Canvas, legend_lines, number
 from bot.views.sheets.model import GridRow, GridSheet, Theme
 from bot.views.sheets.text import ELLIPSIS, fit_text, font
 
@@ -27,8 +27,11 @@ def draw_grid(sheet: GridSheet, theme: Theme) -> bytes:
     col = (WIDTH - PAD - CHECK_W - left) / players
     name_font = font(19, bold=True)
     cut = any(fit_text(name, name_font, col - 8).endswith(ELLIPSIS) for name in sheet.players)
-    legend = len(sheet.players) if cut else 0  # a name cut in its column is written whole below
-    height = TITLE_H + HEAD_H + ROW_H * len(rows) + TOTAL_H + FOOT_H + LEGEND_H * legend + PAD
+    legend_font = font(LEGEND_SIZE)
+    legend = legend_lines(sheet.players, legend_font) if cut else []  # a name cut in its column, whole below
+    height = (
+        TITLE_H + HEAD_H + ROW_H * len(rows) + TOTAL_H + FOOT_H + LEGEND_H * sum(len(n) for n in legend) + PAD
+    )
     c = Canvas(height, theme)
     p = c.palette
     title, subtitle = font(26, bold=True), font(17)
@@ -48,7 +51,7 @@ def draw_grid(sheet: GridSheet, theme: Theme) -> bytes:
             name_font,
             p.ink,
             "center",
-            f"{i + 1} " if legend else "",
+            f"{i + 1} " if cut else "",
         )
     y = top + HEAD_H
     c.line(PAD, y, WIDTH - PAD, y, p.ink, 2)
@@ -121,6 +124,5 @@ def draw_grid(sheet: GridSheet, theme: Theme) -> bytes:
             "right",
         )
     y += FOOT_H
-    for i, name in enumerate(sheet.players[:legend]):
-        c.text(PAD + 4, y + i * LEGEND_H, WIDTH - 2 * PAD - 8, name, font(16), p.muted, prefix=f"{i + 1} — ")
+    c.legend(y, legend, legend_font, LEGEND_H)
     return c.png()

@@ -6,16 +6,18 @@ from __future__ import annotations
 
 from typing import Final
 
-from bot.views.sheets.canvas import PAD, WIDTH, Canvas, number
+from bot.views.sheets.canvas import LEGEND_SIZE, PAD, WIDTH, Canvas, legend_lines, number
 from bot.views.sheets.model import TallyDeal, TallySheet, Theme
-from bot.views.sheets.text import ELLIPSIS, fit_text, font
+from bot.views.sheets.text import ELLIPSIS, fit_text, font, wrap
 
 GUTTER: Final = 40
 """The deal numbers' margin on the left."""
 TITLE_H: Final = 76
 HEAD_H: Final = 64
 ROW_H: Final = 42
-NOTE_H: Final = 22
+NOTE_H: Final = 24
+"""A line of a deal's small print: text of :data:`~bot.views.sheets.canvas.LEGEND_SIZE` pixels, wrapped, never
+cut."""
 FOOT_H: Final = 56
 LEGEND_H: Final = 24
 MAX_HEIGHT: Final = 1280
@@ -23,22 +25,26 @@ MAX_HEIGHT: Final = 1280
 reading, so the oldest deals' small print, then the oldest deals, make room for the newest."""
 
 
-def _fit_rows(sheet: TallySheet, room: int) -> tuple[list[TallyDeal], int, set[int]]:
-    """The deals drawn (the newest), how many older ones are left out (a «⋮» row stands for them), and the
-    indexes among those drawn whose small print fits, the newest first."""
+def _fit_rows(
+    sheet: TallySheet, notes: list[list[str]], room: int
+) -> tuple[list[TallyDeal], list[list[str]], int, set[int]]:
+    """The deals drawn (the newest) with their small print's lines, how many older ones are left out (a «⋮» row
+    stands for them), and the indexes among those drawn whose small print fits whole, the newest first."""
     deals = list(sheet.deals)
     skipped = 0
     if len(deals) * ROW_H > room:
         keep = max(1, room // ROW_H - 1)
         skipped = len(deals) - keep
         deals = deals[skipped:]
+        notes = notes[skipped:]
     left = room - ROW_H * (len(deals) + (1 if skipped else 0))
     noted: set[int] = set()
     for index in range(len(deals) - 1, -1, -1):
-        if deals[index].note and left >= NOTE_H:
+        need = NOTE_H * len(notes[index])
+        if deals[index].note and left >= need:
             noted.add(index)
-            left -= NOTE_H
-    return deals, skipped, noted
+            left -= need
+    return deals, notes, skipped, noted
 
 
 def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
@@ -46,15 +52,22 @@ def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
     col = (WIDTH - PAD - (PAD + GUTTER)) / players
     name_font = font(21, bold=True)
     cut = any(fit_text(name, name_font, col - 12).endswith(ELLIPSIS) for name in sheet.players)
-    legend = len(sheet.players) if cut else 0  # a name cut in its column is written whole below
-    frame = TITLE_H + HEAD_H + FOOT_H + LEGEND_H * legend + PAD
-    deals, skipped, noted = _fit_rows(sheet, MAX_HEIGHT - frame)
-    height = frame + ROW_H * (max(1, len(deals)) + (1 if skipped else 0)) + NOTE_H * len(noted)
+    legend_font = note_font = font(LEGEND_SIZE)
+    legend = legend_lines(sheet.players, legend_font) if cut else []  # a name cut in its column, whole below
+    frame = TITLE_H + HEAD_H + FOOT_H + LEGEND_H * sum(len(lines) for lines in legend) + PAD
+    note_w = WIDTH - PAD - (PAD + GUTTER) - 4
+    all_notes = [wrap(deal.note, note_font, note_w) if deal.note else [] for deal in sheet.deals]
+    deals, notes, skipped, noted = _fit_rows(sheet, all_notes, MAX_HEIGHT - frame)
+    height = (
+        frame
+        + ROW_H * (max(1, len(deals)) + (1 if skipped else 0))
+        + NOTE_H * sum(len(notes[d]) for d in noted)
+    )
     c = Canvas(height, theme)
     p = c.palette
     title, subtitle = font(26, bold=True), font(17)
     total_font, last_font = font(24), font(26, bold=True)
-    small, note_font = font(14), font(14)
+    small = font(14)
 
     c.text(PAD, PAD - 6, WIDTH - 2 * PAD, sheet.title, title, p.ink)
     c.text(PAD, PAD + 30, WIDTH - 2 * PAD, sheet.subtitle, subtitle, p.muted)
@@ -64,7 +77,7 @@ def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
     last = sheet.deals[-1].totals if sheet.deals else (0,) * players
     for i, name in enumerate(sheet.players):
         x = left + col * i
-        c.text(x + 6, top + 8, col - 12, name, name_font, p.ink, "center", f"{i + 1} " if legend else "")
+        c.text(x + 6, top + 8, col - 12, name, name_font, p.ink, "center", f"{i + 1} " if cut else "")
         if sheet.target:  # the line each column runs to: the total so far against the target
             bar_y = top + 42
             share = max(0.0, min(1.0, last[i] / sheet.target)) if i < len(last) else 0.0
@@ -111,8 +124,9 @@ def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
             c.line(left + col * i, y - 6, left + col * i, y + ROW_H, p.rule)
         y += ROW_H
         if d in noted:
-            c.text(left + 4, y - 6, WIDTH - PAD - left - 4, deal.note, note_font, p.muted)
-            y += NOTE_H
+            for line in notes[d]:
+                c.write(left + 4, y - 6, line, note_font, p.ink)
+                y += NOTE_H
     for i in range(players):
         c.line(left + col * i, top + 4, left + col * i, head_bottom, p.rule)
 
@@ -122,6 +136,5 @@ def draw_tally(sheet: TallySheet, theme: Theme) -> bytes:
             x = left + col * i
             c.text(x + 4, y + 12, col - 8, f"♛ {sheet.winner_label}", crown, p.accent, "center")
     y += FOOT_H
-    for i, name in enumerate(sheet.players[:legend]):
-        c.text(PAD + 4, y + i * LEGEND_H, WIDTH - 2 * PAD - 8, name, font(16), p.muted, prefix=f"{i + 1} — ")
+    c.legend(y, legend, legend_font, LEGEND_H)
     return c.png()

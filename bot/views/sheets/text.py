@@ -2,7 +2,8 @@
 
 A player's name can be anything Telegram allows: Cyrillic, Hebrew or Arabic (right to left), emoji, a hundred
 characters. :func:`fit_text` turns it into a string that fits a width in pixels and draws left to right the way
-a reader expects: characters the font lacks become one mark (□), invisible joiners and variation selectors go,
+a reader expects: emoji are kept (drawn from the colour emoji font, when the system has it), characters no
+font has become one mark (□), invisible joiners and variation selectors go,
 right-to-left runs are put in visual order (Arabic letters in their joined forms), and what does not fit ends
 with «…». Pillow's basic layout draws the result (the same bytes on every machine, with or without libraqm).
 """
@@ -14,15 +15,25 @@ import struct
 import unicodedata
 from functools import lru_cache
 from importlib.resources import files
+from pathlib import Path
 from typing import Final
 
-from PIL import ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR: Final = files("bot.views.sheets") / "fonts"
 REGULAR: Final = "DejaVuSans.ttf"
 BOLD: Final = "DejaVuSans-Bold.ttf"
 MISSING: Final = "□"
-"""Drawn in place of a character the font has no glyph for (most emoji)."""
+"""Drawn in place of a character no font has a glyph for."""
+EMOJI_FONTS: Final = ("/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",)
+"""Where the colour emoji font is looked for: Debian's fonts-noto-color-emoji (the Dockerfile installs it). A
+bitmap font (CBDT): Pillow draws it only at its own size, :data:`EMOJI_SIZE`, and the picture scales each glyph
+to the text beside it. Without it an emoji is drawn as :data:`MISSING`."""
+EMOJI_SIZE: Final = 109
+EMOJI_ASPECT: Final = 136 / 128
+"""An emoji glyph's width over its height in the font (136 × 128 pixels at :data:`EMOJI_SIZE`)."""
+SKIN_TONES: Final = range(0x1F3FB, 0x1F400)
+"""The skin tone modifiers: drawn alone they would be colour swatches beside the emoji they modify."""
 ELLIPSIS: Final = "…"
 _DROPPED: Final = frozenset({"Cf", "Mn", "Me", "Cc", "Cs", "Co", "Cn"})
 """Categories dropped from a name: format characters (joiners, direction marks), combining marks the basic
@@ -49,7 +60,68 @@ def _font_file(name: str) -> bytes:
 def covered() -> frozenset[int]:
     """The code points the regular font has glyphs for (its Unicode ``cmap``; the bold one covers the same
     scripts)."""
-    data = _font_file(REGULAR)
+    return _cmap(_font_file(REGULAR))
+
+
+@lru_cache(maxsize=1)
+def _emoji_file() -> str | None:
+    return next((path for path in EMOJI_FONTS if Path(path).is_file()), None)
+
+
+@lru_cache(maxsize=1)
+def emoji_covered() -> frozenset[int]:
+    """The code points the emoji font draws and the text font does not (none without the emoji font)."""
+    path = _emoji_file()
+    if path is None:
+        return frozenset()
+    points = _cmap(Path(path).read_bytes()) - covered()
+    return frozenset(p for p in points if p not in SKIN_TONES and p > 0x7F)
+
+
+@lru_cache(maxsize=1)
+def _drawable() -> frozenset[int]:
+    return covered() | emoji_covered()
+
+
+def is_emoji(ch: str) -> bool:
+    return ord(ch) in emoji_covered()
+
+
+@lru_cache(maxsize=1)
+def _emoji_font() -> Font:
+    path = _emoji_file()
+    assert path is not None
+    return ImageFont.truetype(path, EMOJI_SIZE, layout_engine=ImageFont.Layout.BASIC)
+
+
+def emoji_width(f: Font) -> int:
+    """The room an emoji takes beside text in font ``f``: its glyph scaled to the font's size, and a pixel."""
+    return round(f.size * EMOJI_ASPECT) + 1
+
+
+@lru_cache(maxsize=256)
+def emoji_glyph(ch: str, size: int) -> Image.Image:
+    """The colour glyph of ``ch`` (RGBA) as tall as text of ``size`` pixels."""
+    big = Image.new("RGBA", (round(EMOJI_SIZE * EMOJI_ASPECT * 1.1), round(EMOJI_SIZE * 1.1)), (0, 0, 0, 0))
+    ImageDraw.Draw(big).text((0, 0), ch, font=_emoji_font(), embedded_color=True)
+    box = (0, 0, round(EMOJI_SIZE * EMOJI_ASPECT * 1.0), round(EMOJI_SIZE * 1.0))
+    return big.crop(box).resize((round(size * EMOJI_ASPECT), size), Image.Resampling.LANCZOS)
+
+
+def runs(text: str) -> list[tuple[bool, str]]:
+    """``text`` split into runs of emoji (True) and of text (False), in order."""
+    out: list[tuple[bool, str]] = []
+    for ch in text:
+        emoji = is_emoji(ch)
+        if out and out[-1][0] == emoji and not emoji:
+            out[-1] = (False, out[-1][1] + ch)
+        else:
+            out.append((emoji, ch))
+    return out
+
+
+def _cmap(data: bytes) -> frozenset[int]:
+    """The code points of a font file's Unicode ``cmap`` (its format 12 subtable)."""
     (count,) = struct.unpack_from(">H", data, 4)
     tables = {}
     for i in range(count):
@@ -81,10 +153,10 @@ def _is_ltr(ch: str) -> bool:
 def clean(text: str) -> str:
     """One line of drawable characters: whitespace runs become one space, invisible and undrawable characters
     go, a character the font lacks becomes :data:`MISSING` (once for a run of them, as an emoji sequence is)."""
-    have = covered()
+    have = _drawable()
     out: list[str] = []
     for ch in " ".join(unicodedata.normalize("NFC", text).split()):
-        if unicodedata.category(ch) in _DROPPED:
+        if unicodedata.category(ch) in _DROPPED or ord(ch) in SKIN_TONES:
             continue
         if ord(ch) not in have:
             if not out or out[-1] != MISSING:
@@ -191,7 +263,10 @@ def _keep_numbers(reversed_run: str) -> str:
 
 
 def width(text: str, f: Font) -> float:
-    return f.getlength(text)
+    """How wide ``text`` is drawn in font ``f``, its emoji included."""
+    if emoji_covered().isdisjoint(map(ord, text)):
+        return f.getlength(text)
+    return sum(emoji_width(f) if emoji else f.getlength(run) for emoji, run in runs(text))
 
 
 def fit_text(text: str, f: Font, max_width: float, prefix: str = "") -> str:
@@ -209,3 +284,28 @@ def fit_text(text: str, f: Font, max_width: float, prefix: str = "") -> str:
         else:
             high = mid - 1
     return prefix + visual(line[:low].rstrip() + ELLIPSIS) if low else ""
+
+
+def wrap(text: str, f: Font, max_width: float, prefix: str = "") -> list[str]:
+    """``text`` cleaned and broken into lines of at most ``max_width`` pixels in font ``f``, at spaces (a word
+    longer than a line is broken inside it), each line in visual order; nothing is left out. ``prefix`` stands
+    before the first line, and the others are indented as far."""
+    indent = width(prefix, f)
+    room = max_width - indent
+    lines: list[str] = []
+    line = ""
+    for word in clean(text).split(" "):
+        candidate = f"{line} {word}" if line else word
+        if width(visual(candidate), f) <= room:
+            line = candidate
+            continue
+        if line:
+            lines.append(line)
+        line = word
+        while width(visual(line), f) > room and len(line) > 1:
+            cut = next(n for n in range(len(line) - 1, 0, -1) if width(visual(line[:n]), f) <= room or n == 1)
+            lines.append(line[:cut])
+            line = line[cut:]
+    if line or not lines:
+        lines.append(line)
+    return [prefix + visual(lines[0]), *(visual(rest) for rest in lines[1:])]

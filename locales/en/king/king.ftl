@@ -20,16 +20,6 @@ king-contract-short = { $contract ->
     [king] king
    *[eralash] eralash
 }
-king-abbr = { $contract ->
-    [tricks] Tr
-    [jacks] Ja
-    [queens] Qu
-    [hearts] He
-    [last2] L2
-    [king] Kh
-   *[eralash] Er
-}
-king-abbr-plus = +
 king-positive = trump deal { $n }/{ $total }
 king-wait-trump = ⏳ Waiting for trump — { $name } chooses
 king-trump = trump <b>{ $suit }</b> (chosen by { $name })

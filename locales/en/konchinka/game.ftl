@@ -80,7 +80,6 @@ answer-cannot-finish = You can't finish yet: { $secured ->
 
 ## Konchinka: a deal's results, the settlement, the statistics
 
-deal-title = <b>Deal { $deal } is over</b>
 deal-finished-early = 🏁 { $name } finishes the game mid-deal: only { $name } scores for this deal — the points already secured; the others get nothing.
 deal-tie = a tie — nobody
 deal-not-secured = not secured — nobody
@@ -92,7 +91,6 @@ deal-konchinki = 🎯 { $count ->
    *[other] Konchinki: { $held } (+1 each)
 }
 deal-no-konchinki = 🎯 Nobody took a konchinka
-deal-points = Points this deal: { $points }
 deal-short = <b>Deal { $deal } is over:</b> { $points }
 
 settle-title-points = Settlement on points — what each lacked to { $target }:
@@ -160,10 +158,6 @@ sheet-note-cards = cards { $counts }
 sheet-note-clubs = ♣ { $counts }
 sheet-note-konchinki = konchinki: { $held }
 sheet-note-finish = finished by { $name }
-sheet-col-deal = D
-sheet-col-cards = Crd
-sheet-col-konchinki = Kon
-sheet-grid-legend = Crd — who got +2 for cards, ♣ — +1 for clubs, Kon — who held konchinki; ! — the game was finished in that deal.
 
 history-lay = { $card } to the table
 history-capture = { $card } takes { $cards }

@@ -20,16 +20,6 @@ king-contract-short = { $contract ->
     [king] кинг
    *[eralash] ералаш
 }
-king-abbr = { $contract ->
-    [tricks] Вз
-    [jacks] Ма
-    [queens] Де
-    [hearts] Че
-    [last2] 2П
-    [king] Ки
-   *[eralash] Ер
-}
-king-abbr-plus = +
 king-positive = отыгрыш { $n }/{ $total }
 king-wait-trump = ⏳ Ждём козыря — назначает { $name }
 king-trump = козырь <b>{ $suit }</b> (назначил { $name })

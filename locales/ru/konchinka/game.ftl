@@ -108,7 +108,6 @@ answer-cannot-finish = Прикончить пока нельзя: обеспе�
 
 ## Кончинка: итоги раздачи, расчёт, статистика
 
-deal-title = <b>Раздача { $deal } окончена</b>
 deal-finished-early = 🏁 { $name } приканчивает партию посреди раздачи. За эту раздачу { $name } получает обеспеченные очки, остальные — ничего.
 deal-tie = поровну — никому
 deal-not-secured = не обеспечено — никому
@@ -120,7 +119,6 @@ deal-konchinki = 🎯 { $count ->
    *[other] Кончинки: { $held } (по +1)
 }
 deal-no-konchinki = 🎯 Кончинки никто не взял
-deal-points = Очки за раздачу: { $points }
 deal-short = <b>Раздача { $deal } окончена:</b> { $points }
 
 settle-title-points = Расчёт по очкам — кто сколько недобрал до { $target }:
@@ -193,10 +191,6 @@ sheet-note-cards = карты { $counts }
 sheet-note-clubs = ♣ { $counts }
 sheet-note-konchinki = кончинки: { $held }
 sheet-note-finish = прикончил(а): { $name }
-sheet-col-deal = Р
-sheet-col-cards = Кар
-sheet-col-konchinki = Кон
-sheet-grid-legend = Кар — кому +2 за карты, ♣ — кому +1 за трефы, Кон — у кого кончинки; ! — партию прикончили в этой раздаче.
 
 history-lay = { $card } на стол
 history-capture = { $card } берёт { $cards }
