@@ -13,6 +13,13 @@ if ! command -v chromium > /dev/null; then
     $as_root apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends chromium > /dev/null
 fi
+# The score sheets draw names' emoji from the distribution's colour emoji font, as the Dockerfile installs it
+# (bot/views/sheets/text.py: EMOJI_FONTS); the picture tests that check them need it.
+if [ ! -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ]; then
+    $as_root apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends fonts-noto-color-emoji \
+        > /dev/null
+fi
 # promtool checks the alert rules and runs their unit tests (tests/bot/test_alerts.py): the distribution ships it in
 # its prometheus package, which also brings a Prometheus server and, under systemd, starts it; the server installed
 # here only for its promtool is stopped and disabled again.
