@@ -176,6 +176,11 @@ def test_the_trick_answer_gives_both_parts() -> None:
         "points": penalty,
         "plus": POINTS_PER_TRICK,
         "eralash": penalty,
+        "total": Contract.NO_TRICKS.total,
+        "count": 0,
+        "each": 0,
+        "sum": 0,
+        "positive": "no",
     }
     text = answer_line(found.answer, RU)
     assert (
@@ -257,3 +262,31 @@ def test_the_answers_of_a_variant_name_it() -> None:
         ).sections[0]
         == K.POINTS
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "item", "count", "positive"),
+    [
+        ("в круге взяток взял 3 взятки, сколько мне", "trick", 3, False),
+        ("взял взятку с двумя мальчиками скок", "jack", 2, False),
+        ("забрал четыре дамы сколько штрафа", "queen", 4, False),
+        ("в червях взял все червы", "heart", 8, False),
+        ("взял 5 взяток в отыгрыше", "trick", 5, True),
+    ],
+)
+def test_a_counted_penalty_is_multiplied_by_the_engines_price(
+    query: str, item: str, count: int, positive: bool
+) -> None:
+    """«взял 3 взятки» — the answer's first words are what that many cost: the count times the engine's price
+    (the seeds' arithmetic a player does at the table), and the deal's whole."""
+    found = lookup(LIB, query, GameContext("king", {}))
+    assert found.answer is not None and found.answer.args["item"] == item
+    contract = {"trick": Contract.NO_TRICKS, "jack": Contract.NO_JACKS, "queen": Contract.NO_QUEENS}.get(
+        item, Contract.NO_HEARTS
+    )
+    each = (
+        POINTS_PER_TRICK if positive else max(p for p in (*CARD_PENALTY[contract], *TRICK_PENALTY[contract]))
+    )
+    line = answer_line(found.answer, RU)
+    assert f"{count} × {each} = {count * each} " in line
+    assert (f"Всего в этой раздаче {contract.total}." in line) is not positive

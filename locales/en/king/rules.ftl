@@ -88,7 +88,22 @@ rules-example-forced = In { $contract } { $leads ->
 
 ## King: direct answers — a line above the section when a question has a short answer
 
-rules-answer-king-value = { $item ->
+rules-answer-king-value = { $count ->
+    [0] {""}
+   *[other] { $positive ->
+        [yes] { $count } { $count ->
+            [one] trick
+           *[other] tricks
+        } of a trump deal: { $count } × { $each } = { $sum } { $sum ->
+            [one] point
+           *[other] points
+        }.{" "}
+       *[no] { $count } × { $each } = { $sum } { $sum ->
+            [one] penalty point
+           *[other] penalty points
+        }.{" "}
+    }
+}{ $item ->
     [king] The king of hearts costs
     [jack] Each jack costs
     [queen] Each queen costs
@@ -108,6 +123,12 @@ rules-answer-king-value = { $item ->
         [one] point
        *[other] points
     }.
+}{ $positive ->
+    [yes] {""}
+   *[no] { $item ->
+        [king] {""}
+       *[other] {" "}The whole deal: { $total }.
+    }
 }
 rules-answer-king-dealt = Everyone gets { $hand } { $hand ->
     [one] card

@@ -94,7 +94,25 @@ rules-example-forced = В раздаче { $contract } { $leads ->
 
 ## Кинг: прямые ответы — строка над разделом, когда у вопроса есть короткий ответ
 
-rules-answer-king-value = { $item ->
+rules-answer-king-value = { $count ->
+    [0] {""}
+   *[other] { $positive ->
+        [yes] За { $count } { $count ->
+            [one] взятку
+            [few] взятки
+           *[many] взяток
+        } отыгрыша: { $count } × { $each } = { $sum } { $sum ->
+            [one] очко
+            [few] очка
+           *[many] очков
+        }.{" "}
+       *[no] { $count } × { $each } = { $sum } { $sum ->
+            [one] штрафное очко
+            [few] штрафных очка
+           *[many] штрафных очков
+        }.{" "}
+    }
+}{ $item ->
     [king] Кинг (К♥) —
     [jack] Каждый валет (мальчик) —
     [queen] Каждая дама (девочка) —
@@ -116,6 +134,12 @@ rules-answer-king-value = { $item ->
         [few] очка
        *[many] очков
     }.
+}{ $positive ->
+    [yes] {""}
+   *[no] { $item ->
+        [king] {""}
+       *[other] {" "}Всего в этой раздаче { $total }.
+    }
 }
 rules-answer-king-dealt = Каждому сдают по { $hand } { $hand ->
     [one] карте
