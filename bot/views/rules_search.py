@@ -45,7 +45,10 @@ from rapidfuzz import fuzz, process
 from bot.views.rules_words import CAPTURE_WORDS, CARD_NUMBERS, SUIT_STEMS, TOTAL_WORDS
 
 MAX_WORDS: Final = 12
-"""Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""
+"""Words that carry meaning looked at in a query: a question is a few words; a pasted page must not cost the bot
+a second. Stop-words do not count («привет всем, подскажите, после того как…» still reaches its question)."""
+MAX_TYPED: Final = 3 * MAX_WORDS
+"""Words of any kind read at most."""
 
 FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0}
 FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75}
@@ -241,6 +244,18 @@ def words_of(text: str) -> list[Word]:
     return [word_of(w) for w in _WORD.findall(text)]
 
 
+def _first_meaningful(words: Sequence[Word], most: int) -> list[Word]:
+    """``words`` up to the ``most``-th one that is no stop-word."""
+    out: list[Word] = []
+    meaningful = 0
+    for word in words:
+        meaningful += not word.is_stop
+        if meaningful > most:
+            break
+        out.append(word)
+    return out
+
+
 def numbers_as_cards(words: Sequence[Word]) -> list[Word]:
     """``words`` with each number from 1 to 10 read as a card where the question is about taking cards and not
     about points («десяткой взять 3+3+4» — threes and a four; «играть до 15», «7 треф» — numbers)."""
@@ -393,7 +408,7 @@ class RulesIndex:
 
     def read(self, query: str) -> Question:
         """The query's words (at most :data:`MAX_WORDS`) and what each stands for in the index."""
-        typed = words_of(query)[:MAX_WORDS]
+        typed = _first_meaningful(words_of(query)[:MAX_TYPED], MAX_WORDS)
         counts = tuple(
             int(w.raw) if w.raw.isdigit() else COUNT_WORDS.get(w.raw, COUNT_WORDS.get(w.lemma, 0))
             for w, after in zip(typed, [*typed[1:], None], strict=False)

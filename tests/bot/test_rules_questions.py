@@ -16,7 +16,14 @@ from bot.views.rules import GameContext
 from bot.views.rules_lookup import answer_line, find_sections, lookup, render_inline, render_rules_answer
 from bot.views.rules_search import is_dictionary_word, words_of
 from engine.cards import Card, Rank, Suit
-from engine.king.rules import CARD_PENALTY, NUM_DEALS, POINTS_PER_TRICK, TRICK_PENALTY, Contract
+from engine.king.rules import (
+    CARD_PENALTY,
+    DEFAULT_ORDER,
+    NUM_DEALS,
+    POINTS_PER_TRICK,
+    TRICK_PENALTY,
+    Contract,
+)
 from engine.konchinka.rules import HAND_SIZE, TABLE_SIZE, VALUE, Variant
 from tests.bot.rules_queries import ALL, GROUP_CASES, QUESTIONS
 
@@ -290,3 +297,31 @@ def test_a_counted_penalty_is_multiplied_by_the_engines_price(
     line = answer_line(found.answer, RU)
     assert f"{count} × {each} = {count * each} " in line
     assert (f"Всего в этой раздаче {contract.total}." in line) is not positive
+
+
+@pytest.mark.parametrize(
+    "query", ["третий круг какой", "какой круг идёт после мальчиков", "ералаш это какой круг по счёту"]
+)
+def test_the_seeds_rounds_are_answered_with_the_engines_order(query: str) -> None:
+    """The seeds' «круг» (a deal «не брать»): a question of which round is which gets their order, numbered, as
+    the engine plays them, in the «не брать» section."""
+    found = lookup(LIB, query, GameContext("king", {}))
+    assert found.answer is not None and found.sections[0] == G.NEGATIVE
+    line = answer_line(found.answer, RU)
+    short = translator(Locale.RU)
+    names = [short.t("king-contract-short", contract=str(c)) for c in DEFAULT_ORDER]
+    places = [line.find(f"{n}-й — {name}") for n, name in enumerate(names, 1)]
+    assert -1 not in places and places == sorted(places), (line, names)
+
+
+def test_a_long_question_is_read_past_its_greeting() -> None:
+    """Stop-words do not use up the words read: the question's own words after a greeting still count."""
+    query = "добрый вечер всем, подскажите пожалуйста, а вот если у нас с вами так вышло что я взял две последние, штраф какой"
+    found = lookup(LIB, query, GameContext("king", {}))
+    assert found.answer is not None and found.answer.args["item"] == "last2"
+
+
+def test_who_deals_next_is_the_left_neighbour() -> None:
+    found = lookup(LIB, "после того как круг сыграли, сдаёт тот же или следующий?", GameContext("king", {}))
+    assert found.answer is not None and found.sections[0] == G.BASICS
+    assert "соседу слева" in answer_line(found.answer, RU)

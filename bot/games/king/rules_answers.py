@@ -190,6 +190,26 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     ),
     DirectAnswer("king-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
     DirectAnswer(
+        "king-rounds",
+        (S.NEGATIVE,),
+        (
+            "круг; порядок; очередность",
+            "какой; порядок; после; следующий; менять; поменять; счет; первый; второй; третий; четвертый; "
+            "пятый; шестой; седьмой; order; after; next",
+        ),
+        no_facts,
+        avoid="отыгрыш; козырь; сдавать; сдача; сдающий",
+    ),
+    DirectAnswer(
+        "king-first-dealer",
+        (S.BASICS,),
+        (
+            "сдавать; сдать; сдача; сдающий; deal; dealer",
+            "следующий; переходить; дальше; потом; после; next; then; after",
+        ),
+        no_facts,
+    ),
+    DirectAnswer(
         "king-trick-winner",
         (S.BASICS,),
         (

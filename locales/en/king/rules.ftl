@@ -148,6 +148,7 @@ rules-answer-king-players = Exactly { $players } { $players ->
 }; bot players fill the empty seats.
 rules-answer-king-hearts-lead = In “no hearts”, “no king of hearts” and the eralash you may lead hearts only when you hold no other suit; in the other deals you may.
 rules-answer-king-first = In the negative deals the dealer's left neighbour leads first, in the trump deals the player who named trump; after that, whoever took the trick leads.
+rules-answer-king-rounds = The “no” deals usually go: 1st no tricks, 2nd no jacks, 3rd no queens, 4th no hearts, 5th no last two tricks, 6th no king of hearts, 7th the eralash; then 8 trump deals. Another order is agreed before the game starts (in the settings).
 rules-answer-king-first-dealer = The first dealer is drawn by lot; in the negative deals the deal passes to the left, and in the trump deals the player who named trump deals the next one.
 rules-answer-king-trick-winner = The highest card of the led suit takes the trick, or the highest trump if a trump was played; whoever took it leads next.
 rules-answer-king-deal-points = { $deal ->
