@@ -323,5 +323,30 @@ def test_a_long_question_is_read_past_its_greeting() -> None:
 
 def test_who_deals_next_is_the_left_neighbour() -> None:
     found = lookup(LIB, "после того как круг сыграли, сдаёт тот же или следующий?", GameContext("king", {}))
-    assert found.answer is not None and found.sections[0] == G.BASICS
+    assert found.answer is not None and found.sections[0] in (G.BASICS, G.TRUMP)  # both tell who deals
     assert "соседу слева" in answer_line(found.answer, RU)
+
+
+@pytest.mark.parametrize("locale", [Locale.RU, Locale.EN])
+def test_the_negative_deals_short_text_states_the_engines_prices(locale: Locale) -> None:
+    """The «не брать» section's first lines (what a group sees) carry each deal's price, and they are the
+    engine's, in the engine's order."""
+    tr = translator(locale)
+    text = LIB.section(G.NEGATIVE).text(tr, short=True)
+    prices = [int(n) for n in re.findall(r"\((?:по )?(\d+)", text)]
+    expected = [
+        max((*CARD_PENALTY[c], *TRICK_PENALTY[c])) if c is not Contract.NO_KING else c.total
+        for c in DEFAULT_ORDER
+        if c is not Contract.ERALASH
+    ]
+    assert prices == expected, text
+    assert text.startswith(f"{len(DEFAULT_ORDER)} ")
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [("в палках чей первый ход", "konchinka-first"), ("чей первый ход в кинге", "king-first")],
+)
+def test_whose_first_move_is_who_moves_first(query: str, key: str) -> None:
+    found = lookup(LIB, query)
+    assert found.answer is not None and found.answer.key == key

@@ -179,7 +179,11 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "king-first",
         (S.BASICS, S.TRUMP),
-        ("кто; who", "первый; first; начинать; start", "ходить; заходить; ход; lead; move; go; play"),
+        (
+            "кто; who; чей; whose",
+            "первый; first; начинать; start",
+            "ходить; заходить; ход; lead; move; go; play",
+        ),
         no_facts,
     ),
     DirectAnswer(
@@ -202,7 +206,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     ),
     DirectAnswer(
         "king-first-dealer",
-        (S.BASICS,),
+        (S.BASICS, S.TRUMP),
         (
             "сдавать; сдать; сдача; сдающий; deal; dealer",
             "следующий; переходить; дальше; потом; после; next; then; after",

@@ -160,7 +160,11 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "konchinka-first",
         (S.BASICS,),
-        ("кто; who", "первый; first; начинать; start", "ходить; ход; move; go; play; начинать; start"),
+        (
+            "кто; who; чей; whose",
+            "первый; first; начинать; start",
+            "ходить; ход; move; go; play; начинать; start",
+        ),
         no_facts,
     ),
     DirectAnswer("konchinka-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),

@@ -50,7 +50,7 @@ rules-king-scoring =
     A player's result is their part-two points minus penalties; the four results always add up to 0. At the end the bot shows the table of all 15 deals.
 
 rules-short-king = Four players, a 32-card deck, 15 deals of 8 tricks: 7 negative deals, then 8 with trumps. You must follow suit; the highest card of the led suit wins, or the highest trump.
-rules-short-king-negative = Seven deals without trumps: no tricks, no jacks, no queens, no hearts, not the last two tricks, not the king of hearts; in the seventh, the eralash, all of them are penalised at once. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit; in “king” and “eralash” the king of hearts goes at the first chance.
+rules-short-king-negative = 7 deals without trumps: no tricks (2 a trick), no jacks (4 each), no queens (4 each), no hearts (2 each), not the last two tricks (8 each), not the king of hearts (16); in the 7th, the eralash, all of them are penalised at once. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit; in “king” and “eralash” the king of hearts goes at the first chance.
 rules-short-king-trump = The player to the dealer's right names trump after seeing their first three cards, or says “the last card” — then trump is the suit of their eighth card. If you can't follow suit you must trump if you can; each trick is worth 3 points.
 rules-short-king-scoring = Penalties: a trick 2, a jack 4, a queen 4, a heart 2, each of the last two tricks 8, the king of hearts 16; eralash — all together, 96. Part two: 3 points a trick. A result is part two minus penalties; the four add up to 0.
 
