@@ -350,3 +350,12 @@ def test_the_negative_deals_short_text_states_the_engines_prices(locale: Locale)
 def test_whose_first_move_is_who_moves_first(query: str, key: str) -> None:
     found = lookup(LIB, query)
     assert found.answer is not None and found.answer.key == key
+
+
+@pytest.mark.parametrize(("score", "target"), [(7, 15), (3, 21)])
+def test_a_losers_score_in_the_question_is_what_the_answer_settles(score: int, target: int) -> None:
+    """«у меня 7, сколько я должен» — the settlement's example is the asker's own score: target minus it."""
+    chat = GameContext("konchinka", {"variant": "classic", "target": target, "settlement": "points"})
+    found = lookup(LIB, f"у меня {score} очков, сколько я должен отдать", chat)
+    assert found.answer is not None and found.answer.key == "konchinka-settlement"
+    assert f"у кого {score}, тот отдаёт {target - score}." in answer_line(found.answer, RU)

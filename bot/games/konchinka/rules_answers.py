@@ -70,7 +70,8 @@ def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
     target = _target(ctx)
     settlement = str(ctx.option("settlement", Settlement.POINTS.value)) if ctx.options is not None else "any"
     stake = ctx.option("stake", 1)
-    example = max(0, target - 5)
+    # the example: the loser's score the question says («у меня 7, сколько отдаю»), else one 5 short
+    example = next((n for n in question.counts if 0 <= n < target), max(0, target - 5))
     return {
         "settlement": settlement,
         "target": target,
