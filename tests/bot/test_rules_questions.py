@@ -359,3 +359,14 @@ def test_a_losers_score_in_the_question_is_what_the_answer_settles(score: int, t
     found = lookup(LIB, f"у меня {score} очков, сколько я должен отдать", chat)
     assert found.answer is not None and found.answer.key == "konchinka-settlement"
     assert f"у кого {score}, тот отдаёт {target - score}." in answer_line(found.answer, RU)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["при раздаче на стол открылись две семёрки, что делать", "сдающий положил на стол валета, так можно?"],
+)
+def test_a_jack_or_a_pair_on_the_opening_table_goes_into_the_deck(query: str) -> None:
+    """The seeds' rule of the opening table (the engine's deal puts such a card back at the deck's middle)."""
+    found = lookup(LIB, query, GameContext("konchinka", {"variant": "classic"}))
+    assert found.answer is not None and found.answer.key == "konchinka-opening-table"
+    assert "в середину колоды" in answer_line(found.answer, RU) and found.sections[0] == K.BASICS

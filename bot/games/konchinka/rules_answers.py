@@ -170,6 +170,18 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     ),
     DirectAnswer("konchinka-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
     DirectAnswer(
+        "konchinka-opening-table",
+        (S.BASICS,),
+        (
+            "раздача; расклад; раскладка; сдавать; сдающий; сдатчик; открыть; открыться; выйти; выпасть; "
+            "заменить; замена; deal; dealer; dealt",
+            "стол; table",
+            "валет; пара; одинаковый; два; две; оба; опять; jack; pair; same",
+        ),
+        no_facts,
+        avoid="брать; взять; забрать; забирать; бить; take; capture",
+    ),
+    DirectAnswer(
         "konchinka-finish-when",
         (S.EARLY_FINISH,),
         ("когда; when; можно; can; условие", "прикончить; finish"),
