@@ -370,3 +370,9 @@ def test_a_jack_or_a_pair_on_the_opening_table_goes_into_the_deck(query: str) ->
     found = lookup(LIB, query, GameContext("konchinka", {"variant": "classic"}))
     assert found.answer is not None and found.answer.key == "konchinka-opening-table"
     assert "в середину колоды" in answer_line(found.answer, RU) and found.sections[0] == K.BASICS
+
+
+def test_how_many_times_they_deal_is_the_number_of_deals() -> None:
+    found = lookup(LIB, "сколько раз за партию сдают", GameContext("king", {}))
+    assert found.answer is not None and found.answer.key == "king-deals"
+    assert f"В партии {NUM_DEALS} раздач" in answer_line(found.answer, RU)

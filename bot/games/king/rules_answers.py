@@ -167,7 +167,13 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _dealt,
         avoid="за; больше; most; for",
     ),
-    DirectAnswer("king-deals", (S.BASICS,), ("=раздач; =deals; =кругов", HOW_MANY), _deals),
+    DirectAnswer(
+        "king-deals",
+        (S.BASICS,),
+        ("=раздач; =deals; =кругов; сдавать", HOW_MANY),
+        _deals,
+        avoid="карта; card",
+    ),
     DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(
@@ -232,7 +238,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             "сколько; скока; всего; максимум; очко; total; how many; points",
         ),
         _deal_points,
-        avoid="взятка; валет; дама; =кинга; черва; trick",
+        avoid="взятка; валет; дама; =кинга; черва; trick; сдавать",
     ),
     DirectAnswer("turn-time", (S.BASICS,), TIME_WORDS, turn_time),
 )
