@@ -45,7 +45,10 @@ from rapidfuzz import fuzz, process
 from bot.views.rules_words import CAPTURE_WORDS, CARD_NUMBERS, SUIT_STEMS, TOTAL_WORDS
 
 MAX_WORDS: Final = 12
-"""Words of a query looked at: a question is a few words; a pasted page must not cost the bot a second."""
+"""Words that carry meaning looked at in a query: a question is a few words; a pasted page must not cost the bot
+a second. Stop-words do not count («привет всем, подскажите, после того как…» still reaches its question)."""
+MAX_TYPED: Final = 3 * MAX_WORDS
+"""Words of any kind read at most."""
 
 FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0}
 FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75}
@@ -111,6 +114,15 @@ COMMON_WORDS: Final = frozenset({"играть", "игра", "play", "game"})
 может играть» asks about players, not about playing)."""
 COMMON_WEIGHT: Final = 0.3
 
+COUNT_WORDS: Final = {
+    "один": 1, "одна": 1, "два": 2, "две": 2, "оба": 2, "обе": 2, "три": 3, "четыре": 4, "пять": 5,
+    "шесть": 6, "семь": 7, "восемь": 8, "все": -1, "всех": -1, "всеми": -1, "all": -1, "both": 2,
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+}  # fmt: skip
+"""Numbers said as words (their dictionary forms: «тремя» → «три»); -1 is «все» (as typed: «всего» is «in
+all», not a count)."""
+ALL: Final = -1
+
 Counts: TypeAlias = dict[str, float]
 """A field's terms and how often each occurs (a word of a search phrase counts a part)."""
 
@@ -143,6 +155,9 @@ class Question:
     index terms)."""
     lean: str | None = None
     """The game the query's words lean to when it names none (see :mod:`bot.views.rules_marks`)."""
+    counts: tuple[int, ...] = ()
+    """The numbers the query says, in order, as digits or words («3 взятки», «с тремя дамами»), and
+    :data:`ALL` for «все» («взял все червы»): what a direct answer may count with."""
 
     def has(self, entry: str) -> bool:
         """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
@@ -227,6 +242,18 @@ def is_dictionary_word(text: str) -> bool:
 
 def words_of(text: str) -> list[Word]:
     return [word_of(w) for w in _WORD.findall(text)]
+
+
+def _first_meaningful(words: Sequence[Word], most: int) -> list[Word]:
+    """``words`` up to the ``most``-th one that is no stop-word."""
+    out: list[Word] = []
+    meaningful = 0
+    for word in words:
+        meaningful += not word.is_stop
+        if meaningful > most:
+            break
+        out.append(word)
+    return out
 
 
 def numbers_as_cards(words: Sequence[Word]) -> list[Word]:
@@ -381,7 +408,15 @@ class RulesIndex:
 
     def read(self, query: str) -> Question:
         """The query's words (at most :data:`MAX_WORDS`) and what each stands for in the index."""
-        words = numbers_as_cards(words_of(query)[:MAX_WORDS])
+        typed = _first_meaningful(words_of(query)[:MAX_TYPED], MAX_WORDS)
+        counts = tuple(
+            int(w.raw) if w.raw.isdigit() else COUNT_WORDS.get(w.raw, COUNT_WORDS.get(w.lemma, 0))
+            for w, after in zip(typed, [*typed[1:], None], strict=False)
+            if (w.raw.isdigit() and len(w.raw) <= 3)
+            or (w.raw in COUNT_WORDS and after is not None and not after.is_stop)
+            or (w.lemma in COUNT_WORDS and COUNT_WORDS[w.lemma] != ALL)
+        )  # «все червы», not «штраф за всё или…»
+        words = numbers_as_cards(typed)
         resolved: list[Word] = []
         term_weights: list[dict[str, float]] = []
         content: list[frozenset[str]] = []
@@ -412,6 +447,7 @@ class RulesIndex:
             tuple(phrases_of(resolved, gap=1)),
             self.named_game(words),
             tuple(content),
+            counts=counts,
         )
 
     def search(

@@ -10,7 +10,12 @@ comma-separated) a right direct answer must hold. A question asked in «any» ch
 three times: in a private chat, in a Кончинка chat and in a Кинг chat; in a game's chat a question that fits both
 games (AMBIGUOUS) expects that game's section.
 
-    .venv/bin/python -m tests.bot.rules_scoring [file …]     # the score in each chat, and every miss
+    .venv/bin/python -m tests.bot.rules_scoring [--half even|odd] [file …]   # the score in each chat, every miss
+
+``--half``: every other question (the 0th, 2nd… or the 1st, 3rd… of a file): tune on one, check on the other.
+
+Where two sections of a game both answer a kind of question, either is right (:data:`CONVENTIONS`): the same
+rule applies to every file, the held-out half too.
 """
 
 from __future__ import annotations
@@ -40,6 +45,15 @@ GAME_NAME: Final = re.compile(
 )
 """A question that names its game as the game («в кинге», «кончинка: …», «палки»), not as a card («взял кинга»,
 «кончинки — это какие карты»)."""
+CONVENTIONS: Final = (
+    ("g", "gn", re.compile(r"круг|порядк|после", re.IGNORECASE)),
+    ("gn", "gs", re.compile(r"штраф|ск[оа]к|скольк|очк|\d", re.IGNORECASE)),
+)
+"""Кинг's sections that both answer a question of a kind: the order of the deals «не брать» («круги»: «Кинг:
+раздача и ход» names the seven and the eight, «раздачи „не брать“» lists them in order, says the order is agreed
+beforehand and what the seeds' «круг» is); the price of a penalty (the «не брать» section says what each deal
+penalises, «очки» its price, and the direct answer states the number). Either way round, for a question whose
+words are of that kind."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +83,10 @@ def read_questions(path: Path) -> tuple[Question, ...]:
         seed = rest[0] if rest else ""
         facts = tuple(t.strip() for t in rest[1].split(",") if t.strip()) if len(rest) > 1 else ()
         expected = tuple(s.strip() for s in re.split("[|,]", sections) if s.strip())
+        for one, other, words in CONVENTIONS:
+            if words.search(query):
+                also = {one: other, other: one}
+                expected = tuple(dict.fromkeys(x for s in expected for x in (s, also.get(s, s))))
         out.append(Question(query, chat, expected, seed, facts, ambiguous))
     return tuple(out)
 
@@ -200,11 +218,17 @@ def report(scores: dict[str, Score]) -> str:
     return "\n".join(lines)
 
 
-def main(paths: Sequence[str]) -> None:
+def main(args: Sequence[str]) -> None:
     library = rules_library()
-    for path in paths or [str(TUNE_FILE)]:
-        print(f"== {path}")
-        print(report(score(library, read_questions(Path(path)))))
+    half = None
+    if args[:1] == ["--half"]:
+        half, args = args[1], args[2:]
+    for path in args or [str(TUNE_FILE)]:
+        questions = read_questions(Path(path))
+        if half is not None:
+            questions = questions[("even", "odd").index(half) :: 2]
+        print(f"== {path}" + (f" ({half} half)" if half else ""))
+        print(report(score(library, questions)))
 
 
 if __name__ == "__main__":

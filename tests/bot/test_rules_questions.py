@@ -16,7 +16,14 @@ from bot.views.rules import GameContext
 from bot.views.rules_lookup import answer_line, find_sections, lookup, render_inline, render_rules_answer
 from bot.views.rules_search import is_dictionary_word, words_of
 from engine.cards import Card, Rank, Suit
-from engine.king.rules import CARD_PENALTY, NUM_DEALS, POINTS_PER_TRICK, TRICK_PENALTY, Contract
+from engine.king.rules import (
+    CARD_PENALTY,
+    DEFAULT_ORDER,
+    NUM_DEALS,
+    POINTS_PER_TRICK,
+    TRICK_PENALTY,
+    Contract,
+)
 from engine.konchinka.rules import HAND_SIZE, TABLE_SIZE, VALUE, Variant
 from tests.bot.rules_queries import ALL, GROUP_CASES, QUESTIONS
 
@@ -176,6 +183,11 @@ def test_the_trick_answer_gives_both_parts() -> None:
         "points": penalty,
         "plus": POINTS_PER_TRICK,
         "eralash": penalty,
+        "total": Contract.NO_TRICKS.total,
+        "count": 0,
+        "each": 0,
+        "sum": 0,
+        "positive": "no",
     }
     text = answer_line(found.answer, RU)
     assert (
@@ -257,3 +269,110 @@ def test_the_answers_of_a_variant_name_it() -> None:
         ).sections[0]
         == K.POINTS
     )
+
+
+@pytest.mark.parametrize(
+    ("query", "item", "count", "positive"),
+    [
+        ("в круге взяток взял 3 взятки, сколько мне", "trick", 3, False),
+        ("взял взятку с двумя мальчиками скок", "jack", 2, False),
+        ("забрал четыре дамы сколько штрафа", "queen", 4, False),
+        ("в червях взял все червы", "heart", 8, False),
+        ("взял 5 взяток в отыгрыше", "trick", 5, True),
+    ],
+)
+def test_a_counted_penalty_is_multiplied_by_the_engines_price(
+    query: str, item: str, count: int, positive: bool
+) -> None:
+    """«взял 3 взятки» — the answer's first words are what that many cost: the count times the engine's price
+    (the seeds' arithmetic a player does at the table), and the deal's whole."""
+    found = lookup(LIB, query, GameContext("king", {}))
+    assert found.answer is not None and found.answer.args["item"] == item
+    contract = {"trick": Contract.NO_TRICKS, "jack": Contract.NO_JACKS, "queen": Contract.NO_QUEENS}.get(
+        item, Contract.NO_HEARTS
+    )
+    each = (
+        POINTS_PER_TRICK if positive else max(p for p in (*CARD_PENALTY[contract], *TRICK_PENALTY[contract]))
+    )
+    line = answer_line(found.answer, RU)
+    assert f"{count} × {each} = {count * each} " in line
+    assert (f"Всего в этой раздаче {contract.total}." in line) is not positive
+
+
+@pytest.mark.parametrize(
+    "query", ["третий круг какой", "какой круг идёт после мальчиков", "ералаш это какой круг по счёту"]
+)
+def test_the_seeds_rounds_are_answered_with_the_engines_order(query: str) -> None:
+    """The seeds' «круг» (a deal «не брать»): a question of which round is which gets their order, numbered, as
+    the engine plays them, in the «не брать» section."""
+    found = lookup(LIB, query, GameContext("king", {}))
+    assert found.answer is not None and found.sections[0] == G.NEGATIVE
+    line = answer_line(found.answer, RU)
+    short = translator(Locale.RU)
+    names = [short.t("king-contract-short", contract=str(c)) for c in DEFAULT_ORDER]
+    places = [line.find(f"{n}-й — {name}") for n, name in enumerate(names, 1)]
+    assert -1 not in places and places == sorted(places), (line, names)
+
+
+def test_a_long_question_is_read_past_its_greeting() -> None:
+    """Stop-words do not use up the words read: the question's own words after a greeting still count."""
+    query = "добрый вечер всем, подскажите пожалуйста, а вот если у нас с вами так вышло что я взял две последние, штраф какой"
+    found = lookup(LIB, query, GameContext("king", {}))
+    assert found.answer is not None and found.answer.args["item"] == "last2"
+
+
+def test_who_deals_next_is_the_left_neighbour() -> None:
+    found = lookup(LIB, "после того как круг сыграли, сдаёт тот же или следующий?", GameContext("king", {}))
+    assert found.answer is not None and found.sections[0] in (G.BASICS, G.TRUMP)  # both tell who deals
+    assert "соседу слева" in answer_line(found.answer, RU)
+
+
+@pytest.mark.parametrize("locale", [Locale.RU, Locale.EN])
+def test_the_negative_deals_short_text_states_the_engines_prices(locale: Locale) -> None:
+    """The «не брать» section's first lines (what a group sees) carry each deal's price, and they are the
+    engine's, in the engine's order."""
+    tr = translator(locale)
+    text = LIB.section(G.NEGATIVE).text(tr, short=True)
+    prices = [int(n) for n in re.findall(r"\((?:по )?(\d+)", text)]
+    expected = [
+        max((*CARD_PENALTY[c], *TRICK_PENALTY[c])) if c is not Contract.NO_KING else c.total
+        for c in DEFAULT_ORDER
+        if c is not Contract.ERALASH
+    ]
+    assert prices == expected, text
+    assert text.startswith(f"{len(DEFAULT_ORDER)} ")
+
+
+@pytest.mark.parametrize(
+    ("query", "key"),
+    [("в палках чей первый ход", "konchinka-first"), ("чей первый ход в кинге", "king-first")],
+)
+def test_whose_first_move_is_who_moves_first(query: str, key: str) -> None:
+    found = lookup(LIB, query)
+    assert found.answer is not None and found.answer.key == key
+
+
+@pytest.mark.parametrize(("score", "target"), [(7, 15), (3, 21)])
+def test_a_losers_score_in_the_question_is_what_the_answer_settles(score: int, target: int) -> None:
+    """«у меня 7, сколько я должен» — the settlement's example is the asker's own score: target minus it."""
+    chat = GameContext("konchinka", {"variant": "classic", "target": target, "settlement": "points"})
+    found = lookup(LIB, f"у меня {score} очков, сколько я должен отдать", chat)
+    assert found.answer is not None and found.answer.key == "konchinka-settlement"
+    assert f"у кого {score}, тот отдаёт {target - score}." in answer_line(found.answer, RU)
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["при раздаче на стол открылись две семёрки, что делать", "сдающий положил на стол валета, так можно?"],
+)
+def test_a_jack_or_a_pair_on_the_opening_table_goes_into_the_deck(query: str) -> None:
+    """The seeds' rule of the opening table (the engine's deal puts such a card back at the deck's middle)."""
+    found = lookup(LIB, query, GameContext("konchinka", {"variant": "classic"}))
+    assert found.answer is not None and found.answer.key == "konchinka-opening-table"
+    assert "в середину колоды" in answer_line(found.answer, RU) and found.sections[0] == K.BASICS
+
+
+def test_how_many_times_they_deal_is_the_number_of_deals() -> None:
+    found = lookup(LIB, "сколько раз за партию сдают", GameContext("king", {}))
+    assert found.answer is not None and found.answer.key == "king-deals"
+    assert f"В партии {NUM_DEALS} раздач" in answer_line(found.answer, RU)

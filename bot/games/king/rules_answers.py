@@ -7,7 +7,7 @@ from typing import Final
 
 from bot.games.king.sections import KingSection as S
 from bot.views.rules_answers import AnswerContext, Args, DirectAnswer, first_named, no_facts, turn_time
-from bot.views.rules_search import Question
+from bot.views.rules_search import ALL, Question
 from bot.views.rules_words import FIRST_DEALER_WORDS, HOW_MANY, PLAYERS_WORDS, TIME_WORDS, VALUE_WORDS
 from engine.cards import Card, Rank, Suit
 from engine.king.rules import (
@@ -23,7 +23,7 @@ from engine.king.rules import (
 )
 
 PENALTY_ITEMS: Final[tuple[tuple[str, str], ...]] = (
-    ("king", "=кинга; =кингу; кинг червей; король червей; к♥; king of hearts"),
+    ("king", "=кинга; кинг червей; король червей; к♥; king of hearts"),
     (
         "last2",
         "последние две; две последние; двух последних; последняя взятка; взятка последний; =последних; "
@@ -34,7 +34,19 @@ PENALTY_ITEMS: Final[tuple[tuple[str, str], ...]] = (
     ("heart", "черва; червь; черви; червы; heart; hearts"),
     ("trick", "взятка; trick"),
 )
-"""What a penalty is for, and what people call it (first match wins: «кинг червей» is the king)."""
+"""What a penalty is for, and what people call it (first match wins: «кинг червей» is the king; «по кингу»,
+«в кинге» name the game, not the card)."""
+
+ITEM_CONTRACTS: Final = {
+    "trick": Contract.NO_TRICKS,
+    "last2": Contract.NO_LAST_TWO,
+    "jack": Contract.NO_JACKS,
+    "queen": Contract.NO_QUEENS,
+    "heart": Contract.NO_HEARTS,
+    "king": Contract.NO_KING,
+}
+"""The deal «не брать» that penalises each item."""
+POSITIVE_WORDS: Final = "отыгрыш; плюсовой; плюс; positive"
 
 PENALTY_CARDS: Final = {
     "king": Card(Rank.KING, Suit.HEARTS),
@@ -46,23 +58,49 @@ PENALTY_CARDS: Final = {
 
 
 def _value(question: Question, ctx: AnswerContext) -> Args | None:
+    """What a penalty item costs, in its deal and in «ералаш», and the deal's whole; with a count of them in the
+    question («взял 3 взятки», «все червы»), what that many cost: from the engine's penalty tables."""
     item = first_named(question, PENALTY_ITEMS)
     if item is None:
         return None
     eralash = Contract.ERALASH
+    own = ITEM_CONTRACTS[item]
     if item in ("trick", "last2"):
-        own = Contract.NO_TRICKS if item == "trick" else Contract.NO_LAST_TWO
         points = TRICK_PENALTY[own][-1] if item == "last2" else TRICK_PENALTY[own][0]
-        return {"item": item, "points": points, "plus": POINTS_PER_TRICK, "eralash": points}
-    card = PENALTY_CARDS[item]
-    points = max(CARD_PENALTY[c][card.index] for c in Contract if c is not eralash)
-    # in «ералаш» a card costs all it costs anywhere: K♥ is also a heart
-    return {
+        eralash_points = points
+        most = sum(1 for p in TRICK_PENALTY[own] if p)
+    else:
+        card = PENALTY_CARDS[item]
+        points = max(CARD_PENALTY[c][card.index] for c in Contract if c is not eralash)
+        # in «ералаш» a card costs all it costs anywhere: K♥ is also a heart
+        eralash_points = CARD_PENALTY[eralash][card.index]
+        most = sum(1 for p in CARD_PENALTY[own] if p)
+    args: Args = {
         "item": item,
         "points": points,
         "plus": POINTS_PER_TRICK,
-        "eralash": CARD_PENALTY[eralash][card.index],
+        "eralash": eralash_points,
+        "total": own.total,
+        "count": 0,
+        "each": 0,
+        "sum": 0,
+        "positive": "no",
     }
+    count = next((c for c in question.counts if c == ALL or 1 < c <= most), None)
+    if count is not None and most > 1:
+        count = most if count == ALL else count
+        if item == "trick" and any(question.has(w) for w in POSITIVE_WORDS.split("; ")):
+            args.update(count=count, each=POINTS_PER_TRICK, sum=count * POINTS_PER_TRICK, positive="yes")
+        else:
+            args.update(count=count, each=points, sum=count * points, positive="no")
+    return args
+
+
+def _counted(question: Question, ctx: AnswerContext) -> Args | None:
+    """What a number of penalty items cost («взял 3 червы»): the answer only where the question counts what
+    someone took («можно ли взять две взятки за ход» asks another thing)."""
+    args = _value(question, ctx)
+    return args if args is not None and args["count"] else None
 
 
 DEAL_ITEMS: Final[tuple[tuple[str, str], ...]] = (
@@ -110,6 +148,15 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _value,
     ),
     DirectAnswer(
+        "king-value",
+        (S.SCORING,),
+        (
+            "; ".join(words for _, words in PENALTY_ITEMS),
+            "=взял; =взяла; =забрал; =забрала; =собрал; =собрала; took",
+        ),
+        _counted,
+    ),
+    DirectAnswer(
         "king-dealt",
         (S.BASICS,),
         (
@@ -120,7 +167,13 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _dealt,
         avoid="за; больше; most; for",
     ),
-    DirectAnswer("king-deals", (S.BASICS,), ("=раздач; =deals; =кругов", HOW_MANY), _deals),
+    DirectAnswer(
+        "king-deals",
+        (S.BASICS,),
+        ("=раздач; =deals; =кругов; сдавать", HOW_MANY),
+        _deals,
+        avoid="карта; card",
+    ),
     DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(
@@ -132,7 +185,11 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "king-first",
         (S.BASICS, S.TRUMP),
-        ("кто; who", "первый; first; начинать; start", "ходить; заходить; ход; lead; move; go; play"),
+        (
+            "кто; who; чей; whose",
+            "первый; first; начинать; start",
+            "ходить; заходить; ход; lead; move; go; play",
+        ),
         no_facts,
     ),
     DirectAnswer(
@@ -142,6 +199,26 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         no_facts,
     ),
     DirectAnswer("king-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
+    DirectAnswer(
+        "king-rounds",
+        (S.NEGATIVE,),
+        (
+            "круг; порядок; очередность",
+            "какой; порядок; после; следующий; менять; поменять; счет; первый; второй; третий; четвертый; "
+            "пятый; шестой; седьмой; order; after; next",
+        ),
+        no_facts,
+        avoid="отыгрыш; козырь; сдавать; сдача; сдающий",
+    ),
+    DirectAnswer(
+        "king-first-dealer",
+        (S.BASICS, S.TRUMP),
+        (
+            "сдавать; сдать; сдача; сдающий; deal; dealer",
+            "следующий; переходить; дальше; потом; после; next; then; after",
+        ),
+        no_facts,
+    ),
     DirectAnswer(
         "king-trick-winner",
         (S.BASICS,),
@@ -161,7 +238,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             "сколько; скока; всего; максимум; очко; total; how many; points",
         ),
         _deal_points,
-        avoid="взятка; валет; дама; =кинга; черва; trick",
+        avoid="взятка; валет; дама; =кинга; черва; trick; сдавать",
     ),
     DirectAnswer("turn-time", (S.BASICS,), TIME_WORDS, turn_time),
 )

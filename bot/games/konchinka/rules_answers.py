@@ -70,7 +70,8 @@ def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
     target = _target(ctx)
     settlement = str(ctx.option("settlement", Settlement.POINTS.value)) if ctx.options is not None else "any"
     stake = ctx.option("stake", 1)
-    example = max(0, target - 5)
+    # the example: the loser's score the question says («у меня 7, сколько отдаю»), else one 5 short
+    example = next((n for n in question.counts if 0 <= n < target), max(0, target - 5))
     return {
         "settlement": settlement,
         "target": target,
@@ -160,10 +161,26 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "konchinka-first",
         (S.BASICS,),
-        ("кто; who", "первый; first; начинать; start", "ходить; ход; move; go; play; начинать; start"),
+        (
+            "кто; who; чей; whose",
+            "первый; first; начинать; start",
+            "ходить; ход; move; go; play; начинать; start",
+        ),
         no_facts,
     ),
     DirectAnswer("konchinka-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
+    DirectAnswer(
+        "konchinka-opening-table",
+        (S.BASICS,),
+        (
+            "раздача; расклад; раскладка; сдавать; сдающий; сдатчик; открыть; открыться; выйти; выпасть; "
+            "заменить; замена; deal; dealer; dealt",
+            "стол; table",
+            "валет; пара; одинаковый; два; две; оба; опять; jack; pair; same",
+        ),
+        no_facts,
+        avoid="брать; взять; забрать; забирать; бить; take; capture",
+    ),
     DirectAnswer(
         "konchinka-finish-when",
         (S.EARLY_FINISH,),

@@ -50,7 +50,7 @@ rules-king-scoring =
     A player's result is their part-two points minus penalties; the four results always add up to 0. At the end the bot shows the table of all 15 deals.
 
 rules-short-king = Four players, a 32-card deck, 15 deals of 8 tricks: 7 negative deals, then 8 with trumps. You must follow suit; the highest card of the led suit wins, or the highest trump.
-rules-short-king-negative = Seven deals without trumps: no tricks, no jacks, no queens, no hearts, not the last two tricks, not the king of hearts; in the seventh, the eralash, all of them are penalised at once. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit; in “king” and “eralash” the king of hearts goes at the first chance.
+rules-short-king-negative = 7 deals without trumps: no tricks (2 a trick), no jacks (4 each), no queens (4 each), no hearts (2 each), not the last two tricks (8 each), not the king of hearts (16); in the 7th, the eralash, all of them are penalised at once. In “hearts”, “king” and “eralash” you may not lead hearts while holding another suit; in “king” and “eralash” the king of hearts goes at the first chance.
 rules-short-king-trump = The player to the dealer's right names trump after seeing their first three cards, or says “the last card” — then trump is the suit of their eighth card. If you can't follow suit you must trump if you can; each trick is worth 3 points.
 rules-short-king-scoring = Penalties: a trick 2, a jack 4, a queen 4, a heart 2, each of the last two tricks 8, the king of hearts 16; eralash — all together, 96. Part two: 3 points a trick. A result is part two minus penalties; the four add up to 0.
 
@@ -88,7 +88,22 @@ rules-example-forced = In { $contract } { $leads ->
 
 ## King: direct answers — a line above the section when a question has a short answer
 
-rules-answer-king-value = { $item ->
+rules-answer-king-value = { $count ->
+    [0] {""}
+   *[other] { $positive ->
+        [yes] { $count } { $count ->
+            [one] trick
+           *[other] tricks
+        } of a trump deal: { $count } × { $each } = { $sum } { $sum ->
+            [one] point
+           *[other] points
+        }.{" "}
+       *[no] { $count } × { $each } = { $sum } { $sum ->
+            [one] penalty point
+           *[other] penalty points
+        }.{" "}
+    }
+}{ $item ->
     [king] The king of hearts costs
     [jack] Each jack costs
     [queen] Each queen costs
@@ -108,6 +123,12 @@ rules-answer-king-value = { $item ->
         [one] point
        *[other] points
     }.
+}{ $positive ->
+    [yes] {""}
+   *[no] { $item ->
+        [king] {""}
+       *[other] {" "}The whole deal: { $total }.
+    }
 }
 rules-answer-king-dealt = Everyone gets { $hand } { $hand ->
     [one] card
@@ -127,6 +148,7 @@ rules-answer-king-players = Exactly { $players } { $players ->
 }; bot players fill the empty seats.
 rules-answer-king-hearts-lead = In “no hearts”, “no king of hearts” and the eralash you may lead hearts only when you hold no other suit; in the other deals you may.
 rules-answer-king-first = In the negative deals the dealer's left neighbour leads first, in the trump deals the player who named trump; after that, whoever took the trick leads.
+rules-answer-king-rounds = The “no” deals usually go: 1st no tricks, 2nd no jacks, 3rd no queens, 4th no hearts, 5th no last two tricks, 6th no king of hearts, 7th the eralash; then 8 trump deals. Another order is agreed before the game starts (in the settings).
 rules-answer-king-first-dealer = The first dealer is drawn by lot; in the negative deals the deal passes to the left, and in the trump deals the player who named trump deals the next one.
 rules-answer-king-trick-winner = The highest card of the led suit takes the trick, or the highest trump if a trump was played; whoever took it leads next.
 rules-answer-king-deal-points = { $deal ->

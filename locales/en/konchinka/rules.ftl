@@ -241,6 +241,7 @@ rules-answer-konchinka-no-winner = Then the next deal is played: the game goes o
     [one] point
    *[other] points
 }.
+rules-answer-konchinka-opening-table = No jack and no second card of a rank goes on the table when dealing: the dealer puts such a card into the middle of the deck and turns up the next one, until the table holds 4 fitting cards.
 rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
 rules-answer-konchinka-finish-when = { $allowed ->
     [no] Early finishing is switched off in this game's settings.
