@@ -100,36 +100,32 @@ def scratch() -> Iterator[Scratch]:
         shutil.rmtree(root, ignore_errors=True)
 
 
+PERSON = {"NAME": "cardbot tests", "EMAIL": "tests@cardbot.invalid"}
+"""Who the snapshot's commit says made it (a machine without a git identity can make it too)."""
+
+
 def snapshot(into: Path) -> Path:
     """A bare repository holding this checkout's tracked files as they are now (committed or not)."""
-    # ``git stash create`` refreshes the index under its lock: on a copy of the index, so that another test's git
-    # at the same moment (a refresh of its own) cannot make it fail with «index.lock: File exists».
-    index = Path(
-        subprocess.run(
-            ["git", "rev-parse", "--path-format=absolute", "--git-path", "index"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
+    # A commit of the tracked files as they are, made through an index of its own (``git stash create`` refreshes
+    # the checkout's index under its lock, and failed now and then beside another test's git).
+    who = {f"GIT_{role}_{part}": value for role in ("AUTHOR", "COMMITTER") for part, value in PERSON.items()}
+    env = {**os.environ, **who, "GIT_INDEX_FILE": str(into / "index")}
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=ROOT, capture_output=True, text=True, check=True, env=env
         ).stdout.strip()
-    )
-    private = into / "index"
-    shutil.copyfile(index, private)
-    tree = (
-        subprocess.run(
-            ["git", "stash", "create"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "GIT_INDEX_FILE": str(private)},
-        ).stdout.strip()
-        or "HEAD"
-    )
+
+    git("read-tree", "HEAD")
+    git("add", "--update")
+    commit = git("commit-tree", git("write-tree"), "-p", "HEAD", "-m", "the checkout as it is")
     bare = into / "cardbot.git"
     subprocess.run(["git", "init", "-q", "--bare", str(bare)], check=True)
     subprocess.run(
-        ["git", "push", "-q", str(bare), f"{tree}:refs/heads/main"], cwd=ROOT, capture_output=True, check=True
+        ["git", "push", "-q", str(bare), f"{commit}:refs/heads/main"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
     )
     subprocess.run(["git", "-C", str(bare), "symbolic-ref", "HEAD", "refs/heads/main"], check=True)
     return bare
