@@ -367,7 +367,7 @@ async def test_a_card_with_one_move_plays_on_its_tap_and_the_finish_says_why_and
     assert answer.answered and not answer.text
     await tg.wait_for(lambda: "Прикончить партию?" in message.text, what="the question")
     assert plain(message.text).split("\n")[-1] == f"🏁 Прикончить партию? {reason} — и партия ваша."
-    assert [b.text for b in message.flat_buttons][:2] == ["🏁 Да, прикончить!", "← Другая карта"]
+    assert [b.text for b in message.flat_buttons][:2] == ["🏁 Да, прикончить!", "← Не приканчивать"]
     assert (await game_row(running, game)).version == current
     await mover.press(message, "🏁 Да, прикончить!")
     await tg.wait_for(lambda: has_rematch(group.visible_messages()), what="the party's end")

@@ -583,7 +583,7 @@ def test_finish_button_says_why_and_asks_once() -> None:
     assert asked.text.endswith(f"→ {len(held)} — и партия ваша.")
     yes = MoveCb.unpack(by_text(asked, "🏁 Да, прикончить!").callback_data or "")
     assert isinstance(view.legal_actions[yes.index], Finish)
-    assert by_text(asked, "← Другая карта")
+    assert by_text(asked, "← Не приканчивать")
     english = render_private(info, EN, FINISH)
     assert "🏁 <b>Finish the game?</b> " in english.text and by_text(english, "🏁 Yes, finish it!")
 

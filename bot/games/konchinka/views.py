@@ -339,7 +339,8 @@ def _hand_rows(
 ) -> list[Sequence[InlineKeyboardButton]]:
     """A card that can do one thing plays on its tap; a card with two or three moves (a capture or two, and the
     table) shows each as a button below the hand's row (one tap each); a card with more moves (marked «…»
-    beforehand) and «🏁 Прикончить!» open a choice of what it does, with «← Другая карта» to undo the tap."""
+    beforehand) and «🏁 Прикончить!» open a choice of what it does, with «← Другая карта» (or «← Не приканчивать»)
+    to undo the tap."""
     view = table.view
     version = view.version
     game = table.game_id
@@ -348,7 +349,8 @@ def _hand_rows(
         for index, action in _picked_actions(view, selected):
             label = tr.t("btn-finish-yes") if isinstance(action, Finish) else action_label(action, view, tr)
             rows.append([button(label, MoveCb(game=game, version=version, index=index).pack())])
-        rows.append([button(tr.t("btn-other-card"), BackCb(game=game, version=version).pack())])
+        back = "btn-not-finish" if isinstance(selected, Finish) else "btn-other-card"
+        rows.append([button(tr.t(back), BackCb(game=game, version=version).pack())])
         return rows
     spelled = _spelled(table, tr)
     card_row = []
