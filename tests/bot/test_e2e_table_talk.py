@@ -201,7 +201,7 @@ SEAT_TEXTS = {
 }
 
 
-LAST_MOVE = {"ru": "Последний его ход за вас: ", "en": "Its last move for you: "}
+LAST_MOVE = {"ru": "Последний ход бота за вас: ", "en": "The bot’s last move for you: "}
 
 
 def seat_cards(state: KonchinkaState, seat: int, tr: Translator) -> list[str]:
@@ -257,6 +257,7 @@ async def test_your_own_chat_hears_the_timer_and_the_bot_and_the_seat_comes_back
     assert back_button in [b.text for b in hand.flat_buttons]
     last = hand.text.split(waiting + "\n", 1)[1].splitlines()[0]
     assert last.startswith(LAST_MOVE[lang]) and cards[1] in last, hand.text
+    assert "Борис" not in last, "his own hand tells him his move, not «Борис кладёт …»"
 
     # One tap in his own chat takes the seat back; the hand stops saying a bot plays for him, and his chat says
     # what the bot played for him meanwhile.

@@ -106,11 +106,26 @@ def _in_words(
     return texts
 
 
-def last_own_move(events: Sequence[Event], player: int, seats: Sequence[SeatInfo], tr: Translator) -> str:
-    """``player``'s own last move among ``events`` (one deal's), in words; "" before their first."""
+def last_own_move(events: Sequence[Event], player: int, tr: Translator) -> str:
+    """``player``'s own last move among ``events`` (one deal's), in words without a name, as their own hand says
+    it to them («4♣ на стол», «7♠ берёт 3♥ + 4♣»); "" before their first."""
     own = [e for e in events if e.player == player and e.kind is not EventKind.LEFTOVERS]
-    told = _in_words(own, seats, tr, False, last=1)
-    return told[-1] if told else ""
+    for event in reversed(own):
+        if event.kind is EventKind.FINISH:
+            return tr.t("hint-move-finish")
+        if event.card is None:
+            continue
+        if event.kind is EventKind.LAY:
+            return tr.t("btn-card-lay", card=card(event.card, tr))
+        if event.kind is EventKind.CAPTURE:
+            return tr.t(
+                "btn-card-capture",
+                card=card(event.card, tr),
+                cards=" + ".join(card(c, tr) for c in event.taken),
+            )
+        if event.kind is EventKind.SWEEP:
+            return tr.t("btn-card-sweep", card=card(event.card, tr), count=len(event.taken))
+    return ""
 
 
 def moves_since(
@@ -407,7 +422,7 @@ def _deal_line(table: KonchinkaTable, tr: Translator) -> str:
 def _waiting_text(table: KonchinkaTable, tr: Translator) -> str:
     """A group game's hand while others move: nothing another's move changes, so no edit until one's own does."""
     view, seats = table.view, table.seats
-    last = last_own_move(view.recent_events, view.player, seats, tr)
+    last = last_own_move(view.recent_events, view.player, tr)
     lines = [
         _deal_line(table, tr),
         score_line(view, seats, tr),
