@@ -33,6 +33,7 @@ notice-abandoned = 💤 This game is closed: nobody has moved in { $days } { $da
 notice-cancelled = ✖️ The game was cancelled.
 
 answer-stale = This move has already been made.
+answer-old-deal = This message is from an earlier deal — your cards are in the latest one.
 answer-not-your-turn = It's { $name }'s move now.
 answer-game-over = The game is already over.
 answer-not-in-hand = You don't have that card.

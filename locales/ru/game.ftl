@@ -35,6 +35,7 @@ notice-abandoned = 💤 Партия закрыта: в ней не было х�
 notice-cancelled = ✖️ Партия отменена.
 
 answer-stale = Этот ход уже сделан.
+answer-old-deal = Это сообщение из прошлой раздачи — ваши карты в последнем сообщении.
 answer-not-your-turn = Сейчас ходит { $name }.
 answer-game-over = Партия уже окончена.
 answer-not-in-hand = Этой карты у вас нет.
