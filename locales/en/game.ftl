@@ -97,4 +97,5 @@ history-winners = Winner: { $names }
 history-caption = 📜 Game history
 sheet-caption = 📋 Score sheet after deal { $deal }: { $scores }
 sheet-caption-final = 🏆 Final result: { $scores }
+sheet-not-yet = 📋 No score yet: the first deal is still being played — the table is above.
 history-dealer = { $name } deals

@@ -102,4 +102,5 @@ history-winners = Победа: { $names }
 history-caption = 📜 История партии
 sheet-caption = 📋 Запись после раздачи { $deal }: { $scores }
 sheet-caption-final = 🏆 Итог партии: { $scores }
+sheet-not-yet = 📋 Записи ещё нет: первая раздача не доиграна — стол выше.
 history-dealer = сдаёт { $name }

@@ -133,6 +133,21 @@ async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_
     assert tg.stats.not_modified == 0
 
 
+async def test_score_in_the_first_deal_says_there_is_no_score_yet_below_the_table(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    party, group, _ = await group_party(tg, bot_runner)
+    await tg.settle()
+    table = group.last_bot_message()
+    asked = await party.people[1].send(group, "/score")
+    note = "📋 Записи ещё нет: первая раздача не доиграна — стол выше."
+    await tg.wait_for(lambda: any(m.text == note for m in group.visible_messages()), what="the note")
+    await tg.settle()
+    said = [m for m in group.visible_messages() if m.is_from_bot and m.message_id > asked.message_id]
+    assert table is not None and table.is_deleted and not photos(group)
+    assert [m.text for m in said][-1] == note and "На столе" in said[-2].text, [m.text[:40] for m in said]
+
+
 async def test_a_restart_mid_party_sends_no_sheet_again(tg: FakeTelegram, bot_runner: BotRunner) -> None:
     party, group, game = await group_party(tg, bot_runner)
     # Play until the first deal has ended and its sheet is shown, then restart the bot mid-party.
