@@ -39,6 +39,11 @@ def replaced(chat: FakeChat, sheet: FakeMessage) -> Callable[[], bool]:
     return lambda: sheet.is_deleted and len(photos(chat)) == 1
 
 
+def answered_below(chat: FakeChat, asked: FakeMessage) -> Callable[[], bool]:
+    """Whether the bot has said something in ``chat`` below ``asked``."""
+    return lambda: (chat.last_bot_message() or asked).message_id > asked.message_id
+
+
 def pressable(chat: FakeChat, prefix: str) -> FakeMessage:
     """The newest bot message in ``chat`` with a button whose data starts with ``prefix``."""
     for message in reversed(chat.visible_messages()):
@@ -130,6 +135,13 @@ async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_
         [last] = photos(where)
         assert last.message_id > asked.message_id and last.current.media == shown.current.media
         assert "Итог партии" in last.text
+    # /score text then: the last party's table as text, as /score shows its sheet — not «Партии нет».
+    for where, send in ((group, people[1].send), (chat, people[0].send)):
+        asked = await send(where, "/score text")
+        await tg.wait_for(answered_below(where, asked), what="the answer")
+        await tg.settle()
+        said = [m.text for m in where.visible_messages() if m.is_from_bot and m.message_id > asked.message_id]
+        assert said and not any("Партии нет" in t for t in said) and "Кончинка" in said[-1], said
     assert tg.stats.not_modified == 0
 
 
