@@ -439,3 +439,26 @@ async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_thei
             assert not re.search(r"<s>(-?\d+)</s> (?:<s>|<b>)\1<", message.text), message.text
     copy = next(m for m in vera.private_chat.visible_messages() if m.is_from_bot and "Запись:" in m.text)
     assert "Ходит:" not in copy.text and "👉" not in copy.text
+
+
+async def test_the_first_turn_of_a_group_party_names_the_game_and_the_deal(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await tg.wait_for(lambda: any(turn_message(u) for u in (anna, boris)), what="a turn")
+    mover = anna if turn_message(anna) else boris
+    hand = turn_message(mover)
+    assert hand is not None
+    first, turn = hand.text.split("\n")[:2]
+    assert first.startswith("🃏 Кончинка · Раздача 1 · сдаёт ") and turn.startswith("👉 Ваш ход"), hand.text
+    assert await take_turn(tg, mover)
+    await tg.wait_for(lambda: turn_message(mover) is None, what="the move taken in")
+    other = boris if mover is anna else anna
+    await tg.wait_for(lambda: turn_message(other) is not None, what="the other's turn")
+    assert await take_turn(tg, other)
+    await tg.wait_for(lambda: turn_message(mover) is not None, what="the mover's second turn")
+    again = turn_message(mover)
+    assert again is not None and again.text.startswith("👉 Ваш ход"), "said once: not on every turn"

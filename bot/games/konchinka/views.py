@@ -449,9 +449,12 @@ def _compact_text(
         if view.is_terminal
         else moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
     )
+    # One's first turn of the party (its first message in this chat) says which game it is, and the deal.
+    first = my_turn and view.deal_number == 1 and not last_own_move(view.recent_events, view.player, tr)
     lines = [
         line
         for line in (
+            _deal_line(table, tr) if first else None,
             _first_line(table, me, my_turn, tr),
             None if view.is_terminal else _table_line(view, tr),
             *moves,
@@ -463,6 +466,8 @@ def _compact_text(
     if len(lines) > HAND_LINES:
         # A full table's three moves leave no room for the score: it stays in the waiting hand and the group.
         lines = [line for line in lines if line != score_line(view, table.seats, tr)]
+    if len(lines) > HAND_LINES and first:  # four players' first moves: the group's table names the game
+        lines = lines[1:]
     return "\n".join(lines)
 
 
