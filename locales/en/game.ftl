@@ -87,7 +87,7 @@ sheet-deals = { $count ->
 ## The game's history (a text file)
 
 history-title = { $game } · history of game { $id }
-history-about = Every move is written as a code (the bot reads it to replay the game) and in words.
+history-about = The moves in words; ⏰ — time ran out and the bot moved for the player, 🤖 — a bot player held the player’s seat. The lines with # at the end are the same moves as codes: the bot replays the game from them.
 history-players = Players: { $players }
 history-deal = Deal { $deal }
 history-points = Points: { $points }

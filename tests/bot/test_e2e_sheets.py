@@ -111,6 +111,8 @@ async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_
     text = history.current.media.file.data.decode()
     replayed = replay_history(text)
     assert replayed.record() == state.record()
+    words = text.split("\n#game ", 1)[0]  # the moves in words; their codes in a section of their own below
+    assert "Аня: " in words and not any(f" {code} " in words for code in state.record().actions)
     assert replayed.outcome is not None and replayed.outcome.scores == state.outcome.scores
     assert history.text == "📜 История партии"
 
