@@ -121,3 +121,15 @@ def test_the_moves_are_words_and_the_codes_a_section_of_their_own_with_the_bots_
     assert " ".join(codes) == " ".join(
         " ".join(line.split()[1:]) for line in machine.splitlines() if line.startswith("#moves ")
     )
+
+
+def test_a_file_written_with_the_codes_after_the_numbers_still_reads() -> None:
+    state = played("konchinka", {"players": 2, "target": 11}, 7, moves=20)
+    text = write_history(plugin_of("konchinka"), state.record(), SEATS[:2], RU)
+    codes = iter(state.record().actions)
+    older = [
+        re.sub(r"^(\s*\d+\. )", lambda m: f"{m.group(1)}{next(codes):<16} ", line)
+        for line in text.splitlines()
+        if not line.startswith("#moves ")
+    ]
+    assert read_history("\n".join(older)).record == state.record()
