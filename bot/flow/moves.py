@@ -196,7 +196,7 @@ def take_seat(command: TakeSeat, game: Game, now: float, config: FlowConfig) -> 
     # their own turn gets its time; another person's turn keeps the time it has (and its reminder)
     if game.mover is not None and game.mover.seat == seat.seat:
         events += deadline_of(evolve(game, events), now, config)
-    return Decided(tuple(events), Answer.SEAT_TAKEN_BACK)
+    return Decided(tuple(events))  # no toast: their chat's notice says it, with the moves made for them
 
 
 def deadline_of(game: Game, now: float, config: FlowConfig) -> tuple[DeadlineSet, ...]:

@@ -543,7 +543,7 @@ def test_a_replaced_player_takes_the_seat_back_and_hears_the_moves_made_meanwhil
         ),
     )
     decision = moves.take_seat(TakeSeat(GAME_ID, BORIS), game, NOW, CONFIG)
-    assert decision == Decided((Seen(BORIS), SeatBack(1, ("l:2h", "l:3h"))), Answer.SEAT_TAKEN_BACK)
+    assert decision == Decided((Seen(BORIS), SeatBack(1, ("l:2h", "l:3h"))))
     assert after(game, decision).seats[1] == Seat(1, BORIS.user_id, "Борис")
 
 
