@@ -68,14 +68,16 @@ def turn_of(game: Game, user_id: int, version: int) -> Seat | Refusal:
 
 
 def is_earlier_deal(party: Party, version: int) -> bool:
-    """Whether the party at ``version`` (a message's buttons) was in a deal that has ended since: its record up
-    to there replayed (only for a press that came late)."""
+    """Whether the party at ``version`` (a message's buttons) was in a deal that has ended since, and not by the
+    move made from there (a second tap on a deal's last card is a move made already): its record up to that
+    move replayed (only for a press that came late)."""
     if not 0 <= version < party.version:
         return False
     record = party.record()
     if len(record.actions) != party.version:  # a party that does not start from its first move
         return False
-    return replay(replace(record, actions=record.actions[:version])).deals_completed < party.deals_completed
+    after = replay(replace(record, actions=record.actions[: version + 1]))
+    return after.deals_completed < party.deals_completed
 
 
 def _back_at_the_table(seat: Seat) -> tuple[Event, ...]:

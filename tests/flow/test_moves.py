@@ -602,3 +602,16 @@ def test_the_turn_just_started_counts_from_the_move_not_from_the_last_deadline()
     game = group_party(ANNA, BORIS)
     assert game.deadline == TURN_START + 60
     assert after(game, pick(game, ANNA, "Kd")).deadline == NOW + 60
+
+
+def test_a_press_from_an_ended_deal_is_told_old_and_a_second_tap_on_its_last_move_made_already() -> None:
+    game = group_party(ANNA, BORIS)
+    party = game.party
+    assert party is not None
+    while party.deals_completed == 0:
+        last = party.version  # the move made from here ends the first deal
+        party, _ = party.after(0)
+    game = dataclasses.replace(game, party=party)
+    assert moves.play(Play(GAME_ID, ANNA, 0, 0), game, NOW, CONFIG) == Refusal(Answer.OLD_DEAL)
+    assert moves.play(Play(GAME_ID, ANNA, last - 1, 0), game, NOW, CONFIG) == Refusal(Answer.OLD_DEAL)
+    assert moves.play(Play(GAME_ID, ANNA, last, 0), game, NOW, CONFIG) == Refusal(Answer.STALE)
