@@ -43,7 +43,7 @@ def refused_press(
     """A refused press: its answer says why; a press that came too late (``stray``: the game, the person, the
     chat and the message pressed) may have come from a dead hand the bot lost track of, which then goes."""
     orders: list[Order] = [AnswerPress(query_id, refusal_text(refusal, tr))]
-    if refusal.reason is Answer.STALE and stray is not None:
+    if refusal.reason in (Answer.STALE, Answer.OLD_DEAL) and stray is not None:
         game_id, user_id, chat_id, message_id = stray
         if chat_id == user_id:
             orders.append(DeleteStray(hand_slot(game_id, user_id), chat_id, message_id))

@@ -19,7 +19,7 @@ from bot import views
 from bot.delivery import paper
 from bot.delivery.notices import draw_notice
 from bot.delivery.outbox import Priority
-from bot.delivery.outbox.orders import Adopt, Drop, Hurry, Order, Post, Show
+from bot.delivery.outbox.orders import Adopt, Drop, Hurry, Order, Post, Reply, Show
 from bot.delivery.outbox.queue import group_slot, hand_slot, reminder_slot, table_slot
 from bot.delivery.web import Page
 from bot.games import plugin_of
@@ -227,11 +227,14 @@ def table_copy(game: Game, user_id: int) -> Show:
 
 def _sheet_asked(game: Game, event: SheetAsked, bot_username: str) -> list[Order]:
     """``/score``, «📋 Запись»: the score sheet anew below (before the first deal's end: the table — in a group
-    the table message itself, drawn with the game)."""
+    the table message itself, drawn with the game, and a line below it saying there is no score yet)."""
     shown = paper.sheet(game, event.chat_id, thread_id=event.thread_id, resend=True)
     if shown is not None:
         return [shown]
-    return [] if event.chat_id < 0 else [table_copy(game, event.chat_id)]
+    if event.chat_id < 0:  # the table itself goes below (drawn with the game), and this says why it came
+        note = translator_for(game.lang).t("sheet-not-yet")
+        return [Reply(event.chat_id, note, thread_id=event.thread_id, priority=Priority.ASKED)]
+    return [table_copy(game, event.chat_id)]
 
 
 def _game(

@@ -56,7 +56,8 @@ def history(game: Game, chat_id: int, thread_id: int = 0) -> Show:
     assert party is not None
     tr = reader(game, chat_id)
     plugin = plugin_of(game.kind)
-    text = write_history(plugin, party.record(), table_frame(game).seats, tr, game.key)
+    actors = [str(move.actor) for move in game.moves]
+    text = write_history(plugin, party.record(), table_frame(game).seats, tr, game.key, actors)
     return Show(
         history_slot(game.id, chat_id),
         chat_id,

@@ -169,7 +169,12 @@ def rules_asked(
         )
     elif found is not None or is_group:
         rendered = render_rules_contents(
-            library, tr, bot_username=username, is_group=is_group, found_nothing=found is not None
+            library,
+            tr,
+            bot_username=username,
+            is_group=is_group,
+            found_nothing=found is not None,
+            first=game.kind if game is not None else None,
         )
     else:
         book = library.book(game.kind) if game is not None else None

@@ -200,9 +200,9 @@ class Play(Command):
 
 @dataclass(frozen=True, slots=True)
 class TakeSeat(Command):
-    """A player replaced by a bot player plays again."""
+    """A player replaced by a bot player plays again (the press is answered with no words: their chat's notice
+    says it)."""
 
-    answer = Answer.SEAT_TAKEN_BACK
     game_id: int
     person: Person
 

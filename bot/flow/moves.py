@@ -5,6 +5,7 @@ the pipeline stores them in one transaction and has them drawn."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 
 from bot.flow.commands import Back, BotMove, Decided, Decision, FlowConfig, Pick, Play, Refusal, TakeSeat
 from bot.i18n import translator_for
@@ -30,9 +31,10 @@ from bot.model.game import (
     Unpicked,
     evolve,
 )
+from bot.model.party import Party
 from bot.views.common import bot_name, isolated, number_bots, seat_info
 from engine.ai import Level
-from engine.core import CommonIllegal, IllegalActionError
+from engine.core import CommonIllegal, IllegalActionError, replay
 
 
 def plain_name(seat: Seat, lang: str, seats: Iterable[Seat] = ()) -> str:
@@ -54,18 +56,28 @@ def turn_of(game: Game, user_id: int, version: int) -> Seat | Refusal:
     if seat is None:
         return Refusal(Answer.NOT_A_PLAYER)
     party = game.party
-    if (
-        game.status is not GameStatus.PLAYING
-        or party is None
-        or party.is_terminal
-        or version != party.version
-    ):
+    if game.status is not GameStatus.PLAYING or party is None or party.is_terminal:
         return Refusal(Answer.STALE)
+    if version != party.version:
+        return Refusal(Answer.OLD_DEAL if is_earlier_deal(party, version) else Answer.STALE)
     if party.current_player != seat.seat:
         current = game.seats[party.current_player]
         name = plain_name(current, game.lang, game.seats)
         return Refusal(CommonIllegal.NOT_YOUR_TURN, {"name": name})
     return seat
+
+
+def is_earlier_deal(party: Party, version: int) -> bool:
+    """Whether the party at ``version`` (a message's buttons) was in a deal that has ended since, and not by the
+    move made from there (a second tap on a deal's last card is a move made already): its record up to that
+    move replayed (only for a press that came late)."""
+    if not 0 <= version < party.version:
+        return False
+    record = party.record()
+    if len(record.actions) != party.version:  # a party that does not start from its first move
+        return False
+    after = replay(replace(record, actions=record.actions[: version + 1]))
+    return after.deals_completed < party.deals_completed
 
 
 def _back_at_the_table(seat: Seat) -> tuple[Event, ...]:
@@ -186,7 +198,7 @@ def take_seat(command: TakeSeat, game: Game, now: float, config: FlowConfig) -> 
     # their own turn gets its time; another person's turn keeps the time it has (and its reminder)
     if game.mover is not None and game.mover.seat == seat.seat:
         events += deadline_of(evolve(game, events), now, config)
-    return Decided(tuple(events), Answer.SEAT_TAKEN_BACK)
+    return Decided(tuple(events))  # no toast: their chat's notice says it, with the moves made for them
 
 
 def deadline_of(game: Game, now: float, config: FlowConfig) -> tuple[DeadlineSet, ...]:

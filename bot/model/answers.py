@@ -12,6 +12,8 @@ class Answer(enum.StrEnum):
 
     STALE = "stale"
     """The button belongs to an older state: «Этот ход уже сделан»."""
+    OLD_DEAL = "old_deal"
+    """The button belongs to a deal that has ended since: the message is an old one."""
     NOT_A_PLAYER = "not_a_player"
     NO_GAME = "no_game"
     GAME_RUNNING = "game_running"

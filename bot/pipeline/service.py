@@ -530,8 +530,8 @@ class Pipeline:
 
     async def _show_table(self, command: cmd.ShowTable, origin: Origin) -> Done:
         user_id = command.person.user_id
-        if command.game_id is None:
-            games = await self.running(user_id)
+        if command.game_id is None:  # /score text in private: each running game, else the last one finished
+            games = await self.running(user_id) or await self._last_finished(user_id=user_id)
         else:
             game = await self.store.load(command.game_id)
             games = [game] if game is not None else []
@@ -569,7 +569,11 @@ class Pipeline:
         return [game] if game is not None and game.party is not None else []
 
     async def _repost(self, command: cmd.Repost, origin: Origin) -> Done:
+        """``/score text`` in a group: its game's table again below; with none open, the last party finished
+        there (as ``/score`` shows that party's final sheet)."""
         row = await repo.active_game_in_chat(self.db, command.chat_id, command.thread_id)
+        if row is None:
+            row = await repo.last_finished(self.db, chat=(command.chat_id, command.thread_id))
         if row is None:
             return Done(Refusal(Answer.NO_GAME))
         return _done(await self.change(row.id, people.repost, origin), row.id)

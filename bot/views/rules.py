@@ -125,9 +125,21 @@ def _joined(items: Sequence[str], tr: Translator, last: str) -> str:
 
 
 def render_rules_contents(
-    library: RulesLibrary, tr: Translator, *, bot_username: str, is_group: bool, found_nothing: bool
+    library: RulesLibrary,
+    tr: Translator,
+    *,
+    bot_username: str,
+    is_group: bool,
+    found_nothing: bool,
+    first: str | None = None,
 ) -> Rendered:
-    """The table of contents: for «/rules» in a group, and when «/rules <words>» finds nothing."""
+    """The table of contents: for «/rules» in a group, and when «/rules <words>» finds nothing. ``first``: the
+    kind of the game open in the chat — «/rules» there lists that game's topics (its first section behind the
+    link) and only names the others."""
+    books = sorted(library.books, key=lambda book: book.kind != first)
+    others = [tr.t(f"game-{book.kind}") for book in books[1:]] if first and not found_nothing else []
+    if others:
+        books = books[:1]
 
     def topic(nav: str, game: str) -> str:
         # a game's first button bears the game's name; in the line after that name it reads «Раздача и ход»
@@ -139,13 +151,18 @@ def render_rules_contents(
             game=tr.t(f"game-{book.kind}"),
             sections=", ".join(topic(s.nav(tr), tr.t(f"game-{book.kind}")) for s in book.sections),
         )
-        for book in library.books
+        for book in books
     )
-    heading = tr.t("rules-not-found") if found_nothing else f"<b>{tr.t('rules-contents')}</b>"
+    if others:
+        games += "\n" + tr.t("rules-topics-others", games=", ".join(others))
+    contents = (
+        tr.t("rules-contents-game", game=tr.t(f"game-{books[0].kind}")) if others else tr.t("rules-contents")
+    )
+    heading = tr.t("rules-not-found") if found_nothing else f"<b>{contents}</b>"
     text = f"📖 {heading}\n\n{tr.t('rules-topics', games=games, bot=bot_username)}"
     if is_group:
         rows: list[Sequence[InlineKeyboardButton]] = [
-            [url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, library.first.id))]
+            [url_button(tr.t("btn-rules-private"), rules_deep_link(bot_username, books[0].sections[0].id))]
         ]
     else:
         rows = nav_rows(library, None, tr, "")

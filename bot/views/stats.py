@@ -77,7 +77,15 @@ def render_stats(
 
 def _stats_line(row: GameFigures, tr: Translator) -> str:
     points = tr.t(_points_key(tr, row.kind), points=signed(row.points))
-    settlement = tr.t("stats-settlement", amount=signed(row.settlement, plus=True)) if row.settlement else ""
+    settlement = (
+        tr.t(
+            "stats-settlement",
+            amount=signed(row.settlement, plus=True),
+            owes="yes" if row.settlement < 0 else "no",
+        )
+        if row.settlement
+        else ""
+    )
     return tr.t(
         "stats-line",
         mode=str(row.mode),

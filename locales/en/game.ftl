@@ -33,6 +33,7 @@ notice-abandoned = 💤 This game is closed: nobody has moved in { $days } { $da
 notice-cancelled = ✖️ The game was cancelled.
 
 answer-stale = This move has already been made.
+answer-old-deal = This message is from an earlier deal — your cards are in the latest one.
 answer-not-your-turn = It's { $name }'s move now.
 answer-game-over = The game is already over.
 answer-not-in-hand = You don't have that card.
@@ -86,7 +87,7 @@ sheet-deals = { $count ->
 ## The game's history (a text file)
 
 history-title = { $game } · history of game { $id }
-history-about = Every move is written as a code (the bot reads it to replay the game) and in words.
+history-about = The moves in words; ⏰ — time ran out and the bot moved for the player, 🤖 — a bot player held the player’s seat. The lines with # at the end are the same moves as codes: the bot replays the game from them.
 history-players = Players: { $players }
 history-deal = Deal { $deal }
 history-points = Points: { $points }
@@ -96,4 +97,5 @@ history-winners = Winner: { $names }
 history-caption = 📜 Game history
 sheet-caption = 📋 Score sheet after deal { $deal }: { $scores }
 sheet-caption-final = 🏆 Final result: { $scores }
+sheet-not-yet = 📋 No score yet: the first deal is still being played — the table is above.
 history-dealer = { $name } deals

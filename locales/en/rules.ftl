@@ -9,6 +9,8 @@ rules-which-game = ❓ <b>Which game?</b> The question fits both — here is eac
 rules-not-found = I found no such rule.
 rules-topics-game = <b>{ $game }:</b> { $sections }.
 rules-topics-basics = Dealing and moves
+rules-contents-game = Rules: { $game }
+rules-topics-others = Other games: { $games } — “/rules” and the game’s name.
 rules-topics =
     { $games }
     For example, ask “/rules eralash” or “/rules scoring”. In any chat you can type @{ $bot } and a word to post the rule there.

@@ -11,5 +11,8 @@ stats-line = { $mode ->
    *[other] { $wins } wins
 }, { $points }{ $settlement }
 stats-points = points: { $points }
-stats-settlement = , settlement: { $amount }
+stats-settlement = , settlement on paper: { $amount } ({ $owes ->
+    [yes] to pay
+   *[no] to receive
+})
 stats-nothing = You haven't finished a game yet. Play with bots: /play.

@@ -7,7 +7,7 @@ notice-bot-played-for-you = While you were away the bot made { $count ->
    *[other] { $count } moves
 } for you: { $moves }.
 hand-replaced = 🤖 The bot plays for you — tap below to come back.
-hand-bot-last = Its last move for you: { $move }
+hand-bot-last = The bot’s last move for you: { $move }
 
 party-you-won = 🎉 <b>You won!</b> — { $points } { $count ->
     [one] point

@@ -35,6 +35,7 @@ notice-abandoned = 💤 Партия закрыта: в ней не было х�
 notice-cancelled = ✖️ Партия отменена.
 
 answer-stale = Этот ход уже сделан.
+answer-old-deal = Это сообщение из прошлой раздачи — ваши карты в последнем сообщении.
 answer-not-your-turn = Сейчас ходит { $name }.
 answer-game-over = Партия уже окончена.
 answer-not-in-hand = Этой карты у вас нет.
@@ -91,7 +92,7 @@ sheet-deals = { $count ->
 ## История партии (текстовый файл)
 
 history-title = { $game } · история партии { $id }
-history-about = Каждый ход записан кодом (его читает бот, чтобы повторить партию) и словами.
+history-about = Ходы записаны словами; ⏰ — время вышло и за игрока сходил бот, 🤖 — за игрока играл бот. Строки с # в конце файла — те же ходы кодами: по ним бот повторяет партию.
 history-players = Игроки: { $players }
 history-deal = Раздача { $deal }
 history-points = Очки: { $points }
@@ -101,4 +102,5 @@ history-winners = Победа: { $names }
 history-caption = 📜 История партии
 sheet-caption = 📋 Запись после раздачи { $deal }: { $scores }
 sheet-caption-final = 🏆 Итог партии: { $scores }
+sheet-not-yet = 📋 Записи ещё нет: первая раздача не доиграна — стол выше.
 history-dealer = сдаёт { $name }

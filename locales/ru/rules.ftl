@@ -9,6 +9,8 @@ rules-which-game = ❓ <b>Про какую игру?</b> Вопрос подх�
 rules-not-found = Такого правила я не нашёл.
 rules-topics-game = <b>{ $game }:</b> { $sections }.
 rules-topics-basics = Раздача и ход
+rules-contents-game = Правила: { $game }
+rules-topics-others = Другие игры: { $games } — «/rules» и название игры.
 rules-topics =
     { $games }
     Спросите, например, «/rules ералаш» или «/rules сколько очков». В любом чате можно набрать @{ $bot } и слово — правило появится там.

@@ -13,5 +13,8 @@ stats-line = { $mode ->
    *[many] { $wins } побед
 }, { $points }{ $settlement }
 stats-points = очки: { $points }
-stats-settlement = , расчёт: { $amount }
+stats-settlement = , расчёт на бумаге: { $amount } ({ $owes ->
+    [yes] столько отдать
+   *[no] столько получить
+})
 stats-nothing = Вы ещё не доиграли ни одной партии. Сыграть с ботами — /play.

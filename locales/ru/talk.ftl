@@ -8,7 +8,7 @@ notice-bot-played-for-you = Пока вас не было, бот сыграл �
    *[many] { $count } ходов
 }: { $moves }.
 hand-replaced = 🤖 За вас играет бот — вернуться можно кнопкой ниже.
-hand-bot-last = Последний его ход за вас: { $move }
+hand-bot-last = Последний ход бота за вас: { $move }
 
 party-you-won = 🎉 <b>Вы победили!</b> — { $points } { $count ->
     [one] очко

@@ -63,8 +63,8 @@ async def test_top_and_stats_count_a_finished_party(tg: FakeTelegram, bot_runner
     assert stats[:3] == ["📊 Ваша статистика", "", "🃏 Кончинка"], stats
     wins = "1 победа" if winner == "Аня" else "0 побед"
     assert re.fullmatch(
-        rf"В группах: 1 партия, {wins}, очков набрано: \d+, расчёт: "
-        + (r"\+\d+" if winner == "Аня" else "−\\d+"),
+        rf"В группах: 1 партия, {wins}, очков набрано: \d+, расчёт на бумаге: "
+        + (r"\+\d+ \(столько получить\)" if winner == "Аня" else r"−\d+ \(столько отдать\)"),
         stats[3],
     ), stats
     assert len(stats) == 4, "no Кинг, no games with bots"

@@ -281,7 +281,7 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     message = seat_message()
     assert message is not None
     answer = await boris.press(message, data=seat)
-    assert answer.text == "Вы снова за столом."
+    assert answer.answered and not answer.text  # the notice in his chat says it
     await tg.wait_for(
         lambda: any("Борис снова за столом" in m.text for m in group.visible_messages()), what="the return"
     )
@@ -298,3 +298,17 @@ async def test_a_king_player_who_walks_away_is_replaced_and_comes_back_across_a_
     assert made > 0
     # The new process counted the calls the old one had made in the group's minute window: still no 429.
     assert tg.stats.too_many_requests == 0
+
+
+async def test_a_king_lobby_and_its_table_wear_the_same_emblem(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    game = await open_king_lobby(tg, group, anna, [anna, boris])
+    lobby = lobby_of(group)
+    assert lobby.text.startswith("👑 Кинг ·"), lobby.text
+    await anna.press(lobby, data=LobbyCb(game=game, op=LobbyOp.START).pack())
+    await tg.wait_for(lambda: "раздача 1/15" in lobby.text, what="the lobby become the table")
+    assert lobby.text.startswith("👑 Кинг · раздача 1/15"), lobby.text

@@ -210,3 +210,19 @@ async def test_the_fake_refuses_inline_answers_telegram_refuses(tg: FakeTelegram
         assert "MESSAGE_TOO_LONG" in await refusal([article("a", "я" * 4097)])
     finally:
         await bot.session.close()
+
+
+async def test_a_bare_rules_in_a_group_with_a_game_open_lists_that_games_topics(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris])
+    await open_lobby(tg, group, anna, [anna, boris])
+    asked = await boris.send(group, "/rules")
+    answer = await _answer(tg, group, asked.message_id)
+    lines = answer.text.splitlines()
+    assert lines[0] == "📖 Правила: Кончинка" and lines[2].startswith("Кончинка: Раздача и ход"), answer.text
+    assert "Кинг:" not in answer.text, "the other game's topics are not listed"
+    assert "Другие игры: Кинг — «/rules» и название игры." in answer.text
+    assert answer.button("📚 Подробно — в личке").url == tg.deep_link("r_k")

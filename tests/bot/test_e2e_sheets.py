@@ -39,6 +39,11 @@ def replaced(chat: FakeChat, sheet: FakeMessage) -> Callable[[], bool]:
     return lambda: sheet.is_deleted and len(photos(chat)) == 1
 
 
+def answered_below(chat: FakeChat, asked: FakeMessage) -> Callable[[], bool]:
+    """Whether the bot has said something in ``chat`` below ``asked``."""
+    return lambda: (chat.last_bot_message() or asked).message_id > asked.message_id
+
+
 def pressable(chat: FakeChat, prefix: str) -> FakeMessage:
     """The newest bot message in ``chat`` with a button whose data starts with ``prefix``."""
     for message in reversed(chat.visible_messages()):
@@ -106,6 +111,8 @@ async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_
     text = history.current.media.file.data.decode()
     replayed = replay_history(text)
     assert replayed.record() == state.record()
+    words = text.split("\n#game ", 1)[0]  # the moves in words; their codes in a section of their own below
+    assert "Аня: " in words and not any(f" {code} " in words for code in state.record().actions)
     assert replayed.outcome is not None and replayed.outcome.scores == state.outcome.scores
     assert history.text == "📜 История партии"
 
@@ -130,7 +137,29 @@ async def test_a_group_party_keeps_one_sheet_photo_sends_the_final_sheets_and_a_
         [last] = photos(where)
         assert last.message_id > asked.message_id and last.current.media == shown.current.media
         assert "Итог партии" in last.text
+    # /score text then: the last party's table as text, as /score shows its sheet — not «Партии нет».
+    for where, send in ((group, people[1].send), (chat, people[0].send)):
+        asked = await send(where, "/score text")
+        await tg.wait_for(answered_below(where, asked), what="the answer")
+        await tg.settle()
+        said = [m.text for m in where.visible_messages() if m.is_from_bot and m.message_id > asked.message_id]
+        assert said and not any("Партии нет" in t for t in said) and "Кончинка" in said[-1], said
     assert tg.stats.not_modified == 0
+
+
+async def test_score_in_the_first_deal_says_there_is_no_score_yet_below_the_table(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    party, group, _ = await group_party(tg, bot_runner)
+    await tg.settle()
+    table = group.last_bot_message()
+    asked = await party.people[1].send(group, "/score")
+    note = "📋 Записи ещё нет: первая раздача не доиграна — стол выше."
+    await tg.wait_for(lambda: any(m.text == note for m in group.visible_messages()), what="the note")
+    await tg.settle()
+    said = [m for m in group.visible_messages() if m.is_from_bot and m.message_id > asked.message_id]
+    assert table is not None and table.is_deleted and not photos(group)
+    assert [m.text for m in said][-1] == note and "На столе" in said[-2].text, [m.text[:40] for m in said]
 
 
 async def test_a_restart_mid_party_sends_no_sheet_again(tg: FakeTelegram, bot_runner: BotRunner) -> None:

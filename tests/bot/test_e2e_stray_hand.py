@@ -5,7 +5,15 @@ deleted. A stale press on the live hand itself deletes nothing."""
 
 from __future__ import annotations
 
-from tests.bot.conftest import BotRunner, move_buttons, start_party, take_turn, turn_message
+from tests.bot.conftest import (
+    BotRunner,
+    move_buttons,
+    play_until,
+    start_party,
+    start_solo_king,
+    take_turn,
+    turn_message,
+)
 from tests.fakebot import FakeMessage, FakeTelegram, FakeUser
 
 LATE = "Этот ход уже сделан."
@@ -53,3 +61,23 @@ async def test_a_stale_press_on_a_stray_copy_of_the_hand_deletes_the_copy(
     assert answer.text == LATE
     await tg.wait_for(lambda: stray.is_deleted, what="the stray copy deleted")
     assert not live.is_deleted, "the live hand is never deleted for a late press"
+
+
+async def test_a_press_on_a_hand_from_an_earlier_deal_says_the_message_is_old(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner()
+    anna = tg.add_user("Аня")
+    await start_solo_king(tg, anna)
+    await tg.wait_for(lambda: turn_message(anna) is not None, what="Anna's first turn")
+    live = turn_message(anna)
+    assert live is not None
+    old_moves = move_buttons(live)
+    chat = anna.private_chat
+
+    def second_deal() -> bool:
+        return any("Раздача 1/15 окончена" in m.text for m in chat.visible_messages() if m.is_from_bot)
+
+    await play_until(tg, [anna], second_deal)
+    answer = await anna.press(live, data=old_moves[0], force=True)  # a button the first deal's hand showed
+    assert answer.text == "Это сообщение из прошлой раздачи — ваши карты в последнем сообщении."

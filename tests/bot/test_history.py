@@ -4,6 +4,7 @@ the engine to the same moves and the same result; a file that was tampered with 
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -88,16 +89,47 @@ def test_a_tampered_history_is_refused() -> None:
     wrong = text.replace(result_line, "#result 99 0 0")
     with pytest.raises(HistoryError, match="the replay ends with"):
         replay_history(wrong)
-    lines = text.splitlines()
-    first_move = next(i for i, line in enumerate(lines) if line.startswith("   1. "))
-    swapped = "\n".join(
-        [*lines[:first_move], lines[first_move + 1], lines[first_move], *lines[first_move + 2 :]]
-    )
-    with pytest.raises(HistoryError, match="move 2 comes where move 1 should"):
-        replay_history(swapped)
-    code = lines[first_move].split()[1]
-    illegal = text.replace(f"   1. {code} ", "   1. l:Zz ", 1)
+    codes = next(line for line in text.splitlines() if line.startswith("#moves "))
+    first, second, *rest = codes.split()[1:]
+    with pytest.raises(HistoryError, match=r"do not replay|the replay ends with"):
+        replay_history(text.replace(codes, " ".join(["#moves", second, first, *rest])))
     with pytest.raises(HistoryError, match="do not replay"):
-        replay_history(illegal)
+        replay_history(text.replace(codes, " ".join(["#moves", "l:Zz", second, *rest])))
     with pytest.raises(HistoryError, match="#seed"):
         replay_history(text.replace("#seed ", "seed "))
+
+
+def test_the_moves_are_words_and_the_codes_a_section_of_their_own_with_the_bots_moves_for_a_person_marked() -> (
+    None
+):
+    state = played("konchinka", {"players": 3, "target": 11}, 6, moves=12)
+    codes = state.record().actions
+    actors = ["player", "afk", "bot", "bot", *["player"] * (len(codes) - 4)]
+    seats = (SEATS[0], SEATS[1], SeatInfo("", None, True))
+    text = write_history(plugin_of("konchinka"), state.record(), seats, RU, "g5", actors)
+    human, machine = text.split("\n#game ", 1)
+    assert not any(code in human for code in codes), "the words only: no «l:7d» among them"
+    moves = [line for line in human.splitlines() if re.match(r"\s*\d+\. ", line)]
+    assert len(moves) == len(codes) and moves[0].startswith("   1. ")
+    again = state.game.new_initial_state(state.seed)
+    for line, code, actor in zip(moves, codes, actors, strict=True):
+        player = again.current_player
+        again.apply(state.game.parse_action(code))
+        mark = {"afk": " ⏰", "bot": " 🤖"}.get(actor, "") if player < 2 else ""
+        assert line.endswith(mark) and (mark or not line.endswith(("⏰", "🤖"))), line
+    assert read_history(text).record == state.record()
+    assert " ".join(codes) == " ".join(
+        " ".join(line.split()[1:]) for line in machine.splitlines() if line.startswith("#moves ")
+    )
+
+
+def test_a_file_written_with_the_codes_after_the_numbers_still_reads() -> None:
+    state = played("konchinka", {"players": 2, "target": 11}, 7, moves=20)
+    text = write_history(plugin_of("konchinka"), state.record(), SEATS[:2], RU)
+    codes = iter(state.record().actions)
+    older = [
+        re.sub(r"^(\s*\d+\. )", lambda m: f"{m.group(1)}{next(codes):<16} ", line)
+        for line in text.splitlines()
+        if not line.startswith("#moves ")
+    ]
+    assert read_history("\n".join(older)).record == state.record()

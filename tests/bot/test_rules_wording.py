@@ -45,7 +45,7 @@ def test_stats_show_each_game_apart_with_true_minus_signs() -> None:
         "📊 <b>Ваша статистика</b>",
         "",
         "<b>🃏 Кончинка</b>",
-        "В группах: 5 партий, 2 победы, очков набрано: 41, расчёт: −5",
+        "В группах: 5 партий, 2 победы, очков набрано: 41, расчёт на бумаге: −5 (столько отдать)",
         "С ботами: 3 партии, 1 победа, очков набрано: 20",
         "",
         "<b>👑 Кинг</b>",
@@ -54,7 +54,7 @@ def test_stats_show_each_game_apart_with_true_minus_signs() -> None:
     english = render_stats([UserStats("king", GameMode.SOLO, 1, 1, 12, 2)], GAMES, EN).text
     assert english.splitlines()[2:] == [
         "<b>👑 Кинг</b>",
-        "With bots: 1 game, 1 win, total score: 12, settlement: +2",
+        "With bots: 1 game, 1 win, total score: 12, settlement on paper: +2 (to receive)",
     ]
     assert "-" not in render_stats(figures, GAMES, RU).text, "no ASCII hyphen for a minus"
     assert render_stats([], GAMES, RU).text.splitlines()[-1] == (

@@ -34,6 +34,7 @@ from bot.games.konchinka import KONCHINKA
 from bot.games.konchinka.results import render_deal_end, render_party_end
 from bot.games.konchinka.sections import KonchinkaSection as K
 from bot.games.konchinka.settings import KonchinkaSetting
+from bot.games.konchinka.sheet import deal_note
 from bot.games.konchinka.views import (
     KonchinkaTable,
     actions_of_card,
@@ -86,6 +87,7 @@ from engine.konchinka import (
 )
 from engine.konchinka.actions import FINISH
 from engine.konchinka.ai.advice import Why as KonchinkaWhy
+from engine.konchinka.views import DealScore
 from tests.bot.conftest import lobby_info
 
 RU = translator(Locale.RU)
@@ -584,7 +586,7 @@ def test_finish_button_says_why_and_asks_once() -> None:
     assert asked.text.endswith(f"→ {len(held)} — и партия ваша.")
     yes = MoveCb.unpack(by_text(asked, "🏁 Да, прикончить!").callback_data or "")
     assert isinstance(view.legal_actions[yes.index], Finish)
-    assert by_text(asked, "← Другая карта")
+    assert by_text(asked, "← Не приканчивать")
     english = render_private(info, EN, FINISH)
     assert "🏁 <b>Finish the game?</b> " in english.text and by_text(english, "🏁 Yes, finish it!")
 
@@ -940,3 +942,9 @@ def test_the_leftovers_taker_hears_the_last_moves_and_that_the_table_is_theirs()
     leftovers = event_text(events[-1], SEATS, RU)
     assert leftovers is not None and f"· {leftovers}" in mine and f"· {leftovers}" in others
     assert f"· {event_text(events[1], SEATS, RU)}" in mine
+
+
+def test_the_sheets_note_of_an_early_finish_names_the_finisher_without_a_gendered_verb() -> None:
+    score = DealScore(1, (20, 16), (5, 3), {}, 0, 0, (2, 0), (2, 0), finished_early_by=1)
+    note = deal_note(score, ["Аня", "Борис"], RU)
+    assert note.endswith(" · Борис приканчивает партию") and "(а)" not in note, note

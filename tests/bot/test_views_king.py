@@ -386,6 +386,6 @@ def test_a_replaced_players_waiting_hand_says_what_the_bot_played_for_them_last(
     rendered = kv.render_private(table(state, 0, seats), RU)
     assert rendered.text.splitlines()[1:3] == [
         "🤖 За вас играет бот — вернуться можно кнопкой ниже.",
-        "Последний его ход за вас: 7♦",
+        "Последний ход бота за вас: 7♦",
     ]
     assert not any("Ваш ход" in line for line in rendered.text.splitlines())

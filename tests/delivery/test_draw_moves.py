@@ -157,7 +157,11 @@ def test_the_movers_hand_loses_its_buttons_and_the_next_persons_is_sent_anew_wit
 def test_each_hand_is_drawn_in_its_owners_language() -> None:
     game = with_user(group_party(ANNA, BORIS), BORIS, lang="en")
     drawn = pick(game, ANNA, "Kd")
-    assert shown(drawn.orders, hand(BORIS)).text.startswith("👉 <b>Your move, Борис!</b> · ⏱ 60 s per move")
+    first, turn = shown(drawn.orders, hand(BORIS)).text.split("\n")[:2]
+    assert (
+        first.startswith("🃏 <b>Konchinka</b> · Deal 1")
+        and turn == "👉 <b>Your move, Борис!</b> · ⏱ 60 s per move"
+    )
     assert "Ходят по очереди: Борис → вы" in shown(drawn.orders, hand(ANNA)).text
     assert "Ходит: Борис" in shown(drawn.orders, TABLE).text  # the group's in the group's
 

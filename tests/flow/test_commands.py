@@ -120,14 +120,8 @@ def test_every_commands_decision_is_called_by_a_test(command: type[Command]) -> 
             cmd.SetOption.answer,
         ),
         (lambda: lobby.cancel(cmd.Cancel(ANNA, GAME_ID), in_lobby(ANNA), None, NOW), cmd.Cancel.answer),
-        (
-            lambda: moves.take_seat(
-                cmd.TakeSeat(GAME_ID, ANNA), replaced(group_party(ANNA, BORIS), ANNA), NOW, CONFIG
-            ),
-            cmd.TakeSeat.answer,
-        ),
     ],
-    ids=["join", "leave", "add_bot", "set_option", "cancel", "take_seat"],
+    ids=["join", "leave", "add_bot", "set_option", "cancel"],
 )
 def test_a_press_is_answered_as_its_command_says(decision: Callable[[], object], answer: Answer) -> None:
     result = decision()
@@ -138,6 +132,12 @@ def test_a_move_is_answered_by_the_hand_it_changes_not_by_words() -> None:
     game = group_party(ANNA, BORIS)
     result = moves.pick(cmd.Pick(GAME_ID, ANNA, 0, "Kd"), game, NOW, CONFIG)
     assert isinstance(result, Decided) and result.answer is None and cmd.Pick.answer is None
+
+
+def test_taking_a_seat_back_is_answered_by_the_notice_it_sends_not_by_a_toast_too() -> None:
+    game = replaced(group_party(ANNA, BORIS), ANNA)
+    result = moves.take_seat(cmd.TakeSeat(GAME_ID, ANNA), game, NOW, CONFIG)
+    assert isinstance(result, Decided) and result.answer is None and cmd.TakeSeat.answer is None
 
 
 def test_the_engines_refusal_keeps_its_reason_its_details_and_itself() -> None:

@@ -543,7 +543,7 @@ def test_a_replaced_player_takes_the_seat_back_and_hears_the_moves_made_meanwhil
         ),
     )
     decision = moves.take_seat(TakeSeat(GAME_ID, BORIS), game, NOW, CONFIG)
-    assert decision == Decided((Seen(BORIS), SeatBack(1, ("l:2h", "l:3h"))), Answer.SEAT_TAKEN_BACK)
+    assert decision == Decided((Seen(BORIS), SeatBack(1, ("l:2h", "l:3h"))))
     assert after(game, decision).seats[1] == Seat(1, BORIS.user_id, "Борис")
 
 
@@ -602,3 +602,16 @@ def test_the_turn_just_started_counts_from_the_move_not_from_the_last_deadline()
     game = group_party(ANNA, BORIS)
     assert game.deadline == TURN_START + 60
     assert after(game, pick(game, ANNA, "Kd")).deadline == NOW + 60
+
+
+def test_a_press_from_an_ended_deal_is_told_old_and_a_second_tap_on_its_last_move_made_already() -> None:
+    game = group_party(ANNA, BORIS)
+    party = game.party
+    assert party is not None
+    while party.deals_completed == 0:
+        last = party.version  # the move made from here ends the first deal
+        party, _ = party.after(0)
+    game = dataclasses.replace(game, party=party)
+    assert moves.play(Play(GAME_ID, ANNA, 0, 0), game, NOW, CONFIG) == Refusal(Answer.OLD_DEAL)
+    assert moves.play(Play(GAME_ID, ANNA, last - 1, 0), game, NOW, CONFIG) == Refusal(Answer.OLD_DEAL)
+    assert moves.play(Play(GAME_ID, ANNA, last, 0), game, NOW, CONFIG) == Refusal(Answer.STALE)

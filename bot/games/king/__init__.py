@@ -80,7 +80,7 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
         return KingOptions.from_dict(options).to_dict()
 
     def summary(self, options: Options, tr: Translator) -> str:
-        return f"🃏 <b>{self.name(tr)}</b> · {tr.t('lobby-king-summary')}"
+        return f"👑 <b>{self.name(tr)}</b> · {tr.t('lobby-king-summary')}"
 
     def rules(self) -> RulesBook:
         return rules_book(self.kind, self.command)

@@ -17,7 +17,7 @@ def _counts(values: Sequence[int]) -> str:
 
 
 def deal_note(score: DealScore, names: Sequence[str], tr: Translator) -> str:
-    """A deal's small print: «карты 20·16 · ♣ 5·3 · кончинки: 10♦ Аня · прикончил(а): Аня»."""
+    """A deal's small print: «карты 20·16 · ♣ 5·3 · кончинки: 10♦ Аня · Аня приканчивает партию» (no gendered «прикончил(а)»)."""
 
     def name(seat: int) -> str:
         return names[seat] if 0 <= seat < len(names) else "?"

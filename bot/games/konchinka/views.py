@@ -105,11 +105,26 @@ def _in_words(
     return texts
 
 
-def last_own_move(events: Sequence[Event], player: int, seats: Sequence[SeatInfo], tr: Translator) -> str:
-    """``player``'s own last move among ``events`` (one deal's), in words; "" before their first."""
+def last_own_move(events: Sequence[Event], player: int, tr: Translator) -> str:
+    """``player``'s own last move among ``events`` (one deal's), in words without a name, as their own hand says
+    it to them («4♣ на стол», «7♠ берёт 3♥ + 4♣»); "" before their first."""
     own = [e for e in events if e.player == player and e.kind is not EventKind.LEFTOVERS]
-    told = _in_words(own, seats, tr, False, last=1)
-    return told[-1] if told else ""
+    for event in reversed(own):
+        if event.kind is EventKind.FINISH:
+            return tr.t("hint-move-finish")
+        if event.card is None:
+            continue
+        if event.kind is EventKind.LAY:
+            return tr.t("btn-card-lay", card=card(event.card, tr))
+        if event.kind is EventKind.CAPTURE:
+            return tr.t(
+                "btn-card-capture",
+                card=card(event.card, tr),
+                cards=" + ".join(card(c, tr) for c in event.taken),
+            )
+        if event.kind is EventKind.SWEEP:
+            return tr.t("btn-card-sweep", card=card(event.card, tr), count=len(event.taken))
+    return ""
 
 
 def moves_since(
@@ -321,7 +336,8 @@ def _hand_rows(
 ) -> list[Sequence[InlineKeyboardButton]]:
     """A card that can do one thing plays on its tap; a card with two or three moves (a capture or two, and the
     table) shows each as a button below the hand's row (one tap each); a card with more moves (marked «…»
-    beforehand) and «🏁 Прикончить!» open a choice of what it does, with «← Другая карта» to undo the tap."""
+    beforehand) and «🏁 Прикончить!» open a choice of what it does, with «← Другая карта» (or «← Не приканчивать»)
+    to undo the tap."""
     view = table.view
     version = view.version
     game = table.game_id
@@ -330,7 +346,8 @@ def _hand_rows(
         for index, action in _picked_actions(view, selected):
             label = tr.t("btn-finish-yes") if isinstance(action, Finish) else action_label(action, view, tr)
             rows.append([button(label, MoveCb(game=game, version=version, index=index).pack())])
-        rows.append([button(tr.t("btn-other-card"), BackCb(game=game, version=version).pack())])
+        back = "btn-not-finish" if isinstance(selected, Finish) else "btn-other-card"
+        rows.append([button(tr.t(back), BackCb(game=game, version=version).pack())])
         return rows
     spelled = _spelled(table, tr)
     card_row = []
@@ -387,7 +404,7 @@ def _deal_line(table: KonchinkaTable, tr: Translator) -> str:
 def _waiting_text(table: KonchinkaTable, tr: Translator) -> str:
     """A group game's hand while others move: nothing another's move changes, so no edit until one's own does."""
     view, seats = table.view, table.seats
-    last = last_own_move(view.recent_events, view.player, seats, tr)
+    last = last_own_move(view.recent_events, view.player, tr)
     lines = [
         _deal_line(table, tr),
         score_line(view, seats, tr),
@@ -414,9 +431,12 @@ def _compact_text(
         if view.is_terminal
         else moves_since(view.recent_events, view.player, table.seats, tr, auto=table.auto_move)
     )
+    # One's first turn of the party (its first message in this chat) says which game it is, and the deal.
+    first = my_turn and view.deal_number == 1 and not last_own_move(view.recent_events, view.player, tr)
     lines = [
         line
         for line in (
+            _deal_line(table, tr) if first else None,
             _first_line(table, me, my_turn, tr),
             None if view.is_terminal else _table_line(view, tr),
             *moves,
@@ -428,6 +448,8 @@ def _compact_text(
     if len(lines) > HAND_LINES:
         # A full table's three moves leave no room for the score: it stays in the waiting hand and the group.
         lines = [line for line in lines if line != score_line(view, table.seats, tr)]
+    if len(lines) > HAND_LINES and first:  # four players' first moves: the group's table names the game
+        lines = lines[1:]
     return "\n".join(lines)
 
 

@@ -21,6 +21,7 @@ btn-sweep = Take the whole table ({ $count })
 btn-capture = Take { $cards }
 btn-and-finish = 🏁 { $action } and finish
 btn-other-card = ← Another card
+btn-not-finish = ← Don’t finish
 btn-card-capture = { $card } takes { $cards }
 btn-card-sweep = { $card } takes all ({ $count })
 btn-card-lay = { $card } to the table

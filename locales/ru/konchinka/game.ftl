@@ -21,6 +21,7 @@ btn-sweep = Взять весь стол ({ $count })
 btn-capture = Взять { $cards }
 btn-and-finish = 🏁 { $action } и прикончить
 btn-other-card = ← Другая карта
+btn-not-finish = ← Не приканчивать
 btn-card-capture = { $card } берёт { $cards }
 btn-card-sweep = { $card } берёт всё ({ $count })
 btn-card-lay = { $card } на стол
@@ -190,7 +191,7 @@ sheet-winner = победа
 sheet-note-cards = карты { $counts }
 sheet-note-clubs = ♣ { $counts }
 sheet-note-konchinki = кончинки: { $held }
-sheet-note-finish = прикончил(а): { $name }
+sheet-note-finish = { $name } приканчивает партию
 
 history-lay = { $card } на стол
 history-capture = { $card } берёт { $cards }
