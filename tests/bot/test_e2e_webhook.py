@@ -46,21 +46,7 @@ def _snapshot(chat: FakeChat) -> list[tuple[int, str, list[str | None]]]:
 async def test_in_webhook_mode_updates_arrive_with_the_secret_and_a_post_without_it_changes_nothing(
     tg: FakeTelegram, db_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    port = _free_port()
-    public = f"http://127.0.0.1:{port}"
-    settings = make_settings(
-        tg, db_path, webhook_url=public, webhook_host="127.0.0.1", webhook_port=port, webhook_secret=SECRET
-    )
-    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-    app = await build_app(settings, bot)
-    task = asyncio.create_task(run_webhook(app))
-    try:
-        await tg.wait_for(
-            lambda: tg.webhook_url is not None and tg.commands != {},
-            timeout=10,
-            what="start-up in webhook mode",
-        )
-        endpoint = public + settings.webhook_path
+    async with webhook_bot(tg, db_path) as (endpoint, bot):
         assert tg.webhook_url == endpoint
 
         anna = tg.add_user("Аня")
@@ -106,11 +92,6 @@ async def test_in_webhook_mode_updates_arrive_with_the_secret_and_a_post_without
         info = await bot.get_webhook_info()
         assert info.url == endpoint
         assert info.last_error_message is None
-    finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await bot.session.close()
 
 
 async def test_a_body_that_is_not_an_update_is_refused_with_400_and_one_line(
@@ -118,49 +99,37 @@ async def test_a_body_that_is_not_an_update_is_refused_with_400_and_one_line(
 ) -> None:
     """Malformed JSON, or JSON that is no update, with the right secret: 400 and one WARNING line — no 500, no
     traceback, no task left with its exception unretrieved — and the bot goes on serving real updates."""
-    port = _free_port()
-    public = f"http://127.0.0.1:{port}"
-    settings = make_settings(
-        tg, db_path, webhook_url=public, webhook_host="127.0.0.1", webhook_port=port, webhook_secret=SECRET
-    )
-    bot = Bot(tg.token, session=tg.session(), default=DefaultBotProperties(parse_mode=ParseMode.HTML))
-    app = await build_app(settings, bot)
-    task = asyncio.create_task(run_webhook(app))
     unretrieved: list[dict[str, object]] = []
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(lambda _loop, context: unretrieved.append(context))
     try:
-        await tg.wait_for(lambda: tg.webhook_url is not None, timeout=10, what="start-up in webhook mode")
-        endpoint = public + settings.webhook_path
-        headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}
-        caplog.clear()
-        async with aiohttp.ClientSession() as session:
-            for body in (b'{"update_id": 1, "message": ', b"[1, 2, 3]", b'{"hello": "world"}', b'"text"'):
-                async with session.post(endpoint, data=body, headers=headers) as response:
-                    assert response.status == 400, body
-        await asyncio.sleep(0.2)
-        gc.collect()  # an unretrieved task exception is reported when its task is collected
-        await asyncio.sleep(0.1)
-        refused = [r for r in caplog.records if "refused a body that is not an update" in r.getMessage()]
-        assert len(refused) == 4 and all(r.levelno == logging.WARNING for r in refused)
-        assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text
-        assert unretrieved == []
-        assert not [r for r in caplog.records if r.name == "aiohttp.access"]  # no line per request
-        # a real update still plays
-        anna = tg.add_user("Аня")
-        await anna.send_private("/help")
-        await tg.wait_for(lambda: anna.private_chat.bot_messages(), timeout=10, what="the help")
+        async with webhook_bot(tg, db_path) as (endpoint, _bot):
+            headers = {"X-Telegram-Bot-Api-Secret-Token": SECRET, "Content-Type": "application/json"}
+            caplog.clear()
+            async with aiohttp.ClientSession() as session:
+                for body in (b'{"update_id": 1, "message": ', b"[1, 2, 3]", b'{"hello": "world"}', b'"text"'):
+                    async with session.post(endpoint, data=body, headers=headers) as response:
+                        assert response.status == 400, body
+            await asyncio.sleep(0.2)
+            gc.collect()  # an unretrieved task exception is reported when its task is collected
+            await asyncio.sleep(0.1)
+            refused = [r for r in caplog.records if "refused a body that is not an update" in r.getMessage()]
+            assert len(refused) == 4 and all(r.levelno == logging.WARNING for r in refused)
+            assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR], caplog.text
+            assert unretrieved == []
+            assert not [r for r in caplog.records if r.name == "aiohttp.access"]  # no line per request
+            # a real update still plays
+            anna = tg.add_user("Аня")
+            await anna.send_private("/help")
+            await tg.wait_for(lambda: anna.private_chat.bot_messages(), timeout=10, what="the help")
     finally:
         loop.set_exception_handler(None)
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
-        await bot.session.close()
 
 
 @contextlib.asynccontextmanager
-async def webhook_bot(tg: FakeTelegram, db_path: Path) -> AsyncIterator[str]:
-    """The bot in webhook mode (as production runs it) until the block ends; its endpoint's address."""
+async def webhook_bot(tg: FakeTelegram, db_path: Path) -> AsyncIterator[tuple[str, Bot]]:
+    """The bot in webhook mode (as production runs it), started (its webhook set, its commands too), until the
+    block ends: its endpoint's address, and its Bot API client."""
     port = _free_port()
     public = f"http://127.0.0.1:{port}"
     settings = make_settings(
@@ -170,8 +139,12 @@ async def webhook_bot(tg: FakeTelegram, db_path: Path) -> AsyncIterator[str]:
     app = await build_app(settings, bot)
     task = asyncio.create_task(run_webhook(app))
     try:
-        await tg.wait_for(lambda: tg.webhook_url is not None, timeout=10, what="start-up in webhook mode")
-        yield public + settings.webhook_path
+        await tg.wait_for(
+            lambda: tg.webhook_url is not None and tg.commands != {},
+            timeout=10,
+            what="start-up in webhook mode",
+        )
+        yield public + settings.webhook_path, bot
     finally:
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -189,7 +162,7 @@ async def test_deeply_nested_json_is_refused_with_400_and_one_line(
 ) -> None:
     """JSON nested deeper than the parser's recursion allows is no update: 400 and one WARNING line, not a 500
     with a traceback."""
-    async with webhook_bot(tg, db_path) as endpoint:
+    async with webhook_bot(tg, db_path) as (endpoint, _bot):
         caplog.clear()
         body = b'{"update_id": 1, "message": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
         async with (
@@ -208,7 +181,7 @@ async def test_an_update_with_a_number_sqlite_cannot_store_is_refused_and_every_
     """An update_id (or any id) beyond what Telegram sends and SQLite stores: 400 and one line, and it stops
     nothing — every /start after it is answered (before: its mark rode with every later transaction, failing
     each, and none was)."""
-    async with webhook_bot(tg, db_path) as endpoint:
+    async with webhook_bot(tg, db_path) as (endpoint, _bot):
         anna = tg.add_user("Аня")
         poisoned = {
             "update_id": 10**30,
