@@ -116,8 +116,11 @@ def _lay_facts(view: KonchinkaView, action: Lay) -> dict[Why, Fact]:
 def facts(view: KonchinkaView, action: object) -> dict[Why, Fact]:
     """Every reason that may be said of ``action`` in ``view``, true or not, with how much of it the move has
     (in the order a hint names them: the first that holds is the reason)."""
-    if isinstance(action, Finish) or (isinstance(action, Capture) and action.finish):
+    if isinstance(action, Finish):
         return {Why.FINISH: (True, 1.0)}
+    if isinstance(action, Capture) and action.finish:
+        # the finish is its reason; what it takes is still what another move is told from
+        return {Why.FINISH: (True, 1.0), **_capture_facts(view, action)}
     if isinstance(action, Capture):
         return _capture_facts(view, action)
     assert isinstance(action, Lay)
