@@ -272,7 +272,9 @@ def _game(
         if game.status is GameStatus.CANCELLED:
             rendered = views.render_game_cancelled(tr, paper.standings(game, tr))
         else:
-            rendered = painted.render_table(frame, tr)
+            # The timer's move is said to the group once, by its notice («⏰ Борис: время на ход вышло»): each
+            # notice is sent, while this paced table may skip the version that would mark the move.
+            rendered = painted.render_table(dataclasses.replace(frame, auto_move=False), tr)
             if page is not None and page.link and not party.is_terminal:
                 rendered = with_page_link(rendered, tr, page.for_group(game.id))
         orders.append(

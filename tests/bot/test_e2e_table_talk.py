@@ -473,3 +473,33 @@ async def test_the_first_turn_of_a_group_party_names_the_game_and_the_deal(
     await tg.wait_for(lambda: turn_message(mover) is not None, what="the mover's second turn")
     again = turn_message(mover)
     assert again is not None and again.text.startswith("👉 Ваш ход"), "said once: not on every turn"
+
+
+async def test_a_timer_move_is_said_once_in_the_group(tg: FakeTelegram, bot_runner: BotRunner) -> None:
+    """The group hears the timer's move by its notice (each notice is sent; the paced table may skip the version
+    that would mark it), not by the table's mark as well."""
+    await bot_runner(turn_timeout=30, reminder_before=10)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+
+    def saying() -> list[FakeMessage]:
+        """The group's messages any version of which says the timer played for Boris."""
+        return [
+            m
+            for m in group.visible_messages()
+            if m.is_from_bot and any("⏰ Борис" in version.text for version in m.history)
+        ]
+
+    # Boris never presses; Anna plays her turns until the timer plays one for him, then waits.
+    deadline = tg.monotonic() + 60
+    while not saying():
+        assert tg.monotonic() < deadline, "no timer move in the group"
+        if turn_message(anna) is not None:
+            await take_turn(tg, anna)
+        await tg.sleep(0.05)
+    await tg.settle()
+    await tg.settle()
+    said = saying()
+    assert len(said) == 1, [m.history[-1].text for m in said]
+    assert "время на ход вышло" in said[0].text

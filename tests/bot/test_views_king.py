@@ -17,6 +17,7 @@ from bot.games.king import results as kr
 from bot.games.king import views as kv
 from bot.games.king.settings import KingSetting
 from bot.views import Rendered, SeatInfo, TableInfo, illegal_answer, render_lobby
+from bot.views.common import seat_name
 from engine.ai import Level
 from engine.cards import PIQUET_DECK, Card, Suit, parse_cards
 from engine.king import ChooseTrump, Contract, KingGame, KingOptions, KingState, KingView, Phase, Play
@@ -166,13 +167,13 @@ def test_not_your_turn_shows_the_hand_as_text_by_suit_without_buttons() -> None:
     assert rows_of(rendered) == [["📋 Стол", "📖 Правила"]]
     assert rendered.text == (
         "👑 <b>Кинг</b> · 6/15 · 📜 «не брать кинга»\n"
-        "⏳ Ходят по очереди: Борис → Вера → 🤖 Любитель → вы. Стол и ходы — в группе.\n"
+        "⏳ После вас во взятке: Борис; следующую начнёт взявший. Стол и ходы — в группе.\n"
         "Ваши карты: Т♠ 8♠ · К♥ · 10♦ · Д♣ 9♣ 7♣"
     )
     english = kv.render_private(table(state, 0, turn_seconds=30), EN)
     assert (
-        "⏳ Moving in turn: Борис → Вера → 🤖 Amateur → you. The table and the moves are in the group."
-        in (english.text)
+        "⏳ After you in the trick: Борис; whoever takes it leads the next. The table and the moves are in the group."
+        in english.text
     )
 
 
@@ -389,3 +390,44 @@ def test_a_replaced_players_waiting_hand_says_what_the_bot_played_for_them_last(
         "Последний ход бота за вас: 7♦",
     ]
     assert not any("Ваш ход" in line for line in rendered.text.splitlines())
+
+
+def test_the_waiting_line_says_who_moves_until_ones_turn_and_stays_true_unedited() -> None:
+    """Drawn as Аня's card goes (her hand is edited then anyway), the line names who is on the move: the trick's
+    leader and who follows up to her, or who follows her card in its trick; it stays true, and the same (no
+    edit), while the others play up to her next turn."""
+    state = mockup_position()
+    names = [seat_name(s, RU) for s in SEATS]
+    deal = state.view(0).deal_index
+    periods: list[tuple[set[str], list[str]]] = []
+    while not state.is_terminal and state.view(0).deal_index == deal:
+        if state.current_player == 0:
+            state.apply(state.legal_actions()[0])
+            periods.append((set(), []))
+            continue
+        if periods:
+            text = kv.render_private(table(state, 0), RU).text.splitlines()[1]
+            periods[-1][0].add(text)
+            periods[-1][1].append(names[state.current_player])
+        state.apply(state.legal_actions()[0])
+    periods = [p for p in periods if p[1]]  # not after the deal's last card
+    assert len(periods) >= 5
+    forms = set()
+    for texts, movers in periods:
+        assert len(texts) == 1, texts
+        (line,) = texts
+        lead = re.fullmatch(
+            r"⏳ Взятку начинает (.+?), затем (?:(.+) → )?вы\. Стол и ходы — в группе\.", line
+        )
+        after = re.fullmatch(
+            r"⏳ После вас во взятке: (.+); следующую начнёт взявший\. Стол и ходы — в группе\.", line
+        )
+        forms.add(lead is not None)
+        if lead is not None:
+            said = [lead[1], *(lead[2].split(" → ") if lead[2] else [])]
+            assert movers == said, (line, movers)
+        else:
+            assert after is not None, line
+            said = after[1].split(" → ")
+            assert movers[: len(said)] == said, (line, movers)
+    assert forms == {True, False}, "both: after her card in mid-trick, and after she ended one"

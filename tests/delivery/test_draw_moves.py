@@ -280,13 +280,16 @@ def test_a_change_that_leaves_the_turn_keeps_the_reminder() -> None:
 # --- the timer's move ----------------------------------------------------------------------------------------------
 
 
-def test_the_timers_move_is_marked_and_told_before_the_hands_change() -> None:
+def test_the_timers_move_is_told_once_in_the_group_before_the_hands_change() -> None:
     drawn = bot_moves(group_party(ANNA, BORIS))
     (group_notice,) = [n for n in posted(drawn.orders) if n.chat_id == GROUP]
     assert group_notice.text == "⏰ Аня: время на ход вышло, сыграл бот."
     (own,) = [n for n in posted(drawn.orders) if n.chat_id == ANNA.user_id]
     assert own.text == "⏰ Время вышло — бот сыграл за вас К♦."
-    assert "сыграл бот: время вышло" in shown(drawn.orders, TABLE).text
+    table = shown(drawn.orders, TABLE).text
+    assert "К♦" in table and "⏰ Аня" not in table, (
+        "said once in the group: by the notice, not the table's mark too"
+    )
     for person in (ANNA, BORIS):
         assert shown(drawn.orders, hand(person)).after == (group_notice.id,)
     assert hurried(drawn.orders) == {ANNA.user_id, BORIS.user_id}

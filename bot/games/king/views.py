@@ -307,6 +307,32 @@ def _this_deal_last_trick(view: KingView, seats: Sequence[SeatInfo], tr: Transla
     return _last_trick_line(view, seats, tr)
 
 
+def _waiting_line(view: KingView, seats: Sequence[SeatInfo], me: SeatInfo, tr: Translator) -> str | None:
+    """Who moves until one's turn, true from one's own card (when the hand is drawn) to one's next turn, so the
+    hand is not edited as the others play: after one's card in mid-trick, who follows it in that trick and that
+    whoever takes it leads the next; else who leads the trick and who follows up to oneself. None: say it as any
+    game does (a bot player holds the seat, or one leads)."""
+    player, n = view.player, len(seats)
+    if me.is_replaced or view.phase is Phase.CHOOSE_TRUMP:
+        return None
+    done = view.tricks_this_deal[-1] if view.tricks_this_deal else None
+    if any(p == player for p, _ in view.trick):
+        leader = view.trick[0][0]
+    elif done is not None and any(p == player for p, _ in done.plays[:-1]):
+        leader = done.leader  # one's trick was ended by the others, and the next one runs
+    else:
+        leader = view.trick[0][0] if view.trick else view.current_player
+        if leader == player:
+            return None
+        between = [(leader + i) % n for i in range(1, (player - leader) % n)]
+        key = "king-waiting-lead-then" if between else "king-waiting-lead"
+        return tr.t(
+            key, leader=name_of(seats, leader, tr), order=" → ".join(name_of(seats, p, tr) for p in between)
+        )
+    after = [(player + i) % n for i in range(1, (leader - player) % n or n)]
+    return tr.t("king-waiting-after", order=" → ".join(name_of(seats, p, tr) for p in after))
+
+
 def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool) -> str:
     """A group game's private hand: on one's turn at most six lines — the deal, the previous trick and who took
     it, the table, a move the timer made, the turn and what to do; while others move only the deal and one's cards. The whole table is the group's
@@ -326,7 +352,8 @@ def _compact_text(table: KingTable, tr: Translator, me: SeatInfo, my_turn: bool)
             for p, c in (*(p for t in view.tricks_this_deal for p in t.plays), *view.trick)
             if p == view.player
         ]
-        lines.append(waiting_line(seats, me, view.player, tr, card(plays[-1], tr) if plays else ""))
+        last = card(plays[-1], tr) if plays else ""
+        lines.append(_waiting_line(view, seats, me, tr) or waiting_line(seats, me, view.player, tr, last))
         if view.hand:
             lines.append(_hand_line(view.hand, tr))
         return "\n".join(lines)

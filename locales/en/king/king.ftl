@@ -22,6 +22,9 @@ king-contract-short = { $contract ->
 }
 king-positive = trump deal { $n }/{ $total }
 king-wait-trump = ⏳ Waiting for trump — { $name } chooses
+king-waiting-lead = ⏳ { $leader } leads the trick, then you. The table and the moves are in the group.
+king-waiting-lead-then = ⏳ { $leader } leads the trick, then { $order } → you. The table and the moves are in the group.
+king-waiting-after = ⏳ After you in the trick: { $order }; whoever takes it leads the next. The table and the moves are in the group.
 king-trump = trump <b>{ $suit }</b> (chosen by { $name })
 king-trump-last = trump <b>{ $suit }</b> — by the last card: { $card } (chosen by { $name })
 king-player = { $name } — tricks: { $tricks }

@@ -22,6 +22,9 @@ king-contract-short = { $contract ->
 }
 king-positive = отыгрыш { $n }/{ $total }
 king-wait-trump = ⏳ Ждём козыря — назначает { $name }
+king-waiting-lead = ⏳ Взятку начинает { $leader }, затем вы. Стол и ходы — в группе.
+king-waiting-lead-then = ⏳ Взятку начинает { $leader }, затем { $order } → вы. Стол и ходы — в группе.
+king-waiting-after = ⏳ После вас во взятке: { $order }; следующую начнёт взявший. Стол и ходы — в группе.
 king-trump = козырь <b>{ $suit }</b> (назначил { $name })
 king-trump-last = козырь <b>{ $suit }</b> — по последней: { $card } (назначил { $name })
 king-player = { $name } — взяток: { $tricks }
