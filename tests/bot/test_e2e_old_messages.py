@@ -36,11 +36,21 @@ async def _turned(tg: FakeTelegram, person: FakeUser, command: str, data: str) -
     """``command`` in ``person``'s private chat, then the button ``data`` pressed on the screen it brings."""
     sent = await person.send_private(command)
     chat = person.private_chat
-    await tg.wait_for(
-        lambda: (last := chat.last_bot_message()) is not None and last.message_id > sent.message_id,
-        what=f"the screen of {command}",
-    )
-    screen = chat.last_bot_message()
+
+    def screen_of() -> (
+        FakeMessage | None
+    ):  # not an earlier command's answer that came after this one was sent
+        return next(
+            (
+                m
+                for m in chat.bot_messages()
+                if m.message_id > sent.message_id and any(b.callback_data == data for b in m.flat_buttons)
+            ),
+            None,
+        )
+
+    await tg.wait_for(lambda: screen_of() is not None, what=f"the screen of {command}")
+    screen = screen_of()
     assert screen is not None
     assert (await person.press(screen, data=data)).answered
     await tg.wait_for(lambda: len(screen.history) > 1, what="the screen turned")
