@@ -10,13 +10,11 @@ notice-bot-played-for-you = Пока вас не было, бот сыграл �
 hand-replaced = 🤖 За вас играет бот — вернуться можно кнопкой ниже.
 hand-bot-last = Последний ход бота за вас: { $move }
 
-party-you-won = 🎉 <b>Вы победили!</b> — { $points } { $count ->
-    [one] очко
-    [few] очка
-   *[many] очков
-}
-party-your-place = <b>Вы на { $place }-м месте</b> — { $points } { $count ->
-    [one] очко
-    [few] очка
-   *[many] очков
+party-you-won = 🎉 <b>Вы победили</b> с { $points } { $count ->
+    [one] очком
+   *[other] очками
+}!
+party-your-place = <b>Вы на { $place }-м месте</b> с { $points } { $count ->
+    [one] очком
+   *[other] очками
 }

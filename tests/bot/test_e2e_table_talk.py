@@ -441,11 +441,13 @@ async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_thei
         points = translator(Locale.EN if english else Locale.RU).t(
             "rules-answer-value", value=outcome.scores[seat]
         )
+        score = outcome.scores[seat]  # in Russian «с 7 очками», «с 1 очком»
+        with_points = f"с {score} {'очком' if abs(score) % 10 == 1 and abs(score) % 100 != 11 else 'очками'}"
         if seat in outcome.winners:
-            expected = f"🎉 You won! — {points}" if english else f"🎉 Вы победили! — {points}"
+            expected = f"🎉 You won! — {points}" if english else f"🎉 Вы победили {with_points}!"
         else:
             ordinal = {2: "2nd", 3: "3rd"}[place]
-            expected = f"You came {ordinal} — {points}" if english else f"Вы на {place}-м месте — {points}"
+            expected = f"You came {ordinal} — {points}" if english else f"Вы на {place}-м месте {with_points}"
         assert mine.split("\n")[1] == expected, user.full_name
     # Nothing after the end says whose move it is.
     copy = next(m for m in vera.private_chat.visible_messages() if m.is_from_bot and "взято" in m.text)

@@ -851,7 +851,7 @@ def test_early_finish_is_told_in_the_deal_and_party_results() -> None:
     mine = render_party_end(table(state, finisher), RU, personal=True).text
     assert mine.splitlines()[:3] == [
         "🏆 <b>Партия окончена!</b>",
-        "🎉 <b>Вы победили!</b> — 1 очко",
+        "🎉 <b>Вы победили</b> с 1 очком!",
         f"🏁 {name} приканчивает партию!",
     ]
 

@@ -159,8 +159,8 @@ def test_the_partys_result_is_the_last_word_below_its_final_sheet() -> None:
 def test_each_player_is_told_their_place_with_the_review_of_their_moves() -> None:
     drawn = finish(group_party(ANNA, BORIS, party=finish_position()))
     anna, boris = posted_to(drawn.orders, ANNA.user_id), posted_to(drawn.orders, BORIS.user_id)
-    assert "🎉 <b>Вы победили!</b> — 15 очков" in anna.text
-    assert "<b>Вы на 2-м месте</b> — 5 очков" in boris.text
+    assert "🎉 <b>Вы победили</b> с 15 очками!" in anna.text
+    assert "<b>Вы на 2-м месте</b> с 5 очками" in boris.text
     for notice in (anna, boris):
         assert notice_buttons(notice)[0] == "🔍 Разбор партии"
 
@@ -221,7 +221,7 @@ def test_a_solo_partys_end_gives_the_final_sheet_a_rematch_and_the_review() -> N
     assert "Партия окончена." in screen.text and "🔁 Реванш" in buttons(screen)
     assert not moves_offered(screen)
     (result,) = posted(drawn.orders)
-    assert "🎉 <b>Вы победили!</b>" in result.text
+    assert "🎉 <b>Вы победили</b>" in result.text
     assert notice_buttons(result)[0] == "🔍 Разбор партии"
     assert isinstance(drawn.orders[-1], Post)
 
