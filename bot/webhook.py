@@ -110,9 +110,9 @@ async def watch_webhook(
     bot: Bot, state: WebhookState, last_update: Callable[[], float], every: float
 ) -> None:
     """Until cancelled: every ``every`` seconds, Telegram's ``getWebhookInfo`` (within
-        :data:`bot.telegram.TELEGRAM_TIMEOUT`) into ``state`` — the URL it delivers to, the updates waiting, its last
-        delivery error —, ``/healthz``'s ``webhook`` check and the metrics. ``last_update``: when the bot last received
-        an update (Unix time). A ``WARNING`` line when deliveries begin to fail, an ``INFO`` line when they work again,
+    :data:`bot.telegram.TELEGRAM_TIMEOUT`) into ``state`` — the URL it delivers to, the updates waiting, its last
+    delivery error —, ``/healthz``'s ``webhook`` check and the metrics. ``last_update``: when the bot last received
+    an update (Unix time). A ``WARNING`` line when deliveries begin to fail, an ``INFO`` line when they work again,
     and one when ``getWebhookInfo`` itself failed twice in a row."""
     failures = 0
     while True:

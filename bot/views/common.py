@@ -274,9 +274,8 @@ def bot_name(level: Level | str | None, number: int, tr: Translator) -> str:
 
 def seat_name(seat: SeatInfo, tr: Translator) -> str:
     """The escaped name of a seat, a chosen one isolated (:func:`named`); bot players get 🤖 and, without a name, a name from their level."""
-    shown = named(
-        seat.name
-    )  # "" for a name that shows nothing (spaces, joiners, bidi controls): as having none
+    # "" for a name that shows nothing (spaces, joiners, bidi controls): as having none
+    shown = named(seat.name)
     if seat.is_bot:
         if shown:
             return "🤖 " + shown + (f" {seat.number}" if seat.number else "")
