@@ -213,10 +213,12 @@ def without_bidi_controls(text: str) -> str:
     return "".join(ch for ch in text if ch not in BIDI_CONTROLS)
 
 
-UNSEEN_CATEGORIES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zs", "Zl", "Zp", "Mn", "Me"})
-"""Categories of characters that show nothing on their own: controls, format characters (joiners, direction
-marks), spaces, combining marks with nothing to sit on, and those the score sheet's picture drops (private use,
-unassigned)."""
+DRAWN_AS_NOTHING: Final = frozenset({"Cf", "Mn", "Me", "Cc", "Cs", "Co", "Cn"})
+"""Categories of characters that draw nothing of their own: format characters (joiners, direction marks), combining
+marks (with nothing to sit on), controls, surrogates, private use, unassigned — the score sheet's picture drops
+them (:mod:`bot.views.sheets.text`)."""
+UNSEEN_CATEGORIES: Final = DRAWN_AS_NOTHING | {"Zs", "Zl", "Zp"}
+"""Categories of characters that show nothing on their own: those drawn as nothing, and the spaces."""
 BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 """Letters and symbols drawn as nothing: the Hangul fillers and the blank braille pattern (a favourite of names
 meant to look empty)."""

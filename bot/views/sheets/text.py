@@ -20,6 +20,8 @@ from typing import Final
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.views.common import DRAWN_AS_NOTHING
+
 FONT_DIR: Final = files("bot.views.sheets") / "fonts"
 REGULAR: Final = "DejaVuSans.ttf"
 BOLD: Final = "DejaVuSans-Bold.ttf"
@@ -35,7 +37,7 @@ EMOJI_ASPECT: Final = 136 / 128
 SKIN_TONES: Final = range(0x1F3FB, 0x1F400)
 """The skin tone modifiers: drawn alone they would be colour swatches beside the emoji they modify."""
 ELLIPSIS: Final = "…"
-_DROPPED: Final = frozenset({"Cf", "Mn", "Me", "Cc", "Cs", "Co", "Cn"})
+_DROPPED: Final = DRAWN_AS_NOTHING
 """Categories dropped from a name: format characters (joiners, direction marks), combining marks the basic
 layout cannot place, controls, surrogates, private use, unassigned. Skin tones and variation selectors fall
 here or under the font's missing glyphs."""
