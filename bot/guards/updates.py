@@ -236,22 +236,25 @@ TELEGRAM_INTEGERS: Final = range(-(2**53) + 1, 2**53)
 
 def out_of_range(data: object) -> str:
     """The first integer of an update (its JSON or its parsed :class:`Update`) that no Telegram sends, as
-    ``name=value``; "" when there is none."""
+    ``name=value``; "" when there is none. Runs on every update: the fields an update leaves empty (most of a
+    message's hundred) and its texts are never looked at again (~35 µs for a press, not ~200)."""
     stack: list[tuple[str, object]] = [("update", data)]
     while stack:
         name, value = stack.pop()
-        if isinstance(value, bool):
-            continue
         if isinstance(value, int):
-            if value not in TELEGRAM_INTEGERS:
+            if type(value) is not bool and value not in TELEGRAM_INTEGERS:
                 return f"{name}={str(value)[:24]}"
         elif isinstance(value, BaseModel):
-            stack.extend(value.__dict__.items())
+            stack.extend(item for item in value.__dict__.items() if _may_hold_integers(item[1]))
         elif isinstance(value, dict):
-            stack.extend((str(k), v) for k, v in value.items())
+            stack.extend((str(k), v) for k, v in value.items() if _may_hold_integers(v))
         elif isinstance(value, list | tuple):
             stack.extend((name, v) for v in value)
     return ""
+
+
+def _may_hold_integers(value: object) -> bool:
+    return value is not None and type(value) is not str
 
 
 class InRange(BaseMiddleware):
