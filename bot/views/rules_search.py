@@ -35,7 +35,7 @@ import math
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
 import pymorphy3
@@ -158,6 +158,13 @@ class Question:
     counts: tuple[int, ...] = ()
     """The numbers the query says, in order, as digits or words («3 взятки», «с тремя дамами»), and
     :data:`ALL` for «все» («взял все червы»): what a direct answer may count with."""
+    forms: frozenset[str] = field(init=False)
+    """Every form any of its words may stand for (as typed, dictionary forms, the index terms): a one-word entry
+    is looked up in it at once (a lookup asks :meth:`has` a few hundred times)."""
+
+    def __post_init__(self) -> None:
+        typed = (form for w in self.words for form in (w.raw, *w.lemmas))
+        object.__setattr__(self, "forms", frozenset(typed).union(*self.content))
 
     def has(self, entry: str) -> bool:
         """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
@@ -168,15 +175,20 @@ class Question:
                 w.raw == form or (fuzz.ratio(form, w.raw) >= FORM_CUTOFF and not is_dictionary_word(w.raw))
                 for w in self.words
             )
-        written = words_of(entry)
-        words = [w for w in written if not w.is_stop] or written[:1]
-        if len(words) > 1:
-            first, second = set(words[0].lemmas), set(words[1].lemmas)
+        lemmas = _entry_lemmas(entry)
+        if len(lemmas) > 1:
+            first, second = lemmas[0], lemmas[1]
             return any(first & a and second & b for a, b in zip(self.content, self.content[1:], strict=False))
-        if not words:
-            return False
-        lemmas = set(words[0].lemmas)
-        return any(lemmas & {w.raw, *w.lemmas} for w in self.words) or any(lemmas & c for c in self.content)
+        return bool(lemmas) and not lemmas[0].isdisjoint(self.forms)
+
+
+@functools.lru_cache(maxsize=4096)
+def _entry_lemmas(entry: str) -> tuple[frozenset[str], ...]:
+    """The dictionary forms of an entry's first one or two words that are no stop-words (its first word if all
+    are): the entries are the answers' and marks' own few hundred words, read once."""
+    written = words_of(entry)
+    words = [w for w in written if not w.is_stop] or written[:1]
+    return tuple(frozenset(w.lemmas) for w in words[:2])
 
 
 @dataclass(frozen=True, slots=True)
