@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import os
 import time
@@ -529,8 +530,10 @@ def joined_text(tr: Translator, group: FakeChat, kind: str = "konchinka") -> str
     return plain(render_joined(group.title or "", tr.t(f"game-{kind}"), tr).text)
 
 
+@functools.lru_cache(maxsize=8192)
 def plain(html: str) -> str:
-    """A message's HTML as a person reads it (tags gone, entities decoded)."""
+    """A message's HTML as a person reads it (tags gone, entities decoded). Kept per text: a party's checks read
+    every message the bot sent so far at each move, the same texts thousands of times."""
     from tests.fakebot.html import parse_html
 
     return parse_html(html)[0]
