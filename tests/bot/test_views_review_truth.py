@@ -50,8 +50,8 @@ from tests.tiers import size
 
 RU = translator(Locale.RU)
 SEATS = tuple(SeatInfo(name=n) for n in ("Аня", "Борис", "Вера", "Гоша"))
-POSITIONS = size(100, 200)
-"""Positions of each game (so at least 200 of both on every run)."""
+POSITIONS = size(50, 200)
+"""Positions of each game (so at least 100 of both on every run)."""
 FIGURE = re.compile(r"на (\d+,\d) очка")
 
 

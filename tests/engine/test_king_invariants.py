@@ -20,9 +20,9 @@ from engine.king import (
 )
 from tests.tiers import size
 
-GAMES = size(250, 1000)
+GAMES = size(120, 1000)
 """Random games checked move by move (every run; all of them in the slow tier, FULL_TESTS=1)."""
-DEEP_GAMES = 60
+DEEP_GAMES = size(30, 60)
 """Games in which every move is also checked against a reference rule and every view for leaks."""
 
 DECK = frozenset(PIQUET_DECK)

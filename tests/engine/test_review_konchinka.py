@@ -29,7 +29,7 @@ from engine.konchinka import (
 from tests.tiers import size
 
 KONCHINKI = frozenset(parse_cards("2c Td"))
-SEEDS = size(20, 60)
+SEEDS = size(10, 60)
 """Parties replayed against the spec (every run; all of them in the slow tier, FULL_TESTS=1)."""
 
 RefAction = tuple[object, ...]
