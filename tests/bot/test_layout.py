@@ -26,6 +26,7 @@ LAYERS = (
     "storage",
     "views",
     "games",
+    "ratings",
     "flow",
     "delivery",
     "operations",
