@@ -45,6 +45,7 @@ async def test_a_running_party_and_a_waiting_notice_survive_the_upgrade_from_ver
         conn.execute("ALTER TABLE games DROP COLUMN screens")
         conn.execute("DROP TABLE next_game_calls")
         conn.execute("DROP TABLE chat_settings")
+        conn.execute("DROP TABLE achievements")
         conn.execute("ALTER TABLE outbox DROP COLUMN event")
         conn.execute("ALTER TABLE outbox DROP COLUMN game_id")
         conn.execute(
