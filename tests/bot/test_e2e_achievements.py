@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.callbacks import MoveCb, PickCb
 from bot.games.konchinka.feats import FINISH_ON_CAPTURE
 from bot.i18n import Locale, translator
+from bot.model.game import GameStatus
 from bot.storage import repo
 from bot.storage.players import achievements_of
 from engine.konchinka import Capture, KonchinkaAction, KonchinkaState, Lay
@@ -91,3 +92,48 @@ async def test_an_achievement_is_told_in_the_result_once_and_stored_once(
     assert [s.won for s in await repo.seats_of(running.app.db, int(second))].count(True) == 1
     assert len(told(group)) == 1 and len(told(person.private_chat)) == 1
     assert await achievements_of(running.app.db, person.id) == [stored]
+
+
+async def test_me_sends_the_page_as_a_photo_and_in_words_when_telegram_refuses_the_picture(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    """Two parties of Аня and Борис, then /me: the page's photo with its caption; with photos refused, the same
+    page in words — the form (a place per party), the rival met and the score against them, the achievement."""
+    running = await bot_runner(default_target=1, game_seed=SEED)
+    people = [tg.add_user("Аня"), tg.add_user("Борис")]
+    group = tg.add_group("Друзья", people, admins=people[:1])
+    for _ in range(2):
+        await play_out(tg, running, await start_full_party(tg, group, people), people)
+    games = await repo.games_of_user(running.app.db, people[0].id, [GameStatus.FINISHED])
+    assert len(games) == 2
+    seats = [await repo.seats_of(running.app.db, g.id) for g in games]
+    winner = next(s for s in seats[0] if s.won)
+    person = next(u for u in people if u.id == winner.user_id)
+    other = next(u for u in people if u is not person)
+    won = sum(next(s for s in party if s.user_id == person.id).won is True for party in seats)
+
+    sent = await person.send_private("/me")
+    chat = person.private_chat
+    await tg.wait_for(lambda: (chat.last_bot_message() or sent).message_id > sent.message_id, what="the page")
+    page = chat.last_bot_message()
+    assert page is not None and page.current.media is not None and page.current.media.kind == "photo"
+    assert page.text == RU.t("page-caption", name=person.first_name)
+
+    tg.fail(24 * 3600, "sendPhoto", code=400)
+    asked = await person.send_private("/me")
+    await tg.wait_for(
+        lambda: any(m.message_id > asked.message_id and m.current.media is None for m in chat.bot_messages()),
+        what="the page in words",
+    )
+    [words] = [m for m in chat.bot_messages() if m.message_id > asked.message_id]
+    lines = words.text.splitlines()
+    assert lines[0] == RU.t("page-caption", name=person.first_name)
+    assert RU.t("page-record", games=2, wins=won) in lines
+    assert f"{other.first_name} — {won} : {2 - won}" in lines
+    assert RU.t("page-form") + " " + " ".join("1" if s else "2" for s in [True, won == 2]) in lines
+    assert any(line.startswith(RU.t(f"feat-{FINISH_ON_CAPTURE}")) for line in lines)
+
+    # /me in the group: where it works, nothing drawn there
+    await person.send(group, "/me")
+    await tg.settle()
+    assert not [m for m in group.bot_messages() if m.current.media is not None and "📊" in m.text]
