@@ -11,7 +11,9 @@ from bot.games import plugins
 from bot.i18n import Translator
 from bot.ratings.achievements import SHARED, catalogue
 from bot.storage.players import Earned, PartySeat, PlayedParty
+from bot.views.common import SeatInfo
 from bot.views.sheets.model import GameRating, PageFeat, PageGame, PlayerPage, Rival
+from bot.views.sheets.seats import picture_name
 
 FORM_PARTIES: Final = 20
 """The form drawn: the last this many parties of a game."""
@@ -37,7 +39,7 @@ def standing_lines(parties: Sequence[PlayedParty], user_id: int, tr: Translator)
     return lines
 
 
-def _rivals(played: Sequence[PlayedParty], user_id: int) -> tuple[Rival, ...]:
+def _rivals(played: Sequence[PlayedParty], user_id: int, tr: Translator) -> tuple[Rival, ...]:
     met: Counter[int] = Counter()
     names: dict[int, str] = {}
     score: dict[int, list[int]] = {}
@@ -48,7 +50,7 @@ def _rivals(played: Sequence[PlayedParty], user_id: int) -> tuple[Rival, ...]:
             if other.user_id is None or other.user_id == user_id:
                 continue
             met[other.user_id] += 1
-            names[other.user_id] = other.name
+            names[other.user_id] = picture_name(SeatInfo(other.name, other.user_id), tr)
             theirs = place_of(other, party.seats)
             tally = score.setdefault(other.user_id, [0, 0])
             tally[0] += mine < theirs
@@ -84,7 +86,7 @@ def _game(
         record=tr.t("page-record", games=len(played), wins=wins),
         form=form,
         best=tuple(best),
-        rivals=_rivals(played, user_id),
+        rivals=_rivals(played, user_id, tr),
     )
 
 
@@ -122,4 +124,4 @@ def player_page(
         tr.t("page-feats-none"),
     )
     subtitle = tr.t("page-subtitle", games=len(parties))
-    return PlayerPage(name, subtitle, games, tuple(feats), labels)
+    return PlayerPage(picture_name(SeatInfo(name, user_id), tr), subtitle, games, tuple(feats), labels)

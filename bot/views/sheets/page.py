@@ -2,7 +2,7 @@
 parties and wins, the form over the last parties (a bar per party, as high as the place was good, a win green and
 taller), the best results and the rivals met most; then the achievements, each with its icon, earned in ink and
 the others muted. Every string is fitted to its box (long and emoji names included); the picture is as tall as
-what it holds."""
+what it holds (a name is wrapped, never cut)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ TALL: Final = 4000
 BAR: Final = 22
 """The form's tallest bar (a win), in pixels."""
 BAR_STEP: Final = 30
+SCORE: Final = 110
+"""The width of a rival's score, at the right."""
 
 
 def draw_page(page: PlayerPage, theme: Theme) -> bytes:
@@ -27,8 +29,9 @@ def draw_page(page: PlayerPage, theme: Theme) -> bytes:
     small, _ = fonts(18)
     inner = WIDTH - 2 * PAD
     y = float(PAD)
-    canvas.text(PAD, y, inner, page.title, bold, ink)
-    y += 40
+    for line in wrap(page.title, bold, inner):  # a name is written whole, however long
+        canvas.write(PAD, y, line, bold, ink)
+        y += 40
     canvas.text(PAD, y, inner, page.subtitle, small, muted)
     y += 34
     for game in page.games:
@@ -55,7 +58,7 @@ def _lines(
     canvas: Canvas, lines: list[str], x: float, y: float, f: Font, color: tuple[int, int, int]
 ) -> float:
     for line in lines:
-        canvas.text(x, y, WIDTH - PAD - x, line, f, color)
+        canvas.write(x, y, line, f, color)
         y += 24
     return y
 
@@ -95,8 +98,9 @@ def _game(
         y += 24
         for rival in game.rivals:
             score = f"{rival.wins} : {rival.losses}"
-            canvas.text(WIDTH - PAD - 110, y, 110, score, head, palette.ink, align="right")
-            canvas.text(PAD + 16, y, inner - 16 - 120, rival.name, text, palette.ink)
-            y += 28
+            canvas.text(WIDTH - PAD - SCORE, y, SCORE, score, head, palette.ink, align="right")
+            for line in wrap(rival.name, text, inner - 16 - SCORE - 10):
+                canvas.write(PAD + 16, y, line, text, palette.ink)
+                y += 28
         y += 6
     return y + 8
