@@ -1,22 +1,22 @@
-## Achievements: told once, with the party's result
+## Achievements: told once, with the game's result
 
 feat-yours = 🏅 New achievement — { $feat }: { $about }
 feat-theirs = 🏅 { $name } — { $feat }
 feat-master-first = 🎓 First win over the master
-feat-master-first-about = a party won against bot players at the «master» level.
+feat-master-first-about = a game won against bot players at the «master» level.
 feat-master-ten = 🏆 Ten in a row
-feat-master-ten-about = ten parties in a row won against the «master» (a party given up after a move breaks the run).
+feat-master-ten-about = ten games in a row won against the «master» (a game given up after a move breaks the run).
 
 ## A player's page (/me)
 
 page-caption = 📊 Player's page: { $name }
 page-subtitle = Player's page · { $games ->
-    [one] { $games } party
-   *[other] { $games } parties
+    [one] { $games } game
+   *[other] { $games } games
 } played to the end
 page-record = { $games ->
-    [one] { $games } party
-   *[other] { $games } parties
+    [one] { $games } game
+   *[other] { $games } games
 }, { $wins ->
     [one] { $wins } win
    *[other] { $wins } wins
@@ -24,11 +24,10 @@ page-record = { $games ->
 page-wins-share = Wins: { $share }%
 page-form = Form:
 page-best = Best
-page-best-score = Most points in a party: { $score }
+page-best-score = Most points in a game: { $score }
 page-best-margin = Biggest lead in a win: { $margin }
 page-best-run = Wins in a row: { $wins }
 page-rivals = Met most at the table (above : below)
 page-feats = Achievements — { $earned } of { $total }
-page-feats-none = None yet: they are told with a party's result.
-page-nothing = You have not finished a party yet — the page comes after the first. Play the bots — /play.
-cmd-me = My page: form, records, achievements
+page-feats-none = None yet: they are told with a game's result.
+page-nothing = You have not finished a game yet — the page comes after the first. Play the bots — /play.

@@ -122,4 +122,4 @@ history-trump = trump { $suit }
 feat-king-clean-eralash = 🧹 Clean eralash
 feat-king-clean-eralash-about = not one trick, not one penalty point in the eralash.
 feat-king-clean-negatives = 🛡 Not a single penalty
-feat-king-clean-negatives-about = all seven negative deals of a party without a penalty trick or card.
+feat-king-clean-negatives-about = all seven negative deals of a game without a penalty trick or card.
