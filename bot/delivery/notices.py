@@ -32,6 +32,7 @@ from bot.views.common import (
     seat_info,
     table_frame,
     with_history_button,
+    with_player_page_button,
     with_review_button,
     with_sheet_button,
 )
@@ -132,6 +133,8 @@ def draw_notice(event: Told, seat: int | None, game: Game, bot_username: str) ->
         # a solo game's chat is the player's own.
         rendered = party.render_party_end(frame, tr, player=player, personal=personal)
         rendered = views.with_feats(rendered, _feats(event, seat, game), tr)
+        if personal or game.mode is GameMode.SOLO:  # the player's own chat: their page is a tap away
+            rendered = with_player_page_button(rendered, tr)
         if party.reviewable and (personal or game.mode is not GameMode.GROUP):
             rendered = with_review_button(rendered, tr, game.key)
         return with_history_button(rendered, tr, game.key)  # the final sheet goes out with it

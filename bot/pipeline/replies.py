@@ -368,6 +368,7 @@ class Replies:
         earned = await players.achievements_of(db, who.user_id)
         page = player_page(who.user_id, who.name, parties, earned, ratings, tr) if parties else None
         await self._deliver_to(origin, replies.player_page(page, tr, origin.chat_id, who.name))
+        await self._answer(origin)  # «📊 Моя страница» pressed: the page below says it
 
     async def top(self, origin: Origin) -> None:
         """/top in a group: the chat's leaderboard over its finished parties, each game apart."""

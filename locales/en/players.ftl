@@ -31,3 +31,5 @@ page-rivals = Met most at the table (above : below)
 page-feats = Achievements — { $earned } of { $total }
 page-feats-none = None yet: they are told with a game's result.
 page-nothing = You have not finished a game yet — the page comes after the first. Play the bots — /play.
+
+btn-player-page = 📊 My page

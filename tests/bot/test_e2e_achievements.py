@@ -5,7 +5,11 @@ party played again earns it again, and nobody is told a second time."""
 
 from __future__ import annotations
 
-from bot.callbacks import MoveCb, PickCb
+import logging
+
+import pytest
+
+from bot.callbacks import MeCb, MoveCb, PickCb
 from bot.games.konchinka.feats import FINISH_ON_CAPTURE
 from bot.i18n import Locale, translator
 from bot.model.game import GameStatus
@@ -58,14 +62,27 @@ async def play_out(tg: FakeTelegram, running: Running, game: str, people: list[F
     await tg.settle()
 
 
+def pages(chat: FakeChat) -> list[FakeMessage]:
+    """The pages (photos) the bot has in ``chat`` now."""
+    return [
+        m
+        for m in chat.visible_messages()
+        if m.is_from_bot
+        and m.current.media is not None
+        and m.current.media.kind == "photo"
+        and "📊" in m.text
+    ]
+
+
 def told(chat: FakeChat) -> list[str]:
     """The bot's messages in ``chat`` (every version) that tell an achievement."""
     return [v.text for m in chat.bot_messages() for v in m.history if TOLD in v.text]
 
 
 async def test_an_achievement_is_told_in_the_result_once_and_stored_once(
-    tg: FakeTelegram, bot_runner: BotRunner
+    tg: FakeTelegram, bot_runner: BotRunner, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, logger="bot.pipeline.service")
     running = await bot_runner(default_target=1, game_seed=SEED)
     people = [tg.add_user("Аня"), tg.add_user("Борис")]
     group = tg.add_group("Друзья", people, admins=people[:1])
@@ -83,6 +100,8 @@ async def test_an_achievement_is_told_in_the_result_once_and_stored_once(
     assert RU.t("feat-yours", feat=name, about=RU.t(f"feat-{FINISH_ON_CAPTURE}-about")) in own.text
     assert has_rematch([own]) or "🔍" in str(own.current.reply_markup)
     assert told(other.private_chat) == []
+    logged = [r.getMessage() for r in caplog.records if f"earned {FINISH_ON_CAPTURE}" in r.getMessage()]
+    assert len(logged) == 1 and logged[0].startswith(f"game {first}: the party ended")
     [stored] = await achievements_of(running.app.db, person.id)
     assert (stored.kind, stored.code, stored.game_id) == ("konchinka", FINISH_ON_CAPTURE, int(first))
 
@@ -112,11 +131,19 @@ async def test_me_sends_the_page_as_a_photo_and_in_words_when_telegram_refuses_t
     other = next(u for u in people if u is not person)
     won = sum(next(s for s in party if s.user_id == person.id).won is True for party in seats)
 
-    sent = await person.send_private("/me")
+    # «📊 Моя страница» under the result in the player's own chat, then /me: the page's photo below each time.
     chat = person.private_chat
-    await tg.wait_for(lambda: (chat.last_bot_message() or sent).message_id > sent.message_id, what="the page")
-    page = chat.last_bot_message()
-    assert page is not None and page.current.media is not None and page.current.media.kind == "photo"
+    [result] = [m for m in chat.bot_messages() if MeCb().pack() in [b.callback_data for b in m.flat_buttons]][
+        -1:
+    ]
+    answer = await person.press(result, data=MeCb().pack())
+    assert answer.answered and not answer.text
+    await tg.wait_for(lambda: bool(pages(chat)), what="the page")
+    [pressed] = pages(chat)
+    sent = await person.send_private("/me")
+    await tg.wait_for(lambda: bool(pages(chat)) and pages(chat)[-1].message_id > sent.message_id, what="/me")
+    page = pages(chat)[-1]
+    assert page.message_id > sent.message_id > pressed.message_id
     assert page.text == RU.t("page-caption", name=person.first_name)
 
     tg.fail(24 * 3600, "sendPhoto", code=400)
@@ -130,7 +157,8 @@ async def test_me_sends_the_page_as_a_photo_and_in_words_when_telegram_refuses_t
     assert lines[0] == RU.t("page-caption", name=person.first_name)
     assert RU.t("page-record", games=2, wins=won) in lines
     assert f"{other.first_name} — {won} : {2 - won}" in lines
-    assert RU.t("page-form") + " " + " ".join("1" if s else "2" for s in [True, won == 2]) in lines
+    places = ["1" if next(s for s in party if s.user_id == person.id).won else "2" for party in seats]
+    assert f"{RU.t('page-form')} {' '.join(places)}" in lines
     assert any(line.startswith(RU.t(f"feat-{FINISH_ON_CAPTURE}")) for line in lines)
 
     # /me in the group: where it works, nothing drawn there
