@@ -98,13 +98,14 @@ def player_page(
     ratings: Mapping[str, GameRating],
     tr: Translator,
 ) -> PlayerPage:
-    """The page of ``user_id`` (named ``name``): each game they finished a party of, in the menu's order, and every
-    achievement of those games (of every game if none yet), the earned ones first."""
+    """The page of ``user_id`` (named ``name``): each game they finished a party of, in the menu's order, with its
+    line of ``ratings`` (a game missing from it: the share of parties won), and every achievement of those games,
+    the earned ones first."""
     kinds = [p.kind for p in plugins() if any(party.kind == p.kind for party in parties)]
+    shares = standing_lines(parties, user_id, tr)
     games = tuple(
-        _game(kind, [p for p in parties if p.kind == kind], user_id, ratings[kind], tr)
+        _game(kind, [p for p in parties if p.kind == kind], user_id, ratings.get(kind, shares[kind]), tr)
         for kind in kinds
-        if kind in ratings
     )
     held = {(e.kind, e.code) for e in earned}
     feats: list[PageFeat] = []

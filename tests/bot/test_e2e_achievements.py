@@ -6,6 +6,8 @@ party played again earns it again, and nobody is told a second time."""
 from __future__ import annotations
 
 import logging
+from collections import Counter
+from collections.abc import Awaitable
 
 import pytest
 
@@ -62,6 +64,15 @@ async def play_out(tg: FakeTelegram, running: Running, game: str, people: list[F
     await tg.settle()
 
 
+async def calls_of(tg: FakeTelegram, playing: Awaitable[None]) -> Counter[str]:
+    """The Bot API calls the bot made while ``playing`` ran (and its messages settled), by method."""
+    await tg.settle()
+    before = Counter(tg.stats.calls)
+    await playing
+    await tg.settle()
+    return Counter(tg.stats.calls) - before
+
+
 def pages(chat: FakeChat) -> list[FakeMessage]:
     """The pages (photos) the bot has in ``chat`` now."""
     return [
@@ -89,7 +100,7 @@ async def test_an_achievement_is_told_in_the_result_once_and_stored_once(
     name = RU.t(f"feat-{FINISH_ON_CAPTURE}")
 
     first = await start_full_party(tg, group, people)
-    await play_out(tg, running, first, people)
+    first_calls = await calls_of(tg, play_out(tg, running, first, people))
     [winner] = [s for s in await repo.seats_of(running.app.db, int(first)) if s.won]
     person = next(u for u in people if u.id == winner.user_id)
     other = next(u for u in people if u is not person)
@@ -107,10 +118,12 @@ async def test_an_achievement_is_told_in_the_result_once_and_stored_once(
 
     # The same party again: the same move earns it again — nobody is told, nothing more is stored.
     second = await start_full_party(tg, group, people)
-    await play_out(tg, running, second, people)
+    second_calls = await calls_of(tg, play_out(tg, running, second, people))
     assert [s.won for s in await repo.seats_of(running.app.db, int(second))].count(True) == 1
     assert len(told(group)) == 1 and len(told(person.private_chat)) == 1
     assert await achievements_of(running.app.db, person.id) == [stored]
+    # The party that told it cost Telegram the calls of the one that did not: not one more.
+    assert first_calls == second_calls and first_calls["sendMessage"] >= 3, first_calls
 
 
 async def test_me_sends_the_page_as_a_photo_and_in_words_when_telegram_refuses_the_picture(

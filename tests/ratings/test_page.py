@@ -153,3 +153,13 @@ def test_long_and_emoji_names_stay_inside_the_page_and_a_long_name_is_written_wh
     assert long.height >= short.height + 2 * 40 + 28
     line = "Рейтинг 1534 ± 80 · 3-й в чате"
     assert fit_text(line, font(21), WIDTH - 2 * PAD) == line
+
+
+def test_a_games_rating_line_is_the_one_given_and_the_share_of_wins_without_one() -> None:
+    """The slot the ratings fill: a game's line as given; a game without one says its share of wins."""
+    page = page_with("Аня", "Борис")
+    parties = [PlayedParty(1, "konchinka", GameMode.GROUP, 1.0, (PartySeat(1, "Аня", None, 15, True),))]
+    rated = GameRating("konchinka", "Рейтинг 1534 ± 80 · 3-й в чате")
+    given = player_page(1, "Аня", parties, [], {"konchinka": rated}, RU)
+    assert [g.rating for g in given.games] == [rated]
+    assert [g.rating.text for g in page.games] == [RU.t("page-wins-share", share=67)]
