@@ -28,7 +28,7 @@ page-best-score = Most points in a game: { $score }
 page-best-margin = Biggest lead in a win: { $margin }
 page-best-run = Wins in a row: { $wins }
 page-rivals = Met most at the table (above : below)
-page-feats = Achievements — { $earned } of { $total }
+page-feats = Achievements — { $earned }/{ $total }
 page-feats-none = None yet: they are told with a game's result.
 page-nothing = You have not finished a game yet — the page comes after the first. Play the bots — /play.
 

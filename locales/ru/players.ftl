@@ -31,7 +31,7 @@ page-best-score = Больше всего очков в партии: { $score }
 page-best-margin = Самый большой отрыв в победе: { $margin }
 page-best-run = Побед подряд: { $wins }
 page-rivals = Чаще всего за столом с вами (выше : ниже)
-page-feats = Достижения — { $earned } из { $total }
+page-feats = Достижения — { $earned }/{ $total }
 page-feats-none = Пока ни одного: они объявляются с итогом партии.
 page-nothing = Вы ещё не доиграли ни одной партии — страница появится после первой. Сыграть с ботами — /play.
 
