@@ -133,6 +133,10 @@ class HistoryCb(CallbackData, prefix="hs"):
     game: str
 
 
+class MeCb(CallbackData, prefix="me"):
+    """«📊 Моя страница» under a party's result in a player's own chat: their page (``/me``) anew below."""
+
+
 class RematchCb(CallbackData, prefix="rm"):
     """A new lobby with the same players and options as the finished ``game``."""
 

@@ -26,12 +26,13 @@ from bot.model.game import (
     Told,
     is_told,
 )
-from bot.views import Rendered
+from bot.views import Rendered, SeatInfo
 from bot.views.chats import render_left, render_left_private
 from bot.views.common import (
     seat_info,
     table_frame,
     with_history_button,
+    with_player_page_button,
     with_review_button,
     with_sheet_button,
 )
@@ -104,6 +105,15 @@ def _solo_seat(game: Game) -> int:
     return next((s.seat for s in game.seats if s.user_id is not None), 0)
 
 
+def _feats(event: PartyEnded, seat: int | None, game: Game) -> list[tuple[SeatInfo | None, str]]:
+    """The achievements a party's end tells in a chat: a person's own in their chat (a solo game's is its
+    player's), everyone's in the group's, by name."""
+    mine = seat if seat is not None else (_solo_seat(game) if game.mode is GameMode.SOLO else None)
+    if mine is not None:
+        return [(None, code) for earner, code in event.earned if earner == mine]
+    return [(seat_info(game.seats[earner], game.users), code) for earner, code in event.earned]
+
+
 def draw_notice(event: Told, seat: int | None, game: Game, bot_username: str) -> Rendered:
     """What ``event`` says to whom it is for (``seat``'s person, or the game's chat), in ``game`` as committed."""
     party = drawn(game.party) if game.party is not None else None
@@ -122,6 +132,9 @@ def draw_notice(event: Told, seat: int | None, game: Game, bot_username: str) ->
         # Every player of a finished group party may start a rematch, and ask for the review of their own moves;
         # a solo game's chat is the player's own.
         rendered = party.render_party_end(frame, tr, player=player, personal=personal)
+        rendered = views.with_feats(rendered, _feats(event, seat, game), tr)
+        if personal or game.mode is GameMode.SOLO:  # the player's own chat: their page is a tap away
+            rendered = with_player_page_button(rendered, tr)
         if party.reviewable and (personal or game.mode is not GameMode.GROUP):
             rendered = with_review_button(rendered, tr, game.key)
         return with_history_button(rendered, tr, game.key)  # the final sheet goes out with it

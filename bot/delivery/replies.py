@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from bot.delivery.outbox.orders import Adopt, AnswerInline, AnswerPress, Order, Reply, Show
-from bot.delivery.outbox.queue import Priority, chat_rules_slot, setup_slot
+from bot.delivery.outbox.queue import Priority, SheetPhoto, chat_rules_slot, page_slot, setup_slot
 from bot.games import plugin_of
 from bot.i18n import Locale, Translator, translator, translator_for
 from bot.storage.models import ChatRank, UserStats
@@ -31,11 +31,13 @@ from bot.views.chats import (
     render_private_only,
     render_start,
 )
+from bot.views.common import esc
 from bot.views.languages import render_lang_choice, render_lang_chosen, render_lang_not_yours
 from bot.views.lobby import render_new_menu
 from bot.views.rules import GameContext, render_rules_contents, rules_deep_link
 from bot.views.rules_book import RulesLibrary
 from bot.views.rules_lookup import Lookup, render_inline, render_rules_answer
+from bot.views.sheets import PlayerPage
 from bot.views.stats import render_stats, render_top
 
 INLINE_CACHE_SECONDS = 300
@@ -354,3 +356,12 @@ def admin_troubles(
             )
         )
     return say(chat_id, Rendered("\n".join(lines), None), thread_id)
+
+
+def player_page(page: PlayerPage | None, tr: Translator, chat_id: int, name: str) -> Show | Reply:
+    """``/me``: the person's page as a photo anew below (its text in its place if Telegram refuses the picture);
+    before their first finished party, a word saying when it comes."""
+    if page is None:
+        return say(chat_id, Rendered(tr.t("page-nothing"), None), 0)
+    caption = esc(tr.t("page-caption", name=name))
+    return Show(page_slot(chat_id), chat_id, caption, resend=True, media=SheetPhoto(page))

@@ -180,6 +180,17 @@ class GamePlugin(ABC, Generic[ActionT, ViewT]):
         bot players (:attr:`Party.reviewable`), which must then say it."""
         raise NotImplementedError(f"{self.kind}: no review without bot players")
 
+    # ---------------------------------------------------------------------------------------- achievements
+
+    feats: ClassVar[tuple[str, ...]] = ()
+    """The game's own achievements, as a player's page lists them: each a code whose texts are ``feat-<code>``
+    (its icon and name) and ``feat-<code>-about`` (one line: what earns it)."""
+
+    def feats_of(self, state: State[ActionT, ViewT], player: Player) -> tuple[str, ...]:
+        """Which of :attr:`feats` ``player`` earned in the finished party ``state`` (read from the party alone:
+        whether they were earned before is not the game's to say)."""
+        return ()
+
     # -------------------------------------------------------------------------------------------- buttons
 
     @abstractmethod
@@ -241,6 +252,10 @@ class Party(RulesParty, Protocol):
     @property
     def has_sheet(self) -> bool:
         """Whether the game draws a score sheet (its plug-in's paper has one)."""
+        ...
+
+    def feats_of(self, player: Player) -> tuple[str, ...]:
+        """The game's own achievements ``player`` earned in this finished party (:meth:`GamePlugin.feats_of`)."""
         ...
 
     def score_sheet(self, frame: Frame, tr: Translator) -> tuple[Sheet, str] | None:
@@ -352,6 +367,9 @@ class _Party(Generic[ActionT, ViewT]):
     @property
     def has_sheet(self) -> bool:
         return self.plugin.paper_type.score_sheet is not Paper.score_sheet
+
+    def feats_of(self, player: Player) -> tuple[str, ...]:
+        return self.plugin.feats_of(self.state, player) if self.state.is_terminal else ()
 
     def score_sheet(self, frame: Frame, tr: Translator) -> tuple[Sheet, str] | None:
         if self.state.deals_completed == 0:

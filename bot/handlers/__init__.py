@@ -40,6 +40,7 @@ BASE_COMMANDS = frozenset(
         "help",
         "play",
         "stats",
+        "me",
         "top",
         "start",
         "lang",

@@ -1,4 +1,4 @@
-"""Plain commands: /help, /score, /stats, /top, /nextgame, /settings, /leave, and a person blocking or unblocking the bot (the rules and
+"""Plain commands: /help, /score, /stats, /me, /top, /nextgame, /settings, /leave, and a person blocking or unblocking the bot (the rules and
 /start have their own routers)."""
 
 from __future__ import annotations
@@ -27,6 +27,10 @@ async def on_score(message: Message, command: CommandObject, pipeline: Pipeline,
 
 async def on_stats(message: Message, pipeline: Pipeline, origin: Origin) -> None:
     await pipeline.replies.stats(origin)
+
+
+async def on_me(message: Message, pipeline: Pipeline, origin: Origin) -> None:
+    await pipeline.replies.me(origin)
 
 
 async def on_top(message: Message, pipeline: Pipeline, origin: Origin) -> None:
@@ -66,6 +70,7 @@ def make_router() -> Router:
     router.message.register(on_score, Command("score"))
     router.message.register(on_stats, Command("stats"))
     router.message.register(on_leave, Command("leave"))
+    router.message.register(on_me, Command("me"), F.chat.type == "private")
     router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
     router.message.register(on_next_game, Command("nextgame"), F.chat.type.in_({"group", "supergroup"}))
     router.message.register(on_settings, Command("settings"), F.chat.type.in_({"group", "supergroup"}))

@@ -17,7 +17,7 @@ from bot.pipeline.service import Pipeline
 
 GROUP_ONLY_COMMANDS = frozenset({"new", "top", "nextgame", "settings"})
 """The bot's own group commands, besides each game's (its plug-in's ``command``)."""
-PRIVATE_ONLY_COMMANDS = frozenset({"play"})
+PRIVATE_ONLY_COMMANDS = frozenset({"play", "me"})
 
 
 def _group_only() -> frozenset[str]:

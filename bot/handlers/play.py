@@ -5,7 +5,7 @@ the party's history file («📜 История»). Each handler names its comma
 
 from __future__ import annotations
 
-from aiogram import Router
+from aiogram import F, Router
 from aiogram.types import CallbackQuery
 
 from bot.callbacks import (
@@ -13,6 +13,7 @@ from bot.callbacks import (
     BackCb,
     HintCb,
     HistoryCb,
+    MeCb,
     MoveCb,
     PickCb,
     ReviewCb,
@@ -93,6 +94,11 @@ async def on_review(
     await pipeline.replies.review(origin, game_of(callback_data.game))
 
 
+async def on_player_page(callback: CallbackQuery, pipeline: Pipeline, origin: Origin) -> None:
+    """«📊 Моя страница» under a party's result in the player's own chat: their page below."""
+    await pipeline.replies.me(origin)
+
+
 def make_router() -> Router:
     """A fresh router (a router can belong to one dispatcher only)."""
     router = Router(name="play")
@@ -103,4 +109,5 @@ def make_router() -> Router:
     router.callback_query.register(on_history, HistoryCb.filter())
     router.callback_query.register(on_hint, HintCb.filter())
     router.callback_query.register(on_review, ReviewCb.filter())
+    router.callback_query.register(on_player_page, MeCb.filter(), F.message.chat.type == "private")
     return router

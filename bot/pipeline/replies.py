@@ -24,7 +24,8 @@ from bot.model.answers import Answer
 from bot.model.game import Game, GameMode, GameStatus, Person
 from bot.pipeline.kept import Kept
 from bot.pipeline.origin import Origin, Parts
-from bot.storage import Batch, GameRow, repo
+from bot.ratings.page import player_page, standing_lines
+from bot.storage import Batch, GameRow, players, repo
 from bot.views import Rendered, SoloGame, answer_text
 from bot.views.chat_settings import render_settings_saved, render_settings_shown, settings_line
 from bot.views.common import table_frame
@@ -355,6 +356,19 @@ class Replies:
         await self._deliver_to(
             origin, replies.stats(figures, games, tr, name, origin.chat_id, origin.thread_id)
         )
+
+    async def me(self, origin: Origin) -> None:
+        """/me in private: the person's page — per game the rating line, the form, the best results and the
+        rivals, then the achievements — drawn as a picture (``bot.ratings.page``)."""
+        who, tr, db = self._person(origin), origin.tr, self.pipeline.db
+        parties = await players.parties_of(db, who.user_id)
+        # The rating line of each game: the share of parties won until ratings are kept (issue 50's ratings fill
+        # this mapping, kind -> GameRating, with «Рейтинг 1534 ± 80 · 3-й в чате»).
+        ratings = standing_lines(parties, who.user_id, tr)
+        earned = await players.achievements_of(db, who.user_id)
+        page = player_page(who.user_id, who.name, parties, earned, ratings, tr) if parties else None
+        await self._deliver_to(origin, replies.player_page(page, tr, origin.chat_id, who.name))
+        await self._answer(origin)  # «📊 Моя страница» pressed: the page below says it
 
     async def top(self, origin: Origin) -> None:
         """/top in a group: the chat's leaderboard over its finished parties, each game apart."""

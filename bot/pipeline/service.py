@@ -76,7 +76,8 @@ from bot.pipeline.replies import Replies
 from bot.pipeline.store import Store
 from bot.pipeline.thinker import Thinker
 from bot.pipeline.timers import Timers
-from bot.storage import Database, repo
+from bot.ratings import achievements
+from bot.storage import Database, players, repo
 
 log = logging.getLogger(__name__)
 
@@ -314,6 +315,8 @@ class Pipeline:
         """The events of a decision: the game after them, whom they are told, stored in one transaction with the
         update's mark; drawn and handed to the outbox; the game's timer told."""
         after = evolve(before, events) if before is not None else evolve(_unborn(events), events)
+        if any(isinstance(event, PartyEnded) for event in events):
+            events = await self._achievements(after, events)
         notices = self.store.notices(after, events)
         await self.store.commit(before, after, events, notices, origin.update_id)
         for event in events:
@@ -340,6 +343,12 @@ class Pipeline:
         if may_fall_due(before, after):
             self.timers.changed(after)
         return after
+
+    async def _achievements(self, after: Game, events: Sequence[Event]) -> Sequence[Event]:
+        """The party's end with what its people earned by it (what they held before read from the database)."""
+        people = [seat.user_id for seat in after.people() if seat.user_id is not None]
+        held = await players.standings(self.db, after.kind, people, achievements.MASTER_RUN)
+        return achievements.award(after, events, held)
 
     async def show(self, game: Game) -> None:
         """Every message of ``game`` drawn from scratch (after a restart), its kept notices aside."""
@@ -648,7 +657,8 @@ def describe(event: Event, game: Game) -> str | None:
                 if outcome
                 else ""
             )
-            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}"
+            feats = "".join(f"; seat {seat} earned {code}" for seat, code in event.earned)
+            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}{feats}"
         case DealEnded(deal=deal):
             return f"deal {deal} scored"
         case TimedOut(player=player, code=code) | SeatReplaced(player=player, code=code):

@@ -24,8 +24,8 @@ from bot.clock import Clock
 from bot.delivery.notices import addressed
 from bot.games import plugin_of
 from bot.i18n import Locale
-from bot.model.game import Blocked, Event, Game, Screens, Seat, Seen, User, dump_told
-from bot.storage import Database, GameRow, Notice, repo
+from bot.model.game import Blocked, Event, Game, PartyEnded, Screens, Seat, Seen, User, dump_told
+from bot.storage import Database, GameRow, Notice, players, repo
 from bot.storage.tx import Batch, Deferred, GuardError, Journal
 from engine.core import GameRecord, JSONValue
 
@@ -216,6 +216,11 @@ class Store:
                 repo.upsert_user(batch, event.person, started=event.started)
             elif isinstance(event, Blocked):
                 repo.set_blocked(batch, event.user_id)
+            elif isinstance(event, PartyEnded) and event.earned:
+                people = [(after.seats[seat].user_id, code) for seat, code in event.earned]
+                players.add_achievements(
+                    batch, after.kind, after.id, [(u, c) for u, c in people if u is not None], now
+                )
         if before is None:
             repo.insert_game(batch, after)
         elif not batch and not notices and _only_screens(before, after):

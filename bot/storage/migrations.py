@@ -135,4 +135,19 @@ CREATE TABLE chat_settings (
 are taken (deleted) when its next lobby opens. A group's own settings for its new lobbies of each game (JSON
 options and seconds per turn), saved by its admins with /settings."""
 
-MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5, V6)
+ACHIEVEMENTS: Final = """
+CREATE TABLE achievements (
+    user_id  INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    code     TEXT NOT NULL,
+    game_id  INTEGER NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (user_id, kind, code)
+)
+"""
+"""The achievements people earned (``bot.ratings.achievements``): one row per person, game and achievement, so
+each is told once; the party that earned it and when. Self-contained: it may take any number in the list."""
+
+V7: Final = ACHIEVEMENTS
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5, V6, V7)

@@ -39,6 +39,7 @@ from bot.views.notices import (
     render_timed_out,
     render_timed_out_you,
     render_turn_reminder,
+    with_feats,
 )
 from bot.views.rules import bot_commands, render_help, render_rules
 from bot.views.solo import SoloGame, render_play_menu, render_solo_setup
@@ -71,4 +72,5 @@ __all__ = [
     "render_timed_out",
     "render_timed_out_you",
     "render_turn_reminder",
+    "with_feats",
 ]

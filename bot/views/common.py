@@ -19,7 +19,7 @@ from typing import Final, Generic
 from aiogram.types import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 from typing_extensions import TypeVar
 
-from bot.callbacks import HintCb, HistoryCb, RematchCb, ReviewCb, RulesCb, SeatCb, SheetCb, TableCb
+from bot.callbacks import HintCb, HistoryCb, MeCb, RematchCb, ReviewCb, RulesCb, SeatCb, SheetCb, TableCb
 from bot.i18n import Locale, Translator
 from bot.model.game import Game, GameMode, Seat, User
 from engine.ai import Level
@@ -425,6 +425,12 @@ def with_review_button(rendered: Rendered, tr: Translator, game_id: str) -> Rend
     if rendered.markup is not None:
         rows.extend(rendered.markup.inline_keyboard)
     return Rendered(rendered.text, keyboard(rows))
+
+
+def with_player_page_button(rendered: Rendered, tr: Translator) -> Rendered:
+    """A party's result in a player's own chat with «📊 Моя страница» (their page, ``/me``, anew below) on its last
+    row."""
+    return _with_last_row(rendered, [button(tr.t("btn-player-page"), MeCb().pack())])
 
 
 def with_sheet_button(rendered: Rendered, tr: Translator, game_id: str) -> Rendered:

@@ -10,6 +10,7 @@ from typing import Final
 from bot.callbacks import DeepLink, SeatCb, start_link
 from bot.i18n import Translator
 from bot.views.common import (
+    MAX_TEXT,
     Rendered,
     SeatInfo,
     button,
@@ -125,3 +126,19 @@ def render_seat_back_you(played: Sequence[str], tr: Translator) -> Rendered:
 def render_game_cancelled(tr: Translator, standings: str = "") -> Rendered:
     """«✖️ Партия отменена.», with the standings the party had reached (the score sheet's caption), if any."""
     return Rendered(tr.t("notice-cancelled") + (f"\n{standings}" if standings else ""), None)
+
+
+def with_feats(rendered: Rendered, feats: Sequence[tuple[SeatInfo | None, str]], tr: Translator) -> Rendered:
+    """The party's result with the achievements earned by it, one line each below (``feats``: who earned it —
+    None: the reader — and its code, named by the text ``feat-<code>``); as it was if the message would grow past
+    Telegram's limit."""
+    if not feats:
+        return rendered
+    lines = [
+        tr.t("feat-yours", feat=tr.t(f"feat-{code}"), about=tr.t(f"feat-{code}-about"))
+        if who is None
+        else tr.t("feat-theirs", name=seat_name(who, tr), feat=tr.t(f"feat-{code}"))
+        for who, code in feats
+    ]
+    text = "\n".join([rendered.text, "", *lines])
+    return Rendered(text, rendered.markup) if len(text) <= MAX_TEXT else rendered

@@ -30,7 +30,7 @@ help-text =
     /new — choose a game, /score — the score sheet as a picture (/score text — the table as text), /cancel — cancel the game (host or admin), /top — the chat's best players.
 
     <b>In private</b>
-    /play — play against bots, /stats — your statistics.
+    /play — play against bots, /stats — your statistics, /me — your page: form, records, achievements.
 
     /rules — all the rules; /rules eralash — the rule you need. In any chat, type @{ $bot } eralash to post a rule there.
     { $moves }
@@ -38,6 +38,7 @@ help-text =
 cmd-play = Play against bots
 cmd-rules = Rules
 cmd-stats = My statistics
+cmd-me = My page: form, records, achievements
 cmd-help = Help
 cmd-new = New game
 cmd-score = The score sheet as a picture

@@ -12,6 +12,7 @@ from bot.callbacks import (
     HistoryCb,
     LobbyCb,
     LobbyOp,
+    MeCb,
     MoveCb,
     PickCb,
     RematchCb,
@@ -52,6 +53,7 @@ WORST_CASES: list[CallbackData] = [
     HistoryCb(game=GAME),
     SoloCb(step=SoloStep.LEVEL, game="konchinka", opponents=3, level=LONGEST_LEVEL),
     SeatCb(game=GAME),
+    MeCb(),
 ]
 
 

@@ -18,7 +18,7 @@ from aiogram.types import InlineKeyboardMarkup
 from bot.storage import Database, LiveMessage, Notice
 from bot.storage import repo as stored
 from bot.storage.tx import Deferred, Journal
-from bot.views.sheets import Sheet
+from bot.views.sheets import Drawn
 from engine.core import JSONValue
 
 
@@ -96,7 +96,7 @@ class SheetPhoto:
     """A live message that is a photo: the score sheet drawn (off the loop, once per content) when it goes out;
     its text is the caption."""
 
-    sheet: Sheet
+    sheet: Drawn
 
 
 @dataclass(frozen=True, slots=True)
@@ -639,6 +639,11 @@ def chat_rules_slot(chat_id: int, thread_id: int = 0, user_id: int = 0) -> str:
         if chat_id == user_id or not user_id
         else f"R{chat_id}:{thread_id}:{user_id}"
     )
+
+
+def page_slot(user_id: int) -> str:
+    """A person's page (``/me``) in their private chat: sent anew below each time it is asked for."""
+    return f"u{user_id}"
 
 
 def setup_slot(chat_id: int, message_id: int) -> str:

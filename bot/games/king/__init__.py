@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.king import results, views
+from bot.games.king.feats import FEATS, feats_in
 from bot.games.king.hint import hint_text
 from bot.games.king.review import render_review
 from bot.games.king.rules import rules_book
@@ -21,7 +22,7 @@ from bot.views.rules_book import RulesBook
 from bot.views.sheets import GridSheet
 from engine.ai.advice import Advice
 from engine.ai.review import Review
-from engine.core import IllegalActionError, JSONValue, State
+from engine.core import IllegalActionError, JSONValue, Player, State
 from engine.king import KingAction, KingGame, KingOptions, KingState, KingView, Play
 
 
@@ -106,6 +107,11 @@ class KingPlugin(GamePlugin[KingAction, KingView]):
         self, table: TableInfo[KingView], tr: Translator, *, rematch: bool = True, personal: bool = False
     ) -> Rendered:
         return results.render_party_end(table, tr, rematch=rematch, personal=personal)
+
+    feats = FEATS
+
+    def feats_of(self, state: State[KingAction, KingView], player: Player) -> tuple[str, ...]:
+        return feats_in(state, player)
 
     def played(self, action: KingAction, tr: Translator) -> str:
         if isinstance(action, Play):

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from bot.games import register
 from bot.games.base import GamePlugin, Options
 from bot.games.konchinka import results, views
+from bot.games.konchinka.feats import FEATS, feats_in
 from bot.games.konchinka.hint import hint_text
 from bot.games.konchinka.review import render_review
 from bot.games.konchinka.rules import rules_book
@@ -22,7 +23,7 @@ from bot.views.sheets import TallySheet
 from engine.ai.advice import Advice
 from engine.ai.review import Review
 from engine.cards import Card
-from engine.core import JSONValue, State
+from engine.core import JSONValue, Player, State
 from engine.konchinka import (
     Capture,
     KonchinkaAction,
@@ -149,6 +150,11 @@ class KonchinkaPlugin(GamePlugin[KonchinkaAction, KonchinkaView]):
         self, table: TableInfo[KonchinkaView], tr: Translator, *, rematch: bool = True, personal: bool = False
     ) -> Rendered:
         return results.render_party_end(table, tr, rematch=rematch, personal=personal)
+
+    feats = FEATS
+
+    def feats_of(self, state: State[KonchinkaAction, KonchinkaView], player: Player) -> tuple[str, ...]:
+        return feats_in(state, player)
 
     def played(self, action: KonchinkaAction, tr: Translator) -> str:
         if isinstance(action, Finish):

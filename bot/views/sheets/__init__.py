@@ -14,13 +14,24 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from bot.views.sheets.model import GridRow, GridSheet, Sheet, TallyDeal, TallySheet, Theme
+from bot.views.sheets.model import (
+    Drawn,
+    GridRow,
+    GridSheet,
+    PlayerPage,
+    Sheet,
+    TallyDeal,
+    TallySheet,
+    Theme,
+)
 
 __all__ = [
+    "Drawn",
     "GridRow",
     "GridSheet",
     "Picture",
     "PictureCache",
+    "PlayerPage",
     "Sheet",
     "TallyDeal",
     "TallySheet",
@@ -29,12 +40,15 @@ __all__ = [
 ]
 
 
-def draw(sheet: Sheet, theme: Theme = Theme.LIGHT) -> bytes:
+def draw(sheet: Drawn, theme: Theme = Theme.LIGHT) -> bytes:
     """The sheet as a PNG (always drawn: :func:`picture` looks in the cache first). Pillow and the font are
     loaded with the first picture: a bot that draws none does not carry them."""
     from bot.views.sheets.grid import draw_grid
+    from bot.views.sheets.page import draw_page
     from bot.views.sheets.tally import draw_tally
 
+    if isinstance(sheet, PlayerPage):
+        return draw_page(sheet, theme)
     if isinstance(sheet, TallySheet):
         return draw_tally(sheet, theme)
     return draw_grid(sheet, theme)
@@ -59,14 +73,14 @@ class PictureCache:
 
     def __init__(self, size: int = 256) -> None:
         self._size = size
-        self._pictures: OrderedDict[tuple[Sheet, Theme], Picture] = OrderedDict()
+        self._pictures: OrderedDict[tuple[Drawn, Theme], Picture] = OrderedDict()
         self._file_ids: OrderedDict[str, str] = OrderedDict()
         self._lock = threading.Lock()
-        self._drawing: dict[tuple[Sheet, Theme], threading.Lock] = {}
+        self._drawing: dict[tuple[Drawn, Theme], threading.Lock] = {}
         self.drawn = 0
         """How many pictures were drawn (a miss each)."""
 
-    def picture(self, sheet: Sheet, theme: Theme = Theme.LIGHT) -> Picture:
+    def picture(self, sheet: Drawn, theme: Theme = Theme.LIGHT) -> Picture:
         """The sheet's picture, drawn on the first call; calls for the same sheet at the same time (worker
         threads) wait for the one drawing it."""
         key = (sheet, theme)
@@ -91,7 +105,7 @@ class PictureCache:
                     self._pictures.popitem(last=False)
         return made
 
-    async def picture_off_loop(self, sheet: Sheet, theme: Theme = Theme.LIGHT) -> Picture:
+    async def picture_off_loop(self, sheet: Drawn, theme: Theme = Theme.LIGHT) -> Picture:
         """:meth:`picture` in a worker thread: the drawing (milliseconds of CPU) never holds the event loop."""
         return await asyncio.to_thread(self.picture, sheet, theme)
 

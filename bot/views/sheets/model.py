@@ -76,4 +76,58 @@ class GridSheet:
     winners: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class GameRating:
+    """The rating-and-rank line of one game on a player's page, as shown («Рейтинг 1534 ± 80 · 3-й в чате»)."""
+
+    kind: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Rival:
+    """One of the people a player meets most: their name, and the parties each finished above the other."""
+
+    name: str
+    wins: int
+    losses: int
+
+
+@dataclass(frozen=True, slots=True)
+class PageGame:
+    """One game on a player's page: its title, its rating line, the parties and wins, the form over the last
+    parties (each a place out of so many players, the oldest first), the best results in words, the rivals."""
+
+    title: str
+    rating: GameRating
+    record: str
+    form: tuple[tuple[int, int], ...] = ()
+    best: tuple[str, ...] = ()
+    rivals: tuple[Rival, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PageFeat:
+    """An achievement on a player's page: its icon and name, what earns it, and whether they have it."""
+
+    name: str
+    about: str
+    earned: bool
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerPage:
+    """A player's page (``/me``): their name, each game they played, the achievements; every word already in the
+    reader's language (``labels``: the headings — form, best, rivals, achievements, none yet)."""
+
+    title: str
+    subtitle: str
+    games: tuple[PageGame, ...]
+    feats: tuple[PageFeat, ...]
+    labels: tuple[str, str, str, str, str]
+
+
 Sheet = TallySheet | GridSheet
+
+Drawn = Sheet | PlayerPage
+"""Whatever is drawn as a picture: a score sheet, or a player's page."""

@@ -9,15 +9,17 @@ from collections.abc import Sequence
 from typing import Final
 
 from bot.views.common import MAX_TEXT, esc, named, signed
-from bot.views.sheets.model import GridSheet, Sheet, TallySheet
+from bot.views.sheets.model import Drawn, GridSheet, PlayerPage, Sheet, TallySheet
 
 LABEL_WIDTH: Final = 12
 """Characters of a grid row's label kept in the table (Кинг's «не брать …» cut short: the table stays narrow)."""
 
 
-def sheet_text(sheet: Sheet, caption: str) -> str:
+def sheet_text(sheet: Drawn, caption: str) -> str:
     """``sheet`` as a text message under ``caption`` (Telegram HTML, within a message's limit: the earliest deals
     left out first if it would not fit)."""
+    if isinstance(sheet, PlayerPage):
+        return page_text(sheet, caption)
     players = " · ".join(f"{i + 1} {named(name)}" for i, name in enumerate(sheet.players))
     head = [caption, "", f"<b>{esc(sheet.title)}</b>", esc(sheet.subtitle), players]
     rows = _rows(sheet)
@@ -62,3 +64,18 @@ def _table(rows: Sequence[tuple[str, ...]]) -> str:
         ]
         lines.append(" ".join(cells).rstrip())
     return "\n".join(lines)
+
+
+def page_text(page: PlayerPage, caption: str) -> str:
+    """A player's page in words (its picture refused): each game's lines, then the achievements earned."""
+    lines = [caption, "", f"<b>{named(page.title)}</b>"]
+    for game in page.games:
+        lines += ["", f"<b>{esc(game.title)}</b>", esc(game.rating.text), esc(game.record)]
+        if game.form:
+            lines.append(f"{esc(page.labels[0])} " + " ".join(str(place) for place, _ in game.form))
+        lines += [esc(line) for line in game.best]
+        lines += [f"{named(r.name)} — {r.wins} : {r.losses}" for r in game.rivals]
+    earned = [f"{esc(f.name)} — {esc(f.about)}" for f in page.feats if f.earned]
+    lines += ["", f"<b>{esc(page.labels[3])}</b>", *(earned or [esc(page.labels[4])])]
+    text = "\n".join(lines)
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1].rsplit("\n", 1)[0]

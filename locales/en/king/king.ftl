@@ -116,3 +116,10 @@ review-king-lead = You lead.
 review-king-choose = You name trumps; your first three cards: { $hand }
 
 history-trump = trump { $suit }
+
+## Кинг: achievements
+
+feat-king-clean-eralash = 🧹 Clean eralash
+feat-king-clean-eralash-about = not one trick, not one penalty point in the eralash.
+feat-king-clean-negatives = 🛡 Not a single penalty
+feat-king-clean-negatives-about = all seven negative deals of a game without a penalty trick or card.

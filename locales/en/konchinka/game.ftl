@@ -163,3 +163,10 @@ sheet-note-finish = finished by { $name }
 history-lay = { $card } to the table
 history-capture = { $card } takes { $cards }
 history-finish = finish the game
+
+## Кончинка: achievements
+
+feat-konchinka-finish-capture = 🎯 Take and finish
+feat-konchinka-finish-capture-about = a game won in one move «take … and finish»: the capture brought the last points needed.
+feat-konchinka-five = 🖐 Five of five
+feat-konchinka-five-about = all five points of one deal: most cards, most clubs and both konchinki.

@@ -117,3 +117,10 @@ review-king-lead = Вы заходите первым.
 review-king-choose = Вы назначаете козыря, первые три карты: { $hand }
 
 history-trump = козырь { $suit }
+
+## Кинг: достижения
+
+feat-king-clean-eralash = 🧹 Чистый ералаш
+feat-king-clean-eralash-about = в ералаше — ни одной взятки, ни одного штрафного очка.
+feat-king-clean-negatives = 🛡 Без единого штрафа
+feat-king-clean-negatives-about = все семь отрицательных раздач партии — без штрафной взятки и карты.

@@ -196,3 +196,10 @@ sheet-note-finish = { $name } приканчивает партию
 history-lay = { $card } на стол
 history-capture = { $card } берёт { $cards }
 history-finish = прикончить
+
+## Кончинка: достижения
+
+feat-konchinka-finish-capture = 🎯 Взять и прикончить
+feat-konchinka-finish-capture-about = партия выиграна одним ходом «взять … и прикончить»: взятка принесла последние нужные очки.
+feat-konchinka-five = 🖐 Пять из пяти
+feat-konchinka-five-about = все пять очков одной раздачи: больше всех карт, больше всех треф и обе кончинки.
