@@ -10,11 +10,7 @@ feat-master-ten-about = десять партий подряд выиграны 
 ## Страница игрока (/me)
 
 page-caption = 📊 Страница игрока: { $name }
-page-subtitle = Страница игрока · { $games ->
-    [one] { $games } партия
-    [few] { $games } партии
-   *[many] { $games } партий
-} до конца
+page-subtitle = Страница игрока · доиграно партий: { $games }
 page-record = { $games ->
     [one] { $games } партия
     [few] { $games } партии
