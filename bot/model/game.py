@@ -574,6 +574,9 @@ class PartyEnded(Event):
 
     kind: ClassVar[str] = "party_ended"
     at: float = 0.0
+    rated: tuple[tuple[int, int, float, float, float, float], ...] = ()
+    """Each person's place and skill rating before and after the party (seat, place, mu and sigma before, mu and
+    sigma after), set as the party's end is stored (``bot.ratings``); empty: a party not rated."""
 
     def apply(self, game: Game) -> Game:
         outcome = game.party.outcome if game.party is not None else None
@@ -708,6 +711,11 @@ def dump_told(event: Event, seat: int | None) -> str:
     return json.dumps({"kind": event.kind, **fields, "seat": seat}, separators=(",", ":"))
 
 
+def _tupled(value: Any) -> Any:
+    """A stored field as the event holds it: JSON's lists (nested ones too) as tuples."""
+    return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
+
+
 def load_told(text: str) -> tuple[Told, int | None]:
     """A stored notice's event and the seat it is for (ValueError on a row this code cannot read)."""
     data = json.loads(text)
@@ -716,9 +724,7 @@ def load_told(text: str) -> tuple[Told, int | None]:
         raise ValueError(f"an unknown event: {text!r}")
     seat = data.pop("seat", None)
     names = {f.name for f in dataclasses.fields(cls)}
-    fields: dict[str, Any] = {
-        k: tuple(v) if isinstance(v, list) else v for k, v in data.items() if k in names
-    }
+    fields: dict[str, Any] = {k: _tupled(v) for k, v in data.items() if k in names}
     try:
         return cls(**fields), seat
     except TypeError:  # a field it needs is missing

@@ -76,7 +76,8 @@ from bot.pipeline.replies import Replies
 from bot.pipeline.store import Store
 from bot.pipeline.thinker import Thinker
 from bot.pipeline.timers import Timers
-from bot.storage import Database, repo
+from bot.ratings import skill
+from bot.storage import Database, repo, standings
 
 log = logging.getLogger(__name__)
 
@@ -314,8 +315,16 @@ class Pipeline:
         """The events of a decision: the game after them, whom they are told, stored in one transaction with the
         update's mark; drawn and handed to the outbox; the game's timer told."""
         after = evolve(before, events) if before is not None else evolve(_unborn(events), events)
-        notices = self.store.notices(after, events)
-        await self.store.commit(before, after, events, notices, origin.update_id)
+        if any(isinstance(event, PartyEnded) for event in events):
+            # A party's people are rated in its end's transaction; one party's end at a time, so that a person at
+            # two tables never has one rating overwrite the other (the rebuild rates in the same order).
+            async with self.store.rating:
+                events = await self._rated(after, events)
+                notices = self.store.notices(after, events)
+                await self.store.commit(before, after, events, notices, origin.update_id)
+        else:
+            notices = self.store.notices(after, events)
+            await self.store.commit(before, after, events, notices, origin.update_id)
         for event in events:
             line = describe(event, after)
             if line is not None:
@@ -340,6 +349,13 @@ class Pipeline:
         if may_fall_due(before, after):
             self.timers.changed(after)
         return after
+
+    async def _rated(self, after: Game, events: Sequence[Event]) -> list[Event]:
+        """The events with the party's end carrying its people's ratings before and after it (read here)."""
+        people = [seat.user_id for seat in after.people() if seat.user_id is not None]
+        stored = await standings.skills_of(self.db, after.kind, people)
+        priors = {user: skill.Skill(s.mu, s.sigma) for user, s in stored.items()}
+        return [skill.rated_end(e, after, priors) if isinstance(e, PartyEnded) else e for e in events]
 
     async def show(self, game: Game) -> None:
         """Every message of ``game`` drawn from scratch (after a restart), its kept notices aside."""
@@ -648,7 +664,13 @@ def describe(event: Event, game: Game) -> str | None:
                 if outcome
                 else ""
             )
-            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}"
+            rated = "; ".join(
+                f"seat {r.seat} place {r.place} rated {skill.shown(r.after.mu)} ({r.change:+d})"
+                for r in skill.changes_of(event, game)
+            )
+            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}; " + (
+                rated or "not rated"
+            )
         case DealEnded(deal=deal):
             return f"deal {deal} scored"
         case TimedOut(player=player, code=code) | SeatReplaced(player=player, code=code):

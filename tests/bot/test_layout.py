@@ -24,6 +24,7 @@ ENGINE = Path(engine.__file__).parent
 LAYERS = (
     "model",
     "storage",
+    "ratings",
     "views",
     "games",
     "flow",

@@ -1,0 +1,174 @@
+"""Skill ratings: what a party's places say of each person's strength at a game, pure.
+
+The model is openskill's Weng–Lin **Plackett–Luce**: the likelihood of a whole finishing order of any number of
+players (the natural one for a party of two to four), one pass over the places per party — its cost grows with
+the players, not their square as the «Full» pairwise models' do. Of the library's models it is the one made for
+rankings; Thurstone–Mosteller Full shrinks a newcomer's uncertainty from 8.3 to 2.9 in one party against the
+anchors (too sure too soon), Bradley–Terry Full compares every pair (the same order of updates, more work). The
+benchmark (``benchmarks/ratings.py``) measures the model on 10,000 stored parties.
+
+- Each seat is a team of one; places come from the party's result: the winners first, then by score (higher
+  is better in every game here); equal results share a place. A person a bot player stood in for at the end
+  (who left with /leave, or missed turns and did not come back) is placed last: the bot's play is not theirs.
+- People only are rated. Bot players are **anchors**: fixed ratings per level (:data:`ANCHORS`), never updated,
+  so a party against bot players rates its person on the same scale in every chat, and a party with bot players
+  in most seats rates just as fairly (the anchors' strength is known). A person has one rating per game.
+- A rating is shown on one scale (:func:`shown`): 1500 for a newcomer, 30 points per unit of the model's mu;
+  with its uncertainty (two sigmas, :func:`margin`) while sigma is above :data:`SETTLED_BELOW`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+from openskill.models import PlackettLuce
+
+from bot.model.game import Game, GameStatus, PartyEnded
+from engine.ai.levels import Level
+
+MODEL: Final = PlackettLuce()
+"""openskill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300 (a rating keeps a little room to move)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Skill:
+    """A rating in the model's own units: the estimate ``mu`` and its uncertainty ``sigma``."""
+
+    mu: float
+    sigma: float
+
+
+START: Final = Skill(MODEL.mu, MODEL.sigma)
+"""A person's rating before their first party of a game."""
+ANCHORS: Final[Mapping[Level, Skill]] = {
+    Level.EASY: Skill(20.0, 1.0),
+    Level.NORMAL: Skill(25.0, 1.0),
+    Level.HARD: Skill(30.0, 1.0),
+}
+"""The bot players' fixed ratings: «новичок» 1350, «любитель» 1500 (a newcomer's start), «мастер» 1650."""
+
+CENTRE: Final = 1500
+SCALE: Final = 30.0
+"""Shown points per unit of mu."""
+SETTLED_BELOW: Final = 5.0
+"""Sigma under which a rating is shown as a plain number (about ten parties against bot players, fewer in a
+group of four); above it with «± two sigmas»."""
+
+
+def shown(mu: float) -> int:
+    """A rating as people see it: 1500 at the model's start."""
+    return round(CENTRE + SCALE * (mu - START.mu))
+
+
+def margin(sigma: float) -> int:
+    """The uncertainty shown beside a rating that has not settled yet: two sigmas on the shown scale."""
+    return round(2 * SCALE * sigma)
+
+
+def is_settled(sigma: float) -> bool:
+    return sigma < SETTLED_BELOW
+
+
+def season_of(at: float) -> str:
+    """The season of a moment: its calendar month in UTC, as ``YYYY-MM``."""
+    return datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m")
+
+
+class RatedSeat(Protocol):
+    """What rating needs of a seat at a finished party (the game's ``Seat`` and the stored row have it)."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def user_id(self) -> int | None: ...
+    @property
+    def level(self) -> str | None: ...
+    @property
+    def replaced(self) -> bool: ...
+    @property
+    def score(self) -> int | None: ...
+    @property
+    def won(self) -> bool | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """One person's rating change at a party: their seat, place (from 1) and rating before and after."""
+
+    seat: int
+    user_id: int
+    place: int
+    before: Skill
+    after: Skill
+
+    @property
+    def change(self) -> int:
+        """The shown rating's change."""
+        return shown(self.after.mu) - shown(self.before.mu)
+
+
+def places(seats: Sequence[RatedSeat]) -> list[int]:
+    """Each seat's place (1 is best; equal results share one, the next skips: 1, 2, 2, 4)."""
+    keys = [
+        (
+            1 if seat.user_id is not None and seat.replaced else 0,
+            0 if seat.won else 1,
+            -(seat.score or 0),
+        )
+        for seat in seats
+    ]
+    return [1 + sum(other < key for other in keys) for key in keys]
+
+
+def anchor(seat: RatedSeat) -> Skill:
+    """A bot player's fixed rating (a level this bot does not know: «любитель»'s)."""
+    try:
+        return ANCHORS[Level(seat.level or Level.NORMAL)]
+    except ValueError:
+        return ANCHORS[Level.NORMAL]
+
+
+def rate(seats: Sequence[RatedSeat], priors: Mapping[int, Skill]) -> list[Rated]:
+    """The people's ratings after a finished party (``priors``: their ratings before, by user id; a person
+    missing there starts at :data:`START`). Empty when nobody at the table is a person."""
+    people = [seat for seat in seats if seat.user_id is not None]
+    if not people:
+        return []
+    before = [priors.get(s.user_id, START) if s.user_id is not None else anchor(s) for s in seats]
+    teams = [[MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in before]
+    ranks = places(seats)
+    after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
+    return [
+        Rated(
+            seat.seat,
+            seat.user_id,
+            ranks[i],
+            before[i],
+            Skill(after[i][0].mu, after[i][0].sigma),
+        )
+        for i, seat in enumerate(seats)
+        if seat.user_id is not None
+    ]
+
+
+def rated_end(end: PartyEnded, game: Game, priors: Mapping[int, Skill]) -> PartyEnded:
+    """The party's end with its people's ratings (``game``: the party finished; ``priors``: their ratings before)."""
+    if game.status is not GameStatus.FINISHED or game.party is None or game.party.outcome is None:
+        return end
+    rated = rate(game.seats, priors)
+    return dataclasses.replace(
+        end,
+        rated=tuple((r.seat, r.place, r.before.mu, r.before.sigma, r.after.mu, r.after.sigma) for r in rated),
+    )
+
+
+def changes_of(end: PartyEnded, game: Game) -> list[Rated]:
+    """The ratings a party's end carries, as :class:`Rated` (each seat's person as ``game`` seats them)."""
+    return [
+        Rated(seat, game.seats[seat].user_id or 0, place, Skill(mu_before, sigma_before), Skill(mu, sigma))
+        for seat, place, mu_before, sigma_before, mu, sigma in end.rated
+    ]
