@@ -67,7 +67,9 @@ async def test_solo_parties_rate_the_person_as_openskill_does_anchored_on_the_bo
                 assert (team[0].mu, team[0].sigma) != BOT_LEVELS[str(s[1])]
 
     stored = await standings.ratings(db)
-    assert stored == {(anna.id, "konchinka"): standings.StoredSkill(*expected[-1], 2)}, "only the person is rated"
+    assert stored == {(anna.id, "konchinka"): standings.StoredSkill(*expected[-1], 2)}, (
+        "only the person is rated"
+    )
     changes = await db.all("SELECT mu, sigma, mu_before FROM rating_changes ORDER BY at, game_id")
     assert [(r["mu"], r["sigma"]) for r in changes] == expected
     assert changes[0]["mu_before"] == 25.0 and changes[1]["mu_before"] == expected[0][0]
