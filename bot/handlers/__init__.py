@@ -46,6 +46,7 @@ BASE_COMMANDS = frozenset(
         "leave",
         "nextgame",
         "settings",
+        "privacy",
     }
 )
 

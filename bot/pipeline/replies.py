@@ -24,7 +24,8 @@ from bot.model.answers import Answer
 from bot.model.game import Game, GameMode, GameStatus, Person
 from bot.pipeline.kept import Kept
 from bot.pipeline.origin import Origin, Parts
-from bot.storage import Batch, GameRow, repo
+from bot.ratings import skill
+from bot.storage import Batch, GameRow, repo, standings
 from bot.views import Rendered, SoloGame, answer_text
 from bot.views.chat_settings import render_settings_saved, render_settings_shown, settings_line
 from bot.views.common import table_frame
@@ -43,6 +44,12 @@ HINTS_KEPT: Final = 256
 costs no second search."""
 RESET_WORDS: Final = frozenset({"reset", "сброс", "сбросить", "обычные"})
 """What after /settings forgets the chat's own settings."""
+TOP_ALL: Final = frozenset({"all", "все", "всё", "global", "общая"})
+"""What after /top in a group asks for the global board."""
+TOP_WINS: Final = frozenset({"wins", "победы", "очки", "points"})
+"""What after /top in a group asks for the board by wins and points (the one before ratings)."""
+TOP_LINES: Final = 10
+SEASON_LINES: Final = 3
 REVIEWS_KEPT: Final = 64
 """Reviews kept made (a few seconds of a worker each): a finished party's players asking again, or asking in the
 Mini App too, cost nothing."""
@@ -356,13 +363,43 @@ class Replies:
             origin, replies.stats(figures, games, tr, name, origin.chat_id, origin.thread_id)
         )
 
-    async def top(self, origin: Origin) -> None:
-        """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
-        tr = origin.tr
-        tops = [
-            (p.button(tr), await repo.chat_top(self.pipeline.db, origin.chat_id, p.kind)) for p in plugins()
-        ]
-        await self._deliver_to(origin, replies.top(tops, tr, origin.chat_id, origin.thread_id))
+    async def top(self, origin: Origin, words: str) -> None:
+        """/top: in a group, the chat's people by rating, each game apart, with the season's standings so far
+        (``/top победы``: by wins and points, as before ratings); ``/top all`` or /top in private: the global board
+        of those who opted in with /privacy."""
+        tr, db = origin.tr, self.pipeline.db
+        asked = words.strip().lower()
+        group = origin.chat_id < 0
+        if group and asked in TOP_WINS:
+            tops = [(p.button(tr), await repo.chat_top(db, origin.chat_id, p.kind)) for p in plugins()]
+            await self._deliver_to(origin, replies.top(tops, tr, origin.chat_id, origin.thread_id))
+            return
+        everywhere = not group or asked in TOP_ALL
+        chat = None if everywhere else origin.chat_id
+        season = skill.season_of(self.pipeline.clock.now())
+        boards = []
+        for p in plugins():
+            if everywhere:
+                board = await standings.global_board(db, p.kind, skill.SETTLED_BELOW, TOP_LINES)
+            else:
+                board = await standings.chat_board(db, origin.chat_id, p.kind, skill.SETTLED_BELOW, TOP_LINES)
+            season_lines = await standings.season_board(db, season, chat, p.kind, SEASON_LINES)
+            boards.append((p.button(tr), board, season_lines))
+        reply = replies.rating_top(
+            boards, season, tr, origin.chat_id, origin.thread_id, everywhere=everywhere
+        )
+        await self._deliver_to(origin, reply)
+
+    async def privacy(self, origin: Origin) -> None:
+        """/privacy in private: the person goes on the global board (/top all), or off it if on."""
+        pipeline, who = self.pipeline, self._person(origin)
+        await pipeline.run(cmd.Seen(who), origin)
+        on = not await standings.is_on_board(pipeline.db, who.user_id)
+        batch = Batch()
+        standings.set_on_board(batch, who.user_id, on, pipeline.clock.now())
+        await pipeline.db.write(batch)
+        log.info("user %s %s the global board", who.user_id, "joined" if on else "left")
+        await self._deliver_to(origin, replies.privacy(on, origin.tr, origin.chat_id))
 
     async def admin(self, origin: Origin, argument: str) -> bool:
         """``/admin`` (the figures) or ``/admin <user id>`` (that person's latest troubles), for an operator;

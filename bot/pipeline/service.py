@@ -73,6 +73,7 @@ from bot.pipeline.access import Membership
 from bot.pipeline.origin import NOWHERE, Answered, Done, Failed, GameFailed, Handle, Origin
 from bot.pipeline.people import People
 from bot.pipeline.replies import Replies
+from bot.pipeline.seasons import Seasons
 from bot.pipeline.store import Store
 from bot.pipeline.thinker import Thinker
 from bot.pipeline.timers import Timers
@@ -117,6 +118,7 @@ class Pipeline:
         change and after a restart's redraw, once the outbox has its messages."""
         self.people = People(self)
         self.replies = Replies(self)
+        self.seasons = Seasons(self)
         self._handles: dict[type, Handle] = {
             cmd.OpenLobby: self._open,
             cmd.Join: self._join,

@@ -84,7 +84,7 @@ def _board_lines(lines: Sequence[BoardFigures], tr: Translator) -> list[str]:
             place=place,
             name=person_name(line.name, tr),
             rating=rating(line.mu, line.sigma),
-            parties=line.parties,
+            games=line.parties,
             wins=line.wins,
         )
         for place, line in enumerate(lines, start=1)
@@ -98,7 +98,7 @@ def _season_lines(lines: Sequence[SeasonFigures], tr: Translator) -> list[str]:
             place=place,
             name=person_name(line.name, tr),
             gained=signed(gained(line.gained_mu), plus=True),
-            parties=line.parties,
+            games=line.parties,
         )
         for place, line in enumerate(lines, start=1)
     ]

@@ -191,7 +191,7 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
     return Rendered(text, keyboard([[button(tr.t("btn-rules"), first)]]))
 
 
-PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "leave", "lang", "help")
+PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "privacy", "leave", "lang", "help")
 GROUP_COMMANDS: Final = (
     "new",
     "nextgame",

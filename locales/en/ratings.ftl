@@ -4,17 +4,17 @@ rating-yours = 📈 Your rating: { $rating } ({ $change })
 rating-of = { $name } { $rating } ({ $change })
 rating-changes = 📈 Rating: { $listed }
 
-top-rating-line = { $place }. { $name } — { $rating } · { $parties ->
-    [one] { $parties } game
-   *[other] { $parties } games
+top-rating-line = { $place }. { $name } — { $rating } · { $games ->
+    [one] { $games } game
+   *[other] { $games } games
 }, { $wins ->
     [one] { $wins } win
    *[other] { $wins } wins
 }
 top-season = <i>Season — { $month }:</i>
-top-season-line = { $place }. { $name } { $gained } in { $parties ->
-    [one] { $parties } game
-   *[other] { $parties } games
+top-season-line = { $place }. { $name } { $gained } in { $games ->
+    [one] { $games } game
+   *[other] { $games } games
 }
 top-how = A rating is one for all chats, and games against bots count too. /top all — the global board of those who agreed to be on it (/privacy).
 top-global-title = 🌍 <b>The global board</b>

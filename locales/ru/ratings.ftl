@@ -4,20 +4,20 @@ rating-yours = 📈 Ваш рейтинг: { $rating } ({ $change })
 rating-of = { $name } { $rating } ({ $change })
 rating-changes = 📈 Рейтинг: { $listed }
 
-top-rating-line = { $place }. { $name } — { $rating } · { $parties ->
-    [one] { $parties } партия
-    [few] { $parties } партии
-   *[many] { $parties } партий
+top-rating-line = { $place }. { $name } — { $rating } · { $games ->
+    [one] { $games } партия
+    [few] { $games } партии
+   *[many] { $games } партий
 }, { $wins ->
     [one] { $wins } победа
     [few] { $wins } победы
    *[many] { $wins } побед
 }
 top-season = <i>Сезон — { $month }:</i>
-top-season-line = { $place }. { $name } { $gained } за { $parties ->
-    [one] { $parties } партию
-    [few] { $parties } партии
-   *[many] { $parties } партий
+top-season-line = { $place }. { $name } { $gained } за { $games ->
+    [one] { $games } партию
+    [few] { $games } партии
+   *[many] { $games } партий
 }
 top-how = Рейтинг — общий для всех чатов, партии с ботами тоже в счёт. /top all — общая таблица тех, кто согласился в ней быть (/privacy).
 top-global-title = 🌍 <b>Общая таблица игроков</b>

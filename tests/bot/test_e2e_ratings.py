@@ -8,10 +8,18 @@ import re
 
 from openskill.models import PlackettLuce
 
+from bot.pipeline.seasons import next_season, season_start
 from bot.ratings import rebuild
+from bot.ratings.skill import season_of
 from bot.storage import Batch, Database, standings
-from tests.bot.conftest import BotRunner, has_rematch, play_until, start_solo_konchinka
-from tests.fakebot import FakeTelegram, FakeUser
+from tests.bot.conftest import (
+    BotRunner,
+    has_rematch,
+    play_until,
+    start_party,
+    start_solo_konchinka,
+)
+from tests.fakebot import FakeChat, FakeTelegram, FakeUser
 
 LIBRARY = PlackettLuce()
 """openskill's own model, with its defaults: the test computes with the library, not with the bot's code."""
@@ -98,3 +106,87 @@ def _scrambled() -> Batch:
     batch.add("UPDATE ratings SET mu = mu + 1")
     batch.add("UPDATE rating_changes SET mu = 0")
     return batch
+
+
+async def answer_to(tg: FakeTelegram, user: FakeUser, chat: FakeChat, text: str) -> str:
+    """What the bot answers ``text`` sent by ``user`` in ``chat`` (its next message there)."""
+    last = chat.bot_messages()[-1].message_id if chat.bot_messages() else 0
+    if chat is user.private_chat:
+        await user.send_private(text)
+    else:
+        await user.send(chat, text)
+    await tg.wait_for(lambda: chat.bot_messages() and chat.bot_messages()[-1].message_id > last, what=text)
+    return chat.bot_messages()[-1].text
+
+
+async def test_the_global_board_shows_only_people_who_opted_in_with_privacy(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    await bot_runner(default_target=1)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    await solo_party(tg, anna, "normal")
+    board = await answer_to(tg, boris, boris.private_chat, "/top")
+    assert "Аня" not in board and board.startswith("В общей таблице пока никого"), board
+
+    said = await answer_to(tg, anna, anna.private_chat, "/privacy")
+    assert said.startswith("🌍 Вы в общей таблице"), said
+    board = await answer_to(tg, boris, boris.private_chat, "/top")
+    assert re.search(r"^1\. Аня — \d+ ± \d+ · 1 партия, [01] побед", board, re.MULTILINE), board
+
+    said = await answer_to(tg, anna, anna.private_chat, "/privacy")
+    assert said.startswith("🔒 Вас нет в общей таблице"), said
+    board = await answer_to(tg, boris, boris.private_chat, "/top")
+    assert "Аня" not in board, board
+
+
+async def test_a_season_s_end_tells_the_group_its_top_once_on_the_bots_clock_even_after_a_restart(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(default_target=1)
+    anna, boris = tg.add_user("Аня"), tg.add_user("Борис")
+    group = tg.add_group("Друзья", [anna, boris], admins=[anna])
+    await start_party(tg, group, anna, [anna, boris])
+    await play_until(tg, [anna, boris], lambda: has_rematch(group.visible_messages()), timeout=120)
+    await tg.settle()
+    final = next(m.text for m in group.visible_messages() if m.is_from_bot and "Партия окончена" in m.text)
+    winner, loser = ("Аня", "Борис") if "Победа: Аня" in final else ("Борис", "Аня")
+
+    def ends() -> list[str]:
+        return [m.text for m in group.bot_messages() if "Сезон закончился" in m.text]
+
+    assert tg.driver is not None
+    clock = tg.driver.clock
+    season = season_of(clock.now())
+    clock.move_to(season_start(next_season(season)) - 60)  # the month's last minute: not over yet
+    await tg.settle()
+    assert ends() == []
+    await tg.sleep(2)  # two minutes of the bot's clock: the month is over
+    (told,) = ends()
+    lines = told.splitlines()
+    assert lines[0] == f"🏁 Сезон закончился: {_month(season)}", told
+    assert re.fullmatch(rf"1\. {winner} \+\d+ за 1 партию", lines[4]), told
+    assert re.fullmatch(rf"2\. {loser} −\d+ за 1 партию", lines[5]), told
+
+    await running.stop()
+    await bot_runner(default_target=1)  # a restart in the next month: told already
+    await tg.sleep(60)
+    assert len(ends()) == 1
+
+
+def _month(season: str) -> str:
+    months = [
+        "январь",
+        "февраль",
+        "март",
+        "апрель",
+        "май",
+        "июнь",
+        "июль",
+        "август",
+        "сентябрь",
+        "октябрь",
+        "ноябрь",
+        "декабрь",
+    ]
+    year, month = season.split("-")
+    return f"{months[int(month) - 1]} {year}"
