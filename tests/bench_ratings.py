@@ -35,9 +35,8 @@ def write_parties(path: Path, parties: int, people: int, seed: int) -> None:
         kind = rng.choice(KINDS)
         at = start + game_id * 600.0
         if rng.random() < 0.4:  # solo: one person against bot players
-            mode, chat = "solo", 0
             person = rng.randrange(1, people + 1)
-            chat = person
+            mode, chat = "solo", person
             table: list[tuple[int | None, str | None]] = [(person, None)]
             level = rng.choice(LEVELS)
             table += [(None, level)] * (3 if kind == "king" else rng.randint(1, 3))
@@ -48,9 +47,9 @@ def write_parties(path: Path, parties: int, people: int, seed: int) -> None:
         scores = [rng.randint(-20, 30) for _ in table]
         best = max(scores)
         games.append((game_id, kind, mode, "finished", chat, table[0][0] or 0, "{}", at - 1200.0, at))
-        for seat, ((user, level), score) in enumerate(zip(table, scores, strict=True)):
+        for seat, ((user, bot_level), score) in enumerate(zip(table, scores, strict=True)):
             name = f"p{user}" if user is not None else "bot"
-            seats.append((game_id, seat, user, name, level, score, int(score == best), 0, score))
+            seats.append((game_id, seat, user, name, bot_level, score, int(score == best), 0, score))
     users = [(user, f"p{user}") for user in range(1, people + 1)]
     with sqlite3.connect(path) as conn:
         conn.executemany("INSERT INTO users (user_id, name) VALUES (?, ?)", users)
