@@ -139,7 +139,7 @@ async def test_the_global_board_shows_only_people_who_opted_in_with_privacy(
     assert "Аня" not in board, board
 
 
-async def test_a_season_s_end_tells_the_group_its_top_once_on_the_bots_clock_even_after_a_restart(
+async def test_a_season_s_end_tells_the_group_its_top_once_on_the_bots_clock_even_after_a_restart_or_an_upgrade(
     tg: FakeTelegram, bot_runner: BotRunner
 ) -> None:
     running = await bot_runner(default_target=1)
@@ -150,9 +150,13 @@ async def test_a_season_s_end_tells_the_group_its_top_once_on_the_bots_clock_eve
     await tg.settle()
     final = next(m.text for m in group.visible_messages() if m.is_from_bot and "Партия окончена" in m.text)
     winner, loser = ("Аня", "Борис") if "Победа: Аня" in final else ("Борис", "Аня")
+    supergroup = tg.migrate(group, anna)  # the group's ratings and season go with it
+    await tg.settle()
+    board = await answer_to(tg, boris, supergroup, "/top")
+    assert re.search(rf"^1\. {winner} — \d+ ± \d+ · 1 партия, 1 победа$", board, re.MULTILINE), board
 
     def ends() -> list[str]:
-        return [m.text for m in group.bot_messages() if "Сезон закончился" in m.text]
+        return [m.text for m in supergroup.bot_messages() if "Сезон закончился" in m.text]
 
     assert tg.driver is not None
     clock = tg.driver.clock
