@@ -6,6 +6,11 @@ against one to three bot players of a random level, each with its scores and win
 the rebuild (``bot.ratings.rebuild``: read every finished seat, rate each party in order, write every rating and
 change in one transaction) and prints the wall time, the CPU time of the rating itself, and parties per second.
 The issue's target: 10,000 parties in under 10 s.
+
+``--models`` compares openskill's Weng–Lin models on simulated parties instead: P people with hidden true
+strengths play N parties of two to four (each finishing in the order of strength plus noise); each model rates
+them in turn, and over the second half predicts each party's winner as the player it rates highest before the
+party. It prints the share of winners predicted and the CPU seconds per model.
 """
 
 from __future__ import annotations
@@ -18,6 +23,15 @@ import sqlite3
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+from openskill.models import (
+    BradleyTerryFull,
+    BradleyTerryPart,
+    PlackettLuce,
+    ThurstoneMostellerFull,
+    ThurstoneMostellerPart,
+)
 
 from bot.ratings import rebuild
 from bot.storage import Database
@@ -78,13 +92,63 @@ async def prepare(path: Path) -> None:
     await db.close()
 
 
+def compare_models(parties: int, people: int, seed: int) -> dict[str, dict[str, float]]:
+    """Each model's share of winners predicted (second half of the parties) and CPU seconds (see the docstring)."""
+    rng = random.Random(seed)
+    strength = [rng.gauss(25.0, 8.0) for _ in range(people)]
+    tables = []
+    for _ in range(parties):
+        seated = rng.sample(range(people), rng.randint(2, 4))
+        shown = {p: strength[p] + rng.gauss(0.0, 25.0 / 6) for p in seated}
+        tables.append(sorted(seated, key=lambda p: -shown[p]))  # finishing order
+    found: dict[str, dict[str, float]] = {}
+    models = (
+        PlackettLuce,
+        BradleyTerryFull,
+        BradleyTerryPart,
+        ThurstoneMostellerFull,
+        ThurstoneMostellerPart,
+    )
+    for model_type in models:
+        model: Any = model_type()  # five models, five rating types: one loop
+        ratings: dict[int, Any] = {p: model.rating() for p in range(people)}
+        hits = judged = 0
+        cpu = time.process_time()
+        for i, order in enumerate(tables):
+            seated = sorted(order)
+            if i >= parties // 2:
+                judged += 1
+                hits += max(seated, key=lambda p: ratings[p].mu) == order[0]
+            rated = model.rate(
+                [[ratings[p]] for p in seated], ranks=[float(order.index(p) + 1) for p in seated]
+            )
+            for p, (after,) in zip(seated, rated, strict=True):
+                ratings[p] = after
+        found[model_type.__name__] = {
+            "winners_predicted": round(hits / judged, 4),
+            "cpu_s": round(time.process_time() - cpu, 3),
+        }
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m tests.bench_ratings")
     parser.add_argument("--parties", type=int, default=10_000)
     parser.add_argument("--people", type=int, default=500)
     parser.add_argument("--seed", type=int, default=50)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--models", action="store_true", help="compare the Weng–Lin models instead")
     args = parser.parse_args()
+    if args.models:
+        compared = compare_models(args.parties, args.people, args.seed)
+        if args.json:
+            print(json.dumps(compared))
+            return
+        for name, figures in compared.items():
+            print(
+                f"{name:24} winners predicted {figures['winners_predicted']:.1%}, {figures['cpu_s']:.2f} s CPU"
+            )
+        return
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bot.sqlite3"
         asyncio.run(prepare(path))
