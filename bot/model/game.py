@@ -452,6 +452,9 @@ class Cancelled(Event):
     by: int
     at: float
     in_chat: bool = False
+    rated: tuple[tuple[int, int, float, float, float, float], ...] = ()
+    """A party under way cancelled by one of its own players counts as their loss: the people's ratings as
+    :attr:`PartyEnded.rated` has them (empty: not rated)."""
 
     def apply(self, game: Game) -> Game:
         return _closed(game, GameStatus.CANCELLED, self.at)

@@ -317,11 +317,13 @@ class Pipeline:
         """The events of a decision: the game after them, whom they are told, stored in one transaction with the
         update's mark; drawn and handed to the outbox; the game's timer told."""
         after = evolve(before, events) if before is not None else evolve(_unborn(events), events)
-        if any(isinstance(event, PartyEnded) for event in events):
+        if any(isinstance(event, PartyEnded) for event in events) or (
+            before is not None and before.is_on and any(isinstance(event, Cancelled) for event in events)
+        ):
             # A party's people are rated in its end's transaction; one party's end at a time, so that a person at
             # two tables never has one rating overwrite the other (the rebuild rates in the same order).
             async with self.store.rating:
-                events = await self._rated(after, events)
+                events = await self._rated(before, after, events)
                 notices = self.store.notices(after, events)
                 await self.store.commit(before, after, events, notices, origin.update_id)
         else:
@@ -352,12 +354,20 @@ class Pipeline:
             self.timers.changed(after)
         return after
 
-    async def _rated(self, after: Game, events: Sequence[Event]) -> list[Event]:
-        """The events with the party's end carrying its people's ratings before and after it (read here)."""
+    async def _rated(self, before: Game | None, after: Game, events: Sequence[Event]) -> list[Event]:
+        """The events with the party's end (or its cancelling by one of its players) carrying its people's ratings
+        before and after it (read here)."""
         people = [seat.user_id for seat in after.people() if seat.user_id is not None]
         stored = await standings.skills_of(self.db, after.kind, people)
         priors = {user: skill.Skill(s.mu, s.sigma) for user, s in stored.items()}
-        return [skill.rated_end(e, after, priors) if isinstance(e, PartyEnded) else e for e in events]
+        rated: list[Event] = []
+        for event in events:
+            if isinstance(event, PartyEnded):
+                event = skill.rated_end(event, after, priors)
+            elif isinstance(event, Cancelled) and before is not None:
+                event = skill.rated_cancel(event, before, priors)
+            rated.append(event)
+        return rated
 
     async def show(self, game: Game) -> None:
         """Every message of ``game`` drawn from scratch (after a restart), its kept notices aside."""
@@ -630,6 +640,14 @@ def _unborn(events: Sequence[Event]) -> Game:
     return opened.game
 
 
+def _ratings(event: PartyEnded | Cancelled, game: Game) -> str:
+    """The people's ratings a party's end (or cancelling) set, for its log line."""
+    return "; ".join(
+        f"seat {r.seat} place {r.place} rated {skill.shown(r.after.mu)} ({r.change:+d})"
+        for r in skill.changes_of(event, game)
+    )
+
+
 def describe(event: Event, game: Game) -> str | None:
     """An event as one line of the log (None: not worth a line — a look, a screen turned; a move is a debug line)."""
     match event:
@@ -651,6 +669,8 @@ def describe(event: Event, game: Game) -> str | None:
             return f"started with {len(game.seats)} seats ({bots} bot players added)"
         case Cancelled(by=0):
             return "cancelled: the bot cannot post in its chat"
+        case Cancelled(by=by, rated=changes) if changes:
+            return f"cancelled by {by}, who played: counted as their loss; " + _ratings(event, game)
         case Cancelled(by=by):
             return f"cancelled by {by}"
         case Expired():
@@ -666,13 +686,8 @@ def describe(event: Event, game: Game) -> str | None:
                 if outcome
                 else ""
             )
-            rated = "; ".join(
-                f"seat {r.seat} place {r.place} rated {skill.shown(r.after.mu)} ({r.change:+d})"
-                for r in skill.changes_of(event, game)
-            )
-            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}; " + (
-                rated or "not rated"
-            )
+            line = _ratings(event, game) or "not rated"
+            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}; {line}"
         case DealEnded(deal=deal):
             return f"deal {deal} scored"
         case TimedOut(player=player, code=code) | SeatReplaced(player=player, code=code):

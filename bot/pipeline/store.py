@@ -24,7 +24,7 @@ from bot.clock import Clock
 from bot.delivery.notices import addressed
 from bot.games import plugin_of
 from bot.i18n import Locale
-from bot.model.game import Blocked, Event, Game, PartyEnded, Screens, Seat, Seen, User, dump_told
+from bot.model.game import Blocked, Cancelled, Event, Game, PartyEnded, Screens, Seat, Seen, User, dump_told
 from bot.ratings import skill
 from bot.storage import Database, GameRow, Notice, repo, standings
 from bot.storage.tx import Batch, Deferred, GuardError, Journal
@@ -228,7 +228,7 @@ class Store:
         else:
             _changes(batch, before, after)
         for event in events:
-            if isinstance(event, PartyEnded) and event.rated:
+            if isinstance(event, PartyEnded | Cancelled) and event.rated:
                 _rated(batch, after, event)
         for notice in notices:
             repo.add_notice(batch, notice, now)
@@ -287,8 +287,11 @@ class Store:
             self.games.pop(game_id)
 
 
-def _rated(batch: Batch, game: Game, end: PartyEnded) -> None:
-    """A party's people's new ratings, and their changes kept as the party's (its chat and season)."""
+def _rated(batch: Batch, game: Game, end: PartyEnded | Cancelled) -> None:
+    """A party's people's new ratings, and their changes kept as the party's (its chat and season); a party
+    cancelled by one of its players names them (the rebuild rates it again as their loss)."""
+    if isinstance(end, Cancelled):
+        standings.mark_cancelled_by(batch, game.id, end.by)
     rows = [
         standings.RatedRow(r.user_id, r.place, r.before.mu, r.before.sigma, r.after.mu, r.after.sigma)
         for r in skill.changes_of(end, game)

@@ -1,6 +1,7 @@
-"""Every skill rating computed again from the finished games: ``python -m bot.ratings.rebuild <database>``.
+"""Every skill rating computed again from the stored games: ``python -m bot.ratings.rebuild <database>``.
 
-The parties are rated in the order they finished (then by id), each from its seats as stored — the same function
+The parties are rated in the order they ended (then by id) — the finished ones, and those cancelled by one of
+their players while they were played (``games.cancelled_by``: their loss) —, each from its seats as stored — the same function
 (:func:`bot.ratings.skill.rate`) on the same numbers as at each party's end, so the rebuild gives the same
 ratings, and the same changes per party (a person's history, every season's standings). Run it with the bot
 stopped (or on a copy): it replaces the tables ``ratings`` and ``rating_changes`` in one transaction. The global
@@ -49,7 +50,7 @@ def rate_all(seats: Sequence[standings.FinishedSeat], batch: Batch) -> tuple[int
             for s in table
             if s.user_id is not None and (s.user_id, first.kind) in current
         }
-        rated = skill.rate(table, priors)
+        rated = skill.rate(table, priors, cancelled_by=first.cancelled_by)
         spent += time.process_time() - started
         if not rated:
             continue

@@ -11,6 +11,9 @@ too sure too soon. The benchmark also rates 10,000 stored parties through the re
 - Each seat is a team of one; places come from the party's result: the winners first, then by score (higher
   is better in every game here); equal results share a place. A person a bot player stood in for at the end
   (who left with /leave, or missed turns and did not come back) is placed last: the bot's play is not theirs.
+  A party dealt and then cancelled by one of its own players counts as their loss (last, everyone else first):
+  cancelling a party going badly saves no rating. A party abandoned (nobody moved for days), a lobby, or a party
+  cancelled by an admin who does not play is not rated.
 - People only are rated. Bot players are **anchors**: fixed ratings per level (:data:`ANCHORS`), never updated,
   so a party against bot players rates its person on the same scale in every chat, and a party with bot players
   in most seats rates just as fairly (the anchors' strength is known). A person has one rating per game.
@@ -28,7 +31,7 @@ from typing import Final, Protocol
 
 from openskill.models import PlackettLuce
 
-from bot.model.game import Game, GameStatus, PartyEnded
+from bot.model.game import Cancelled, Game, GameStatus, PartyEnded
 from engine.ai.levels import Level
 
 MODEL: Final = PlackettLuce()
@@ -133,15 +136,24 @@ def anchor(seat: RatedSeat) -> Skill:
         return ANCHORS[Level.NORMAL]
 
 
-def rate(seats: Sequence[RatedSeat], priors: Mapping[int, Skill]) -> list[Rated]:
+def cancelled_places(seats: Sequence[RatedSeat], by: int) -> list[int]:
+    """A party cancelled by the person ``by`` (a user id) while it was played: they are last, the others share
+    the first place."""
+    return [2 if seat.user_id == by else 1 for seat in seats]
+
+
+def rate(
+    seats: Sequence[RatedSeat], priors: Mapping[int, Skill], *, cancelled_by: int | None = None
+) -> list[Rated]:
     """The people's ratings after a finished party (``priors``: their ratings before, by user id; a person
-    missing there starts at :data:`START`). Empty when nobody at the table is a person."""
+    missing there starts at :data:`START`), or after one its player ``cancelled_by`` cancelled. Empty when nobody
+    at the table is a person."""
     people = [seat for seat in seats if seat.user_id is not None]
     if not people:
         return []
     before = [priors.get(s.user_id, START) if s.user_id is not None else anchor(s) for s in seats]
     teams = [[MODEL.rating(mu=skill.mu, sigma=skill.sigma)] for skill in before]
-    ranks = places(seats)
+    ranks = places(seats) if cancelled_by is None else cancelled_places(seats, cancelled_by)
     after = MODEL.rate(teams, ranks=[float(r) for r in ranks])
     return [
         Rated(
@@ -160,14 +172,24 @@ def rated_end(end: PartyEnded, game: Game, priors: Mapping[int, Skill]) -> Party
     """The party's end with its people's ratings (``game``: the party finished; ``priors``: their ratings before)."""
     if game.status is not GameStatus.FINISHED or game.party is None or game.party.outcome is None:
         return end
-    rated = rate(game.seats, priors)
-    return dataclasses.replace(
-        end,
-        rated=tuple((r.seat, r.place, r.before.mu, r.before.sigma, r.after.mu, r.after.sigma) for r in rated),
-    )
+    return dataclasses.replace(end, rated=_stored(rate(game.seats, priors)))
 
 
-def changes_of(end: PartyEnded, game: Game) -> list[Rated]:
+def rated_cancel(cancel: Cancelled, before: Game, priors: Mapping[int, Skill]) -> Cancelled:
+    """A cancelled game with its people's ratings: a party dealt (``before``: the game as it was played) and
+    cancelled by one of its own players counts as their loss — they are placed last, everyone else first. A
+    lobby, or a party cancelled by an admin who does not play, is not rated."""
+    if before.status is not GameStatus.PLAYING or before.party is None or before.seat_of(cancel.by) is None:
+        return cancel
+    rated = rate(before.seats, priors, cancelled_by=cancel.by)
+    return dataclasses.replace(cancel, rated=_stored(rated))
+
+
+def _stored(rated: Sequence[Rated]) -> tuple[tuple[int, int, float, float, float, float], ...]:
+    return tuple((r.seat, r.place, r.before.mu, r.before.sigma, r.after.mu, r.after.sigma) for r in rated)
+
+
+def changes_of(end: PartyEnded | Cancelled, game: Game) -> list[Rated]:
     """The ratings a party's end carries, as :class:`Rated` (each seat's person as ``game`` seats them)."""
     return [
         Rated(seat, game.seats[seat].user_id or 0, place, Skill(mu_before, sigma_before), Skill(mu, sigma))

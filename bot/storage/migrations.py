@@ -169,12 +169,14 @@ CREATE TABLE seasons_told (
 CREATE TABLE board_opt_in (
     user_id  INTEGER PRIMARY KEY,
     at       REAL NOT NULL
-)
+);
+ALTER TABLE games ADD COLUMN cancelled_by INTEGER
 """
 """Skill ratings (``bot.ratings``): each person's rating per game (``ratings``), each rated party's change of it
 (``rating_changes``: the party's chat and season — its calendar month in UTC —, the place, before and after; a
 person's history and every season's standings, per chat and overall, are read from it and kept), the groups told
 of a season's end (``seasons_told``), and who opted in to the global leaderboard (``board_opt_in``, /privacy).
-All but the last two are recomputed from the finished games by ``python -m bot.ratings.rebuild``."""
+A party under way cancelled by one of its own players counts as their loss: ``games.cancelled_by`` names them.
+All but the opt-ins and the seasons told are recomputed from the games by ``python -m bot.ratings.rebuild``."""
 
 MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5, V6, V7)

@@ -73,6 +73,8 @@ class FinishedSeat:
     replaced: bool
     score: int | None
     won: bool | None
+    cancelled_by: int | None = None
+    """The player who cancelled the party while it was played (None: it finished)."""
 
 
 # --- ratings ---------------------------------------------------------------------------------------------------
@@ -118,6 +120,11 @@ def save_rated(
                 at,
             ),
         )
+
+
+def mark_cancelled_by(batch: Batch, game_id: int, user_id: int) -> None:
+    """Game ``game_id`` was cancelled, while it was played, by its player ``user_id`` (rated as their loss)."""
+    batch.add("UPDATE games SET cancelled_by = ? WHERE id = ?", (user_id, game_id), changes=1)
 
 
 async def ratings(db: Reader) -> dict[tuple[int, str], StoredSkill]:
@@ -232,11 +239,13 @@ def set_on_board(batch: Batch, user_id: int, on: bool, at: float) -> None:
 
 
 async def finished_seats(db: Reader) -> list[FinishedSeat]:
-    """Every seat of every finished party, the parties in the order they finished (then by id), seats in order."""
+    """Every seat of every party rated: finished, or cancelled by one of its players while it was played; the
+    parties in the order they ended (then by id), seats in order."""
     rows = await db.all(
         "SELECT g.id AS game_id, g.kind AS kind, g.chat_id AS chat_id, g.finished_at AS finished_at, s.seat AS seat, "
-        "s.user_id AS user_id, s.level AS level, s.replaced AS replaced, s.score AS score, s.won AS won "
-        "FROM games g JOIN seats s ON s.game_id = g.id WHERE g.status = 'finished' "
+        "s.user_id AS user_id, s.level AS level, s.replaced AS replaced, s.score AS score, s.won AS won, "
+        "g.cancelled_by AS cancelled_by FROM games g JOIN seats s ON s.game_id = g.id "
+        "WHERE g.status = 'finished' OR (g.status = 'cancelled' AND g.cancelled_by IS NOT NULL) "
         "ORDER BY g.finished_at, g.id, s.seat"
     )
     return [
@@ -251,6 +260,7 @@ async def finished_seats(db: Reader) -> list[FinishedSeat]:
             bool(r["replaced"]),
             r["score"],
             None if r["won"] is None else bool(r["won"]),
+            r["cancelled_by"],
         )
         for r in rows
     ]

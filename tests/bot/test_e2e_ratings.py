@@ -194,3 +194,32 @@ def _month(season: str) -> str:
     ]
     year, month = season.split("-")
     return f"{months[int(month) - 1]} {year}"
+
+
+async def test_a_party_its_player_cancels_midway_counts_as_their_loss_and_rebuilds_alike(
+    tg: FakeTelegram, bot_runner: BotRunner
+) -> None:
+    running = await bot_runner(default_target=11)  # a party that goes on
+    anna = tg.add_user("Аня")
+    await start_solo_konchinka(tg, anna, opponents=2, level="easy")
+    await play_until(tg, [anna], lambda: False, moves=2, timeout=30)
+    said = await answer_to(tg, anna, anna.private_chat, "/cancel")
+    assert "отмен" in said.lower(), said
+
+    db = running.app.db
+    (row,) = await db.all("SELECT status, cancelled_by FROM games")
+    assert (row["status"], row["cancelled_by"]) == ("cancelled", anna.id)
+    seats = await db.all("SELECT user_id, level FROM seats ORDER BY seat")
+    teams = [[LIBRARY.rating(*BOT_LEVELS[s["level"]]) if s["level"] else LIBRARY.rating()] for s in seats]
+    ranks = [
+        2.0 if s["user_id"] == anna.id else 1.0 for s in seats
+    ]  # she is last, the bots share the first place
+    rated = LIBRARY.rate(teams, ranks=ranks)
+    (mine,) = next(team for team, s in zip(rated, seats, strict=True) if s["user_id"] == anna.id)
+    stored = await standings.ratings(db)
+    assert stored == {(anna.id, "konchinka"): standings.StoredSkill(mine.mu, mine.sigma, 1)}
+    assert mine.mu < 25.0, "a loss"
+
+    await db.write(_scrambled())
+    assert (await rebuild.rebuild(db)).parties == 1
+    assert await standings.ratings(db) == stored

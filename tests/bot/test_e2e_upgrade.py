@@ -47,6 +47,7 @@ async def test_a_running_party_and_a_waiting_notice_survive_the_upgrade_from_ver
         conn.execute("DROP TABLE chat_settings")
         for table in ("ratings", "rating_changes", "seasons_told", "board_opt_in"):  # migration 7's
             conn.execute(f"DROP TABLE {table}")
+        conn.execute("ALTER TABLE games DROP COLUMN cancelled_by")
         conn.execute("ALTER TABLE outbox DROP COLUMN event")
         conn.execute("ALTER TABLE outbox DROP COLUMN game_id")
         conn.execute(
