@@ -24,7 +24,7 @@ from bot.model.answers import Answer
 from bot.model.game import Game, GameMode, GameStatus, Person
 from bot.pipeline.kept import Kept
 from bot.pipeline.origin import Origin, Parts
-from bot.ratings import skill
+from bot.ratings import seasons, skill
 from bot.storage import Batch, GameRow, repo, standings
 from bot.views import Rendered, SoloGame, answer_text
 from bot.views.chat_settings import render_settings_saved, render_settings_shown, settings_line
@@ -376,7 +376,7 @@ class Replies:
             return
         everywhere = not group or asked in TOP_ALL
         chat = None if everywhere else origin.chat_id
-        season = skill.season_of(self.pipeline.clock.now())
+        season = seasons.season_of(self.pipeline.clock.now())
         boards = []
         for p in plugins():
             if everywhere:

@@ -8,7 +8,6 @@ restart never tells it again (a kill in between may lose it: once at most, never
 
 from __future__ import annotations
 
-import calendar
 import logging
 from typing import Final
 
@@ -16,7 +15,7 @@ from bot.delivery import replies
 from bot.games import is_hosted, plugin_of
 from bot.i18n import translator
 from bot.pipeline.origin import Parts
-from bot.ratings import skill
+from bot.ratings.seasons import next_season, previous_season, season_of, season_start
 from bot.storage import Batch, standings
 from bot.views import ratings
 
@@ -25,22 +24,6 @@ log = logging.getLogger(__name__)
 PODIUM: Final = 3
 AFTER_THE_TURN: Final = 1.0
 """Seconds of the bot's clock after a month's last second that the season's end is looked at."""
-
-
-def season_start(season: str) -> float:
-    """The first second of season ``YYYY-MM`` (UTC)."""
-    year, month = (int(part) for part in season.split("-"))
-    return float(calendar.timegm((year, month, 1, 0, 0, 0)))
-
-
-def next_season(season: str) -> str:
-    year, month = (int(part) for part in season.split("-"))
-    return f"{year + month // 12:04d}-{month % 12 + 1:02d}"
-
-
-def previous_season(season: str) -> str:
-    year, month = (int(part) for part in season.split("-"))
-    return f"{year - (month == 1):04d}-{(month - 2) % 12 + 1:02d}"
 
 
 class Seasons:
@@ -52,7 +35,7 @@ class Seasons:
         clock = self.pipeline.clock
         while True:
             now = clock.now()
-            season = skill.season_of(now)
+            season = season_of(now)
             try:
                 await self.tell(previous_season(season))
             except Exception:

@@ -25,7 +25,7 @@ from bot.delivery.notices import addressed
 from bot.games import plugin_of
 from bot.i18n import Locale
 from bot.model.game import Blocked, Cancelled, Event, Game, PartyEnded, Screens, Seat, Seen, User, dump_told
-from bot.ratings import skill
+from bot.ratings import seasons, skill
 from bot.storage import Database, GameRow, Notice, repo, standings
 from bot.storage.tx import Batch, Deferred, GuardError, Journal
 from engine.core import GameRecord, JSONValue
@@ -297,7 +297,7 @@ def _rated(batch: Batch, game: Game, end: PartyEnded | Cancelled) -> None:
         for r in skill.changes_of(end, game)
     ]
     at = game.finished_at or end.at
-    standings.save_rated(batch, game.id, game.kind, game.chat_id, skill.season_of(at), at, rows)
+    standings.save_rated(batch, game.id, game.kind, game.chat_id, seasons.season_of(at), at, rows)
 
 
 def _row(game: Game) -> tuple[object, ...]:

@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.ratings import skill
+from bot.ratings import seasons, skill
 from bot.storage import Batch, Database, standings
 
 log = logging.getLogger(__name__)
@@ -62,7 +62,7 @@ def rate_all(seats: Sequence[standings.FinishedSeat], batch: Batch) -> tuple[int
             for r in rated
         ]
         at = first.finished_at
-        standings.save_rated(batch, first.game_id, first.kind, first.chat_id, skill.season_of(at), at, rows)
+        standings.save_rated(batch, first.game_id, first.kind, first.chat_id, seasons.season_of(at), at, rows)
     return parties, len(current), spent
 
 

@@ -24,7 +24,6 @@ too sure too soon. The benchmark also rates 10,000 stored parties through the re
 from __future__ import annotations
 
 import dataclasses
-import datetime
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Protocol
@@ -75,11 +74,6 @@ def margin(sigma: float) -> int:
 
 def is_settled(sigma: float) -> bool:
     return sigma < SETTLED_BELOW
-
-
-def season_of(at: float) -> str:
-    """The season of a moment: its calendar month in UTC, as ``YYYY-MM``."""
-    return datetime.datetime.fromtimestamp(at, datetime.UTC).strftime("%Y-%m")
 
 
 class RatedSeat(Protocol):

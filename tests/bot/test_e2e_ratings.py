@@ -8,9 +8,8 @@ import re
 
 from openskill.models import PlackettLuce
 
-from bot.pipeline.seasons import next_season, season_start
 from bot.ratings import rebuild
-from bot.ratings.skill import season_of
+from bot.ratings.seasons import next_season, season_of, season_start
 from bot.storage import Batch, Database, standings
 from tests.bot.conftest import (
     BotRunner,

@@ -45,3 +45,18 @@ def test_the_ratings_ride_on_the_stored_notice_of_the_party_s_end() -> None:
     end = PartyEnded(5.0, rated=((0, 1, 25.0, 8.0, 26.5, 7.5), (2, 2, 20.0, 3.0, 19.0, 2.9)))
     loaded, _ = load_told(dump_told(end, None))
     assert loaded == PartyEnded(0.0, rated=end.rated)
+
+
+def test_a_season_is_a_calendar_month_even_on_a_clock_run_far_past_the_year_9999() -> None:
+    import calendar
+
+    from bot.ratings.seasons import next_season, previous_season, season_of, season_start
+
+    assert season_of(calendar.timegm((2026, 12, 31, 23, 59, 59))) == "2026-12"
+    assert next_season("2026-12") == "2027-01" and previous_season("2027-01") == "2026-12"
+    for year, month in ((1970, 1), (2024, 2), (2024, 3), (2100, 3), (2400, 2), (9999, 12)):
+        assert season_start(f"{year:04d}-{month:02d}") == calendar.timegm((year, month, 1, 0, 0, 0))
+    far = 60 * 1.0e10  # the tests' clock at 60 times real time reads dates beyond datetime's reach
+    season = season_of(far)
+    assert season_start(season) <= far < season_start(next_season(season))
+    assert season_of(season_start(next_season(season))) == next_season(season)
