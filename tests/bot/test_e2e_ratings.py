@@ -131,6 +131,9 @@ async def test_the_global_board_shows_only_people_who_opted_in_with_privacy(
     assert said.startswith("🌍 Вы в общей таблице"), said
     board = await answer_to(tg, boris, boris.private_chat, "/top")
     assert re.search(r"^1\. Аня — \d+ ± \d+ · 1 партия, [01] побед", board, re.MULTILINE), board
+    group = tg.add_group("Чужие", [boris])  # a chat Аня never played in: only the global board names her
+    assert "Аня" not in await answer_to(tg, boris, group, "/top")
+    assert "1. Аня — " in await answer_to(tg, boris, group, "/top all")
 
     said = await answer_to(tg, anna, anna.private_chat, "/privacy")
     assert said.startswith("🔒 Вас нет в общей таблице"), said
