@@ -19,6 +19,7 @@ A game's change holds its lock from its load to its drawing, so its messages fol
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
@@ -317,16 +318,14 @@ class Pipeline:
         """The events of a decision: the game after them, whom they are told, stored in one transaction with the
         update's mark; drawn and handed to the outbox; the game's timer told."""
         after = evolve(before, events) if before is not None else evolve(_unborn(events), events)
-        if any(isinstance(event, PartyEnded) for event in events) or (
+        rates = any(isinstance(event, PartyEnded) for event in events) or (
             before is not None and before.is_on and any(isinstance(event, Cancelled) for event in events)
-        ):
-            # A party's people are rated in its end's transaction; one party's end at a time, so that a person at
-            # two tables never has one rating overwrite the other (the rebuild rates in the same order).
-            async with self.store.rating:
+        )
+        # A party's people are rated in its end's transaction; one party's end at a time, so that a person at two
+        # tables never has one rating overwrite the other (the rebuild rates in the same order).
+        async with self.store.rating if rates else contextlib.nullcontext():
+            if rates:
                 events = await self._rated(before, after, events)
-                notices = self.store.notices(after, events)
-                await self.store.commit(before, after, events, notices, origin.update_id)
-        else:
             notices = self.store.notices(after, events)
             await self.store.commit(before, after, events, notices, origin.update_id)
         for event in events:
