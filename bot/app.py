@@ -250,6 +250,7 @@ async def _start(app: App) -> None:
     await app.pipeline.thinker.start()
     app.resumed = await app.pipeline.resume()
     app.tasks.append(asyncio.create_task(app.operator.keep_pruning(), name="prune"))
+    app.tasks.append(asyncio.create_task(app.pipeline.seasons.keep(), name="seasons"))
     if app.settings.heartbeat_every > 0:
         app.tasks.append(asyncio.create_task(heartbeat(app), name="heartbeat"))
     if not app.settings.webhook_url:  # webhook mode says it once it listens (run_webhook)

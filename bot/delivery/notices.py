@@ -4,6 +4,7 @@ right after the change, or after a restart from the stored row)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -26,7 +27,8 @@ from bot.model.game import (
     Told,
     is_told,
 )
-from bot.views import Rendered, SeatInfo
+from bot.ratings import skill
+from bot.views import Rendered, SeatInfo, ratings
 from bot.views.chats import render_left, render_left_private
 from bot.views.common import (
     seat_info,
@@ -114,6 +116,19 @@ def _feats(event: PartyEnded, seat: int | None, game: Game) -> list[tuple[SeatIn
     return [(seat_info(game.seats[earner], game.users), code) for earner, code in event.earned]
 
 
+def _rated(end: PartyEnded, game: Game, seat: int | None, tr: Translator) -> str:
+    """The ratings under a party's result: the reader's own in their chat (a solo game's too), everyone's in a
+    group's (empty: the party was not rated)."""
+    changes = skill.changes_of(end, game)
+    own = seat if seat is not None else (_solo_seat(game) if game.mode is GameMode.SOLO else None)
+    if own is not None:
+        changes = [r for r in changes if r.seat == own]
+    if not changes:
+        return ""
+    shown = [ratings.Change(game.seats[r.seat].name, r.after.mu, r.after.sigma, r.change) for r in changes]
+    return ratings.render_changes(shown, tr, yours=own is not None)
+
+
 def draw_notice(event: Told, seat: int | None, game: Game, bot_username: str) -> Rendered:
     """What ``event`` says to whom it is for (``seat``'s person, or the game's chat), in ``game`` as committed."""
     party = drawn(game.party) if game.party is not None else None
@@ -132,6 +147,9 @@ def draw_notice(event: Told, seat: int | None, game: Game, bot_username: str) ->
         # Every player of a finished group party may start a rematch, and ask for the review of their own moves;
         # a solo game's chat is the player's own.
         rendered = party.render_party_end(frame, tr, player=player, personal=personal)
+        rated = _rated(event, game, seat, tr)
+        if rated:
+            rendered = dataclasses.replace(rendered, text=f"{rendered.text}\n\n{rated}")
         rendered = views.with_feats(rendered, _feats(event, seat, game), tr)
         if personal or game.mode is GameMode.SOLO:  # the player's own chat: their page is a tap away
             rendered = with_player_page_button(rendered, tr)

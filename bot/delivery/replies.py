@@ -18,6 +18,7 @@ from bot.storage.models import ChatRank, UserStats
 from bot.views import (
     Rendered,
     SoloGame,
+    ratings,
     render_help,
     render_joined,
     render_play_menu,
@@ -250,8 +251,26 @@ def stats(
 def top(
     tops: Sequence[tuple[str, Sequence[ChatRank]]], tr: Translator, chat_id: int, thread_id: int
 ) -> Reply:
-    """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
+    """/top wins in a group: the chat's people by wins and points over its finished parties, each game apart."""
     return say(chat_id, render_top(tops, tr), thread_id)
+
+
+def rating_top(
+    boards: Sequence[tuple[str, Sequence[ratings.BoardFigures], Sequence[ratings.SeasonFigures]]],
+    season: str,
+    tr: Translator,
+    chat_id: int,
+    thread_id: int,
+    *,
+    everywhere: bool,
+) -> Reply:
+    """/top: each game's board by rating, with the season's standings so far (the chat's, or the global one)."""
+    return say(chat_id, ratings.render_top(boards, season, tr, everywhere=everywhere), thread_id)
+
+
+def privacy(on: bool, tr: Translator, chat_id: int) -> Reply:
+    """/privacy: whether the person is on the global board now."""
+    return say(chat_id, ratings.render_privacy(on, tr))
 
 
 def lang_not_yours(tr: Translator, current: Locale | None, chat_id: int, thread_id: int) -> Reply:

@@ -47,6 +47,7 @@ BASE_COMMANDS = frozenset(
         "leave",
         "nextgame",
         "settings",
+        "privacy",
     }
 )
 

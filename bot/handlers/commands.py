@@ -1,4 +1,4 @@
-"""Plain commands: /help, /score, /stats, /me, /top, /nextgame, /settings, /leave, and a person blocking or unblocking the bot (the rules and
+"""Plain commands: /help, /score, /stats, /me, /top, /privacy, /nextgame, /settings, /leave, and a person blocking or unblocking the bot (the rules and
 /start have their own routers)."""
 
 from __future__ import annotations
@@ -33,8 +33,14 @@ async def on_me(message: Message, pipeline: Pipeline, origin: Origin) -> None:
     await pipeline.replies.me(origin)
 
 
-async def on_top(message: Message, pipeline: Pipeline, origin: Origin) -> None:
-    await pipeline.replies.top(origin)
+async def on_top(message: Message, command: CommandObject, pipeline: Pipeline, origin: Origin) -> None:
+    """/top: the chat's board by rating (in a group), the global one (``/top all``, or in private)."""
+    await pipeline.replies.top(origin, command.args or "")
+
+
+async def on_privacy(message: Message, pipeline: Pipeline, origin: Origin) -> None:
+    """/privacy in private: on the global board, or off it."""
+    await pipeline.replies.privacy(origin)
 
 
 async def on_next_game(message: Message, pipeline: Pipeline, origin: Origin) -> None:
@@ -71,7 +77,8 @@ def make_router() -> Router:
     router.message.register(on_stats, Command("stats"))
     router.message.register(on_leave, Command("leave"))
     router.message.register(on_me, Command("me"), F.chat.type == "private")
-    router.message.register(on_top, Command("top"), F.chat.type.in_({"group", "supergroup"}))
+    router.message.register(on_top, Command("top"))
+    router.message.register(on_privacy, Command("privacy"), F.chat.type == "private")
     router.message.register(on_next_game, Command("nextgame"), F.chat.type.in_({"group", "supergroup"}))
     router.message.register(on_settings, Command("settings"), F.chat.type.in_({"group", "supergroup"}))
     router.my_chat_member.register(on_my_chat_member, F.chat.type == "private")

@@ -15,9 +15,9 @@ from bot.games import plugins
 from bot.pipeline.origin import Origin
 from bot.pipeline.service import Pipeline
 
-GROUP_ONLY_COMMANDS = frozenset({"new", "top", "nextgame", "settings"})
+GROUP_ONLY_COMMANDS = frozenset({"new", "nextgame", "settings"})
 """The bot's own group commands, besides each game's (its plug-in's ``command``)."""
-PRIVATE_ONLY_COMMANDS = frozenset({"play", "me"})
+PRIVATE_ONLY_COMMANDS = frozenset({"play", "me", "privacy"})
 
 
 def _group_only() -> frozenset[str]:

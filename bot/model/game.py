@@ -452,6 +452,9 @@ class Cancelled(Event):
     by: int
     at: float
     in_chat: bool = False
+    rated: tuple[tuple[int, int, float, float, float, float], ...] = ()
+    """A party under way cancelled by one of its own players counts as their loss: the people's ratings as
+    :attr:`PartyEnded.rated` has them (empty: not rated)."""
 
     def apply(self, game: Game) -> Game:
         return _closed(game, GameStatus.CANCELLED, self.at)
@@ -577,6 +580,9 @@ class PartyEnded(Event):
     earned: tuple[tuple[int, str], ...] = ()
     """The achievements its people earned with it, each (seat, code), told with the result once: the pipeline
     fills it in from what they held before (``bot.ratings.achievements``) and stores them with the change."""
+    rated: tuple[tuple[int, int, float, float, float, float], ...] = ()
+    """Each person's place and skill rating before and after the party (seat, place, mu and sigma before, mu and
+    sigma after), set as the party's end is stored (``bot.ratings``); empty: a party not rated."""
 
     def apply(self, game: Game) -> Game:
         outcome = game.party.outcome if game.party is not None else None
@@ -712,7 +718,7 @@ def dump_told(event: Event, seat: int | None) -> str:
 
 
 def _tupled(value: Any) -> Any:
-    """A stored field as the event holds it: JSON's lists (nested too) back to tuples."""
+    """A stored field as the event holds it: JSON's lists (nested ones too) as tuples."""
     return tuple(_tupled(v) for v in value) if isinstance(value, list) else value
 
 

@@ -20,12 +20,14 @@ from bot.flow.commands import Refusal
 from bot.games import is_hosted, plugin_of, plugins, rules_library
 from bot.games.base import drawn
 from bot.i18n import Locale, Translator
+from bot.model import skill_scale
 from bot.model.answers import Answer
 from bot.model.game import Game, GameMode, GameStatus, Person
 from bot.pipeline.kept import Kept
 from bot.pipeline.origin import Origin, Parts
-from bot.ratings.page import player_page, standing_lines
-from bot.storage import Batch, GameRow, players, repo
+from bot.ratings import seasons
+from bot.ratings.page import player_page, rated_line, standing_lines
+from bot.storage import Batch, GameRow, players, repo, standings
 from bot.views import Rendered, SoloGame, answer_text
 from bot.views.chat_settings import render_settings_saved, render_settings_shown, settings_line
 from bot.views.common import table_frame
@@ -44,6 +46,12 @@ HINTS_KEPT: Final = 256
 costs no second search."""
 RESET_WORDS: Final = frozenset({"reset", "сброс", "сбросить", "обычные"})
 """What after /settings forgets the chat's own settings."""
+TOP_ALL: Final = frozenset({"all", "все", "всё", "global", "общая"})
+"""What after /top in a group asks for the global board."""
+TOP_WINS: Final = frozenset({"wins", "победы", "очки", "points"})
+"""What after /top in a group asks for the board by wins and points (the one before ratings)."""
+TOP_LINES: Final = 10
+SEASON_LINES: Final = 3
 REVIEWS_KEPT: Final = 64
 """Reviews kept made (a few seconds of a worker each): a finished party's players asking again, or asking in the
 Mini App too, cost nothing."""
@@ -362,21 +370,59 @@ class Replies:
         rivals, then the achievements — drawn as a picture (``bot.ratings.page``)."""
         who, tr, db = self._person(origin), origin.tr, self.pipeline.db
         parties = await players.parties_of(db, who.user_id)
-        # The rating line of each game: the share of parties won until ratings are kept (issue 50's ratings fill
-        # this mapping, kind -> GameRating, with «Рейтинг 1534 ± 80 · 3-й в чате»).
-        ratings = standing_lines(parties, who.user_id, tr)
+        ratings = standing_lines(parties, who.user_id, tr)  # a game they have no rating in: the share won
+        for kind in ratings:
+            own = (await standings.skills_of(db, kind, [who.user_id])).get(who.user_id)
+            if own is not None:
+                settled = skill_scale.is_settled(own.sigma)
+                rank = (
+                    await standings.rank_of(db, kind, own.mu, skill_scale.SETTLED_BELOW) if settled else None
+                )
+                ratings[kind] = rated_line(kind, own.mu, own.sigma, rank, tr)
         earned = await players.achievements_of(db, who.user_id)
         page = player_page(who.user_id, who.name, parties, earned, ratings, tr) if parties else None
         await self._deliver_to(origin, replies.player_page(page, tr, origin.chat_id, who.name))
         await self._answer(origin)  # «📊 Моя страница» pressed: the page below says it
 
-    async def top(self, origin: Origin) -> None:
-        """/top in a group: the chat's leaderboard over its finished parties, each game apart."""
-        tr = origin.tr
-        tops = [
-            (p.button(tr), await repo.chat_top(self.pipeline.db, origin.chat_id, p.kind)) for p in plugins()
-        ]
-        await self._deliver_to(origin, replies.top(tops, tr, origin.chat_id, origin.thread_id))
+    async def top(self, origin: Origin, words: str) -> None:
+        """/top: in a group, the chat's people by rating, each game apart, with the season's standings so far
+        (``/top победы``: by wins and points, as before ratings); ``/top all`` or /top in private: the global board
+        of those who opted in with /privacy."""
+        tr, db = origin.tr, self.pipeline.db
+        asked = words.strip().lower()
+        group = origin.chat_id < 0
+        if group and asked in TOP_WINS:
+            tops = [(p.button(tr), await repo.chat_top(db, origin.chat_id, p.kind)) for p in plugins()]
+            await self._deliver_to(origin, replies.top(tops, tr, origin.chat_id, origin.thread_id))
+            return
+        everywhere = not group or asked in TOP_ALL
+        chat = None if everywhere else origin.chat_id
+        season = seasons.season_of(self.pipeline.clock.now())
+        boards = []
+        for p in plugins():
+            if everywhere:
+                board = await standings.global_board(db, p.kind, skill_scale.SETTLED_BELOW, TOP_LINES)
+            else:
+                board = await standings.chat_board(
+                    db, origin.chat_id, p.kind, skill_scale.SETTLED_BELOW, TOP_LINES
+                )
+            season_lines = await standings.season_board(db, season, chat, p.kind, SEASON_LINES)
+            boards.append((p.button(tr), board, season_lines))
+        reply = replies.rating_top(
+            boards, season, tr, origin.chat_id, origin.thread_id, everywhere=everywhere
+        )
+        await self._deliver_to(origin, reply)
+
+    async def privacy(self, origin: Origin) -> None:
+        """/privacy in private: the person goes on the global board (/top all), or off it if on."""
+        pipeline, who = self.pipeline, self._person(origin)
+        await pipeline.run(cmd.Seen(who), origin)
+        on = not await standings.is_on_board(pipeline.db, who.user_id)
+        batch = Batch()
+        standings.set_on_board(batch, who.user_id, on, pipeline.clock.now())
+        await pipeline.db.write(batch)
+        log.info("user %s %s the global board", who.user_id, "joined" if on else "left")
+        await self._deliver_to(origin, replies.privacy(on, origin.tr, origin.chat_id))
 
     async def admin(self, origin: Origin, argument: str) -> bool:
         """``/admin`` (the figures) or ``/admin <user id>`` (that person's latest troubles), for an operator;

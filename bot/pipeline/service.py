@@ -19,6 +19,7 @@ A game's change holds its lock from its load to its drawing, so its messages fol
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 import secrets
@@ -41,6 +42,7 @@ from bot.flow import lobby, moves, people
 from bot.flow.commands import Decided, Decision, FlowConfig, Refusal
 from bot.flow.moves import plain_name
 from bot.i18n import Translator
+from bot.model import skill_scale
 from bot.model.answers import Answer
 from bot.model.game import (
     Abandoned,
@@ -73,11 +75,12 @@ from bot.pipeline.access import Membership
 from bot.pipeline.origin import NOWHERE, Answered, Done, Failed, GameFailed, Handle, Origin
 from bot.pipeline.people import People
 from bot.pipeline.replies import Replies
+from bot.pipeline.seasons import Seasons
 from bot.pipeline.store import Store
 from bot.pipeline.thinker import Thinker
 from bot.pipeline.timers import Timers
-from bot.ratings import achievements
-from bot.storage import Database, players, repo
+from bot.ratings import achievements, skill
+from bot.storage import Database, players, repo, standings
 
 log = logging.getLogger(__name__)
 
@@ -117,6 +120,7 @@ class Pipeline:
         change and after a restart's redraw, once the outbox has its messages."""
         self.people = People(self)
         self.replies = Replies(self)
+        self.seasons = Seasons(self)
         self._handles: dict[type, Handle] = {
             cmd.OpenLobby: self._open,
             cmd.Join: self._join,
@@ -315,10 +319,19 @@ class Pipeline:
         """The events of a decision: the game after them, whom they are told, stored in one transaction with the
         update's mark; drawn and handed to the outbox; the game's timer told."""
         after = evolve(before, events) if before is not None else evolve(_unborn(events), events)
-        if any(isinstance(event, PartyEnded) for event in events):
-            events = await self._achievements(after, events)
-        notices = self.store.notices(after, events)
-        await self.store.commit(before, after, events, notices, origin.update_id)
+        ends = any(isinstance(event, PartyEnded) for event in events)
+        rates = ends or (
+            before is not None and before.is_on and any(isinstance(event, Cancelled) for event in events)
+        )
+        # A party's people are rated in its end's transaction; one party's end at a time, so that a person at two
+        # tables never has one rating overwrite the other (the rebuild rates in the same order).
+        async with self.store.rating if rates else contextlib.nullcontext():
+            if rates:
+                events = await self._rated(before, after, events)
+            if ends:
+                events = await self._achievements(after, events)
+            notices = self.store.notices(after, events)
+            await self.store.commit(before, after, events, notices, origin.update_id)
         for event in events:
             line = describe(event, after)
             if line is not None:
@@ -349,6 +362,21 @@ class Pipeline:
         people = [seat.user_id for seat in after.people() if seat.user_id is not None]
         held = await players.standings(self.db, after.kind, people, achievements.MASTER_RUN)
         return achievements.award(after, events, held)
+
+    async def _rated(self, before: Game | None, after: Game, events: Sequence[Event]) -> list[Event]:
+        """The events with the party's end (or its cancelling by one of its players) carrying its people's ratings
+        before and after it (read here)."""
+        people = [seat.user_id for seat in after.people() if seat.user_id is not None]
+        stored = await standings.skills_of(self.db, after.kind, people)
+        priors = {user: skill.Skill(s.mu, s.sigma) for user, s in stored.items()}
+        rated: list[Event] = []
+        for event in events:
+            if isinstance(event, PartyEnded):
+                event = skill.rated_end(event, after, priors)
+            elif isinstance(event, Cancelled) and before is not None:
+                event = skill.rated_cancel(event, before, priors)
+            rated.append(event)
+        return rated
 
     async def show(self, game: Game) -> None:
         """Every message of ``game`` drawn from scratch (after a restart), its kept notices aside."""
@@ -621,6 +649,14 @@ def _unborn(events: Sequence[Event]) -> Game:
     return opened.game
 
 
+def _ratings(event: PartyEnded | Cancelled, game: Game) -> str:
+    """The people's ratings a party's end (or cancelling) set, for its log line."""
+    return "; ".join(
+        f"seat {r.seat} place {r.place} rated {skill_scale.shown(r.after.mu)} ({r.change:+d})"
+        for r in skill.changes_of(event, game)
+    )
+
+
 def describe(event: Event, game: Game) -> str | None:
     """An event as one line of the log (None: not worth a line — a look, a screen turned; a move is a debug line)."""
     match event:
@@ -642,6 +678,8 @@ def describe(event: Event, game: Game) -> str | None:
             return f"started with {len(game.seats)} seats ({bots} bot players added)"
         case Cancelled(by=0):
             return "cancelled: the bot cannot post in its chat"
+        case Cancelled(by=by, rated=changes) if changes:
+            return f"cancelled by {by}, who played: counted as their loss; " + _ratings(event, game)
         case Cancelled(by=by):
             return f"cancelled by {by}"
         case Expired():
@@ -658,7 +696,8 @@ def describe(event: Event, game: Game) -> str | None:
                 else ""
             )
             feats = "".join(f"; seat {seat} earned {code}" for seat, code in event.earned)
-            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}{feats}"
+            line = _ratings(event, game) or "not rated"
+            return f"the party ended after {game.version} moves; won by {winners or 'nobody'}; {line}{feats}"
         case DealEnded(deal=deal):
             return f"deal {deal} scored"
         case TimedOut(player=player, code=code) | SeatReplaced(player=player, code=code):

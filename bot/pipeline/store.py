@@ -24,8 +24,9 @@ from bot.clock import Clock
 from bot.delivery.notices import addressed
 from bot.games import plugin_of
 from bot.i18n import Locale
-from bot.model.game import Blocked, Event, Game, PartyEnded, Screens, Seat, Seen, User, dump_told
-from bot.storage import Database, GameRow, Notice, players, repo
+from bot.model.game import Blocked, Cancelled, Event, Game, PartyEnded, Screens, Seat, Seen, User, dump_told
+from bot.ratings import seasons, skill
+from bot.storage import Database, GameRow, Notice, players, repo, standings
 from bot.storage.tx import Batch, Deferred, GuardError, Journal
 from engine.core import GameRecord, JSONValue
 
@@ -138,6 +139,8 @@ class Store:
         self.openings = GameLocks()
         """One lock per person opening a game (their open lobbies are counted before the new one is stored)."""
         self.games = GameCache(clock)
+        self.rating = asyncio.Lock()
+        """Held from reading a finished party's people's ratings to storing their new ones (one party at a time)."""
         self.processed = ProcessedUpdates(db, clock)
         self.languages = ChatLanguages(db)
         self.screens: Deferred[int, tuple[int, str | None]] = Deferred(
@@ -229,6 +232,9 @@ class Store:
             return False
         else:
             _changes(batch, before, after)
+        for event in events:
+            if isinstance(event, PartyEnded | Cancelled) and event.rated:
+                _rated(batch, after, event)
         for notice in notices:
             repo.add_notice(batch, notice, now)
         if batch and mark is not None and not self.processed.is_marked(mark):
@@ -284,6 +290,19 @@ class Store:
         """These games leave memory (their rows are about to change outside their own changes)."""
         for game_id in game_ids:
             self.games.pop(game_id)
+
+
+def _rated(batch: Batch, game: Game, end: PartyEnded | Cancelled) -> None:
+    """A party's people's new ratings, and their changes kept as the party's (its chat and season); a party
+    cancelled by one of its players names them (the rebuild rates it again as their loss)."""
+    if isinstance(end, Cancelled):
+        standings.mark_cancelled_by(batch, game.id, end.by)
+    rows = [
+        standings.RatedRow(r.user_id, r.place, r.before.mu, r.before.sigma, r.after.mu, r.after.sigma)
+        for r in skill.changes_of(end, game)
+    ]
+    at = game.finished_at or end.at
+    standings.save_rated(batch, game.id, game.kind, game.chat_id, seasons.season_of(at), at, rows)
 
 
 def _row(game: Game) -> tuple[object, ...]:

@@ -12,6 +12,7 @@ from bot.i18n import Translator
 from bot.ratings.achievements import SHARED, catalogue
 from bot.storage.players import Earned, PartySeat, PlayedParty
 from bot.views.common import SeatInfo
+from bot.views.ratings import rating
 from bot.views.sheets.model import GameRating, PageFeat, PageGame, PlayerPage, Rival
 from bot.views.sheets.seats import picture_name
 
@@ -29,8 +30,20 @@ def _mine(party: PlayedParty, user_id: int) -> PartySeat:
     return next(seat for seat in party.seats if seat.user_id == user_id)
 
 
+def rated_line(
+    kind: str, mu: float, sigma: float, rank: tuple[int, int] | None, tr: Translator
+) -> GameRating:
+    """A game's line once the person is rated: the rating (with its margin until it settles) and, settled, its
+    place among everyone's settled ratings of the game and how many there are (``rank``)."""
+    if rank is None:
+        return GameRating(kind, tr.t("page-rating", rating=rating(mu, sigma)))
+    place, total = rank
+    return GameRating(kind, tr.t("page-rating-ranked", rating=rating(mu, sigma), place=place, total=total))
+
+
 def standing_lines(parties: Sequence[PlayedParty], user_id: int, tr: Translator) -> dict[str, GameRating]:
-    """Each game's rating line as it can be said before ratings are kept: the share of parties won."""
+    """Each game's line where the person has no rating (their parties there all before ratings were kept, and
+    not rebuilt): the share of parties won."""
     lines: dict[str, GameRating] = {}
     for kind in dict.fromkeys(p.kind for p in parties):
         played = [p for p in parties if p.kind == kind]

@@ -150,4 +150,48 @@ each is told once; the party that earned it and when. Self-contained: it may tak
 
 V7: Final = ACHIEVEMENTS
 
-MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5, V6, V7)
+V8: Final = """
+CREATE TABLE ratings (
+    user_id  INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    mu       REAL NOT NULL,
+    sigma    REAL NOT NULL,
+    parties  INTEGER NOT NULL,
+    PRIMARY KEY (user_id, kind)
+);
+CREATE TABLE rating_changes (
+    game_id       INTEGER NOT NULL,
+    user_id       INTEGER NOT NULL,
+    kind          TEXT NOT NULL,
+    chat_id       INTEGER NOT NULL,
+    season        TEXT NOT NULL,
+    place         INTEGER NOT NULL,
+    mu_before     REAL NOT NULL,
+    sigma_before  REAL NOT NULL,
+    mu            REAL NOT NULL,
+    sigma         REAL NOT NULL,
+    at            REAL NOT NULL,
+    PRIMARY KEY (game_id, user_id)
+);
+CREATE INDEX rating_changes_user ON rating_changes (user_id, kind, at);
+CREATE INDEX rating_changes_season ON rating_changes (season, chat_id, kind);
+CREATE TABLE seasons_told (
+    season   TEXT NOT NULL,
+    chat_id  INTEGER NOT NULL,
+    at       REAL NOT NULL,
+    PRIMARY KEY (season, chat_id)
+);
+CREATE TABLE board_opt_in (
+    user_id  INTEGER PRIMARY KEY,
+    at       REAL NOT NULL
+);
+ALTER TABLE games ADD COLUMN cancelled_by INTEGER
+"""
+"""Skill ratings (``bot.ratings``): each person's rating per game (``ratings``), each rated party's change of it
+(``rating_changes``: the party's chat and season — its calendar month in UTC —, the place, before and after; a
+person's history and every season's standings, per chat and overall, are read from it and kept), the groups told
+of a season's end (``seasons_told``), and who opted in to the global leaderboard (``board_opt_in``, /privacy).
+A party under way cancelled by one of its own players counts as their loss: ``games.cancelled_by`` names them.
+All but the opt-ins and the seasons told are recomputed from the games by ``python -m bot.ratings.rebuild``."""
+
+MIGRATIONS: Final[tuple[str, ...]] = (V1, V2, V3, V4, V5, V6, V7, V8)

@@ -346,13 +346,15 @@ def forget_updates_before(batch: Batch, when: float) -> None:
 
 def move_chat(batch: Batch, old: int, new: int) -> None:
     """Every game of chat ``old`` now belongs to chat ``new`` (finished ones too, so /top goes on), with its
-    notices; the live messages left in ``old`` are forgotten (they cannot be edited any more)."""
+    notices, its parties' ratings and the seasons it was told of; the live messages left in ``old`` are forgotten (they cannot be edited any more)."""
     batch.add("UPDATE games SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("UPDATE outbox SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("DELETE FROM live_messages WHERE chat_id = ?", (old,))
     batch.add("UPDATE OR REPLACE chat_langs SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("UPDATE OR REPLACE next_game_calls SET chat_id = ? WHERE chat_id = ?", (new, old))
     batch.add("UPDATE OR REPLACE chat_settings SET chat_id = ? WHERE chat_id = ?", (new, old))
+    batch.add("UPDATE rating_changes SET chat_id = ? WHERE chat_id = ?", (new, old))
+    batch.add("UPDATE OR REPLACE seasons_told SET chat_id = ? WHERE chat_id = ?", (new, old))
 
 
 # --- chat languages ----------------------------------------------------------------------------------------

@@ -181,6 +181,7 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
             (
                 tr.t("help-nextgame"),
                 tr.t("help-settings"),
+                tr.t("help-ratings"),
                 tr.t("help-no-undo"),
                 *(tr.t(b.help_line) for b in books if b.help_line),
             )
@@ -190,7 +191,7 @@ def render_help(library: RulesLibrary, tr: Translator, bot_username: str = "") -
     return Rendered(text, keyboard([[button(tr.t("btn-rules"), first)]]))
 
 
-PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "me", "leave", "lang", "help")
+PRIVATE_COMMANDS: Final = ("play", "rules", "stats", "me", "privacy", "leave", "lang", "help")
 GROUP_COMMANDS: Final = (
     "new",
     "nextgame",

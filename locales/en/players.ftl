@@ -21,6 +21,8 @@ page-record = { $games ->
     [one] { $wins } win
    *[other] { $wins } wins
 }
+page-rating = Rating { $rating }
+page-rating-ranked = Rating { $rating } · place { $place } of { $total }
 page-wins-share = Wins: { $share }%
 page-form = Form:
 page-best = Best

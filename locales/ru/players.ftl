@@ -20,6 +20,8 @@ page-record = { $games ->
     [few] { $wins } победы
    *[many] { $wins } побед
 }
+page-rating = Рейтинг { $rating }
+page-rating-ranked = Рейтинг { $rating } · место { $place } из { $total }
 page-wins-share = Побед: { $share }%
 page-form = Форма:
 page-best = Лучшее

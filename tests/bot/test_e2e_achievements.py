@@ -14,8 +14,9 @@ import pytest
 from bot.callbacks import MeCb, MoveCb, PickCb
 from bot.games.konchinka.feats import FINISH_ON_CAPTURE
 from bot.i18n import Locale, translator
+from bot.model import skill_scale
 from bot.model.game import GameStatus
-from bot.storage import repo
+from bot.storage import repo, standings
 from bot.storage.players import achievements_of
 from engine.konchinka import Capture, KonchinkaAction, KonchinkaState, Lay
 from tests.bot.conftest import BotRunner, Running, game_row, has_rematch, turn_message
@@ -169,6 +170,12 @@ async def test_me_sends_the_page_as_a_photo_and_in_words_when_telegram_refuses_t
     lines = words.text.splitlines()
     assert lines[0] == RU.t("page-caption", name=person.first_name)
     assert RU.t("page-record", games=2, wins=won) in lines
+    # The game's line: the rating the parties gave (not settled after two: with its margin, and no place yet).
+    own = (await standings.skills_of(running.app.db, "konchinka", [person.id]))[person.id]
+    assert not skill_scale.is_settled(own.sigma)
+    assert (
+        RU.t("page-rating", rating=f"{skill_scale.shown(own.mu)} ± {skill_scale.margin(own.sigma)}") in lines
+    )
     assert f"{other.first_name} — {won} : {2 - won}" in lines
     places = ["1" if next(s for s in party if s.user_id == person.id).won else "2" for party in seats]
     assert f"{RU.t('page-form')} {' '.join(places)}" in lines

@@ -54,6 +54,12 @@ async def test_top_and_stats_count_a_finished_party(tg: FakeTelegram, bot_runner
     await tg.wait_for(lambda: "Лучшие игроки" in last_text(group), timeout=5, what="/top")
     top = last_text(group).splitlines()
     assert top[:3] == ["🏆 Лучшие игроки чата", "", "🃏 Кончинка"], top
+    assert re.fullmatch(rf"1\. {winner} — \d+ ± \d+ · 1 партия, 1 победа", top[3]), top
+    assert top[5].startswith("Сезон — ") and top[6].startswith(f"1. {winner} +"), top
+
+    await boris.send(group, "/top победы")  # the board by wins and points, as before ratings
+    await tg.wait_for(lambda: "1 победа из 1" in last_text(group), timeout=5, what="/top победы")
+    top = last_text(group).splitlines()
     assert top[3].startswith(f"1. {winner} — 1 победа из 1, "), top
     assert len(top) == 5
 

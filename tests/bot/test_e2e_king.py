@@ -178,10 +178,12 @@ async def test_a_group_king_party_of_two_people_and_two_bots_is_played_to_the_en
     final = texts[-1]
     assert "Партия окончена" in final and "Итоги (отыгрыш − штрафы)" in final
     assert "Раздача 15/15 окончена" in final
-    # Said once: the whole sheet is the picture above it; the end and each deal's end in a few lines (an
-    # achievement earned, a line of its own below them).
-    result = final.split("\n\n🏅", 1)[0]
-    assert "Σ" not in final and result.count("\n") <= 10, final
+    # Said once: the whole sheet is the picture above it; the end and each deal's end in a few lines, the people's
+    # ratings in one line below them (an achievement earned, a line of its own below that).
+    body = final.split("\n\n🏅", 1)[0]
+    result, rated = body.split("\n\n📈 Рейтинг: ")
+    assert "Σ" not in result and result.count("\n") <= 10, final
+    assert "\n" not in rated and "Аня" in rated and "Борис" in rated, final
     assert all(t.count("\n") <= 3 for t in deal_ends), deal_ends
     assert any("по последней:" in t for t in _table_versions(group)), "the 8th card is shown to the group"
     assert table.trump_screens >= 2 and table.refusals

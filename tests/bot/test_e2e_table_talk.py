@@ -415,7 +415,10 @@ async def test_the_party_ends_in_one_message_by_place_and_each_player_hears_thei
     ranked = sorted(range(len(names)), key=lambda s: -outcome.scores[s])
     places = " · ".join(f"{names[s]} {outcome.scores[s]}" for s in ranked)
     assert f"Итог: {places}" in plain(end.text).splitlines()
-    assert len([line for line in plain(end.text).splitlines() if line]) <= 8, end.text
+    # ... the people's ratings in one line below, and an achievement earned on a line of its own below that.
+    result, rated = end.text.split("\n\n🏅", 1)[0].split("\n\n📈 Рейтинг: ")
+    assert len([line for line in plain(result).splitlines() if line]) <= 8, end.text
+    assert "\n" not in rated and all(name in rated for name in names), end.text
     # Each deal's end said once, in a few lines beside the picture that carries the tally and the grid: no
     # crossed-out «Запись:» list, no monospace grid in the deal's message or the table.
     deal_ends = [m for m in group.bot_messages() if re.match(r"Раздача \d+ окончена:", m.text)]

@@ -46,6 +46,9 @@ async def test_a_running_party_and_a_waiting_notice_survive_the_upgrade_from_ver
         conn.execute("DROP TABLE next_game_calls")
         conn.execute("DROP TABLE chat_settings")
         conn.execute("DROP TABLE achievements")
+        for table in ("ratings", "rating_changes", "seasons_told", "board_opt_in"):  # migration 8's
+            conn.execute(f"DROP TABLE {table}")
+        conn.execute("ALTER TABLE games DROP COLUMN cancelled_by")
         conn.execute("ALTER TABLE outbox DROP COLUMN event")
         conn.execute("ALTER TABLE outbox DROP COLUMN game_id")
         conn.execute(
@@ -57,7 +60,7 @@ async def test_a_running_party_and_a_waiting_notice_survive_the_upgrade_from_ver
 
     running = await bot_runner()
     row = await running.app.db.one("PRAGMA user_version")
-    assert row is not None and row[0] == len(MIGRATIONS) == 7
+    assert row is not None and row[0] == len(MIGRATIONS) == 8
     stored = await running.app.db.one("SELECT record FROM games WHERE id = ?", (int(game),))
     assert stored is not None and json.loads(stored[0])["actions"] == [], "the moves are their rows only"
     await tg.wait_for(

@@ -31,6 +31,8 @@ NOT_NOUNS: dict[tuple[str, str], str] = {
     ("review-better", "gain"): "a decimal: always «очка»",
     ("review-better-bare", "gain"): "a decimal: always «очка»",
     ("rules-answer-king-deal-points", "trick"): "«по 3 за взятку»: a preposition follows, not a noun",
+    ("top-season-line", "gained"): "«+45 за 3 партии»: rating points gained, a preposition follows",
+    ("page-rating-ranked", "place"): "«место 3 из 57»: a place, and a preposition follows",
 }
 
 FORMS: tuple[tuple[str, str, str], ...] = (
@@ -51,6 +53,7 @@ FORMS: tuple[tuple[str, str, str], ...] = (
     ("бот", "бота", "ботов"),
     ("победа", "победы", "побед"),
     ("партия", "партии", "партий"),
+    ("партию", "партии", "партий"),  # accusative: «за 1 партию», «за 3 партии»
     ("секунда", "секунды", "секунд"),
     ("день", "дня", "дней"),
     ("ход", "хода", "ходов"),

@@ -755,7 +755,16 @@ def test_help_and_command_menus() -> None:
     assert "/konchinka" in render_help(LIB, RU).text and "/play" in render_help(LIB, EN).text
     for tr in (RU, EN):
         private, group = bot_commands(LIB, tr)
-        assert [c.command for c in private] == ["play", "rules", "stats", "me", "leave", "lang", "help"]
+        assert [c.command for c in private] == [
+            "play",
+            "rules",
+            "stats",
+            "me",
+            "privacy",
+            "leave",
+            "lang",
+            "help",
+        ]
         assert "konchinka" in [c.command for c in group] and "cancel" in [c.command for c in group]
         for command in (*private, *group):
             assert re.fullmatch(r"[a-z0-9_]{1,32}", command.command)

@@ -12,9 +12,11 @@ from PIL import Image
 
 from bot.games.base import Party, drawn
 from bot.i18n import Locale, translator
+from bot.model import skill_scale
 from bot.model.game import Game, GameMode, GameStatus, PartyEnded, Person, evolve
-from bot.ratings.page import player_page, standing_lines
+from bot.ratings.page import player_page, rated_line, standing_lines
 from bot.storage import Batch, Database, repo
+from bot.storage import standings as standings_of
 from bot.storage.players import MASTER, PartySeat, PlayedParty, achievements_of, parties_of, standings
 from bot.views.sheets import PlayerPage, Theme, draw
 from bot.views.sheets.canvas import PAD, PALETTES, WIDTH
@@ -163,3 +165,30 @@ def test_a_games_rating_line_is_the_one_given_and_the_share_of_wins_without_one(
     given = player_page(1, "Аня", parties, [], {"konchinka": rated}, RU)
     assert [g.rating for g in given.games] == [rated]
     assert [g.rating.text for g in page.games] == [RU.t("page-wins-share", share=67)]
+
+
+async def test_a_settled_rating_is_placed_among_everyones_settled_ones_of_its_game(tmp_path: Path) -> None:
+    """The page's place: among the settled ratings of the same game only (an unsettled one, a better one in the
+    other game, do not count), and the line says it with the rating."""
+    db = await Database.open(tmp_path / "bot.sqlite3")
+    try:
+        rows = [(1, "konchinka", 30.0, 2.0), (2, "konchinka", 28.0, 3.0), (3, "konchinka", 40.0, 8.0)]
+        rows += [(4, "king", 45.0, 2.0), (5, "konchinka", 20.0, 4.0)]
+        batch = Batch()
+        for user, kind, mu, sigma in rows:
+            batch.add(
+                "INSERT INTO ratings (user_id, kind, mu, sigma, parties) VALUES (?, ?, ?, ?, 12)",
+                (user, kind, mu, sigma),
+            )
+        await db.write(batch)
+        assert await standings_of.rank_of(db, "konchinka", 28.0, skill_scale.SETTLED_BELOW) == (2, 3)
+        assert await standings_of.rank_of(db, "konchinka", 30.0, skill_scale.SETTLED_BELOW) == (1, 3)
+        assert await standings_of.rank_of(db, "king", 45.0, skill_scale.SETTLED_BELOW) == (1, 1)
+    finally:
+        await db.close()
+    line = rated_line("konchinka", 28.0, 3.0, (2, 3), RU)
+    assert line.text == f"Рейтинг {skill_scale.shown(28.0)} · место 2 из 3"
+    assert (
+        rated_line("konchinka", 40.0, 8.0, None, RU).text
+        == f"Рейтинг {skill_scale.shown(40.0)} ± {skill_scale.margin(8.0)}"
+    )
