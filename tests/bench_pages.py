@@ -23,7 +23,7 @@ from bot.games.konchinka.feats import FINISH_ON_CAPTURE
 from bot.i18n import Locale, translator
 from bot.model.game import GameMode
 from bot.ratings.achievements import MASTER_FIRST
-from bot.ratings.page import player_page, standing_lines
+from bot.ratings.page import player_page, rated_line
 from bot.storage.players import Earned, PartySeat, PlayedParty
 from bot.views.sheets import PlayerPage, Theme, draw
 from tests.bench_sheets import LONG_NAME
@@ -70,7 +70,11 @@ def person_page(names: tuple[str, ...], parties: int = 24) -> PlayerPage:
         Earned("king", CLEAN_ERALASH, 3, 0.0),
         Earned("konchinka", MASTER_FIRST, 4, 0.0),
     ]
-    return player_page(ME, names[0], record, earned, standing_lines(record, ME, RU), RU)
+    ratings = {  # as /me reads them from the ratings kept: one settled, with its place; one not yet
+        "konchinka": rated_line("konchinka", 26.9, 3.1, (4, 31), RU),
+        "king": rated_line("king", 25.7, 6.4, None, RU),
+    }
+    return player_page(ME, names[0], record, earned, ratings, RU)
 
 
 def write_docs(folder: Path) -> list[Path]:
