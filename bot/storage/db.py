@@ -75,6 +75,8 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._closed = False
+        self._closing = False
+        """Set as :meth:`close` begins: no flush of deferred rows of their own starts after (close stores them)."""
         self.path = path
         self.busy_timeout = busy_timeout
         self.busy_probe = busy_timeout * BUSY_PROBE
@@ -144,10 +146,13 @@ class Database:
     async def close(self) -> None:
         """Store what waits (deferred rows), then close the connections whatever that storing met; closing twice
         is harmless."""
+        self._closing = True
         if self._ride is not None:
             self._ride.cancel()
             self._ride = None
         self.watch.cancel()
+        if self._flush is not None and not self._flush.done():  # one under way ends first (its trouble is said)
+            await asyncio.wait([self._flush])
         if not self._closed and any(len(r) for r in self._riders):
             try:
                 await self.write(Batch())
@@ -391,7 +396,7 @@ class Database:
 
     def ride_soon(self) -> None:
         """Deferred rows are waiting: unless a transaction takes them first, one of their own comes soon."""
-        if self._ride is not None or self._closed:
+        if self._ride is not None or self._closing:
             return
         with contextlib.suppress(RuntimeError):  # no running loop: the next transaction takes them
             # A context of its own: the rows are nobody's update (a test counts transactions by update).
@@ -400,7 +405,7 @@ class Database:
 
     def _start_flush(self) -> None:
         self._ride = None
-        if self._closed or (self._flush is not None and not self._flush.done()):
+        if self._closing or (self._flush is not None and not self._flush.done()):
             return
         self._flush = asyncio.get_running_loop().create_task(self._flush_deferred(), name="db:deferred")
 
