@@ -32,7 +32,7 @@ _UNIT: Final = 1.0 / (1 << 53)
 MAX_SEATS: Final = 4
 MAX_CARDS: Final = 32
 MAX_SIZE: Final = 8
-"""The largest problem the compiled twin takes (Кинг's: three hidden seats of at most 8 cards, 24 cards)."""
+"""The largest problem the compiled twin takes (e.g. three hidden seats of 8 cards each, 24 cards)."""
 
 
 def splitmix64(state: int) -> tuple[int, int]:
