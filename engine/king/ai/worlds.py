@@ -161,10 +161,17 @@ def deal_hidden(
     dealt = table.deal(rng.getrandbits(64))
     if dealt is None:
         raise ValueError("cannot deal the hidden cards into hands of these sizes")
-    return {
-        p: fixed[p] + [FULL_DECK[i] for i in range(52) if mask >> i & 1]
-        for p, mask in zip(sizes, dealt, strict=True)
-    }
+    return {p: fixed[p] + _cards_of(mask) for p, mask in zip(sizes, dealt, strict=True)}
+
+
+def _cards_of(mask: int) -> list[Card]:
+    """The cards of a mask, in index order."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(FULL_DECK[low.bit_length() - 1])
+        mask ^= low
+    return cards
 
 
 def _table(cards: Sequence[Card], sizes: Mapping[Player, int], k: Knowledge, pure: bool) -> Dealer:
