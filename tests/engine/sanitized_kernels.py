@@ -12,6 +12,7 @@ import importlib.util
 import random
 import sys
 from pathlib import Path
+from types import ModuleType
 
 
 def _load(name: str, path: Path) -> None:
@@ -63,7 +64,36 @@ def main(build: Path, inputs: int) -> None:
                 position, me, actions, 4, 1
             ) == konchinka_kernel.konchinka_values(position, me, actions, 4, 1, pure=True)
             compared += 1
-    print(f"sanitized kernels: {inputs} inputs a game, {compared} compared with Python")
+    dealt = deal_tables(sys.modules["engine.king.ai._kernel"], rng, inputs)
+    print(f"sanitized kernels: {inputs} inputs a game, {compared} compared with Python, {dealt} deal tables")
+
+
+def deal_tables(kernel: ModuleType, rng: random.Random, count: int) -> int:
+    """Exact-deal tables (engine/ai/csrc/deal.h) of random problems, up to the largest the kernel takes, built and
+    drawn by the sanitized kernel and compared with the Python reference; and a few it must refuse."""
+    from engine.ai.deal import MAX_SIZE, CompiledDealTable, DealTable
+
+    for _ in range(count):
+        seats = rng.randint(1, 4)
+        sizes = [rng.randint(0, MAX_SIZE) for _ in range(seats)]
+        n = min(sum(sizes), 32)
+        mask = sum(1 << c for c in rng.sample(range(52), n))
+        allowed = [mask & (rng.getrandbits(52) | (mask if rng.random() < 0.7 else 0)) for _ in sizes]
+        unlikely = [mask & rng.getrandbits(52) for _ in sizes]
+        python = DealTable(mask, sizes, allowed, unlikely, 0.1)
+        compiled = CompiledDealTable(kernel, mask, sizes, allowed, unlikely, 0.1)
+        assert python.total == compiled.total
+        for _ in range(3):
+            seed = rng.getrandbits(64)
+            dealt = python.deal(seed)
+            assert (None if dealt is None else tuple(dealt)) == compiled.deal(seed)
+    for bad in ((1 << 33) - 1, (9,)), (1, (1, 0, 0, 0, 0)), (1 << 52, (1,)):
+        try:
+            kernel.deal_table(bad[0], bad[1], (bad[0],) * len(bad[1]), (0,) * len(bad[1]), 0.1)
+        except ValueError:
+            continue
+        raise AssertionError(f"the kernel took a deal it cannot: {bad}")
+    return count
 
 
 if __name__ == "__main__":

@@ -93,4 +93,4 @@ def test_the_kernels_under_address_and_undefined_behaviour_sanitizers(tmp_path: 
         check=False,
     )
     assert done.returncode == 0, f"exit {done.returncode}:\n{done.stderr[-6000:]}"
-    assert "compared with Python" in done.stdout
+    assert "compared with Python" in done.stdout and "deal tables" in done.stdout

@@ -14,9 +14,11 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Final, TypeAlias
 
-from engine.cards import PIQUET_DECK, Card, Suit
+from engine.ai.deal import Dealer, deal_table
+from engine.ai.kernel import load
+from engine.cards import FULL_DECK, PIQUET_DECK, Card, Suit
 from engine.core import Player
 from engine.king.actions import PLAYS
 from engine.king.ai.policy import played_cards, policy_action
@@ -34,6 +36,8 @@ from engine.king.rules import (
 )
 from engine.king.state import KingState, KingView
 
+_C: Final = load("engine.king.ai._kernel")
+"""The compiled kernel, which counts and draws the deals (None: pure Python; :mod:`engine.king.ai.kernel`)."""
 UNLIKELY_ODDS = 0.1
 """How much less often the sampler gives a player a card their play so far suggests they do not hold."""
 
@@ -47,8 +51,8 @@ class Knowledge:
     fixed: dict[Player, list[Card]]
     unlikely: dict[Player, set[Card]] = field(default_factory=dict)
     """Cards a sensible player would probably have played instead of what they did (soft evidence)."""
-    choices: dict[tuple[object, ...], _Choices] = field(default_factory=dict, compare=False)
-    """Where each hidden card may go, by relaxation (filled by :func:`deal_hidden`)."""
+    tables: dict[tuple[object, ...], Dealer] = field(default_factory=dict, compare=False)
+    """The counted deals of the hidden cards, by path and hand sizes (filled by :func:`deal_hidden`)."""
 
 
 def infer(view: KingView) -> Knowledge:
@@ -133,8 +137,6 @@ def _follow_evidence(
 
 Hands: TypeAlias = dict[Player, list[Card]]
 """The hidden hands of a world: every seat whose cards the viewer does not fully see."""
-_Choices: TypeAlias = dict[Card, tuple[tuple[Player, float], ...]]
-"""Per card, the seats it may go to and the odds factor of each (``UNLIKELY_ODDS`` where play doubts it)."""
 
 
 def deal_hidden(
@@ -142,82 +144,73 @@ def deal_hidden(
     sizes: Mapping[Player, int],
     knowledge: Knowledge,
     rng: random.Random,
-    tries: int = 40,
+    *,
+    pure: bool = False,
 ) -> Hands:
-    """Deal ``cards`` into hands of the given sizes, respecting voids, banned and fixed cards.
+    """Deal ``cards`` into hands of the given sizes, respecting voids, banned and fixed cards, each such deal
+    drawn with its exact odds (:mod:`engine.ai.deal`): uniformly, but that a card the play makes unlikely at a
+    seat counts ``UNLIKELY_ODDS`` there.
 
-    Most constrained cards go first, each to a random allowed player weighted by the room left in their hand;
-    a dead end restarts. If the constraints cannot be met (they are always satisfiable for a true history, so
-    this only guards against surprises), the banned cards and then the voids are relaxed.
+    The deals are counted once per view (the search deals many worlds from one view's knowledge), by the
+    compiled kernel where it is built (``pure``: in Python whatever the backend; the same deals either way).
+    One 64-bit draw of ``rng`` makes a world. If the constraints cannot be met (they always can for a true
+    history, so this only guards against surprises), the banned cards and then the voids are relaxed.
     """
+    fixed = {p: list(knowledge.fixed.get(p, ())) for p in sizes}
+    table = _table(cards, sizes, knowledge, pure)
+    dealt = table.deal(rng.getrandbits(64))
+    if dealt is None:
+        raise ValueError("cannot deal the hidden cards into hands of these sizes")
+    return {p: fixed[p] + _cards_of(mask) for p, mask in zip(sizes, dealt, strict=True)}
+
+
+def _cards_of(mask: int) -> list[Card]:
+    """The cards of a mask, in index order."""
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(FULL_DECK[low.bit_length() - 1])
+        mask ^= low
+    return cards
+
+
+def _table(cards: Sequence[Card], sizes: Mapping[Player, int], k: Knowledge, pure: bool) -> Dealer:
+    """The counted deals of ``cards`` at the first level of relaxation where any fits (worked out once per view
+    and path)."""
+    key = (pure, tuple(sizes.items()), tuple(cards))
+    known = k.tables.get(key)
+    if known is not None:
+        return known
+    fixed = {c for cs in k.fixed.values() for c in cs}
+    free = sum(1 << c.index for c in cards if c not in fixed)
+    room = [sizes[p] - len(k.fixed.get(p, ())) for p in sizes]
+    if min(room, default=0) < 0:
+        raise ValueError("more cards known in a hand than it holds")
+    unlikely = [sum(1 << c.index for c in k.unlikely.get(p, ())) & free for p in sizes]
+    kernel = None if pure else _C
     for relax in (0, 1, 2):
-        choices = _choices(cards, sizes, knowledge, relax)
-        for _ in range(tries):
-            hands = _try_deal(cards, sizes, knowledge, rng, choices)
-            if hands is not None:
-                return hands
-    raise ValueError("cannot deal the hidden cards into hands of these sizes")
-
-
-def _choices(cards: Sequence[Card], sizes: Mapping[Player, int], k: Knowledge, relax: int) -> _Choices:
-    """Where each card may go at this level of relaxation (worked out once per view: the search deals many
-    worlds from one view's knowledge)."""
-    key = (relax, tuple(sizes.items()), tuple(cards))
-    found = k.choices.get(key)
-    if found is None:
-        found = k.choices[key] = {
-            c: tuple(
-                (p, UNLIKELY_ODDS if c in k.unlikely.get(p, ()) else 1.0)
-                for p in sizes
+        allowed = [
+            sum(
+                1 << c.index
+                for c in cards
                 if (relax >= 2 or c.suit not in k.voids[p]) and (relax >= 1 or c not in k.banned[p])
             )
-            for c in cards
-        }
+            & free
+            for p in sizes
+        ]
+        found = deal_table(free, room, allowed, unlikely, UNLIKELY_ODDS, kernel)
+        if found.total > 0:
+            break
+    k.tables[key] = found  # none fits even so: deal_hidden refuses to deal
     return found
 
 
-def _try_deal(
-    cards: Sequence[Card],
-    sizes: Mapping[Player, int],
-    k: Knowledge,
-    rng: random.Random,
-    choices: _Choices,
-) -> Hands | None:
-    hands: Hands = {p: list(k.fixed.get(p, ())) for p in sizes}
-    room = {p: sizes[p] - len(hands[p]) for p in sizes}
-    fixed_cards = {c for cs in k.fixed.values() for c in cs}
-    free = [c for c in cards if c not in fixed_cards]
-    rng.shuffle(free)
-    options = [(c, choices[c]) for c in free]
-    options.sort(key=lambda item: len(item[1]))
-    for c, allowed in options:
-        seats: list[Player] = []
-        odds: list[float] = []
-        for p, factor in allowed:
-            left = room[p]
-            if left > 0:
-                seats.append(p)
-                odds.append(left * factor)
-        if not seats:
-            return None
-        pick = rng.random() * sum(odds)
-        chosen = len(seats) - 1
-        for i, w in enumerate(odds):
-            pick -= w
-            if pick < 0:
-                chosen = i
-                break
-        p = seats[chosen]
-        hands[p].append(c)
-        room[p] -= 1
-    if any(room.values()):
-        return None
-    return hands
-
-
-def deal_world(view: KingView, rng: random.Random, knowledge: Knowledge | None = None) -> Hands:
+def deal_world(
+    view: KingView, rng: random.Random, knowledge: Knowledge | None = None, *, pure: bool = False
+) -> Hands:
     """The hidden hands of a world consistent with ``view``: the others' hands dealt under the inferences (and,
-    before trump is named, the chooser's own five unseen cards too)."""
+    before trump is named, the chooser's own five unseen cards too; nothing constrains them yet, so a shuffle
+    deals them uniformly)."""
     knowledge = knowledge if knowledge is not None else infer(view)
     me = view.player
     if view.phase is Phase.CHOOSE_TRUMP:
@@ -234,7 +227,7 @@ def deal_world(view: KingView, rng: random.Random, knowledge: Knowledge | None =
     gone = set(view.hand) | set(played_cards(view))
     unseen = [c for c in PIQUET_DECK if c not in gone]
     sizes = {p: view.hand_sizes[p] for p in range(NUM_PLAYERS) if p != me}
-    return deal_hidden(unseen, sizes, knowledge, rng)
+    return deal_hidden(unseen, sizes, knowledge, rng, pure=pure)
 
 
 def sample_world(view: KingView, rng: random.Random, knowledge: Knowledge | None = None) -> KingState:

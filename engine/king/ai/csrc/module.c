@@ -6,6 +6,7 @@
  */
 #include "pytuple.h"
 
+#include "deal.h"
 #include "king.h"
 
 enum { POINTS_LIMIT = 100000, MAX_DEPTH = 4, MAX_CANDIDATES = 64 };
@@ -154,6 +155,74 @@ static PyObject *py_king_step(PyObject *self, PyObject *args) {
     return king_write(&s);
 }
 
+/* ------------------------------------------------------------------------- the hidden hands of a world */
+
+static const char DEAL_CAPSULE[] = "engine.king.ai._kernel.DealTable";
+
+static void deal_capsule_free(PyObject *capsule) {
+    DealTable *t = PyCapsule_GetPointer(capsule, DEAL_CAPSULE);
+    if (t == NULL) return;
+    deal_free(t);
+    PyMem_Free(t);
+}
+
+static PyObject *py_deal_table(PyObject *self, PyObject *args) {
+    PyObject *cards_t, *sizes_t, *allowed_t, *unlikely_t;
+    double odds;
+    if (!PyArg_ParseTuple(args, "OO!O!O!d", &cards_t, &PyTuple_Type, &sizes_t, &PyTuple_Type, &allowed_t,
+                          &PyTuple_Type, &unlikely_t, &odds))
+        return NULL;
+    Mask cards;
+    PyObject *wrapped = PyTuple_Pack(1, cards_t);
+    if (wrapped == NULL) return NULL;
+    int ok = read_mask(wrapped, 0, &cards);
+    Py_DECREF(wrapped);
+    if (!ok) return NULL;
+    int sizes[DEAL_MAX_SEATS];
+    Py_ssize_t seats;
+    if (!read_ints_in(sizes_t, sizes, DEAL_MAX_SEATS, 0, DEAL_MAX_SIZE, "deal sizes", &seats)) return NULL;
+    if (seats < 1 || PyTuple_GET_SIZE(allowed_t) != seats || PyTuple_GET_SIZE(unlikely_t) != seats)
+        return PyErr_Format(PyExc_ValueError, "deal: 1..%d seats, each with its allowed and unlikely cards",
+                            DEAL_MAX_SEATS);
+    if (POPCOUNT(cards) > DEAL_MAX_CARDS)
+        return PyErr_Format(PyExc_ValueError, "deal: at most %d cards", DEAL_MAX_CARDS);
+    if (!(odds >= 0.0 && odds <= 1.0)) return PyErr_Format(PyExc_ValueError, "deal: odds must be in [0, 1]");
+    Mask allowed[DEAL_MAX_SEATS], unlikely[DEAL_MAX_SEATS];
+    for (Py_ssize_t p = 0; p < seats; p++)
+        if (!read_mask(allowed_t, p, &allowed[p]) || !read_mask(unlikely_t, p, &unlikely[p])) return NULL;
+    DealTable *t = PyMem_Malloc(sizeof(DealTable));
+    if (t == NULL) return PyErr_NoMemory();
+    if (!deal_build(t, cards, sizes, (int)seats, allowed, unlikely, odds)) {
+        PyMem_Free(t);
+        return PyErr_NoMemory();
+    }
+    PyObject *capsule = PyCapsule_New(t, DEAL_CAPSULE, deal_capsule_free);
+    if (capsule == NULL) {
+        deal_free(t);
+        PyMem_Free(t);
+    }
+    return capsule;
+}
+
+static PyObject *py_deal_total(PyObject *self, PyObject *capsule) {
+    DealTable *t = PyCapsule_GetPointer(capsule, DEAL_CAPSULE);
+    if (t == NULL) return NULL;
+    return PyFloat_FromDouble(deal_total(t));
+}
+
+static PyObject *py_deal(PyObject *self, PyObject *args) {
+    PyObject *capsule;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OK", &capsule, &seed)) return NULL;
+    DealTable *t = PyCapsule_GetPointer(capsule, DEAL_CAPSULE);
+    if (t == NULL) return NULL;
+    Mask hands[DEAL_MAX_SEATS];
+    if (!deal_draw(t, (uint64_t)seed, hands)) Py_RETURN_NONE;
+    PyObject *items[DEAL_MAX_SEATS];
+    for (int p = 0; p < t->seats; p++) items[p] = PyLong_FromUnsignedLongLong(hands[p]);
+    return steal_tuple(items, t->seats);
+}
+
 /* ------------------------------------------------------------------------------------------ the module */
 
 static PyMethodDef METHODS[] = {
@@ -165,6 +234,11 @@ static PyMethodDef METHODS[] = {
     {"king_legal", py_king_legal, METH_O, "king_legal(state) -> the mask of the legal cards"},
     {"king_policy", py_king_policy, METH_O, "king_policy(state) -> the normal player's card"},
     {"king_step", py_king_step, METH_VARARGS, "king_step(state, card) -> the state after the card"},
+    {"deal_table", py_deal_table, METH_VARARGS,
+     "deal_table(cards, sizes, allowed, unlikely, odds) -> the counted deals of the hidden cards (a capsule; "
+     "engine.ai.deal.DealTable)"},
+    {"deal_total", py_deal_total, METH_O, "deal_total(table) -> the weight of every deal (0: none fits)"},
+    {"deal", py_deal, METH_VARARGS, "deal(table, seed) -> each seat's cards (masks), or None: no deal fits"},
     {NULL, NULL, 0, NULL},
 };
 
