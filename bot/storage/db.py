@@ -151,7 +151,8 @@ class Database:
             self._ride.cancel()
             self._ride = None
         self.watch.cancel()
-        if self._flush is not None and not self._flush.done():  # one under way ends first (its trouble is said)
+        # A flush of their own under way ends first (its trouble, if any, is said as it began).
+        if self._flush is not None and not self._flush.done():
             await asyncio.wait([self._flush])
         if not self._closed and any(len(r) for r in self._riders):
             try:
