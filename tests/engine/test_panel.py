@@ -98,14 +98,14 @@ def test_tiny_panel_prints_every_table_paired_and_the_rating() -> None:
         assert f" {name} " in rating
 
 
-def test_a_pair_of_seats_is_won_by_the_higher_score() -> None:
-    result = panel.PanelResult(("hard", "normal", "normal", "easy"), (10, -3, -3, 5), (1.0, 0, 0, 0), 0)
+def test_a_pair_of_seats_is_won_by_the_higher_score_and_equal_scores_tie() -> None:
+    result = panel.PanelResult(("hard", "normal", "normal", "easy"), (10, -3, 5, -3), (1.0, 0, 0, 0), 0)
     assert sorted(panel.pair_results(result)) == [
         ("hard", "easy", 1.0),
         ("hard", "normal", 1.0),
         ("hard", "normal", 1.0),
-        ("normal", "easy", 0.0),
-        ("normal", "easy", 0.0),
+        ("normal", "easy", 0.5),
+        ("normal", "easy", 1.0),
     ]
 
 
@@ -114,7 +114,8 @@ TRUTH = {"a": 0.0, "b": 200.0, "c": -150.0, "d": 400.0}
 
 
 def _synthetic(groups: int, seed: int) -> list[list[bradley_terry.Result]]:
-    """Groups of results (one of every pair in each group) drawn from the Bradley–Terry model of ``TRUTH``."""
+    """Groups of results (one of every pair in each group, either player named first) drawn from the
+    Bradley–Terry model of ``TRUTH``."""
     rng = random.Random(seed)
     names = sorted(TRUTH)
     out = []
@@ -123,7 +124,8 @@ def _synthetic(groups: int, seed: int) -> list[list[bradley_terry.Result]]:
         for i, a in enumerate(names):
             for b in names[i + 1 :]:
                 p = 1.0 / (1.0 + math.pow(10.0, (TRUTH[b] - TRUTH[a]) / 400.0))
-                group.append((a, b, 1.0 if rng.random() < p else 0.0))
+                share = 1.0 if rng.random() < p else 0.0
+                group.append((a, b, share) if rng.random() < 0.5 else (b, a, 1.0 - share))
         out.append(group)
     return out
 
