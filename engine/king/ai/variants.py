@@ -15,8 +15,8 @@ from engine.king.state import KingView
 
 
 def _cautious(t: Table) -> Card | None:
-    """Negative deals: never takes a trick it could give away — when every card it may follow with wins, it
-    plays the lowest (the normal player takes a trick that costs nothing with the card it least wants)."""
+    """Negative deals: when every card it can follow with beats the trick, it plays its lowest, hoping a later
+    card beats it (the normal player, last or when the trick costs nothing, wins with the card it least wants)."""
     if t.contract is None or not t.trick:
         return None
     led = t.trick[0][1].suit
