@@ -92,7 +92,7 @@ def party_specs(
     ]
 
 
-def _player_rng(seed: int, seat: int) -> random.Random:
+def player_rng(seed: int, seat: int) -> random.Random:
     return random.Random(seed * 31 + seat * 1_000_033 + 5)
 
 
@@ -111,7 +111,7 @@ def play_party(spec: PartySpec) -> PartyResult:
     """Play one whole party between the bot players of ``spec`` and collect the result."""
     game = make_game(spec.game, spec.options)
     state = game.new_initial_state(spec.seed)
-    rngs = [_player_rng(spec.seed, seat) for seat in range(len(spec.seats))]
+    rngs = [player_rng(spec.seed, seat) for seat in range(len(spec.seats))]
     times: dict[Seat, list[float]] = {seat: [] for seat in spec.seats}
     cpu: dict[Seat, list[float]] = {seat: [] for seat in spec.seats}
     kinds: dict[int, tuple[str | None, int | None]] = {}
@@ -183,7 +183,7 @@ def watch_party(spec: PartySpec, out: Any = None) -> PartyResult:
     out = sys.stdout if out is None else out
     game = make_game(spec.game, spec.options)
     state = game.new_initial_state(spec.seed)
-    rngs = [_player_rng(spec.seed, seat) for seat in range(len(spec.seats))]
+    rngs = [player_rng(spec.seed, seat) for seat in range(len(spec.seats))]
     times: dict[Seat, list[float]] = {seat: [] for seat in spec.seats}
     names = [f"{i}:{seat.value}" for i, seat in enumerate(spec.seats)]
     print(f"{spec.game} {json.dumps(spec.options, ensure_ascii=False)} seed={spec.seed}", file=out)
@@ -230,7 +230,7 @@ def _deal_summary(state: Any) -> Iterator[str]:
         yield f"deal result {list(sheet[-1])}  totals {[sum(col) for col in zip(*sheet, strict=True)]}"
 
 
-def _parse_option(text: str) -> tuple[str, JSONValue]:
+def parse_option(text: str) -> tuple[str, JSONValue]:
     key, _, raw = text.partition("=")
     if not key or not _:
         raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
@@ -272,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         "--iterations", type=int, default=None, help="hard level: sampled worlds per decision"
     )
     parser.add_argument("--steps", type=int, default=None, help="hard level: playout steps per decision")
-    parser.add_argument("--option", action="append", type=_parse_option, help="extra game option KEY=VALUE")
+    parser.add_argument("--option", action="append", type=parse_option, help="extra game option KEY=VALUE")
     parser.add_argument(
         "--versus-baseline",
         action="store_true",

@@ -8,12 +8,13 @@ Nothing here knows a game, and the rules core (:mod:`engine.core`) knows nothing
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.ai.advice import Advice
 from engine.ai.levels import Level
 from engine.ai.search import SearchModel
+from engine.ai.variants import Variant
 from engine.core import games
 
 
@@ -29,6 +30,11 @@ class BotPlayers(Protocol):
     @property
     def backend(self) -> str:
         """``"c"`` where the game's compiled kernel plays the rollouts in this process, else ``"python"``."""
+        ...
+
+    @property
+    def variants(self) -> Mapping[str, Variant]:
+        """The game's variants of «любитель» by arena name (for the arena's panel only, never offered to users)."""
         ...
 
     def choose(
@@ -140,6 +146,14 @@ def choose_baseline_action(
     return players_for(view).choose_baseline(
         view, rng, budget_ms=budget_ms, iterations=iterations, steps=steps
     )
+
+
+def choose_variant_action(view: object, name: str, rng: random.Random) -> object:
+    """The action of the variant ``name`` of «любитель» (:mod:`engine.ai.variants`; for the arena's panel)."""
+    actions: tuple[object, ...] = tuple(getattr(view, "legal_actions", ()))
+    if len(actions) == 1:
+        return actions[0]
+    return players_for(view).variants[name].choose(view, rng)
 
 
 def advise(view: object, rng: random.Random) -> Advice:

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from engine.ai.advice import Advice
 from engine.ai.levels import Level
 from engine.ai.search import SearchModel
+from engine.ai.variants import Variant
 from engine.king.actions import KingAction
 from engine.king.ai import advice, kernel, players, policy
+from engine.king.ai.variants import VARIANTS
 from engine.king.state import KingView
 
 
@@ -21,6 +23,8 @@ class KingPlayers:
     view_type = KingView
 
     backend = kernel.BACKEND
+
+    variants: dict[str, Variant] = VARIANTS
 
     def choose(
         self,

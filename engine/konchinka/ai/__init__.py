@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from engine.ai.advice import Advice
 from engine.ai.levels import Level
 from engine.ai.search import SearchModel
+from engine.ai.variants import Variant
 from engine.konchinka.actions import KonchinkaAction
 from engine.konchinka.ai import advice, kernel, players, policy
+from engine.konchinka.ai.variants import VARIANTS
 from engine.konchinka.views import KonchinkaView
 
 
@@ -21,6 +23,8 @@ class KonchinkaPlayers:
     view_type = KonchinkaView
 
     backend = kernel.BACKEND
+
+    variants: dict[str, Variant] = VARIANTS
 
     def choose(
         self,

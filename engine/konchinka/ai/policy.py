@@ -228,7 +228,25 @@ def position_from_state(state: KonchinkaState) -> Position:
     )
 
 
-def score_actions(pos: Position, actions: Sequence[KonchinkaAction]) -> list[float]:
+@dataclass(frozen=True, slots=True)
+class Habits:
+    """The normal player's weights where people differ (the arena's variants change them; «любитель» plays the
+    defaults, which the compiled kernel mirrors)."""
+
+    risk: float = 1.0
+    """The weight of what an action leaves exposed to the next player."""
+    jack_keep: float = JACK_KEEP
+    """What holding a classic jack is worth beyond the table it could sweep now."""
+    leftovers: float = 0.25
+    """The share of the table's worth a capture of the last round earns for the leftovers it may bring."""
+
+
+NORMAL_HABITS = Habits()
+
+
+def score_actions(
+    pos: Position, actions: Sequence[KonchinkaAction], habits: Habits = NORMAL_HABITS
+) -> list[float]:
     """The normal player's score of each action: what it takes minus what it leaves exposed."""
     worth = pos.worth.card
     table = pos.table
@@ -250,21 +268,21 @@ def score_actions(pos: Position, actions: Sequence[KonchinkaAction]) -> list[flo
             gain += worth[a.card.index]
             after = [c for c in table if c not in taken]
             if not pos.points and a.card.rank is Rank.JACK:
-                gain -= JACK_KEEP
+                gain -= habits.jack_keep
             if last_round:
                 # The last capture of the deal takes the leftovers: favour captures late in the last round.
                 left = 0.0
                 for c in after:
                     left += worth[c.index]
-                gain += 0.25 * left * (1.0 if hands_left == 1 else 0.5)
+                gain += habits.leftovers * left * (1.0 if hands_left == 1 else 0.5)
         else:
             assert isinstance(a, Lay)
             after = [*table, a.card]
             gain = 0.0
             if not pos.points and a.card.rank is Rank.JACK:
-                gain -= JACK_KEEP + 0.1
+                gain -= habits.jack_keep + 0.1
         risk = exposure(after, pos.worth, pos.chances, pos.points) * scale
-        scores.append(gain - risk)
+        scores.append(gain - habits.risk * risk)
     return scores
 
 

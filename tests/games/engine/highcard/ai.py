@@ -7,11 +7,13 @@ release's «мастер» (the arena's baseline) played the lowest. The review 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Final
 
 from engine.ai.advice import Advice
 from engine.ai.levels import Level
+from engine.ai.variants import Variant
 from tests.games.engine.highcard.state import HighCardView, Play
 
 WHY_HIGHEST: Final = "highest"
@@ -33,6 +35,7 @@ class HighCardPlayers:
 
     view_type = HighCardView
     backend = "python"
+    variants: Mapping[str, Variant] = MappingProxyType({})
 
     def choose(
         self,
