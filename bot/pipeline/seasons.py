@@ -2,8 +2,9 @@
 three of each game, once.
 
 It runs on the bot's clock: at start (a month that ended while the bot was down is told then) and at the first
-second of every month. Each group's message is marked told in the database as it is handed to the outbox, so a
-restart never tells it again (a kill in between may lose it: once at most, never twice).
+second of every month. Each group's message is stored in the outbox's table in the same commit that marks the
+season told there, so it goes exactly once: a restart never tells it again, and a kill before it was sent leaves
+it waiting, sent at the next start with the other notices.
 """
 
 from __future__ import annotations
@@ -11,12 +12,12 @@ from __future__ import annotations
 import logging
 from typing import Final
 
-from bot.delivery import replies
+from bot.delivery.outbox import Priority
 from bot.games import is_hosted, plugin_of
 from bot.i18n import translator
 from bot.pipeline.origin import Parts
 from bot.ratings.seasons import next_season, previous_season, season_of, season_start
-from bot.storage import Batch, standings
+from bot.storage import Batch, Notice, repo, standings
 from bot.views import ratings
 
 log = logging.getLogger(__name__)
@@ -57,10 +58,14 @@ class Seasons:
                 lines = await standings.season_board(db, season, chat_id, kind, PODIUM)
                 podiums.append((plugin_of(kind).button(tr), lines))
                 firsts.extend(f"{kind} user {lines[0].user_id}" for _ in lines[:1])
+            rendered = ratings.render_season_end(season, podiums, tr)
+            notice = Notice(db.next_notice_id(), chat_id, 0, rendered.text, None)
             batch = Batch()
-            standings.mark_told(batch, season, chat_id, self.pipeline.clock.now())
+            now = self.pipeline.clock.now()
+            standings.mark_told(batch, season, chat_id, now)
+            repo.add_notice(batch, notice, now)
             await db.write(batch)
-            await outbox.deliver([replies.say(chat_id, ratings.render_season_end(season, podiums, tr))])
+            outbox.post([notice], priority=Priority.ASKED)  # behind the group's games, as a member's answer
             log.info(
                 "season %s: its end told in chat %s (first: %s)",
                 season,
