@@ -50,8 +50,10 @@ a second. Stop-words do not count («привет всем, подскажите
 MAX_TYPED: Final = 3 * MAX_WORDS
 """Words of any kind read at most."""
 
-FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0}
-FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75}
+ASKED_WEIGHT: Final = 0.5
+
+FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0, "asked": ASKED_WEIGHT}
+FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75, "asked": 0.75}
 """BM25's length normalisation per field: none for titles, a little for the keyword lists, the usual for texts."""
 K1: Final = 1.2
 PHRASE_WEIGHT: Final = 1.0
@@ -203,6 +205,7 @@ class Document:
     body: str
     variant: str = ""
     usual_variant: str = ""
+    asked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,6 +309,17 @@ def _terms(words: Sequence[Word], *, phrases: bool, part: float = 1.0) -> tuple[
     return counts, meaningful
 
 
+def _asked_terms(questions: Sequence[str]) -> tuple[Counts, int]:
+    counts: Counts = defaultdict(float)
+    length = 0
+    for question in questions:
+        terms, n = _terms(words_of(question), phrases=True)
+        for term, count in terms.items():
+            counts[term] += count
+        length += n
+    return counts, length
+
+
 def _phrases(text: str) -> Iterable[str]:
     return (p.strip() for p in text.split(";") if p.strip())
 
@@ -341,6 +355,7 @@ class RulesIndex:
                     "title": _terms(title, phrases=True),
                     "keywords": (keywords, length),
                     "body": _terms(body, phrases=False),
+                    "asked": _asked_terms(doc.asked),
                 }
             )
         self._average = {

@@ -7,6 +7,7 @@ import functools
 from typing import Final
 
 from bot.games.king.rules_answers import KING_ANSWERS
+from bot.games.king.rules_asked import ASKED
 from bot.games.king.rules_examples import EXAMPLES
 from bot.games.king.sections import KingSection as S
 from bot.i18n import Translator
@@ -139,7 +140,13 @@ def rules_book(kind: str, command: str) -> RulesBook:
         kind=kind,
         command=command,
         sections=tuple(
-            RulesSection(section.value, TEXTS[section], KEYWORDS[section], examples=EXAMPLES.get(section, ()))
+            RulesSection(
+                section.value,
+                TEXTS[section],
+                KEYWORDS[section],
+                examples=EXAMPLES.get(section, ()),
+                asked=ASKED.get(section, ()),
+            )
             for section in S
         ),
         names=frozenset({"кинг", "king"}),

@@ -7,6 +7,7 @@ import functools
 from typing import Final
 
 from bot.games.konchinka.rules_answers import KONCHINKA_ANSWERS
+from bot.games.konchinka.rules_asked import ASKED
 from bot.games.konchinka.rules_examples import EXAMPLES
 from bot.games.konchinka.sections import KonchinkaSection as S
 from bot.i18n import Translator
@@ -170,6 +171,7 @@ def rules_book(kind: str, command: str) -> RulesBook:
                 KEYWORDS[section],
                 VARIANTS[section].value if section in VARIANTS else "",
                 EXAMPLES.get(section, ()),
+                ASKED.get(section, ()),
             )
             for section in S
         ),
