@@ -364,22 +364,28 @@ class RulesIndex:
         }
         vocabulary: set[str] = set()
         for fields in self._fields:
-            for counts, _ in fields.values():
-                vocabulary.update(counts)
+            for name, (counts, _) in fields.items():
+                if name != "asked":
+                    vocabulary.update(counts)
+        self._text_terms = frozenset(vocabulary)
+        """The rules' own words: a typo is matched to these only (a question people asked may hold the same
+        typo), and a query word none of them has still looks for its nearest one."""
+        for fields in self._fields:
+            vocabulary.update(fields["asked"][0])
         n = len(self._documents)
         self._idf = {
             term: math.log(1 + (n - df + 0.5) / (df + 0.5))
             for term in vocabulary
             for df in [sum(1 for fields in self._fields if any(term in c for c, _ in fields.values()))]
         }
-        forms.update((t, t) for t in vocabulary if " " not in t)
+        forms.update((t, t) for t in self._text_terms if " " not in t)
         self._forms = {
             form: lemma for form, lemma in forms.items() if len(form) >= FUZZY_MIN_LENGTH and form.isalpha()
         }
         """Every word of the texts as written and as a dictionary form → its dictionary form: what a typo is
         compared with."""
         self._form_list = sorted(self._forms)
-        self._lemma_list = sorted(t for t in vocabulary if " " not in t and t.isalpha())
+        self._lemma_list = sorted(t for t in self._text_terms if " " not in t and t.isalpha())
         self._synonyms: dict[str, tuple[str, ...]] = {}
         for key, value in synonyms.items():
             targets = tuple(word_of(w).lemma for w in _phrases(value))
@@ -418,7 +424,8 @@ class RulesIndex:
             for target in self._synonyms.get(key, ()):
                 if target in self._idf:
                     out.setdefault(target, weight)
-        if out or len(word.raw) < FUZZY_MIN_LENGTH or not word.raw.isalpha():
+        known = not self._text_terms.isdisjoint(out)
+        if known or len(word.raw) < FUZZY_MIN_LENGTH or not word.raw.isalpha():
             return out
         for probe in dict.fromkeys((word.raw, word.lemma)):
             for match, similarity, _ in process.extract(
