@@ -15,6 +15,8 @@ from engine.cards import Rank
 COMMON_SYNONYMS: Final[Mapping[str, str]] = {
     "скока": "сколько",
     "скоко": "сколько",
+    "скок": "сколько",
+    "сколь": "сколько",
     "сколко": "сколько",
     "чё": "что",
     "че": "что",
@@ -41,8 +43,8 @@ COMMON_SYNONYMS: Final[Mapping[str, str]] = {
 }
 """Words of everyday speech (or common misspellings) that mean the same in any game."""
 
-HOW_MANY: Final = "сколько; скока; how many; many; how much; much"
-VALUE_WORDS: Final = "стоить; стоимость; сколько; скока; скоко; очко; значение; номинал; worth; value; much; cost; point; points"
+HOW_MANY: Final = "сколько; скока; скок; how many; many; how much; much"
+VALUE_WORDS: Final = "стоить; стоимость; сколько; скока; скоко; скок; очко; значение; номинал; worth; value; much; cost; point; points"
 TIME_WORDS: Final = ("время; таймер; time; timer; успеть", "ход; move; сколько; how; turn; сходить")
 """A question about the time per move («что будет, если не успею сходить»)."""
 PLAYERS_WORDS: Final = (

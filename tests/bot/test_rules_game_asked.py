@@ -101,7 +101,7 @@ def test_a_question_fitting_both_games_gets_both_games_lines() -> None:
     two = lookup(LIB, "можно играть вдвоём?")
     assert sorted(_lines(two)) == [
         "💬 Кинг: играют ровно 4 игрока; пустые места занимают боты-игроки.",
-        "💬 Кончинка: за столом от 2 до 4 игроков.",
+        "💬 Кончинка: за столом 2, 3 или 4 игрока.",
     ]
     rendered = render_rules_answer(
         LIB, two.sections, RU, is_group=False, bot_username="kbot", answer=two.answer, also=two.also
@@ -114,7 +114,7 @@ def test_a_question_fitting_both_games_gets_both_games_lines() -> None:
     ):
         assert _lines(found) == ["💬 Играют ровно 4 игрока; пустые места занимают боты-игроки."]
     assert _lines(lookup(LIB, "можно играть вдвоём?", _context("konchinka"))) == [
-        "💬 За столом от 2 до 4 игроков."
+        "💬 За столом 2, 3 или 4 игрока."
     ]
 
 

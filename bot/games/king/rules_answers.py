@@ -115,13 +115,35 @@ def _deal_points(question: Question, ctx: AnswerContext) -> Args | None:
     kind = first_named(question, DEAL_ITEMS)
     if kind is None:
         return None
+    return _deal_totals(kind)
+
+
+def _deal_totals(kind: str) -> Args:
+    """A kind of deal's points in all, and the party's: from the engine's tables."""
     return {
         "deal": kind,
+        "penalties": sum(c.total for c in Contract),
+        "positives": POINTS_PER_TRICK * TRICKS_PER_DEAL * POSITIVE_DEALS,
         "eralash": Contract.ERALASH.total,
         "single": Contract.NO_TRICKS.total,
         "positive": POINTS_PER_TRICK * TRICKS_PER_DEAL,
         "trick": POINTS_PER_TRICK,
     }
+
+
+TOTALS: Final = {Contract.ERALASH.total: "eralash", sum(c.total for c in Contract): "negative"}
+"""The totals of the scoring a question may quote («откуда 192», «почему ералаш 96»), and the kind of deal each is
+of."""
+
+
+def _quoted_total(question: Question, ctx: AnswerContext) -> Args | None:
+    """Where a total the scoring makes comes from, for a question that quotes it."""
+    kind = next((TOTALS[n] for n in question.counts if n in TOTALS), None)
+    return _deal_totals(kind) if kind is not None else None
+
+
+def _tricks(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"tricks": TRICKS_PER_DEAL}
 
 
 def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
@@ -173,6 +195,23 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ("=раздач; =deals; =кругов; сдавать", HOW_MANY),
         _deals,
         avoid="карта; card",
+    ),
+    DirectAnswer(
+        "king-deal-points",
+        (S.SCORING,),
+        ("; ".join(str(n) for n in TOTALS),),
+        _quoted_total,
+    ),
+    DirectAnswer(  # a count of tricks, not their price
+        "king-tricks",
+        (S.BASICS,),
+        (
+            "=взяток; =взятки; tricks",
+            HOW_MANY,
+            "раздача; сдача; круг; каждый; партия; deal; round; each",
+        ),
+        _tricks,
+        avoid="очко; штраф; стоить; минус; плюс; за; брать; взять; забрать; point; points; penalty; for; take",
     ),
     DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),

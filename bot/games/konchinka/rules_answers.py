@@ -41,6 +41,25 @@ def _card_value(question: Question, ctx: AnswerContext) -> Args | None:
     return {"rank": rank.name.lower(), "value": value, "variant": variant}
 
 
+def _card_values(question: Question, ctx: AnswerContext) -> Args | None:
+    """Two cards' values in one question («король 13, а дама сколько»): each of them, in the variant asked
+    (a picture card has no points in the classic game)."""
+    ranks = [r for r, words in RANK_WORDS.items() if any(question.has(w.strip()) for w in words.split(";"))]
+    if len(ranks) != 2:
+        return None
+    values = [CARD_VALUE[Card(rank, Suit.SPADES).index] for rank in ranks]
+    variant = ctx.variant or ("any" if max(values) > MAX_CLASSIC_PIP else Variant.CLASSIC.value)
+    if variant == Variant.CLASSIC.value:
+        values = [v if v <= MAX_CLASSIC_PIP else 0 for v in values]
+    return {
+        "rank": ranks[0].name.lower(),
+        "value": values[0],
+        "rank2": ranks[1].name.lower(),
+        "value2": values[1],
+        "variant": variant,
+    }
+
+
 def _konchinka_value(question: Question, ctx: AnswerContext) -> Args | None:
     return {"points": 1}
 
@@ -54,7 +73,12 @@ def _deck(question: Question, ctx: AnswerContext) -> Args | None:
 
 
 def _players(question: Question, ctx: AnswerContext) -> Args | None:
-    return {"min": MIN_PLAYERS, "max": MAX_PLAYERS}
+    """Every number of players allowed, said one by one («2, 3 или 4»): a question may ask about any of them."""
+    return {
+        "min": MIN_PLAYERS,
+        "max": MAX_PLAYERS,
+        "fewer": ", ".join(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS)),
+    }
 
 
 def _target(ctx: AnswerContext) -> int:
@@ -106,7 +130,17 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             VALUE_WORDS + "; давать; get",
         ),
         _konchinka_value,
-        avoid="играть; play",  # «до скольки очков играют кончинку»: the game, not its card
+        avoid="играть; play; =скольки; =скольких",  # «до скольки очков играют кончинку»: the game, not its card
+    ),
+    DirectAnswer(  # what the cards called «кончинки» are: the word in the plural, asked what it is
+        "konchinka-value",
+        (S.SCORING,),
+        (
+            "=кончинки; =кончинок; =кончинками; =konchinki",
+            "какой; это; такой; называть; называться; значить; означать; карта; which; card; cards",
+        ),
+        _konchinka_value,
+        avoid="колода; сдавать; раздавать; раздача; игрок; правило; играть; deck; deal; player; rule; play",
     ),
     DirectAnswer(
         "card-value",
@@ -115,6 +149,14 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _card_value,
         POINTS_SECTIONS,
         avoid=SEVERAL_CARDS,
+    ),
+    DirectAnswer(
+        "card-values",
+        (S.CAPTURES,),
+        ("; ".join(RANK_WORDS.values()), VALUE_WORDS),
+        _card_values,
+        POINTS_SECTIONS,
+        avoid=SEVERAL_CARDS + "; брать; взять; забрать; забирать; бить; take; capture",
     ),
     DirectAnswer(  # a card named alone: its value, where its section is found first anyway
         "card-value",
@@ -141,7 +183,10 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "konchinka-target",
         (S.TALLY, S.OPTIONS),
-        ("сколько; скока; до; what; how", "победа; выиграть; победить; играть; play; win; target; score"),
+        (  # «до скольки» asks for a target whatever follows
+            "сколько; скока; до; what; how",
+            "победа; выиграть; победить; играть; play; win; target; score; =скольки; =скольких",
+        ),
         _target_facts,
     ),
     DirectAnswer(

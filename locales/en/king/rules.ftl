@@ -138,6 +138,13 @@ rules-answer-king-deals = A game has { $deals } { $deals ->
     [one] deal
    *[other] deals
 }: { $negative } negative, then { $positive } with trumps.
+rules-answer-king-tricks = Every deal has { $tricks } { $tricks ->
+    [one] trick
+   *[other] tricks
+}: everyone gets { $tricks } { $tricks ->
+    [one] card
+   *[other] cards
+}, and each trick takes one card from each player.
 rules-answer-king-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards
@@ -155,5 +162,11 @@ rules-answer-king-deal-points = { $deal ->
     [eralash] The eralash is worth { $eralash } penalty points in all
     [positive] A trump deal is worth { $positive } points in all, { $trick } a trick
    *[negative] Each of the six single negative deals is worth { $single } penalty points in all, the eralash { $eralash }
-}; over the whole game, 192 penalty points and 192 trump-deal points.
+}; over the whole game, { $penalties } penalty { $penalties ->
+    [one] point
+   *[other] points
+} and { $positives } trump-deal { $positives ->
+    [one] point
+   *[other] points
+}.
 rules-answer-king-trump-chooser = The player to the dealer's right names trump: after seeing their first three cards they name a suit or say “the last card”.

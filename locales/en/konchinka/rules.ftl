@@ -203,7 +203,37 @@ rules-answer-rank = { $rank ->
     [queen] a queen
    *[king] a king
 }
-rules-answer-konchinka-value = Each konchinka (2♣ and 10♦) brings { $points ->
+rules-answer-card-values = { $variant ->
+    [classic] In classic Konchinka { rules-answer-rank } is worth { $value ->
+        [0] nothing
+       *[other] { rules-answer-value }
+    }, { rules-answer-rank2 } { $value2 ->
+        [0] nothing
+       *[other] { rules-answer-value2 }
+    }.
+    [points] In points Konchinka { rules-answer-rank } is worth { rules-answer-value }, { rules-answer-rank2 } { rules-answer-value2 }.
+   *[any] In points Konchinka { rules-answer-rank } is worth { rules-answer-value }, { rules-answer-rank2 } { rules-answer-value2 }; in classic, jacks, queens and kings have no points.
+}
+rules-answer-value2 = { $value2 } { $value2 ->
+    [one] point
+   *[other] points
+}
+rules-answer-rank2 = { $rank2 ->
+    [ace] an ace
+    [two] a two
+    [three] a three
+    [four] a four
+    [five] a five
+    [six] a six
+    [seven] a seven
+    [eight] an eight
+    [nine] a nine
+    [ten] a ten
+    [jack] a jack
+    [queen] a queen
+   *[king] a king
+}
+rules-answer-konchinka-value = The konchinki are the two of clubs (2♣) and the ten of diamonds (10♦): each brings { $points ->
     [one] { $points } point
    *[other] { $points } points
 } to whoever holds it in their pile when the deal ends.
@@ -218,7 +248,7 @@ rules-answer-konchinka-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards
 }, no jokers.
-rules-answer-konchinka-players = { $min } to { $max } { $max ->
+rules-answer-konchinka-players = { $fewer } or { $max } { $max ->
     [one] player
    *[other] players
 } sit at the table.

@@ -155,6 +155,15 @@ rules-answer-king-deals = В партии { $deals } { $deals ->
     [few] раздачи
    *[many] раздач
 }: { $negative } — «не брать», { $positive } — отыгрыш.
+rules-answer-king-tricks = В каждой раздаче { $tricks } { $tricks ->
+    [one] взятка
+    [few] взятки
+   *[many] взяток
+}: каждому сдают по { $tricks } { $tricks ->
+    [one] карте
+    [few] карты
+   *[many] карт
+}, а во взятку каждый кладёт по одной.
 rules-answer-king-deck = Колода — { $cards } { $cards ->
     [one] карта
     [few] карты
@@ -186,5 +195,13 @@ rules-answer-king-deal-points = { $deal ->
         [few] штрафных очка
        *[many] штрафных очков
     } на всех, ералаш — { $eralash }
-}; за всю партию — 192 штрафных очка и 192 очка отыгрыша.
+}; за всю партию — { $penalties } { $penalties ->
+    [one] штрафное очко
+    [few] штрафных очка
+   *[many] штрафных очков
+} и { $positives } { $positives ->
+    [one] очко
+    [few] очка
+   *[many] очков
+} отыгрыша.
 rules-answer-king-trump-chooser = Козыря назначает игрок справа от сдающего: посмотрев свои первые три карты, он называет масть или говорит «по последней».

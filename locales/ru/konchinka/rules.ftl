@@ -199,6 +199,37 @@ rules-answer-value = { $value } { $value ->
     [few] очка
    *[many] очков
 }
+rules-answer-card-values = { $variant ->
+    [classic] В обычной Кончинке { rules-answer-rank } — { $value ->
+        [0] без очков
+       *[other] { rules-answer-value }
+    }, { rules-answer-rank2 } — { $value2 ->
+        [0] без очков
+       *[other] { rules-answer-value2 }
+    }.
+    [points] В очковой Кончинке { rules-answer-rank } — { rules-answer-value }, { rules-answer-rank2 } — { rules-answer-value2 }.
+   *[any] В очковой Кончинке { rules-answer-rank } — { rules-answer-value }, { rules-answer-rank2 } — { rules-answer-value2 }; в обычной у валета, дамы и короля очков нет.
+}
+rules-answer-value2 = { $value2 } { $value2 ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}
+rules-answer-rank2 = { $rank2 ->
+    [ace] туз
+    [two] двойка
+    [three] тройка
+    [four] четвёрка
+    [five] пятёрка
+    [six] шестёрка
+    [seven] семёрка
+    [eight] восьмёрка
+    [nine] девятка
+    [ten] десятка
+    [jack] валет
+    [queen] дама
+   *[king] король
+}
 rules-answer-rank = { $rank ->
     [ace] туз
     [two] двойка
@@ -214,7 +245,7 @@ rules-answer-rank = { $rank ->
     [queen] дама
    *[king] король
 }
-rules-answer-konchinka-value = Каждая кончинка (2♣ и 10♦) — { $points ->
+rules-answer-konchinka-value = Кончинки — двойка треф (2♣) и десятка бубен (10♦): каждая — { $points ->
     [one] { $points } очко
     [few] { $points } очка
    *[many] { $points } очков
@@ -233,9 +264,10 @@ rules-answer-konchinka-deck = Колода — { $cards } { $cards ->
     [few] карты
    *[many] карт
 }, без джокеров.
-rules-answer-konchinka-players = За столом от { $min } до { $max } { $max ->
-    [one] игрока
-   *[other] игроков
+rules-answer-konchinka-players = За столом { $fewer } или { $max } { $max ->
+    [one] игрок
+    [few] игрока
+   *[many] игроков
 }.
 rules-answer-konchinka-target = { $known ->
     [yes] В этой партии играют до { $target } { $target ->
