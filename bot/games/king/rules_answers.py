@@ -146,6 +146,33 @@ def _tricks(question: Question, ctx: AnswerContext) -> Args | None:
     return {"tricks": TRICKS_PER_DEAL}
 
 
+def _deal_most(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"most": POINTS_PER_TRICK * TRICKS_PER_DEAL, "tricks": TRICKS_PER_DEAL, "trick": POINTS_PER_TRICK}
+
+
+PENALTY_WORDS: Final = "штраф; штрафной; минус; минусовой; penalty"
+
+
+def _near(question: Question, words: str) -> int | None:
+    """The position of the first of the question's words that is one of ``words``."""
+    entries = [w.strip() for w in words.split(";")]
+    return next(
+        (i for i, w in enumerate(question.words) if any(w.raw == e or e in w.lemmas for e in entries)), None
+    )
+
+
+def _final_score(question: Question, ctx: AnswerContext) -> Args | None:
+    """A player's result, for a question that says both its parts («штрафных 48, в отыгрыше 50»): what the
+    trump deals brought minus the penalties; each number is the part named nearest before or after it."""
+    numbers = [(i, int(w.raw)) for i, w in enumerate(question.words) if w.raw.isdigit()]
+    minus, plus = _near(question, PENALTY_WORDS), _near(question, POSITIVE_WORDS)
+    if len(numbers) != 2 or minus is None or plus is None:
+        return None
+    (i, a), (_, b) = numbers
+    penalties, positives = (a, b) if abs(i - minus) <= abs(i - plus) else (b, a)
+    return {"penalties": penalties, "positives": positives, "result": positives - penalties}
+
+
 def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
     return {"hand": TRICKS_PER_DEAL, "deck": TRICKS_PER_DEAL * NUM_PLAYERS}
 
@@ -213,6 +240,16 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _tricks,
         avoid="очко; штраф; стоить; минус; плюс; за; брать; взять; забрать; point; points; penalty; for; take",
     ),
+    DirectAnswer(
+        "king-deal-most",
+        (S.SCORING,),
+        (
+            "максимум; макс; максимальный; наибольший; больше всего; предел; most; max; maximum",
+            "очко; набрать; получить; дать; point; points; score",
+        ),
+        _deal_most,
+    ),
+    DirectAnswer("king-final-score", (S.SCORING,), (PENALTY_WORDS, POSITIVE_WORDS), _final_score),
     DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(

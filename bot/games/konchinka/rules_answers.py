@@ -18,7 +18,10 @@ from bot.views.rules_words import (
 )
 from engine.cards import FULL_DECK, Card, Suit
 from engine.konchinka.rules import (
+    CARDS_POINTS,
+    CLUBS_POINTS,
     HAND_SIZE,
+    KONCHINKI,
     MAX_CLASSIC_PIP,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -31,13 +34,20 @@ from engine.konchinka.rules import (
 )
 
 
+def _quoted_variant(question: Question, ctx: AnswerContext) -> str | None:
+    """The variant a question's own numbers name: a picture card's points («король 13») are the points
+    variant's; else the variant known."""
+    pictures = {v for v in CARD_VALUE if v > MAX_CLASSIC_PIP}
+    return Variant.POINTS.value if pictures.intersection(question.counts) else ctx.variant
+
+
 def _card_value(question: Question, ctx: AnswerContext) -> Args | None:
     ranks = [r for r, words in RANK_WORDS.items() if any(question.has(w.strip()) for w in words.split(";"))]
     if len(ranks) != 1:  # «восьмёркой взять тройку и пятёрку» asks about a capture, not about one card
         return None
     rank = ranks[0]
     value = CARD_VALUE[Card(rank, Suit.SPADES).index]
-    variant = ctx.variant or ("any" if value > MAX_CLASSIC_PIP else Variant.CLASSIC.value)
+    variant = _quoted_variant(question, ctx) or ("any" if value > MAX_CLASSIC_PIP else Variant.CLASSIC.value)
     return {"rank": rank.name.lower(), "value": value, "variant": variant}
 
 
@@ -48,7 +58,9 @@ def _card_values(question: Question, ctx: AnswerContext) -> Args | None:
     if len(ranks) != 2:
         return None
     values = [CARD_VALUE[Card(rank, Suit.SPADES).index] for rank in ranks]
-    variant = ctx.variant or ("any" if max(values) > MAX_CLASSIC_PIP else Variant.CLASSIC.value)
+    variant = _quoted_variant(question, ctx) or (
+        "any" if max(values) > MAX_CLASSIC_PIP else Variant.CLASSIC.value
+    )
     if variant == Variant.CLASSIC.value:
         values = [v if v <= MAX_CLASSIC_PIP else 0 for v in values]
     return {
@@ -107,6 +119,32 @@ def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
 
 def _no_winner(question: Question, ctx: AnswerContext) -> Args | None:
     return {"target": _target(ctx)}
+
+
+DEAL_MOST: Final = CARDS_POINTS + CLUBS_POINTS + len(KONCHINKI)
+"""The most points one deal gives: the cards, the clubs and both konchinki."""
+
+
+def _deal_most(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"most": DEAL_MOST, "cards": CARDS_POINTS, "clubs": CLUBS_POINTS, "each": 1}
+
+
+def _terms(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"target": _target(ctx), "most": DEAL_MOST, "hand": HAND_SIZE}
+
+
+TALLY_DONE: Final = "платить; заплатить; должен; отдать; отдавать; проиграть; проигравший; pay; owe; loser"
+"""Words of a question about what a loser pays: the tally's numbers are then a score and a target."""
+
+
+def _running_total(question: Question, ctx: AnswerContext) -> Args | None:
+    """What the tally shows after a deal, for a question that says a score and the points a deal brought
+    («было 6, взял 3 — что пишу»): their sum (a deal brings at most :data:`DEAL_MOST`)."""
+    numbers = [n for n in question.counts if n >= 0]
+    if len(numbers) != 2 or min(numbers) > DEAL_MOST:
+        return None
+    before, gained = (numbers[0], numbers[1]) if numbers[1] <= DEAL_MOST else (numbers[1], numbers[0])
+    return {"before": before, "gained": gained, "total": before + gained, "target": _target(ctx)}
 
 
 def _finish_when(question: Question, ctx: AnswerContext) -> Args | None:
@@ -215,12 +253,39 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     ),
     DirectAnswer("konchinka-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
     DirectAnswer(
+        "konchinka-deal-most",
+        (S.SCORING,),
+        (
+            "максимум; макс; максимальный; наибольший; больше всего; предел; most; max; maximum",
+            "очко; набрать; получить; дать; point; points; score",
+        ),
+        _deal_most,
+    ),
+    DirectAnswer(  # «партия», «игра», «раздача»: which is which
+        "konchinka-terms",
+        (S.BASICS, S.TALLY),
+        (
+            "партия; розыгрыш; сдача; game",
+            "игра; раздача; deal; hand",
+            "один; одинаковый; разница; разный; отличаться; отличие; называть; называться; значить; означать; "
+            "same; difference; differ; mean",
+        ),
+        _terms,
+    ),
+    DirectAnswer(  # two numbers of a score: what the tally shows next
+        "konchinka-running-total",
+        (S.TALLY,),
+        ("=было; =стало; писать; записывать; запись; итог; write; tally",),
+        _running_total,
+        avoid=TALLY_DONE,
+    ),
+    DirectAnswer(
         "konchinka-opening-table",
         (S.BASICS,),
         (
             "раздача; расклад; раскладка; сдавать; сдающий; сдатчик; открыть; открыться; выйти; выпасть; "
             "заменить; замена; deal; dealer; dealt",
-            "стол; table",
+            "стол; table; заменить; замена; середина; колода",
             "валет; пара; одинаковый; два; две; оба; опять; jack; pair; same",
         ),
         no_facts,

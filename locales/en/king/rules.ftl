@@ -145,6 +145,14 @@ rules-answer-king-tricks = Every deal has { $tricks } { $tricks ->
     [one] card
    *[other] cards
 }, and each trick takes one card from each player.
+rules-answer-king-deal-most = The most one deal gives is { $most } { $most ->
+    [one] point
+   *[other] points
+}, in a trump deal: all { $tricks } { $tricks ->
+    [one] trick
+   *[other] tricks
+} at { $trick } each.
+rules-answer-king-final-score = The result is the trump-deal points minus the penalties: { $positives } − { $penalties } = { $result }.
 rules-answer-king-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards

@@ -271,6 +271,21 @@ rules-answer-konchinka-no-winner = Then the next deal is played: the game goes o
     [one] point
    *[other] points
 }.
+rules-answer-konchinka-deal-most = One deal gives at most { $most } { $most ->
+    [one] point
+   *[other] points
+}: { $cards } for most cards, { $clubs } for most clubs and { $each } for each konchinka.
+rules-answer-konchinka-terms = No: a game goes to { $target } { $target ->
+    [one] point
+   *[other] points
+} over many deals; a deal (the old rules' «game») is the whole deck and gives at most { $most } { $most ->
+    [one] point
+   *[other] points
+}; each hand dealt (the old rules' «deal») is { $hand } { $hand ->
+    [one] card
+   *[other] cards
+} to everyone.
+rules-answer-konchinka-running-total = Write the new total: { $before } + { $gained } = { $total }, and cross out the old one; whoever reaches { $target } first wins.
 rules-answer-konchinka-opening-table = No jack and no second card of a rank goes on the table when dealing: the dealer puts such a card into the middle of the deck and turns up the next one, until the table holds 4 fitting cards.
 rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
 rules-answer-konchinka-finish-when = { $allowed ->

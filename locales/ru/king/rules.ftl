@@ -164,6 +164,16 @@ rules-answer-king-tricks = В каждой раздаче { $tricks } { $tricks 
     [few] карты
    *[many] карт
 }, а во взятку каждый кладёт по одной.
+rules-answer-king-deal-most = Больше всего за раздачу — { $most } { $most ->
+    [one] очко
+    [few] очка
+   *[many] очков
+} в отыгрыше: все { $tricks } { $tricks ->
+    [one] взятка
+    [few] взятки
+   *[many] взяток
+} по { $trick }.
+rules-answer-king-final-score = Итог — очки отыгрыша минус штрафные: { $positives } − { $penalties } = { $result }.
 rules-answer-king-deck = Колода — { $cards } { $cards ->
     [one] карта
     [few] карты

@@ -289,6 +289,22 @@ rules-answer-konchinka-no-winner = Тогда играют следующую р
     [few] очка
    *[many] очков
 }.
+rules-answer-konchinka-deal-most = За одну раздачу больше { $most } { $most ->
+    [one] очка
+   *[other] очков
+} не набрать: { $cards } — за большинство карт, { $clubs } — за большинство треф и по { $each } — за каждую кончинку.
+rules-answer-konchinka-terms = Нет: партия идёт до { $target } { $target ->
+    [one] очка
+   *[other] очков
+} и состоит из раздач; раздача (в старых правилах — «игра») — вся колода, за неё набирают не больше { $most } { $most ->
+    [one] очка
+   *[other] очков
+}; сдача (в старых правилах — «раздача») — по { $hand } { $hand ->
+    [one] карте
+    [few] карты
+   *[many] карт
+} каждому.
+rules-answer-konchinka-running-total = Пишут новую сумму: { $before } + { $gained } = { $total }, а прежнее число зачёркивают; кто первым дойдёт до { $target }, тот выиграл.
 rules-answer-konchinka-opening-table = Валета и вторую карту того же достоинства на стол при раздаче не кладут: сдающий убирает такую карту в середину колоды и открывает вместо неё следующую, пока на столе не будет 4 подходящих карт.
 rules-answer-konchinka-first = Первым ходит сосед сдающего слева, дальше ход идёт по часовой стрелке.
 rules-answer-konchinka-finish-when = { $allowed ->
