@@ -249,8 +249,22 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ),
         _deal_most,
     ),
+    DirectAnswer(  # what a deal «не брать» forbids: the item it is named for
+        "king-deal-forbids",
+        (S.NEGATIVE,),
+        (
+            "; ".join(words for _, words in PENALTY_ITEMS),
+            "круг; раздача; сдача; deal; round",
+            "нельзя; запрещать; брать; взять; забирать; take; avoid",
+        ),
+        _value,
+        # not what a taken card costs («взял все червы»), nor which deal it is («какой круг по счёту»)
+        avoid=VALUE_WORDS
+        + "; штраф; минус; penalty; =взял; =взяла; =забрал; =забрала; =собрал; =собрала; took; "
+        + "счет; порядок; номер; order",
+    ),
     DirectAnswer("king-final-score", (S.SCORING,), (PENALTY_WORDS, POSITIVE_WORDS), _final_score),
-    DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
+    DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(
         "king-hearts-lead",

@@ -216,7 +216,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _dealt,
         avoid="за; большинство; больше; most; for",
     ),
-    DirectAnswer("konchinka-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
+    DirectAnswer("konchinka-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("konchinka-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(
         "konchinka-target",

@@ -153,6 +153,17 @@ rules-answer-king-deal-most = The most one deal gives is { $most } { $most ->
    *[other] tricks
 } at { $trick } each.
 rules-answer-king-final-score = The result is the trump-deal points minus the penalties: { $positives } − { $penalties } = { $result }.
+rules-answer-king-deal-forbids = { $item ->
+    [king] In “no king of hearts” you must not take the king of hearts (K♥)
+    [jack] In “no jacks” you must not take jacks
+    [queen] In “no queens” you must not take queens
+    [heart] In “no hearts” you must not take hearts
+    [last2] In “last two” you must not take the seventh and eighth tricks
+   *[trick] In “no tricks” you must not take tricks
+}: each costs { $points } penalty { $points ->
+    [one] point
+   *[other] points
+}.
 rules-answer-king-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards
