@@ -169,7 +169,11 @@ def _final_score(question: Question, ctx: AnswerContext) -> Args | None:
     if len(numbers) != 2 or minus is None or plus is None:
         return None
     (i, a), (_, b) = numbers
-    penalties, positives = (a, b) if abs(i - minus) <= abs(i - plus) else (b, a)
+
+    def distance(word: int) -> float:  # the part named just before a number is its own («штрафных 48»)
+        return abs(i - word) + (0.5 if word > i else 0.0)
+
+    penalties, positives = (a, b) if distance(minus) <= distance(plus) else (b, a)
     return {"penalties": penalties, "positives": positives, "result": positives - penalties}
 
 
