@@ -27,6 +27,8 @@ rules-king-negative =
 
     A deal stops early once no penalty is left in it, say all the jacks are taken (except “no tricks”, “last two” and “eralash”, where all eight tricks are played). This early stop can also be switched off in the settings.
 
+    Words: the old Russian rules call the negative deals «круги», rounds: the first round is no tricks, the second no jacks, the third no queens, the fourth no hearts, the fifth the last two tricks, the sixth the king of hearts, the seventh the eralash. In the trump deals a «круг» is four deals in which everyone names trump once: two rounds in all. The old rules also call a single deal an «игра», a game; in this bot a <b>game</b> is all 15 deals.
+
     The order of the seven deals is agreed in advance. Usually it is as above; the host may pick another one in the settings: jacks first, or the deals that penalise cards before those that penalise tricks.
 rules-king-trump =
     <b>Part two — eight deals with trumps</b>; every trick brings points. The first of them is dealt by whoever's turn it is in part one's rotation: the left neighbour of the player who dealt the seventh negative deal.

@@ -27,6 +27,8 @@ rules-konchinka =
 
     <b>A move</b> is exactly one card from your hand; you can't pass. The card either captures (see “Captures”) or is laid on the table.
 
+    The old rules' advice: don't lead a konchinka (don't lay it on the table), wait until it can take a card of its own rank. It is advice, not a rule: the bot lets you lay konchinki.
+
     The captured cards, with the card that took them, go to your pile face down. Everyone can see how many cards and how many clubs each pile holds. When the deck and the hands are empty, whatever is left on the table goes to the last player who captured (to nobody if nobody captured).
 
     Words: in this bot a <b>deal</b> is the whole deck, from the first hand dealt to the last card (the old Russian rules call it an «игра», a game), and a <b>hand</b> is each round of 4 cards the dealer gives everyone (the old rules' «раздача»).
