@@ -2,7 +2,11 @@
 by someone who had read neither the ranking nor the project's own set) find their section as often as asked; no
 question of any set is answered with the other game's section or the other game's one-line answer alone; a
 question that fits both games gets both games' lines; the words only one game has decide the game; numbers are
-cards or totals by their context; the players' slang finds its section."""
+cards or totals by their context; the players' slang finds its section.
+
+Since issue 52 these questions are also what the search learns from (the «asked» field,
+``bot/games/<game>/rules_asked.py``): the shares here check that it still fits them, not that it generalises —
+tests/bot/rules_scoring.py on the blind2 files measures that."""
 
 from __future__ import annotations
 
