@@ -55,7 +55,7 @@ MAX_TYPED: Final = 3 * MAX_WORDS
 
 ASKED_WEIGHT: Final = 0.5
 """The weight of the questions people asked of a section (the «asked» field): chosen among 0.3, 0.5, 1 and 2 on
-the even half of tests/bot/rules_questions_blind2_tune.txt and checked on its odd half (2 was worse on both)."""
+both halves of tests/bot/rules_questions_blind2_tune.txt (0.3 to 1 differed by a question or two; 2 was worse)."""
 
 FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0, "asked": ASKED_WEIGHT}
 FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75, "asked": 0.75}
