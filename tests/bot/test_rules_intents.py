@@ -159,3 +159,33 @@ def test_a_mark_with_a_stop_word_in_it_names_its_game() -> None:
     # «по последней» (the trump by the last card) is Кинг's even in a Кончинка chat; «последней» alone is not
     assert lookup(LIB, "что значит по последней", KONCHINKA_CHAT).sections[0] == G.TRUMP
     assert LIB.verdict(LIB.read("кто забирает последней"), "konchinka").kind == "konchinka"
+
+
+def test_a_trump_deals_trick_is_its_points_not_a_penalty() -> None:
+    _, key, args = _answer("за взятку в отыгрыше скока", KING_CHAT)
+    assert (key, args["trick"]) == ("king-positive-trick", POINTS_PER_TRICK)
+
+
+def test_the_sum_of_all_results_and_a_deals_sum_are_told_apart() -> None:
+    _, key, args = _answer("сумма всех очков в конце сколько должна быть", KING_CHAT)
+    assert key == "king-zero-sum"
+    assert args["penalties"] == args["positives"]
+    _, key, args = _answer("сумма у всех в круге мальчиков 12 а не 16 это норм?", KING_CHAT)
+    assert (key, args["total"]) == ("king-value", Contract.NO_JACKS.total)
+
+
+def test_must_be_is_not_owes() -> None:
+    found = lookup(LIB, "сумма всех очков в конце сколько должна быть", KONCHINKA_CHAT)
+    assert found.answer is None or found.answer.key != "konchinka-settlement"
+
+
+def test_the_prizes_for_most_cards_and_most_clubs() -> None:
+    _, key, args = _answer("у кого больше треф сколько получает", KONCHINKA_CHAT)
+    assert (key, args["cards"], args["clubs"]) == ("konchinka-most-prizes", CARDS_POINTS, CLUBS_POINTS)
+
+
+def test_leading_a_konchinka_is_advice_not_a_rule() -> None:
+    found, key, _ = _answer("кончинкой ходить можно?", KONCHINKA_CHAT)
+    assert key == "konchinka-lead-advice"
+    assert "не запрещает" in answer_lines(found, RU)
+    assert lookup(LIB, "кончинкой можно взять десятку?", KONCHINKA_CHAT).answer != found.answer

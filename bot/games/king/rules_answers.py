@@ -177,6 +177,13 @@ def _final_score(question: Question, ctx: AnswerContext) -> Args | None:
     return {"penalties": penalties, "positives": positives, "result": positives - penalties}
 
 
+def _zero_sum(question: Question, ctx: AnswerContext) -> Args | None:
+    return {
+        "penalties": sum(c.total for c in Contract),
+        "positives": POINTS_PER_TRICK * TRICKS_PER_DEAL * POSITIVE_DEALS,
+    }
+
+
 def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
     return {"hand": TRICKS_PER_DEAL, "deck": TRICKS_PER_DEAL * NUM_PLAYERS}
 
@@ -197,7 +204,20 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "king-value",
         (S.SCORING,),
-        ("; ".join(words for _, words in PENALTY_ITEMS), VALUE_WORDS + "; штраф; минус; penalty"),
+        (
+            "; ".join(words for _, words in PENALTY_ITEMS),
+            VALUE_WORDS + "; штраф; минус; penalty",
+        ),
+        _value,
+    ),
+    DirectAnswer(  # a deal's sum («сумма в круге мальчиков»): its item's price and the deal's whole
+        "king-value",
+        (S.SCORING,),
+        (
+            "; ".join(words for _, words in PENALTY_ITEMS),
+            "сумма; всего; sum; total",
+            "круг; раздача; сдача; deal; round",
+        ),
         _value,
     ),
     DirectAnswer(
@@ -264,8 +284,24 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _value,
         # not what a taken card costs («взял все червы»), nor which deal it is («какой круг по счёту»)
         avoid=VALUE_WORDS
-        + "; штраф; минус; penalty; =взял; =взяла; =забрал; =забрала; =собрал; =собрала; took; "
+        + "; ходить; заходить; ход; lead; штраф; минус; penalty; =взял; =взяла; =забрал; =забрала; =собрал; =собрала; took; "
         + "счет; порядок; номер; order",
+    ),
+    DirectAnswer(  # a trick of a trump deal: its points, not a penalty
+        "king-positive-trick",
+        (S.SCORING,),
+        ("взятка; trick", POSITIVE_WORDS, VALUE_WORDS + "; давать; приносить; получать; get"),
+        _deal_most,
+        avoid="=взял; =взяла; =забрал; =забрала; took",
+    ),
+    DirectAnswer(  # «сумма всех очков»: the four results add up to nothing
+        "king-zero-sum",
+        (S.SCORING,),
+        ("сумма; вместе; sum; together", "все; всех; итог; конец; ноль; total; all; everyone"),
+        _zero_sum,
+        # not one deal's sum («сумма в круге мальчиков»)
+        avoid="карта; card; взятка; trick; брать; взять; круг; раздача; сдача; deal; round; "
+        + "; ".join(words for _, words in PENALTY_ITEMS),
     ),
     DirectAnswer("king-final-score", (S.SCORING,), (PENALTY_WORDS, POSITIVE_WORDS), _final_score),
     DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),

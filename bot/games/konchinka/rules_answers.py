@@ -125,6 +125,10 @@ DEAL_MOST: Final = CARDS_POINTS + CLUBS_POINTS + len(KONCHINKI)
 """The most points one deal gives: the cards, the clubs and both konchinki."""
 
 
+def _prizes(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"cards": CARDS_POINTS, "clubs": CLUBS_POINTS}
+
+
 def _deal_most(question: Question, ctx: AnswerContext) -> Args | None:
     return {"most": DEAL_MOST, "cards": CARDS_POINTS, "clubs": CLUBS_POINTS, "each": 1}
 
@@ -234,6 +238,28 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             "платить; заплатить; должен; долг; проигравший; проиграть; pay; owe; loser; looser; расчет; settlement",
         ),
         _settlement,
+        avoid="быть",  # «должна быть» is «must be», not «owes»
+    ),
+    DirectAnswer(  # «за большинство треф сколько дают»: both prizes of a deal
+        "konchinka-most-prizes",
+        (S.SCORING,),
+        (
+            "больше; большинство; больше всех; most",
+            "трефа; треф; карта; clubs; cards",
+            VALUE_WORDS + "; получать; давать; дать; get; give",
+        ),
+        _prizes,
+        avoid="максимум; макс; максимальный; наибольший; most points",
+    ),
+    DirectAnswer(  # the seeds' advice not to lead a konchinka: no rule here
+        "konchinka-lead-advice",
+        (S.BASICS,),
+        (
+            "=кончинкой; =кончинками; 2♣; 10♦; двойка треф; десятка бубен",
+            "ходить; класть; положить; сбрасывать; сбросить; скинуть; скидывать; выложить; lead; lay",
+        ),
+        no_facts,
+        avoid="брать; взять; забрать; забирать; take; capture",
     ),
     DirectAnswer(
         "konchinka-no-winner",

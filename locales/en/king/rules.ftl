@@ -166,6 +166,17 @@ rules-answer-king-deal-forbids = { $item ->
     [one] point
    *[other] points
 }.
+rules-answer-king-positive-trick = In the trump deals each trick brings { $trick } { $trick ->
+    [one] point
+   *[other] points
+}: { $most } { $most ->
+    [one] point
+   *[other] points
+} a deal in all.
+rules-answer-king-zero-sum = The four results always add up to 0: a game hands out { $penalties } penalty { $penalties ->
+    [one] point
+   *[other] points
+} and as many — { $positives } — trump-deal points.
 rules-answer-king-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards

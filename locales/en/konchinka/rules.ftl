@@ -288,6 +288,14 @@ rules-answer-konchinka-terms = No: a game goes to { $target } { $target ->
    *[other] cards
 } to everyone.
 rules-answer-konchinka-running-total = Write the new total: { $before } + { $gained } = { $total }, and cross out the old one; whoever reaches { $target } first wins.
+rules-answer-konchinka-most-prizes = Most cards bring { $cards } { $cards ->
+    [one] point
+   *[other] points
+}, most clubs { $clubs } { $clubs ->
+    [one] point
+   *[other] points
+}; if the leaders are tied, nobody gets them.
+rules-answer-konchinka-lead-advice = You may: the bot does not forbid laying a konchinka. The old rules only advise keeping them until they can take a card of their own rank.
 rules-answer-konchinka-opening-table = No jack and no second card of a rank goes on the table when dealing: the dealer puts such a card into the middle of the deck and turns up the next one, until the table holds 4 fitting cards.
 rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
 rules-answer-konchinka-finish-when = { $allowed ->

@@ -305,6 +305,16 @@ rules-answer-konchinka-terms = Нет: партия идёт до { $target } { 
    *[many] карт
 } каждому.
 rules-answer-konchinka-running-total = Пишут новую сумму: { $before } + { $gained } = { $total }, а прежнее число зачёркивают; кто первым дойдёт до { $target }, тот выиграл.
+rules-answer-konchinka-most-prizes = За большинство карт — { $cards } { $cards ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}, за большинство треф — { $clubs } { $clubs ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}; если у лидеров поровну, эти очки не получает никто.
+rules-answer-konchinka-lead-advice = Можно: бот ходить кончинками не запрещает. Старые правила лишь советуют их беречь и ждать, когда ими можно будет взять такую же карту.
 rules-answer-konchinka-opening-table = Валета и вторую карту того же достоинства на стол при раздаче не кладут: сдающий убирает такую карту в середину колоды и открывает вместо неё следующую, пока на столе не будет 4 подходящих карт.
 rules-answer-konchinka-first = Первым ходит сосед сдающего слева, дальше ход идёт по часовой стрелке.
 rules-answer-konchinka-finish-when = { $allowed ->
