@@ -48,8 +48,9 @@ VALUE_WORDS: Final = "стоить; стоимость; сколько; скок
 TIME_WORDS: Final = ("время; таймер; time; timer; успеть", "ход; move; сколько; how; turn; сходить")
 """A question about the time per move («что будет, если не успею сходить»)."""
 PLAYERS_WORDS: Final = (
-    "игрок; человек; player; people; втроем; вдвоем; вчетвером; трое; двое; четверо",
-    HOW_MANY + "; можно; can; втроем; вдвоем; вчетвером",
+    "игрок; человек; player; people; вдвоем; втроем; вчетвером; впятером; вшестером; двое; трое; четверо; пятеро; "
+    "шестеро",
+    HOW_MANY + "; можно; мочь; can; вдвоем; втроем; вчетвером; впятером; вшестером",
 )
 """A question about the number of players («сколько человек может играть»)."""
 FIRST_DEALER_WORDS: Final = (

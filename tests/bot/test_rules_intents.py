@@ -15,7 +15,15 @@ from bot.views.rules_lookup import Lookup, answer_lines, lookup
 from bot.views.rules_search import Document, RulesIndex, word_of
 from engine.cards import Card, Rank, Suit
 from engine.king.rules import POINTS_PER_TRICK, TRICKS_PER_DEAL, Contract
-from engine.konchinka.rules import CARDS_POINTS, CLUBS_POINTS, KONCHINKI, MAX_PLAYERS, MIN_PLAYERS
+from engine.konchinka.rules import (
+    CARDS_POINTS,
+    CLUBS_POINTS,
+    HAND_SIZE,
+    KONCHINKI,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    TABLE_SIZE,
+)
 from engine.konchinka.rules import VALUE as CARD_VALUE
 
 LIB = rules_library()
@@ -189,3 +197,26 @@ def test_leading_a_konchinka_is_advice_not_a_rule() -> None:
     assert key == "konchinka-lead-advice"
     assert "не запрещает" in answer_lines(found, RU)
     assert lookup(LIB, "кончинкой можно взять десятку?", KONCHINKA_CHAT).answer != found.answer
+
+
+def test_how_many_times_the_cards_are_dealt_in_a_deal() -> None:
+    _, key, args = _answer("сколько раз сдают за игру", KONCHINKA_CHAT)
+    assert key == "konchinka-hands"
+    for players, word in ((2, "two"), (3, "three"), (4, "four")):
+        # every card but the opening table is dealt, a hand to each player at a time
+        assert args[word] * HAND_SIZE * players == 52 - TABLE_SIZE
+
+
+def test_kings_readings_are_answered_as_the_bots() -> None:
+    found, key, _ = _answer("надо ли перебивать козырь", KING_CHAT)
+    assert key == "king-overtrump" and "так решил этот бот" in answer_lines(found, RU)
+    assert _answer("кто назначает козырь", KING_CHAT)[1] == "king-trump-chooser"
+    assert _answer("по скольким картам назначают козыря", KING_CHAT)[1] == "king-trump-chooser"
+    found, key, _ = _answer("кто сдает первую раздачу отыгрыша", KING_CHAT)
+    assert key == "king-first-dealer" and "седьмую" in answer_lines(found, RU)
+    assert _answer("кинга когда скидывать", KING_CHAT)[1] == "king-king-discard"
+
+
+@pytest.mark.parametrize("query", ["можно в палки играть впятером", "могут ли играть вшестером в кончинку"])
+def test_a_number_of_players_said_as_a_word(query: str) -> None:
+    assert _answer(query)[1] == "konchinka-players"

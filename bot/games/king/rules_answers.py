@@ -12,6 +12,7 @@ from bot.views.rules_words import FIRST_DEALER_WORDS, HOW_MANY, PLAYERS_WORDS, T
 from engine.cards import Card, Rank, Suit
 from engine.king.rules import (
     CARD_PENALTY,
+    CHOOSER_SEES,
     NEGATIVE_DEALS,
     NUM_DEALS,
     NUM_PLAYERS,
@@ -184,6 +185,10 @@ def _zero_sum(question: Question, ctx: AnswerContext) -> Args | None:
     }
 
 
+def _chooser(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"cards": CHOOSER_SEES}
+
+
 def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
     return {"hand": TRICKS_PER_DEAL, "deck": TRICKS_PER_DEAL * NUM_PLAYERS}
 
@@ -303,6 +308,26 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         avoid="карта; card; взятка; trick; брать; взять; круг; раздача; сдача; deal; round; "
         + "; ".join(words for _, words in PENALTY_ITEMS),
     ),
+    DirectAnswer(  # must one trump, overtrump: the bot's reading
+        "king-overtrump",
+        (S.TRUMP,),
+        (
+            "перебивать; перебить; обязательно; обязан; надо; нужно; должен; must; overtrump",
+            "козырь; козырной; trump",
+        ),
+        no_facts,
+        avoid="назначать; назначить; выбирать; выбрать; кто; who",
+    ),
+    DirectAnswer(  # when the king of hearts must be given away
+        "king-king-discard",
+        (S.NEGATIVE,),
+        (
+            "=кинга; =кинг; кинг червей; король червей; к♥",
+            "скидывать; скинуть; отдать; отдавать; сбросить; сбрасывать",
+        ),
+        no_facts,
+        avoid=VALUE_WORDS,
+    ),
     DirectAnswer("king-final-score", (S.SCORING,), (PENALTY_WORDS, POSITIVE_WORDS), _final_score),
     DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
@@ -325,8 +350,12 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "king-trump-chooser",
         (S.TRUMP,),
-        ("кто; who", "козырь; trump", "выбирать; выбрать; назначать; назначить; choose; name; pick"),
-        no_facts,
+        (
+            "кто; who; как; how; =скольким; =скольки",
+            "козырь; trump",
+            "выбирать; выбрать; назначать; назначить; choose; name; pick",
+        ),
+        _chooser,
     ),
     DirectAnswer("king-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
     DirectAnswer(

@@ -80,6 +80,13 @@ def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
     return {"hand": HAND_SIZE, "table": TABLE_SIZE}
 
 
+def _hands(question: Question, ctx: AnswerContext) -> Args | None:
+    """How many times everyone is dealt a hand in one deal, for each number of players."""
+    times = {n: (len(FULL_DECK) - TABLE_SIZE) // (HAND_SIZE * n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    two, three, four = (times.get(n, 0) for n in (2, 3, 4))
+    return {"hand": HAND_SIZE, "two": two, "three": three, "four": four}
+
+
 def _deck(question: Question, ctx: AnswerContext) -> Args | None:
     return {"cards": len(FULL_DECK)}
 
@@ -220,6 +227,13 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _dealt,
         avoid="за; большинство; больше; most; for",
     ),
+    DirectAnswer(  # how many times the cards are dealt in a deal: the deck over the hands
+        "konchinka-hands",
+        (S.BASICS,),
+        ("=раз; =раза; times", "сдавать; раздавать; сдача; deal; dealt"),
+        _hands,
+        avoid="первый; первая; first",
+    ),
     DirectAnswer("konchinka-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("konchinka-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(
@@ -311,7 +325,6 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         (
             "раздача; расклад; раскладка; сдавать; сдающий; сдатчик; открыть; открыться; выйти; выпасть; "
             "заменить; замена; deal; dealer; dealt",
-            "стол; table; заменить; замена; середина; колода",
             "валет; пара; одинаковый; два; две; оба; опять; jack; pair; same",
         ),
         no_facts,
@@ -320,7 +333,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "konchinka-finish-when",
         (S.EARLY_FINISH,),
-        ("когда; when; можно; can; условие", "прикончить; finish"),
+        ("когда; when; можно; мочь; can; условие", "прикончить; finish"),
         _finish_when,
         avoid="остальной; другой; соперник; other; others",
     ),

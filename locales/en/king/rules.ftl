@@ -177,6 +177,8 @@ rules-answer-king-zero-sum = The four results always add up to 0: a game hands o
     [one] point
    *[other] points
 } and as many — { $positives } — trump-deal points.
+rules-answer-king-overtrump = If you cannot follow suit you must play a trump when you have one; you need not beat a trump already played (the old rules do not say — this is the bot's reading).
+rules-answer-king-king-discard = In “no king of hearts” and in the eralash the king of hearts goes at the first chance: when you cannot follow suit, you play it.
 rules-answer-king-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards
@@ -188,7 +190,7 @@ rules-answer-king-players = Exactly { $players } { $players ->
 rules-answer-king-hearts-lead = In “no hearts”, “no king of hearts” and the eralash you may lead hearts only when you hold no other suit; in the other deals you may.
 rules-answer-king-first = In the negative deals the dealer's left neighbour leads first, in the trump deals the player who named trump; after that, whoever took the trick leads.
 rules-answer-king-rounds = The “no” deals usually go: 1st no tricks, 2nd no jacks, 3rd no queens, 4th no hearts, 5th no last two tricks, 6th no king of hearts, 7th the eralash; then 8 trump deals. Another order is agreed before the game starts (in the settings).
-rules-answer-king-first-dealer = The first dealer is drawn by lot; in the negative deals the deal passes to the left, and in the trump deals the player who named trump deals the next one.
+rules-answer-king-first-dealer = The first dealer is drawn by lot; in the negative deals the deal passes to the left; the first trump deal is dealt by the left neighbour of whoever dealt the seventh, and after that the player who named trump deals the next one (the lot and the first trump deal are the bot's reading).
 rules-answer-king-trick-winner = The highest card of the led suit takes the trick, or the highest trump if a trump was played; whoever took it leads next.
 rules-answer-king-deal-points = { $deal ->
     [eralash] The eralash is worth { $eralash } penalty points in all
@@ -201,4 +203,7 @@ rules-answer-king-deal-points = { $deal ->
     [one] point
    *[other] points
 }.
-rules-answer-king-trump-chooser = The player to the dealer's right names trump: after seeing their first three cards they name a suit or say “the last card”.
+rules-answer-king-trump-chooser = The player to the dealer's right names trump: after seeing their first { $cards } { $cards ->
+    [one] card
+   *[other] cards
+} they name a suit or say “the last card”.

@@ -296,6 +296,13 @@ rules-answer-konchinka-most-prizes = Most cards bring { $cards } { $cards ->
    *[other] points
 }; if the leaders are tied, nobody gets them.
 rules-answer-konchinka-lead-advice = You may: the bot does not forbid laying a konchinka. The old rules only advise keeping them until they can take a card of their own rank.
+rules-answer-konchinka-hands = Within a deal everyone gets { $hand } { $hand ->
+    [one] card
+   *[other] cards
+} at a time until the deck runs out: { $two } { $two ->
+    [one] time
+   *[other] times
+} with two players, { $three } with three, { $four } with four.
 rules-answer-konchinka-opening-table = No jack and no second card of a rank goes on the table when dealing: the dealer puts such a card into the middle of the deck and turns up the next one, until the table holds 4 fitting cards.
 rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
 rules-answer-konchinka-finish-when = { $allowed ->
