@@ -14,7 +14,7 @@ from bot.views.rules import GameContext
 from bot.views.rules_lookup import Lookup, answer_lines, lookup
 from bot.views.rules_search import Document, RulesIndex, word_of
 from engine.cards import Card, Rank, Suit
-from engine.king.rules import POINTS_PER_TRICK, TRICKS_PER_DEAL, Contract
+from engine.king.rules import NUM_DEALS, POINTS_PER_TRICK, TRICKS_PER_DEAL, Contract
 from engine.konchinka.rules import (
     CARDS_POINTS,
     CLUBS_POINTS,
@@ -220,3 +220,20 @@ def test_kings_readings_are_answered_as_the_bots() -> None:
 @pytest.mark.parametrize("query", ["можно в палки играть впятером", "могут ли играть вшестером в кончинку"])
 def test_a_number_of_players_said_as_a_word(query: str) -> None:
     assert _answer(query)[1] == "konchinka-players"
+
+
+@pytest.mark.parametrize("query", ["если у обоих 15", "кто выиграл если двое набрали больше 15"])
+def test_several_at_the_target_is_the_bots_reading(query: str) -> None:
+    found, key, _ = _answer(query, KONCHINKA_CHAT)
+    assert key == "konchinka-tie-at-target"
+    assert "так решил этот бот" in answer_lines(found, RU)
+
+
+def test_how_long_a_game_lasts() -> None:
+    assert _answer("сколько длится партия", KING_CHAT)[2]["deals"] == NUM_DEALS
+    assert _answer("когда кончается партия", KONCHINKA_CHAT)[2]["target"] == 15
+
+
+def test_every_time_is_no_count_of_times() -> None:
+    found = lookup(LIB, "сдающий кладет 4 карты на стол каждый раз?", KONCHINKA_CHAT)
+    assert found.answer is None or found.answer.key != "konchinka-hands"

@@ -273,7 +273,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         "king-deal-most",
         (S.SCORING,),
         (
-            "максимум; макс; максимальный; наибольший; больше всего; предел; most; max; maximum",
+            "максимум; макс; максимальный; наибольший; предел; most; max; maximum",
             "очко; набрать; получить; дать; point; points; score",
         ),
         _deal_most,
@@ -329,6 +329,12 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         avoid=VALUE_WORDS,
     ),
     DirectAnswer("king-final-score", (S.SCORING,), (PENALTY_WORDS, POSITIVE_WORDS), _final_score),
+    DirectAnswer(  # how long a game lasts: its deals
+        "king-deals",
+        (S.BASICS,),
+        ("партия; game", "длиться; кончаться; заканчиваться; закончиться; конец; долго; last; end"),
+        _deals,
+    ),
     DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(

@@ -232,7 +232,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         (S.BASICS,),
         ("=раз; =раза; times", "сдавать; раздавать; сдача; deal; dealt"),
         _hands,
-        avoid="первый; первая; first",
+        avoid="первый; первая; каждый; first; each",  # «каждый раз» is «every time»
     ),
     DirectAnswer("konchinka-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("konchinka-players", (S.BASICS,), PLAYERS_WORDS, _players),
@@ -258,7 +258,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         "konchinka-most-prizes",
         (S.SCORING,),
         (
-            "больше; большинство; больше всех; most",
+            "больше; большинство; most",
             "трефа; треф; карта; clubs; cards",
             VALUE_WORDS + "; получать; давать; дать; get; give",
         ),
@@ -274,6 +274,21 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ),
         no_facts,
         avoid="брать; взять; забрать; забирать; take; capture",
+    ),
+    DirectAnswer(  # several players at the target at once: the bot's reading
+        "konchinka-tie-at-target",
+        (S.TALLY,),
+        (
+            "оба; двое; трое; несколько; ничья; поровну; одинаковый; сразу; одновременно; both; tie; several",
+            "набрать; выиграть; победа; победить; победитель; target; win; winner; 15",
+        ),
+        _no_winner,
+    ),
+    DirectAnswer(  # how long a game lasts: to its target
+        "konchinka-target",
+        (S.TALLY, S.OPTIONS),
+        ("партия; game", "длиться; кончаться; заканчиваться; закончиться; конец; долго; last; end"),
+        _target_facts,
     ),
     DirectAnswer(
         "konchinka-no-winner",
@@ -296,7 +311,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         "konchinka-deal-most",
         (S.SCORING,),
         (
-            "максимум; макс; максимальный; наибольший; больше всего; предел; most; max; maximum",
+            "максимум; макс; максимальный; наибольший; предел; most; max; maximum",
             "очко; набрать; получить; дать; point; points; score",
         ),
         _deal_most,

@@ -303,6 +303,7 @@ rules-answer-konchinka-hands = Within a deal everyone gets { $hand } { $hand ->
     [one] time
    *[other] times
 } with two players, { $three } with three, { $four } with four.
+rules-answer-konchinka-tie-at-target = If several players reach the target at once, the one with more wins; if the leaders are tied, one more deal is played (the old rules do not say — this is the bot's reading).
 rules-answer-konchinka-opening-table = No jack and no second card of a rank goes on the table when dealing: the dealer puts such a card into the middle of the deck and turns up the next one, until the table holds 4 fitting cards.
 rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
 rules-answer-konchinka-finish-when = { $allowed ->
