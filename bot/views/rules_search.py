@@ -94,6 +94,11 @@ UNKNOWN_VARIANT: Final = 0.8
 """Where no game tells the variant, the usual one is likelier: a section about another keeps this share."""
 FORM_CUTOFF: Final = 90
 """How close (rapidfuzz ratio) a typed word must be to a word form a direct answer asks for."""
+TYPO_CUTOFF: Final = 80
+"""How close a misspelt word (one the dictionary does not know, of :data:`TYPO_MIN_LENGTH` letters or more, its
+first letter right) must be to a dictionary word a direct answer asks for: one letter wrong in five
+(«кагда», «можна», «сколька»)."""
+TYPO_MIN_LENGTH: Final = 5
 MIN_SHARE: Final = 0.15
 """Sections scoring less than this share of the best are not offered at all."""
 
@@ -170,9 +175,18 @@ class Question:
     """Every form any of its words may stand for (as typed, dictionary forms, the index terms): a one-word entry
     is looked up in it at once (a lookup asks :meth:`has` a few hundred times)."""
 
+    misspelt: tuple[str, ...] = field(init=False)
+    """Its words as typed that the dictionary does not know (Russian, :data:`TYPO_MIN_LENGTH` letters or more)."""
+
     def __post_init__(self) -> None:
         typed = (form for w in self.words for form in (w.raw, *w.lemmas))
         object.__setattr__(self, "forms", frozenset(typed).union(*self.content))
+        misspelt = (
+            w.raw
+            for w in self.words
+            if len(w.raw) >= TYPO_MIN_LENGTH and _CYRILLIC.search(w.raw) and not is_dictionary_word(w.raw)
+        )
+        object.__setattr__(self, "misspelt", tuple(misspelt))
 
     def has(self, entry: str) -> bool:
         """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
@@ -187,7 +201,18 @@ class Question:
         if len(lemmas) > 1:
             first, second = lemmas[0], lemmas[1]
             return any(first & a and second & b for a, b in zip(self.content, self.content[1:], strict=False))
-        return bool(lemmas) and not lemmas[0].isdisjoint(self.forms)
+        if not lemmas:
+            return False
+        if not lemmas[0].isdisjoint(self.forms):
+            return True
+        return bool(self.misspelt) and _is_misspelt_in(entry, self.misspelt)
+
+
+def _is_misspelt_in(entry: str, misspelt: Sequence[str]) -> bool:
+    """Whether one of the ``misspelt`` words is ``entry`` (a dictionary word) with a letter wrong."""
+    if " " in entry or not is_dictionary_word(entry):
+        return False
+    return any(m[0] == entry[0] and fuzz.ratio(entry, m) >= TYPO_CUTOFF for m in misspelt)
 
 
 @functools.lru_cache(maxsize=4096)

@@ -40,6 +40,7 @@ COMMON_SYNONYMS: Final[Mapping[str, str]] = {
     "винновый": "пики; пиковый",
     "трефовый": "трефа",
     "червонный": "черва; червы",
+    "червовый": "черва; червы",
 }
 """Words of everyday speech (or common misspellings) that mean the same in any game."""
 

@@ -237,3 +237,26 @@ def test_how_long_a_game_lasts() -> None:
 def test_every_time_is_no_count_of_times() -> None:
     found = lookup(LIB, "сдающий кладет 4 карты на стол каждый раз?", KONCHINKA_CHAT)
     assert found.answer is None or found.answer.key != "konchinka-hands"
+
+
+@pytest.mark.parametrize(
+    ("query", "entry"),
+    [
+        ("кагда можна прикончить", "когда"),
+        ("кагда можна прикончить", "можно"),
+        ("сколька карт сдают", "сколько"),
+    ],
+)
+def test_a_misspelt_word_is_the_dictionary_word_a_letter_away(query: str, entry: str) -> None:
+    assert LIB.read(query).has(entry)
+
+
+def test_a_word_the_dictionary_knows_is_not_read_as_another() -> None:
+    # «брать» is a letter or two from «бросать», but it is a word of its own
+    assert not LIB.read("можно брать").has("бросать")
+
+
+def test_the_trump_deals_rounds_are_counted() -> None:
+    _, key, args = _answer("сколько кругов отыгрыша", KING_CHAT)
+    assert key == "king-deals"
+    assert args["rounds"] * 4 == args["positive"]

@@ -24,7 +24,11 @@ from engine.king.rules import (
 )
 
 PENALTY_ITEMS: Final[tuple[tuple[str, str], ...]] = (
-    ("king", "=кинга; кинг червей; король червей; к♥; king of hearts"),
+    (
+        "king",
+        "=кинга; кинг червей; король червей; кинг червовый; король червовый; червовый король; червонный король; "
+        "к♥; king of hearts",
+    ),
     (
         "last2",
         "последние две; две последние; двух последних; последняя взятка; взятка последний; =последних; "
@@ -194,7 +198,13 @@ def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
 
 
 def _deals(question: Question, ctx: AnswerContext) -> Args | None:
-    return {"deals": NUM_DEALS, "negative": NEGATIVE_DEALS, "positive": POSITIVE_DEALS}
+    # a round of the trump deals: everyone names trump once
+    return {
+        "deals": NUM_DEALS,
+        "negative": NEGATIVE_DEALS,
+        "positive": POSITIVE_DEALS,
+        "rounds": POSITIVE_DEALS // NUM_PLAYERS,
+    }
 
 
 def _players(question: Question, ctx: AnswerContext) -> Args | None:
@@ -403,7 +413,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             "сколько; скока; всего; максимум; очко; total; how many; points",
         ),
         _deal_points,
-        avoid="взятка; валет; дама; =кинга; черва; trick; сдавать",
+        avoid="взятка; валет; дама; =кинга; черва; trick; сдавать; =раздач; =кругов",
     ),
     DirectAnswer("turn-time", (S.BASICS,), TIME_WORDS, turn_time),
 )

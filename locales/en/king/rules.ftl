@@ -139,7 +139,10 @@ rules-answer-king-dealt = Everyone gets { $hand } { $hand ->
 rules-answer-king-deals = A game has { $deals } { $deals ->
     [one] deal
    *[other] deals
-}: { $negative } negative, then { $positive } with trumps.
+}: { $negative } negative (the old rules' rounds), then { $positive } with trumps, { $rounds } { $rounds ->
+    [one] round
+   *[other] rounds
+} in which everyone names trump once a round.
 rules-answer-king-tricks = Every deal has { $tricks } { $tricks ->
     [one] trick
    *[other] tricks

@@ -154,7 +154,11 @@ rules-answer-king-deals = В партии { $deals } { $deals ->
     [one] раздача
     [few] раздачи
    *[many] раздач
-}: { $negative } — «не брать», { $positive } — отыгрыш.
+}: { $negative } — «не брать» (в старых правилах — круги), { $positive } — отыгрыш, { $rounds } { $rounds ->
+    [one] круг
+    [few] круга
+   *[many] кругов
+}, в каждом из которых каждый по разу назначает козыря.
 rules-answer-king-tricks = В каждой раздаче { $tricks } { $tricks ->
     [one] взятка
     [few] взятки
