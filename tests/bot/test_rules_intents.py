@@ -260,3 +260,14 @@ def test_the_trump_deals_rounds_are_counted() -> None:
     _, key, args = _answer("сколько кругов отыгрыша", KING_CHAT)
     assert key == "king-deals"
     assert args["rounds"] * 4 == args["positive"]
+
+
+def test_what_a_loser_pays_is_no_target_and_the_other_way_gets_both() -> None:
+    _, key, args = _answer("проигравший сколько платит если играли на кон", KONCHINKA_CHAT)
+    assert (key, args["settlement"]) == ("konchinka-settlement", "any")
+    assert _answer("проиграл с 8 очками сколько отдаю", KONCHINKA_CHAT)[2]["settlement"] == "points"
+
+
+def test_points_for_cards_are_no_count_of_cards_dealt() -> None:
+    found = lookup(LIB, "сколько очков дает 27 карт", KONCHINKA_CHAT)
+    assert found.answer is None or found.answer.key != "konchinka-dealt"

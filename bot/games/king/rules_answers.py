@@ -253,7 +253,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             HOW_MANY,
         ),
         _dealt,
-        avoid="за; больше; most; for",
+        avoid="за; больше; most; for; очко; point; points",
     ),
     DirectAnswer(
         "king-deals",

@@ -109,9 +109,18 @@ def _target_facts(question: Question, ctx: AnswerContext) -> Args | None:
     return {"target": _target(ctx), "known": ctx.known}
 
 
+OTHER_SETTLEMENT: Final = {
+    Settlement.POINTS.value: ("кон", "ставка", "stake"),
+    Settlement.STAKE.value: ("=очки", "points"),
+}
+"""Words naming the other way of settling than a party's («а если на кон?»)."""
+
+
 def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
     target = _target(ctx)
     settlement = str(ctx.option("settlement", Settlement.POINTS.value)) if ctx.options is not None else "any"
+    if any(question.has(w) for w in OTHER_SETTLEMENT.get(settlement, ())):  # asked about the other way: both
+        settlement = "any"
     stake = ctx.option("stake", 1)
     # the example: the loser's score the question says («у меня 7, сколько отдаю»), else one 5 short
     example = next((n for n in question.counts if 0 <= n < target), max(0, target - 5))
@@ -225,7 +234,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             HOW_MANY,
         ),
         _dealt,
-        avoid="за; большинство; больше; most; for",
+        avoid="за; большинство; больше; most; for; очко; point; points",  # «сколько очков дают 27 карт»
     ),
     DirectAnswer(  # how many times the cards are dealt in a deal: the deck over the hands
         "konchinka-hands",
@@ -244,6 +253,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             "победа; выиграть; победить; играть; play; win; target; score; =скольки; =скольких",
         ),
         _target_facts,
+        avoid=TALLY_DONE + "; кон; ставка; stake",  # what a loser pays, not the target
     ),
     DirectAnswer(
         "konchinka-settlement",
