@@ -45,7 +45,7 @@ import pymorphy3
 import snowballstemmer
 from rapidfuzz import fuzz, process
 
-from bot.views.rules_words import CAPTURE_WORDS, CARD_NUMBERS, SUIT_STEMS, TOTAL_WORDS
+from bot.views.rules_words import CAPTURE_VERBS, CAPTURE_WORDS, CARD_NUMBERS, TOTAL_WORDS
 
 MAX_WORDS: Final = 12
 """Words that carry meaning looked at in a query: a question is a few words; a pasted page must not cost the bot
@@ -311,7 +311,14 @@ def numbers_as_cards(words: Sequence[Word]) -> list[Word]:
     out = []
     for i, w in enumerate(words):
         after = words[i + 1] if i + 1 < len(words) else None
-        is_card = w.raw in CARD_NUMBERS and not (after is not None and after.lemma[:3] in SUIT_STEMS)
+        # «10 бубей» names a card as it is; «2 дамы», «3 карты» count what follows; «3 и 4», «3+4» are cards
+        counts_a_word = (
+            after is not None
+            and not after.is_stop
+            and after.raw not in CARD_NUMBERS
+            and after.lemma not in CAPTURE_VERBS
+        )
+        is_card = w.raw in CARD_NUMBERS and not counts_a_word
         out.append(word_of(CARD_NUMBERS[w.raw]) if is_card else w)
     return out
 

@@ -91,15 +91,19 @@ CARD_NUMBERS: Final[Mapping[str, str]] = {
     "10": "десятка",
 }
 """A number read as a card where the question is about taking cards («десяткой взять 3+3+4»)."""
+CAPTURE_VERBS: Final = frozenset(
+    {"взять", "брать", "забрать", "забирать", "бить", "побить", "take", "capture"}
+)
+"""Verbs of taking (dictionary forms): «взял 3» takes a three; a number before them is no count of them."""
 CAPTURE_WORDS: Final = frozenset(
-    {"взять", "брать", "забрать", "забирать", "бить", "побить", "take", "capture", "карта", "картой"}
+    CAPTURE_VERBS
+    | {"карта", "картой"}
     | {w.strip() for words in RANK_WORDS.values() for w in words.split(";")}
 )
 """Words (dictionary forms) that make the numbers of a question cards."""
 TOTAL_WORDS: Final = frozenset(
     {"очко", "очки", "играть", "набрать", "счет", "запись", "победа", "выиграть", "штраф", "итог", "до"}
+    | {"писать", "записать", "записывать", "зачеркнуть", "зачеркивать"}
     | {"point", "points", "score", "target", "play", "win", "penalty", "total"}
 )
 """Words (dictionary forms) that make the numbers of a question totals, counts or targets."""
-SUIT_STEMS: Final = frozenset({"чер", "буб", "пик", "тре", "кре", "hea", "dia", "spa", "clu"})
-"""The first letters of the suits' names: a number before one names a card («10 бубей») as it is."""

@@ -271,3 +271,12 @@ def test_what_a_loser_pays_is_no_target_and_the_other_way_gets_both() -> None:
 def test_points_for_cards_are_no_count_of_cards_dealt() -> None:
     found = lookup(LIB, "сколько очков дает 27 карт", KONCHINKA_CHAT)
     assert found.answer is None or found.answer.key != "konchinka-dealt"
+
+
+def test_a_number_before_a_noun_counts_it() -> None:
+    # «2 дамы» in a Кинг chat are two queens' penalty, not a two and a queen
+    _, key, args = _answer("за 2 дамы сколько", KING_CHAT)
+    assert (key, args["count"], args["sum"]) == ("king-value", 2, 2 * args["points"])
+    # beside a capture, numbers alone are still cards
+    assert LIB.read("восьмеркой взять 1 2 5").has("двойка")
+    assert not LIB.read("за 2 дамы сколько").has("двойка")

@@ -322,7 +322,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         (S.SCORING,),
         (
             "максимум; макс; максимальный; наибольший; предел; most; max; maximum",
-            "очко; набрать; получить; дать; point; points; score",
+            "очко; набрать; получить; дать; раздача; игра; point; points; score; deal; game",
         ),
         _deal_most,
     ),
