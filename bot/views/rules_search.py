@@ -189,8 +189,9 @@ class Question:
         object.__setattr__(self, "misspelt", tuple(misspelt))
 
     def has(self, entry: str) -> bool:
-        """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
-        a phrase of two words («двойка треф»), or «=form», a word form as typed («=раздач»: not «раздачу»)."""
+        """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling; a
+        dictionary word also when misspelt by a letter: «кагда» is «когда»), a phrase of two words («двойка
+        треф»), or «=form», a word form as typed («=раздач»: not «раздачу»)."""
         if entry.startswith("="):  # as typed, or a misspelling of it (not another form of the word)
             form = entry[1:]
             return any(
