@@ -61,6 +61,8 @@ class RulesSection:
     variant: str = ""
     """The variant of the game the section describes ("": every variant)."""
     examples: tuple[WorkedExample, ...] = ()
+    asked: tuple[str, ...] = ()
+    """Questions people asked that this section answers, as they typed them: what the search learns from."""
 
     def title(self, tr: Translator) -> str:
         return tr.t(f"rules-title-{self.texts}")
@@ -188,6 +190,7 @@ class RulesLibrary:
                         plain_text("\n\n".join(bodies)),
                         section.variant,
                         book.usual_variant,
+                        section.asked,
                     )
                 )
         return tuple(documents)

@@ -50,22 +50,12 @@ def _named_variant(book: RulesBook, question: Question) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
-def _asked_variant(
-    library: RulesLibrary, book: RulesBook, question: Question, sections: Sequence[str]
-) -> str | None:
-    """The variant of ``book``'s game a question with no game context asks about: the one it names, else the
-    unusual one whose section the search put first; None when neither tells."""
+def _asked_variant(book: RulesBook, question: Question) -> str | None:
+    """The variant of ``book``'s game a question with no game context asks about: the one it names; None when it
+    names none (a direct answer then speaks of every variant: «в обычной — …, в очковой — …»)."""
     if not book.variant_option:
         return None
-    for variant, words in book.variant_words.items():
-        if any(question.has(w) for w in words):
-            return variant
-    if not sections:
-        return None
-    top = library.section(sections[0])
-    if library.book_of(top.id) is book and top.variant and top.variant != book.usual_variant:
-        return top.variant
-    return None
+    return _named_variant(book, question)
 
 
 def lookup(library: RulesLibrary, query: str, game: GameContext | None = None) -> Lookup:
@@ -113,7 +103,7 @@ def _lookup_in(library: RulesLibrary, question: Question, kind: str, game: GameC
     sections = [s for s in sections if library.book_of(s) is book]
     context = AnswerContext(
         book.kind,
-        variant if variant is not None else _asked_variant(library, book, question, sections),
+        variant if variant is not None else _asked_variant(book, question),
         game.options if game is not None else None,
         game.turn_seconds if game is not None else None,
     )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Final
+from typing import Final, TypeAlias
 
 from bot.views.rules_search import Question, RulesIndex, is_dictionary_word, phrases_of, words_of
 
@@ -24,24 +24,41 @@ LEANING_MARK: Final = 1.0
 game asked about."""
 
 
-def _mark(entry: str, weight: float) -> tuple[frozenset[str], str, float]:
-    """A game's mark as the query is matched against it: one word's forms, or a phrase of lemmas («не брать»)."""
+Forms: TypeAlias = frozenset[str]
+
+
+def _mark(entry: str, weight: float) -> tuple[Forms, str, tuple[Forms, ...], float]:
+    """A game's mark as the query is matched against it: one word's forms; a phrase of lemmas («не брать»); or,
+    for a phrase a stop-word is part of («по последней»), its words' forms in a row, as typed."""
     words = words_of(entry)
     if len(words) == 1:
-        return frozenset({words[0].raw, *words[0].lemmas}), "", weight
+        return frozenset({words[0].raw, *words[0].lemmas}), "", (), weight
     phrases = phrases_of(words)
-    return frozenset(), phrases[0] if phrases else entry, weight
+    if len(words) == 2 and phrases:
+        return frozenset(), phrases[0], (), weight
+    return frozenset(), "", tuple(frozenset({w.raw, *w.lemmas}) for w in words), weight
+
+
+def _holds(question: Question, sequence: tuple[Forms, ...]) -> bool:
+    """Whether the question's words hold ``sequence`` in a row (each word in one of its forms)."""
+    words = [frozenset({w.raw, *w.lemmas}) for w in question.words]
+    n = len(sequence)
+    return any(
+        all(want & have for want, have in zip(sequence, words[i : i + n], strict=True))
+        for i in range(len(words) - n + 1)
+    )
 
 
 class GameMarks:
     """Every game's marks, ready to weigh a question."""
 
     def __init__(self, marks: Mapping[str, Mapping[str, float]]) -> None:
-        self._marks: dict[str, tuple[tuple[frozenset[str], str, float], ...]] = {
+        self._marks: dict[str, tuple[tuple[Forms, str, tuple[Forms, ...], float], ...]] = {
             kind: tuple(_mark(entry, weight) for entry, weight in game_marks.items())
             for kind, game_marks in marks.items()
         }
-        """Per game: its marks as (the forms of a one-word mark, or none for a phrase; the phrase; the weight)."""
+        """Per game: its marks as (the forms of a one-word mark, or none; the phrase, or ""; the words in a row
+        for a phrase with a stop-word, or none; the weight)."""
 
     def scores(self, index: RulesIndex, question: Question) -> dict[str, float]:
         """How strongly the query's words say each game: the sum of the weights of the game's marks it holds
@@ -57,7 +74,11 @@ class GameMarks:
         scores: dict[str, float] = {}
         for kind, marks in self._marks.items():
             best: dict[int | str, float] = {}  # per word of the query (or per phrase): its best mark
-            for lemmas, phrase, weight in marks:
+            for j, (lemmas, phrase, sequence, weight) in enumerate(marks):
+                if sequence:
+                    if _holds(question, sequence):
+                        best[f"#{j}"] = weight
+                    continue
                 if phrase:
                     if phrase in phrases:
                         best[phrase] = max(best.get(phrase, 0.0), weight)

@@ -1,8 +1,11 @@
 """Which rules section a question is about: «/rules сколько стоит двойка треф», «@bot ерлаш», "can I lead hearts".
 
 The ranking is BM25F over word lemmas, the classic ranking function of text search, with the sections as the
-documents. Each section is three fields — its titles, the words people call it (its game's rules book,
-:mod:`bot.views.rules_book`) and its whole text, in every locale — weighted 3 : 2 : 1. BM25 is chosen over plain TF-IDF because
+documents. Each section is four fields — its titles, the words people call it (its game's rules book,
+:mod:`bot.views.rules_book`), its whole text, in every locale, and the questions people asked that it answers —
+weighted 3 : 2 : 1 : 0.5. The last is learnt from: a question in words no rules text uses («палки», «скока очков
+за крести») finds the section its like was asked of; it weighs least, so that the rules' own words still lead,
+and it sets no vocabulary for typos. BM25 is chosen over plain TF-IDF because
 its term frequency saturates (a word the section repeats five times does not outweigh two words of the question)
 and it normalises by length (a long section does not win every question it mentions in passing);
 its IDF makes a word found in every section («карта», «очко», «ход») count for almost nothing, which is what
@@ -42,7 +45,7 @@ import pymorphy3
 import snowballstemmer
 from rapidfuzz import fuzz, process
 
-from bot.views.rules_words import CAPTURE_WORDS, CARD_NUMBERS, SUIT_STEMS, TOTAL_WORDS
+from bot.views.rules_words import CAPTURE_VERBS, CAPTURE_WORDS, CARD_NUMBERS, TOTAL_WORDS
 
 MAX_WORDS: Final = 12
 """Words that carry meaning looked at in a query: a question is a few words; a pasted page must not cost the bot
@@ -50,8 +53,12 @@ a second. Stop-words do not count («привет всем, подскажите
 MAX_TYPED: Final = 3 * MAX_WORDS
 """Words of any kind read at most."""
 
-FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0}
-FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75}
+ASKED_WEIGHT: Final = 0.5
+"""The weight of the questions people asked of a section (the «asked» field): chosen among 0.3, 0.5, 1 and 2 on
+both halves of tests/bot/rules_questions_blind2_tune.txt (0.3 to 1 differed by a question or two; 2 was worse)."""
+
+FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0, "asked": ASKED_WEIGHT}
+FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75, "asked": 0.75}
 """BM25's length normalisation per field: none for titles, a little for the keyword lists, the usual for texts."""
 K1: Final = 1.2
 PHRASE_WEIGHT: Final = 1.0
@@ -87,6 +94,11 @@ UNKNOWN_VARIANT: Final = 0.8
 """Where no game tells the variant, the usual one is likelier: a section about another keeps this share."""
 FORM_CUTOFF: Final = 90
 """How close (rapidfuzz ratio) a typed word must be to a word form a direct answer asks for."""
+TYPO_CUTOFF: Final = 80
+"""How close a misspelt word (one the dictionary does not know, of :data:`TYPO_MIN_LENGTH` letters or more, its
+first letter right) must be to a dictionary word a direct answer asks for: one letter wrong in five
+(«кагда», «можна», «сколька»)."""
+TYPO_MIN_LENGTH: Final = 5
 MIN_SHARE: Final = 0.15
 """Sections scoring less than this share of the best are not offered at all."""
 
@@ -116,7 +128,8 @@ COMMON_WEIGHT: Final = 0.3
 
 COUNT_WORDS: Final = {
     "один": 1, "одна": 1, "два": 2, "две": 2, "оба": 2, "обе": 2, "три": 3, "четыре": 4, "пять": 5,
-    "шесть": 6, "семь": 7, "восемь": 8, "все": -1, "всех": -1, "всеми": -1, "all": -1, "both": 2,
+    "шесть": 6, "семь": 7, "восемь": 8, "девять": 9, "десять": 10, "одиннадцать": 11, "двенадцать": 12,
+    "тринадцать": 13, "четырнадцать": 14, "пятнадцать": 15, "шестнадцать": 16, "двадцать": 20, "все": -1, "всех": -1, "всеми": -1, "all": -1, "both": 2,
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
 }  # fmt: skip
 """Numbers said as words (their dictionary forms: «тремя» → «три»); -1 is «все» (as typed: «всего» is «in
@@ -162,13 +175,23 @@ class Question:
     """Every form any of its words may stand for (as typed, dictionary forms, the index terms): a one-word entry
     is looked up in it at once (a lookup asks :meth:`has` a few hundred times)."""
 
+    misspelt: tuple[str, ...] = field(init=False)
+    """Its words as typed that the dictionary does not know (Russian, :data:`TYPO_MIN_LENGTH` letters or more)."""
+
     def __post_init__(self) -> None:
         typed = (form for w in self.words for form in (w.raw, *w.lemmas))
         object.__setattr__(self, "forms", frozenset(typed).union(*self.content))
+        misspelt = (
+            w.raw
+            for w in self.words
+            if len(w.raw) >= TYPO_MIN_LENGTH and _CYRILLIC.search(w.raw) and not is_dictionary_word(w.raw)
+        )
+        object.__setattr__(self, "misspelt", tuple(misspelt))
 
     def has(self, entry: str) -> bool:
-        """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling),
-        a phrase of two words («двойка треф»), or «=form», a word form as typed («=раздач»: not «раздачу»)."""
+        """Whether the question holds ``entry``: a word (in any of its forms, a synonym or a near spelling; a
+        dictionary word also when misspelt by a letter: «кагда» is «когда»), a phrase of two words («двойка
+        треф»), or «=form», a word form as typed («=раздач»: not «раздачу»)."""
         if entry.startswith("="):  # as typed, or a misspelling of it (not another form of the word)
             form = entry[1:]
             return any(
@@ -179,7 +202,18 @@ class Question:
         if len(lemmas) > 1:
             first, second = lemmas[0], lemmas[1]
             return any(first & a and second & b for a, b in zip(self.content, self.content[1:], strict=False))
-        return bool(lemmas) and not lemmas[0].isdisjoint(self.forms)
+        if not lemmas:
+            return False
+        if not lemmas[0].isdisjoint(self.forms):
+            return True
+        return bool(self.misspelt) and _is_misspelt_in(entry, self.misspelt)
+
+
+def _is_misspelt_in(entry: str, misspelt: Sequence[str]) -> bool:
+    """Whether one of the ``misspelt`` words is ``entry`` (a dictionary word) with a letter wrong."""
+    if " " in entry or not is_dictionary_word(entry):
+        return False
+    return any(m[0] == entry[0] and fuzz.ratio(entry, m) >= TYPO_CUTOFF for m in misspelt)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -203,6 +237,7 @@ class Document:
     body: str
     variant: str = ""
     usual_variant: str = ""
+    asked: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +312,14 @@ def numbers_as_cards(words: Sequence[Word]) -> list[Word]:
     out = []
     for i, w in enumerate(words):
         after = words[i + 1] if i + 1 < len(words) else None
-        is_card = w.raw in CARD_NUMBERS and not (after is not None and after.lemma[:3] in SUIT_STEMS)
+        # «10 бубей» names a card as it is; «2 дамы», «3 карты» count what follows; «3 и 4», «3+4» are cards
+        counts_a_word = (
+            after is not None
+            and not after.is_stop
+            and after.raw not in CARD_NUMBERS
+            and after.lemma not in CAPTURE_VERBS
+        )
+        is_card = w.raw in CARD_NUMBERS and not counts_a_word
         out.append(word_of(CARD_NUMBERS[w.raw]) if is_card else w)
     return out
 
@@ -304,6 +346,17 @@ def _terms(words: Sequence[Word], *, phrases: bool, part: float = 1.0) -> tuple[
         for phrase in phrases_of(words):
             counts[phrase] += 1
     return counts, meaningful
+
+
+def _asked_terms(questions: Sequence[str]) -> tuple[Counts, int]:
+    counts: Counts = defaultdict(float)
+    length = 0
+    for question in questions:
+        terms, n = _terms(words_of(question), phrases=True)
+        for term, count in terms.items():
+            counts[term] += count
+        length += n
+    return counts, length
 
 
 def _phrases(text: str) -> Iterable[str]:
@@ -341,6 +394,7 @@ class RulesIndex:
                     "title": _terms(title, phrases=True),
                     "keywords": (keywords, length),
                     "body": _terms(body, phrases=False),
+                    "asked": _asked_terms(doc.asked),
                 }
             )
         self._average = {
@@ -349,22 +403,28 @@ class RulesIndex:
         }
         vocabulary: set[str] = set()
         for fields in self._fields:
-            for counts, _ in fields.values():
-                vocabulary.update(counts)
+            for name, (counts, _) in fields.items():
+                if name != "asked":
+                    vocabulary.update(counts)
+        self._text_terms = frozenset(vocabulary)
+        """The rules' own words: a typo is matched to these only (a question people asked may hold the same
+        typo), and a query word none of them has still looks for its nearest one."""
+        for fields in self._fields:
+            vocabulary.update(fields["asked"][0])
         n = len(self._documents)
         self._idf = {
             term: math.log(1 + (n - df + 0.5) / (df + 0.5))
             for term in vocabulary
             for df in [sum(1 for fields in self._fields if any(term in c for c, _ in fields.values()))]
         }
-        forms.update((t, t) for t in vocabulary if " " not in t)
+        forms.update((t, t) for t in self._text_terms if " " not in t)
         self._forms = {
             form: lemma for form, lemma in forms.items() if len(form) >= FUZZY_MIN_LENGTH and form.isalpha()
         }
         """Every word of the texts as written and as a dictionary form → its dictionary form: what a typo is
         compared with."""
         self._form_list = sorted(self._forms)
-        self._lemma_list = sorted(t for t in vocabulary if " " not in t and t.isalpha())
+        self._lemma_list = sorted(t for t in self._text_terms if " " not in t and t.isalpha())
         self._synonyms: dict[str, tuple[str, ...]] = {}
         for key, value in synonyms.items():
             targets = tuple(word_of(w).lemma for w in _phrases(value))
@@ -403,7 +463,8 @@ class RulesIndex:
             for target in self._synonyms.get(key, ()):
                 if target in self._idf:
                     out.setdefault(target, weight)
-        if out or len(word.raw) < FUZZY_MIN_LENGTH or not word.raw.isalpha():
+        known = not self._text_terms.isdisjoint(out)
+        if known or len(word.raw) < FUZZY_MIN_LENGTH or not word.raw.isalpha():
             return out
         for probe in dict.fromkeys((word.raw, word.lemma)):
             for match, similarity, _ in process.extract(

@@ -15,6 +15,8 @@ from engine.cards import Rank
 COMMON_SYNONYMS: Final[Mapping[str, str]] = {
     "скока": "сколько",
     "скоко": "сколько",
+    "скок": "сколько",
+    "сколь": "сколько",
     "сколко": "сколько",
     "чё": "что",
     "че": "что",
@@ -38,16 +40,18 @@ COMMON_SYNONYMS: Final[Mapping[str, str]] = {
     "винновый": "пики; пиковый",
     "трефовый": "трефа",
     "червонный": "черва; червы",
+    "червовый": "черва; червы",
 }
 """Words of everyday speech (or common misspellings) that mean the same in any game."""
 
-HOW_MANY: Final = "сколько; скока; how many; many; how much; much"
-VALUE_WORDS: Final = "стоить; стоимость; сколько; скока; скоко; очко; значение; номинал; worth; value; much; cost; point; points"
+HOW_MANY: Final = "сколько; скока; скок; how many; many; how much; much"
+VALUE_WORDS: Final = "стоить; стоимость; сколько; скока; скоко; скок; очко; значение; номинал; worth; value; much; cost; point; points"
 TIME_WORDS: Final = ("время; таймер; time; timer; успеть", "ход; move; сколько; how; turn; сходить")
 """A question about the time per move («что будет, если не успею сходить»)."""
 PLAYERS_WORDS: Final = (
-    "игрок; человек; player; people; втроем; вдвоем; вчетвером; трое; двое; четверо",
-    HOW_MANY + "; можно; can; втроем; вдвоем; вчетвером",
+    "игрок; человек; player; people; вдвоем; втроем; вчетвером; впятером; вшестером; двое; трое; четверо; пятеро; "
+    "шестеро",
+    HOW_MANY + "; можно; мочь; can; вдвоем; втроем; вчетвером; впятером; вшестером",
 )
 """A question about the number of players («сколько человек может играть»)."""
 FIRST_DEALER_WORDS: Final = (
@@ -87,15 +91,19 @@ CARD_NUMBERS: Final[Mapping[str, str]] = {
     "10": "десятка",
 }
 """A number read as a card where the question is about taking cards («десяткой взять 3+3+4»)."""
+CAPTURE_VERBS: Final = frozenset(
+    {"взять", "брать", "забрать", "забирать", "бить", "побить", "take", "capture"}
+)
+"""Verbs of taking (dictionary forms): «взял 3» takes a three; a number before them is no count of them."""
 CAPTURE_WORDS: Final = frozenset(
-    {"взять", "брать", "забрать", "забирать", "бить", "побить", "take", "capture", "карта", "картой"}
+    CAPTURE_VERBS
+    | {"карта", "картой"}
     | {w.strip() for words in RANK_WORDS.values() for w in words.split(";")}
 )
 """Words (dictionary forms) that make the numbers of a question cards."""
 TOTAL_WORDS: Final = frozenset(
     {"очко", "очки", "играть", "набрать", "счет", "запись", "победа", "выиграть", "штраф", "итог", "до"}
+    | {"писать", "записать", "записывать", "зачеркнуть", "зачеркивать"}
     | {"point", "points", "score", "target", "play", "win", "penalty", "total"}
 )
 """Words (dictionary forms) that make the numbers of a question totals, counts or targets."""
-SUIT_STEMS: Final = frozenset({"чер", "буб", "пик", "тре", "кре", "hea", "dia", "spa", "clu"})
-"""The first letters of the suits' names: a number before one names a card («10 бубей») as it is."""

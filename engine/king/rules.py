@@ -21,6 +21,8 @@ POSITIVE_DEALS: Final = 8
 NUM_DEALS: Final = NEGATIVE_DEALS + POSITIVE_DEALS
 POINTS_PER_TRICK: Final = 3
 """What each trick of a positive deal is worth (24 per deal)."""
+CHOOSER_SEES: Final = 3
+"""The cards the trump's chooser sees before naming it (the first dealt to them)."""
 
 PlayedCard: TypeAlias = tuple[Player, Card]
 """One card in a trick and who played it."""

@@ -22,6 +22,7 @@ from engine.king.actions import CHOOSE_TRUMP_ACTIONS, PLAYS, ChooseTrump, KingAc
 from engine.king.rules import (
     ACE_OF_HEARTS,
     CARD_PENALTY,
+    CHOOSER_SEES,
     KING_OF_HEARTS,
     NEGATIVE_DEALS,
     NUM_DEALS,
@@ -800,7 +801,11 @@ class KingState(StateBase[KingGame, KingAction]):
             raise ValueError(f"no such player: {player}")
         phase = self._phase
         if phase is Phase.CHOOSE_TRUMP:
-            hand = tuple(sorted(self._chooser_dealt[:3], key=_by_index)) if player == self._current else ()
+            hand = (
+                tuple(sorted(self._chooser_dealt[:CHOOSER_SEES], key=_by_index))
+                if player == self._current
+                else ()
+            )
         else:
             hand = tuple(self._hands[player])
         return KingView(

@@ -25,7 +25,7 @@ NOT_COUNTS = {"action", "bot", "by", "card", "contract", "name", "payer", "taken
 NOT_NOUNS: dict[tuple[str, str], str] = {
     ("lobby-turn-time", "seconds"): "«с», an abbreviation, does not decline",
     ("time-limit", "seconds"): "«с», an abbreviation",
-    ("rules-answer-konchinka-players", "min"): "«от 2 до 4 игроков»: the noun follows $max",
+    ("rules-answer-konchinka-players", "fewer"): "«2, 3 или 4 игрока»: a list, the noun follows $max",
     ("top-line", "shown"): "«−21 очко»: $shown is $points with its sign; the form follows $points",
     ("hint-gain", "gain"): "a decimal («0,4», «1,5»): after a fraction the noun is always «очка»",
     ("review-better", "gain"): "a decimal: always «очка»",
@@ -37,6 +37,8 @@ NOT_NOUNS: dict[tuple[str, str], str] = {
 
 FORMS: tuple[tuple[str, str, str], ...] = (
     ("очко", "очка", "очков"),
+    ("раз", "раза", "раз"),
+    ("круг", "круга", "кругов"),
     ("очка", "очков", "очков"),  # genitive: «до 21 очка», «до 15 очков»
     ("штрафное", "штрафных", "штрафных"),
     ("карта", "карты", "карт"),

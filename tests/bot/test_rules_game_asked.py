@@ -2,7 +2,11 @@
 by someone who had read neither the ranking nor the project's own set) find their section as often as asked; no
 question of any set is answered with the other game's section or the other game's one-line answer alone; a
 question that fits both games gets both games' lines; the words only one game has decide the game; numbers are
-cards or totals by their context; the players' slang finds its section."""
+cards or totals by their context; the players' slang finds its section.
+
+Since issue 52 these questions are also what the search learns from (the «asked» field,
+``bot/games/<game>/rules_asked.py``): the shares here check that it still fits them, not that it generalises —
+tests/bot/rules_scoring.py on the blind2 files measures that."""
 
 from __future__ import annotations
 
@@ -101,7 +105,7 @@ def test_a_question_fitting_both_games_gets_both_games_lines() -> None:
     two = lookup(LIB, "можно играть вдвоём?")
     assert sorted(_lines(two)) == [
         "💬 Кинг: играют ровно 4 игрока; пустые места занимают боты-игроки.",
-        "💬 Кончинка: за столом от 2 до 4 игроков.",
+        "💬 Кончинка: за столом 2, 3 или 4 игрока.",
     ]
     rendered = render_rules_answer(
         LIB, two.sections, RU, is_group=False, bot_username="kbot", answer=two.answer, also=two.also
@@ -114,7 +118,7 @@ def test_a_question_fitting_both_games_gets_both_games_lines() -> None:
     ):
         assert _lines(found) == ["💬 Играют ровно 4 игрока; пустые места занимают боты-игроки."]
     assert _lines(lookup(LIB, "можно играть вдвоём?", _context("konchinka"))) == [
-        "💬 За столом от 2 до 4 игроков."
+        "💬 За столом 2, 3 или 4 игрока."
     ]
 
 

@@ -175,7 +175,11 @@ def test_kings_penalties_are_the_engines(query: str, item: str, contract: Contra
 
 
 def test_the_trick_answer_gives_both_parts() -> None:
-    found = lookup(LIB, "сколько очков за взятку в отыгрыше")
+    # asked of the trump deals, the trump deals' points alone (issue 52); asked of a trick, both parts
+    in_trumps = lookup(LIB, "сколько очков за взятку в отыгрыше")
+    assert in_trumps.answer is not None and in_trumps.answer.key == "king-positive-trick"
+    assert in_trumps.answer.args["trick"] == POINTS_PER_TRICK
+    found = lookup(LIB, "сколько очков за взятку в кинге")
     assert found.answer is not None and found.sections[0] == G.SCORING
     penalty = TRICK_PENALTY[Contract.NO_TRICKS][0]
     assert found.answer.args == {

@@ -7,6 +7,7 @@ import functools
 from typing import Final
 
 from bot.games.king.rules_answers import KING_ANSWERS
+from bot.games.king.rules_asked import ASKED
 from bot.games.king.rules_examples import EXAMPLES
 from bot.games.king.sections import KingSection as S
 from bot.i18n import Translator
@@ -18,6 +19,8 @@ KEYWORDS: Final[dict[S, str]] = {
     S.BASICS: (
         "колода 32; 32 карты; масть; в масть; ходить в масть; старшинство; старшая карта; заход; "
         "заходить; взятка; сдача; 15 раздач; по 8 карт каждому; четверо; "
+        "коротко; кратко; вкратце; в двух словах; суть; основы; новичок; для начинающих; "
+        "in short; basics; beginner; "
         "trick; suit; follow suit; lead; 32 cards; deals; four players"
     ),
     S.NEGATIVE: (
@@ -37,7 +40,7 @@ KEYWORDS: Final[dict[S, str]] = {
     S.SCORING: (
         "очки кинга; штраф; штрафы; штрафные очки; сколько стоит; стоимость; очки за взятку; кинг червей; "
         "король червей; итог; сумма ноль; "
-        "192; 96; 24; 16; плюс; минус; "
+        "192; 96; 24; 16; плюс; минус; подсчёт; общий подсчёт; подсчёт очков; разница; "
         "king score; penalty; penalties; how much; worth; cost; king of hearts; total; result"
     ),
 }
@@ -99,7 +102,6 @@ MARKS: Final = {
     "штрафной": 1.0,
     "назначать": 1.0,
     "назначить": 1.0,
-    "последний взятка": 1.0,
     "32": 1.0,
     "192": 1.0,
     "96": 1.0,
@@ -107,7 +109,8 @@ MARKS: Final = {
     "trump": 1.0,
     "hearts": 1.0,
     "penalty": 1.0,
-    # both games say it, Кинг more
+    # both games say it, Кинг more («чья последняя взятка» takes what is left on Кончинка's table)
+    "последний взятка": 0.5,
     "взятка": 0.5,
     "итог": 0.5,
 }
@@ -139,7 +142,13 @@ def rules_book(kind: str, command: str) -> RulesBook:
         kind=kind,
         command=command,
         sections=tuple(
-            RulesSection(section.value, TEXTS[section], KEYWORDS[section], examples=EXAMPLES.get(section, ()))
+            RulesSection(
+                section.value,
+                TEXTS[section],
+                KEYWORDS[section],
+                examples=EXAMPLES.get(section, ()),
+                asked=ASKED.get(section, ()),
+            )
             for section in S
         ),
         names=frozenset({"кинг", "king"}),

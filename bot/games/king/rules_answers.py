@@ -12,6 +12,7 @@ from bot.views.rules_words import FIRST_DEALER_WORDS, HOW_MANY, PLAYERS_WORDS, T
 from engine.cards import Card, Rank, Suit
 from engine.king.rules import (
     CARD_PENALTY,
+    CHOOSER_SEES,
     NEGATIVE_DEALS,
     NUM_DEALS,
     NUM_PLAYERS,
@@ -23,7 +24,11 @@ from engine.king.rules import (
 )
 
 PENALTY_ITEMS: Final[tuple[tuple[str, str], ...]] = (
-    ("king", "=кинга; кинг червей; король червей; к♥; king of hearts"),
+    (
+        "king",
+        "=кинга; кинг червей; король червей; кинг червовый; король червовый; червовый король; червонный король; "
+        "к♥; king of hearts",
+    ),
     (
         "last2",
         "последние две; две последние; двух последних; последняя взятка; взятка последний; =последних; "
@@ -115,8 +120,15 @@ def _deal_points(question: Question, ctx: AnswerContext) -> Args | None:
     kind = first_named(question, DEAL_ITEMS)
     if kind is None:
         return None
+    return _deal_totals(kind)
+
+
+def _deal_totals(kind: str) -> Args:
+    """A kind of deal's points in all, and the party's: from the engine's tables."""
     return {
         "deal": kind,
+        "penalties": sum(c.total for c in Contract),
+        "positives": POINTS_PER_TRICK * TRICKS_PER_DEAL * POSITIVE_DEALS,
         "eralash": Contract.ERALASH.total,
         "single": Contract.NO_TRICKS.total,
         "positive": POINTS_PER_TRICK * TRICKS_PER_DEAL,
@@ -124,12 +136,75 @@ def _deal_points(question: Question, ctx: AnswerContext) -> Args | None:
     }
 
 
+TOTALS: Final = {Contract.ERALASH.total: "eralash", sum(c.total for c in Contract): "negative"}
+"""The totals of the scoring a question may quote («откуда 192», «почему ералаш 96»), and the kind of deal each is
+of."""
+
+
+def _quoted_total(question: Question, ctx: AnswerContext) -> Args | None:
+    """Where a total the scoring makes comes from, for a question that quotes it."""
+    kind = next((TOTALS[n] for n in question.counts if n in TOTALS), None)
+    return _deal_totals(kind) if kind is not None else None
+
+
+def _tricks(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"tricks": TRICKS_PER_DEAL}
+
+
+def _deal_most(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"most": POINTS_PER_TRICK * TRICKS_PER_DEAL, "tricks": TRICKS_PER_DEAL, "trick": POINTS_PER_TRICK}
+
+
+PENALTY_WORDS: Final = "штраф; штрафной; минус; минусовой; penalty"
+
+
+def _near(question: Question, words: str) -> int | None:
+    """The position of the first of the question's words that is one of ``words``."""
+    entries = [w.strip() for w in words.split(";")]
+    return next(
+        (i for i, w in enumerate(question.words) if any(w.raw == e or e in w.lemmas for e in entries)), None
+    )
+
+
+def _final_score(question: Question, ctx: AnswerContext) -> Args | None:
+    """A player's result, for a question that says both its parts («штрафных 48, в отыгрыше 50»): what the
+    trump deals brought minus the penalties; each number is the part named nearest before or after it."""
+    numbers = [(i, int(w.raw)) for i, w in enumerate(question.words) if w.raw.isdigit()]
+    minus, plus = _near(question, PENALTY_WORDS), _near(question, POSITIVE_WORDS)
+    if len(numbers) != 2 or minus is None or plus is None:
+        return None
+    (i, a), (_, b) = numbers
+
+    def distance(word: int) -> float:  # the part named just before a number is its own («штрафных 48»)
+        return abs(i - word) + (0.5 if word > i else 0.0)
+
+    penalties, positives = (a, b) if distance(minus) <= distance(plus) else (b, a)
+    return {"penalties": penalties, "positives": positives, "result": positives - penalties}
+
+
+def _zero_sum(question: Question, ctx: AnswerContext) -> Args | None:
+    return {
+        "penalties": sum(c.total for c in Contract),
+        "positives": POINTS_PER_TRICK * TRICKS_PER_DEAL * POSITIVE_DEALS,
+    }
+
+
+def _chooser(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"cards": CHOOSER_SEES}
+
+
 def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
     return {"hand": TRICKS_PER_DEAL, "deck": TRICKS_PER_DEAL * NUM_PLAYERS}
 
 
 def _deals(question: Question, ctx: AnswerContext) -> Args | None:
-    return {"deals": NUM_DEALS, "negative": NEGATIVE_DEALS, "positive": POSITIVE_DEALS}
+    # a round of the trump deals: everyone names trump once
+    return {
+        "deals": NUM_DEALS,
+        "negative": NEGATIVE_DEALS,
+        "positive": POSITIVE_DEALS,
+        "rounds": POSITIVE_DEALS // NUM_PLAYERS,
+    }
 
 
 def _players(question: Question, ctx: AnswerContext) -> Args | None:
@@ -144,7 +219,20 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "king-value",
         (S.SCORING,),
-        ("; ".join(words for _, words in PENALTY_ITEMS), VALUE_WORDS + "; штраф; минус; penalty"),
+        (
+            "; ".join(words for _, words in PENALTY_ITEMS),
+            VALUE_WORDS + "; штраф; минус; penalty",
+        ),
+        _value,
+    ),
+    DirectAnswer(  # a deal's sum («сумма в круге мальчиков»): its item's price and the deal's whole
+        "king-value",
+        (S.SCORING,),
+        (
+            "; ".join(words for _, words in PENALTY_ITEMS),
+            "сумма; всего; sum; total",
+            "круг; раздача; сдача; deal; round",
+        ),
         _value,
     ),
     DirectAnswer(
@@ -165,7 +253,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             HOW_MANY,
         ),
         _dealt,
-        avoid="за; больше; most; for",
+        avoid="за; больше; most; for; очко; point; points",
     ),
     DirectAnswer(
         "king-deals",
@@ -174,7 +262,90 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _deals,
         avoid="карта; card",
     ),
-    DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
+    DirectAnswer(
+        "king-deal-points",
+        (S.SCORING,),
+        ("; ".join(str(n) for n in TOTALS),),
+        _quoted_total,
+    ),
+    DirectAnswer(  # a count of tricks, not their price
+        "king-tricks",
+        (S.BASICS,),
+        (
+            "=взяток; =взятки; tricks",
+            HOW_MANY,
+            "раздача; сдача; круг; каждый; партия; deal; round; each",
+        ),
+        _tricks,
+        avoid="очко; штраф; стоить; минус; плюс; за; брать; взять; забрать; point; points; penalty; for; take",
+    ),
+    DirectAnswer(
+        "king-deal-most",
+        (S.SCORING,),
+        (
+            "максимум; макс; максимальный; наибольший; предел; most; max; maximum",
+            "очко; набрать; получить; дать; раздача; игра; point; points; score; deal; game",
+        ),
+        _deal_most,
+    ),
+    DirectAnswer(  # what a deal «не брать» forbids: the item it is named for
+        "king-deal-forbids",
+        (S.NEGATIVE,),
+        (
+            "; ".join(words for _, words in PENALTY_ITEMS),
+            "круг; раздача; сдача; deal; round",
+            "нельзя; запрещать; брать; взять; забирать; take; avoid",
+        ),
+        _value,
+        # not what a taken card costs («взял все червы»), nor which deal it is («какой круг по счёту»)
+        avoid=VALUE_WORDS
+        + "; ходить; заходить; ход; lead; штраф; минус; penalty; =взял; =взяла; =забрал; =забрала; =собрал; =собрала; took; "
+        + "счет; порядок; номер; order",
+    ),
+    DirectAnswer(  # a trick of a trump deal: its points, not a penalty
+        "king-positive-trick",
+        (S.SCORING,),
+        ("взятка; trick", POSITIVE_WORDS, VALUE_WORDS + "; давать; приносить; получать; get"),
+        _deal_most,
+        avoid="=взял; =взяла; =забрал; =забрала; took",
+    ),
+    DirectAnswer(  # «сумма всех очков»: the four results add up to nothing
+        "king-zero-sum",
+        (S.SCORING,),
+        ("сумма; вместе; sum; together", "все; всех; итог; конец; ноль; total; all; everyone"),
+        _zero_sum,
+        # not one deal's sum («сумма в круге мальчиков»)
+        avoid="карта; card; взятка; trick; брать; взять; круг; раздача; сдача; deal; round; "
+        + "; ".join(words for _, words in PENALTY_ITEMS),
+    ),
+    DirectAnswer(  # must one trump, overtrump: the bot's reading
+        "king-overtrump",
+        (S.TRUMP,),
+        (
+            "перебивать; перебить; обязательно; обязан; надо; нужно; должен; must; overtrump",
+            "козырь; козырной; trump",
+        ),
+        no_facts,
+        avoid="назначать; назначить; выбирать; выбрать; кто; who",
+    ),
+    DirectAnswer(  # when the king of hearts must be given away
+        "king-king-discard",
+        (S.NEGATIVE,),
+        (
+            "=кинга; =кинг; кинг червей; король червей; к♥",
+            "скидывать; скинуть; отдать; отдавать; сбросить; сбрасывать",
+        ),
+        no_facts,
+        avoid=VALUE_WORDS,
+    ),
+    DirectAnswer("king-final-score", (S.SCORING,), (PENALTY_WORDS, POSITIVE_WORDS), _final_score),
+    DirectAnswer(  # how long a game lasts: its deals
+        "king-deals",
+        (S.BASICS,),
+        ("партия; game", "длиться; кончаться; заканчиваться; закончиться; конец; долго; last; end"),
+        _deals,
+    ),
+    DirectAnswer("king-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("king-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(
         "king-hearts-lead",
@@ -195,8 +366,12 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "king-trump-chooser",
         (S.TRUMP,),
-        ("кто; who", "козырь; trump", "выбирать; выбрать; назначать; назначить; choose; name; pick"),
-        no_facts,
+        (
+            "кто; who; как; how; =скольким; =скольки",
+            "козырь; trump",
+            "выбирать; выбрать; назначать; назначить; choose; name; pick",
+        ),
+        _chooser,
     ),
     DirectAnswer("king-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
     DirectAnswer(
@@ -238,7 +413,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             "сколько; скока; всего; максимум; очко; total; how many; points",
         ),
         _deal_points,
-        avoid="взятка; валет; дама; =кинга; черва; trick; сдавать",
+        avoid="взятка; валет; дама; =кинга; черва; trick; сдавать; =раздач; =кругов",
     ),
     DirectAnswer("turn-time", (S.BASICS,), TIME_WORDS, turn_time),
 )

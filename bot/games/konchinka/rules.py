@@ -7,6 +7,7 @@ import functools
 from typing import Final
 
 from bot.games.konchinka.rules_answers import KONCHINKA_ANSWERS
+from bot.games.konchinka.rules_asked import ASKED
 from bot.games.konchinka.rules_examples import EXAMPLES
 from bot.games.konchinka.sections import KonchinkaSection as S
 from bot.i18n import Translator
@@ -19,7 +20,8 @@ KEYWORDS: Final[dict[S, str]] = {
         "раздача; сдача; сдавать; сдающий; колода; стол; ход; ходить; пас; пропустить ход; не ходить; "
         "первый ход; начало; цель; смысл; что такое кончинка; остаток на столе; стопка; игроки; сколько игроков; "
         "нечем взять; нечем брать; "
-        "konchinka; "
+        "коротко; кратко; вкратце; в двух словах; суть; основы; новичок; для начинающих; "
+        "konchinka; in short; basics; beginner; "
         "deal; dealer; deck; table; turn; pass; goal; pile; players"
     ),
     S.CAPTURES: (
@@ -82,6 +84,8 @@ SYNONYMS: Final = {
     "платить": "расчёт; проигравший; отдавать",
     "заплатить": "расчёт; проигравший; отдавать",
     "долг": "расчёт; отдавать",
+    "деньги": "расчёт; ставка",
+    "деньга": "расчёт; ставка",
     "проигрыш": "расчёт; проигравший",
     "выигрыш": "победа; победитель",
     "победить": "победа; побеждать",
@@ -170,6 +174,7 @@ def rules_book(kind: str, command: str) -> RulesBook:
                 KEYWORDS[section],
                 VARIANTS[section].value if section in VARIANTS else "",
                 EXAMPLES.get(section, ()),
+                ASKED.get(section, ()),
             )
             for section in S
         ),

@@ -18,7 +18,10 @@ from bot.views.rules_words import (
 )
 from engine.cards import FULL_DECK, Card, Suit
 from engine.konchinka.rules import (
+    CARDS_POINTS,
+    CLUBS_POINTS,
     HAND_SIZE,
+    KONCHINKI,
     MAX_CLASSIC_PIP,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -31,14 +34,42 @@ from engine.konchinka.rules import (
 )
 
 
+def _quoted_variant(question: Question, ctx: AnswerContext) -> str | None:
+    """The variant a question's own numbers name: a picture card's points («король 13») are the points
+    variant's; else the variant known."""
+    pictures = {v for v in CARD_VALUE if v > MAX_CLASSIC_PIP}
+    return Variant.POINTS.value if pictures.intersection(question.counts) else ctx.variant
+
+
 def _card_value(question: Question, ctx: AnswerContext) -> Args | None:
     ranks = [r for r, words in RANK_WORDS.items() if any(question.has(w.strip()) for w in words.split(";"))]
     if len(ranks) != 1:  # «восьмёркой взять тройку и пятёрку» asks about a capture, not about one card
         return None
     rank = ranks[0]
     value = CARD_VALUE[Card(rank, Suit.SPADES).index]
-    variant = ctx.variant or ("any" if value > MAX_CLASSIC_PIP else Variant.CLASSIC.value)
+    variant = _quoted_variant(question, ctx) or ("any" if value > MAX_CLASSIC_PIP else Variant.CLASSIC.value)
     return {"rank": rank.name.lower(), "value": value, "variant": variant}
+
+
+def _card_values(question: Question, ctx: AnswerContext) -> Args | None:
+    """Two cards' values in one question («король 13, а дама сколько»): each of them, in the variant asked
+    (a picture card has no points in the classic game)."""
+    ranks = [r for r, words in RANK_WORDS.items() if any(question.has(w.strip()) for w in words.split(";"))]
+    if len(ranks) != 2:
+        return None
+    values = [CARD_VALUE[Card(rank, Suit.SPADES).index] for rank in ranks]
+    variant = _quoted_variant(question, ctx) or (
+        "any" if max(values) > MAX_CLASSIC_PIP else Variant.CLASSIC.value
+    )
+    if variant == Variant.CLASSIC.value:
+        values = [v if v <= MAX_CLASSIC_PIP else 0 for v in values]
+    return {
+        "rank": ranks[0].name.lower(),
+        "value": values[0],
+        "rank2": ranks[1].name.lower(),
+        "value2": values[1],
+        "variant": variant,
+    }
 
 
 def _konchinka_value(question: Question, ctx: AnswerContext) -> Args | None:
@@ -49,12 +80,24 @@ def _dealt(question: Question, ctx: AnswerContext) -> Args | None:
     return {"hand": HAND_SIZE, "table": TABLE_SIZE}
 
 
+def _hands(question: Question, ctx: AnswerContext) -> Args | None:
+    """How many times everyone is dealt a hand in one deal, for each number of players."""
+    times = {n: (len(FULL_DECK) - TABLE_SIZE) // (HAND_SIZE * n) for n in range(MIN_PLAYERS, MAX_PLAYERS + 1)}
+    two, three, four = (times.get(n, 0) for n in (2, 3, 4))
+    return {"hand": HAND_SIZE, "two": two, "three": three, "four": four}
+
+
 def _deck(question: Question, ctx: AnswerContext) -> Args | None:
     return {"cards": len(FULL_DECK)}
 
 
 def _players(question: Question, ctx: AnswerContext) -> Args | None:
-    return {"min": MIN_PLAYERS, "max": MAX_PLAYERS}
+    """Every number of players allowed, said one by one («2, 3 или 4»): a question may ask about any of them."""
+    return {
+        "min": MIN_PLAYERS,
+        "max": MAX_PLAYERS,
+        "fewer": ", ".join(str(n) for n in range(MIN_PLAYERS, MAX_PLAYERS)),
+    }
 
 
 def _target(ctx: AnswerContext) -> int:
@@ -66,9 +109,18 @@ def _target_facts(question: Question, ctx: AnswerContext) -> Args | None:
     return {"target": _target(ctx), "known": ctx.known}
 
 
+OTHER_SETTLEMENT: Final = {
+    Settlement.POINTS.value: ("кон", "ставка", "stake"),
+    Settlement.STAKE.value: ("=очки", "points"),
+}
+"""Words naming the other way of settling than a party's («а если на кон?»)."""
+
+
 def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
     target = _target(ctx)
     settlement = str(ctx.option("settlement", Settlement.POINTS.value)) if ctx.options is not None else "any"
+    if any(question.has(w) for w in OTHER_SETTLEMENT.get(settlement, ())):  # asked about the other way: both
+        settlement = "any"
     stake = ctx.option("stake", 1)
     # the example: the loser's score the question says («у меня 7, сколько отдаю»), else one 5 short
     example = next((n for n in question.counts if 0 <= n < target), max(0, target - 5))
@@ -83,6 +135,36 @@ def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
 
 def _no_winner(question: Question, ctx: AnswerContext) -> Args | None:
     return {"target": _target(ctx)}
+
+
+DEAL_MOST: Final = CARDS_POINTS + CLUBS_POINTS + len(KONCHINKI)
+"""The most points one deal gives: the cards, the clubs and both konchinki."""
+
+
+def _prizes(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"cards": CARDS_POINTS, "clubs": CLUBS_POINTS}
+
+
+def _deal_most(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"most": DEAL_MOST, "cards": CARDS_POINTS, "clubs": CLUBS_POINTS, "each": 1}
+
+
+def _terms(question: Question, ctx: AnswerContext) -> Args | None:
+    return {"target": _target(ctx), "most": DEAL_MOST, "hand": HAND_SIZE}
+
+
+TALLY_DONE: Final = "платить; заплатить; должен; отдать; отдавать; проиграть; проигравший; pay; owe; loser"
+"""Words of a question about what a loser pays: the tally's numbers are then a score and a target."""
+
+
+def _running_total(question: Question, ctx: AnswerContext) -> Args | None:
+    """What the tally shows after a deal, for a question that says a score and the points a deal brought
+    («было 6, взял 3 — что пишу»): their sum (a deal brings at most :data:`DEAL_MOST`)."""
+    numbers = [n for n in question.counts if n >= 0]
+    if len(numbers) != 2 or min(numbers) > DEAL_MOST:
+        return None
+    before, gained = (numbers[0], numbers[1]) if numbers[1] <= DEAL_MOST else (numbers[1], numbers[0])
+    return {"before": before, "gained": gained, "total": before + gained, "target": _target(ctx)}
 
 
 def _finish_when(question: Question, ctx: AnswerContext) -> Args | None:
@@ -106,7 +188,17 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             VALUE_WORDS + "; давать; get",
         ),
         _konchinka_value,
-        avoid="играть; play",  # «до скольки очков играют кончинку»: the game, not its card
+        avoid="играть; play; =скольки; =скольких",  # «до скольки очков играют кончинку»: the game, not its card
+    ),
+    DirectAnswer(  # what the cards called «кончинки» are: the word in the plural, asked what it is
+        "konchinka-value",
+        (S.SCORING,),
+        (
+            "=кончинки; =кончинок; =кончинками; =konchinki",
+            "какой; это; такой; называть; называться; значить; означать; карта; which; card; cards",
+        ),
+        _konchinka_value,
+        avoid="колода; сдавать; раздавать; раздача; игрок; правило; играть; deck; deal; player; rule; play",
     ),
     DirectAnswer(
         "card-value",
@@ -115,6 +207,14 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _card_value,
         POINTS_SECTIONS,
         avoid=SEVERAL_CARDS,
+    ),
+    DirectAnswer(
+        "card-values",
+        (S.CAPTURES,),
+        ("; ".join(RANK_WORDS.values()), VALUE_WORDS),
+        _card_values,
+        POINTS_SECTIONS,
+        avoid=SEVERAL_CARDS + "; брать; взять; забрать; забирать; бить; take; capture",
     ),
     DirectAnswer(  # a card named alone: its value, where its section is found first anyway
         "card-value",
@@ -134,15 +234,26 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             HOW_MANY,
         ),
         _dealt,
-        avoid="за; большинство; больше; most; for",
+        avoid="за; большинство; больше; most; for; очко; point; points",  # «сколько очков дают 27 карт»
     ),
-    DirectAnswer("konchinka-deck", (S.BASICS,), ("колода; deck", HOW_MANY), _deck),
+    DirectAnswer(  # how many times the cards are dealt in a deal: the deck over the hands
+        "konchinka-hands",
+        (S.BASICS,),
+        ("=раз; =раза; times", "сдавать; раздавать; сдача; deal; dealt"),
+        _hands,
+        avoid="первый; первая; каждый; first; each",  # «каждый раз» is «every time»
+    ),
+    DirectAnswer("konchinka-deck", (S.BASICS,), ("колода; deck", HOW_MANY + "; какой; which"), _deck),
     DirectAnswer("konchinka-players", (S.BASICS,), PLAYERS_WORDS, _players),
     DirectAnswer(
         "konchinka-target",
         (S.TALLY, S.OPTIONS),
-        ("сколько; скока; до; what; how", "победа; выиграть; победить; играть; play; win; target; score"),
+        (  # «до скольки» asks for a target whatever follows
+            "сколько; скока; до; what; how",
+            "победа; выиграть; победить; играть; play; win; target; score; =скольки; =скольких",
+        ),
         _target_facts,
+        avoid=TALLY_DONE + "; кон; ставка; stake",  # what a loser pays, not the target
     ),
     DirectAnswer(
         "konchinka-settlement",
@@ -151,6 +262,43 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
             "платить; заплатить; должен; долг; проигравший; проиграть; pay; owe; loser; looser; расчет; settlement",
         ),
         _settlement,
+        avoid="быть",  # «должна быть» is «must be», not «owes»
+    ),
+    DirectAnswer(  # «за большинство треф сколько дают»: both prizes of a deal
+        "konchinka-most-prizes",
+        (S.SCORING,),
+        (
+            "больше; большинство; most",
+            "трефа; треф; карта; clubs; cards",
+            VALUE_WORDS + "; получать; давать; дать; get; give",
+        ),
+        _prizes,
+        avoid="максимум; макс; максимальный; наибольший; most points",
+    ),
+    DirectAnswer(  # the seeds' advice not to lead a konchinka: no rule here
+        "konchinka-lead-advice",
+        (S.BASICS,),
+        (
+            "=кончинкой; =кончинками; 2♣; 10♦; двойка треф; десятка бубен",
+            "ходить; класть; положить; сбрасывать; сбросить; скинуть; скидывать; выложить; lead; lay",
+        ),
+        no_facts,
+        avoid="брать; взять; забрать; забирать; take; capture",
+    ),
+    DirectAnswer(  # several players at the target at once: the bot's reading
+        "konchinka-tie-at-target",
+        (S.TALLY,),
+        (
+            "оба; двое; трое; несколько; ничья; поровну; одинаковый; сразу; одновременно; both; tie; several",
+            "набрать; выиграть; победа; победить; победитель; target; win; winner; 15",
+        ),
+        _no_winner,
+    ),
+    DirectAnswer(  # how long a game lasts: to its target
+        "konchinka-target",
+        (S.TALLY, S.OPTIONS),
+        ("партия; game", "длиться; кончаться; заканчиваться; закончиться; конец; долго; last; end"),
+        _target_facts,
     ),
     DirectAnswer(
         "konchinka-no-winner",
@@ -170,12 +318,38 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     ),
     DirectAnswer("konchinka-first-dealer", (S.BASICS,), FIRST_DEALER_WORDS, no_facts),
     DirectAnswer(
+        "konchinka-deal-most",
+        (S.SCORING,),
+        (
+            "максимум; макс; максимальный; наибольший; предел; most; max; maximum",
+            "очко; набрать; получить; дать; раздача; игра; point; points; score; deal; game",
+        ),
+        _deal_most,
+    ),
+    DirectAnswer(  # «партия», «игра», «раздача»: which is which
+        "konchinka-terms",
+        (S.BASICS, S.TALLY),
+        (
+            "партия; розыгрыш; сдача; game",
+            "игра; раздача; deal; hand",
+            "один; одинаковый; разница; разный; отличаться; отличие; называть; называться; значить; означать; "
+            "same; difference; differ; mean",
+        ),
+        _terms,
+    ),
+    DirectAnswer(  # two numbers of a score: what the tally shows next
+        "konchinka-running-total",
+        (S.TALLY,),
+        ("=было; =стало; писать; записывать; запись; итог; write; tally",),
+        _running_total,
+        avoid=TALLY_DONE,
+    ),
+    DirectAnswer(
         "konchinka-opening-table",
         (S.BASICS,),
         (
             "раздача; расклад; раскладка; сдавать; сдающий; сдатчик; открыть; открыться; выйти; выпасть; "
             "заменить; замена; deal; dealer; dealt",
-            "стол; table",
             "валет; пара; одинаковый; два; две; оба; опять; jack; pair; same",
         ),
         no_facts,
@@ -184,7 +358,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "konchinka-finish-when",
         (S.EARLY_FINISH,),
-        ("когда; when; можно; can; условие", "прикончить; finish"),
+        ("когда; when; можно; мочь; can; условие", "прикончить; finish"),
         _finish_when,
         avoid="остальной; другой; соперник; other; others",
     ),

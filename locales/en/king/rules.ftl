@@ -27,6 +27,8 @@ rules-king-negative =
 
     A deal stops early once no penalty is left in it, say all the jacks are taken (except “no tricks”, “last two” and “eralash”, where all eight tricks are played). This early stop can also be switched off in the settings.
 
+    Words: the old Russian rules call the negative deals «круги», rounds: the first round is no tricks, the second no jacks, the third no queens, the fourth no hearts, the fifth the last two tricks, the sixth the king of hearts, the seventh the eralash. In the trump deals a «круг» is four deals in which everyone names trump once: two rounds in all. The old rules also call a single deal an «игра», a game; in this bot a <b>game</b> is all 15 deals.
+
     The order of the seven deals is agreed in advance. Usually it is as above; the host may pick another one in the settings: jacks first, or the deals that penalise cards before those that penalise tricks.
 rules-king-trump =
     <b>Part two — eight deals with trumps</b>; every trick brings points. The first of them is dealt by whoever's turn it is in part one's rotation: the left neighbour of the player who dealt the seventh negative deal.
@@ -137,7 +139,49 @@ rules-answer-king-dealt = Everyone gets { $hand } { $hand ->
 rules-answer-king-deals = A game has { $deals } { $deals ->
     [one] deal
    *[other] deals
-}: { $negative } negative, then { $positive } with trumps.
+}: { $negative } negative (the old rules' rounds), then { $positive } with trumps, { $rounds } { $rounds ->
+    [one] round
+   *[other] rounds
+} in which everyone names trump once a round.
+rules-answer-king-tricks = Every deal has { $tricks } { $tricks ->
+    [one] trick
+   *[other] tricks
+}: everyone gets { $tricks } { $tricks ->
+    [one] card
+   *[other] cards
+}, and each trick takes one card from each player.
+rules-answer-king-deal-most = The most one deal gives is { $most } { $most ->
+    [one] point
+   *[other] points
+}, in a trump deal: all { $tricks } { $tricks ->
+    [one] trick
+   *[other] tricks
+} at { $trick } each.
+rules-answer-king-final-score = The result is the trump-deal points minus the penalties: { $positives } − { $penalties } = { $result }.
+rules-answer-king-deal-forbids = { $item ->
+    [king] In “no king of hearts” you must not take the king of hearts (K♥)
+    [jack] In “no jacks” you must not take jacks
+    [queen] In “no queens” you must not take queens
+    [heart] In “no hearts” you must not take hearts
+    [last2] In “last two” you must not take the seventh and eighth tricks
+   *[trick] In “no tricks” you must not take tricks
+}: each costs { $points } penalty { $points ->
+    [one] point
+   *[other] points
+}.
+rules-answer-king-positive-trick = In the trump deals each trick brings { $trick } { $trick ->
+    [one] point
+   *[other] points
+}: { $most } { $most ->
+    [one] point
+   *[other] points
+} a deal in all.
+rules-answer-king-zero-sum = The four results always add up to 0: a game hands out { $penalties } penalty { $penalties ->
+    [one] point
+   *[other] points
+} and as many — { $positives } — trump-deal points.
+rules-answer-king-overtrump = If you cannot follow suit you must play a trump when you have one; you need not beat a trump already played (the old rules do not say — this is the bot's reading).
+rules-answer-king-king-discard = In “no king of hearts” and in the eralash the king of hearts goes at the first chance: when you cannot follow suit, you play it.
 rules-answer-king-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards
@@ -149,11 +193,20 @@ rules-answer-king-players = Exactly { $players } { $players ->
 rules-answer-king-hearts-lead = In “no hearts”, “no king of hearts” and the eralash you may lead hearts only when you hold no other suit; in the other deals you may.
 rules-answer-king-first = In the negative deals the dealer's left neighbour leads first, in the trump deals the player who named trump; after that, whoever took the trick leads.
 rules-answer-king-rounds = The “no” deals usually go: 1st no tricks, 2nd no jacks, 3rd no queens, 4th no hearts, 5th no last two tricks, 6th no king of hearts, 7th the eralash; then 8 trump deals. Another order is agreed before the game starts (in the settings).
-rules-answer-king-first-dealer = The first dealer is drawn by lot; in the negative deals the deal passes to the left, and in the trump deals the player who named trump deals the next one.
+rules-answer-king-first-dealer = The first dealer is drawn by lot; in the negative deals the deal passes to the left; the first trump deal is dealt by the left neighbour of whoever dealt the seventh, and after that the player who named trump deals the next one (the lot and the first trump deal are the bot's reading).
 rules-answer-king-trick-winner = The highest card of the led suit takes the trick, or the highest trump if a trump was played; whoever took it leads next.
 rules-answer-king-deal-points = { $deal ->
     [eralash] The eralash is worth { $eralash } penalty points in all
     [positive] A trump deal is worth { $positive } points in all, { $trick } a trick
    *[negative] Each of the six single negative deals is worth { $single } penalty points in all, the eralash { $eralash }
-}; over the whole game, 192 penalty points and 192 trump-deal points.
-rules-answer-king-trump-chooser = The player to the dealer's right names trump: after seeing their first three cards they name a suit or say “the last card”.
+}; over the whole game, { $penalties } penalty { $penalties ->
+    [one] point
+   *[other] points
+} and { $positives } trump-deal { $positives ->
+    [one] point
+   *[other] points
+}.
+rules-answer-king-trump-chooser = The player to the dealer's right names trump: after seeing their first { $cards } { $cards ->
+    [one] card
+   *[other] cards
+} they name a suit or say “the last card”.

@@ -27,6 +27,8 @@ rules-konchinka =
 
     <b>A move</b> is exactly one card from your hand; you can't pass. The card either captures (see “Captures”) or is laid on the table.
 
+    The old rules' advice: don't lead a konchinka (don't lay it on the table), wait until it can take a card of its own rank. It is advice, not a rule: the bot lets you lay konchinki.
+
     The captured cards, with the card that took them, go to your pile face down. Everyone can see how many cards and how many clubs each pile holds. When the deck and the hands are empty, whatever is left on the table goes to the last player who captured (to nobody if nobody captured).
 
     Words: in this bot a <b>deal</b> is the whole deck, from the first hand dealt to the last card (the old Russian rules call it an «игра», a game), and a <b>hand</b> is each round of 4 cards the dealer gives everyone (the old rules' «раздача»).
@@ -203,7 +205,37 @@ rules-answer-rank = { $rank ->
     [queen] a queen
    *[king] a king
 }
-rules-answer-konchinka-value = Each konchinka (2♣ and 10♦) brings { $points ->
+rules-answer-card-values = { $variant ->
+    [classic] In classic Konchinka { rules-answer-rank } is worth { $value ->
+        [0] nothing
+       *[other] { rules-answer-value }
+    }, { rules-answer-rank2 } { $value2 ->
+        [0] nothing
+       *[other] { rules-answer-value2 }
+    }.
+    [points] In points Konchinka { rules-answer-rank } is worth { rules-answer-value }, { rules-answer-rank2 } { rules-answer-value2 }.
+   *[any] In points Konchinka { rules-answer-rank } is worth { rules-answer-value }, { rules-answer-rank2 } { rules-answer-value2 }; in classic, jacks, queens and kings have no points.
+}
+rules-answer-value2 = { $value2 } { $value2 ->
+    [one] point
+   *[other] points
+}
+rules-answer-rank2 = { $rank2 ->
+    [ace] an ace
+    [two] a two
+    [three] a three
+    [four] a four
+    [five] a five
+    [six] a six
+    [seven] a seven
+    [eight] an eight
+    [nine] a nine
+    [ten] a ten
+    [jack] a jack
+    [queen] a queen
+   *[king] a king
+}
+rules-answer-konchinka-value = The konchinki are the two of clubs (2♣) and the ten of diamonds (10♦): each brings { $points ->
     [one] { $points } point
    *[other] { $points } points
 } to whoever holds it in their pile when the deal ends.
@@ -218,7 +250,7 @@ rules-answer-konchinka-deck = The deck has { $cards } { $cards ->
     [one] card
    *[other] cards
 }, no jokers.
-rules-answer-konchinka-players = { $min } to { $max } { $max ->
+rules-answer-konchinka-players = { $fewer } or { $max } { $max ->
     [one] player
    *[other] players
 } sit at the table.
@@ -241,6 +273,37 @@ rules-answer-konchinka-no-winner = Then the next deal is played: the game goes o
     [one] point
    *[other] points
 }.
+rules-answer-konchinka-deal-most = One deal gives at most { $most } { $most ->
+    [one] point
+   *[other] points
+}: { $cards } for most cards, { $clubs } for most clubs and { $each } for each konchinka.
+rules-answer-konchinka-terms = No: a game goes to { $target } { $target ->
+    [one] point
+   *[other] points
+} over many deals; a deal (the old rules' «game») is the whole deck and gives at most { $most } { $most ->
+    [one] point
+   *[other] points
+}; each hand dealt (the old rules' «deal») is { $hand } { $hand ->
+    [one] card
+   *[other] cards
+} to everyone.
+rules-answer-konchinka-running-total = Write the new total: { $before } + { $gained } = { $total }, and cross out the old one; whoever reaches { $target } first wins.
+rules-answer-konchinka-most-prizes = Most cards bring { $cards } { $cards ->
+    [one] point
+   *[other] points
+}, most clubs { $clubs } { $clubs ->
+    [one] point
+   *[other] points
+}; if the leaders are tied, nobody gets them.
+rules-answer-konchinka-lead-advice = You may: the bot does not forbid laying a konchinka. The old rules only advise keeping them until they can take a card of their own rank.
+rules-answer-konchinka-hands = Within a deal everyone gets { $hand } { $hand ->
+    [one] card
+   *[other] cards
+} at a time until the deck runs out: { $two } { $two ->
+    [one] time
+   *[other] times
+} with two players, { $three } with three, { $four } with four.
+rules-answer-konchinka-tie-at-target = If several players reach the target at once, the one with more wins; if the leaders are tied, one more deal is played (the old rules do not say — this is the bot's reading).
 rules-answer-konchinka-opening-table = No jack and no second card of a rank goes on the table when dealing: the dealer puts such a card into the middle of the deck and turns up the next one, until the table holds 4 fitting cards.
 rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
 rules-answer-konchinka-finish-when = { $allowed ->

@@ -27,7 +27,7 @@ rules-konchinka =
 
     <b>Ход</b> — ровно одна карта из руки, пропускать нельзя. Карта либо берёт со стола (как — в разделе «Взятки»), либо ложится на стол.
 
-    Совет из старых правил: кончинками не ходят (не кладут их на стол), а ждут, когда ими можно будет взять такую же карту.
+    Совет из старых правил: кончинками не ходят (не кладут их на стол), а ждут, когда ими можно будет взять такую же карту. Это совет, а не правило: класть кончинки на стол бот не запрещает.
 
     Взятые карты вместе с той, которой их взяли, уходят в стопку игрока рубашкой вверх. Сколько карт в каждой стопке и сколько в ней треф, видно всем. Когда колода и руки кончатся, всё, что осталось на столе, получает тот, кто брал последним (если никто ничего не брал — никто).
 
@@ -199,6 +199,37 @@ rules-answer-value = { $value } { $value ->
     [few] очка
    *[many] очков
 }
+rules-answer-card-values = { $variant ->
+    [classic] В обычной Кончинке { rules-answer-rank } — { $value ->
+        [0] без очков
+       *[other] { rules-answer-value }
+    }, { rules-answer-rank2 } — { $value2 ->
+        [0] без очков
+       *[other] { rules-answer-value2 }
+    }.
+    [points] В очковой Кончинке { rules-answer-rank } — { rules-answer-value }, { rules-answer-rank2 } — { rules-answer-value2 }.
+   *[any] В очковой Кончинке { rules-answer-rank } — { rules-answer-value }, { rules-answer-rank2 } — { rules-answer-value2 }; в обычной у валета, дамы и короля очков нет.
+}
+rules-answer-value2 = { $value2 } { $value2 ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}
+rules-answer-rank2 = { $rank2 ->
+    [ace] туз
+    [two] двойка
+    [three] тройка
+    [four] четвёрка
+    [five] пятёрка
+    [six] шестёрка
+    [seven] семёрка
+    [eight] восьмёрка
+    [nine] девятка
+    [ten] десятка
+    [jack] валет
+    [queen] дама
+   *[king] король
+}
 rules-answer-rank = { $rank ->
     [ace] туз
     [two] двойка
@@ -214,7 +245,7 @@ rules-answer-rank = { $rank ->
     [queen] дама
    *[king] король
 }
-rules-answer-konchinka-value = Каждая кончинка (2♣ и 10♦) — { $points ->
+rules-answer-konchinka-value = Кончинки — двойка треф (2♣) и десятка бубен (10♦): каждая — { $points ->
     [one] { $points } очко
     [few] { $points } очка
    *[many] { $points } очков
@@ -233,9 +264,10 @@ rules-answer-konchinka-deck = Колода — { $cards } { $cards ->
     [few] карты
    *[many] карт
 }, без джокеров.
-rules-answer-konchinka-players = За столом от { $min } до { $max } { $max ->
-    [one] игрока
-   *[other] игроков
+rules-answer-konchinka-players = За столом { $fewer } или { $max } { $max ->
+    [one] игрок
+    [few] игрока
+   *[many] игроков
 }.
 rules-answer-konchinka-target = { $known ->
     [yes] В этой партии играют до { $target } { $target ->
@@ -257,6 +289,50 @@ rules-answer-konchinka-no-winner = Тогда играют следующую р
     [few] очка
    *[many] очков
 }.
+rules-answer-konchinka-deal-most = За одну раздачу больше { $most } { $most ->
+    [one] очка
+   *[other] очков
+} не набрать: { $cards } — за большинство карт, { $clubs } — за большинство треф и по { $each } — за каждую кончинку.
+rules-answer-konchinka-terms = Нет: партия идёт до { $target } { $target ->
+    [one] очка
+   *[other] очков
+} и состоит из раздач; раздача (в старых правилах — «игра») — вся колода, за неё набирают не больше { $most } { $most ->
+    [one] очка
+   *[other] очков
+}; сдача (в старых правилах — «раздача») — по { $hand } { $hand ->
+    [one] карте
+    [few] карты
+   *[many] карт
+} каждому.
+rules-answer-konchinka-running-total = Пишут новую сумму: { $before } + { $gained } = { $total }, а прежнее число зачёркивают; кто первым дойдёт до { $target }, тот выиграл.
+rules-answer-konchinka-most-prizes = За большинство карт — { $cards } { $cards ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}, за большинство треф — { $clubs } { $clubs ->
+    [one] очко
+    [few] очка
+   *[many] очков
+}; если у лидеров поровну, эти очки не получает никто.
+rules-answer-konchinka-lead-advice = Можно: бот ходить кончинками не запрещает. Старые правила лишь советуют их беречь и ждать, когда ими можно будет взять такую же карту.
+rules-answer-konchinka-hands = За раздачу сдают по { $hand } { $hand ->
+    [one] карте
+    [few] карты
+   *[many] карт
+}, пока не кончится колода: вдвоём — { $two } { $two ->
+    [one] раз
+    [few] раза
+   *[many] раз
+}, втроём — { $three } { $three ->
+    [one] раз
+    [few] раза
+   *[many] раз
+}, вчетвером — { $four } { $four ->
+    [one] раз
+    [few] раза
+   *[many] раз
+}.
+rules-answer-konchinka-tie-at-target = Если нужное число очков набрали сразу несколько игроков, побеждает тот, у кого больше; если у лидеров поровну, играют ещё одну раздачу (в старых правилах этого случая нет — так решил этот бот).
 rules-answer-konchinka-opening-table = Валета и вторую карту того же достоинства на стол при раздаче не кладут: сдающий убирает такую карту в середину колоды и открывает вместо неё следующую, пока на столе не будет 4 подходящих карт.
 rules-answer-konchinka-first = Первым ходит сосед сдающего слева, дальше ход идёт по часовой стрелке.
 rules-answer-konchinka-finish-when = { $allowed ->
