@@ -61,7 +61,14 @@ def test_a_question_fitting_both_games_gets_each_games_answer_and_a_button_for_e
     found = lookup(LIB, "кто первый сдаёт")
     assert len(found.games) == 2 and _kinds(found.sections[:2]) == {"konchinka", "king"}
     rendered = render_rules_answer(
-        LIB, found.sections, RU, is_group=False, bot_username="kbot", answer=found.answer, games=found.games
+        LIB,
+        found.sections,
+        RU,
+        is_group=False,
+        bot_username="kbot",
+        answer=found.answer,
+        also=found.also,
+        games=found.games,
     )
     assert rendered.text.startswith("❓ <b>Про какую игру?</b>")
     assert "📖 <b>Кончинка: раздача и ход</b>" in rendered.text and "📖 <b>Кинг: " in rendered.text
