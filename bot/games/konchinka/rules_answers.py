@@ -20,6 +20,7 @@ from engine.cards import FULL_DECK, Card, Suit
 from engine.konchinka.rules import (
     CARDS_POINTS,
     CLUBS_POINTS,
+    FINISH_WITHIN,
     HAND_SIZE,
     KONCHINKI,
     MAX_CLASSIC_PIP,
@@ -122,13 +123,18 @@ def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
     if any(question.has(w) for w in OTHER_SETTLEMENT.get(settlement, ())):  # asked about the other way: both
         settlement = "any"
     stake = ctx.option("stake", 1)
-    # the example: the loser's score the question says («у меня 7, сколько отдаю»), else one 5 short
-    example = next((n for n in question.counts if 0 <= n < target), max(0, target - 5))
+    # the example: the losers' scores the question says («у Оли 12, у меня 7»: each), else one 5 short
+    losers = list(dict.fromkeys(n for n in question.counts if 0 <= n < target)) or [max(0, target - 5)]
+    example, *others = losers
+    second = others[0] if others else example
     return {
         "settlement": settlement,
         "target": target,
         "example": example,
         "owes": target - example,
+        "second": "yes" if others else "no",
+        "example2": second,
+        "owes2": target - second,
         "stake": stake if isinstance(stake, int) else 1,
     }
 
@@ -169,7 +175,7 @@ def _running_total(question: Question, ctx: AnswerContext) -> Args | None:
 
 def _finish_when(question: Question, ctx: AnswerContext) -> Args | None:
     allowed = ctx.option("early_finish", True)
-    return {"allowed": "no" if allowed is False else "yes", "target": _target(ctx)}
+    return {"allowed": "no" if allowed is False else "yes", "target": _target(ctx), "within": FINISH_WITHIN}
 
 
 SEVERAL_CARDS: Final = "два; две; оба; обе; несколько; сразу; two; both; several"
@@ -358,7 +364,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "konchinka-finish-when",
         (S.EARLY_FINISH,),
-        ("когда; when; можно; мочь; can; условие", "прикончить; finish"),
+        ("когда; when; можно; мочь; can; условие; " + HOW_MANY, "прикончить; finish"),
         _finish_when,
         avoid="остальной; другой; соперник; other; others",
     ),

@@ -176,7 +176,10 @@ rules-answer-king-deal-most = Больше всего за раздачу — { 
     [one] взятка
     [few] взятки
    *[many] взяток
-} по { $trick }.
+} по { $trick }; за весь отыгрыш партии — не больше { $whole } { $whole ->
+    [one] очка
+   *[other] очков
+}.
 rules-answer-king-final-score = Итог — очки отыгрыша минус штрафные: { $positives } − { $penalties } = { $result }.
 rules-answer-king-deal-forbids = { $item ->
     [king] В раздаче «не брать кинга» нельзя брать кинга — это король червей (К♥)
