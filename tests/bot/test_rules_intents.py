@@ -335,3 +335,24 @@ def test_how_close_to_the_target_one_may_finish() -> None:
     found, key, args = _answer("скока очков должно не хватать до победы чтобы прикончить", KONCHINKA_CHAT)
     assert key == "konchinka-finish-when" and args["within"] == FINISH_WITHIN
     assert f"не больше {FINISH_WITHIN}" in answer_lines(found, RU)
+
+
+@pytest.mark.parametrize(
+    ("query", "cards", "clubs", "konchinki"),
+    [
+        ("взял большинство треф и обе кончинки, сколько мне за раздачу", False, True, 2),
+        ("у Маши ни одной кончинки, зато больше всех карт и треф — скока ей очков", True, True, 0),
+        ("у меня больше всех карт и десятка бубен, сколько выходит", True, False, 1),
+    ],
+)
+def test_a_deals_points_from_what_a_player_holds(
+    query: str, cards: bool, clubs: bool, konchinki: int
+) -> None:
+    found, key, args = _answer(query, KONCHINKA_CHAT)
+    assert key == "konchinka-deal-claims"
+    total = CARDS_POINTS * cards + CLUBS_POINTS * clubs + konchinki
+    assert args["total"] == total and f"Выходит {total} " in answer_lines(found, RU)
+
+
+def test_one_prize_asked_alone_is_what_it_is_worth() -> None:
+    assert _answer("сколько дают за больше всех карт", KONCHINKA_CHAT)[1] == "konchinka-most-prizes"

@@ -294,6 +294,10 @@ rules-answer-konchinka-terms = No: a game goes to { $target } { $target ->
    *[other] cards
 } to everyone.
 rules-answer-konchinka-running-total = Write the new total: { $before } + { $gained } = { $total }, and cross out the old one; whoever reaches { $target } first wins.
+rules-answer-konchinka-deal-claims = That makes { $total } { $total ->
+    [one] point
+   *[other] points
+} for the deal: most cards { $cards }, most clubs { $clubs }, konchinki { $konchinki }.
 rules-answer-konchinka-most-prizes = Most cards bring { $cards } { $cards ->
     [one] point
    *[other] points

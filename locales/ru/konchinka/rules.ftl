@@ -311,6 +311,11 @@ rules-answer-konchinka-terms = Нет: партия идёт до { $target } { 
    *[many] карт
 } каждому.
 rules-answer-konchinka-running-total = Пишут новую сумму: { $before } + { $gained } = { $total }, а прежнее число зачёркивают; кто первым дойдёт до { $target }, тот выиграл.
+rules-answer-konchinka-deal-claims = Выходит { $total } { $total ->
+    [one] очко
+    [few] очка
+   *[many] очков
+} за раздачу: за большинство карт — { $cards }, за большинство треф — { $clubs }, за кончинки — { $konchinki }.
 rules-answer-konchinka-most-prizes = За большинство карт — { $cards } { $cards ->
     [one] очко
     [few] очка
