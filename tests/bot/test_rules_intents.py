@@ -356,3 +356,16 @@ def test_a_deals_points_from_what_a_player_holds(
 
 def test_one_prize_asked_alone_is_what_it_is_worth() -> None:
     assert _answer("сколько дают за больше всех карт", KONCHINKA_CHAT)[1] == "konchinka-most-prizes"
+
+
+def test_a_deal_named_by_its_place_is_summed_as_the_usual_order_has_it() -> None:
+    found, key, args = _answer("во втором круге у всех вместе сколько штрафных", KING_CHAT)
+    assert key == "king-value" and args["item"] == "jack"
+    assert args["total"] == Contract.NO_JACKS.total
+    assert f"Всего в этой раздаче {Contract.NO_JACKS.total}" in answer_lines(found, RU)
+
+
+def test_a_named_deals_sum_is_that_deals_total_not_the_games() -> None:
+    found, key, args = _answer("ералаш у всех в сумме 100 вышло, так бывает?", KING_CHAT)
+    assert key == "king-deal-points" and args["deal"] == "eralash"
+    assert str(Contract.ERALASH.total) in answer_lines(found, RU)

@@ -66,8 +66,25 @@ def _value(question: Question, ctx: AnswerContext) -> Args | None:
     """What a penalty item costs, in its deal and in «ералаш», and the deal's whole; with a count of them in the
     question («взял 3 взятки», «все червы»), what that many cost: from the engine's penalty tables."""
     item = first_named(question, PENALTY_ITEMS)
-    if item is None:
+    return _item_value(item, question) if item is not None else None
+
+
+ORDINALS: Final = ("первый", "второй", "третий", "четвертый", "пятый", "шестой", "седьмой")
+"""A deal «не брать» by its place in the usual order («в первом круге»): the engine's order of the contracts."""
+
+
+def _round_value(question: Question, ctx: AnswerContext) -> Args | None:
+    """A deal «не брать» named by its place («в первом круге посчитали 14»): its item's price and its whole, as
+    :func:`_value` says them; ералаш, the seventh, is asked of by name."""
+    place = next((ORDINALS.index(o) for o in ORDINALS if question.has(o)), None)
+    if place is None:
         return None
+    contract = list(Contract)[place]
+    item = next((i for i, c in ITEM_CONTRACTS.items() if c is contract), None)
+    return _item_value(item, question) if item is not None else None
+
+
+def _item_value(item: str, question: Question) -> Args:
     eralash = Contract.ERALASH
     own = ITEM_CONTRACTS[item]
     if item in ("trick", "last2"):
@@ -256,6 +273,16 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ),
         _counted,
     ),
+    DirectAnswer(  # a deal named by its place, its points summed («в первом круге у всех 14 — где ошибка»)
+        "king-value",
+        (S.SCORING,),
+        (
+            "круг; раздача; сдача; deal; round",
+            "; ".join(ORDINALS),
+            "сумма; всего; вместе; весь; посчитать; считать; очко; штраф; сколько; скока; total; sum; points",
+        ),
+        _round_value,
+    ),
     DirectAnswer(
         "king-dealt",
         (S.BASICS,),
@@ -345,7 +372,8 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _zero_sum,
         # not one deal's sum («сумма в круге мальчиков»)
         avoid="карта; card; взятка; trick; брать; взять; круг; раздача; сдача; deal; round; "
-        + "; ".join(words for _, words in PENALTY_ITEMS),
+        + "; ".join(words for _, words in PENALTY_ITEMS)
+        + "; ералаш; eralash",
     ),
     DirectAnswer(  # must one trump, overtrump: the bot's reading
         "king-overtrump",
@@ -439,7 +467,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         (S.SCORING,),
         (
             "; ".join(words for _, words in DEAL_ITEMS),
-            "сколько; скока; всего; максимум; очко; total; how many; points",
+            "сколько; скока; всего; максимум; очко; сумма; вместе; total; how many; points; sum",
         ),
         _deal_points,
         avoid="взятка; валет; дама; =кинга; черва; trick; сдавать; =раздач; =кругов",
