@@ -168,6 +168,9 @@ rules-answer-king-deal-forbids = { $item ->
 }: each costs { $points } penalty { $points ->
     [one] point
    *[other] points
+}{ $item ->
+    [king] {""}
+   *[other] , { $total } in the whole deal
 }.
 rules-answer-king-positive-trick = In the trump deals each trick brings { $trick } { $trick ->
     [one] point

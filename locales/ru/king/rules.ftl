@@ -196,6 +196,9 @@ rules-answer-king-deal-forbids = { $item ->
     [one] штрафное очко
     [few] штрафных очка
    *[many] штрафных очков
+}{ $item ->
+    [king] {""}
+   *[other] , всего в раздаче — { $total }
 }.
 rules-answer-king-positive-trick = В отыгрыше каждая взятка приносит { $trick } { $trick ->
     [one] очко
