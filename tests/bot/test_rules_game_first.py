@@ -130,7 +130,7 @@ def test_the_tuning_half_scores_what_it_did(capsys: pytest.CaptureFixture[str]) 
     assert not low, report(scores)
 
 
-SCORED_SHARE = {"private": 0.92, "konchinka": 0.89, "king": 0.94}
+SCORED_SHARE = {"private": 0.93, "konchinka": 0.91, "king": 0.96}
 """What the third blind set reaches now, a little under (it scored 84.8 / 81.2 / 86.3 % when it was scored once,
 held out: its header): in sample, no cross-validated figure — the «asked» field holds its questions and the
 direct answers added in round r52n were written from its misses."""
@@ -149,7 +149,7 @@ def test_the_third_blind_set_scores_no_less_than_when_it_was_held_out(
 
 CROSS_VALIDATED_SHARE = {
     TUNE_FILE.name: {"private": 0.94, "konchinka": 0.89, "king": 0.95},
-    SCORED_FILE.name: {"private": 0.86, "konchinka": 0.81, "king": 0.84},
+    SCORED_FILE.name: {"private": 0.87, "konchinka": 0.83, "king": 0.86},
 }
 """Each seen blind set scored with its own questions left out of the «asked» field (tests/bot/rules_crossval.py),
 a little under what it reaches: the search's learning judged on questions it has not learnt. (The third set's
