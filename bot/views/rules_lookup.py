@@ -28,6 +28,11 @@ from bot.views.rules_search import Question
 
 MORE_HITS: Final = 2
 """Buttons for the next best sections under a /rules answer."""
+CHAT_PRIOR: Final = 2.0
+"""Where a question's words leave the game open, each game's answer is shown, the game of the best section first;
+the chat's game counts its best section's score this many times: in a Кончинка chat «сколько раз сдают за игру»
+is answered for Кончинка first, while a question in Кончинка's own words («десятка бубей скок очков») still puts
+Кончинка first in a Кинг chat. Which game comes first changes no score (both answers are shown)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +73,9 @@ def lookup(library: RulesLibrary, query: str, game: GameContext | None = None) -
     verdict = library.verdict(question, game.kind if game is not None else None)
     hits = library.index.search(question) if verdict.kind is None else []
     best = {library.book_of(h.section).kind: h.score for h in reversed(hits)}
-    kinds = sorted(verdict.games, key=lambda k: -best.get(k, 0.0))  # left open: the best section's game first
+    chat = game.kind if game is not None else None
+    # left open: the game of the best section first, the chat's game counting CHAT_PRIOR times its score
+    kinds = sorted(verdict.games, key=lambda k: -best.get(k, 0.0) * (CHAT_PRIOR if k == chat else 1.0))
     found = [
         _lookup_in(library, question, kind, game if game is not None and game.kind == kind else None)
         for kind in kinds

@@ -5,7 +5,10 @@ documents. Each section is four fields — its titles, the words people call it 
 :mod:`bot.views.rules_book`), its whole text, in every locale, and the questions people asked that it answers —
 weighted 3 : 2 : 1 : 0.5. The last is learnt from: a question in words no rules text uses («палки», «скока очков
 за крести») finds the section its like was asked of; it weighs least, so that the rules' own words still lead,
-and it sets no vocabulary for typos. BM25 is chosen over plain TF-IDF because
+and it sets no vocabulary for typos. The asked questions count a second way too, one by one: the question most like
+the query (the words they share, each weighing its IDF over all asked questions, against both questions' weights) adds its likeness to its
+section's score — a nearest-neighbour vote, which a close paraphrase of one question wins where the field, all of
+a section's questions in one bag, drowns it among the others. BM25 is chosen over plain TF-IDF because
 its term frequency saturates (a word the section repeats five times does not outweigh two words of the question)
 and it normalises by length (a long section does not win every question it mentions in passing);
 its IDF makes a word found in every section («карта», «очко», «ход») count for almost nothing, which is what
@@ -57,6 +60,11 @@ ASKED_WEIGHT: Final = 0.5
 """The weight of the questions people asked of a section (the «asked» field): chosen among 0.3, 0.5, 1 and 2 on
 both halves of tests/bot/rules_questions_blind2_tune.txt (0.3 to 1 differed by a question or two; 2 was worse)."""
 
+NEAREST_WEIGHT: Final = 20.0
+"""What the asked question most like the query adds to a section's score, times that likeness (0 to 1).
+Chosen among 0, 5, 10, 20, 30, 40 and 80 by cross-validation (tests/bot/rules_crossval.py: each blind set scored
+with its own questions out of the field): 20 was best on blind2_tune (206 right of 217 asked, 203 at 0), on
+blind3 a question behind 10 (251 and 252 of 302; 250 at 0)."""
 FIELD_WEIGHTS: Final = {"title": 3.0, "keywords": 2.0, "body": 1.0, "asked": ASKED_WEIGHT}
 FIELD_B: Final = {"title": 0.0, "keywords": 0.3, "body": 0.75, "asked": 0.75}
 """BM25's length normalisation per field: none for titles, a little for the keyword lists, the usual for texts."""
@@ -425,12 +433,73 @@ class RulesIndex:
         compared with."""
         self._form_list = sorted(self._forms)
         self._lemma_list = sorted(t for t in self._text_terms if " " not in t and t.isalpha())
+        asked = [(i, self._asked_words(q)) for i, doc in enumerate(self._documents) for q in doc.asked]
+        self._asked_section = tuple(i for i, _ in asked)
+        """Per asked question (numbered over every section): its section's number."""
+        question_df: Counts = defaultdict(float)
+        self._asked_postings: dict[str, list[int]] = defaultdict(list)
+        """Each word's dictionary form → the asked questions holding it."""
+        for number, (_, terms) in enumerate(asked):
+            for term in terms:
+                question_df[term] += 1
+                self._asked_postings[term].append(number)
+        self._question_idf = {t: math.log((len(asked) + 1) / (df + 0.5)) for t, df in question_df.items()}
+        self._asked_norms = tuple(sum(self._question_idf[t] for t in terms) for _, terms in asked)
         self._synonyms: dict[str, tuple[str, ...]] = {}
         for key, value in synonyms.items():
             targets = tuple(word_of(w).lemma for w in _phrases(value))
             for form in {word_of(key).raw, word_of(key).lemma}:
                 self._synonyms[form] = tuple(dict.fromkeys(self._synonyms.get(form, ()) + targets))
         self._game_names = dict(game_names)
+
+    def _asked_words(self, question: str) -> frozenset[str]:
+        """An asked question's words as the nearest-question vote reads them: their dictionary forms, a typo of
+        a rules word left out (one person's «иралаш» is no word of the section's: the query's «иралаш» finds
+        «ералаш» by its spelling); a colloquial word the dictionary lacks («скока», «чё») stays."""
+        return frozenset(
+            lemma
+            for word in words_of(question)
+            if not word.is_stop and not self._is_typo(word)
+            for lemma in word.lemmas
+        )
+
+    def _is_typo(self, word: Word) -> bool:
+        """Whether ``word`` is a misspelling of a word of the rules' texts: no dictionary word, and near one."""
+        if not _CYRILLIC.search(word.raw) or is_dictionary_word(word.raw) or word.raw in self._forms:
+            return False
+        return (
+            process.extractOne(word.raw, self._form_list, scorer=fuzz.ratio, score_cutoff=FUZZY_CUTOFF)
+            is not None
+        )
+
+    def nearest_asked(self, terms: Sequence[Mapping[str, float]]) -> list[float]:
+        """Per section, how like the query is the most like of the questions asked of it (0 to 1): the words
+        they share, each weighing its IDF over all the asked questions, over the geometric mean of the two
+        questions' weights (the cosine of two sets of words, Ochiai's coefficient, with IDF weights). A query of
+        one word does not vote: a word alone is a name, which the rules' own titles and search words answer
+        better (and it is the whole of every asked question made of it); a word repeated counts once. Read
+        through the words' postings, so a query costs the questions that share a word with it."""
+        idf = self._question_idf
+        nearest = [0.0] * len(self._documents)
+        words = list({frozenset(word.items()): word for word in terms}.values())
+        norm = sum(max((w * idf.get(t, 0.0) for t, w in word.items()), default=0.0) for word in words)
+        if not norm or len(words) < 2:
+            return nearest
+        matched: dict[int, float] = defaultdict(float)
+        for word in words:
+            best: dict[int, float] = {}
+            for term, weight in word.items():
+                value = weight * idf.get(term, 0.0)
+                for number in self._asked_postings.get(term, ()):
+                    if value > best.get(number, 0.0):
+                        best[number] = value
+            for number, value in best.items():
+                matched[number] += value
+        for number, value in matched.items():
+            section = self._asked_section[number]
+            likeness = value / math.sqrt(norm * self._asked_norms[number])
+            nearest[section] = max(nearest[section], likeness)
+        return nearest
 
     def _bm25(self, term: str, doc: int) -> float:
         idf = self._idf.get(term)
@@ -540,9 +609,11 @@ class RulesIndex:
         if not term_weights:
             return []
         hits = []
+        nearest = self.nearest_asked(term_weights)
         for i, doc in enumerate(self._documents):
             score = sum(max(w * self._bm25(t, i) for t, w in terms.items()) for terms in term_weights)
             score += sum(weight * self._bm25(p, i) for p, weight in phrases)
+            score += NEAREST_WEIGHT * nearest[i]
             if game is not None and doc.kind != game:
                 score *= OTHER_GAME
             elif doc.variant and doc.variant != (variant or doc.usual_variant):

@@ -54,6 +54,8 @@ CARDS_POINTS: Final = 2
 CLUBS_POINTS: Final = 1
 SECURE_CARDS: Final = 27  # more than half of 52: the cards points cannot be lost any more
 SECURE_CLUBS: Final = 7  # more than half of 13 clubs
+FINISH_WITHIN: Final = 2
+"""A player may finish the game early («прикончить») when this many points or fewer are short of the target."""
 
 _VALUE_OF_RANK: Final = {**{r: int(r) for r in Rank if r <= Rank.TEN}, Rank.JACK: 11, Rank.QUEEN: 12}
 _VALUE_OF_RANK[Rank.KING] = 13

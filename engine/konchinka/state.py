@@ -34,6 +34,7 @@ from engine.konchinka.rules import (
     BIT,
     BY_INDEX,
     CLUBS_MASK,
+    FINISH_WITHIN,
     HAND_SIZE,
     IS_CLUB,
     IS_KONCHINKA,
@@ -91,8 +92,8 @@ class _Rules:
         self.multi = options.multi_capture
         self.forced = options.forced_capture
         self.sweep_value = _NO_SWEEP if self.points else JACK_VALUE
-        # a finish needs at most 2 points to the target; without early_finish no total qualifies
-        self.finish_from = options.target - 2 if options.early_finish else MAX_TARGET + 1
+        # a finish needs at most FINISH_WITHIN points to the target; without early_finish no total qualifies
+        self.finish_from = options.target - FINISH_WITHIN if options.early_finish else MAX_TARGET + 1
 
 
 class KonchinkaGame(GameBase[KonchinkaOptions]):

@@ -18,6 +18,7 @@ from bot.games.konchinka.sections import KonchinkaSection as K
 from bot.i18n import Locale, translator
 from bot.views.rules_lookup import lookup, render_rules_answer
 from tests.bot import rules_scoring
+from tests.bot.rules_crossval import without
 from tests.bot.rules_scoring import (
     HELDOUT_FILE,
     SCORED_FILE,
@@ -61,7 +62,14 @@ def test_a_question_fitting_both_games_gets_each_games_answer_and_a_button_for_e
     found = lookup(LIB, "кто первый сдаёт")
     assert len(found.games) == 2 and _kinds(found.sections[:2]) == {"konchinka", "king"}
     rendered = render_rules_answer(
-        LIB, found.sections, RU, is_group=False, bot_username="kbot", answer=found.answer, games=found.games
+        LIB,
+        found.sections,
+        RU,
+        is_group=False,
+        bot_username="kbot",
+        answer=found.answer,
+        also=found.also,
+        games=found.games,
     )
     assert rendered.text.startswith("❓ <b>Про какую игру?</b>")
     assert "📖 <b>Кончинка: раздача и ход</b>" in rendered.text and "📖 <b>Кинг: " in rendered.text
@@ -104,8 +112,10 @@ def test_no_question_is_answered_with_the_other_games_section_alone() -> None:
     assert not wrong, "\n".join(wrong)
 
 
-TUNE_SHARE = {"private": 0.90, "konchinka": 0.88, "king": 0.93}
-"""What the tuning half reaches in each chat, a little under (see the report printed)."""
+TUNE_SHARE = {"private": 0.94, "konchinka": 0.93, "king": 0.97}
+"""What the tuning set reaches in each chat, a little under (see the report printed): in sample, no cross-validated
+figure — the «asked» field holds its questions (bot/games/*/rules_asked.py, ``ASKED_SEEN``); see
+:data:`CROSS_VALIDATED_SHARE` for the figure with them left out."""
 HELDOUT_SHARE = 0.95
 """What the issue asks of the held-out half, in private and in the chats of either game."""
 
@@ -120,8 +130,10 @@ def test_the_tuning_half_scores_what_it_did(capsys: pytest.CaptureFixture[str]) 
     assert not low, report(scores)
 
 
-SCORED_SHARE = {"private": 0.84, "konchinka": 0.81, "king": 0.86}
-"""What the third blind set scored when it was scored once, held out (its header): it may not fall below."""
+SCORED_SHARE = {"private": 0.93, "konchinka": 0.91, "king": 0.96}
+"""What the third blind set reaches now, a little under (it scored 84.8 / 81.2 / 86.3 % when it was scored once,
+held out: its header): in sample, no cross-validated figure — the «asked» field holds its questions and the
+direct answers added in round r52n were written from its misses."""
 
 
 def test_the_third_blind_set_scores_no_less_than_when_it_was_held_out(
@@ -132,6 +144,24 @@ def test_the_third_blind_set_scores_no_less_than_when_it_was_held_out(
         print("\n" + report(scores))
     assert len(read_questions(SCORED_FILE)) == 240
     low = {chat: f"{s.share:.1%}" for chat, s in scores.items() if s.share < SCORED_SHARE[chat]}
+    assert not low, report(scores)
+
+
+CROSS_VALIDATED_SHARE = {
+    TUNE_FILE.name: {"private": 0.94, "konchinka": 0.89, "king": 0.95},
+    SCORED_FILE.name: {"private": 0.87, "konchinka": 0.83, "king": 0.86},
+}
+"""Each seen blind set scored with its own questions left out of the «asked» field (tests/bot/rules_crossval.py),
+a little under what it reaches: the search's learning judged on questions it has not learnt. (The third set's
+figure is still in sample for the direct answers written from its misses.)"""
+
+
+@pytest.mark.parametrize("path", [TUNE_FILE, SCORED_FILE], ids=lambda p: p.name)
+def test_each_blind_set_scores_with_its_own_questions_left_out(path: Path) -> None:
+    questions = read_questions(path)
+    scores = score(without(LIB, (q.query for q in questions)), questions)
+    floors = CROSS_VALIDATED_SHARE[path.name]
+    low = {chat: f"{s.share:.1%}" for chat, s in scores.items() if s.share < floors[chat]}
     assert not low, report(scores)
 
 

@@ -14,10 +14,18 @@ from bot.views.rules import GameContext
 from bot.views.rules_lookup import Lookup, answer_lines, lookup
 from bot.views.rules_search import Document, RulesIndex, word_of
 from engine.cards import Card, Rank, Suit
-from engine.king.rules import NUM_DEALS, POINTS_PER_TRICK, TRICKS_PER_DEAL, Contract
+from engine.king.rules import (
+    NUM_DEALS,
+    NUM_PLAYERS,
+    POINTS_PER_TRICK,
+    POSITIVE_DEALS,
+    TRICKS_PER_DEAL,
+    Contract,
+)
 from engine.konchinka.rules import (
     CARDS_POINTS,
     CLUBS_POINTS,
+    FINISH_WITHIN,
     HAND_SIZE,
     KONCHINKI,
     MAX_PLAYERS,
@@ -280,3 +288,84 @@ def test_a_number_before_a_noun_counts_it() -> None:
     # beside a capture, numbers alone are still cards
     assert LIB.read("восьмеркой взять 1 2 5").has("двойка")
     assert not LIB.read("за 2 дамы сколько").has("двойка")
+
+
+def test_the_asked_question_nearest_the_query_votes_for_its_section() -> None:
+    documents = [
+        Document("a", "g", "Сброс", "сбросить карту", "кто не может крыть, сбрасывает карту"),
+        Document("b", "g", "Ход", "ход", "ходят по очереди", asked=("нечем крыть, что делать дальше",)),
+    ]
+    index = RulesIndex(documents, {}, {})
+    question = index.read("нечем крыть что дальше делать")
+    nearest = index.nearest_asked(question.terms)
+    assert nearest[1] > 0.9 and nearest[0] == 0.0
+    # a word alone is a name, for the titles and search words: the asked questions do not vote on it
+    assert index.nearest_asked(index.read("крыть").terms) == [0.0, 0.0]
+
+
+def test_how_many_times_each_player_names_trump() -> None:
+    found, key, args = _answer("сколько раз за партию каждый выбирает козыря", KING_CHAT)
+    assert key == "king-deals" and found.sections[0] == G.TRUMP
+    # every player names trump once a round of the trump deals
+    assert args["rounds"] * NUM_PLAYERS == args["positive"] == POSITIVE_DEALS
+
+
+def test_a_result_with_the_trump_deals_said_in_tricks() -> None:
+    _, key, args = _answer("у Коли штрафных 40, а в отыгрыше он взял 11 взяток, какой итог", KING_CHAT)
+    assert key == "king-final-score"
+    assert args["result"] == 11 * POINTS_PER_TRICK - 40
+
+
+def test_the_most_the_trump_deals_give_in_a_whole_game() -> None:
+    found, key, args = _answer("максимум очков в отыгрыше за всю игру", KING_CHAT)
+    assert key == "king-deal-most"
+    assert args["whole"] == POINTS_PER_TRICK * TRICKS_PER_DEAL * POSITIVE_DEALS
+    assert str(args["whole"]) in answer_lines(found, RU)
+
+
+def test_each_losers_payment_is_said() -> None:
+    found, key, args = _answer("я набрал 15, у Васи 9, у Пети 13 — кто сколько платит", KONCHINKA_CHAT)
+    assert key == "konchinka-settlement"
+    assert (args["owes"], args["owes2"]) == (15 - 9, 15 - 13)
+    lines = answer_lines(found, RU)
+    assert "6" in lines and "2" in lines
+
+
+def test_how_close_to_the_target_one_may_finish() -> None:
+    found, key, args = _answer("скока очков должно не хватать до победы чтобы прикончить", KONCHINKA_CHAT)
+    assert key == "konchinka-finish-when" and args["within"] == FINISH_WITHIN
+    assert f"не больше {FINISH_WITHIN}" in answer_lines(found, RU)
+
+
+@pytest.mark.parametrize(
+    ("query", "cards", "clubs", "konchinki"),
+    [
+        ("взял большинство треф и обе кончинки, сколько мне за раздачу", False, True, 2),
+        ("у Маши ни одной кончинки, зато больше всех карт и треф — скока ей очков", True, True, 0),
+        ("у меня больше всех карт и десятка бубен, сколько выходит", True, False, 1),
+    ],
+)
+def test_a_deals_points_from_what_a_player_holds(
+    query: str, cards: bool, clubs: bool, konchinki: int
+) -> None:
+    found, key, args = _answer(query, KONCHINKA_CHAT)
+    assert key == "konchinka-deal-claims"
+    total = CARDS_POINTS * cards + CLUBS_POINTS * clubs + konchinki
+    assert args["total"] == total and f"Выходит {total} " in answer_lines(found, RU)
+
+
+def test_one_prize_asked_alone_is_what_it_is_worth() -> None:
+    assert _answer("сколько дают за больше всех карт", KONCHINKA_CHAT)[1] == "konchinka-most-prizes"
+
+
+def test_a_deal_named_by_its_place_is_summed_as_the_usual_order_has_it() -> None:
+    found, key, args = _answer("во втором круге у всех вместе сколько штрафных", KING_CHAT)
+    assert key == "king-value" and args["item"] == "jack"
+    assert args["total"] == Contract.NO_JACKS.total
+    assert f"Всего в этой раздаче {Contract.NO_JACKS.total}" in answer_lines(found, RU)
+
+
+def test_a_named_deals_sum_is_that_deals_total_not_the_games() -> None:
+    found, key, args = _answer("ералаш у всех в сумме 100 вышло, так бывает?", KING_CHAT)
+    assert key == "king-deal-points" and args["deal"] == "eralash"
+    assert str(Contract.ERALASH.total) in answer_lines(found, RU)

@@ -66,8 +66,25 @@ def _value(question: Question, ctx: AnswerContext) -> Args | None:
     """What a penalty item costs, in its deal and in «ералаш», and the deal's whole; with a count of them in the
     question («взял 3 взятки», «все червы»), what that many cost: from the engine's penalty tables."""
     item = first_named(question, PENALTY_ITEMS)
-    if item is None:
+    return _item_value(item, question) if item is not None else None
+
+
+ORDINALS: Final = ("первый", "второй", "третий", "четвертый", "пятый", "шестой", "седьмой")
+"""A deal «не брать» by its place in the usual order («в первом круге»): the engine's order of the contracts."""
+
+
+def _round_value(question: Question, ctx: AnswerContext) -> Args | None:
+    """A deal «не брать» named by its place («в первом круге посчитали 14»): its item's price and its whole, as
+    :func:`_value` says them; ералаш, the seventh, is asked of by name."""
+    place = next((ORDINALS.index(o) for o in ORDINALS if question.has(o)), None)
+    if place is None:
         return None
+    contract = list(Contract)[place]
+    item = next((i for i, c in ITEM_CONTRACTS.items() if c is contract), None)
+    return _item_value(item, question) if item is not None else None
+
+
+def _item_value(item: str, question: Question) -> Args:
     eralash = Contract.ERALASH
     own = ITEM_CONTRACTS[item]
     if item in ("trick", "last2"):
@@ -111,7 +128,7 @@ def _counted(question: Question, ctx: AnswerContext) -> Args | None:
 DEAL_ITEMS: Final[tuple[tuple[str, str], ...]] = (
     ("eralash", "ералаш; eralash"),
     ("positive", "отыгрыш; плюсовой; плюсовые; positive; trump deal"),
-    ("negative", "минусовой; минусовые; negative"),
+    ("negative", "минусовой; минусовые; штрафной; negative; penalty"),
 )
 """A deal asked about by its kind: its points in all."""
 
@@ -152,7 +169,14 @@ def _tricks(question: Question, ctx: AnswerContext) -> Args | None:
 
 
 def _deal_most(question: Question, ctx: AnswerContext) -> Args | None:
-    return {"most": POINTS_PER_TRICK * TRICKS_PER_DEAL, "tricks": TRICKS_PER_DEAL, "trick": POINTS_PER_TRICK}
+    """The most a trump deal gives, and the whole party's trump deals."""
+    most = POINTS_PER_TRICK * TRICKS_PER_DEAL
+    return {
+        "most": most,
+        "tricks": TRICKS_PER_DEAL,
+        "trick": POINTS_PER_TRICK,
+        "whole": most * POSITIVE_DEALS,
+    }
 
 
 PENALTY_WORDS: Final = "штраф; штрафной; минус; минусовой; penalty"
@@ -168,17 +192,22 @@ def _near(question: Question, words: str) -> int | None:
 
 def _final_score(question: Question, ctx: AnswerContext) -> Args | None:
     """A player's result, for a question that says both its parts («штрафных 48, в отыгрыше 50»): what the
-    trump deals brought minus the penalties; each number is the part named nearest before or after it."""
+    trump deals brought minus the penalties; each number is the part named nearest before or after it. The trump
+    deals' part may be said in tricks («в отыгрыше 20 взяток»): each brings its points."""
     numbers = [(i, int(w.raw)) for i, w in enumerate(question.words) if w.raw.isdigit()]
     minus, plus = _near(question, PENALTY_WORDS), _near(question, POSITIVE_WORDS)
     if len(numbers) != 2 or minus is None or plus is None:
         return None
-    (i, a), (_, b) = numbers
+    (i, a), (k, b) = numbers
 
     def distance(word: int) -> float:  # the part named just before a number is its own («штрафных 48»)
         return abs(i - word) + (0.5 if word > i else 0.0)
 
-    penalties, positives = (a, b) if distance(minus) <= distance(plus) else (b, a)
+    first_is_penalty = distance(minus) <= distance(plus)
+    penalties, positives = (a, b) if first_is_penalty else (b, a)
+    at = k if first_is_penalty else i
+    if at + 1 < len(question.words) and "взятка" in question.words[at + 1].lemmas:  # «20 взяток»
+        positives *= POINTS_PER_TRICK
     return {"penalties": penalties, "positives": positives, "result": positives - penalties}
 
 
@@ -244,6 +273,16 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ),
         _counted,
     ),
+    DirectAnswer(  # a deal named by its place, its points summed («в первом круге у всех 14 — где ошибка»)
+        "king-value",
+        (S.SCORING,),
+        (
+            "круг; раздача; сдача; deal; round",
+            "; ".join(ORDINALS),
+            "сумма; всего; вместе; весь; посчитать; считать; очко; штраф; сколько; скока; total; sum; points",
+        ),
+        _round_value,
+    ),
     DirectAnswer(
         "king-dealt",
         (S.BASICS,),
@@ -261,6 +300,17 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ("=раздач; =deals; =кругов; сдавать", HOW_MANY),
         _deals,
         avoid="карта; card",
+    ),
+    DirectAnswer(  # the trump deals counted («сколько раз каждый назначает козыря», «отыгрыш — сколько игр»)
+        "king-deals",
+        (S.TRUMP,),
+        (
+            "козырь; отыгрыш; плюсовой; trump; positive",
+            "раз; =раздач; =раздачи; =кругов; =круга; игра; times; deals; games; rounds",
+            HOW_MANY,
+        ),
+        _deals,
+        avoid="очко; штраф; стоить; взятка; карта; point; points; trick; card",
     ),
     DirectAnswer(
         "king-deal-points",
@@ -302,6 +352,12 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         + "; ходить; заходить; ход; lead; штраф; минус; penalty; =взял; =взяла; =забрал; =забрала; =собрал; =собрала; took; "
         + "счет; порядок; номер; order",
     ),
+    DirectAnswer(  # a result asked of both its parts, one said in tricks («70 штрафа, в отыгрыше 20 взяток»)
+        "king-final-score",
+        (S.SCORING,),
+        (PENALTY_WORDS, POSITIVE_WORDS, "взятка; trick; очко; point"),
+        _final_score,
+    ),
     DirectAnswer(  # a trick of a trump deal: its points, not a penalty
         "king-positive-trick",
         (S.SCORING,),
@@ -316,7 +372,8 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         _zero_sum,
         # not one deal's sum («сумма в круге мальчиков»)
         avoid="карта; card; взятка; trick; брать; взять; круг; раздача; сдача; deal; round; "
-        + "; ".join(words for _, words in PENALTY_ITEMS),
+        + "; ".join(words for _, words in PENALTY_ITEMS)
+        + "; ералаш; eralash",
     ),
     DirectAnswer(  # must one trump, overtrump: the bot's reading
         "king-overtrump",
@@ -410,7 +467,7 @@ KING_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         (S.SCORING,),
         (
             "; ".join(words for _, words in DEAL_ITEMS),
-            "сколько; скока; всего; максимум; очко; total; how many; points",
+            "сколько; скока; всего; максимум; очко; сумма; вместе; total; how many; points; sum",
         ),
         _deal_points,
         avoid="взятка; валет; дама; =кинга; черва; trick; сдавать; =раздач; =кругов",

@@ -7,7 +7,7 @@ from typing import Final
 
 from bot.games.konchinka.sections import KonchinkaSection as S
 from bot.views.rules_answers import AnswerContext, Args, DirectAnswer, no_facts, turn_time
-from bot.views.rules_search import Question
+from bot.views.rules_search import Question, Word
 from bot.views.rules_words import (
     FIRST_DEALER_WORDS,
     HOW_MANY,
@@ -20,6 +20,7 @@ from engine.cards import FULL_DECK, Card, Suit
 from engine.konchinka.rules import (
     CARDS_POINTS,
     CLUBS_POINTS,
+    FINISH_WITHIN,
     HAND_SIZE,
     KONCHINKI,
     MAX_CLASSIC_PIP,
@@ -122,13 +123,18 @@ def _settlement(question: Question, ctx: AnswerContext) -> Args | None:
     if any(question.has(w) for w in OTHER_SETTLEMENT.get(settlement, ())):  # asked about the other way: both
         settlement = "any"
     stake = ctx.option("stake", 1)
-    # the example: the loser's score the question says («у меня 7, сколько отдаю»), else one 5 short
-    example = next((n for n in question.counts if 0 <= n < target), max(0, target - 5))
+    # the example: the losers' scores the question says («у Оли 12, у меня 7»: each), else one 5 short
+    losers = list(dict.fromkeys(n for n in question.counts if 0 <= n < target)) or [max(0, target - 5)]
+    example, *others = losers
+    second = others[0] if others else example
     return {
         "settlement": settlement,
         "target": target,
         "example": example,
         "owes": target - example,
+        "second": "yes" if others else "no",
+        "example2": second,
+        "owes2": target - second,
         "stake": stake if isinstance(stake, int) else 1,
     }
 
@@ -169,7 +175,75 @@ def _running_total(question: Question, ctx: AnswerContext) -> Args | None:
 
 def _finish_when(question: Question, ctx: AnswerContext) -> Args | None:
     allowed = ctx.option("early_finish", True)
-    return {"allowed": "no" if allowed is False else "yes", "target": _target(ctx)}
+    return {"allowed": "no" if allowed is False else "yes", "target": _target(ctx), "within": FINISH_WITHIN}
+
+
+MOST_WORDS: Final = ("больше", "большинство", "most", "more")
+CARD_WORDS: Final = ("карта", "cards", "card")
+CLUB_WORDS: Final = ("трефа", "треф", "трефы", "крести", "крест", "clubs")
+KONCHINKA_COUNTS: Final = {
+    "обе": 2, "оба": 2, "две": 2, "два": 2, "2": 2, "both": 2, "two": 2,
+    "одна": 1, "один": 1, "1": 1, "one": 1,
+    "ни": 0, "нет": 0, "no": 0,
+}  # fmt: skip
+"""The word before «кончинки» that says how many a player holds («обе», «ни одной»)."""
+KONCHINKA_NAMES: Final = (
+    "двойка треф; 2♣; two of clubs",
+    "десятка бубен; десятка бубей; 10♦; ten of diamonds",
+)
+"""Each konchinka by its name."""
+CLAIM_SPAN: Final = 2
+"""How near (in words) «больше» must be to «карт» or «треф» to say the player holds the most of them."""
+
+
+def _is(word: Word, entries: tuple[str, ...]) -> bool:
+    return word.raw in entries or any(lemma in entries for lemma in word.lemmas)
+
+
+def _claims_most(question: Question, things: tuple[str, ...]) -> bool:
+    """Whether the question says someone holds the most of ``things`` («карт больше всех», «большинство треф»,
+    «больше всех карт и треф»)."""
+    words = question.words
+    most = [i for i, w in enumerate(words) if _is(w, MOST_WORDS)]
+
+    def is_claimed(i: int) -> bool:
+        if any(abs(i - j) <= CLAIM_SPAN for j in most):
+            return True
+        # joined to a claimed thing: «карт и треф»
+        joined = i >= 2 and words[i - 1].raw in ("и", "and") and _is(words[i - 2], CARD_WORDS + CLUB_WORDS)
+        return joined and is_claimed(i - 2)
+
+    return any(_is(w, things) and is_claimed(i) for i, w in enumerate(words))
+
+
+def _konchinki_held(question: Question) -> int | None:
+    """How many konchinki the question says a player holds («обе кончинки» 2, «ни одной кончинки» 0, «десятка
+    бубен» 1), None where it names none."""
+    words = question.words
+    for i, w in enumerate(words):
+        if "кончинка" in w.lemmas or w.raw.startswith("konchink"):
+            before = [
+                KONCHINKA_COUNTS[x.raw]
+                for x in words[max(0, i - CLAIM_SPAN) : i]
+                if x.raw in KONCHINKA_COUNTS
+            ]
+            if before:
+                return min(before)  # «ни одной» is none, whatever follows «ни»
+            return 1 if w.raw in ("кончинка", "кончинку", "konchinka") else len(KONCHINKI)
+    named = sum(any(question.has(name) for name in names.split("; ")) for names in KONCHINKA_NAMES)
+    return named or None
+
+
+def _deal_claims(question: Question, ctx: AnswerContext) -> Args | None:
+    """A player's points for a deal from what the question says they hold («карт больше всех и обе кончинки»):
+    the prizes for the most cards and the most clubs and a point a konchinka, from the engine's tables; only
+    for a question that says two of these or more (one alone is what that prize is worth)."""
+    cards, clubs = _claims_most(question, CARD_WORDS), _claims_most(question, CLUB_WORDS)
+    konchinki = _konchinki_held(question)
+    if cards + clubs + (konchinki is not None) < 2:
+        return None
+    points = {"cards": CARDS_POINTS * cards, "clubs": CLUBS_POINTS * clubs, "konchinki": konchinki or 0}
+    return {**points, "total": sum(points.values())}
 
 
 SEVERAL_CARDS: Final = "два; две; оба; обе; несколько; сразу; two; both; several"
@@ -263,6 +337,17 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
         ),
         _settlement,
         avoid="быть",  # «должна быть» is «must be», not «owes»
+    ),
+    DirectAnswer(  # what a player holds, summed: «карт больше всех и обе кончинки — скока мне пишем»
+        "konchinka-deal-claims",
+        (S.SCORING,),
+        (
+            "больше; большинство; most; more",
+            "кончинка; карта; трефа; треф; крести; konchinka; cards; clubs",
+            HOW_MANY + "; выходить; писать; получаться; итого; итог; очко; point; points",
+        ),
+        _deal_claims,
+        avoid="прикончить; закончить; заканчивать; finish",
     ),
     DirectAnswer(  # «за большинство треф сколько дают»: both prizes of a deal
         "konchinka-most-prizes",
@@ -358,7 +443,7 @@ KONCHINKA_ANSWERS: Final[tuple[DirectAnswer, ...]] = (
     DirectAnswer(
         "konchinka-finish-when",
         (S.EARLY_FINISH,),
-        ("когда; when; можно; мочь; can; условие", "прикончить; finish"),
+        ("когда; when; можно; мочь; can; условие; " + HOW_MANY, "прикончить; finish"),
         _finish_when,
         avoid="остальной; другой; соперник; other; others",
     ),

@@ -156,7 +156,7 @@ rules-answer-king-deal-most = The most one deal gives is { $most } { $most ->
 }, in a trump deal: all { $tricks } { $tricks ->
     [one] trick
    *[other] tricks
-} at { $trick } each.
+} at { $trick } each; a whole game's trump deals give at most { $whole }.
 rules-answer-king-final-score = The result is the trump-deal points minus the penalties: { $positives } − { $penalties } = { $result }.
 rules-answer-king-deal-forbids = { $item ->
     [king] In “no king of hearts” you must not take the king of hearts (K♥)
@@ -168,6 +168,9 @@ rules-answer-king-deal-forbids = { $item ->
 }: each costs { $points } penalty { $points ->
     [one] point
    *[other] points
+}{ $item ->
+    [king] {""}
+   *[other] , { $total } in the whole deal
 }.
 rules-answer-king-positive-trick = In the trump deals each trick brings { $trick } { $trick ->
     [one] point

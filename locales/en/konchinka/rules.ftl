@@ -266,8 +266,14 @@ rules-answer-konchinka-target = { $known ->
 }
 rules-answer-konchinka-settlement = { $settlement ->
     [stake] In this game each loser owes the winner the stake — { $stake }.
-    [points] In this game each loser owes the winner the points they lacked to { $target }: a player at { $example } owes { $owes }.
-   *[any] On points, each loser owes the winner what they lacked to { $target } (a player at { $example } owes { $owes }); with a fixed stake, the agreed stake.
+    [points] In this game each loser owes the winner the points they lacked to { $target }: a player at { $example } owes { $owes }{ $second ->
+        [yes] , one at { $example2 } owes { $owes2 }
+       *[no] {""}
+    }.
+   *[any] On points, each loser owes the winner what they lacked to { $target } (a player at { $example } owes { $owes }{ $second ->
+        [yes] , one at { $example2 } owes { $owes2 }
+       *[no] {""}
+    }); with a fixed stake, the agreed stake.
 }
 rules-answer-konchinka-no-winner = Then the next deal is played: the game goes on until somebody reaches { $target } { $target ->
     [one] point
@@ -288,6 +294,10 @@ rules-answer-konchinka-terms = No: a game goes to { $target } { $target ->
    *[other] cards
 } to everyone.
 rules-answer-konchinka-running-total = Write the new total: { $before } + { $gained } = { $total }, and cross out the old one; whoever reaches { $target } first wins.
+rules-answer-konchinka-deal-claims = That makes { $total } { $total ->
+    [one] point
+   *[other] points
+} for the deal: most cards { $cards }, most clubs { $clubs }, konchinki { $konchinki }.
 rules-answer-konchinka-most-prizes = Most cards bring { $cards } { $cards ->
     [one] point
    *[other] points
@@ -308,7 +318,10 @@ rules-answer-konchinka-opening-table = No jack and no second card of a rank goes
 rules-answer-konchinka-first = The dealer's left neighbour moves first, then play goes clockwise.
 rules-answer-konchinka-finish-when = { $allowed ->
     [no] Early finishing is switched off in this game's settings.
-   *[yes] When you need no more than two points to win and this deal's captures already secure them (a konchinka 1 point, 7 clubs 1, 27 cards 2; this bot's reading of the rule): then a “🏁 Finish it!” button appears at the start of your turn, and if the capture you are making secures them, the move “🏁 Take … and finish”.
+   *[yes] When you need no more than { $within } { $within ->
+        [one] point
+       *[other] points
+    } to win and this deal's captures already secure them (a konchinka 1 point, 7 clubs 1, 27 cards 2; this bot's reading of the rule): then a “🏁 Finish it!” button appears at the start of your turn, and if the capture you are making secures them, the move “🏁 Take … and finish”.
 }
 rules-answer-konchinka-finish-others = Nothing: only the player who finishes scores for that deal — the points already secured. Even a konchinka in another pile brings nothing.
 rules-answer-konchinka-first-dealer = The first dealer is drawn by lot; the next deal is dealt by their left neighbour, and so on round the table.

@@ -176,7 +176,10 @@ rules-answer-king-deal-most = Больше всего за раздачу — { 
     [one] взятка
     [few] взятки
    *[many] взяток
-} по { $trick }.
+} по { $trick }; за весь отыгрыш партии — не больше { $whole } { $whole ->
+    [one] очка
+   *[other] очков
+}.
 rules-answer-king-final-score = Итог — очки отыгрыша минус штрафные: { $positives } − { $penalties } = { $result }.
 rules-answer-king-deal-forbids = { $item ->
     [king] В раздаче «не брать кинга» нельзя брать кинга — это король червей (К♥)
@@ -193,6 +196,9 @@ rules-answer-king-deal-forbids = { $item ->
     [one] штрафное очко
     [few] штрафных очка
    *[many] штрафных очков
+}{ $item ->
+    [king] {""}
+   *[other] , всего в раздаче — { $total }
 }.
 rules-answer-king-positive-trick = В отыгрыше каждая взятка приносит { $trick } { $trick ->
     [one] очко
