@@ -11,10 +11,13 @@ are in both and say little. A word stands for what the search reads it as (its d
 rules use for it, a misspelling's nearest words).
 
 To that come the game's marks (words only that game has, hand-picked from the seeds' vocabulary: see
-:mod:`bot.views.rules_marks`) — a game's name, or marks as sure as it, decide the game outright — and the prior:
-in a chat playing a game, that game starts :data:`CHAT_PRIOR` ahead. The game whose evidence leads by
-:data:`DECIDED` wins; where none does, the question is left open: the reply gives each game's answer (see
-:func:`bot.views.rules_lookup.lookup`), never the other game's alone.
+:mod:`bot.views.rules_marks`) — a game's name decides the game outright, and so do marks as sure as a name where
+the chat plays no other game — and the prior: in a chat playing a game, that game starts :data:`CHAT_PRIOR` ahead.
+The game whose evidence leads by :data:`DECIDED` wins; where none does, the question is left open: the reply gives
+each game's answer (see :func:`bot.views.rules_lookup.lookup`). In a chat playing a game, a question that does not
+name the other game never gets the other game's answer alone: where its words or marks say the other game, both
+games' answers, the other's first (a mark can be a common word: «валет не берёт всё» asks of Кончинка's jack,
+not of Кинг's deals «не брать»).
 """
 
 from __future__ import annotations
@@ -103,11 +106,18 @@ class GameEvidence:
         """The game ``question`` is about; ``marks``: each game's marks in it; ``chat``: the chat's game."""
         if question.named is not None and question.named in self._counts:
             return Verdict(question.named, ((question.named, math.inf),))
+        marked = question.marked if question.marked in self._counts else None
+        if marked is not None and chat in (None, marked):
+            return Verdict(marked, ((marked, math.inf),))
         odds = self.words(question)
+        if marked is not None:  # marks of the other game than the chat's: both, theirs first
+            odds[marked] = math.inf
         for kind in odds:
             odds[kind] += MARK_WEIGHT * marks.get(kind, 0.0)
             if kind == chat:
                 odds[kind] += CHAT_PRIOR * (2 if any(w.raw in ASKS_WHETHER for w in question.words) else 1)
         ranked = tuple(sorted(odds.items(), key=lambda item: (-item[1], item[0] != chat)))
         lead = ranked[0][1] - ranked[1][1] if len(ranked) > 1 else math.inf
+        if chat is not None and ranked[0][0] != chat:
+            return Verdict(None, ranked)  # words over the chat's game, no name: both answers, theirs first
         return Verdict(ranked[0][0] if lead >= DECIDED else None, ranked)

@@ -74,8 +74,11 @@ def lookup(library: RulesLibrary, query: str, game: GameContext | None = None) -
     hits = library.index.search(question) if verdict.kind is None else []
     best = {library.book_of(h.section).kind: h.score for h in reversed(hits)}
     chat = game.kind if game is not None else None
-    # left open: the game of the best section first, the chat's game counting CHAT_PRIOR times its score
-    kinds = sorted(verdict.games, key=lambda k: -best.get(k, 0.0) * (CHAT_PRIOR if k == chat else 1.0))
+    # left open: the game of the best section first, the chat's game counting CHAT_PRIOR times its score — unless
+    # the question's words or marks said the other game over the chat's (see rules_games): that one first
+    kinds = list(verdict.games)
+    if chat is None or kinds[:1] == [chat]:
+        kinds.sort(key=lambda k: -best.get(k, 0.0) * (CHAT_PRIOR if k == chat else 1.0))
     found = [
         _lookup_in(library, question, kind, game if game is not None and game.kind == kind else None)
         for kind in kinds
@@ -120,7 +123,7 @@ def _lookup_in(library: RulesLibrary, question: Question, kind: str, game: GameC
     if not sections:
         if answer is not None:  # words no section has, but a question with a one-line answer («нас трое?»)
             sections = [answer.sections[0]]
-        elif question.named == kind:  # «кончинка» and words no section has: the game's first page
+        elif kind in (question.named, question.marked):  # «кончинка» and words no section has: its first page
             sections = [book.sections[0].id]
         else:
             return Lookup(())

@@ -90,19 +90,19 @@ class GameMarks:
         return scores
 
     def resolve(self, index: RulesIndex, question: Question) -> Question:
-        """``question`` with the game it names (by its name or by its marks) and the game it leans to."""
-        named = question.named
+        """``question`` with the game its marks say as surely as a name and the game it leans to."""
+        named, marked = question.named, None
         scores = self.scores(index, question)
         if named is None:
             naming = [k for k, s in scores.items() if s >= NAMING_MARK]
             others = [s for k, s in scores.items() if k not in naming]
             if len(naming) == 1 and all(s < LEANING_MARK for s in others):
-                named = naming[0]
+                marked = naming[0]
         lean = None
-        if named is None and scores:
+        if named is None and marked is None and scores:
             ranked = sorted(scores.items(), key=lambda item: -item[1])
             top, score = ranked[0]
             second = ranked[1][1] if len(ranked) > 1 else 0.0
             if score >= LEANING_MARK and score - second >= LEANING_MARK:
                 lean = top
-        return dataclasses.replace(question, named=named, lean=lean)
+        return dataclasses.replace(question, marked=marked, lean=lean)

@@ -170,10 +170,14 @@ class Question:
     phrases: tuple[str, ...]
     gap_phrases: tuple[str, ...]
     named: str | None
-    """The one game the query names (its kind): by its name, or by words only that game has (see ``marks``)."""
+    """The one game the query names (its kind) by its name."""
     content: tuple[frozenset[str], ...] = ()
     """Per word that carries meaning, in order: everything it may stand for (as typed, dictionary forms, the
     index terms)."""
+    marked: str | None = None
+    """The one game the query's marks say as surely as a name (words only that game has, see
+    :mod:`bot.views.rules_marks`): its game where the chat plays no other; in a chat playing the other game, the
+    first of both (a mark can be a common word there: «валет не берёт всё» is no deal «не брать»)."""
     lean: str | None = None
     """The game the query's words lean to when it names none (see :mod:`bot.views.rules_marks`)."""
     counts: tuple[int, ...] = ()
@@ -598,11 +602,13 @@ class RulesIndex:
         """The sections matching ``query``, best first; [] for none.
 
         ``game``/``variant``: the kind of the game being played in the chat and its variant. A game named in the
-        query overrides the chat's (asking about another game at a table is asking about that game).
+        query overrides the chat's (asking about another game at a table is asking about that game); one its marks
+        say is its game only where no game is given.
         """
         question = self.read(query) if isinstance(query, str) else query
-        if question.named is not None and question.named != game:
-            game, variant = question.named, None
+        sure = question.named or (question.marked if game is None else None)
+        if sure is not None and sure != game:
+            game, variant = sure, None
         term_weights = question.terms
         phrases = [(p, PHRASE_WEIGHT) for p in question.phrases if p in self._idf]
         phrases += [(p, GAP_PHRASE_WEIGHT) for p in question.gap_phrases if p in self._idf]
