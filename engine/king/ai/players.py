@@ -56,19 +56,40 @@ class Master:
     """Consistent worlds dealt, at most, for each world the search keeps once the deal's play has begun."""
     tolerance: float = 0.3
     """The odds of a candidate world per play of the others the normal player would not have made there; 0: the
-    first candidate that explains every play is kept (else the first of the fewest surprises)."""
+    first candidate that explains every play is kept (else the first of the fewest surprises). Read in Python,
+    candidate by candidate, where ``temperature`` is None (the «мастер» of 0.6.0, kept as :data:`PREVIOUS`)."""
+    temperature: float | None = None
+    """The reading of the play by :class:`engine.king.ai.kernel.Screen` (every candidate dealt and read in one call
+    of the kernel): 0 the strict reading, T > 0 the graded one — a world kept with odds proportional to how likely
+    the normal policy made stochastic at temperature T makes the others' plays
+    (:func:`engine.king.ai.worlds.play_loglik`). None: ``tolerance``'s reading, in Python."""
 
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
 """The «мастер» of the first release: rollouts by the normal policy alone."""
-KERNEL_MASTER = Master(
+PREVIOUS = Master(
     worlds=96, steps=450_000, trump_worlds=384, trump_steps=1_800_000, depth=1, candidates=32, tolerance=0.0
+)
+"""The «мастер» of 0.6.0, frozen: the strict reading of the play, its candidate worlds dealt and read one by one
+from Python (the arena's and the panel's ``baseline`` where the kernel is built: today's is measured against
+it)."""
+KERNEL_MASTER = Master(
+    worlds=96,
+    steps=450_000,
+    trump_worlds=384,
+    trump_steps=1_800_000,
+    depth=1,
+    candidates=32,
+    tolerance=0.0,
+    temperature=0.0,
 )
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
 """The «мастер» of this process: without the kernel, pure Python could not afford today's work in time, and plays
 the first release's."""
+REFERENCE = PREVIOUS if kernel.BACKEND == "c" else BASELINE
+"""The «мастер» today's is measured against in the arena and the panel (``baseline``): the one before it."""
 
 
 class KingModel:
@@ -81,6 +102,12 @@ class KingModel:
         self.knowledge = infer(view)
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
         self.surprises = kernel.Surprises(view)
+        temperature = self.master.temperature
+        self.screen = (
+            kernel.Screen(view, self.knowledge, self.master.candidates, temperature)
+            if temperature is not None and self.has_history and self.master.candidates > 1
+            else None
+        )
 
     def sample_world(self, rng: random.Random) -> Hands:
         """A world (its hidden hands) drawn from the view's consistent worlds, kept by how well it explains the
@@ -94,6 +121,8 @@ class KingModel:
         count = self.master.candidates
         if not self.has_history or count <= 1:
             return deal_world(self.view, rng, self.knowledge)
+        if self.screen is not None:
+            return self.screen(rng.getrandbits(64))
         tolerance = self.master.tolerance
         if tolerance > 0:
             pool = [deal_world(self.view, rng, self.knowledge) for _ in range(count)]
