@@ -427,17 +427,20 @@ def test_king_opponent_model_explains_normal_players_and_doubts_random_worlds() 
     assert sampled_surprises > checked // 4
 
 
-def test_king_strict_reading_keeps_worlds_that_explain_the_play() -> None:
-    """«мастер» deals up to ``candidates`` worlds for each one it keeps and keeps the first the normal policy
-    explains: its worlds surprise far less often than the ones dealt at random or read with a tolerance, and
-    place more of the hidden cards where they really are (three worlds a position of each model, so that one
-    unlucky draw does not decide)."""
-    strict = king_ai.KERNEL_MASTER
-    assert strict.tolerance == 0 and strict.candidates >= 16
+def test_king_readings_keep_worlds_that_explain_the_play() -> None:
+    """«мастер» deals up to ``candidates`` worlds for each one it keeps. The strict reading keeps the first the
+    normal policy explains: its worlds surprise far less often than the ones dealt at random or read with a
+    tolerance. Today's graded reading keeps one by its likelihood under the policy made stochastic: its worlds
+    surprise less often than the ones dealt at random, more often than the strict reading's. Both place more of
+    the hidden cards where they really are (three worlds a position of each model, so that one unlucky draw does
+    not decide)."""
+    graded = king_ai.KERNEL_MASTER
+    assert graded.temperature is not None and graded.temperature > 0 and graded.candidates >= 16
+    strict = dataclasses.replace(graded, temperature=0.0)
     lenient = king_ai.BASELINE
     rng = random.Random(4)
-    surprised = {"strict": 0, "lenient": 0, "dealt": 0}
-    placed = {"strict": 0, "dealt": 0}
+    surprised = {"strict": 0, "graded": 0, "lenient": 0, "dealt": 0}
+    placed = {"strict": 0, "graded": 0, "dealt": 0}
     hidden = checked = 0
     for state in positions("king", {}, seed=29, every=3):
         view = state.view(state.current_player)
@@ -445,6 +448,7 @@ def test_king_strict_reading_keeps_worlds_that_explain_the_play() -> None:
             continue
         models = {
             "strict": king_ai.KingModel(view, strict),
+            "graded": king_ai.KingModel(view, graded),
             "lenient": king_ai.KingModel(view, lenient),
             "dealt": king_ai.KingModel(view, dataclasses.replace(strict, candidates=1)),
         }
@@ -458,4 +462,6 @@ def test_king_strict_reading_keeps_worlds_that_explain_the_play() -> None:
         checked += 1
     assert checked > 40
     assert surprised["strict"] * 2 < surprised["lenient"] < surprised["dealt"]
+    assert surprised["strict"] < surprised["graded"] < surprised["dealt"]
     assert placed["strict"] > placed["dealt"] + hidden // 10
+    assert placed["graded"] > placed["dealt"] + hidden // 20

@@ -81,7 +81,7 @@ KERNEL_MASTER = Master(
     depth=1,
     candidates=32,
     tolerance=0.0,
-    temperature=0.0,
+    temperature=1.0,
 )
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
 README, «Bot players»)."""

@@ -245,18 +245,15 @@ static PyObject *py_deal(PyObject *self, PyObject *args) {
 
 enum { SCREEN_MAX_CANDIDATES = 1024 };
 
-/* One candidate world at the deal's start: the known cards, the dealt ones and the fixed ones; 0 (an exception
- * set) when the hands are not the deal's eight cards each or a card is in two of them. */
+/* One candidate world at the deal's start: the known cards, the dealt ones and the fixed ones; 0 when the hands
+ * are not the deal's eight cards each or a card is in two of them (no exception set: called without the GIL). */
 static int screen_world(const KingState *start, const DealTable *t, const int *seats, const Mask *fixed,
                         const Mask *dealt, KingState *world) {
     *world = *start;
     Mask seen = 0;
     for (int i = 0; i < t->seats; i++) world->hand[seats[i]] |= dealt[i] | fixed[seats[i]];
     for (int p = 0; p < KING_PLAYERS; p++) {
-        if (POPCOUNT(world->hand[p]) != KING_TRICKS || (world->hand[p] & seen)) {
-            PyErr_SetString(PyExc_ValueError, "king screen: the dealt world is not four hands of eight cards");
-            return 0;
-        }
+        if (POPCOUNT(world->hand[p]) != KING_TRICKS || (world->hand[p] & seen)) return 0;
         seen |= world->hand[p];
     }
     return 1;
@@ -308,7 +305,9 @@ static PyObject *py_king_screen(PyObject *self, PyObject *args) {
         return PyErr_NoMemory();
     }
     uint64_t state = seed;
-    int kept = -1, dealt_count = 0, fits = 1;
+    int kept = -1, dealt_count = 0, fits = 1, whole = 1;
+    /* on C memory only, without the GIL (the table lives as long as the capsule this call holds) */
+    Py_BEGIN_ALLOW_THREADS
     for (int k = 0; k < candidates; k++) {
         uint64_t world_seed = deal_splitmix64(&state);
         if (!deal_draw(t, world_seed, dealt[k])) {
@@ -318,9 +317,8 @@ static PyObject *py_king_screen(PyObject *self, PyObject *args) {
         dealt_count = k + 1;
         KingState world;
         if (!screen_world(&start, t, seats, fixed, dealt[k], &world)) {
-            PyMem_Free(dealt);
-            PyMem_Free(score);
-            return NULL;
+            whole = 0;
+            break;
         }
         if (strict) {
             int found = king_surprises(&world, me, plays, (int)n_plays);
@@ -331,7 +329,7 @@ static PyObject *py_king_screen(PyObject *self, PyObject *args) {
             score[k] = king_play_loglik(&world, me, plays, (int)n_plays, beta, lognorm);
         }
     }
-    if (fits && !strict) {
+    if (whole && fits && !strict) {
         double top = -INFINITY, total = 0.0;
         for (int k = 0; k < dealt_count; k++)
             if (score[k] > top) top = score[k];
@@ -348,8 +346,12 @@ static PyObject *py_king_screen(PyObject *self, PyObject *args) {
             }
         }
     }
+    Py_END_ALLOW_THREADS
     PyObject *out;
-    if (!fits) {
+    if (!whole) {
+        PyErr_SetString(PyExc_ValueError, "king screen: the dealt world is not four hands of eight cards");
+        out = NULL;
+    } else if (!fits) {
         out = Py_None;
         Py_INCREF(out);
     } else {
