@@ -180,3 +180,31 @@ def _log_choices(view: KingView, hands: Hands) -> float:
             total += math.log(n)
         replay.apply(PLAYS[c])
     return total
+
+
+def test_the_kernels_reading_refuses_what_is_not_a_reading() -> None:
+    """Bad inputs raise before any world is dealt: a negative temperature, no candidates or too many, seats that
+    are not the table's, and a world whose hands are not four of eight cards (the viewer's own seat dealt to)."""
+    kernel_module = require_kernels()[0]
+    view = next(views_with_play(1, 12, 0.5))
+    screen_ = king_kernel.Screen(view, infer(view), 8, 1.0)
+    args = [
+        screen_.capsule,
+        1,
+        tuple(screen_.seats),
+        screen_.fixed,
+        screen_.start,
+        view.player,
+        screen_.plays,
+    ]
+    assert kernel_module.king_screen(*args, 8, 1.0) is not None
+    for candidates, temperature in ((8, -1.0), (0, 1.0), (100_000, 1.0), (8, math.nan)):
+        with pytest.raises(ValueError):
+            kernel_module.king_screen(*args, candidates, temperature)
+    wrong = list(args)
+    wrong[2] = tuple(screen_.seats[:-1])
+    with pytest.raises(ValueError):
+        kernel_module.king_screen(*wrong, 8, 1.0)
+    wrong[2] = (view.player, *screen_.seats[1:])
+    with pytest.raises(ValueError):
+        kernel_module.king_screen(*wrong, 8, 1.0)

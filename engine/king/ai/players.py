@@ -3,14 +3,16 @@
 - The normal («любитель») and easy («новичок») players are the rule-based policy of :mod:`engine.king.ai.policy`.
 - The hard player runs determinized Monte Carlo search (:mod:`engine.ai.search`) over worlds dealt by
   :mod:`engine.king.ai.worlds` (every hidden card placed consistently with what it has seen). Of the worlds so
-  dealt it keeps the ones that explain the others' plays: the first in which the normal policy makes every play
-  they made (its :class:`Master` says how many it deals at most), or, in the earlier setting, one of four kept
-  with odds that fall with each play the normal player would not have made there. Then it
+  dealt it keeps the ones that explain the others' plays: one of 32 kept with odds proportional to how likely the
+  normal policy, made stochastic at a temperature, makes their plays there (the graded reading, dealt and read in
+  the kernel: :class:`engine.king.ai.kernel.Screen`); in the settings kept for the arena, the first in which the
+  normal policy makes every play they made (the strict reading of 0.6.0, :data:`PREVIOUS`), or one of four kept
+  with odds that fall with each play the normal player would not have made there (:data:`BASELINE`). Then it
   plays each candidate followed by a rollout to the end of the deal (:mod:`engine.ai.rollouts`), scoring its
   own deal result. The trump choice is searched the same way over the five unseen cards of its hand. How many
   worlds, and whether its own later moves are searched too inside a rollout, is its :class:`Master` setting:
-  :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the arena, and played where the
-  compiled kernel is missing).
+  :data:`MASTER` for «мастер», :data:`REFERENCE` for the one it is measured against (the arena's and the panel's
+  ``baseline``), :data:`BASELINE` for the first release's (played where the compiled kernel is missing).
 """
 
 from __future__ import annotations
@@ -113,7 +115,9 @@ class KingModel:
         """A world (its hidden hands) drawn from the view's consistent worlds, kept by how well it explains the
         others' plays so far.
 
-        Up to the master's ``candidates`` consistent worlds are dealt. With a ``tolerance``, one of them is kept
+        Up to the master's ``candidates`` consistent worlds are dealt. With a ``temperature``, the kernel deals
+        and reads them (:class:`engine.king.ai.kernel.Screen`: at 0 the strict reading below, above 0 one kept
+        with odds proportional to its likelihood). Else, in Python: with a ``tolerance``, one of them is kept
         with probability proportional to ``tolerance ** surprises`` (sampling-importance-resampling); with
         none, the first in which the normal policy makes every play the others made is kept, else the first of
         the fewest surprises. Either way the search spends its playouts on the worlds that explain the play.
