@@ -430,13 +430,13 @@ def test_king_opponent_model_explains_normal_players_and_doubts_random_worlds() 
 def test_king_readings_keep_worlds_that_explain_the_play() -> None:
     """«мастер» deals up to ``candidates`` worlds for each one it keeps. The strict reading keeps the first the
     normal policy explains: its worlds surprise far less often than the ones dealt at random or read with a
-    tolerance. Today's graded reading keeps one by its likelihood under the policy made stochastic: its worlds
+    tolerance. The graded reading keeps one by its likelihood under the policy made stochastic: its worlds
     surprise less often than the ones dealt at random, more often than the strict reading's. Both place more of
     the hidden cards where they really are (three worlds a position of each model, so that one unlucky draw does
     not decide)."""
-    graded = king_ai.KERNEL_MASTER
-    assert graded.temperature is not None and graded.temperature > 0 and graded.candidates >= 16
-    strict = dataclasses.replace(graded, temperature=0.0)
+    strict = king_ai.KERNEL_MASTER
+    assert strict.temperature == 0 and strict.candidates >= 16
+    graded = dataclasses.replace(strict, temperature=king_ai.GRADED_TEMPERATURE)
     lenient = king_ai.BASELINE
     rng = random.Random(4)
     surprised = {"strict": 0, "graded": 0, "lenient": 0, "dealt": 0}

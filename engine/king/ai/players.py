@@ -3,11 +3,12 @@
 - The normal («любитель») and easy («новичок») players are the rule-based policy of :mod:`engine.king.ai.policy`.
 - The hard player runs determinized Monte Carlo search (:mod:`engine.ai.search`) over worlds dealt by
   :mod:`engine.king.ai.worlds` (every hidden card placed consistently with what it has seen). Of the worlds so
-  dealt it keeps the ones that explain the others' plays: one of 32 kept with odds proportional to how likely the
-  normal policy, made stochastic at a temperature, makes their plays there (the graded reading, dealt and read in
-  the kernel: :class:`engine.king.ai.kernel.Screen`); in the settings kept for the arena, the first in which the
-  normal policy makes every play they made (the strict reading of 0.6.0, :data:`PREVIOUS`), or one of four kept
-  with odds that fall with each play the normal player would not have made there (:data:`BASELINE`). Then it
+  dealt it keeps the ones that explain the others' plays: of up to 32, the first in which the normal policy makes
+  every play they made (the strict reading), dealt and read in the kernel (:class:`engine.king.ai.kernel.Screen`,
+  which also reads them graded: one kept with odds proportional to how likely the normal policy, made stochastic at
+  a temperature, makes their plays there); in the settings kept for the arena, the same strict reading read from
+  Python (the previous «мастер», :data:`PREVIOUS`), or one of four kept with odds that fall with each play the normal player
+  would not have made there (:data:`BASELINE`). Then it
   plays each candidate followed by a rollout to the end of the deal (:mod:`engine.ai.rollouts`), scoring its
   own deal result. The trump choice is searched the same way over the five unseen cards of its hand. How many
   worlds, and whether its own later moves are searched too inside a rollout, is its :class:`Master` setting:
@@ -59,7 +60,7 @@ class Master:
     tolerance: float = 0.3
     """The odds of a candidate world per play of the others the normal player would not have made there; 0: the
     first candidate that explains every play is kept (else the first of the fewest surprises). Read in Python,
-    candidate by candidate, where ``temperature`` is None (the «мастер» of 0.6.0, kept as :data:`PREVIOUS`)."""
+    candidate by candidate, where ``temperature`` is None (the previous «мастер», kept as :data:`PREVIOUS`)."""
     temperature: float | None = None
     """The reading of the play by :class:`engine.king.ai.kernel.Screen` (every candidate dealt and read in one call
     of the kernel): 0 the strict reading, T > 0 the graded one — a world kept with odds proportional to how likely
@@ -72,7 +73,7 @@ BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, 
 PREVIOUS = Master(
     worlds=96, steps=450_000, trump_worlds=384, trump_steps=1_800_000, depth=1, candidates=32, tolerance=0.0
 )
-"""The «мастер» of 0.6.0, frozen: the strict reading of the play, its candidate worlds dealt and read one by one
+"""The previous «мастер» (as of commit 68da0fb), frozen: the strict reading of the play, its candidate worlds dealt and read one by one
 from Python (the arena's and the panel's ``baseline`` where the kernel is built: today's is measured against
 it)."""
 KERNEL_MASTER = Master(
@@ -83,10 +84,15 @@ KERNEL_MASTER = Master(
     depth=1,
     candidates=32,
     tolerance=0.0,
-    temperature=1.0,
+    temperature=0.0,
 )
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
-README, «Bot players»)."""
+README, «Bot players»): the previous one's strict reading, its candidate worlds dealt and read in the kernel. The graded
+reading (a temperature above 0) measured no better on the panel: at T = 1, the best of 0.3, 1, 3 and 10 on 24
+games a table, it lost 2.96 a game [−5.06, −0.86] against three «любитель» over 100 games a table on other deals,
+and rated +149 [+121, +183] beside the previous one's +148 [+119, +185]."""
+GRADED_TEMPERATURE = 1.0
+"""The graded reading's temperature fitted on the panel (kept for the arena's measurements, not played)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
 """The «мастер» of this process: without the kernel, pure Python could not afford today's work in time, and plays
 the first release's."""
