@@ -151,6 +151,11 @@ class CompiledDealTable:
         hands: Sequence[int] | None = self._kernel.deal(self._table, seed & MASK64)
         return hands
 
+    @property
+    def capsule(self) -> object:
+        """The kernel's own table, for its functions that deal many worlds in one call."""
+        return self._table
+
 
 def deal_table(
     cards: int,

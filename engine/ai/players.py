@@ -19,8 +19,8 @@ from engine.core import games
 
 
 class BotPlayers(Protocol):
-    """One game's bot players (the three levels, the first release's «мастер» for the arena, the hint's reason
-    and what the review searches)."""
+    """One game's bot players (the three levels, the reference «мастер» for the arena, the hint's reason and what
+    the review searches)."""
 
     @property
     def view_type(self) -> type:
@@ -59,7 +59,8 @@ class BotPlayers(Protocol):
         iterations: int | None,
         steps: int | None,
     ) -> object:
-        """The action of the first release's «мастер» (kept for the arena's ``--versus-baseline``)."""
+        """The action of the reference «мастер» (the arena's and the panel's ``baseline``): the one today's is
+        measured against, each game's own choice (a frozen copy of an earlier release's «мастер»)."""
         ...
 
     def describe(self, view: Any, action: Any) -> str:
@@ -141,8 +142,9 @@ def choose_baseline_action(
     iterations: int | None = None,
     steps: int | None = None,
 ) -> object:
-    """The action of the first release's «мастер» (kept for the arena: ``python -m engine.arena
-    --versus-baseline`` measures today's «мастер» against it on the same parties)."""
+    """The action of the reference «мастер» (:meth:`BotPlayers.choose_baseline`; ``python -m engine.arena
+    --versus-baseline`` and ``python -m engine.panel --subjects hard,baseline`` measure today's «мастер» against
+    it on the same parties)."""
     return players_for(view).choose_baseline(
         view, rng, budget_ms=budget_ms, iterations=iterations, steps=steps
     )

@@ -51,7 +51,7 @@ class KingPlayers:
         iterations: int | None,
         steps: int | None,
     ) -> KingAction:
-        return players.hard_action(view, rng, budget_ms, iterations, steps, master=players.BASELINE)
+        return players.hard_action(view, rng, budget_ms, iterations, steps, master=players.REFERENCE)
 
     def describe(self, view: KingView, action: KingAction) -> str:
         return players.describe(view, action)

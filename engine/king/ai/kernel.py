@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from engine.ai.deal import CompiledDealTable
 from engine.ai.kernel import backend_of, load
 from engine.cards import PIQUET_DECK, Card
 from engine.core import Player
 from engine.king.actions import KingAction, Play
 from engine.king.ai import rollouts
-from engine.king.ai.worlds import surprises_in
+from engine.king.ai.worlds import Hands, Knowledge, cards_of, hidden_problem, screen, surprises_in
 from engine.king.rules import CARD_PENALTY, Contract, Phase
 from engine.king.state import KingState, KingView
 
@@ -190,3 +191,43 @@ class Surprises:
         masks = tuple(self.start[p] | _mask(hands[p]) if p in hands else self.start[p] for p in range(4))
         count: int = _C.king_surprises(masks + self.tail, self.view.player, self.plays)
         return count
+
+
+class Screen:
+    """The reading of the play for many worlds of one view (:func:`engine.king.ai.worlds.screen`): of
+    ``candidates`` worlds dealt, the one kept at ``temperature`` (0: the strict reading), in the kernel where it is
+    built (one call deals and reads every candidate), else in Python (the same world from the same seed)."""
+
+    def __init__(
+        self, view: KingView, knowledge: Knowledge, candidates: int, temperature: float, *, pure: bool = False
+    ) -> None:
+        self.view = view
+        self.knowledge = knowledge
+        self.candidates = candidates
+        self.temperature = temperature
+        self.pure = pure or _C is None
+        table, self.seats = hidden_problem(view, knowledge, pure=self.pure)
+        self.capsule = table.capsule if isinstance(table, CompiledDealTable) else None
+        shared = Surprises(view)
+        self.start = tuple(shared.start) + shared.tail
+        self.plays = shared.plays
+        self.fixed = tuple(_mask(knowledge.fixed.get(p, ())) for p in range(4))
+
+    def __call__(self, seed: int) -> Hands:
+        if self.pure or self.capsule is None or _C is None:
+            return screen(self.view, self.knowledge, seed, self.candidates, self.temperature, pure=self.pure)
+        masks = _C.king_screen(
+            self.capsule,
+            seed,
+            tuple(self.seats),
+            self.fixed,
+            self.start,
+            self.view.player,
+            self.plays,
+            self.candidates,
+            self.temperature,
+        )
+        if masks is None:
+            raise ValueError("cannot deal the hidden cards into hands of these sizes")
+        fixed = self.knowledge.fixed
+        return {p: list(fixed.get(p, ())) + cards_of(m) for p, m in zip(self.seats, masks, strict=True)}

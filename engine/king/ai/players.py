@@ -3,14 +3,17 @@
 - The normal («любитель») and easy («новичок») players are the rule-based policy of :mod:`engine.king.ai.policy`.
 - The hard player runs determinized Monte Carlo search (:mod:`engine.ai.search`) over worlds dealt by
   :mod:`engine.king.ai.worlds` (every hidden card placed consistently with what it has seen). Of the worlds so
-  dealt it keeps the ones that explain the others' plays: the first in which the normal policy makes every play
-  they made (its :class:`Master` says how many it deals at most), or, in the earlier setting, one of four kept
-  with odds that fall with each play the normal player would not have made there. Then it
+  dealt it keeps the ones that explain the others' plays: of up to 32, the first in which the normal policy makes
+  every play they made (the strict reading), dealt and read in the kernel (:class:`engine.king.ai.kernel.Screen`,
+  which also reads them graded: one kept with odds proportional to how likely the normal policy, made stochastic at
+  a temperature, makes their plays there); in the settings kept for the arena, the same strict reading read from
+  Python (the previous «мастер», :data:`PREVIOUS`), or one of four kept with odds that fall with each play the normal player
+  would not have made there (:data:`BASELINE`). Then it
   plays each candidate followed by a rollout to the end of the deal (:mod:`engine.ai.rollouts`), scoring its
   own deal result. The trump choice is searched the same way over the five unseen cards of its hand. How many
   worlds, and whether its own later moves are searched too inside a rollout, is its :class:`Master` setting:
-  :data:`MASTER` for «мастер», :data:`BASELINE` for the earlier one (kept for the arena, and played where the
-  compiled kernel is missing).
+  :data:`MASTER` for «мастер», :data:`REFERENCE` for the one it is measured against (the arena's and the panel's
+  ``baseline``), :data:`BASELINE` for the first release's (played where the compiled kernel is missing).
 """
 
 from __future__ import annotations
@@ -56,19 +59,45 @@ class Master:
     """Consistent worlds dealt, at most, for each world the search keeps once the deal's play has begun."""
     tolerance: float = 0.3
     """The odds of a candidate world per play of the others the normal player would not have made there; 0: the
-    first candidate that explains every play is kept (else the first of the fewest surprises)."""
+    first candidate that explains every play is kept (else the first of the fewest surprises). Read in Python,
+    candidate by candidate, where ``temperature`` is None (the previous «мастер», kept as :data:`PREVIOUS`)."""
+    temperature: float | None = None
+    """The reading of the play by :class:`engine.king.ai.kernel.Screen` (every candidate dealt and read in one call
+    of the kernel): 0 the strict reading, T > 0 the graded one — a world kept with odds proportional to how likely
+    the normal policy made stochastic at temperature T makes the others' plays
+    (:func:`engine.king.ai.worlds.play_loglik`). None: ``tolerance``'s reading, in Python."""
 
 
 BASELINE = Master(worlds=64, steps=12_000, trump_worlds=40, trump_steps=12_000, depth=0)
 """The «мастер» of the first release: rollouts by the normal policy alone."""
-KERNEL_MASTER = Master(
+PREVIOUS = Master(
     worlds=96, steps=450_000, trump_worlds=384, trump_steps=1_800_000, depth=1, candidates=32, tolerance=0.0
 )
+"""The previous «мастер» (as of commit 68da0fb), frozen: the strict reading of the play, its candidate worlds dealt and read one by one
+from Python (the arena's and the panel's ``baseline`` where the kernel is built: today's is measured against
+it)."""
+KERNEL_MASTER = Master(
+    worlds=96,
+    steps=450_000,
+    trump_worlds=384,
+    trump_steps=1_800_000,
+    depth=1,
+    candidates=32,
+    tolerance=0.0,
+    temperature=0.0,
+)
 """Today's «мастер», where the compiled kernel plays its rollouts (its figures and the argument for them:
-README, «Bot players»)."""
+README, «Bot players»): the previous one's strict reading, its candidate worlds dealt and read in the kernel. The graded
+reading (a temperature above 0) measured no better on the panel: at T = 1, the best of 0.3, 1, 3 and 10 on 24
+games a table, it lost 2.96 a game [−5.06, −0.86] against three «любитель» over 100 games a table on other deals,
+and rated +149 [+121, +183] beside the previous one's +148 [+119, +185]."""
+GRADED_TEMPERATURE = 1.0
+"""The graded reading's temperature fitted on the panel (kept for the arena's measurements, not played)."""
 MASTER = KERNEL_MASTER if kernel.BACKEND == "c" else BASELINE
 """The «мастер» of this process: without the kernel, pure Python could not afford today's work in time, and plays
 the first release's."""
+REFERENCE = PREVIOUS if kernel.BACKEND == "c" else BASELINE
+"""The «мастер» today's is measured against in the arena and the panel (``baseline``): the one before it."""
 
 
 class KingModel:
@@ -81,12 +110,20 @@ class KingModel:
         self.knowledge = infer(view)
         self.has_history = bool(view.tricks_this_deal or view.trick) and view.phase is Phase.PLAY
         self.surprises = kernel.Surprises(view)
+        temperature = self.master.temperature
+        self.screen = (
+            kernel.Screen(view, self.knowledge, self.master.candidates, temperature)
+            if temperature is not None and self.has_history and self.master.candidates > 1
+            else None
+        )
 
     def sample_world(self, rng: random.Random) -> Hands:
         """A world (its hidden hands) drawn from the view's consistent worlds, kept by how well it explains the
         others' plays so far.
 
-        Up to the master's ``candidates`` consistent worlds are dealt. With a ``tolerance``, one of them is kept
+        Up to the master's ``candidates`` consistent worlds are dealt. With a ``temperature``, the kernel deals
+        and reads them (:class:`engine.king.ai.kernel.Screen`: at 0 the strict reading below, above 0 one kept
+        with odds proportional to its likelihood). Else, in Python: with a ``tolerance``, one of them is kept
         with probability proportional to ``tolerance ** surprises`` (sampling-importance-resampling); with
         none, the first in which the normal policy makes every play the others made is kept, else the first of
         the fewest surprises. Either way the search spends its playouts on the worlds that explain the play.
@@ -94,6 +131,8 @@ class KingModel:
         count = self.master.candidates
         if not self.has_history or count <= 1:
             return deal_world(self.view, rng, self.knowledge)
+        if self.screen is not None:
+            return self.screen(rng.getrandbits(64))
         tolerance = self.master.tolerance
         if tolerance > 0:
             pool = [deal_world(self.view, rng, self.knowledge) for _ in range(count)]

@@ -11,17 +11,18 @@ deal played its lowest card of the suit, and a last player who let the trick go 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeAlias
 
-from engine.ai.deal import Dealer, deal_table
+from engine.ai.deal import MASK64, Dealer, deal_table, splitmix64
 from engine.ai.kernel import load
 from engine.cards import FULL_DECK, PIQUET_DECK, Card, Suit
-from engine.core import Player
-from engine.king.actions import PLAYS
-from engine.king.ai.policy import played_cards, policy_action
+from engine.core import IllegalActionError, Player
+from engine.king.actions import PLAYS, Play
+from engine.king.ai.policy import Table, pick_card, played_cards, policy_action
 from engine.king.rules import (
     ACE_OF_HEARTS,
     CARD_PENALTY,
@@ -38,6 +39,7 @@ from engine.king.state import KingState, KingView
 
 _C: Final = load("engine.king.ai._kernel")
 """The compiled kernel, which counts and draws the deals (None: pure Python; :mod:`engine.king.ai.kernel`)."""
+_UNIT: Final = 1.0 / (1 << 53)
 UNLIKELY_ODDS = 0.1
 """How much less often the sampler gives a player a card their play so far suggests they do not hold."""
 
@@ -161,10 +163,10 @@ def deal_hidden(
     dealt = table.deal(rng.getrandbits(64))
     if dealt is None:
         raise ValueError("cannot deal the hidden cards into hands of these sizes")
-    return {p: fixed[p] + _cards_of(mask) for p, mask in zip(sizes, dealt, strict=True)}
+    return {p: fixed[p] + cards_of(mask) for p, mask in zip(sizes, dealt, strict=True)}
 
 
-def _cards_of(mask: int) -> list[Card]:
+def cards_of(mask: int) -> list[Card]:
     """The cards of a mask, in index order."""
     cards = []
     while mask:
@@ -203,6 +205,18 @@ def _table(cards: Sequence[Card], sizes: Mapping[Player, int], k: Knowledge, pur
             break
     k.tables[key] = found  # none fits even so: deal_hidden refuses to deal
     return found
+
+
+def hidden_problem(
+    view: KingView, knowledge: Knowledge, *, pure: bool = False
+) -> tuple[Dealer, list[Player]]:
+    """The counted deals of the others' hidden cards in the play phase (:func:`deal_hidden`'s table) and the seats
+    they are dealt to, in the table's order."""
+    me = view.player
+    gone = set(view.hand) | set(played_cards(view))
+    unseen = [c for c in PIQUET_DECK if c not in gone]
+    sizes = {p: view.hand_sizes[p] for p in range(NUM_PLAYERS) if p != me}
+    return _table(unseen, sizes, knowledge, pure), list(sizes)
 
 
 def deal_world(
@@ -279,3 +293,133 @@ def surprises_in(view: KingView, hands: Mapping[Player, Sequence[Card]]) -> int:
             count += 1
         replay.apply(action)
     return count
+
+
+# ------------------------------------------------------------------------------ reading the play of the deal
+
+
+def _deal_plays(view: KingView) -> list[PlayedCard]:
+    plays = [pc for t in view.tricks_this_deal for pc in t.plays]
+    plays.extend(view.trick)
+    return plays
+
+
+def play_rank(state: KingState, card: Card) -> int:
+    """Where the legal ``card`` comes in the normal player's order of preference at ``state`` (its turn in the play
+    phase): 0 for the card the policy plays, each next place the policy's choice with the cards already placed
+    taken from its hand (a choice it could not play there ends the order: the cards left share its place)."""
+    me = state.current_player
+    hands = state.hands
+    hand = list(hands[me])
+    legal = [a.card for a in state.legal_actions() if isinstance(a, Play)]
+    outstanding = [c for p in range(NUM_PLAYERS) if p != me for c in hands[p]]
+    rank = 0
+    while len(legal) > 1:
+        table = Table(hand, legal, state.trick, state.contract, state.trump, outstanding, state.tricks_done)
+        pick = pick_card(table)
+        if pick is card or pick not in legal:
+            return rank
+        legal = [c for c in legal if c is not pick]
+        hand = [c for c in hand if c is not pick]
+        rank += 1
+    return rank
+
+
+def log_norms(temperature: float) -> list[float]:
+    """``log(sum(exp(-k / temperature), k < n))`` for n = 0..8 (0 for n = 0): the softmax's normalisers."""
+    beta = 1.0 / temperature
+    out = [0.0]
+    for n in range(1, 9):
+        total = 0.0
+        for k in range(n):
+            total += math.exp(-k * beta)
+        out.append(math.log(total))
+    return out
+
+
+def play_loglik(view: KingView, hands: Mapping[Player, Sequence[Card]], temperature: float) -> float:
+    """The log-likelihood of this deal's plays by the other players in the world of ``view`` with the hidden hands
+    ``hands``, under the normal policy made stochastic: a player with n legal cards plays the one in place r of
+    its order of preference (:func:`play_rank`) with odds ``exp(-r / T) / sum(exp(-k / T), k < n)``.
+
+    At a low temperature a world where the policy makes every play outweighs any other by at least ``exp(1 / T)``
+    a surprise (the strict reading); at a high one every world counts alike (the lenient reading). ``-inf`` where
+    a play is not legal in the world."""
+    replay = deal_start(view, hands)
+    if replay is None:
+        return 0.0
+    beta = 1.0 / temperature
+    norms = log_norms(temperature)
+    loglik = 0.0
+    me = view.player
+    for p, c in _deal_plays(view):
+        legal = replay.legal_actions()
+        action = PLAYS[c]
+        if action not in legal:
+            return -math.inf
+        if p != me and len(legal) > 1:
+            loglik += -play_rank(replay, c) * beta - norms[len(legal)]
+        replay.apply(action)
+    return loglik
+
+
+def _strict_score(view: KingView, hands: Hands) -> float:
+    try:
+        return float(surprises_in(view, hands))
+    except IllegalActionError:
+        return math.inf
+
+
+def screen(
+    view: KingView,
+    knowledge: Knowledge,
+    seed: int,
+    candidates: int,
+    temperature: float,
+    *,
+    pure: bool = False,
+) -> Hands:
+    """One world of the play phase read against the deal's play (the compiled kernel's ``king_screen`` is its
+    twin: the same world from the same seed): ``candidates`` worlds are dealt (:func:`deal_hidden`), the k-th from
+    the k-th SplitMix64 value of ``seed``.
+
+    Temperature 0 (the strict reading) keeps the first in which the normal policy makes every play of the
+    others, else the first of the fewest surprises; a temperature T > 0 (the graded reading) keeps one with odds
+    proportional to its likelihood (:func:`play_loglik`), drawn with the next value of ``seed``.
+    """
+    table, seats = hidden_problem(view, knowledge, pure=pure)
+    state = seed & MASK64
+    dealt: list[Hands] = []
+    scores: list[float] = []
+    for _ in range(candidates):
+        state, world_seed = splitmix64(state)
+        masks = table.deal(world_seed)
+        if masks is None:
+            raise ValueError("cannot deal the hidden cards into hands of these sizes")
+        hands = {p: list(knowledge.fixed.get(p, ())) + cards_of(m) for p, m in zip(seats, masks, strict=True)}
+        dealt.append(hands)
+        if temperature == 0.0:
+            scores.append(_strict_score(view, hands))
+            if scores[-1] == 0.0:
+                break
+        else:
+            scores.append(play_loglik(view, hands, temperature))
+    if temperature == 0.0:
+        return dealt[scores.index(min(scores))]
+    top = max(scores)
+    if top == -math.inf:
+        return dealt[0]
+    weights = [math.exp(x - top) for x in scores]
+    total = 0.0
+    for w in weights:
+        total += w
+    state, bits = splitmix64(state)
+    pick = (bits >> 11) * _UNIT * total
+    kept = 0
+    for k, w in enumerate(weights):
+        if w > 0.0:
+            kept = k
+            pick -= w
+            if pick < 0.0:
+                break
+    return dealt[kept]

@@ -143,6 +143,7 @@ class RoundReplay:
             for event in start.plays
             if (card := event.card) is not None
         ]
+        self._plays_tuple = tuple((int(other), action) for other, action in self._plays)
 
     def encode(self, hands: Mapping[Player, Sequence[Card]], deck: Sequence[Card]) -> tuple[object, ...]:
         """The kernel's tuple for the state as the round began in the world of ``hands`` and ``deck``
@@ -167,6 +168,21 @@ class RoundReplay:
         view, start = self.view, self.start
         if _C is None or pure:
             return surprises_in(view, start, hands, deck)
+        encoded = self._template.copy()
+        encoded[11] = tuple(
+            known | _mask(hands[seat]) if seat in hands else known for seat, known in enumerate(self._known)
+        )
+        encoded[17] = tuple(c.index for c in deck)
+        found: int | None = _C.konchinka_surprises(tuple(encoded), self._plays_tuple)
+        if found is None:  # declined (a table of more than 16 cards): Python replays the round
+            return surprises_in(view, start, hands, deck)
+        return found
+
+    def surprises_stepwise(self, hands: Mapping[Player, Sequence[Card]], deck: Sequence[Card]) -> int:
+        """:meth:`surprises` by one call of the kernel a step (its earlier form, kept as the one-call replay's
+        oracle in the tests)."""
+        view, start = self.view, self.start
+        assert _C is not None
         encoded = self._template.copy()
         encoded[11] = tuple(
             known | _mask(hands[seat]) if seat in hands else known for seat, known in enumerate(self._known)

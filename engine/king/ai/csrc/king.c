@@ -335,9 +335,9 @@ static int pick_positive(const Table *t) {
     return pick;
 }
 
-/* king_policy.policy_action (the play phase): the normal player's card in a full state */
-int king_policy(const KingState *s) {
-    Mask legal = king_legal(s);
+/* king_policy.pick_card over the cards ``legal`` (the legal cards of ``s``, or some of them): the normal
+ * player's choice among them */
+static int policy_among(const KingState *s, Mask legal) {
     if (POPCOUNT(legal) == 1) return LOWEST(legal);
     int me = s->current;
     Table t;
@@ -352,6 +352,24 @@ int king_policy(const KingState *s) {
     t.trump = s->trump;
     t.tricks_done = s->trick_no;
     return s->contract < 0 ? pick_positive(&t) : pick_negative(&t);
+}
+
+/* king_policy.policy_action (the play phase): the normal player's card in a full state */
+int king_policy(const KingState *s) { return policy_among(s, king_legal(s)); }
+
+/* king_worlds.play_rank: where ``card`` comes in the normal player's order of preference over ``legal`` (0: its
+ * choice; each next place, its choice with the cards already placed taken from its hand) */
+int king_play_rank(const KingState *s, Mask legal, int card) {
+    KingState t = *s;
+    int rank = 0;
+    while (POPCOUNT(legal) > 1) {
+        int pick = policy_among(&t, legal);
+        if (pick == card || !(legal & BIT(pick))) return rank;
+        legal &= ~BIT(pick);
+        t.hand[t.current] &= ~BIT(pick);
+        rank++;
+    }
+    return rank;
 }
 
 /* rollouts.king_rollout: play the deal to its end; at ``me``'s turns with a choice, ``depth`` > 0 tries
@@ -396,4 +414,21 @@ int king_surprises(KingState *s, int me, const int *plays, int count) {
         king_play(s, card);
     }
     return surprises;
+}
+
+/* king_worlds.play_loglik: the log-likelihood of the others' plays of the deal in the world ``s`` (dealt as at the
+ * deal's start) under the normal policy made stochastic: a player with n legal cards plays the one of place r
+ * in its order of preference with odds exp(-r * beta) / sum(exp(-k * beta), k < n), ``lognorm[n]`` the log of
+ * that sum. -INFINITY where a play is not legal in the world. */
+double king_play_loglik(KingState *s, int me, const int *plays, int count, double beta, const double *lognorm) {
+    double loglik = 0.0;
+    for (int i = 0; i < count; i++) {
+        int card = plays[i];
+        Mask legal = s->over ? 0 : king_legal(s);
+        if (card < 0 || card > 51 || !(legal & BIT(card))) return -INFINITY;
+        int n = POPCOUNT(legal);
+        if (s->current != me && n > 1) loglik += -(double)king_play_rank(s, legal, card) * beta - lognorm[n];
+        king_play(s, card);
+    }
+    return loglik;
 }

@@ -29,6 +29,8 @@ void king_play(KingState *s, int card);
 int king_policy(const KingState *s);
 int king_rollout(KingState *s, int me, int depth, long *steps);
 int king_surprises(KingState *s, int me, const int *plays, int count);
+int king_play_rank(const KingState *s, Mask legal, int card);
+double king_play_loglik(KingState *s, int me, const int *plays, int count, double beta, const double *lognorm);
 const int *king_card_penalty(int contract);
 
 #endif

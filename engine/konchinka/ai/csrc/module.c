@@ -303,6 +303,69 @@ static PyObject *py_konchinka_step(PyObject *self, PyObject *args) {
     return kon_write(&s);
 }
 
+/* kernel.RoundReplay.surprises: the round's plays replayed from its start in one world; a play of another player
+ * who had a choice and whose normal policy picks another action counts once; a play not legal there counts as
+ * every play; None where the kernel declines a state on the way (Python then replays the round) */
+static PyObject *py_konchinka_surprises(PyObject *self, PyObject *args) {
+    PyObject *state, *plays;
+    if (!PyArg_ParseTuple(args, "OO!", &state, &PyTuple_Type, &plays)) return NULL;
+    KonState s;
+    if (!kon_read(state, &s)) return NULL;
+    Py_ssize_t n = PyTuple_GET_SIZE(plays);
+    int *other = PyMem_Malloc(sizeof(int) * (size_t)(n ? n : 1));
+    KonAction *actions = PyMem_Malloc(sizeof(KonAction) * (size_t)(n ? n : 1));
+    if (other == NULL || actions == NULL) {
+        PyMem_Free(other);
+        PyMem_Free(actions);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *play = PyTuple_GET_ITEM(plays, i);
+        if (!check_tuple(play, 2, "konchinka play") || !read_int_in(play, 0, 0, 1, "konchinka play by another", &other[i]) ||
+            !read_action(PyTuple_GET_ITEM(play, 1), &actions[i])) {
+            PyMem_Free(other);
+            PyMem_Free(actions);
+            return NULL;
+        }
+    }
+    Work w;
+    if (!work_new(&w, 0)) {
+        PyMem_Free(other);
+        PyMem_Free(actions);
+        return NULL;
+    }
+    long count = 0;
+    int declined = 0;
+    Py_BEGIN_ALLOW_THREADS
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int legal_count, choice = -1, at = -1;
+        if (s.status != KON_RUNNING || kon_legal(&s, w.scratch, w.legal, &legal_count) != KON_OK) {
+            declined = 1;
+            break;
+        }
+        for (int k = 0; k < legal_count && at < 0; k++)
+            if (same_action(&w.legal[k], &actions[i])) at = k;
+        if (at < 0) {
+            count = (long)n;
+            break;
+        }
+        if (other[i] && legal_count > 1) {
+            if (kon_policy(&s, w.legal, legal_count, &choice) != KON_OK) {
+                declined = 1;
+                break;
+            }
+            count += !same_action(&w.legal[choice], &actions[i]);
+        }
+        kon_apply(&s, &actions[i]);
+    }
+    Py_END_ALLOW_THREADS
+    work_free(&w);
+    PyMem_Free(other);
+    PyMem_Free(actions);
+    if (declined) Py_RETURN_NONE;
+    return PyLong_FromLong(count);
+}
+
 /* ------------------------------------------------------------------------------------------ the module */
 
 static PyMethodDef METHODS[] = {
@@ -311,6 +374,9 @@ static PyMethodDef METHODS[] = {
     {"konchinka_legal", py_konchinka_legal, METH_O, "konchinka_legal(state) -> the legal actions, or None"},
     {"konchinka_policy", py_konchinka_policy, METH_O,
      "konchinka_policy(state) -> the index of the normal player's action, or None"},
+    {"konchinka_surprises", py_konchinka_surprises, METH_VARARGS,
+     "konchinka_surprises(state_at_round_start, plays) -> the plays of others (each (by_another, action)) the normal "
+     "policy would not make, or None where declined"},
     {"konchinka_value", py_konchinka_value, METH_VARARGS, "konchinka_value(state, me) -> the hard player's value"},
     {"konchinka_step", py_konchinka_step, METH_VARARGS,
      "konchinka_step(state, action) -> the state after the action, or None"},
