@@ -14,7 +14,7 @@ from engine.stats import mean_interval, percentile, wilson_interval
 
 
 class Seat(enum.StrEnum):
-    """Who plays a seat in the arena: a level, or the first release's «мастер» (``baseline``)."""
+    """Who plays a seat in the arena: a level, or the «мастер» kept to measure today's against (``baseline``)."""
 
     EASY = "easy"
     NORMAL = "normal"
