@@ -7,8 +7,7 @@
 varying number of players gets ``players`` from the number of seats).
 
 A seat is a level (``easy``, ``normal``, ``hard``) or ``baseline``: a «мастер» kept for the arena alone to measure
-today's against (each game's :meth:`BotPlayers.choose_baseline`: Кинг's of release 0.6.0, Кончинка's of the first
-release). ``--versus-baseline`` plays the same parties a second time with
+today's against (each game's :meth:`BotPlayers.choose_baseline`: a frozen copy of one of its earlier releases'). ``--versus-baseline`` plays the same parties a second time with
 every ``hard`` seat taken by ``baseline`` and reports both runs side by side, with the paired difference.
 
 Each party is played to its end (the game's outcome). Seats rotate: parties come in
