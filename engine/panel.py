@@ -1,16 +1,28 @@
 """The panel: a subject bot player against a panel of opponent tables, side by side, and a rating over the pool.
 
-    python -m engine.panel --game GAME [--games N] [--seed S] [--subjects hard[,baseline]] [--players P]
-        [--jobs J] [--rounds B] [--iterations N] [--steps N] [--option KEY=VALUE ...] [--json]
+    python -m engine.panel --game GAME [--games N] [--min-games M] [--score-width W] [--win-width W] [--seed S]
+        [--subjects hard[,baseline]] [--players P] [--jobs J] [--rounds B] [--iterations N] [--steps N]
+        [--option KEY=VALUE ...] [--json]
 
-The tables (``P`` seats: the subject and ``P − 1`` opponents): three «любитель» (``normal``), three «новичок»
-(``easy``), three of each of the game's variants of «любитель» (:mod:`engine.ai.variants`: opponents that
-deviate the way people do), with three seats or more two mixed tables (``normal``, ``easy`` and the first variant;
-the other variants), and «мастер» itself (``hard``). Every table plays the same ``N`` parties: the arena's
-duplicate deals (groups of ``P`` parties share a seed, :func:`engine.arena.party_seed`) with the seats rotated
-(party ``k`` moves every player ``k`` seats on), so each table and each subject meets the same cards from every
-position. For each table the subject's mean score (95% t interval), its win rate (Wilson) and its decision CPU
-time (p95, max) are printed; with two subjects also their paired difference, party by party.
+The tables (``P`` seats: the subject and ``P − 1`` opponents): ``P − 1`` «любитель» (``normal``), ``P − 1``
+«новичок» (``easy``), ``P − 1`` of each of the game's variants of «любитель» (:mod:`engine.ai.variants`:
+opponents that deviate the way people do), with three seats or more two mixed tables (``normal``, ``easy`` and
+the first variant; the other variants), and «мастер» itself (``hard``). Every table is dealt the same duplicate
+deals, in the same order: a deal is ``P`` parties from one seed (:func:`engine.arena.party_seed`) with the seats
+rotated (party ``k`` moves every player ``k`` seats on), so each table and each subject meets the same cards from
+every position. A table plays whole deals, at least ``M`` games and at most ``N`` (default 400 and 400), and
+between the two stops as soon as its subject's mean score interval is within ± ``--score-width`` points or its
+win-rate interval within ± ``--win-width`` (sequential: the width is checked after every deal). A party in which
+every seat is the subject (the table of «мастер» against itself) is the same party whatever the rotation: it is
+played once a deal, and that table — whose score and win rate are known without playing — plays ``M`` games for
+its decision times alone. The tables are played in their order, in ``J`` worker processes (default: the cores),
+and each table's lines are printed as soon as it has played enough.
+
+For each table: the subject's mean score and win rate with 95% intervals that count the deals, not the parties
+(a deal's parties share its cards; the deal's mean is the unit: a t interval for the score, Wilson's with Kish's
+effective number of parties for the win rate, :func:`share_interval`), and its decision CPU time (p95, max: the
+deciding thread's CPU, over every decision with more than one legal action); with two subjects their paired
+difference, deal by deal.
 
 The rating: every party of every table gives a result for each pair of seats held by different players (the
 higher final score wins the pair, equal scores tie); the Bradley–Terry model is fitted to all of them
@@ -24,6 +36,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import resource
 import statistics
 import sys
 import time
@@ -540,7 +553,8 @@ def print_rating(report: dict[str, Any], out: TextIO) -> None:
     r = report["rating"]
     print(
         f"rating (Bradley–Terry over {r['pairs']} pairwise results of {r['deals']} duplicate deals, Elo scale,"
-        f" normal = 0; 95% bootstrap over the deals, {r['rounds']} rounds), {report.get('seconds', 0)} s:",
+        f" normal = 0; 95% bootstrap over the deals, {r['rounds']} rounds); {report.get('seconds', 0)} s wall,"
+        f" {report.get('cpu_seconds', 0)} s CPU:",
         file=out,
     )
     for name, x in r["ratings"].items():
@@ -587,7 +601,7 @@ def main(argv: list[str] | None = None) -> int:
         args.games if args.min_games is None else args.min_games, args.games, args.score_width, args.win_width
     )
     out = sys.stderr if args.json else sys.stdout
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), cpu_seconds()
     report = panel(
         args.game,
         options,
@@ -601,11 +615,18 @@ def main(argv: list[str] | None = None) -> int:
         out,
     )
     report["seconds"] = round(time.perf_counter() - started, 1)
+    report["cpu_seconds"] = round(cpu_seconds() - cpu_started, 1)
     if args.json:
         print(json.dumps(report, ensure_ascii=False))
     else:
         print_rating(report, out)
     return 0
+
+
+def cpu_seconds() -> float:
+    """The CPU time of this process and of its finished worker processes (user and system)."""
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
 
 
 def default_jobs() -> int:
