@@ -162,6 +162,9 @@ def play_party(spec: PanelSpec) -> PanelResult:
     return PanelResult(spec.seats, tuple(outcome.scores), shares, spec.group, cpu)
 
 
+# ------------------------------------------------------------------------------------------------- playing
+
+
 @dataclass(frozen=True, slots=True)
 class Precision:
     """When a table has played enough: at least ``min_games`` parties a subject, at most ``max_games``, and in
