@@ -440,7 +440,10 @@ def table_entry(run: TableRun) -> dict[str, Any]:
     entry: dict[str, Any] = {
         "table": run.table.name,
         "opponents": list(run.table.opponents),
-        "subjects": dict(zip(subjects, run.lines(), strict=True)),
+        "subjects": {
+            s: {**line, "itself": mirror}
+            for s, line, mirror in zip(subjects, run.lines(), run.mirrors(), strict=True)
+        },
     }
     if len(subjects) == 2:
         first, second = subjects
@@ -539,6 +542,8 @@ def print_table(entry: dict[str, Any], subjects: Sequence[str], out: TextIO) -> 
         wlo, whi = line["win_rate_ci95"]
         score = f"{line['mean_score']:+.2f} [{lo:+.2f}, {hi:+.2f}]"
         win = f"{line['win_rate']:.1%} [{wlo:.1%}, {whi:.1%}]"
+        if line.get("itself"):  # every seat its own: the score and win rate say nothing, the times do
+            score, win = f"{line['mean_score']:+.2f} (itself)", f"{line['win_rate']:.1%} (itself)"
         cpu = f"{line['decision_cpu_ms_p95']:.1f} / {line['decision_cpu_ms_max']:.1f}"
         print(f"{s:<9} {entry['table']:<38} {line['games']:>5} {score:<26} {win:<24} {cpu}", file=out)
     if "paired" in entry:

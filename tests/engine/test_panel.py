@@ -105,6 +105,9 @@ def test_tiny_panel_prints_every_table_paired_and_the_rating() -> None:
     for table in tables:
         assert text.count(f" {table.name} ") == 3  # each subject's line and the paired one
     assert "hard − baseline" in text
+    mirror = [line for line in text.splitlines() if line.startswith("hard ") and " 1×hard " in line]
+    assert len(mirror) == 1 and mirror[0].count("(itself)") == 2  # «мастер» against itself: times only
+    assert "(itself)" not in text.replace(mirror[0], "")
     assert text.index(f" {tables[0].name} ") < text.index(f" {tables[-1].name} ") < text.index("rating (")
     rating = text.split("rating (")[1]
     for name in ("hard", "baseline", "normal", "easy", *bot_players()["konchinka"].variants):
