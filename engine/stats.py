@@ -9,8 +9,9 @@ from collections.abc import Sequence
 Z95 = 1.959963984540054
 
 
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (fractional successes, e.g. split ties, are allowed)."""
+def wilson_interval(successes: float, n: float, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (fractional successes, e.g. split ties, and an effective
+    fractional number of trials are allowed)."""
     if n <= 0:
         return (0.0, 1.0)
     p = successes / n

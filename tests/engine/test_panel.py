@@ -12,7 +12,8 @@ import pytest
 from engine import bradley_terry, panel
 from engine.ai import Level, choose_action
 from engine.ai.players import bot_players, choose_variant_action
-from engine.core import make_game
+from engine.core import JSONValue, make_game
+from engine.stats import wilson_interval
 from tests.tiers import size
 
 GAMES = ("king", "konchinka")
@@ -80,7 +81,18 @@ def test_every_table_is_dealt_the_same_parties_with_the_seats_rotated() -> None:
 
 def test_tiny_panel_prints_every_table_paired_and_the_rating() -> None:
     out = io.StringIO()
-    argv = ["--game", "konchinka", "--games", "2", "--seed", "4", "--subjects", "hard,baseline"]
+    argv = [
+        "--game",
+        "konchinka",
+        "--games",
+        "2",
+        "--seed",
+        "4",
+        "--subjects",
+        "hard,baseline",
+        "--jobs",
+        "1",
+    ]
     with redirect_stdout(out):
         assert (
             panel.main(
@@ -92,10 +104,113 @@ def test_tiny_panel_prints_every_table_paired_and_the_rating() -> None:
     tables = panel.panel_tables(2, list(bot_players()["konchinka"].variants))
     for table in tables:
         assert text.count(f" {table.name} ") == 3  # each subject's line and the paired one
-    assert "paired hard − baseline" in text
+    assert "hard − baseline" in text
+    mirror = [line for line in text.splitlines() if line.startswith("hard ") and " 1×hard " in line]
+    assert len(mirror) == 1 and mirror[0].count("(itself)") == 2  # «мастер» against itself: times only
+    assert "(itself)" not in text.replace(mirror[0], "")
+    assert text.index(f" {tables[0].name} ") < text.index(f" {tables[-1].name} ") < text.index("rating (")
     rating = text.split("rating (")[1]
     for name in ("hard", "baseline", "normal", "easy", *bot_players()["konchinka"].variants):
         assert f" {name} " in rating
+
+
+TINY: dict[str, JSONValue] = {"players": 2, "target": 3}
+"""A Кончинка party to three points: a few deals, so that a test plays whole tables in a blink."""
+
+
+def _tiny_runs(subjects: tuple[str, ...], deals: int, seed: int = 8) -> list[panel.TableRun]:
+    tables = panel.panel_tables(2, list(bot_players()["konchinka"].variants))
+    return [
+        panel.TableRun(t, subjects, panel.table_deals("konchinka", TINY, subjects, t, deals, seed, 2, 200))
+        for t in tables
+    ]
+
+
+def _line(games: int, score: tuple[float, float], win: tuple[float, float]) -> dict[str, object]:
+    return {"games": games, "mean_score_ci95": list(score), "win_rate_ci95": list(win)}
+
+
+def test_a_table_plays_on_until_its_interval_is_narrow_enough_within_its_bounds() -> None:
+    rule = panel.Precision(min_games=8, max_games=40, score_width=2.0, win_width=0.05)
+    narrow_score = _line(12, (10.0, 13.9), (0.2, 0.8))
+    narrow_win = _line(12, (0.0, 30.0), (0.5, 0.59))
+    wide = _line(12, (10.0, 14.1), (0.5, 0.61))
+    assert rule.is_met([narrow_score]) and rule.is_met([narrow_win])
+    assert not rule.is_met([wide])
+    assert not rule.is_met([narrow_score, wide])  # every subject's line
+    assert not rule.is_met([_line(4, (10.0, 10.1), (0.5, 0.51))])  # the fewest games first
+    assert rule.is_met([{**wide, "games": 40}])  # the most
+    assert rule.is_met([wide], mirrors=[True])  # a subject playing itself: decision times only
+    fixed = panel.Precision(min_games=40, max_games=40)
+    assert not fixed.is_met([{**narrow_score, "games": 39}]) and fixed.is_met([{**wide, "games": 40}])
+
+
+def test_a_deal_in_which_every_seat_is_the_subject_is_played_once() -> None:
+    runs = {run.table.name: run for run in _tiny_runs(("hard",), deals=3)}
+    mirror, other = runs["1×hard"], runs["1×normal"]
+    assert mirror.mirrors() == [True] and other.mirrors() == [False]
+    handed = []
+    while (party := mirror.next_party()) is not None:
+        handed.append(party)
+        mirror.record(*party, panel.play_party(mirror.deals[party[0]][party[1]]))
+    assert handed == [(0, 0), (1, 0), (2, 0)]  # the seats rotated change nothing: one party a deal
+    played = mirror.played("hard")
+    assert len(played) == 6 and played[0] is played[1]
+    line = panel.subject_line("hard", played)
+    assert line["win_rate"] == 0.5 and line["deals"] == 3
+    assert [other.next_party() for _ in range(3)] == [
+        (0, 0),
+        (0, 1),
+        (1, 0),
+    ]  # every seat: two parties a deal
+
+
+def test_tables_report_as_they_finish_and_stop_when_narrow() -> None:
+    runs = _tiny_runs(("hard",), deals=12)
+    seen: list[tuple[str, int]] = []
+
+    def finished(run: panel.TableRun) -> None:
+        seen.append((run.table.name, sum(len(r) for r in runs[-1].results.values())))
+
+    rule = panel.Precision(min_games=4, max_games=24, win_width=0.3)
+    panel.play_tables(runs, rule, jobs=1, finished=finished)
+    assert [name for name, _ in seen] == [run.table.name for run in runs]
+    assert seen[0][1] == 0  # the first table was reported before the last one was dealt a party
+    stopped_early = 0
+    for run in runs:
+        line = run.lines()[0]
+        assert line["games"] % 2 == 0 and 4 <= line["games"] <= 24  # whole duplicate deals
+        lo, hi = line["win_rate_ci95"]
+        if run.mirrors()[0]:
+            assert line["games"] == 4
+        elif line["games"] < 24:
+            stopped_early += 1
+            assert hi - lo <= 0.6
+    assert stopped_early
+
+
+def test_the_intervals_count_duplicate_deals_not_parties() -> None:
+    def result(group: int, score: int, share: float) -> panel.PanelResult:
+        return panel.PanelResult(("hard", "normal"), (score, 0), (share, 1.0 - share), group)
+
+    # Two deals, each won once from either seat: the deals agree exactly, the parties do not.
+    results = [result(0, 10, 1.0), result(0, 2, 0.0), result(1, 8, 1.0), result(1, 4, 0.0)]
+    assert panel.by_deal("hard", results) == {0: (6.0, 0.5), 1: (6.0, 0.5)}
+    line = panel.subject_line("hard", results)
+    assert line["mean_score_ci95"] == [6.0, 6.0] and line["deals"] == 2 and line["games"] == 4
+
+
+def test_the_win_rate_interval_is_worth_between_the_deals_and_the_parties() -> None:
+    halves = [0.5] * 30
+    assert panel.share_interval(halves, 60) == pytest.approx(
+        wilson_interval(30.0, 60)
+    )  # no spread: the parties
+    assert panel.share_interval([1.0] * 30, 60) == pytest.approx(wilson_interval(60.0, 60))
+    split = [0.0, 1.0] * 15  # a deal is wholly won or lost: worth one party, whatever it holds
+    assert panel.share_interval(split, 60) == pytest.approx(wilson_interval(15.0, 30))
+    lo, hi = panel.share_interval([0.0, 0.5, 1.0, 0.5] * 10, 80)
+    wide, narrow = wilson_interval(20.0, 40), wilson_interval(40.0, 80)
+    assert wide[0] <= lo <= narrow[0] and narrow[1] <= hi <= wide[1]
 
 
 def test_a_pair_of_seats_is_won_by_the_higher_score_and_equal_scores_tie() -> None:
