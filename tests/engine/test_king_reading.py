@@ -34,6 +34,7 @@ from engine.king.ai.worlds import (
 )
 from engine.king.state import KingState, KingView
 from tests.engine.test_kernel_built import require_kernels
+from tests.tiers import size
 
 
 def new_party(seed: int) -> KingState:
@@ -74,7 +75,7 @@ def test_the_kernel_keeps_the_world_python_keeps() -> None:
     require_kernels()
     rng = random.Random(53)
     compared = 0
-    for view in views_with_play(4, 7, 0.15):
+    for view in views_with_play(size(1, 4), 7, 0.15):  # ~270 comparisons; the slow tier ~1,100
         knowledge = infer(view)
         for temperature in (0.0, 0.2, 1.0, 5.0):
             seed = rng.getrandbits(64)
