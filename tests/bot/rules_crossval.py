@@ -11,11 +11,10 @@ from __future__ import annotations
 import dataclasses
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 
 from bot.games import rules_library
 from bot.views.rules_book import RulesLibrary
-from tests.bot.rules_scoring import SCORED_FILE, TUNE_FILE, read_questions, report, score
+from tests.bot.rules_scoring import SCORED_FILE, TUNE_FILE, run
 
 
 def _same(text: str) -> str:
@@ -36,16 +35,12 @@ def without(library: RulesLibrary, questions: Iterable[str]) -> RulesLibrary:
 
 
 def main(args: Sequence[str]) -> None:
-    half = None
-    if args[:1] == ["--half"]:
-        half, args = args[1], args[2:]
-    for path in args or [str(TUNE_FILE), str(SCORED_FILE)]:
-        questions = read_questions(Path(path))
-        library = without(rules_library(), (q.query for q in questions))
-        if half is not None:
-            questions = questions[("even", "odd").index(half) :: 2]
-        print(f"== {path}, its questions left out of the «asked» field" + (f" ({half} half)" if half else ""))
-        print(report(score(library, questions)))
+    run(
+        args,
+        (TUNE_FILE, SCORED_FILE),
+        lambda questions: without(rules_library(), (q.query for q in questions)),
+        ", its questions left out of the «asked» field",
+    )
 
 
 if __name__ == "__main__":

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -223,17 +223,29 @@ def report(scores: dict[str, Score]) -> str:
     return "\n".join(lines)
 
 
-def main(args: Sequence[str]) -> None:
-    library = rules_library()
+def run(
+    args: Sequence[str],
+    files: Sequence[Path],
+    library_for: Callable[[Sequence[Question]], RulesLibrary],
+    note: str = "",
+) -> None:
+    """The command line of a scorer: ``[--half even|odd] [file …]`` (``files`` where none is given), each file
+    scored on the library ``library_for`` gives for its questions, the report printed under its name and ``note``."""
     half = None
     if args[:1] == ["--half"]:
         half, args = args[1], args[2:]
-    for path in args or [str(TUNE_FILE)]:
+    for path in args or [str(f) for f in files]:
         questions = read_questions(Path(path))
+        library = library_for(questions)
         if half is not None:
             questions = questions[("even", "odd").index(half) :: 2]
-        print(f"== {path}" + (f" ({half} half)" if half else ""))
+        print(f"== {path}{note}" + (f" ({half} half)" if half else ""))
         print(report(score(library, questions)))
+
+
+def main(args: Sequence[str]) -> None:
+    library = rules_library()
+    run(args, (TUNE_FILE,), lambda _: library)
 
 
 if __name__ == "__main__":
