@@ -37,7 +37,7 @@ from bot.views.languages import render_lang_choice, render_lang_chosen, render_l
 from bot.views.lobby import render_new_menu
 from bot.views.rules import GameContext, render_rules_contents, rules_deep_link
 from bot.views.rules_book import RulesLibrary
-from bot.views.rules_lookup import Lookup, render_inline, render_rules_answer
+from bot.views.rules_lookup import Lookup, render_found, render_inline, render_rules_answer
 from bot.views.sheets import PlayerPage
 from bot.views.stats import render_stats, render_top
 
@@ -159,17 +159,7 @@ def rules_asked(
     other rules message replaces the asker's previous one."""
     is_group = chat_id < 0
     if found is not None and found.sections:
-        rendered = render_rules_answer(
-            library,
-            found.sections,
-            tr,
-            is_group=is_group,
-            bot_username=username,
-            game=game,
-            answer=found.answer,
-            also=found.also,
-            games=found.games,
-        )
+        rendered = render_found(library, found, tr, is_group=is_group, bot_username=username, game=game)
     elif found is not None or is_group:
         rendered = render_rules_contents(
             library,

@@ -164,6 +164,30 @@ def answer_lines(found: Lookup, tr: Translator) -> str:
     return "\n".join(answer_line(a, tr, named=len(every) > 1) for a in every)
 
 
+def render_found(
+    library: RulesLibrary,
+    found: Lookup,
+    tr: Translator,
+    *,
+    is_group: bool,
+    bot_username: str,
+    game: GameContext | None = None,
+) -> Rendered:
+    """The answer to «/rules <words>» from what :func:`lookup` found (its sections, answers and games left open):
+    :func:`render_rules_answer` of them."""
+    return render_rules_answer(
+        library,
+        found.sections,
+        tr,
+        is_group=is_group,
+        bot_username=bot_username,
+        game=game,
+        answer=found.answer,
+        also=found.also,
+        games=found.games,
+    )
+
+
 def render_rules_answer(
     library: RulesLibrary,
     found: Sequence[str],

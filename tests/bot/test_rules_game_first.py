@@ -16,7 +16,7 @@ from bot.games import rules_library
 from bot.games.king.sections import KingSection as G
 from bot.games.konchinka.sections import KonchinkaSection as K
 from bot.i18n import Locale, translator
-from bot.views.rules_lookup import lookup, render_rules_answer
+from bot.views.rules_lookup import lookup, render_found
 from tests.bot import rules_scoring
 from tests.bot.rules_crossval import without
 from tests.bot.rules_scoring import (
@@ -61,16 +61,7 @@ def test_the_chats_game_still_answers_its_common_words() -> None:
 def test_a_question_fitting_both_games_gets_each_games_answer_and_a_button_for_each() -> None:
     found = lookup(LIB, "кто первый сдаёт")
     assert len(found.games) == 2 and _kinds(found.sections[:2]) == {"konchinka", "king"}
-    rendered = render_rules_answer(
-        LIB,
-        found.sections,
-        RU,
-        is_group=False,
-        bot_username="kbot",
-        answer=found.answer,
-        also=found.also,
-        games=found.games,
-    )
+    rendered = render_found(LIB, found, RU, is_group=False, bot_username="kbot")
     assert rendered.text.startswith("❓ <b>Про какую игру?</b>")
     assert "📖 <b>Кончинка: раздача и ход</b>" in rendered.text and "📖 <b>Кинг: " in rendered.text
     assert "💬 <b>Кончинка: первого сдающего выбирает жребий" in rendered.text
@@ -83,16 +74,7 @@ def test_a_named_line_has_no_capital_after_its_colon() -> None:
     found = lookup(LIB, "кто ходит первым")
     lines = re.sub(r"<[^>]+>", "", "\n".join(a.key for a in (found.answer, *found.also) if a is not None))
     assert lines
-    text = render_rules_answer(
-        LIB,
-        found.sections,
-        RU,
-        is_group=True,
-        bot_username="kbot",
-        answer=found.answer,
-        also=found.also,
-        games=found.games,
-    ).text
+    text = render_found(LIB, found, RU, is_group=True, bot_username="kbot").text
     assert "Кончинка: первым ходит" in text and "Кончинка: Первым" not in text
 
 
